@@ -1,0 +1,12 @@
+import ArgumentParser
+import GroupWire
+
+/// The `groupwire` command-line tool.
+@main
+struct GroupWireCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "groupwire",
+        abstract: "Encode, inspect and validate GroupWire frames.",
+        subcommands: []
+    )
+}
