@@ -14,6 +14,7 @@ let package = Package(
     platforms: [.macOS(.v13), .iOS(.v16)],
     products: [
         .library(name: "GroupWire", targets: ["GroupWire"]),
+        .library(name: "GroupWireSpec", targets: ["GroupWireSpec"]),
         .executable(name: "groupwire", targets: ["groupwire"]),
     ],
     dependencies: [
@@ -28,6 +29,14 @@ let package = Package(
                 "GroupWire",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
+            swiftSettings: strictSwift
+        ),
+        // The spec language: lexer, parser, semantic model, fingerprints, compatibility.
+        // Foundation only, so tools and plugins can use it without the wire core.
+        .target(name: "GroupWireSpec", swiftSettings: strictSwift),
+        .testTarget(
+            name: "GroupWireSpecTests",
+            dependencies: ["GroupWireSpec"],
             swiftSettings: strictSwift
         ),
         .testTarget(

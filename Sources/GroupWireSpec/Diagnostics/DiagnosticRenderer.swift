@@ -1,0 +1,31 @@
+/// Prints diagnostics compiler-style, with the source line and a caret under the column.
+public struct DiagnosticRenderer: Sendable {
+    private var linesByFile: [String: [Substring]]
+
+    /// Creates a renderer over the sources the diagnostics point into.
+    /// - Parameter sources: file path to source text.
+    public init(sources: [String: String]) {
+        linesByFile = sources.mapValues { text in
+            text.split(separator: "\n", omittingEmptySubsequences: false).map { line in
+                line.hasSuffix("\r") ? line.dropLast() : line
+            }
+        }
+    }
+
+    /// The text of `line` (1-based) in `file`, or `nil` when unknown.
+    public func sourceLine(file: String, line: Int) -> String? {
+        guard let lines = linesByFile[file], line >= 1, line <= lines.count else { return nil }
+        return String(lines[line - 1])
+    }
+
+    /// One diagnostic as a compiler-style block (see ``Diagnostic/rendered(sourceLine:)``).
+    public func render(_ diagnostic: Diagnostic) -> String {
+        diagnostic.rendered(sourceLine: sourceLine(file: diagnostic.location.file, line: diagnostic.location.line))
+    }
+
+    /// All diagnostics, each as a block, separated by newlines, with a trailing newline
+    /// (empty string when there are none).
+    public func render(_ diagnostics: [Diagnostic]) -> String {
+        diagnostics.map { render($0) + "\n" }.joined()
+    }
+}
