@@ -15,6 +15,7 @@ let package = Package(
     products: [
         .library(name: "GroupWire", targets: ["GroupWire"]),
         .library(name: "GroupWireSpec", targets: ["GroupWireSpec"]),
+        .library(name: "GroupWireDynamic", targets: ["GroupWireDynamic"]),
         .executable(name: "groupwire", targets: ["groupwire"]),
     ],
     dependencies: [
@@ -27,6 +28,8 @@ let package = Package(
             name: "groupwire",
             dependencies: [
                 "GroupWire",
+                "GroupWireSpec",
+                "GroupWireDynamic",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: strictSwift
@@ -37,6 +40,13 @@ let package = Package(
         .testTarget(
             name: "GroupWireSpecTests",
             dependencies: ["GroupWireSpec"],
+            swiftSettings: strictSwift
+        ),
+        // Schema-driven JSON <-> payload codec for any spec type, without generated code.
+        .target(name: "GroupWireDynamic", dependencies: ["GroupWire", "GroupWireSpec"], swiftSettings: strictSwift),
+        .testTarget(
+            name: "GroupWireDynamicTests",
+            dependencies: ["GroupWireDynamic", "GroupWire", "GroupWireSpec"],
             swiftSettings: strictSwift
         ),
         .testTarget(
