@@ -30,6 +30,7 @@ let package = Package(
                 "GroupWire",
                 "GroupWireSpec",
                 "GroupWireDynamic",
+                "GroupWireTools",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: strictSwift
@@ -47,6 +48,17 @@ let package = Package(
         .testTarget(
             name: "GroupWireDynamicTests",
             dependencies: ["GroupWireDynamic", "GroupWire", "GroupWireSpec"],
+            swiftSettings: strictSwift
+        ),
+        // What the CLI commands do, as testable values (results with output, messages, status).
+        .target(
+            name: "GroupWireTools",
+            dependencies: ["GroupWire", "GroupWireSpec", "GroupWireDynamic"],
+            swiftSettings: strictSwift
+        ),
+        .testTarget(
+            name: "GroupWireToolsTests",
+            dependencies: ["GroupWireTools", "GroupWireDynamic", "GroupWireSpec"],
             swiftSettings: strictSwift
         ),
         .testTarget(

@@ -1,0 +1,93 @@
+import GroupWire
+import GroupWireDynamic
+import GroupWireSpec
+
+/// `groupwire decode --spec SPEC [FILE]`: back-to-back frames → one JSON document per frame.
+public struct DecodeTool: Sendable {
+    /// How the input is written.
+    public enum InputFormat: String, Sendable, CaseIterable {
+        /// Hex if the first non-blank character is a hex digit, else raw bytes.
+        case auto
+        /// Raw frame bytes.
+        case raw
+        /// Hex digits, whitespace ignored.
+        case hex
+    }
+
+    /// The spec file declaring the messages.
+    public var specPath: String
+    /// How the input is written.
+    public var inputFormat: InputFormat
+    /// Whether to wrap each value as `{"offset", "type", "typeID", "value"}`.
+    public var envelope: Bool
+    /// Whether to pretty-print each document (else one per line).
+    public var pretty: Bool
+    /// The limits frames and payloads are checked against.
+    public var limits: Limits
+
+    /// Creates the tool.
+    public init(specPath: String, inputFormat: InputFormat = .auto, envelope: Bool = false, pretty: Bool = false,
+                limits: Limits = .default) {
+        self.specPath = specPath
+        self.inputFormat = inputFormat
+        self.envelope = envelope
+        self.pretty = pretty
+        self.limits = limits
+    }
+
+    /// Decodes every frame of `input`.
+    /// - Returns: one JSON document per valid frame on standard output, and for each invalid
+    ///   frame an error line with its offset and reason; status 1 if any frame was invalid
+    ///   (the valid ones are still printed), 2 for spec problems.
+    public func run(input: [UInt8]) -> ToolResult {
+        let spec: SpecSet
+        do throws(ToolFailure) {
+            spec = try SpecLoading.load(specPath).spec
+        } catch {
+            return error.result
+        }
+        var bytes = input
+        if inputFormat == .hex || (inputFormat == .auto && HexText.looksLikeHex(input)) {
+            switch HexText.decode(input) {
+            case .success(let decoded): bytes = decoded
+            case .failure(let error): return .error("input is not hex: \(error.message)", status: .invalidInput)
+            }
+        }
+        guard !bytes.isEmpty else {
+            return .error("the input holds no frames", status: .invalidInput)
+        }
+        let codec = DynamicCodec(spec: spec, limits: limits)
+        let writer = JSONWriter(prettyPrinted: pretty)
+        var result = ToolResult()
+        for event in FrameDecoder(limits: limits).decodeAll(bytes) {
+            switch event.result {
+            case .failure(let error):
+                result.messages += ToolResult.errorLine("frame at offset \(event.offset): \(describe(error))")
+                result.status = .invalidInput
+            case .success(let frame):
+                do throws(WireError) {
+                    let (message, value) = try codec.decode(frame: frame)
+                    let document: JSONValue = envelope
+                        ? ["offset": .number(JSONNumber(Int64(event.offset))), "type": .string(message.name),
+                           "typeID": .number(JSONNumber(message.typeID)), "value": value]
+                        : value
+                    result.output += writer.bytes(document) + [0x0A]
+                } catch {
+                    // Payload offsets count from the body; report them in the input.
+                    let bodyStart = event.offset + event.length - 4 - frame.body.count
+                    let shifted = WireError(error.kind, offset: error.offset.map { $0 + bodyStart }, error.context)
+                    result.messages += ToolResult.errorLine("frame at offset \(event.offset) (type id \(frame.typeID)): \(describe(shifted))")
+                    result.status = .invalidInput
+                }
+            }
+        }
+        return result
+    }
+
+    private func describe(_ error: WireError) -> String {
+        if let offset = error.offset {
+            return "\(error.kind) at offset \(offset): \(error.context)"
+        }
+        return "\(error.kind): \(error.context)"
+    }
+}
