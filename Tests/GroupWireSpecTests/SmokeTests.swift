@@ -3,14 +3,16 @@ import Testing
 import GroupWireSpec
 
 @Suite struct SmokeTests {
-    @Test func theDrawTogetherExampleParses() throws {
-        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-        let path = root.appendingPathComponent("Spec/Examples/DrawTogether.gwspec").path
-        let result = try SpecCompiler().compile(entry: path, loader: FileSpecLoader())
-        print(result.renderedDiagnostics)
-        #expect(result.diagnostics.isEmpty)
-        #expect(result.spec.messages.map(\.name) == ["UpsertStroke", "CanvasSnapshot"])
-        let bad = SpecCompiler().compile(source: "package a version 1\nmessage M @ 1 {\n x: Int32\n 2 y Int32\n 3 z: [Int32\n}\nstruct {\n}\nfoo bar\n")
-        print(bad.renderedDiagnostics)
+    @Test func printAll() throws {
+        for name in ["DrawTogether.gwspec", "WatchTogether.gwspec", "Versions/DrawTogether-v2.gwspec", "Versions/DrawTogether-v3.gwspec"] {
+            let c = try Examples.compile(name)
+            print(name, c.renderedDiagnostics, c.spec.fingerprint)
+        }
+        let v1 = try Examples.spec("DrawTogether.gwspec"), v2 = try Examples.spec("Versions/DrawTogether-v2.gwspec"), v3 = try Examples.spec("Versions/DrawTogether-v3.gwspec")
+        print(CompatibilityChecker.compare(old: v1, new: v2).renderText())
+        print(CompatibilityChecker.compare(old: v2, new: v3).renderText())
+        print(CompatibilityChecker.compare(old: v3, new: v1).renderJSON())
+        print(v1.canonicalText)
+        print(v1.canonicalText(ofMessage: "UpsertStroke")!, v1.fingerprint(ofMessage: "UpsertStroke")!)
     }
 }
