@@ -16,7 +16,9 @@ let package = Package(
         .library(name: "GroupWire", targets: ["GroupWire"]),
         .library(name: "GroupWireSpec", targets: ["GroupWireSpec"]),
         .library(name: "GroupWireDynamic", targets: ["GroupWireDynamic"]),
+        .library(name: "GroupWireCodegen", targets: ["GroupWireCodegen"]),
         .executable(name: "groupwire", targets: ["groupwire"]),
+        .executable(name: "groupwire-generate", targets: ["groupwire-generate"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -59,6 +61,31 @@ let package = Package(
         .testTarget(
             name: "GroupWireToolsTests",
             dependencies: ["GroupWireTools", "GroupWireDynamic", "GroupWireSpec"],
+            swiftSettings: strictSwift
+        ),
+        // Spec model in, Swift files in memory out (issue 3). Pure: no file system.
+        .target(name: "GroupWireCodegen", dependencies: ["GroupWireSpec"], swiftSettings: strictSwift),
+        // The generator's command line, run by the build and command plugins.
+        .executableTarget(
+            name: "groupwire-generate",
+            dependencies: ["GroupWireCodegen", "GroupWireSpec"],
+            swiftSettings: strictSwift
+        ),
+        .testTarget(
+            name: "GroupWireCodegenTests",
+            dependencies: ["GroupWireCodegen", "GroupWireSpec"],
+            swiftSettings: strictSwift
+        ),
+        // Golden generated Swift for the example specs (Tests/GoldenGenerated, written by
+        // `make regenerate`), compiled here and exercised by GroupWireGoldenTests. One target
+        // per spec version: v1/v2/v3 of DrawTogether share type names.
+        .target(name: "DrawTogetherV1Golden", dependencies: ["GroupWire"], path: "Tests/GoldenGenerated/DrawTogetherV1", swiftSettings: strictSwift),
+        .target(name: "DrawTogetherV2Golden", dependencies: ["GroupWire"], path: "Tests/GoldenGenerated/DrawTogetherV2", swiftSettings: strictSwift),
+        .target(name: "DrawTogetherV3Golden", dependencies: ["GroupWire"], path: "Tests/GoldenGenerated/DrawTogetherV3", swiftSettings: strictSwift),
+        .target(name: "WatchTogetherGolden", dependencies: ["GroupWire"], path: "Tests/GoldenGenerated/WatchTogether", swiftSettings: strictSwift),
+        .testTarget(
+            name: "GroupWireGoldenTests",
+            dependencies: ["GroupWire", "DrawTogetherV1Golden", "DrawTogetherV2Golden", "DrawTogetherV3Golden", "WatchTogetherGolden"],
             swiftSettings: strictSwift
         ),
         .testTarget(
