@@ -49,7 +49,7 @@ let package = Package(
         .target(name: "GroupWireDynamic", dependencies: ["GroupWire", "GroupWireSpec"], swiftSettings: strictSwift),
         .testTarget(
             name: "GroupWireDynamicTests",
-            dependencies: ["GroupWireDynamic", "GroupWire", "GroupWireSpec"],
+            dependencies: ["GroupWireDynamic", "GroupWire", "GroupWireSpec", "DrawTogetherV1Golden", "WatchTogetherGolden"],
             swiftSettings: strictSwift
         ),
         // What the CLI commands do, as testable values (results with output, messages, status).
