@@ -33,6 +33,7 @@ let package = Package(
                 "GroupWireSpec",
                 "GroupWireDynamic",
                 "GroupWireTools",
+                "GroupWireCodegen",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: strictSwift
@@ -55,7 +56,7 @@ let package = Package(
         // What the CLI commands do, as testable values (results with output, messages, status).
         .target(
             name: "GroupWireTools",
-            dependencies: ["GroupWire", "GroupWireSpec", "GroupWireDynamic"],
+            dependencies: ["GroupWire", "GroupWireSpec", "GroupWireDynamic", "GroupWireCodegen"],
             swiftSettings: strictSwift
         ),
         .testTarget(

@@ -13,7 +13,7 @@ struct GroupWireCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "groupwire",
         abstract: "Encode, inspect and validate GroupWire frames.",
-        subcommands: [SpecCommand.self, EncodeCommand.self, DecodeCommand.self]
+        subcommands: [GenerateCommand.self, SpecCommand.self, EncodeCommand.self, DecodeCommand.self]
     )
 
     /// Runs the tool with the team's exit codes: usage errors exit 2 (ArgumentParser's own
