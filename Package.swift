@@ -61,7 +61,7 @@ let package = Package(
         ),
         .testTarget(
             name: "GroupWireToolsTests",
-            dependencies: ["GroupWireTools", "GroupWireDynamic", "GroupWireSpec"],
+            dependencies: ["GroupWireTools", "GroupWireDynamic", "GroupWireSpec", "GroupWire"],
             swiftSettings: strictSwift
         ),
         // Spec model in, Swift files in memory out (issue 3). Pure: no file system.
