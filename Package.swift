@@ -18,6 +18,8 @@ let package = Package(
         .library(name: "GroupWireCodegen", targets: ["GroupWireCodegen"]),
         .executable(name: "groupwire", targets: ["groupwire"]),
         .executable(name: "groupwire-generate", targets: ["groupwire-generate"]),
+        .plugin(name: "GroupWireGeneratorPlugin", targets: ["GroupWireGeneratorPlugin"]),
+        .plugin(name: "GenerateGroupWireCode", targets: ["GenerateGroupWireCode"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -47,6 +49,34 @@ let package = Package(
         .executableTarget(
             name: "groupwire-generate",
             dependencies: ["GroupWireCodegen", "GroupWireSpec"],
+            swiftSettings: strictSwift
+        ),
+        // Generates Swift from a target's .gwspec files at build time.
+        .plugin(
+            name: "GroupWireGeneratorPlugin",
+            capability: .buildTool(),
+            dependencies: ["groupwire-generate"]
+        ),
+        // `swift package generate-groupwire-code`: writes generated Swift into the package.
+        .plugin(
+            name: "GenerateGroupWireCode",
+            capability: .command(
+                intent: .custom(verb: "generate-groupwire-code", description: "Generate Swift from the .gwspec files of targets"),
+                permissions: [.writeToPackageDirectory(reason: "writes the generated Swift next to the specs")]
+            ),
+            dependencies: ["groupwire-generate"]
+        ),
+        // The example specs (symlinks to Spec/Examples), compiled by the build plugin.
+        // SwiftPM drops a target without Swift sources, hence one small hand-written file.
+        .target(
+            name: "GroupWireExamples",
+            dependencies: ["GroupWire"],
+            swiftSettings: strictSwift,
+            plugins: ["GroupWireGeneratorPlugin"]
+        ),
+        .testTarget(
+            name: "GroupWireExamplesTests",
+            dependencies: ["GroupWireExamples", "GroupWire"],
             swiftSettings: strictSwift
         ),
         .testTarget(
