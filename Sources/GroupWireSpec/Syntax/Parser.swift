@@ -168,9 +168,10 @@ struct Parser {
         }
         let versionToken = current
         advance()
-        guard let version = versionToken.integer, version >= 1 else {
+        let version = versionToken.integer ?? 0
+        if version == 0 {
+            // Keep the package line so no "missing package line" error follows.
             error("version '\(versionToken.text)' is out of range; versions are 1...\(UInt64.max)", at: versionToken.location)
-            return nil
         }
         skipSeparator()
         return PackageDecl(name: name, version: version, documentation: start.documentation, location: start.location)
@@ -371,13 +372,14 @@ struct Parser {
             let deprecation = parser.parseAttributes()
             guard let (number, location) = parser.parseMemberNumber(example: "0 name") else { return false }
             guard let name = parser.expectIdentifier("a case name after the number") else { return false }
+            cases.append(EnumCaseDecl(number: number, name: name, documentation: documentation,
+                                      deprecation: deprecation, location: location))
             if parser.current.isPunctuation(":") {
+                // Keep the case (so later checks do not cascade) and skip the payload.
                 parser.error("enum cases have no payload", at: parser.current.location,
                              hint: "use a union for cases with payloads")
                 return false
             }
-            cases.append(EnumCaseDecl(number: number, name: name, documentation: documentation,
-                                      deprecation: deprecation, location: location))
             return parser.expectMemberEnd()
         }
         return (cases, reserved)
@@ -470,15 +472,18 @@ struct Parser {
         let token = current
         if token.kind == .identifier {
             advance()
-            if current.isPunctuation(".") && peek(1).kind == .identifier {
-                error("qualified type names are not supported; write '\(peek(1).text)'", at: token.location,
+            var name = token.text
+            while current.isPunctuation(".") && peek(1).kind == .identifier {
+                // Recover by using the last component, the likely intended plain name.
+                name = peek(1).text
+                error("qualified type names are not supported; write '\(name)'", at: token.location,
                       hint: "type names are unique across a spec set; import the file and use the plain name")
                 advance()
                 advance()
             }
-            if let scalar = ScalarType(rawValue: token.text) { return .scalar(scalar) }
+            if let scalar = ScalarType(rawValue: name) { return .scalar(scalar) }
             nameLocations.append(token.location)
-            return .named(token.text)
+            return .named(name)
         }
         guard token.isPunctuation("[") else {
             error("expected a type, found \(token.quoted)", at: token.location,
