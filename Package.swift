@@ -19,6 +19,8 @@ let package = Package(
         .library(name: "GroupWireCodegen", targets: ["GroupWireCodegen"]),
         .executable(name: "groupwire", targets: ["groupwire"]),
         .executable(name: "groupwire-generate", targets: ["groupwire-generate"]),
+        .plugin(name: "GroupWireGeneratorPlugin", targets: ["GroupWireGeneratorPlugin"]),
+        .plugin(name: "GenerateGroupWireCode", targets: ["GenerateGroupWireCode"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -72,6 +74,34 @@ let package = Package(
             dependencies: ["GroupWireCodegen", "GroupWireSpec"],
             swiftSettings: strictSwift
         ),
+        // Generates Swift from a target's .gwspec files at build time.
+        .plugin(
+            name: "GroupWireGeneratorPlugin",
+            capability: .buildTool(),
+            dependencies: ["groupwire-generate"]
+        ),
+        // `swift package generate-groupwire-code`: writes generated Swift into the package.
+        .plugin(
+            name: "GenerateGroupWireCode",
+            capability: .command(
+                intent: .custom(verb: "generate-groupwire-code", description: "Generate Swift from the .gwspec files of targets"),
+                permissions: [.writeToPackageDirectory(reason: "writes the generated Swift next to the specs")]
+            ),
+            dependencies: ["groupwire-generate"]
+        ),
+        // The example specs (symlinks to Spec/Examples), compiled by the build plugin.
+        // SwiftPM drops a target without Swift sources, hence one small hand-written file.
+        .target(
+            name: "GroupWireExamples",
+            dependencies: ["GroupWire"],
+            swiftSettings: strictSwift,
+            plugins: ["GroupWireGeneratorPlugin"]
+        ),
+        .testTarget(
+            name: "GroupWireExamplesTests",
+            dependencies: ["GroupWireExamples", "GroupWire"],
+            swiftSettings: strictSwift
+        ),
         .testTarget(
             name: "GroupWireCodegenTests",
             dependencies: ["GroupWireCodegen", "GroupWireSpec"],
@@ -84,9 +114,12 @@ let package = Package(
         .target(name: "DrawTogetherV2Golden", dependencies: ["GroupWire"], path: "Tests/GoldenGenerated/DrawTogetherV2", swiftSettings: strictSwift),
         .target(name: "DrawTogetherV3Golden", dependencies: ["GroupWire"], path: "Tests/GoldenGenerated/DrawTogetherV3", swiftSettings: strictSwift),
         .target(name: "WatchTogetherGolden", dependencies: ["GroupWire"], path: "Tests/GoldenGenerated/WatchTogether", swiftSettings: strictSwift),
+        // Every shape the generator handles (Tests/Specs/KitchenSink.gwspec). Not under
+        // warnings-as-errors: constructing a deprecated enum/union case in the decoder warns.
+        .target(name: "KitchenSinkGolden", dependencies: ["GroupWire"], path: "Tests/GoldenGenerated/KitchenSink", swiftSettings: [.swiftLanguageMode(.v6)]),
         .testTarget(
             name: "GroupWireGoldenTests",
-            dependencies: ["GroupWire", "DrawTogetherV1Golden", "DrawTogetherV2Golden", "DrawTogetherV3Golden", "WatchTogetherGolden"],
+            dependencies: ["GroupWire", "DrawTogetherV1Golden", "DrawTogetherV2Golden", "DrawTogetherV3Golden", "WatchTogetherGolden", "KitchenSinkGolden"],
             swiftSettings: strictSwift
         ),
         .testTarget(

@@ -22,6 +22,7 @@ struct GoldenFileTests {
         Golden(spec: "Spec/Examples/Versions/DrawTogether-v2.gwspec", folder: "Tests/GoldenGenerated/DrawTogetherV2"),
         Golden(spec: "Spec/Examples/Versions/DrawTogether-v3.gwspec", folder: "Tests/GoldenGenerated/DrawTogetherV3"),
         Golden(spec: "Spec/Examples/WatchTogether.gwspec", folder: "Tests/GoldenGenerated/WatchTogether"),
+        Golden(spec: "Tests/Specs/KitchenSink.gwspec", folder: "Tests/GoldenGenerated/KitchenSink"),
     ]
 
     static let packageRoot = URL(fileURLWithPath: #filePath)

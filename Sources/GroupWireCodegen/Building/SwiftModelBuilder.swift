@@ -162,8 +162,11 @@ struct SwiftModelBuilder: Sendable {
         var body: [CodeItem] = []
         for field in fields {
             let names = names(of: field)
-            parameters.append("\(names.property): \(types.swiftType(of: field)) = \(types.defaultExpression(of: field))")
-            body.append(.line("self.\(names.storage) = \(names.property)"))
+            // A keyword label (`class`, `self`) needs a plain internal parameter name.
+            let internalName = names.property == field.name ? field.name : field.name + "Value"
+            let label = internalName == field.name ? names.property : "\(names.property) \(internalName)"
+            parameters.append("\(label): \(types.swiftType(of: field)) = \(types.defaultExpression(of: field))")
+            body.append(.line("self.\(names.storage) = \(internalName)"))
         }
         parameters.append("\(unknown): [UInt8] = []")
         body.append(.line("self.\(unknown) = \(unknown)"))
@@ -178,11 +181,13 @@ struct SwiftModelBuilder: Sendable {
     }
 
     private func wireSizeProperty(name: String, fields: [FieldDecl], unknown: String) -> SwiftProperty {
-        var body: [CodeItem] = [.line("var size = \(unknown).count")]
+        var body: [CodeItem] = [.line(fields.isEmpty ? "return \(unknown).count" : "var size = \(unknown).count")]
         for field in fields {
             body.append(contentsOf: wire.sizeStatements(wireField(field, in: name), "self." + names(of: field).storage))
         }
-        body.append(.line("return size"))
+        if !fields.isEmpty {
+            body.append(.line("return size"))
+        }
         return SwiftProperty(
             documentation: ["The exact number of bytes ``encodeWire(to:)`` writes."], attributes: [],
             modifiers: access, keyword: "var", name: "wireSize", type: "Int", initialValue: nil, getter: body)
@@ -395,9 +400,13 @@ struct SwiftModelBuilder: Sendable {
             getter: [
                 .line("var size = 0"),
                 .switchBlock("switch self {", decl.cases.map { unionCase in
-                    SwitchCase(label: pattern(unionCase), body: unionCase.payload.map {
-                        wire.sizeStatements(wireCase(unionCase, $0), "value")
-                    } ?? [.line("size += \(emptyKeySize(unionCase))")])
+                    guard let payload = unionCase.payload else {
+                        return SwitchCase(label: pattern(unionCase), body: [.line("size += \(emptyKeySize(unionCase))")])
+                    }
+                    let body = wire.sizeStatements(wireCase(unionCase, payload), "value")
+                    let usesValue = body.contains { $0.mentions("value") }
+                    return SwitchCase(
+                        label: usesValue ? pattern(unionCase) : "case .\(SwiftNames.identifier(unionCase.name)):", body: body)
                 }),
                 .line("return size"),
             ])))

@@ -123,7 +123,10 @@ struct TypeMapper: Sendable {
 
     /// `.caseName` for a named enum case, `Enum(rawValue: n)` otherwise.
     func enumCaseExpression(_ enumName: String, caseName: String?, number: UInt64) -> String {
-        if let caseName, case .enum(let decl) = spec.declaration(named: enumName), decl.enumCase(named: caseName) != nil {
+        // A deprecated case is spelled by number so the default does not warn.
+        if let caseName, case .enum(let decl) = spec.declaration(named: enumName),
+            let enumCase = decl.enumCase(named: caseName), enumCase.deprecation == nil
+        {
             return "." + SwiftNames.identifier(caseName)
         }
         return "\(enumName)(rawValue: \(UInt32(truncatingIfNeeded: number)))"

@@ -13,6 +13,19 @@ indirect enum CodeItem: Sendable, Hashable {
     /// An empty line.
     case blank
 
+    /// Whether any line of this item contains `text` (used to leave out unused bindings).
+    func mentions(_ text: String) -> Bool {
+        switch self {
+        case .line(let line): line.contains(text)
+        case .block(let header, let body, _): header.contains(text) || body.contains { $0.mentions(text) }
+        case .ifElse(let header, let then, let otherwise):
+            header.contains(text) || then.contains { $0.mentions(text) } || otherwise.contains { $0.mentions(text) }
+        case .switchBlock(let header, let cases):
+            header.contains(text) || cases.contains { $0.body.contains { $0.mentions(text) } }
+        case .blank: false
+        }
+    }
+
     /// A block closed with `}`.
     static func block(_ header: String, _ body: [CodeItem]) -> CodeItem {
         .block(header, body, footer: "}")
