@@ -237,6 +237,7 @@ private struct SpecDiffer {
         for interval in intervals where interval.upperBound >= next {
             if interval.lowerBound > next { return false }
             if interval.upperBound >= range.upperBound { return true }
+            // Safe because interval.upperBound < range.upperBound <= UInt64.max here, so + 1 cannot overflow.
             next = interval.upperBound + 1
         }
         return false

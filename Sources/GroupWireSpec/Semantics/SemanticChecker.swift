@@ -148,8 +148,11 @@ struct SemanticChecker {
                 }
             } else {
                 var hint: String?
-                let candidates = Array(declarations.keys) + ScalarType.allCases.map(\.rawValue)
-                if let suggestion = Suggest.closest(to: name, in: candidates) { hint = "did you mean '\(suggestion)'?" }
+                // Suggestions cost an edit distance per candidate; skip them for huge specs.
+                if declarations.count <= 1_000 {
+                    let candidates = Array(declarations.keys) + ScalarType.allCases.map(\.rawValue)
+                    if let suggestion = Suggest.closest(to: name, in: candidates) { hint = "did you mean '\(suggestion)'?" }
+                }
                 error("unknown type '\(name)'", at: location, hint: hint)
                 resolved = false
             }

@@ -14,7 +14,7 @@ struct Parser {
     static let topLevelKeywords: Set<String> = ["package", "import", "message", "struct", "enum", "union"]
 
     init(source: String, file: String, limits: SpecLimits) {
-        var lexer = Lexer(source: source, file: file)
+        var lexer = Lexer(source: source, file: file, maxDiagnostics: limits.maxDiagnosticsPerFile)
         self.tokens = lexer.tokenize()
         self.diagnostics = lexer.diagnostics
         self.file = file
