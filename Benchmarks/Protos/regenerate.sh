@@ -1,5 +1,6 @@
 #!/bin/sh
-# Regenerates ../Sources/GeneratedCodeBenchmark/ProtobufShapes.pb.swift from ProtobufShapes.proto.
+# Regenerates ../Sources/GeneratedCodeBenchmark/ProtobufShapes.pb.swift from ProtobufShapes.proto
+# and ../Sources/GeneratedCodeBenchmark/GroupWireGenerated/*.swift from Spec/Examples.
 # Run rarely: the generated file is checked in so the benchmark builds without protoc.
 #
 # Tools (how the checked-in file was made, 2026-11-22):
@@ -14,3 +15,9 @@ out=$(cd "$here/../Sources/GeneratedCodeBenchmark" && pwd)
 protoc --plugin=protoc-gen-swift="$plugin" --proto_path="$here" \
     --swift_opt=Visibility=Internal --swift_out="$out" "$here/ProtobufShapes.proto"
 echo "wrote $out/ProtobufShapes.pb.swift"
+
+# The GroupWire side: the generated types for the same example specs, via the CLI.
+root=$(cd "$here/../.." && pwd)
+(cd "$root" && swift build --product groupwire >/dev/null && .build/debug/groupwire generate \
+    Spec/Examples/DrawTogether.gwspec Spec/Examples/WatchTogether.gwspec \
+    --access-level internal --output "$out/GroupWireGenerated")
