@@ -22,6 +22,11 @@ enum TestSpecs {
         return try compilation.checkedSpec()
     }
 
+    /// The bytes of Spec/Examples/Samples/NAME.json.
+    static func sample(_ name: String) throws -> [UInt8] {
+        [UInt8](try Data(contentsOf: root.appendingPathComponent("Spec/Examples/Samples/\(name).json")))
+    }
+
     /// A spec with every scalar type, packed arrays, maps, unions and optionals.
     static let everythingSource = """
         package test.everything version 1
