@@ -68,7 +68,7 @@ struct CodeGeneratorTests {
             """))
         #expect(text.contains("    @available(*, deprecated)\n    public var plain: String {"))
         #expect(text.contains("    @available(*, deprecated, message: \"gone\")\n    case red\n"))
-        #expect(text.contains("writer.writeInt(1, Int64(self._old))"))
+        #expect(text.contains("writer.writeByte(0x08)\n            writer.writeSVarint(Int64(self._old))"))
     }
 
     @Test("The access level option sets the modifier of every generated declaration", arguments: GeneratorOptions.AccessLevel.all)

@@ -118,15 +118,8 @@ struct SwiftModelBuilder: Sendable {
             initialValue: nil, getter: nil)))
         members.append(.function(memberwiseInit(name: name, fields: fields, unknown: unknown)))
         members.append(.property(wireSizeProperty(name: name, fields: byNumber, unknown: unknown)))
-        members.append(.function(SwiftFunction(
-            documentation: ["The payload bytes, written into a buffer of exactly ``wireSize`` bytes."],
-            attributes: [], head: "\(access)func wirePayload", parameters: [], tail: " -> [UInt8]",
-            body: [
-                .line("var writer = PayloadWriter(capacity: wireSize)"),
-                .line("encodeWire(to: &writer)"),
-                .line("return writer.bytes"),
-            ])))
-        members.append(.function(encodeWire(name: name, fields: byNumber, unknown: unknown)))
+        members.append(contentsOf: encodingEntryPoints())
+        members.append(.function(encodeFields(name: name, fields: byNumber, unknown: unknown)))
         members.append(.function(decodeWire(name: name, fields: byNumber, unknown: unknown)))
         members.append(contentsOf: codable(name: name, fields: fields, unknown: unknown))
         return SwiftType(
@@ -193,15 +186,39 @@ struct SwiftModelBuilder: Sendable {
             modifiers: access, keyword: "var", name: "wireSize", type: "Int", initialValue: nil, getter: body)
     }
 
-    private func encodeWire(name: String, fields: [FieldDecl], unknown: String) -> SwiftFunction {
+    /// `wirePayload()` (one exact-size allocation) and `encodeWire(to:)`, both over `encodeFields(to:)`.
+    private func encodingEntryPoints() -> [SwiftMember] {
+        [
+            .function(SwiftFunction(
+                documentation: ["The payload bytes, written into one buffer of exactly ``wireSize`` bytes."],
+                attributes: [], head: "\(access)func wirePayload", parameters: [], tail: " -> [UInt8]",
+                body: [
+                    .block("if let bytes = WireSink.encode(size: wireSize, { sink in encodeFields(to: &sink) }) {", [
+                        .line("return bytes")
+                    ]),
+                    .line("var writer = ByteWriter()"),
+                    .line("encodeFields(to: &writer)"),
+                    .line("return writer.bytes"),
+                ])),
+            .function(SwiftFunction(
+                documentation: ["Appends the payload to `writer`."], attributes: [],
+                head: "\(access)func encodeWire", parameters: ["to writer: inout PayloadWriter"],
+                body: [.line("encodeFields(to: &writer.writer)")])),
+        ]
+    }
+
+    private func encodeFields(name: String, fields: [FieldDecl], unknown: String) -> SwiftFunction {
         var body: [CodeItem] = []
         for field in fields {
             body.append(contentsOf: wire.encodeStatements(wireField(field, in: name), "self." + names(of: field).storage))
         }
         body.append(.line("writer.writeRaw(\(unknown))"))
         return SwiftFunction(
-            documentation: ["Writes the fields in ascending number order, then the unknown fields."],
-            attributes: [], head: "\(access)func encodeWire", parameters: ["to writer: inout PayloadWriter"], body: body)
+            documentation: [
+                "Writes the fields in ascending number order, then the unknown fields (Spec/FORMAT.md,",
+                "notes/WIRE-DETERMINISM.md). Generic so one encoder serves both outputs.",
+            ],
+            attributes: [], head: "func encodeFields", parameters: ["to writer: inout some WireWriting"], body: body)
     }
 
     private func decodeWire(name: String, fields: [FieldDecl], unknown: String) -> SwiftFunction {
@@ -410,13 +427,14 @@ struct SwiftModelBuilder: Sendable {
                 }),
                 .line("return size"),
             ])))
+        members.append(contentsOf: encodingEntryPoints())
         members.append(.function(SwiftFunction(
             documentation: ["Writes the one field of the current case."], attributes: [],
-            head: "\(access)func encodeWire", parameters: ["to writer: inout PayloadWriter"],
+            head: "func encodeFields", parameters: ["to writer: inout some WireWriting"],
             body: [.switchBlock("switch self {", decl.cases.map { unionCase in
                 SwitchCase(label: pattern(unionCase), body: unionCase.payload.map {
                     wire.encodeStatements(wireCase(unionCase, $0), "value")
-                } ?? [.line("writer.writeKey(\(unionCase.number), .lengthDelimited)"), .line("writer.writer.write(0)")])
+                } ?? [wire.writeKey(unionCase.number, wireType: 2), .line("writer.writeByte(0)")])
             })])))
         members.append(.function(unionDecode(decl, wireCase: wireCase)))
         members.append(contentsOf: unionCodable(decl))

@@ -91,33 +91,49 @@ struct WireCodeBuilder: Sendable {
         return "\(a) + \(b)"
     }
 
-    /// Statements writing one field with key.
-    func writeField(_ number: UInt64, _ kind: ValueKind, _ value: String) -> [CodeItem] {
+    /// A statement writing the key of field `number`: a constant byte when it fits one.
+    func writeKey(_ number: UInt64, wireType: UInt64) -> CodeItem {
+        let key = number << 3 | wireType
+        if key < 0x80 {
+            return .line("writer.writeByte(0x\(hexByte(key)))")
+        }
+        return .line("writer.writeUVarint(\(key))")
+    }
+
+    private func hexByte(_ value: UInt64) -> String {
+        let digits = String(value, radix: 16, uppercase: true)
+        return digits.count < 2 ? "0" + digits : digits
+    }
+
+    /// A statement writing a value without key (also the packed element form).
+    func writeValue(_ kind: ValueKind, _ value: String) -> [CodeItem] {
         switch kind {
         case .scalar(let scalar):
             switch scalar {
-            case .bool: return [.line("writer.writeBool(\(number), \(value))")]
-            case .int64: return [.line("writer.writeInt(\(number), \(value))")]
-            case .int8, .int16, .int32: return [.line("writer.writeInt(\(number), Int64(\(value)))")]
-            case .uint64: return [.line("writer.writeUInt(\(number), \(value))")]
-            case .uint8, .uint16, .uint32: return [.line("writer.writeUInt(\(number), UInt64(\(value)))")]
-            case .float32: return [.line("writer.writeFloat(\(number), \(value))")]
-            case .float64: return [.line("writer.writeDouble(\(number), \(value))")]
-            case .string: return [.line("writer.writeString(\(number), \(value))")]
-            case .bytes: return [.line("writer.writeBytes(\(number), \(value))")]
-            case .uuid: return [.line("writer.writeUUID(\(number), \(value))")]
+            case .bool: return [.line("writer.writeByte(\(value) ? 1 : 0)")]
+            case .int64: return [.line("writer.writeSVarint(\(value))")]
+            case .int8, .int16, .int32: return [.line("writer.writeSVarint(Int64(\(value)))")]
+            case .uint64: return [.line("writer.writeUVarint(\(value))")]
+            case .uint8, .uint16, .uint32: return [.line("writer.writeUVarint(UInt64(\(value)))")]
+            case .float32: return [.line("writer.writeFixed32LE(\(value).bitPattern)")]
+            case .float64: return [.line("writer.writeFixed64LE(\(value).bitPattern)")]
+            case .string, .bytes, .uuid: return [.line("writer.writeLengthPrefixed(\(value))")]
             case .timestamp:
-                return [.line("writer.writeTimestamp(\(number), nanoseconds: WireTimestamp.nanoseconds(from: \(value)))")]
+                return [.line("writer.writeFixed64LE(UInt64(bitPattern: WireTimestamp.nanoseconds(from: \(value))))")]
             }
         case .enumeration:
-            return [.line("writer.writeUInt(\(number), UInt64(\(value).rawValue))")]
+            return [.line("writer.writeUVarint(UInt64(\(value).rawValue))")]
         case .nested:
             return [
-                .line("writer.writeKey(\(number), .lengthDelimited)"),
-                .line("writer.writer.writeUVarint(UInt64(\(value).wireSize))"),
-                .line("\(value).encodeWire(to: &writer)"),
+                .line("writer.writeUVarint(UInt64(\(value).wireSize))"),
+                .line("\(value).encodeFields(to: &writer)"),
             ]
         }
+    }
+
+    /// Statements writing one field: its key, then its value.
+    func writeField(_ number: UInt64, _ kind: ValueKind, _ value: String) -> [CodeItem] {
+        [writeKey(number, wireType: wireType(kind))] + writeValue(kind, value)
     }
 
     /// An expression reading one value (after its key) from `reader`.
@@ -193,28 +209,6 @@ struct WireCodeBuilder: Sendable {
         }
     }
 
-    /// A statement writing one packed element (no key).
-    func writePackedElement(_ kind: ValueKind, _ value: String) -> CodeItem {
-        switch kind {
-        case .scalar(let scalar):
-            switch scalar {
-            case .bool: return .line("writer.writer.write(\(value) ? 1 : 0)")
-            case .int64: return .line("writer.writer.writeSVarint(\(value))")
-            case .int8, .int16, .int32: return .line("writer.writer.writeSVarint(Int64(\(value)))")
-            case .uint64: return .line("writer.writer.writeUVarint(\(value))")
-            case .float32: return .line("writer.writer.writeFixed32LE(\(value).bitPattern)")
-            case .float64: return .line("writer.writer.writeFixed64LE(\(value).bitPattern)")
-            case .timestamp:
-                return .line("writer.writer.writeFixed64LE(UInt64(bitPattern: WireTimestamp.nanoseconds(from: \(value))))")
-            default: return .line("writer.writer.writeUVarint(UInt64(\(value)))")
-            }
-        case .enumeration:
-            return .line("writer.writer.writeUVarint(UInt64(\(value).rawValue))")
-        case .nested:
-            return .line("// not packable")
-        }
-    }
-
     /// Statements computing `packedSize` for the array `value`.
     func packedSizeStatements(_ kind: ValueKind, _ value: String) -> [CodeItem] {
         let (constant, expression) = packedElementSize(kind, "element")
@@ -283,9 +277,9 @@ struct WireCodeBuilder: Sendable {
             guard let kind = types.kind(of: element) else { return [] }
             if types.isPacked(element) {
                 let body = packedSizeStatements(kind, value) + [
-                    .line("writer.writeKey(\(field.number), .lengthDelimited)"),
-                    .line("writer.writer.writeUVarint(UInt64(packedSize))"),
-                    .block("for element in \(value) {", [writePackedElement(kind, "element")]),
+                    writeKey(field.number, wireType: 2),
+                    .line("writer.writeUVarint(UInt64(packedSize))"),
+                    .block("for element in \(value) {", writeValue(kind, "element")),
                 ]
                 return field.omitsDefault ? [.block("if !\(value).isEmpty {", body)] : [.block("do {", body)]
             }
@@ -297,8 +291,8 @@ struct WireCodeBuilder: Sendable {
                 .block(
                     "for entry in \(value).wireSortedEntries() {",
                     [
-                        .line("writer.writeKey(\(field.number), .lengthDelimited)"),
-                        .line("writer.writer.writeUVarint(UInt64(\(entry)))"),
+                        writeKey(field.number, wireType: 2),
+                        .line("writer.writeUVarint(UInt64(\(entry)))"),
                     ] + writeField(1, keyKind, "entry.key") + writeField(2, valueKind, "entry.value")
                 )
             ]

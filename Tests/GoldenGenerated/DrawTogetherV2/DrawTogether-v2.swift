@@ -40,20 +40,31 @@ public struct Point: WirePayloadCodable, Codable, Sendable, Hashable {
         return size
     }
 
-    /// The payload bytes, written into a buffer of exactly ``wireSize`` bytes.
+    /// The payload bytes, written into one buffer of exactly ``wireSize`` bytes.
     public func wirePayload() -> [UInt8] {
-        var writer = PayloadWriter(capacity: wireSize)
-        encodeWire(to: &writer)
+        if let bytes = WireSink.encode(size: wireSize, { sink in encodeFields(to: &sink) }) {
+            return bytes
+        }
+        var writer = ByteWriter()
+        encodeFields(to: &writer)
         return writer.bytes
     }
 
-    /// Writes the fields in ascending number order, then the unknown fields.
+    /// Appends the payload to `writer`.
     public func encodeWire(to writer: inout PayloadWriter) {
+        encodeFields(to: &writer.writer)
+    }
+
+    /// Writes the fields in ascending number order, then the unknown fields (Spec/FORMAT.md,
+    /// notes/WIRE-DETERMINISM.md). Generic so one encoder serves both outputs.
+    func encodeFields(to writer: inout some WireWriting) {
         if self.x.bitPattern != 0 {
-            writer.writeDouble(1, self.x)
+            writer.writeByte(0x09)
+            writer.writeFixed64LE(self.x.bitPattern)
         }
         if self.y.bitPattern != 0 {
-            writer.writeDouble(2, self.y)
+            writer.writeByte(0x11)
+            writer.writeFixed64LE(self.y.bitPattern)
         }
         writer.writeRaw(unknownFields)
     }
@@ -263,28 +274,40 @@ public struct Stroke: WirePayloadCodable, Codable, Sendable, Hashable {
         return size
     }
 
-    /// The payload bytes, written into a buffer of exactly ``wireSize`` bytes.
+    /// The payload bytes, written into one buffer of exactly ``wireSize`` bytes.
     public func wirePayload() -> [UInt8] {
-        var writer = PayloadWriter(capacity: wireSize)
-        encodeWire(to: &writer)
+        if let bytes = WireSink.encode(size: wireSize, { sink in encodeFields(to: &sink) }) {
+            return bytes
+        }
+        var writer = ByteWriter()
+        encodeFields(to: &writer)
         return writer.bytes
     }
 
-    /// Writes the fields in ascending number order, then the unknown fields.
+    /// Appends the payload to `writer`.
     public func encodeWire(to writer: inout PayloadWriter) {
+        encodeFields(to: &writer.writer)
+    }
+
+    /// Writes the fields in ascending number order, then the unknown fields (Spec/FORMAT.md,
+    /// notes/WIRE-DETERMINISM.md). Generic so one encoder serves both outputs.
+    func encodeFields(to writer: inout some WireWriting) {
         if self.id != WireDefaults.uuid {
-            writer.writeUUID(1, self.id)
+            writer.writeByte(0x0A)
+            writer.writeLengthPrefixed(self.id)
         }
         if self.color.rawValue != 0 {
-            writer.writeUInt(2, UInt64(self.color.rawValue))
+            writer.writeByte(0x10)
+            writer.writeUVarint(UInt64(self.color.rawValue))
         }
         for element in self.points {
-            writer.writeKey(3, .lengthDelimited)
-            writer.writer.writeUVarint(UInt64(element.wireSize))
-            element.encodeWire(to: &writer)
+            writer.writeByte(0x1A)
+            writer.writeUVarint(UInt64(element.wireSize))
+            element.encodeFields(to: &writer)
         }
         if self.width.bitPattern != (3.0 as Float).bitPattern {
-            writer.writeFloat(4, self.width)
+            writer.writeByte(0x25)
+            writer.writeFixed32LE(self.width.bitPattern)
         }
         writer.writeRaw(unknownFields)
     }
@@ -409,29 +432,42 @@ public struct UpsertStroke: WireMessage, Codable, Sendable, Hashable {
         return size
     }
 
-    /// The payload bytes, written into a buffer of exactly ``wireSize`` bytes.
+    /// The payload bytes, written into one buffer of exactly ``wireSize`` bytes.
     public func wirePayload() -> [UInt8] {
-        var writer = PayloadWriter(capacity: wireSize)
-        encodeWire(to: &writer)
+        if let bytes = WireSink.encode(size: wireSize, { sink in encodeFields(to: &sink) }) {
+            return bytes
+        }
+        var writer = ByteWriter()
+        encodeFields(to: &writer)
         return writer.bytes
     }
 
-    /// Writes the fields in ascending number order, then the unknown fields.
+    /// Appends the payload to `writer`.
     public func encodeWire(to writer: inout PayloadWriter) {
+        encodeFields(to: &writer.writer)
+    }
+
+    /// Writes the fields in ascending number order, then the unknown fields (Spec/FORMAT.md,
+    /// notes/WIRE-DETERMINISM.md). Generic so one encoder serves both outputs.
+    func encodeFields(to writer: inout some WireWriting) {
         if self.id != WireDefaults.uuid {
-            writer.writeUUID(1, self.id)
+            writer.writeByte(0x0A)
+            writer.writeLengthPrefixed(self.id)
         }
         if self.color.rawValue != 0 {
-            writer.writeUInt(2, UInt64(self.color.rawValue))
+            writer.writeByte(0x10)
+            writer.writeUVarint(UInt64(self.color.rawValue))
         }
-        writer.writeKey(3, .lengthDelimited)
-        writer.writer.writeUVarint(UInt64(self.point.wireSize))
-        self.point.encodeWire(to: &writer)
+        writer.writeByte(0x1A)
+        writer.writeUVarint(UInt64(self.point.wireSize))
+        self.point.encodeFields(to: &writer)
         if self.width.bitPattern != (3.0 as Float).bitPattern {
-            writer.writeFloat(4, self.width)
+            writer.writeByte(0x25)
+            writer.writeFixed32LE(self.width.bitPattern)
         }
         if let value = self.drawnAt {
-            writer.writeTimestamp(5, nanoseconds: WireTimestamp.nanoseconds(from: value))
+            writer.writeByte(0x29)
+            writer.writeFixed64LE(UInt64(bitPattern: WireTimestamp.nanoseconds(from: value)))
         }
         writer.writeRaw(unknownFields)
     }
@@ -544,22 +580,32 @@ public struct CanvasSnapshot: WireMessage, Codable, Sendable, Hashable {
         return size
     }
 
-    /// The payload bytes, written into a buffer of exactly ``wireSize`` bytes.
+    /// The payload bytes, written into one buffer of exactly ``wireSize`` bytes.
     public func wirePayload() -> [UInt8] {
-        var writer = PayloadWriter(capacity: wireSize)
-        encodeWire(to: &writer)
+        if let bytes = WireSink.encode(size: wireSize, { sink in encodeFields(to: &sink) }) {
+            return bytes
+        }
+        var writer = ByteWriter()
+        encodeFields(to: &writer)
         return writer.bytes
     }
 
-    /// Writes the fields in ascending number order, then the unknown fields.
+    /// Appends the payload to `writer`.
     public func encodeWire(to writer: inout PayloadWriter) {
+        encodeFields(to: &writer.writer)
+    }
+
+    /// Writes the fields in ascending number order, then the unknown fields (Spec/FORMAT.md,
+    /// notes/WIRE-DETERMINISM.md). Generic so one encoder serves both outputs.
+    func encodeFields(to writer: inout some WireWriting) {
         for element in self.strokes {
-            writer.writeKey(1, .lengthDelimited)
-            writer.writer.writeUVarint(UInt64(element.wireSize))
-            element.encodeWire(to: &writer)
+            writer.writeByte(0x0A)
+            writer.writeUVarint(UInt64(element.wireSize))
+            element.encodeFields(to: &writer)
         }
         if self.pointCount != 0 {
-            writer.writeUInt(2, self.pointCount)
+            writer.writeByte(0x10)
+            writer.writeUVarint(self.pointCount)
         }
         writer.writeRaw(unknownFields)
     }

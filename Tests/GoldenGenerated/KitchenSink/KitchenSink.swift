@@ -119,15 +119,24 @@ public struct Empty: WirePayloadCodable, Codable, Sendable, Hashable {
         return unknownFields.count
     }
 
-    /// The payload bytes, written into a buffer of exactly ``wireSize`` bytes.
+    /// The payload bytes, written into one buffer of exactly ``wireSize`` bytes.
     public func wirePayload() -> [UInt8] {
-        var writer = PayloadWriter(capacity: wireSize)
-        encodeWire(to: &writer)
+        if let bytes = WireSink.encode(size: wireSize, { sink in encodeFields(to: &sink) }) {
+            return bytes
+        }
+        var writer = ByteWriter()
+        encodeFields(to: &writer)
         return writer.bytes
     }
 
-    /// Writes the fields in ascending number order, then the unknown fields.
+    /// Appends the payload to `writer`.
     public func encodeWire(to writer: inout PayloadWriter) {
+        encodeFields(to: &writer.writer)
+    }
+
+    /// Writes the fields in ascending number order, then the unknown fields (Spec/FORMAT.md,
+    /// notes/WIRE-DETERMINISM.md). Generic so one encoder serves both outputs.
+    func encodeFields(to writer: inout some WireWriting) {
         writer.writeRaw(unknownFields)
     }
 
@@ -274,62 +283,87 @@ public struct Scalars: WirePayloadCodable, Codable, Sendable, Hashable {
         return size
     }
 
-    /// The payload bytes, written into a buffer of exactly ``wireSize`` bytes.
+    /// The payload bytes, written into one buffer of exactly ``wireSize`` bytes.
     public func wirePayload() -> [UInt8] {
-        var writer = PayloadWriter(capacity: wireSize)
-        encodeWire(to: &writer)
+        if let bytes = WireSink.encode(size: wireSize, { sink in encodeFields(to: &sink) }) {
+            return bytes
+        }
+        var writer = ByteWriter()
+        encodeFields(to: &writer)
         return writer.bytes
     }
 
-    /// Writes the fields in ascending number order, then the unknown fields.
+    /// Appends the payload to `writer`.
     public func encodeWire(to writer: inout PayloadWriter) {
+        encodeFields(to: &writer.writer)
+    }
+
+    /// Writes the fields in ascending number order, then the unknown fields (Spec/FORMAT.md,
+    /// notes/WIRE-DETERMINISM.md). Generic so one encoder serves both outputs.
+    func encodeFields(to writer: inout some WireWriting) {
         if self.flag {
-            writer.writeBool(1, self.flag)
+            writer.writeByte(0x08)
+            writer.writeByte(self.flag ? 1 : 0)
         }
         if self.i8 != 0 {
-            writer.writeInt(2, Int64(self.i8))
+            writer.writeByte(0x10)
+            writer.writeSVarint(Int64(self.i8))
         }
         if self.i16 != 0 {
-            writer.writeInt(3, Int64(self.i16))
+            writer.writeByte(0x18)
+            writer.writeSVarint(Int64(self.i16))
         }
         if self.i32 != 0 {
-            writer.writeInt(4, Int64(self.i32))
+            writer.writeByte(0x20)
+            writer.writeSVarint(Int64(self.i32))
         }
         if self.i64 != 0 {
-            writer.writeInt(5, self.i64)
+            writer.writeByte(0x28)
+            writer.writeSVarint(self.i64)
         }
         if self.u8 != 0 {
-            writer.writeUInt(6, UInt64(self.u8))
+            writer.writeByte(0x30)
+            writer.writeUVarint(UInt64(self.u8))
         }
         if self.u16 != 0 {
-            writer.writeUInt(7, UInt64(self.u16))
+            writer.writeByte(0x38)
+            writer.writeUVarint(UInt64(self.u16))
         }
         if self.u32 != 0 {
-            writer.writeUInt(8, UInt64(self.u32))
+            writer.writeByte(0x40)
+            writer.writeUVarint(UInt64(self.u32))
         }
         if self.u64 != 0 {
-            writer.writeUInt(9, self.u64)
+            writer.writeByte(0x48)
+            writer.writeUVarint(self.u64)
         }
         if self.f32.bitPattern != 0 {
-            writer.writeFloat(10, self.f32)
+            writer.writeByte(0x55)
+            writer.writeFixed32LE(self.f32.bitPattern)
         }
         if self.f64.bitPattern != 0 {
-            writer.writeDouble(11, self.f64)
+            writer.writeByte(0x59)
+            writer.writeFixed64LE(self.f64.bitPattern)
         }
         if !self.text.isEmpty {
-            writer.writeString(12, self.text)
+            writer.writeByte(0x62)
+            writer.writeLengthPrefixed(self.text)
         }
         if !self.blob.isEmpty {
-            writer.writeBytes(13, self.blob)
+            writer.writeByte(0x6A)
+            writer.writeLengthPrefixed(self.blob)
         }
         if self.id != WireDefaults.uuid {
-            writer.writeUUID(14, self.id)
+            writer.writeByte(0x72)
+            writer.writeLengthPrefixed(self.id)
         }
         if WireTimestamp.nanoseconds(from: self.at) != 0 {
-            writer.writeTimestamp(15, nanoseconds: WireTimestamp.nanoseconds(from: self.at))
+            writer.writeByte(0x79)
+            writer.writeFixed64LE(UInt64(bitPattern: WireTimestamp.nanoseconds(from: self.at)))
         }
         if self.mood.rawValue != 0 {
-            writer.writeUInt(16, UInt64(self.mood.rawValue))
+            writer.writeUVarint(128)
+            writer.writeUVarint(UInt64(self.mood.rawValue))
         }
         writer.writeRaw(unknownFields)
     }
@@ -577,51 +611,69 @@ public struct Optionals: WirePayloadCodable, Codable, Sendable, Hashable {
         return size
     }
 
-    /// The payload bytes, written into a buffer of exactly ``wireSize`` bytes.
+    /// The payload bytes, written into one buffer of exactly ``wireSize`` bytes.
     public func wirePayload() -> [UInt8] {
-        var writer = PayloadWriter(capacity: wireSize)
-        encodeWire(to: &writer)
+        if let bytes = WireSink.encode(size: wireSize, { sink in encodeFields(to: &sink) }) {
+            return bytes
+        }
+        var writer = ByteWriter()
+        encodeFields(to: &writer)
         return writer.bytes
     }
 
-    /// Writes the fields in ascending number order, then the unknown fields.
+    /// Appends the payload to `writer`.
     public func encodeWire(to writer: inout PayloadWriter) {
+        encodeFields(to: &writer.writer)
+    }
+
+    /// Writes the fields in ascending number order, then the unknown fields (Spec/FORMAT.md,
+    /// notes/WIRE-DETERMINISM.md). Generic so one encoder serves both outputs.
+    func encodeFields(to writer: inout some WireWriting) {
         if let value = self.flag {
-            writer.writeBool(1, value)
+            writer.writeByte(0x08)
+            writer.writeByte(value ? 1 : 0)
         }
         if let value = self.i32 {
-            writer.writeInt(2, Int64(value))
+            writer.writeByte(0x10)
+            writer.writeSVarint(Int64(value))
         }
         if let value = self.u64 {
-            writer.writeUInt(3, value)
+            writer.writeByte(0x18)
+            writer.writeUVarint(value)
         }
         if let value = self.f32 {
-            writer.writeFloat(4, value)
+            writer.writeByte(0x25)
+            writer.writeFixed32LE(value.bitPattern)
         }
         if let value = self.text {
-            writer.writeString(5, value)
+            writer.writeByte(0x2A)
+            writer.writeLengthPrefixed(value)
         }
         if let value = self.blob {
-            writer.writeBytes(6, value)
+            writer.writeByte(0x32)
+            writer.writeLengthPrefixed(value)
         }
         if let value = self.id {
-            writer.writeUUID(7, value)
+            writer.writeByte(0x3A)
+            writer.writeLengthPrefixed(value)
         }
         if let value = self.at {
-            writer.writeTimestamp(8, nanoseconds: WireTimestamp.nanoseconds(from: value))
+            writer.writeByte(0x41)
+            writer.writeFixed64LE(UInt64(bitPattern: WireTimestamp.nanoseconds(from: value)))
         }
         if let value = self.mood {
-            writer.writeUInt(9, UInt64(value.rawValue))
+            writer.writeByte(0x48)
+            writer.writeUVarint(UInt64(value.rawValue))
         }
         if let value = self.inner {
-            writer.writeKey(10, .lengthDelimited)
-            writer.writer.writeUVarint(UInt64(value.wireSize))
-            value.encodeWire(to: &writer)
+            writer.writeByte(0x52)
+            writer.writeUVarint(UInt64(value.wireSize))
+            value.encodeFields(to: &writer)
         }
         if let value = self.choice {
-            writer.writeKey(11, .lengthDelimited)
-            writer.writer.writeUVarint(UInt64(value.wireSize))
-            value.encodeWire(to: &writer)
+            writer.writeByte(0x5A)
+            writer.writeUVarint(UInt64(value.wireSize))
+            value.encodeFields(to: &writer)
         }
         writer.writeRaw(unknownFields)
     }
@@ -827,35 +879,51 @@ public struct Defaults: WirePayloadCodable, Codable, Sendable, Hashable {
         return size
     }
 
-    /// The payload bytes, written into a buffer of exactly ``wireSize`` bytes.
+    /// The payload bytes, written into one buffer of exactly ``wireSize`` bytes.
     public func wirePayload() -> [UInt8] {
-        var writer = PayloadWriter(capacity: wireSize)
-        encodeWire(to: &writer)
+        if let bytes = WireSink.encode(size: wireSize, { sink in encodeFields(to: &sink) }) {
+            return bytes
+        }
+        var writer = ByteWriter()
+        encodeFields(to: &writer)
         return writer.bytes
     }
 
-    /// Writes the fields in ascending number order, then the unknown fields.
+    /// Appends the payload to `writer`.
     public func encodeWire(to writer: inout PayloadWriter) {
+        encodeFields(to: &writer.writer)
+    }
+
+    /// Writes the fields in ascending number order, then the unknown fields (Spec/FORMAT.md,
+    /// notes/WIRE-DETERMINISM.md). Generic so one encoder serves both outputs.
+    func encodeFields(to writer: inout some WireWriting) {
         if !self.flag {
-            writer.writeBool(1, self.flag)
+            writer.writeByte(0x08)
+            writer.writeByte(self.flag ? 1 : 0)
         }
         if self.small != -7 {
-            writer.writeInt(2, Int64(self.small))
+            writer.writeByte(0x10)
+            writer.writeSVarint(Int64(self.small))
         }
         if self.big != 1000 {
-            writer.writeUInt(3, self.big)
+            writer.writeByte(0x18)
+            writer.writeUVarint(self.big)
         }
         if self.ratio.bitPattern != (0.5 as Float).bitPattern {
-            writer.writeFloat(4, self.ratio)
+            writer.writeByte(0x25)
+            writer.writeFixed32LE(self.ratio.bitPattern)
         }
         if self.scale.bitPattern != (-2.25 as Double).bitPattern {
-            writer.writeDouble(5, self.scale)
+            writer.writeByte(0x29)
+            writer.writeFixed64LE(self.scale.bitPattern)
         }
         if self.name != "tab\there \"quoted\"" {
-            writer.writeString(6, self.name)
+            writer.writeByte(0x32)
+            writer.writeLengthPrefixed(self.name)
         }
         if self.mood.rawValue != 2 {
-            writer.writeUInt(7, UInt64(self.mood.rawValue))
+            writer.writeByte(0x38)
+            writer.writeUVarint(UInt64(self.mood.rawValue))
         }
         writer.writeRaw(unknownFields)
     }
@@ -1071,21 +1139,30 @@ public struct Arrays: WirePayloadCodable, Codable, Sendable, Hashable {
         return size
     }
 
-    /// The payload bytes, written into a buffer of exactly ``wireSize`` bytes.
+    /// The payload bytes, written into one buffer of exactly ``wireSize`` bytes.
     public func wirePayload() -> [UInt8] {
-        var writer = PayloadWriter(capacity: wireSize)
-        encodeWire(to: &writer)
+        if let bytes = WireSink.encode(size: wireSize, { sink in encodeFields(to: &sink) }) {
+            return bytes
+        }
+        var writer = ByteWriter()
+        encodeFields(to: &writer)
         return writer.bytes
     }
 
-    /// Writes the fields in ascending number order, then the unknown fields.
+    /// Appends the payload to `writer`.
     public func encodeWire(to writer: inout PayloadWriter) {
+        encodeFields(to: &writer.writer)
+    }
+
+    /// Writes the fields in ascending number order, then the unknown fields (Spec/FORMAT.md,
+    /// notes/WIRE-DETERMINISM.md). Generic so one encoder serves both outputs.
+    func encodeFields(to writer: inout some WireWriting) {
         if !self.flags.isEmpty {
             let packedSize = self.flags.count * 1
-            writer.writeKey(1, .lengthDelimited)
-            writer.writer.writeUVarint(UInt64(packedSize))
+            writer.writeByte(0x0A)
+            writer.writeUVarint(UInt64(packedSize))
             for element in self.flags {
-                writer.writer.write(element ? 1 : 0)
+                writer.writeByte(element ? 1 : 0)
             }
         }
         if !self.ints.isEmpty {
@@ -1093,10 +1170,10 @@ public struct Arrays: WirePayloadCodable, Codable, Sendable, Hashable {
             for element in self.ints {
                 packedSize += WireSize.svarint(Int64(element))
             }
-            writer.writeKey(2, .lengthDelimited)
-            writer.writer.writeUVarint(UInt64(packedSize))
+            writer.writeByte(0x12)
+            writer.writeUVarint(UInt64(packedSize))
             for element in self.ints {
-                writer.writer.writeSVarint(Int64(element))
+                writer.writeSVarint(Int64(element))
             }
         }
         if !self.longs.isEmpty {
@@ -1104,10 +1181,10 @@ public struct Arrays: WirePayloadCodable, Codable, Sendable, Hashable {
             for element in self.longs {
                 packedSize += WireSize.svarint(element)
             }
-            writer.writeKey(3, .lengthDelimited)
-            writer.writer.writeUVarint(UInt64(packedSize))
+            writer.writeByte(0x1A)
+            writer.writeUVarint(UInt64(packedSize))
             for element in self.longs {
-                writer.writer.writeSVarint(element)
+                writer.writeSVarint(element)
             }
         }
         if !self.bytes8.isEmpty {
@@ -1115,10 +1192,10 @@ public struct Arrays: WirePayloadCodable, Codable, Sendable, Hashable {
             for element in self.bytes8 {
                 packedSize += WireSize.uvarint(UInt64(element))
             }
-            writer.writeKey(4, .lengthDelimited)
-            writer.writer.writeUVarint(UInt64(packedSize))
+            writer.writeByte(0x22)
+            writer.writeUVarint(UInt64(packedSize))
             for element in self.bytes8 {
-                writer.writer.writeUVarint(UInt64(element))
+                writer.writeUVarint(UInt64(element))
             }
         }
         if !self.counts.isEmpty {
@@ -1126,34 +1203,34 @@ public struct Arrays: WirePayloadCodable, Codable, Sendable, Hashable {
             for element in self.counts {
                 packedSize += WireSize.uvarint(element)
             }
-            writer.writeKey(5, .lengthDelimited)
-            writer.writer.writeUVarint(UInt64(packedSize))
+            writer.writeByte(0x2A)
+            writer.writeUVarint(UInt64(packedSize))
             for element in self.counts {
-                writer.writer.writeUVarint(element)
+                writer.writeUVarint(element)
             }
         }
         if !self.floats.isEmpty {
             let packedSize = self.floats.count * 4
-            writer.writeKey(6, .lengthDelimited)
-            writer.writer.writeUVarint(UInt64(packedSize))
+            writer.writeByte(0x32)
+            writer.writeUVarint(UInt64(packedSize))
             for element in self.floats {
-                writer.writer.writeFixed32LE(element.bitPattern)
+                writer.writeFixed32LE(element.bitPattern)
             }
         }
         if !self.doubles.isEmpty {
             let packedSize = self.doubles.count * 8
-            writer.writeKey(7, .lengthDelimited)
-            writer.writer.writeUVarint(UInt64(packedSize))
+            writer.writeByte(0x3A)
+            writer.writeUVarint(UInt64(packedSize))
             for element in self.doubles {
-                writer.writer.writeFixed64LE(element.bitPattern)
+                writer.writeFixed64LE(element.bitPattern)
             }
         }
         if !self.times.isEmpty {
             let packedSize = self.times.count * 8
-            writer.writeKey(8, .lengthDelimited)
-            writer.writer.writeUVarint(UInt64(packedSize))
+            writer.writeByte(0x42)
+            writer.writeUVarint(UInt64(packedSize))
             for element in self.times {
-                writer.writer.writeFixed64LE(UInt64(bitPattern: WireTimestamp.nanoseconds(from: element)))
+                writer.writeFixed64LE(UInt64(bitPattern: WireTimestamp.nanoseconds(from: element)))
             }
         }
         if !self.moods.isEmpty {
@@ -1161,30 +1238,33 @@ public struct Arrays: WirePayloadCodable, Codable, Sendable, Hashable {
             for element in self.moods {
                 packedSize += WireSize.uvarint(UInt64(element.rawValue))
             }
-            writer.writeKey(9, .lengthDelimited)
-            writer.writer.writeUVarint(UInt64(packedSize))
+            writer.writeByte(0x4A)
+            writer.writeUVarint(UInt64(packedSize))
             for element in self.moods {
-                writer.writer.writeUVarint(UInt64(element.rawValue))
+                writer.writeUVarint(UInt64(element.rawValue))
             }
         }
         for element in self.texts {
-            writer.writeString(10, element)
+            writer.writeByte(0x52)
+            writer.writeLengthPrefixed(element)
         }
         for element in self.blobs {
-            writer.writeBytes(11, element)
+            writer.writeByte(0x5A)
+            writer.writeLengthPrefixed(element)
         }
         for element in self.ids {
-            writer.writeUUID(12, element)
+            writer.writeByte(0x62)
+            writer.writeLengthPrefixed(element)
         }
         for element in self.items {
-            writer.writeKey(13, .lengthDelimited)
-            writer.writer.writeUVarint(UInt64(element.wireSize))
-            element.encodeWire(to: &writer)
+            writer.writeByte(0x6A)
+            writer.writeUVarint(UInt64(element.wireSize))
+            element.encodeFields(to: &writer)
         }
         for element in self.choices {
-            writer.writeKey(14, .lengthDelimited)
-            writer.writer.writeUVarint(UInt64(element.wireSize))
-            element.encodeWire(to: &writer)
+            writer.writeByte(0x72)
+            writer.writeUVarint(UInt64(element.wireSize))
+            element.encodeFields(to: &writer)
         }
         writer.writeRaw(unknownFields)
     }
@@ -1454,72 +1534,97 @@ public struct Maps: WirePayloadCodable, Codable, Sendable, Hashable {
         return size
     }
 
-    /// The payload bytes, written into a buffer of exactly ``wireSize`` bytes.
+    /// The payload bytes, written into one buffer of exactly ``wireSize`` bytes.
     public func wirePayload() -> [UInt8] {
-        var writer = PayloadWriter(capacity: wireSize)
-        encodeWire(to: &writer)
+        if let bytes = WireSink.encode(size: wireSize, { sink in encodeFields(to: &sink) }) {
+            return bytes
+        }
+        var writer = ByteWriter()
+        encodeFields(to: &writer)
         return writer.bytes
     }
 
-    /// Writes the fields in ascending number order, then the unknown fields.
+    /// Appends the payload to `writer`.
     public func encodeWire(to writer: inout PayloadWriter) {
+        encodeFields(to: &writer.writer)
+    }
+
+    /// Writes the fields in ascending number order, then the unknown fields (Spec/FORMAT.md,
+    /// notes/WIRE-DETERMINISM.md). Generic so one encoder serves both outputs.
+    func encodeFields(to writer: inout some WireWriting) {
         for entry in self.byName.wireSortedEntries() {
-            writer.writeKey(1, .lengthDelimited)
-            writer.writer.writeUVarint(UInt64(1 + WireSize.string(entry.key) + 1 + WireSize.svarint(Int64(entry.value))))
-            writer.writeString(1, entry.key)
-            writer.writeInt(2, Int64(entry.value))
+            writer.writeByte(0x0A)
+            writer.writeUVarint(UInt64(1 + WireSize.string(entry.key) + 1 + WireSize.svarint(Int64(entry.value))))
+            writer.writeByte(0x0A)
+            writer.writeLengthPrefixed(entry.key)
+            writer.writeByte(0x10)
+            writer.writeSVarint(Int64(entry.value))
         }
         for entry in self.byNumber.wireSortedEntries() {
-            writer.writeKey(2, .lengthDelimited)
-            writer.writer.writeUVarint(UInt64(1 + WireSize.svarint(Int64(entry.key)) + 1 + WireSize.string(entry.value)))
-            writer.writeInt(1, Int64(entry.key))
-            writer.writeString(2, entry.value)
+            writer.writeByte(0x12)
+            writer.writeUVarint(UInt64(1 + WireSize.svarint(Int64(entry.key)) + 1 + WireSize.string(entry.value)))
+            writer.writeByte(0x08)
+            writer.writeSVarint(Int64(entry.key))
+            writer.writeByte(0x12)
+            writer.writeLengthPrefixed(entry.value)
         }
         for entry in self.byCount.wireSortedEntries() {
-            writer.writeKey(3, .lengthDelimited)
-            writer.writer.writeUVarint(UInt64(1 + WireSize.uvarint(entry.key) + 1 + WireSize.lengthDelimited(entry.value.count)))
-            writer.writeUInt(1, entry.key)
-            writer.writeBytes(2, entry.value)
+            writer.writeByte(0x1A)
+            writer.writeUVarint(UInt64(1 + WireSize.uvarint(entry.key) + 1 + WireSize.lengthDelimited(entry.value.count)))
+            writer.writeByte(0x08)
+            writer.writeUVarint(entry.key)
+            writer.writeByte(0x12)
+            writer.writeLengthPrefixed(entry.value)
         }
         for entry in self.byFlag.wireSortedEntries() {
-            writer.writeKey(4, .lengthDelimited)
-            writer.writer.writeUVarint(UInt64(11))
-            writer.writeBool(1, entry.key)
-            writer.writeDouble(2, entry.value)
+            writer.writeByte(0x22)
+            writer.writeUVarint(UInt64(11))
+            writer.writeByte(0x08)
+            writer.writeByte(entry.key ? 1 : 0)
+            writer.writeByte(0x11)
+            writer.writeFixed64LE(entry.value.bitPattern)
         }
         for entry in self.byID.wireSortedEntries() {
-            writer.writeKey(5, .lengthDelimited)
-            writer.writer.writeUVarint(UInt64(27))
-            writer.writeUUID(1, entry.key)
-            writer.writeTimestamp(2, nanoseconds: WireTimestamp.nanoseconds(from: entry.value))
+            writer.writeByte(0x2A)
+            writer.writeUVarint(UInt64(27))
+            writer.writeByte(0x0A)
+            writer.writeLengthPrefixed(entry.key)
+            writer.writeByte(0x11)
+            writer.writeFixed64LE(UInt64(bitPattern: WireTimestamp.nanoseconds(from: entry.value)))
         }
         for entry in self.moods.wireSortedEntries() {
-            writer.writeKey(6, .lengthDelimited)
-            writer.writer.writeUVarint(UInt64(1 + WireSize.string(entry.key) + 1 + WireSize.uvarint(UInt64(entry.value.rawValue))))
-            writer.writeString(1, entry.key)
-            writer.writeUInt(2, UInt64(entry.value.rawValue))
+            writer.writeByte(0x32)
+            writer.writeUVarint(UInt64(1 + WireSize.string(entry.key) + 1 + WireSize.uvarint(UInt64(entry.value.rawValue))))
+            writer.writeByte(0x0A)
+            writer.writeLengthPrefixed(entry.key)
+            writer.writeByte(0x10)
+            writer.writeUVarint(UInt64(entry.value.rawValue))
         }
         for entry in self.items.wireSortedEntries() {
-            writer.writeKey(7, .lengthDelimited)
-            writer.writer.writeUVarint(UInt64(1 + WireSize.svarint(entry.key) + 1 + WireSize.lengthDelimited(entry.value.wireSize)))
-            writer.writeInt(1, entry.key)
-            writer.writeKey(2, .lengthDelimited)
-            writer.writer.writeUVarint(UInt64(entry.value.wireSize))
-            entry.value.encodeWire(to: &writer)
+            writer.writeByte(0x3A)
+            writer.writeUVarint(UInt64(1 + WireSize.svarint(entry.key) + 1 + WireSize.lengthDelimited(entry.value.wireSize)))
+            writer.writeByte(0x08)
+            writer.writeSVarint(entry.key)
+            writer.writeByte(0x12)
+            writer.writeUVarint(UInt64(entry.value.wireSize))
+            entry.value.encodeFields(to: &writer)
         }
         for entry in self.choices.wireSortedEntries() {
-            writer.writeKey(8, .lengthDelimited)
-            writer.writer.writeUVarint(UInt64(1 + WireSize.string(entry.key) + 1 + WireSize.lengthDelimited(entry.value.wireSize)))
-            writer.writeString(1, entry.key)
-            writer.writeKey(2, .lengthDelimited)
-            writer.writer.writeUVarint(UInt64(entry.value.wireSize))
-            entry.value.encodeWire(to: &writer)
+            writer.writeByte(0x42)
+            writer.writeUVarint(UInt64(1 + WireSize.string(entry.key) + 1 + WireSize.lengthDelimited(entry.value.wireSize)))
+            writer.writeByte(0x0A)
+            writer.writeLengthPrefixed(entry.key)
+            writer.writeByte(0x12)
+            writer.writeUVarint(UInt64(entry.value.wireSize))
+            entry.value.encodeFields(to: &writer)
         }
         for entry in self.floats.wireSortedEntries() {
-            writer.writeKey(9, .lengthDelimited)
-            writer.writer.writeUVarint(UInt64(1 + WireSize.uvarint(UInt64(entry.key)) + 5))
-            writer.writeUInt(1, UInt64(entry.key))
-            writer.writeFloat(2, entry.value)
+            writer.writeByte(0x4A)
+            writer.writeUVarint(UInt64(1 + WireSize.uvarint(UInt64(entry.key)) + 5))
+            writer.writeByte(0x08)
+            writer.writeUVarint(UInt64(entry.key))
+            writer.writeByte(0x15)
+            writer.writeFixed32LE(entry.value.bitPattern)
         }
         writer.writeRaw(unknownFields)
     }
@@ -1813,26 +1918,46 @@ public enum Choice: WirePayloadCodable, Codable, Sendable, Hashable {
         return size
     }
 
-    /// Writes the one field of the current case.
+    /// The payload bytes, written into one buffer of exactly ``wireSize`` bytes.
+    public func wirePayload() -> [UInt8] {
+        if let bytes = WireSink.encode(size: wireSize, { sink in encodeFields(to: &sink) }) {
+            return bytes
+        }
+        var writer = ByteWriter()
+        encodeFields(to: &writer)
+        return writer.bytes
+    }
+
+    /// Appends the payload to `writer`.
     public func encodeWire(to writer: inout PayloadWriter) {
+        encodeFields(to: &writer.writer)
+    }
+
+    /// Writes the one field of the current case.
+    func encodeFields(to writer: inout some WireWriting) {
         switch self {
         case .nothing:
-            writer.writeKey(1, .lengthDelimited)
-            writer.writer.write(0)
+            writer.writeByte(0x0A)
+            writer.writeByte(0)
         case .number(let value):
-            writer.writeInt(2, value)
+            writer.writeByte(0x10)
+            writer.writeSVarint(value)
         case .text(let value):
-            writer.writeString(3, value)
+            writer.writeByte(0x1A)
+            writer.writeLengthPrefixed(value)
         case .item(let value):
-            writer.writeKey(4, .lengthDelimited)
-            writer.writer.writeUVarint(UInt64(value.wireSize))
-            value.encodeWire(to: &writer)
+            writer.writeByte(0x22)
+            writer.writeUVarint(UInt64(value.wireSize))
+            value.encodeFields(to: &writer)
         case .mood(let value):
-            writer.writeUInt(5, UInt64(value.rawValue))
+            writer.writeByte(0x28)
+            writer.writeUVarint(UInt64(value.rawValue))
         case .old(let value):
-            writer.writeBool(9, value)
+            writer.writeByte(0x48)
+            writer.writeByte(value ? 1 : 0)
         case .time(let value):
-            writer.writeTimestamp(10, nanoseconds: WireTimestamp.nanoseconds(from: value))
+            writer.writeByte(0x51)
+            writer.writeFixed64LE(UInt64(bitPattern: WireTimestamp.nanoseconds(from: value)))
         }
     }
 
@@ -2045,42 +2170,55 @@ public struct Awkward: WireMessage, Codable, Sendable, Hashable {
         return size
     }
 
-    /// The payload bytes, written into a buffer of exactly ``wireSize`` bytes.
+    /// The payload bytes, written into one buffer of exactly ``wireSize`` bytes.
     public func wirePayload() -> [UInt8] {
-        var writer = PayloadWriter(capacity: wireSize)
-        encodeWire(to: &writer)
+        if let bytes = WireSink.encode(size: wireSize, { sink in encodeFields(to: &sink) }) {
+            return bytes
+        }
+        var writer = ByteWriter()
+        encodeFields(to: &writer)
         return writer.bytes
     }
 
-    /// Writes the fields in ascending number order, then the unknown fields.
+    /// Appends the payload to `writer`.
     public func encodeWire(to writer: inout PayloadWriter) {
+        encodeFields(to: &writer.writer)
+    }
+
+    /// Writes the fields in ascending number order, then the unknown fields (Spec/FORMAT.md,
+    /// notes/WIRE-DETERMINISM.md). Generic so one encoder serves both outputs.
+    func encodeFields(to writer: inout some WireWriting) {
         if !self.`class`.isEmpty {
-            writer.writeString(1, self.`class`)
+            writer.writeByte(0x0A)
+            writer.writeLengthPrefixed(self.`class`)
         }
         if self.unknownFields != 0 {
-            writer.writeInt(2, Int64(self.unknownFields))
+            writer.writeByte(0x10)
+            writer.writeSVarint(Int64(self.unknownFields))
         }
         if self._legacy != 0 {
-            writer.writeInt(3, Int64(self._legacy))
+            writer.writeByte(0x18)
+            writer.writeSVarint(Int64(self._legacy))
         }
         if self.renamed != 0 {
-            writer.writeInt(4, Int64(self.renamed))
+            writer.writeByte(0x20)
+            writer.writeSVarint(Int64(self.renamed))
         }
-        writer.writeKey(5, .lengthDelimited)
-        writer.writer.writeUVarint(UInt64(self.`self`.wireSize))
-        self.`self`.encodeWire(to: &writer)
-        writer.writeKey(6, .lengthDelimited)
-        writer.writer.writeUVarint(UInt64(self.nested.wireSize))
-        self.nested.encodeWire(to: &writer)
-        writer.writeKey(7, .lengthDelimited)
-        writer.writer.writeUVarint(UInt64(self.maps.wireSize))
-        self.maps.encodeWire(to: &writer)
-        writer.writeKey(8, .lengthDelimited)
-        writer.writer.writeUVarint(UInt64(self.defaults.wireSize))
-        self.defaults.encodeWire(to: &writer)
-        writer.writeKey(9, .lengthDelimited)
-        writer.writer.writeUVarint(UInt64(self.optionals.wireSize))
-        self.optionals.encodeWire(to: &writer)
+        writer.writeByte(0x2A)
+        writer.writeUVarint(UInt64(self.`self`.wireSize))
+        self.`self`.encodeFields(to: &writer)
+        writer.writeByte(0x32)
+        writer.writeUVarint(UInt64(self.nested.wireSize))
+        self.nested.encodeFields(to: &writer)
+        writer.writeByte(0x3A)
+        writer.writeUVarint(UInt64(self.maps.wireSize))
+        self.maps.encodeFields(to: &writer)
+        writer.writeByte(0x42)
+        writer.writeUVarint(UInt64(self.defaults.wireSize))
+        self.defaults.encodeFields(to: &writer)
+        writer.writeByte(0x4A)
+        writer.writeUVarint(UInt64(self.optionals.wireSize))
+        self.optionals.encodeFields(to: &writer)
         writer.writeRaw(wireUnknownFields)
     }
 
@@ -2207,15 +2345,24 @@ public struct Ping: WireMessage, Codable, Sendable, Hashable {
         return unknownFields.count
     }
 
-    /// The payload bytes, written into a buffer of exactly ``wireSize`` bytes.
+    /// The payload bytes, written into one buffer of exactly ``wireSize`` bytes.
     public func wirePayload() -> [UInt8] {
-        var writer = PayloadWriter(capacity: wireSize)
-        encodeWire(to: &writer)
+        if let bytes = WireSink.encode(size: wireSize, { sink in encodeFields(to: &sink) }) {
+            return bytes
+        }
+        var writer = ByteWriter()
+        encodeFields(to: &writer)
         return writer.bytes
     }
 
-    /// Writes the fields in ascending number order, then the unknown fields.
+    /// Appends the payload to `writer`.
     public func encodeWire(to writer: inout PayloadWriter) {
+        encodeFields(to: &writer.writer)
+    }
+
+    /// Writes the fields in ascending number order, then the unknown fields (Spec/FORMAT.md,
+    /// notes/WIRE-DETERMINISM.md). Generic so one encoder serves both outputs.
+    func encodeFields(to writer: inout some WireWriting) {
         writer.writeRaw(unknownFields)
     }
 

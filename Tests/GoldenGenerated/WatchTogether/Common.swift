@@ -40,20 +40,31 @@ public struct ParticipantRef: WirePayloadCodable, Codable, Sendable, Hashable {
         return size
     }
 
-    /// The payload bytes, written into a buffer of exactly ``wireSize`` bytes.
+    /// The payload bytes, written into one buffer of exactly ``wireSize`` bytes.
     public func wirePayload() -> [UInt8] {
-        var writer = PayloadWriter(capacity: wireSize)
-        encodeWire(to: &writer)
+        if let bytes = WireSink.encode(size: wireSize, { sink in encodeFields(to: &sink) }) {
+            return bytes
+        }
+        var writer = ByteWriter()
+        encodeFields(to: &writer)
         return writer.bytes
     }
 
-    /// Writes the fields in ascending number order, then the unknown fields.
+    /// Appends the payload to `writer`.
     public func encodeWire(to writer: inout PayloadWriter) {
+        encodeFields(to: &writer.writer)
+    }
+
+    /// Writes the fields in ascending number order, then the unknown fields (Spec/FORMAT.md,
+    /// notes/WIRE-DETERMINISM.md). Generic so one encoder serves both outputs.
+    func encodeFields(to writer: inout some WireWriting) {
         if self.id != WireDefaults.uuid {
-            writer.writeUUID(1, self.id)
+            writer.writeByte(0x0A)
+            writer.writeLengthPrefixed(self.id)
         }
         if !self.displayName.isEmpty {
-            writer.writeString(2, self.displayName)
+            writer.writeByte(0x12)
+            writer.writeLengthPrefixed(self.displayName)
         }
         writer.writeRaw(unknownFields)
     }

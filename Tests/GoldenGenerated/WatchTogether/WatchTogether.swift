@@ -145,18 +145,34 @@ public enum MediaSource: WirePayloadCodable, Codable, Sendable, Hashable {
         return size
     }
 
-    /// Writes the one field of the current case.
+    /// The payload bytes, written into one buffer of exactly ``wireSize`` bytes.
+    public func wirePayload() -> [UInt8] {
+        if let bytes = WireSink.encode(size: wireSize, { sink in encodeFields(to: &sink) }) {
+            return bytes
+        }
+        var writer = ByteWriter()
+        encodeFields(to: &writer)
+        return writer.bytes
+    }
+
+    /// Appends the payload to `writer`.
     public func encodeWire(to writer: inout PayloadWriter) {
+        encodeFields(to: &writer.writer)
+    }
+
+    /// Writes the one field of the current case.
+    func encodeFields(to writer: inout some WireWriting) {
         switch self {
         case .catalog(let value):
-            writer.writeKey(1, .lengthDelimited)
-            writer.writer.writeUVarint(UInt64(value.wireSize))
-            value.encodeWire(to: &writer)
+            writer.writeByte(0x0A)
+            writer.writeUVarint(UInt64(value.wireSize))
+            value.encodeFields(to: &writer)
         case .url(let value):
-            writer.writeString(2, value)
+            writer.writeByte(0x12)
+            writer.writeLengthPrefixed(value)
         case .local:
-            writer.writeKey(3, .lengthDelimited)
-            writer.writer.write(0)
+            writer.writeByte(0x1A)
+            writer.writeByte(0)
         }
     }
 
@@ -266,20 +282,31 @@ public struct CatalogItem: WirePayloadCodable, Codable, Sendable, Hashable {
         return size
     }
 
-    /// The payload bytes, written into a buffer of exactly ``wireSize`` bytes.
+    /// The payload bytes, written into one buffer of exactly ``wireSize`` bytes.
     public func wirePayload() -> [UInt8] {
-        var writer = PayloadWriter(capacity: wireSize)
-        encodeWire(to: &writer)
+        if let bytes = WireSink.encode(size: wireSize, { sink in encodeFields(to: &sink) }) {
+            return bytes
+        }
+        var writer = ByteWriter()
+        encodeFields(to: &writer)
         return writer.bytes
     }
 
-    /// Writes the fields in ascending number order, then the unknown fields.
+    /// Appends the payload to `writer`.
     public func encodeWire(to writer: inout PayloadWriter) {
+        encodeFields(to: &writer.writer)
+    }
+
+    /// Writes the fields in ascending number order, then the unknown fields (Spec/FORMAT.md,
+    /// notes/WIRE-DETERMINISM.md). Generic so one encoder serves both outputs.
+    func encodeFields(to writer: inout some WireWriting) {
         if self.contentID != WireDefaults.uuid {
-            writer.writeUUID(1, self.contentID)
+            writer.writeByte(0x0A)
+            writer.writeLengthPrefixed(self.contentID)
         }
         if let value = self.seriesID {
-            writer.writeUUID(2, value)
+            writer.writeByte(0x12)
+            writer.writeLengthPrefixed(value)
         }
         writer.writeRaw(unknownFields)
     }
@@ -450,59 +477,81 @@ public struct PlaybackState: WireMessage, Codable, Sendable, Hashable {
         return size
     }
 
-    /// The payload bytes, written into a buffer of exactly ``wireSize`` bytes.
+    /// The payload bytes, written into one buffer of exactly ``wireSize`` bytes.
     public func wirePayload() -> [UInt8] {
-        var writer = PayloadWriter(capacity: wireSize)
-        encodeWire(to: &writer)
+        if let bytes = WireSink.encode(size: wireSize, { sink in encodeFields(to: &sink) }) {
+            return bytes
+        }
+        var writer = ByteWriter()
+        encodeFields(to: &writer)
         return writer.bytes
     }
 
-    /// Writes the fields in ascending number order, then the unknown fields.
+    /// Appends the payload to `writer`.
     public func encodeWire(to writer: inout PayloadWriter) {
+        encodeFields(to: &writer.writer)
+    }
+
+    /// Writes the fields in ascending number order, then the unknown fields (Spec/FORMAT.md,
+    /// notes/WIRE-DETERMINISM.md). Generic so one encoder serves both outputs.
+    func encodeFields(to writer: inout some WireWriting) {
         if self.stateID != WireDefaults.uuid {
-            writer.writeUUID(1, self.stateID)
+            writer.writeByte(0x0A)
+            writer.writeLengthPrefixed(self.stateID)
         }
         if let value = self.previousStateID {
-            writer.writeUUID(2, value)
+            writer.writeByte(0x12)
+            writer.writeLengthPrefixed(value)
         }
         if !self.title.isEmpty {
-            writer.writeString(3, self.title)
+            writer.writeByte(0x1A)
+            writer.writeLengthPrefixed(self.title)
         }
         if let value = self.subtitle {
-            writer.writeString(4, value)
+            writer.writeByte(0x22)
+            writer.writeLengthPrefixed(value)
         }
         if self.contentID != WireDefaults.uuid {
-            writer.writeUUID(5, self.contentID)
+            writer.writeByte(0x2A)
+            writer.writeLengthPrefixed(self.contentID)
         }
         if self.position.bitPattern != 0 {
-            writer.writeDouble(6, self.position)
+            writer.writeByte(0x31)
+            writer.writeFixed64LE(self.position.bitPattern)
         }
         if self.rate.bitPattern != (1.0 as Double).bitPattern {
-            writer.writeDouble(7, self.rate)
+            writer.writeByte(0x39)
+            writer.writeFixed64LE(self.rate.bitPattern)
         }
         if self.isPlaying {
-            writer.writeBool(8, self.isPlaying)
+            writer.writeByte(0x40)
+            writer.writeByte(self.isPlaying ? 1 : 0)
         }
         if self.event.rawValue != 0 {
-            writer.writeUInt(9, UInt64(self.event.rawValue))
+            writer.writeByte(0x48)
+            writer.writeUVarint(UInt64(self.event.rawValue))
         }
-        writer.writeKey(10, .lengthDelimited)
-        writer.writer.writeUVarint(UInt64(self.changedBy.wireSize))
-        self.changedBy.encodeWire(to: &writer)
+        writer.writeByte(0x52)
+        writer.writeUVarint(UInt64(self.changedBy.wireSize))
+        self.changedBy.encodeFields(to: &writer)
         if WireTimestamp.nanoseconds(from: self.changedAt) != 0 {
-            writer.writeTimestamp(11, nanoseconds: WireTimestamp.nanoseconds(from: self.changedAt))
+            writer.writeByte(0x59)
+            writer.writeFixed64LE(UInt64(bitPattern: WireTimestamp.nanoseconds(from: self.changedAt)))
         }
-        writer.writeKey(12, .lengthDelimited)
-        writer.writer.writeUVarint(UInt64(self.source.wireSize))
-        self.source.encodeWire(to: &writer)
+        writer.writeByte(0x62)
+        writer.writeUVarint(UInt64(self.source.wireSize))
+        self.source.encodeFields(to: &writer)
         if self.audioLanguage != "en" {
-            writer.writeString(13, self.audioLanguage)
+            writer.writeByte(0x6A)
+            writer.writeLengthPrefixed(self.audioLanguage)
         }
         for entry in self.metadata.wireSortedEntries() {
-            writer.writeKey(14, .lengthDelimited)
-            writer.writer.writeUVarint(UInt64(1 + WireSize.string(entry.key) + 1 + WireSize.string(entry.value)))
-            writer.writeString(1, entry.key)
-            writer.writeString(2, entry.value)
+            writer.writeByte(0x72)
+            writer.writeUVarint(UInt64(1 + WireSize.string(entry.key) + 1 + WireSize.string(entry.value)))
+            writer.writeByte(0x0A)
+            writer.writeLengthPrefixed(entry.key)
+            writer.writeByte(0x12)
+            writer.writeLengthPrefixed(entry.value)
         }
         writer.writeRaw(unknownFields)
     }
@@ -715,23 +764,35 @@ public struct ReadyState: WireMessage, Codable, Sendable, Hashable {
         return size
     }
 
-    /// The payload bytes, written into a buffer of exactly ``wireSize`` bytes.
+    /// The payload bytes, written into one buffer of exactly ``wireSize`` bytes.
     public func wirePayload() -> [UInt8] {
-        var writer = PayloadWriter(capacity: wireSize)
-        encodeWire(to: &writer)
+        if let bytes = WireSink.encode(size: wireSize, { sink in encodeFields(to: &sink) }) {
+            return bytes
+        }
+        var writer = ByteWriter()
+        encodeFields(to: &writer)
         return writer.bytes
     }
 
-    /// Writes the fields in ascending number order, then the unknown fields.
+    /// Appends the payload to `writer`.
     public func encodeWire(to writer: inout PayloadWriter) {
+        encodeFields(to: &writer.writer)
+    }
+
+    /// Writes the fields in ascending number order, then the unknown fields (Spec/FORMAT.md,
+    /// notes/WIRE-DETERMINISM.md). Generic so one encoder serves both outputs.
+    func encodeFields(to writer: inout some WireWriting) {
         if self.participant != WireDefaults.uuid {
-            writer.writeUUID(1, self.participant)
+            writer.writeByte(0x0A)
+            writer.writeLengthPrefixed(self.participant)
         }
         if self.isReady {
-            writer.writeBool(2, self.isReady)
+            writer.writeByte(0x10)
+            writer.writeByte(self.isReady ? 1 : 0)
         }
         if self.bufferedAhead.bitPattern != 0 {
-            writer.writeFloat(3, self.bufferedAhead)
+            writer.writeByte(0x1D)
+            writer.writeFixed32LE(self.bufferedAhead.bitPattern)
         }
         writer.writeRaw(unknownFields)
     }
