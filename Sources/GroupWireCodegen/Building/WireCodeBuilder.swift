@@ -148,9 +148,9 @@ struct WireCodeBuilder: Sendable {
             case .uint8, .uint16, .uint32: return "try \(reader).readUInt(as: \(TypeMapper.swiftType(scalar)).self)"
             case .float32: return "try \(reader).readFloat()"
             case .float64: return "try \(reader).readDouble()"
-            case .string: return "try \(reader).readString()"
+            case .string: return "try \(reader).readWireString()"
             case .bytes: return "try \(reader).readBytes()"
-            case .uuid: return "try \(reader).readUUID()"
+            case .uuid: return "try \(reader).readWireUUID()"
             case .timestamp: return "WireTimestamp.date(nanoseconds: try \(reader).readTimestampNanoseconds())"
             }
         case .enumeration(let name):
@@ -286,14 +286,14 @@ struct WireCodeBuilder: Sendable {
             return [.block("for element in \(value) {", writeField(field.number, kind, "element"))]
         case .map(let key, let mapValue):
             guard let keyKind = types.kind(of: key), let valueKind = types.kind(of: mapValue) else { return [] }
-            let entry = sum(fieldSize(1, keyKind, "entry.key"), fieldSize(2, valueKind, "entry.value"))
+            let entry = sum(fieldSize(1, keyKind, "entryKey"), fieldSize(2, valueKind, "entryValue"))
             return [
                 .block(
-                    "for entry in \(value).wireSortedEntries() {",
+                    "\(value).forEachWireSorted { entryKey, entryValue in",
                     [
                         writeKey(field.number, wireType: 2),
                         .line("writer.writeUVarint(UInt64(\(entry)))"),
-                    ] + writeField(1, keyKind, "entry.key") + writeField(2, valueKind, "entry.value")
+                    ] + writeField(1, keyKind, "entryKey") + writeField(2, valueKind, "entryValue")
                 )
             ]
         case .scalar, .named:

@@ -324,7 +324,7 @@ public struct Stroke: WirePayloadCodable, Codable, Sendable, Hashable {
             switch key.number {
             case 1:
                 try reader.expect(key, .lengthDelimited, field: "Stroke.id")
-                field1 = try reader.readUUID()
+                field1 = try reader.readWireUUID()
             case 2:
                 try reader.expect(key, .varint, field: "Stroke.color")
                 field2 = StrokeColor(rawValue: try reader.readUInt(as: UInt32.self))
@@ -485,7 +485,7 @@ public struct UpsertStroke: WireMessage, Codable, Sendable, Hashable {
             switch key.number {
             case 1:
                 try reader.expect(key, .lengthDelimited, field: "UpsertStroke.id")
-                field1 = try reader.readUUID()
+                field1 = try reader.readWireUUID()
             case 2:
                 try reader.expect(key, .varint, field: "UpsertStroke.color")
                 field2 = StrokeColor(rawValue: try reader.readUInt(as: UInt32.self))

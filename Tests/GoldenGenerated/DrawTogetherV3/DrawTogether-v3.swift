@@ -335,7 +335,7 @@ public struct Stroke: WirePayloadCodable, Codable, Sendable, Hashable {
             switch key.number {
             case 1:
                 try reader.expect(key, .lengthDelimited, field: "Stroke.id")
-                field1 = try reader.readUUID()
+                field1 = try reader.readWireUUID()
             case 2:
                 try reader.expect(key, .varint, field: "Stroke.color")
                 field2 = StrokeColor(rawValue: try reader.readUInt(as: UInt32.self))
@@ -496,7 +496,7 @@ public struct UpsertStroke: WireMessage, Codable, Sendable, Hashable {
             switch key.number {
             case 1:
                 try reader.expect(key, .lengthDelimited, field: "UpsertStroke.id")
-                field1 = try reader.readUUID()
+                field1 = try reader.readWireUUID()
             case 2:
                 try reader.expect(key, .varint, field: "UpsertStroke.color")
                 field2 = StrokeColor(rawValue: try reader.readUInt(as: UInt32.self))
@@ -628,13 +628,13 @@ public struct CanvasSnapshot: WireMessage, Codable, Sendable, Hashable {
             writer.writeByte(0x10)
             writer.writeUVarint(self.pointCount)
         }
-        for entry in self.authors.wireSortedEntries() {
+        self.authors.forEachWireSorted { entryKey, entryValue in
             writer.writeByte(0x1A)
             writer.writeUVarint(UInt64(36))
             writer.writeByte(0x0A)
-            writer.writeLengthPrefixed(entry.key)
+            writer.writeLengthPrefixed(entryKey)
             writer.writeByte(0x12)
-            writer.writeLengthPrefixed(entry.value)
+            writer.writeLengthPrefixed(entryValue)
         }
         writer.writeRaw(unknownFields)
     }
@@ -663,10 +663,10 @@ public struct CanvasSnapshot: WireMessage, Codable, Sendable, Hashable {
                         switch entryField.number {
                         case 1:
                             try entryReader.expect(entryField, .lengthDelimited, field: "CanvasSnapshot.authors")
-                            entryKey = try entryReader.readUUID()
+                            entryKey = try entryReader.readWireUUID()
                         case 2:
                             try entryReader.expect(entryField, .lengthDelimited, field: "CanvasSnapshot.authors")
-                            entryValue = try entryReader.readUUID()
+                            entryValue = try entryReader.readWireUUID()
                         default:
                             try entryReader.skip(entryField)
                         }

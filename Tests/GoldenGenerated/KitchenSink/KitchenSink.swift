@@ -425,13 +425,13 @@ public struct Scalars: WirePayloadCodable, Codable, Sendable, Hashable {
                 field11 = try reader.readDouble()
             case 12:
                 try reader.expect(key, .lengthDelimited, field: "Scalars.text")
-                field12 = try reader.readString()
+                field12 = try reader.readWireString()
             case 13:
                 try reader.expect(key, .lengthDelimited, field: "Scalars.blob")
                 field13 = try reader.readBytes()
             case 14:
                 try reader.expect(key, .lengthDelimited, field: "Scalars.id")
-                field14 = try reader.readUUID()
+                field14 = try reader.readWireUUID()
             case 15:
                 try reader.expect(key, .fixed64, field: "Scalars.at")
                 field15 = WireTimestamp.date(nanoseconds: try reader.readTimestampNanoseconds())
@@ -709,13 +709,13 @@ public struct Optionals: WirePayloadCodable, Codable, Sendable, Hashable {
                 field4 = try reader.readFloat()
             case 5:
                 try reader.expect(key, .lengthDelimited, field: "Optionals.text")
-                field5 = try reader.readString()
+                field5 = try reader.readWireString()
             case 6:
                 try reader.expect(key, .lengthDelimited, field: "Optionals.blob")
                 field6 = try reader.readBytes()
             case 7:
                 try reader.expect(key, .lengthDelimited, field: "Optionals.id")
-                field7 = try reader.readUUID()
+                field7 = try reader.readWireUUID()
             case 8:
                 try reader.expect(key, .fixed64, field: "Optionals.at")
                 field8 = WireTimestamp.date(nanoseconds: try reader.readTimestampNanoseconds())
@@ -958,7 +958,7 @@ public struct Defaults: WirePayloadCodable, Codable, Sendable, Hashable {
                 field5 = try reader.readDouble()
             case 6:
                 try reader.expect(key, .lengthDelimited, field: "Defaults.name")
-                field6 = try reader.readString()
+                field6 = try reader.readWireString()
             case 7:
                 try reader.expect(key, .varint, field: "Defaults.mood")
                 field7 = Mood(rawValue: try reader.readUInt(as: UInt32.self))
@@ -1372,13 +1372,13 @@ public struct Arrays: WirePayloadCodable, Codable, Sendable, Hashable {
                 }
             case 10:
                 try reader.expect(key, .lengthDelimited, field: "Arrays.texts")
-                field10.append(try reader.readString())
+                field10.append(try reader.readWireString())
             case 11:
                 try reader.expect(key, .lengthDelimited, field: "Arrays.blobs")
                 field11.append(try reader.readBytes())
             case 12:
                 try reader.expect(key, .lengthDelimited, field: "Arrays.ids")
-                field12.append(try reader.readUUID())
+                field12.append(try reader.readWireUUID())
             case 13:
                 try reader.expect(key, .lengthDelimited, field: "Arrays.items")
                 field13.append(try reader.readNested { (nested: inout PayloadReader) throws(WireError) -> Scalars in try Scalars(decodingWire: &nested) })
@@ -1552,79 +1552,79 @@ public struct Maps: WirePayloadCodable, Codable, Sendable, Hashable {
     /// Writes the fields in ascending number order, then the unknown fields (Spec/FORMAT.md,
     /// notes/WIRE-DETERMINISM.md). Generic so one encoder serves both outputs.
     func encodeFields(to writer: inout some WireWriting) {
-        for entry in self.byName.wireSortedEntries() {
+        self.byName.forEachWireSorted { entryKey, entryValue in
             writer.writeByte(0x0A)
-            writer.writeUVarint(UInt64(1 + WireSize.string(entry.key) + 1 + WireSize.svarint(Int64(entry.value))))
+            writer.writeUVarint(UInt64(1 + WireSize.string(entryKey) + 1 + WireSize.svarint(Int64(entryValue))))
             writer.writeByte(0x0A)
-            writer.writeLengthPrefixed(entry.key)
+            writer.writeLengthPrefixed(entryKey)
             writer.writeByte(0x10)
-            writer.writeSVarint(Int64(entry.value))
+            writer.writeSVarint(Int64(entryValue))
         }
-        for entry in self.byNumber.wireSortedEntries() {
+        self.byNumber.forEachWireSorted { entryKey, entryValue in
             writer.writeByte(0x12)
-            writer.writeUVarint(UInt64(1 + WireSize.svarint(Int64(entry.key)) + 1 + WireSize.string(entry.value)))
+            writer.writeUVarint(UInt64(1 + WireSize.svarint(Int64(entryKey)) + 1 + WireSize.string(entryValue)))
             writer.writeByte(0x08)
-            writer.writeSVarint(Int64(entry.key))
+            writer.writeSVarint(Int64(entryKey))
             writer.writeByte(0x12)
-            writer.writeLengthPrefixed(entry.value)
+            writer.writeLengthPrefixed(entryValue)
         }
-        for entry in self.byCount.wireSortedEntries() {
+        self.byCount.forEachWireSorted { entryKey, entryValue in
             writer.writeByte(0x1A)
-            writer.writeUVarint(UInt64(1 + WireSize.uvarint(entry.key) + 1 + WireSize.lengthDelimited(entry.value.count)))
+            writer.writeUVarint(UInt64(1 + WireSize.uvarint(entryKey) + 1 + WireSize.lengthDelimited(entryValue.count)))
             writer.writeByte(0x08)
-            writer.writeUVarint(entry.key)
+            writer.writeUVarint(entryKey)
             writer.writeByte(0x12)
-            writer.writeLengthPrefixed(entry.value)
+            writer.writeLengthPrefixed(entryValue)
         }
-        for entry in self.byFlag.wireSortedEntries() {
+        self.byFlag.forEachWireSorted { entryKey, entryValue in
             writer.writeByte(0x22)
             writer.writeUVarint(UInt64(11))
             writer.writeByte(0x08)
-            writer.writeByte(entry.key ? 1 : 0)
+            writer.writeByte(entryKey ? 1 : 0)
             writer.writeByte(0x11)
-            writer.writeFixed64LE(entry.value.bitPattern)
+            writer.writeFixed64LE(entryValue.bitPattern)
         }
-        for entry in self.byID.wireSortedEntries() {
+        self.byID.forEachWireSorted { entryKey, entryValue in
             writer.writeByte(0x2A)
             writer.writeUVarint(UInt64(27))
             writer.writeByte(0x0A)
-            writer.writeLengthPrefixed(entry.key)
+            writer.writeLengthPrefixed(entryKey)
             writer.writeByte(0x11)
-            writer.writeFixed64LE(UInt64(bitPattern: WireTimestamp.nanoseconds(from: entry.value)))
+            writer.writeFixed64LE(UInt64(bitPattern: WireTimestamp.nanoseconds(from: entryValue)))
         }
-        for entry in self.moods.wireSortedEntries() {
+        self.moods.forEachWireSorted { entryKey, entryValue in
             writer.writeByte(0x32)
-            writer.writeUVarint(UInt64(1 + WireSize.string(entry.key) + 1 + WireSize.uvarint(UInt64(entry.value.rawValue))))
+            writer.writeUVarint(UInt64(1 + WireSize.string(entryKey) + 1 + WireSize.uvarint(UInt64(entryValue.rawValue))))
             writer.writeByte(0x0A)
-            writer.writeLengthPrefixed(entry.key)
+            writer.writeLengthPrefixed(entryKey)
             writer.writeByte(0x10)
-            writer.writeUVarint(UInt64(entry.value.rawValue))
+            writer.writeUVarint(UInt64(entryValue.rawValue))
         }
-        for entry in self.items.wireSortedEntries() {
+        self.items.forEachWireSorted { entryKey, entryValue in
             writer.writeByte(0x3A)
-            writer.writeUVarint(UInt64(1 + WireSize.svarint(entry.key) + 1 + WireSize.lengthDelimited(entry.value.wireSize)))
+            writer.writeUVarint(UInt64(1 + WireSize.svarint(entryKey) + 1 + WireSize.lengthDelimited(entryValue.wireSize)))
             writer.writeByte(0x08)
-            writer.writeSVarint(entry.key)
+            writer.writeSVarint(entryKey)
             writer.writeByte(0x12)
-            writer.writeUVarint(UInt64(entry.value.wireSize))
-            entry.value.encodeFields(to: &writer)
+            writer.writeUVarint(UInt64(entryValue.wireSize))
+            entryValue.encodeFields(to: &writer)
         }
-        for entry in self.choices.wireSortedEntries() {
+        self.choices.forEachWireSorted { entryKey, entryValue in
             writer.writeByte(0x42)
-            writer.writeUVarint(UInt64(1 + WireSize.string(entry.key) + 1 + WireSize.lengthDelimited(entry.value.wireSize)))
+            writer.writeUVarint(UInt64(1 + WireSize.string(entryKey) + 1 + WireSize.lengthDelimited(entryValue.wireSize)))
             writer.writeByte(0x0A)
-            writer.writeLengthPrefixed(entry.key)
+            writer.writeLengthPrefixed(entryKey)
             writer.writeByte(0x12)
-            writer.writeUVarint(UInt64(entry.value.wireSize))
-            entry.value.encodeFields(to: &writer)
+            writer.writeUVarint(UInt64(entryValue.wireSize))
+            entryValue.encodeFields(to: &writer)
         }
-        for entry in self.floats.wireSortedEntries() {
+        self.floats.forEachWireSorted { entryKey, entryValue in
             writer.writeByte(0x4A)
-            writer.writeUVarint(UInt64(1 + WireSize.uvarint(UInt64(entry.key)) + 5))
+            writer.writeUVarint(UInt64(1 + WireSize.uvarint(UInt64(entryKey)) + 5))
             writer.writeByte(0x08)
-            writer.writeUVarint(UInt64(entry.key))
+            writer.writeUVarint(UInt64(entryKey))
             writer.writeByte(0x15)
-            writer.writeFixed32LE(entry.value.bitPattern)
+            writer.writeFixed32LE(entryValue.bitPattern)
         }
         writer.writeRaw(unknownFields)
     }
@@ -1653,7 +1653,7 @@ public struct Maps: WirePayloadCodable, Codable, Sendable, Hashable {
                         switch entryField.number {
                         case 1:
                             try entryReader.expect(entryField, .lengthDelimited, field: "Maps.byName")
-                            entryKey = try entryReader.readString()
+                            entryKey = try entryReader.readWireString()
                         case 2:
                             try entryReader.expect(entryField, .varint, field: "Maps.byName")
                             entryValue = try entryReader.readInt(as: Int32.self)
@@ -1676,7 +1676,7 @@ public struct Maps: WirePayloadCodable, Codable, Sendable, Hashable {
                             entryKey = try entryReader.readInt(as: Int32.self)
                         case 2:
                             try entryReader.expect(entryField, .lengthDelimited, field: "Maps.byNumber")
-                            entryValue = try entryReader.readString()
+                            entryValue = try entryReader.readWireString()
                         default:
                             try entryReader.skip(entryField)
                         }
@@ -1733,7 +1733,7 @@ public struct Maps: WirePayloadCodable, Codable, Sendable, Hashable {
                         switch entryField.number {
                         case 1:
                             try entryReader.expect(entryField, .lengthDelimited, field: "Maps.byID")
-                            entryKey = try entryReader.readUUID()
+                            entryKey = try entryReader.readWireUUID()
                         case 2:
                             try entryReader.expect(entryField, .fixed64, field: "Maps.byID")
                             entryValue = WireTimestamp.date(nanoseconds: try entryReader.readTimestampNanoseconds())
@@ -1753,7 +1753,7 @@ public struct Maps: WirePayloadCodable, Codable, Sendable, Hashable {
                         switch entryField.number {
                         case 1:
                             try entryReader.expect(entryField, .lengthDelimited, field: "Maps.moods")
-                            entryKey = try entryReader.readString()
+                            entryKey = try entryReader.readWireString()
                         case 2:
                             try entryReader.expect(entryField, .varint, field: "Maps.moods")
                             entryValue = Mood(rawValue: try entryReader.readUInt(as: UInt32.self))
@@ -1793,7 +1793,7 @@ public struct Maps: WirePayloadCodable, Codable, Sendable, Hashable {
                         switch entryField.number {
                         case 1:
                             try entryReader.expect(entryField, .lengthDelimited, field: "Maps.choices")
-                            entryKey = try entryReader.readString()
+                            entryKey = try entryReader.readWireString()
                         case 2:
                             try entryReader.expect(entryField, .lengthDelimited, field: "Maps.choices")
                             entryValue = try entryReader.readNested { (nested: inout PayloadReader) throws(WireError) -> Choice in try Choice(decodingWire: &nested) }
@@ -1988,7 +1988,7 @@ public enum Choice: WirePayloadCodable, Codable, Sendable, Hashable {
                 }
                 var field3: String = ""
                 try reader.expect(key, .lengthDelimited, field: "Choice.text")
-                field3 = try reader.readString()
+                field3 = try reader.readWireString()
                 result = .text(field3)
             case 4:
                 guard result == nil else {
@@ -2239,7 +2239,7 @@ public struct Awkward: WireMessage, Codable, Sendable, Hashable {
             switch key.number {
             case 1:
                 try reader.expect(key, .lengthDelimited, field: "Awkward.class")
-                field1 = try reader.readString()
+                field1 = try reader.readWireString()
             case 2:
                 try reader.expect(key, .varint, field: "Awkward.unknownFields")
                 field2 = try reader.readInt(as: Int32.self)

@@ -79,10 +79,10 @@ public struct ParticipantRef: WirePayloadCodable, Codable, Sendable, Hashable {
             switch key.number {
             case 1:
                 try reader.expect(key, .lengthDelimited, field: "ParticipantRef.id")
-                field1 = try reader.readUUID()
+                field1 = try reader.readWireUUID()
             case 2:
                 try reader.expect(key, .lengthDelimited, field: "ParticipantRef.displayName")
-                field2 = try reader.readString()
+                field2 = try reader.readWireString()
             default:
                 unknownFields.append(contentsOf: try reader.captureUnknown(key))
             }

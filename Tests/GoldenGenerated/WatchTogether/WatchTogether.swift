@@ -196,7 +196,7 @@ public enum MediaSource: WirePayloadCodable, Codable, Sendable, Hashable {
                 }
                 var field2: String = ""
                 try reader.expect(key, .lengthDelimited, field: "MediaSource.url")
-                field2 = try reader.readString()
+                field2 = try reader.readWireString()
                 result = .url(field2)
             case 3:
                 guard result == nil else {
@@ -321,10 +321,10 @@ public struct CatalogItem: WirePayloadCodable, Codable, Sendable, Hashable {
             switch key.number {
             case 1:
                 try reader.expect(key, .lengthDelimited, field: "CatalogItem.contentID")
-                field1 = try reader.readUUID()
+                field1 = try reader.readWireUUID()
             case 2:
                 try reader.expect(key, .lengthDelimited, field: "CatalogItem.seriesID")
-                field2 = try reader.readUUID()
+                field2 = try reader.readWireUUID()
             default:
                 unknownFields.append(contentsOf: try reader.captureUnknown(key))
             }
@@ -545,13 +545,13 @@ public struct PlaybackState: WireMessage, Codable, Sendable, Hashable {
             writer.writeByte(0x6A)
             writer.writeLengthPrefixed(self.audioLanguage)
         }
-        for entry in self.metadata.wireSortedEntries() {
+        self.metadata.forEachWireSorted { entryKey, entryValue in
             writer.writeByte(0x72)
-            writer.writeUVarint(UInt64(1 + WireSize.string(entry.key) + 1 + WireSize.string(entry.value)))
+            writer.writeUVarint(UInt64(1 + WireSize.string(entryKey) + 1 + WireSize.string(entryValue)))
             writer.writeByte(0x0A)
-            writer.writeLengthPrefixed(entry.key)
+            writer.writeLengthPrefixed(entryKey)
             writer.writeByte(0x12)
-            writer.writeLengthPrefixed(entry.value)
+            writer.writeLengthPrefixed(entryValue)
         }
         writer.writeRaw(unknownFields)
     }
@@ -578,19 +578,19 @@ public struct PlaybackState: WireMessage, Codable, Sendable, Hashable {
             switch key.number {
             case 1:
                 try reader.expect(key, .lengthDelimited, field: "PlaybackState.stateID")
-                field1 = try reader.readUUID()
+                field1 = try reader.readWireUUID()
             case 2:
                 try reader.expect(key, .lengthDelimited, field: "PlaybackState.previousStateID")
-                field2 = try reader.readUUID()
+                field2 = try reader.readWireUUID()
             case 3:
                 try reader.expect(key, .lengthDelimited, field: "PlaybackState.title")
-                field3 = try reader.readString()
+                field3 = try reader.readWireString()
             case 4:
                 try reader.expect(key, .lengthDelimited, field: "PlaybackState.subtitle")
-                field4 = try reader.readString()
+                field4 = try reader.readWireString()
             case 5:
                 try reader.expect(key, .lengthDelimited, field: "PlaybackState.contentID")
-                field5 = try reader.readUUID()
+                field5 = try reader.readWireUUID()
             case 6:
                 try reader.expect(key, .fixed64, field: "PlaybackState.position")
                 field6 = try reader.readDouble()
@@ -614,7 +614,7 @@ public struct PlaybackState: WireMessage, Codable, Sendable, Hashable {
                 field12 = try reader.readNested { (nested: inout PayloadReader) throws(WireError) -> MediaSource in try MediaSource(decodingWire: &nested) }
             case 13:
                 try reader.expect(key, .lengthDelimited, field: "PlaybackState.audioLanguage")
-                field13 = try reader.readString()
+                field13 = try reader.readWireString()
             case 14:
                 try reader.expect(key, .lengthDelimited, field: "PlaybackState.metadata")
                 let entry = try reader.readNested { (entryReader: inout PayloadReader) throws(WireError) -> (String, String) in
@@ -624,10 +624,10 @@ public struct PlaybackState: WireMessage, Codable, Sendable, Hashable {
                         switch entryField.number {
                         case 1:
                             try entryReader.expect(entryField, .lengthDelimited, field: "PlaybackState.metadata")
-                            entryKey = try entryReader.readString()
+                            entryKey = try entryReader.readWireString()
                         case 2:
                             try entryReader.expect(entryField, .lengthDelimited, field: "PlaybackState.metadata")
-                            entryValue = try entryReader.readString()
+                            entryValue = try entryReader.readWireString()
                         default:
                             try entryReader.skip(entryField)
                         }
@@ -808,7 +808,7 @@ public struct ReadyState: WireMessage, Codable, Sendable, Hashable {
             switch key.number {
             case 1:
                 try reader.expect(key, .lengthDelimited, field: "ReadyState.participant")
-                field1 = try reader.readUUID()
+                field1 = try reader.readWireUUID()
             case 2:
                 try reader.expect(key, .varint, field: "ReadyState.isReady")
                 field2 = try reader.readBool()
