@@ -53,3 +53,20 @@ extension PayloadReader {
         return try reader.readUTF8(count: count)
     }
 }
+
+extension PayloadReader {
+    /// Reads the length prefix of a nested value and returns the absolute offset where the
+    /// value ends, for generated decoders that read nested values in place (no sub-reader,
+    /// so no reference counting per nested value).
+    /// - Parameter depth: the nesting level of the value holding the length prefix.
+    /// - Throws: ``WireError/Kind/depthExceeded`` when `depth` reaches
+    ///   ``Limits/maxNestingDepth``; ``WireError/Kind/limitExceeded`` or
+    ///   ``WireError/Kind/truncated`` for a bad length.
+    @inlinable public mutating func nestedEnd(depth: Int) throws(WireError) -> Int {
+        guard depth < limits.maxNestingDepth else {
+            throw WireError(.depthExceeded, offset: reader.position, "nesting deeper than maxNestingDepth \(limits.maxNestingDepth)")
+        }
+        let count = try readLength(limit: limits.maxMessageSize, "nested message")
+        return reader.position + count  // readLength checked count <= remaining, so this is <= end
+    }
+}

@@ -120,6 +120,7 @@ struct SwiftModelBuilder: Sendable {
         members.append(.property(wireSizeProperty(name: name, fields: byNumber, unknown: unknown)))
         members.append(contentsOf: encodingEntryPoints())
         members.append(.function(encodeFields(name: name, fields: byNumber, unknown: unknown)))
+        members.append(contentsOf: decodingEntryPoints())
         members.append(.function(decodeWire(name: name, fields: byNumber, unknown: unknown)))
         members.append(contentsOf: codable(name: name, fields: fields, unknown: unknown))
         return SwiftType(
@@ -235,18 +236,57 @@ struct SwiftModelBuilder: Sendable {
         cases.append(SwitchCase(label: "default:", body: [
             .line("unknownFields.append(contentsOf: try reader.captureUnknown(key))")
         ]))
-        body.append(.block("while let key = try reader.nextKey() {", [.switchBlock("switch key.number {", cases)]))
+        body.append(.block("while reader.reader.position < end, let key = try reader.nextKey() {", [
+            .switchBlock("switch key.number {", cases)
+        ]))
+        body.append(contentsOf: endCheck(name))
         for field in fields {
             body.append(.line("self.\(names(of: field).storage) = field\(field.number)"))
         }
         body.append(.line("self.\(unknown) = unknownFields"))
         return SwiftFunction(
             documentation: [
-                "Reads fields to the end of `reader`; absent fields take their defaults, unknown ones are kept.",
-                "- Throws: a `WireError` for malformed input or a field of the wrong wire type.",
+                "Reads fields up to offset `end` of `reader` (a nested value read in place, without a",
+                "sub-reader); absent fields take their defaults, unknown ones are kept.",
+                "- Throws: a `WireError` for malformed input, a field of the wrong wire type, or a",
+                "  field running past `end`.",
             ],
-            attributes: [], head: "\(access)init", parameters: ["decodingWire reader: inout PayloadReader"],
+            attributes: [], head: "init", parameters: ["decodingWire reader: inout PayloadReader", "end: Int", "depth: Int"],
             tail: " throws(WireError)", body: body)
+    }
+
+    /// The check that a nested value's last field ended exactly at its end.
+    private func endCheck(_ name: String) -> [CodeItem] {
+        [
+            .block("guard reader.reader.position == end else {", [
+                .line("throw WireError(.truncated, offset: end, \"a field of \(name) runs past the end of its nested value\")")
+            ])
+        ]
+    }
+
+    /// The public decoding entry point and the nested-value helper, over `init(decodingWire:end:depth:)`.
+    private func decodingEntryPoints() -> [SwiftMember] {
+        [
+            .function(SwiftFunction(
+                documentation: [
+                    "Reads fields to the end of `reader`; absent fields take their defaults, unknown ones are kept.",
+                    "- Throws: a `WireError` for malformed input or a field of the wrong wire type.",
+                ],
+                attributes: [], head: "\(access)init", parameters: ["decodingWire reader: inout PayloadReader"],
+                tail: " throws(WireError)",
+                body: [.line("try self.init(decodingWire: &reader, end: reader.reader.end, depth: reader.depth)")])),
+            .function(SwiftFunction(
+                documentation: [
+                    "Reads a length-delimited value of this type one level deeper than `depth`.",
+                    "- Throws: `depthExceeded` past `maxNestingDepth`, or what decoding throws.",
+                ],
+                attributes: [], head: "static func decodeNested",
+                parameters: ["from reader: inout PayloadReader", "depth: Int"], tail: " throws(WireError) -> Self",
+                body: [
+                    .line("let end = try reader.nestedEnd(depth: depth)"),
+                    .line("return try Self(decodingWire: &reader, end: end, depth: depth + 1)"),
+                ])),
+        ]
     }
 
     private func codable(name: String, fields: [FieldDecl], unknown: String) -> [SwiftMember] {
@@ -436,6 +476,7 @@ struct SwiftModelBuilder: Sendable {
                     wire.encodeStatements(wireCase(unionCase, $0), "value")
                 } ?? [wire.writeKey(unionCase.number, wireType: 2), .line("writer.writeByte(0)")])
             })])))
+        members.append(contentsOf: decodingEntryPoints())
         members.append(.function(unionDecode(decl, wireCase: wireCase)))
         members.append(contentsOf: unionCodable(decl))
         return SwiftType(
@@ -485,14 +526,17 @@ struct SwiftModelBuilder: Sendable {
         ]))
         return SwiftFunction(
             documentation: [
-                "Reads the one field of a union payload.",
+                "Reads the one field of a union payload, up to offset `end` of `reader`.",
                 "- Throws: a `WireError`: `missingField` for no case, `invalidValue` for two cases or an unknown case number.",
             ],
-            attributes: [], head: "\(access)init", parameters: ["decodingWire reader: inout PayloadReader"],
+            attributes: [], head: "init", parameters: ["decodingWire reader: inout PayloadReader", "end: Int", "depth: Int"],
             tail: " throws(WireError)",
             body: [
                 .line("var result: Self?"),
-                .block("while let key = try reader.nextKey() {", [.switchBlock("switch key.number {", cases)]),
+                .block("while reader.reader.position < end, let key = try reader.nextKey() {", [
+                    .switchBlock("switch key.number {", cases)
+                ]),
+            ] + endCheck(decl.name) + [
                 .block("guard let result else {", [
                     .line("throw WireError(.missingField, offset: reader.reader.position, \"union \(decl.name) holds no case\")")
                 ]),

@@ -137,7 +137,7 @@ struct WireCodeBuilder: Sendable {
     }
 
     /// An expression reading one value (after its key) from `reader`.
-    func readValue(_ kind: ValueKind, _ reader: String) -> String {
+    func readValue(_ kind: ValueKind, _ reader: String, depth: String = "depth") -> String {
         switch kind {
         case .scalar(let scalar):
             switch scalar {
@@ -156,8 +156,7 @@ struct WireCodeBuilder: Sendable {
         case .enumeration(let name):
             return "\(name)(rawValue: try \(reader).readUInt(as: UInt32.self))"
         case .nested(let name):
-            return "try \(reader).readNested { (nested: inout PayloadReader) throws(WireError) -> \(name) in "
-                + "try \(name)(decodingWire: &nested) }"
+            return "try \(name).decodeNested(from: &\(reader), depth: \(depth))"
         }
     }
 
@@ -342,11 +341,11 @@ struct WireCodeBuilder: Sendable {
                             .switchBlock("switch entryField.number {", [
                                 SwitchCase(label: "case 1:", body: [
                                     .line("try entryReader.expect(entryField, \(wireTypeExpression(keyKind)), field: \(label))"),
-                                    .line("entryKey = \(readValue(keyKind, "entryReader"))"),
+                                    .line("entryKey = \(readValue(keyKind, "entryReader", depth: "depth + 1"))"),
                                 ]),
                                 SwitchCase(label: "case 2:", body: [
                                     .line("try entryReader.expect(entryField, \(wireTypeExpression(valueKind)), field: \(label))"),
-                                    .line("entryValue = \(readValue(valueKind, "entryReader"))"),
+                                    .line("entryValue = \(readValue(valueKind, "entryReader", depth: "depth + 1"))"),
                                 ]),
                                 SwitchCase(label: "default:", body: [.line("try entryReader.skip(entryField)")]),
                             ])

@@ -72,10 +72,25 @@ public struct Point: WirePayloadCodable, Codable, Sendable, Hashable {
     /// Reads fields to the end of `reader`; absent fields take their defaults, unknown ones are kept.
     /// - Throws: a `WireError` for malformed input or a field of the wrong wire type.
     public init(decodingWire reader: inout PayloadReader) throws(WireError) {
+        try self.init(decodingWire: &reader, end: reader.reader.end, depth: reader.depth)
+    }
+
+    /// Reads a length-delimited value of this type one level deeper than `depth`.
+    /// - Throws: `depthExceeded` past `maxNestingDepth`, or what decoding throws.
+    static func decodeNested(from reader: inout PayloadReader, depth: Int) throws(WireError) -> Self {
+        let end = try reader.nestedEnd(depth: depth)
+        return try Self(decodingWire: &reader, end: end, depth: depth + 1)
+    }
+
+    /// Reads fields up to offset `end` of `reader` (a nested value read in place, without a
+    /// sub-reader); absent fields take their defaults, unknown ones are kept.
+    /// - Throws: a `WireError` for malformed input, a field of the wrong wire type, or a
+    ///   field running past `end`.
+    init(decodingWire reader: inout PayloadReader, end: Int, depth: Int) throws(WireError) {
         var field1: Double = 0
         var field2: Double = 0
         var unknownFields: [UInt8] = []
-        while let key = try reader.nextKey() {
+        while reader.reader.position < end, let key = try reader.nextKey() {
             switch key.number {
             case 1:
                 try reader.expect(key, .fixed64, field: "Point.x")
@@ -86,6 +101,9 @@ public struct Point: WirePayloadCodable, Codable, Sendable, Hashable {
             default:
                 unknownFields.append(contentsOf: try reader.captureUnknown(key))
             }
+        }
+        guard reader.reader.position == end else {
+            throw WireError(.truncated, offset: end, "a field of Point runs past the end of its nested value")
         }
         self.x = field1
         self.y = field2
@@ -292,11 +310,26 @@ public struct Stroke: WirePayloadCodable, Codable, Sendable, Hashable {
     /// Reads fields to the end of `reader`; absent fields take their defaults, unknown ones are kept.
     /// - Throws: a `WireError` for malformed input or a field of the wrong wire type.
     public init(decodingWire reader: inout PayloadReader) throws(WireError) {
+        try self.init(decodingWire: &reader, end: reader.reader.end, depth: reader.depth)
+    }
+
+    /// Reads a length-delimited value of this type one level deeper than `depth`.
+    /// - Throws: `depthExceeded` past `maxNestingDepth`, or what decoding throws.
+    static func decodeNested(from reader: inout PayloadReader, depth: Int) throws(WireError) -> Self {
+        let end = try reader.nestedEnd(depth: depth)
+        return try Self(decodingWire: &reader, end: end, depth: depth + 1)
+    }
+
+    /// Reads fields up to offset `end` of `reader` (a nested value read in place, without a
+    /// sub-reader); absent fields take their defaults, unknown ones are kept.
+    /// - Throws: a `WireError` for malformed input, a field of the wrong wire type, or a
+    ///   field running past `end`.
+    init(decodingWire reader: inout PayloadReader, end: Int, depth: Int) throws(WireError) {
         var field1: UUID = WireDefaults.uuid
         var field2: StrokeColor = .black
         var field3: [Point] = []
         var unknownFields: [UInt8] = []
-        while let key = try reader.nextKey() {
+        while reader.reader.position < end, let key = try reader.nextKey() {
             switch key.number {
             case 1:
                 try reader.expect(key, .lengthDelimited, field: "Stroke.id")
@@ -306,10 +339,13 @@ public struct Stroke: WirePayloadCodable, Codable, Sendable, Hashable {
                 field2 = StrokeColor(rawValue: try reader.readUInt(as: UInt32.self))
             case 3:
                 try reader.expect(key, .lengthDelimited, field: "Stroke.points")
-                field3.append(try reader.readNested { (nested: inout PayloadReader) throws(WireError) -> Point in try Point(decodingWire: &nested) })
+                field3.append(try Point.decodeNested(from: &reader, depth: depth))
             default:
                 unknownFields.append(contentsOf: try reader.captureUnknown(key))
             }
+        }
+        guard reader.reader.position == end else {
+            throw WireError(.truncated, offset: end, "a field of Stroke runs past the end of its nested value")
         }
         self.id = field1
         self.color = field2
@@ -420,11 +456,26 @@ public struct UpsertStroke: WireMessage, Codable, Sendable, Hashable {
     /// Reads fields to the end of `reader`; absent fields take their defaults, unknown ones are kept.
     /// - Throws: a `WireError` for malformed input or a field of the wrong wire type.
     public init(decodingWire reader: inout PayloadReader) throws(WireError) {
+        try self.init(decodingWire: &reader, end: reader.reader.end, depth: reader.depth)
+    }
+
+    /// Reads a length-delimited value of this type one level deeper than `depth`.
+    /// - Throws: `depthExceeded` past `maxNestingDepth`, or what decoding throws.
+    static func decodeNested(from reader: inout PayloadReader, depth: Int) throws(WireError) -> Self {
+        let end = try reader.nestedEnd(depth: depth)
+        return try Self(decodingWire: &reader, end: end, depth: depth + 1)
+    }
+
+    /// Reads fields up to offset `end` of `reader` (a nested value read in place, without a
+    /// sub-reader); absent fields take their defaults, unknown ones are kept.
+    /// - Throws: a `WireError` for malformed input, a field of the wrong wire type, or a
+    ///   field running past `end`.
+    init(decodingWire reader: inout PayloadReader, end: Int, depth: Int) throws(WireError) {
         var field1: UUID = WireDefaults.uuid
         var field2: StrokeColor = .black
         var field3: Point = Point()
         var unknownFields: [UInt8] = []
-        while let key = try reader.nextKey() {
+        while reader.reader.position < end, let key = try reader.nextKey() {
             switch key.number {
             case 1:
                 try reader.expect(key, .lengthDelimited, field: "UpsertStroke.id")
@@ -434,10 +485,13 @@ public struct UpsertStroke: WireMessage, Codable, Sendable, Hashable {
                 field2 = StrokeColor(rawValue: try reader.readUInt(as: UInt32.self))
             case 3:
                 try reader.expect(key, .lengthDelimited, field: "UpsertStroke.point")
-                field3 = try reader.readNested { (nested: inout PayloadReader) throws(WireError) -> Point in try Point(decodingWire: &nested) }
+                field3 = try Point.decodeNested(from: &reader, depth: depth)
             default:
                 unknownFields.append(contentsOf: try reader.captureUnknown(key))
             }
+        }
+        guard reader.reader.position == end else {
+            throw WireError(.truncated, offset: end, "a field of UpsertStroke runs past the end of its nested value")
         }
         self.id = field1
         self.color = field2
@@ -540,20 +594,38 @@ public struct CanvasSnapshot: WireMessage, Codable, Sendable, Hashable {
     /// Reads fields to the end of `reader`; absent fields take their defaults, unknown ones are kept.
     /// - Throws: a `WireError` for malformed input or a field of the wrong wire type.
     public init(decodingWire reader: inout PayloadReader) throws(WireError) {
+        try self.init(decodingWire: &reader, end: reader.reader.end, depth: reader.depth)
+    }
+
+    /// Reads a length-delimited value of this type one level deeper than `depth`.
+    /// - Throws: `depthExceeded` past `maxNestingDepth`, or what decoding throws.
+    static func decodeNested(from reader: inout PayloadReader, depth: Int) throws(WireError) -> Self {
+        let end = try reader.nestedEnd(depth: depth)
+        return try Self(decodingWire: &reader, end: end, depth: depth + 1)
+    }
+
+    /// Reads fields up to offset `end` of `reader` (a nested value read in place, without a
+    /// sub-reader); absent fields take their defaults, unknown ones are kept.
+    /// - Throws: a `WireError` for malformed input, a field of the wrong wire type, or a
+    ///   field running past `end`.
+    init(decodingWire reader: inout PayloadReader, end: Int, depth: Int) throws(WireError) {
         var field1: [Stroke] = []
         var field2: UInt64 = 0
         var unknownFields: [UInt8] = []
-        while let key = try reader.nextKey() {
+        while reader.reader.position < end, let key = try reader.nextKey() {
             switch key.number {
             case 1:
                 try reader.expect(key, .lengthDelimited, field: "CanvasSnapshot.strokes")
-                field1.append(try reader.readNested { (nested: inout PayloadReader) throws(WireError) -> Stroke in try Stroke(decodingWire: &nested) })
+                field1.append(try Stroke.decodeNested(from: &reader, depth: depth))
             case 2:
                 try reader.expect(key, .varint, field: "CanvasSnapshot.pointCount")
                 field2 = try reader.readUInt()
             default:
                 unknownFields.append(contentsOf: try reader.captureUnknown(key))
             }
+        }
+        guard reader.reader.position == end else {
+            throw WireError(.truncated, offset: end, "a field of CanvasSnapshot runs past the end of its nested value")
         }
         self.strokes = field1
         self.pointCount = field2

@@ -143,12 +143,30 @@ public struct Empty: WirePayloadCodable, Codable, Sendable, Hashable {
     /// Reads fields to the end of `reader`; absent fields take their defaults, unknown ones are kept.
     /// - Throws: a `WireError` for malformed input or a field of the wrong wire type.
     public init(decodingWire reader: inout PayloadReader) throws(WireError) {
+        try self.init(decodingWire: &reader, end: reader.reader.end, depth: reader.depth)
+    }
+
+    /// Reads a length-delimited value of this type one level deeper than `depth`.
+    /// - Throws: `depthExceeded` past `maxNestingDepth`, or what decoding throws.
+    static func decodeNested(from reader: inout PayloadReader, depth: Int) throws(WireError) -> Self {
+        let end = try reader.nestedEnd(depth: depth)
+        return try Self(decodingWire: &reader, end: end, depth: depth + 1)
+    }
+
+    /// Reads fields up to offset `end` of `reader` (a nested value read in place, without a
+    /// sub-reader); absent fields take their defaults, unknown ones are kept.
+    /// - Throws: a `WireError` for malformed input, a field of the wrong wire type, or a
+    ///   field running past `end`.
+    init(decodingWire reader: inout PayloadReader, end: Int, depth: Int) throws(WireError) {
         var unknownFields: [UInt8] = []
-        while let key = try reader.nextKey() {
+        while reader.reader.position < end, let key = try reader.nextKey() {
             switch key.number {
             default:
                 unknownFields.append(contentsOf: try reader.captureUnknown(key))
             }
+        }
+        guard reader.reader.position == end else {
+            throw WireError(.truncated, offset: end, "a field of Empty runs past the end of its nested value")
         }
         self.unknownFields = unknownFields
     }
@@ -371,6 +389,21 @@ public struct Scalars: WirePayloadCodable, Codable, Sendable, Hashable {
     /// Reads fields to the end of `reader`; absent fields take their defaults, unknown ones are kept.
     /// - Throws: a `WireError` for malformed input or a field of the wrong wire type.
     public init(decodingWire reader: inout PayloadReader) throws(WireError) {
+        try self.init(decodingWire: &reader, end: reader.reader.end, depth: reader.depth)
+    }
+
+    /// Reads a length-delimited value of this type one level deeper than `depth`.
+    /// - Throws: `depthExceeded` past `maxNestingDepth`, or what decoding throws.
+    static func decodeNested(from reader: inout PayloadReader, depth: Int) throws(WireError) -> Self {
+        let end = try reader.nestedEnd(depth: depth)
+        return try Self(decodingWire: &reader, end: end, depth: depth + 1)
+    }
+
+    /// Reads fields up to offset `end` of `reader` (a nested value read in place, without a
+    /// sub-reader); absent fields take their defaults, unknown ones are kept.
+    /// - Throws: a `WireError` for malformed input, a field of the wrong wire type, or a
+    ///   field running past `end`.
+    init(decodingWire reader: inout PayloadReader, end: Int, depth: Int) throws(WireError) {
         var field1: Bool = false
         var field2: Int8 = 0
         var field3: Int16 = 0
@@ -388,7 +421,7 @@ public struct Scalars: WirePayloadCodable, Codable, Sendable, Hashable {
         var field15: Date = WireTimestamp.epoch
         var field16: Mood = .calm
         var unknownFields: [UInt8] = []
-        while let key = try reader.nextKey() {
+        while reader.reader.position < end, let key = try reader.nextKey() {
             switch key.number {
             case 1:
                 try reader.expect(key, .varint, field: "Scalars.flag")
@@ -441,6 +474,9 @@ public struct Scalars: WirePayloadCodable, Codable, Sendable, Hashable {
             default:
                 unknownFields.append(contentsOf: try reader.captureUnknown(key))
             }
+        }
+        guard reader.reader.position == end else {
+            throw WireError(.truncated, offset: end, "a field of Scalars runs past the end of its nested value")
         }
         self.flag = field1
         self.i8 = field2
@@ -681,6 +717,21 @@ public struct Optionals: WirePayloadCodable, Codable, Sendable, Hashable {
     /// Reads fields to the end of `reader`; absent fields take their defaults, unknown ones are kept.
     /// - Throws: a `WireError` for malformed input or a field of the wrong wire type.
     public init(decodingWire reader: inout PayloadReader) throws(WireError) {
+        try self.init(decodingWire: &reader, end: reader.reader.end, depth: reader.depth)
+    }
+
+    /// Reads a length-delimited value of this type one level deeper than `depth`.
+    /// - Throws: `depthExceeded` past `maxNestingDepth`, or what decoding throws.
+    static func decodeNested(from reader: inout PayloadReader, depth: Int) throws(WireError) -> Self {
+        let end = try reader.nestedEnd(depth: depth)
+        return try Self(decodingWire: &reader, end: end, depth: depth + 1)
+    }
+
+    /// Reads fields up to offset `end` of `reader` (a nested value read in place, without a
+    /// sub-reader); absent fields take their defaults, unknown ones are kept.
+    /// - Throws: a `WireError` for malformed input, a field of the wrong wire type, or a
+    ///   field running past `end`.
+    init(decodingWire reader: inout PayloadReader, end: Int, depth: Int) throws(WireError) {
         var field1: Bool? = nil
         var field2: Int32? = nil
         var field3: UInt64? = nil
@@ -693,7 +744,7 @@ public struct Optionals: WirePayloadCodable, Codable, Sendable, Hashable {
         var field10: Scalars? = nil
         var field11: Choice? = nil
         var unknownFields: [UInt8] = []
-        while let key = try reader.nextKey() {
+        while reader.reader.position < end, let key = try reader.nextKey() {
             switch key.number {
             case 1:
                 try reader.expect(key, .varint, field: "Optionals.flag")
@@ -724,13 +775,16 @@ public struct Optionals: WirePayloadCodable, Codable, Sendable, Hashable {
                 field9 = Mood(rawValue: try reader.readUInt(as: UInt32.self))
             case 10:
                 try reader.expect(key, .lengthDelimited, field: "Optionals.inner")
-                field10 = try reader.readNested { (nested: inout PayloadReader) throws(WireError) -> Scalars in try Scalars(decodingWire: &nested) }
+                field10 = try Scalars.decodeNested(from: &reader, depth: depth)
             case 11:
                 try reader.expect(key, .lengthDelimited, field: "Optionals.choice")
-                field11 = try reader.readNested { (nested: inout PayloadReader) throws(WireError) -> Choice in try Choice(decodingWire: &nested) }
+                field11 = try Choice.decodeNested(from: &reader, depth: depth)
             default:
                 unknownFields.append(contentsOf: try reader.captureUnknown(key))
             }
+        }
+        guard reader.reader.position == end else {
+            throw WireError(.truncated, offset: end, "a field of Optionals runs past the end of its nested value")
         }
         self.flag = field1
         self.i32 = field2
@@ -931,6 +985,21 @@ public struct Defaults: WirePayloadCodable, Codable, Sendable, Hashable {
     /// Reads fields to the end of `reader`; absent fields take their defaults, unknown ones are kept.
     /// - Throws: a `WireError` for malformed input or a field of the wrong wire type.
     public init(decodingWire reader: inout PayloadReader) throws(WireError) {
+        try self.init(decodingWire: &reader, end: reader.reader.end, depth: reader.depth)
+    }
+
+    /// Reads a length-delimited value of this type one level deeper than `depth`.
+    /// - Throws: `depthExceeded` past `maxNestingDepth`, or what decoding throws.
+    static func decodeNested(from reader: inout PayloadReader, depth: Int) throws(WireError) -> Self {
+        let end = try reader.nestedEnd(depth: depth)
+        return try Self(decodingWire: &reader, end: end, depth: depth + 1)
+    }
+
+    /// Reads fields up to offset `end` of `reader` (a nested value read in place, without a
+    /// sub-reader); absent fields take their defaults, unknown ones are kept.
+    /// - Throws: a `WireError` for malformed input, a field of the wrong wire type, or a
+    ///   field running past `end`.
+    init(decodingWire reader: inout PayloadReader, end: Int, depth: Int) throws(WireError) {
         var field1: Bool = true
         var field2: Int32 = -7
         var field3: UInt64 = 1000
@@ -939,7 +1008,7 @@ public struct Defaults: WirePayloadCodable, Codable, Sendable, Hashable {
         var field6: String = "tab\there \"quoted\""
         var field7: Mood = Mood(rawValue: 2)
         var unknownFields: [UInt8] = []
-        while let key = try reader.nextKey() {
+        while reader.reader.position < end, let key = try reader.nextKey() {
             switch key.number {
             case 1:
                 try reader.expect(key, .varint, field: "Defaults.flag")
@@ -965,6 +1034,9 @@ public struct Defaults: WirePayloadCodable, Codable, Sendable, Hashable {
             default:
                 unknownFields.append(contentsOf: try reader.captureUnknown(key))
             }
+        }
+        guard reader.reader.position == end else {
+            throw WireError(.truncated, offset: end, "a field of Defaults runs past the end of its nested value")
         }
         self.flag = field1
         self.small = field2
@@ -1272,6 +1344,21 @@ public struct Arrays: WirePayloadCodable, Codable, Sendable, Hashable {
     /// Reads fields to the end of `reader`; absent fields take their defaults, unknown ones are kept.
     /// - Throws: a `WireError` for malformed input or a field of the wrong wire type.
     public init(decodingWire reader: inout PayloadReader) throws(WireError) {
+        try self.init(decodingWire: &reader, end: reader.reader.end, depth: reader.depth)
+    }
+
+    /// Reads a length-delimited value of this type one level deeper than `depth`.
+    /// - Throws: `depthExceeded` past `maxNestingDepth`, or what decoding throws.
+    static func decodeNested(from reader: inout PayloadReader, depth: Int) throws(WireError) -> Self {
+        let end = try reader.nestedEnd(depth: depth)
+        return try Self(decodingWire: &reader, end: end, depth: depth + 1)
+    }
+
+    /// Reads fields up to offset `end` of `reader` (a nested value read in place, without a
+    /// sub-reader); absent fields take their defaults, unknown ones are kept.
+    /// - Throws: a `WireError` for malformed input, a field of the wrong wire type, or a
+    ///   field running past `end`.
+    init(decodingWire reader: inout PayloadReader, end: Int, depth: Int) throws(WireError) {
         var field1: [Bool] = []
         var field2: [Int32] = []
         var field3: [Int64] = []
@@ -1287,7 +1374,7 @@ public struct Arrays: WirePayloadCodable, Codable, Sendable, Hashable {
         var field13: [Scalars] = []
         var field14: [Choice] = []
         var unknownFields: [UInt8] = []
-        while let key = try reader.nextKey() {
+        while reader.reader.position < end, let key = try reader.nextKey() {
             switch key.number {
             case 1:
                 if key.wireType == .lengthDelimited {
@@ -1381,13 +1468,16 @@ public struct Arrays: WirePayloadCodable, Codable, Sendable, Hashable {
                 field12.append(try reader.readWireUUID())
             case 13:
                 try reader.expect(key, .lengthDelimited, field: "Arrays.items")
-                field13.append(try reader.readNested { (nested: inout PayloadReader) throws(WireError) -> Scalars in try Scalars(decodingWire: &nested) })
+                field13.append(try Scalars.decodeNested(from: &reader, depth: depth))
             case 14:
                 try reader.expect(key, .lengthDelimited, field: "Arrays.choices")
-                field14.append(try reader.readNested { (nested: inout PayloadReader) throws(WireError) -> Choice in try Choice(decodingWire: &nested) })
+                field14.append(try Choice.decodeNested(from: &reader, depth: depth))
             default:
                 unknownFields.append(contentsOf: try reader.captureUnknown(key))
             }
+        }
+        guard reader.reader.position == end else {
+            throw WireError(.truncated, offset: end, "a field of Arrays runs past the end of its nested value")
         }
         self.flags = field1
         self.ints = field2
@@ -1632,6 +1722,21 @@ public struct Maps: WirePayloadCodable, Codable, Sendable, Hashable {
     /// Reads fields to the end of `reader`; absent fields take their defaults, unknown ones are kept.
     /// - Throws: a `WireError` for malformed input or a field of the wrong wire type.
     public init(decodingWire reader: inout PayloadReader) throws(WireError) {
+        try self.init(decodingWire: &reader, end: reader.reader.end, depth: reader.depth)
+    }
+
+    /// Reads a length-delimited value of this type one level deeper than `depth`.
+    /// - Throws: `depthExceeded` past `maxNestingDepth`, or what decoding throws.
+    static func decodeNested(from reader: inout PayloadReader, depth: Int) throws(WireError) -> Self {
+        let end = try reader.nestedEnd(depth: depth)
+        return try Self(decodingWire: &reader, end: end, depth: depth + 1)
+    }
+
+    /// Reads fields up to offset `end` of `reader` (a nested value read in place, without a
+    /// sub-reader); absent fields take their defaults, unknown ones are kept.
+    /// - Throws: a `WireError` for malformed input, a field of the wrong wire type, or a
+    ///   field running past `end`.
+    init(decodingWire reader: inout PayloadReader, end: Int, depth: Int) throws(WireError) {
         var field1: [String: Int32] = [:]
         var field2: [Int32: String] = [:]
         var field3: [UInt64: [UInt8]] = [:]
@@ -1642,7 +1747,7 @@ public struct Maps: WirePayloadCodable, Codable, Sendable, Hashable {
         var field8: [String: Choice] = [:]
         var field9: [UInt8: Float] = [:]
         var unknownFields: [UInt8] = []
-        while let key = try reader.nextKey() {
+        while reader.reader.position < end, let key = try reader.nextKey() {
             switch key.number {
             case 1:
                 try reader.expect(key, .lengthDelimited, field: "Maps.byName")
@@ -1776,7 +1881,7 @@ public struct Maps: WirePayloadCodable, Codable, Sendable, Hashable {
                             entryKey = try entryReader.readInt()
                         case 2:
                             try entryReader.expect(entryField, .lengthDelimited, field: "Maps.items")
-                            entryValue = try entryReader.readNested { (nested: inout PayloadReader) throws(WireError) -> Scalars in try Scalars(decodingWire: &nested) }
+                            entryValue = try Scalars.decodeNested(from: &entryReader, depth: depth + 1)
                         default:
                             try entryReader.skip(entryField)
                         }
@@ -1796,7 +1901,7 @@ public struct Maps: WirePayloadCodable, Codable, Sendable, Hashable {
                             entryKey = try entryReader.readWireString()
                         case 2:
                             try entryReader.expect(entryField, .lengthDelimited, field: "Maps.choices")
-                            entryValue = try entryReader.readNested { (nested: inout PayloadReader) throws(WireError) -> Choice in try Choice(decodingWire: &nested) }
+                            entryValue = try Choice.decodeNested(from: &entryReader, depth: depth + 1)
                         default:
                             try entryReader.skip(entryField)
                         }
@@ -1827,6 +1932,9 @@ public struct Maps: WirePayloadCodable, Codable, Sendable, Hashable {
             default:
                 unknownFields.append(contentsOf: try reader.captureUnknown(key))
             }
+        }
+        guard reader.reader.position == end else {
+            throw WireError(.truncated, offset: end, "a field of Maps runs past the end of its nested value")
         }
         self.byName = field1
         self.byNumber = field2
@@ -1961,11 +2069,24 @@ public enum Choice: WirePayloadCodable, Codable, Sendable, Hashable {
         }
     }
 
-    /// Reads the one field of a union payload.
-    /// - Throws: a `WireError`: `missingField` for no case, `invalidValue` for two cases or an unknown case number.
+    /// Reads fields to the end of `reader`; absent fields take their defaults, unknown ones are kept.
+    /// - Throws: a `WireError` for malformed input or a field of the wrong wire type.
     public init(decodingWire reader: inout PayloadReader) throws(WireError) {
+        try self.init(decodingWire: &reader, end: reader.reader.end, depth: reader.depth)
+    }
+
+    /// Reads a length-delimited value of this type one level deeper than `depth`.
+    /// - Throws: `depthExceeded` past `maxNestingDepth`, or what decoding throws.
+    static func decodeNested(from reader: inout PayloadReader, depth: Int) throws(WireError) -> Self {
+        let end = try reader.nestedEnd(depth: depth)
+        return try Self(decodingWire: &reader, end: end, depth: depth + 1)
+    }
+
+    /// Reads the one field of a union payload, up to offset `end` of `reader`.
+    /// - Throws: a `WireError`: `missingField` for no case, `invalidValue` for two cases or an unknown case number.
+    init(decodingWire reader: inout PayloadReader, end: Int, depth: Int) throws(WireError) {
         var result: Self?
-        while let key = try reader.nextKey() {
+        while reader.reader.position < end, let key = try reader.nextKey() {
             switch key.number {
             case 1:
                 guard result == nil else {
@@ -1996,7 +2117,7 @@ public enum Choice: WirePayloadCodable, Codable, Sendable, Hashable {
                 }
                 var field4: Scalars = Scalars()
                 try reader.expect(key, .lengthDelimited, field: "Choice.item")
-                field4 = try reader.readNested { (nested: inout PayloadReader) throws(WireError) -> Scalars in try Scalars(decodingWire: &nested) }
+                field4 = try Scalars.decodeNested(from: &reader, depth: depth)
                 result = .item(field4)
             case 5:
                 guard result == nil else {
@@ -2025,6 +2146,9 @@ public enum Choice: WirePayloadCodable, Codable, Sendable, Hashable {
             default:
                 throw WireError(.invalidValue, offset: reader.reader.position, "union Choice has no case numbered \(key.number)")
             }
+        }
+        guard reader.reader.position == end else {
+            throw WireError(.truncated, offset: end, "a field of Choice runs past the end of its nested value")
         }
         guard let result else {
             throw WireError(.missingField, offset: reader.reader.position, "union Choice holds no case")
@@ -2225,6 +2349,21 @@ public struct Awkward: WireMessage, Codable, Sendable, Hashable {
     /// Reads fields to the end of `reader`; absent fields take their defaults, unknown ones are kept.
     /// - Throws: a `WireError` for malformed input or a field of the wrong wire type.
     public init(decodingWire reader: inout PayloadReader) throws(WireError) {
+        try self.init(decodingWire: &reader, end: reader.reader.end, depth: reader.depth)
+    }
+
+    /// Reads a length-delimited value of this type one level deeper than `depth`.
+    /// - Throws: `depthExceeded` past `maxNestingDepth`, or what decoding throws.
+    static func decodeNested(from reader: inout PayloadReader, depth: Int) throws(WireError) -> Self {
+        let end = try reader.nestedEnd(depth: depth)
+        return try Self(decodingWire: &reader, end: end, depth: depth + 1)
+    }
+
+    /// Reads fields up to offset `end` of `reader` (a nested value read in place, without a
+    /// sub-reader); absent fields take their defaults, unknown ones are kept.
+    /// - Throws: a `WireError` for malformed input, a field of the wrong wire type, or a
+    ///   field running past `end`.
+    init(decodingWire reader: inout PayloadReader, end: Int, depth: Int) throws(WireError) {
         var field1: String = ""
         var field2: Int32 = 0
         var field3: Int32 = 0
@@ -2235,7 +2374,7 @@ public struct Awkward: WireMessage, Codable, Sendable, Hashable {
         var field8: Defaults = Defaults()
         var field9: Optionals = Optionals()
         var unknownFields: [UInt8] = []
-        while let key = try reader.nextKey() {
+        while reader.reader.position < end, let key = try reader.nextKey() {
             switch key.number {
             case 1:
                 try reader.expect(key, .lengthDelimited, field: "Awkward.class")
@@ -2251,22 +2390,25 @@ public struct Awkward: WireMessage, Codable, Sendable, Hashable {
                 field4 = try reader.readInt(as: Int32.self)
             case 5:
                 try reader.expect(key, .lengthDelimited, field: "Awkward.self")
-                field5 = try reader.readNested { (nested: inout PayloadReader) throws(WireError) -> Empty in try Empty(decodingWire: &nested) }
+                field5 = try Empty.decodeNested(from: &reader, depth: depth)
             case 6:
                 try reader.expect(key, .lengthDelimited, field: "Awkward.nested")
-                field6 = try reader.readNested { (nested: inout PayloadReader) throws(WireError) -> Arrays in try Arrays(decodingWire: &nested) }
+                field6 = try Arrays.decodeNested(from: &reader, depth: depth)
             case 7:
                 try reader.expect(key, .lengthDelimited, field: "Awkward.maps")
-                field7 = try reader.readNested { (nested: inout PayloadReader) throws(WireError) -> Maps in try Maps(decodingWire: &nested) }
+                field7 = try Maps.decodeNested(from: &reader, depth: depth)
             case 8:
                 try reader.expect(key, .lengthDelimited, field: "Awkward.defaults")
-                field8 = try reader.readNested { (nested: inout PayloadReader) throws(WireError) -> Defaults in try Defaults(decodingWire: &nested) }
+                field8 = try Defaults.decodeNested(from: &reader, depth: depth)
             case 9:
                 try reader.expect(key, .lengthDelimited, field: "Awkward.optionals")
-                field9 = try reader.readNested { (nested: inout PayloadReader) throws(WireError) -> Optionals in try Optionals(decodingWire: &nested) }
+                field9 = try Optionals.decodeNested(from: &reader, depth: depth)
             default:
                 unknownFields.append(contentsOf: try reader.captureUnknown(key))
             }
+        }
+        guard reader.reader.position == end else {
+            throw WireError(.truncated, offset: end, "a field of Awkward runs past the end of its nested value")
         }
         self.`class` = field1
         self.unknownFields = field2
@@ -2369,12 +2511,30 @@ public struct Ping: WireMessage, Codable, Sendable, Hashable {
     /// Reads fields to the end of `reader`; absent fields take their defaults, unknown ones are kept.
     /// - Throws: a `WireError` for malformed input or a field of the wrong wire type.
     public init(decodingWire reader: inout PayloadReader) throws(WireError) {
+        try self.init(decodingWire: &reader, end: reader.reader.end, depth: reader.depth)
+    }
+
+    /// Reads a length-delimited value of this type one level deeper than `depth`.
+    /// - Throws: `depthExceeded` past `maxNestingDepth`, or what decoding throws.
+    static func decodeNested(from reader: inout PayloadReader, depth: Int) throws(WireError) -> Self {
+        let end = try reader.nestedEnd(depth: depth)
+        return try Self(decodingWire: &reader, end: end, depth: depth + 1)
+    }
+
+    /// Reads fields up to offset `end` of `reader` (a nested value read in place, without a
+    /// sub-reader); absent fields take their defaults, unknown ones are kept.
+    /// - Throws: a `WireError` for malformed input, a field of the wrong wire type, or a
+    ///   field running past `end`.
+    init(decodingWire reader: inout PayloadReader, end: Int, depth: Int) throws(WireError) {
         var unknownFields: [UInt8] = []
-        while let key = try reader.nextKey() {
+        while reader.reader.position < end, let key = try reader.nextKey() {
             switch key.number {
             default:
                 unknownFields.append(contentsOf: try reader.captureUnknown(key))
             }
+        }
+        guard reader.reader.position == end else {
+            throw WireError(.truncated, offset: end, "a field of Ping runs past the end of its nested value")
         }
         self.unknownFields = unknownFields
     }

@@ -72,10 +72,25 @@ public struct ParticipantRef: WirePayloadCodable, Codable, Sendable, Hashable {
     /// Reads fields to the end of `reader`; absent fields take their defaults, unknown ones are kept.
     /// - Throws: a `WireError` for malformed input or a field of the wrong wire type.
     public init(decodingWire reader: inout PayloadReader) throws(WireError) {
+        try self.init(decodingWire: &reader, end: reader.reader.end, depth: reader.depth)
+    }
+
+    /// Reads a length-delimited value of this type one level deeper than `depth`.
+    /// - Throws: `depthExceeded` past `maxNestingDepth`, or what decoding throws.
+    static func decodeNested(from reader: inout PayloadReader, depth: Int) throws(WireError) -> Self {
+        let end = try reader.nestedEnd(depth: depth)
+        return try Self(decodingWire: &reader, end: end, depth: depth + 1)
+    }
+
+    /// Reads fields up to offset `end` of `reader` (a nested value read in place, without a
+    /// sub-reader); absent fields take their defaults, unknown ones are kept.
+    /// - Throws: a `WireError` for malformed input, a field of the wrong wire type, or a
+    ///   field running past `end`.
+    init(decodingWire reader: inout PayloadReader, end: Int, depth: Int) throws(WireError) {
         var field1: UUID = WireDefaults.uuid
         var field2: String = ""
         var unknownFields: [UInt8] = []
-        while let key = try reader.nextKey() {
+        while reader.reader.position < end, let key = try reader.nextKey() {
             switch key.number {
             case 1:
                 try reader.expect(key, .lengthDelimited, field: "ParticipantRef.id")
@@ -86,6 +101,9 @@ public struct ParticipantRef: WirePayloadCodable, Codable, Sendable, Hashable {
             default:
                 unknownFields.append(contentsOf: try reader.captureUnknown(key))
             }
+        }
+        guard reader.reader.position == end else {
+            throw WireError(.truncated, offset: end, "a field of ParticipantRef runs past the end of its nested value")
         }
         self.id = field1
         self.displayName = field2

@@ -176,11 +176,24 @@ public enum MediaSource: WirePayloadCodable, Codable, Sendable, Hashable {
         }
     }
 
-    /// Reads the one field of a union payload.
-    /// - Throws: a `WireError`: `missingField` for no case, `invalidValue` for two cases or an unknown case number.
+    /// Reads fields to the end of `reader`; absent fields take their defaults, unknown ones are kept.
+    /// - Throws: a `WireError` for malformed input or a field of the wrong wire type.
     public init(decodingWire reader: inout PayloadReader) throws(WireError) {
+        try self.init(decodingWire: &reader, end: reader.reader.end, depth: reader.depth)
+    }
+
+    /// Reads a length-delimited value of this type one level deeper than `depth`.
+    /// - Throws: `depthExceeded` past `maxNestingDepth`, or what decoding throws.
+    static func decodeNested(from reader: inout PayloadReader, depth: Int) throws(WireError) -> Self {
+        let end = try reader.nestedEnd(depth: depth)
+        return try Self(decodingWire: &reader, end: end, depth: depth + 1)
+    }
+
+    /// Reads the one field of a union payload, up to offset `end` of `reader`.
+    /// - Throws: a `WireError`: `missingField` for no case, `invalidValue` for two cases or an unknown case number.
+    init(decodingWire reader: inout PayloadReader, end: Int, depth: Int) throws(WireError) {
         var result: Self?
-        while let key = try reader.nextKey() {
+        while reader.reader.position < end, let key = try reader.nextKey() {
             switch key.number {
             case 1:
                 guard result == nil else {
@@ -188,7 +201,7 @@ public enum MediaSource: WirePayloadCodable, Codable, Sendable, Hashable {
                 }
                 var field1: CatalogItem = CatalogItem()
                 try reader.expect(key, .lengthDelimited, field: "MediaSource.catalog")
-                field1 = try reader.readNested { (nested: inout PayloadReader) throws(WireError) -> CatalogItem in try CatalogItem(decodingWire: &nested) }
+                field1 = try CatalogItem.decodeNested(from: &reader, depth: depth)
                 result = .catalog(field1)
             case 2:
                 guard result == nil else {
@@ -208,6 +221,9 @@ public enum MediaSource: WirePayloadCodable, Codable, Sendable, Hashable {
             default:
                 throw WireError(.invalidValue, offset: reader.reader.position, "union MediaSource has no case numbered \(key.number)")
             }
+        }
+        guard reader.reader.position == end else {
+            throw WireError(.truncated, offset: end, "a field of MediaSource runs past the end of its nested value")
         }
         guard let result else {
             throw WireError(.missingField, offset: reader.reader.position, "union MediaSource holds no case")
@@ -314,10 +330,25 @@ public struct CatalogItem: WirePayloadCodable, Codable, Sendable, Hashable {
     /// Reads fields to the end of `reader`; absent fields take their defaults, unknown ones are kept.
     /// - Throws: a `WireError` for malformed input or a field of the wrong wire type.
     public init(decodingWire reader: inout PayloadReader) throws(WireError) {
+        try self.init(decodingWire: &reader, end: reader.reader.end, depth: reader.depth)
+    }
+
+    /// Reads a length-delimited value of this type one level deeper than `depth`.
+    /// - Throws: `depthExceeded` past `maxNestingDepth`, or what decoding throws.
+    static func decodeNested(from reader: inout PayloadReader, depth: Int) throws(WireError) -> Self {
+        let end = try reader.nestedEnd(depth: depth)
+        return try Self(decodingWire: &reader, end: end, depth: depth + 1)
+    }
+
+    /// Reads fields up to offset `end` of `reader` (a nested value read in place, without a
+    /// sub-reader); absent fields take their defaults, unknown ones are kept.
+    /// - Throws: a `WireError` for malformed input, a field of the wrong wire type, or a
+    ///   field running past `end`.
+    init(decodingWire reader: inout PayloadReader, end: Int, depth: Int) throws(WireError) {
         var field1: UUID = WireDefaults.uuid
         var field2: UUID? = nil
         var unknownFields: [UInt8] = []
-        while let key = try reader.nextKey() {
+        while reader.reader.position < end, let key = try reader.nextKey() {
             switch key.number {
             case 1:
                 try reader.expect(key, .lengthDelimited, field: "CatalogItem.contentID")
@@ -328,6 +359,9 @@ public struct CatalogItem: WirePayloadCodable, Codable, Sendable, Hashable {
             default:
                 unknownFields.append(contentsOf: try reader.captureUnknown(key))
             }
+        }
+        guard reader.reader.position == end else {
+            throw WireError(.truncated, offset: end, "a field of CatalogItem runs past the end of its nested value")
         }
         self.contentID = field1
         self.seriesID = field2
@@ -559,6 +593,21 @@ public struct PlaybackState: WireMessage, Codable, Sendable, Hashable {
     /// Reads fields to the end of `reader`; absent fields take their defaults, unknown ones are kept.
     /// - Throws: a `WireError` for malformed input or a field of the wrong wire type.
     public init(decodingWire reader: inout PayloadReader) throws(WireError) {
+        try self.init(decodingWire: &reader, end: reader.reader.end, depth: reader.depth)
+    }
+
+    /// Reads a length-delimited value of this type one level deeper than `depth`.
+    /// - Throws: `depthExceeded` past `maxNestingDepth`, or what decoding throws.
+    static func decodeNested(from reader: inout PayloadReader, depth: Int) throws(WireError) -> Self {
+        let end = try reader.nestedEnd(depth: depth)
+        return try Self(decodingWire: &reader, end: end, depth: depth + 1)
+    }
+
+    /// Reads fields up to offset `end` of `reader` (a nested value read in place, without a
+    /// sub-reader); absent fields take their defaults, unknown ones are kept.
+    /// - Throws: a `WireError` for malformed input, a field of the wrong wire type, or a
+    ///   field running past `end`.
+    init(decodingWire reader: inout PayloadReader, end: Int, depth: Int) throws(WireError) {
         var field1: UUID = WireDefaults.uuid
         var field2: UUID? = nil
         var field3: String = ""
@@ -574,7 +623,7 @@ public struct PlaybackState: WireMessage, Codable, Sendable, Hashable {
         var field13: String = "en"
         var field14: [String: String] = [:]
         var unknownFields: [UInt8] = []
-        while let key = try reader.nextKey() {
+        while reader.reader.position < end, let key = try reader.nextKey() {
             switch key.number {
             case 1:
                 try reader.expect(key, .lengthDelimited, field: "PlaybackState.stateID")
@@ -605,13 +654,13 @@ public struct PlaybackState: WireMessage, Codable, Sendable, Hashable {
                 field9 = PlaybackEvent(rawValue: try reader.readUInt(as: UInt32.self))
             case 10:
                 try reader.expect(key, .lengthDelimited, field: "PlaybackState.changedBy")
-                field10 = try reader.readNested { (nested: inout PayloadReader) throws(WireError) -> ParticipantRef in try ParticipantRef(decodingWire: &nested) }
+                field10 = try ParticipantRef.decodeNested(from: &reader, depth: depth)
             case 11:
                 try reader.expect(key, .fixed64, field: "PlaybackState.changedAt")
                 field11 = WireTimestamp.date(nanoseconds: try reader.readTimestampNanoseconds())
             case 12:
                 try reader.expect(key, .lengthDelimited, field: "PlaybackState.source")
-                field12 = try reader.readNested { (nested: inout PayloadReader) throws(WireError) -> MediaSource in try MediaSource(decodingWire: &nested) }
+                field12 = try MediaSource.decodeNested(from: &reader, depth: depth)
             case 13:
                 try reader.expect(key, .lengthDelimited, field: "PlaybackState.audioLanguage")
                 field13 = try reader.readWireString()
@@ -638,6 +687,9 @@ public struct PlaybackState: WireMessage, Codable, Sendable, Hashable {
             default:
                 unknownFields.append(contentsOf: try reader.captureUnknown(key))
             }
+        }
+        guard reader.reader.position == end else {
+            throw WireError(.truncated, offset: end, "a field of PlaybackState runs past the end of its nested value")
         }
         self.stateID = field1
         self.previousStateID = field2
@@ -800,11 +852,26 @@ public struct ReadyState: WireMessage, Codable, Sendable, Hashable {
     /// Reads fields to the end of `reader`; absent fields take their defaults, unknown ones are kept.
     /// - Throws: a `WireError` for malformed input or a field of the wrong wire type.
     public init(decodingWire reader: inout PayloadReader) throws(WireError) {
+        try self.init(decodingWire: &reader, end: reader.reader.end, depth: reader.depth)
+    }
+
+    /// Reads a length-delimited value of this type one level deeper than `depth`.
+    /// - Throws: `depthExceeded` past `maxNestingDepth`, or what decoding throws.
+    static func decodeNested(from reader: inout PayloadReader, depth: Int) throws(WireError) -> Self {
+        let end = try reader.nestedEnd(depth: depth)
+        return try Self(decodingWire: &reader, end: end, depth: depth + 1)
+    }
+
+    /// Reads fields up to offset `end` of `reader` (a nested value read in place, without a
+    /// sub-reader); absent fields take their defaults, unknown ones are kept.
+    /// - Throws: a `WireError` for malformed input, a field of the wrong wire type, or a
+    ///   field running past `end`.
+    init(decodingWire reader: inout PayloadReader, end: Int, depth: Int) throws(WireError) {
         var field1: UUID = WireDefaults.uuid
         var field2: Bool = false
         var field3: Float = 0
         var unknownFields: [UInt8] = []
-        while let key = try reader.nextKey() {
+        while reader.reader.position < end, let key = try reader.nextKey() {
             switch key.number {
             case 1:
                 try reader.expect(key, .lengthDelimited, field: "ReadyState.participant")
@@ -818,6 +885,9 @@ public struct ReadyState: WireMessage, Codable, Sendable, Hashable {
             default:
                 unknownFields.append(contentsOf: try reader.captureUnknown(key))
             }
+        }
+        guard reader.reader.position == end else {
+            throw WireError(.truncated, offset: end, "a field of ReadyState runs past the end of its nested value")
         }
         self.participant = field1
         self.isReady = field2
