@@ -228,16 +228,18 @@ struct SwiftModelBuilder: Sendable {
         for field in fields {
             let variable = "field\(field.number)"
             body.append(.line("var \(variable): \(types.swiftType(of: field)) = \(types.defaultExpression(of: field))"))
-            cases.append(SwitchCase(
-                label: "case \(field.number):",
-                body: wire.decodeStatements(wireField(field, in: name), into: variable)))
+            cases.append(contentsOf: wire.decodeCases(wireField(field, in: name), into: variable))
         }
         body.append(.line("var unknownFields: [UInt8] = []"))
         cases.append(SwitchCase(label: "default:", body: [
+            .line("let key = try reader.fieldKey(raw: rawKey, at: keyOffset)")
+        ] + wrongWireType(name, numbers: fields.map(\.number), otherwise: [
             .line("unknownFields.append(contentsOf: try reader.captureUnknown(key))")
-        ]))
-        body.append(.block("while reader.reader.position < end, let key = try reader.nextKey() {", [
-            .switchBlock("switch key.number {", cases)
+        ])))
+        body.append(.block("while reader.reader.position < end {", [
+            .line("let keyOffset = reader.reader.position"),
+            .line("let rawKey = try reader.reader.readUVarint()"),
+            .switchBlock("switch rawKey {", cases),
         ]))
         body.append(contentsOf: endCheck(name))
         for field in fields {
@@ -253,6 +255,22 @@ struct SwiftModelBuilder: Sendable {
             ],
             attributes: [], head: "init", parameters: ["decodingWire reader: inout PayloadReader", "end: Int", "depth: Int"],
             tail: " throws(WireError)", body: body)
+    }
+
+    /// In a decoder's `default:`: a known field number with an unexpected wire type is a
+    /// `typeMismatch`; anything else runs `otherwise`.
+    private func wrongWireType(_ name: String, numbers: [UInt64], otherwise: [CodeItem]) -> [CodeItem] {
+        guard !numbers.isEmpty else { return otherwise }
+        var seen: Set<UInt64> = []
+        let list = numbers.filter { seen.insert($0).inserted }.map(String.init).joined(separator: ", ")
+        return [
+            .switchBlock("switch key.number {", [
+                SwitchCase(label: "case \(list):", body: [
+                    .line("throw WireError(.typeMismatch, offset: keyOffset, \"field \\(key.number) of \(name) has unexpected wire type \\(key.wireType)\")")
+                ]),
+                SwitchCase(label: "default:", body: otherwise),
+            ])
+        ]
     }
 
     /// The check that a nested value's last field ended exactly at its end.
@@ -490,40 +508,38 @@ struct SwiftModelBuilder: Sendable {
         var cases: [SwitchCase] = []
         for unionCase in decl.cases {
             let name = SwiftNames.identifier(unionCase.name)
-            let label = SwiftNames.stringLiteral("\(decl.name).\(unionCase.name)")
             guard let payload = unionCase.payload else {
-                cases.append(SwitchCase(label: "case \(unionCase.number):", body: [
+                cases.append(SwitchCase(label: wire.keyLabel(unionCase.number, wireType: 2), body: [
                     .block("guard result == nil else {", [.line(twice)]),
-                    .line("try reader.expect(key, .lengthDelimited, field: \(label))"),
-                    .line("try reader.skip(key)"),
+                    .line("try reader.skip(FieldKey(number: \(UInt32(truncatingIfNeeded: unionCase.number)), wireType: .lengthDelimited))"),
                     .line("result = .\(name)"),
                 ]))
                 continue
             }
             let variable = "field\(unionCase.number)"
-            if payload.isCollection {
-                cases.append(SwitchCase(label: "case \(unionCase.number):", body: [
-                    .line("var \(variable): \(types.swiftType(payload))"),
-                    .switchBlock("switch result {", [
-                        SwitchCase(label: "case nil:", body: [.line("\(variable) = \(types.zeroExpression(payload))")]),
-                        SwitchCase(label: "case .\(name)(let existing)?:", body: [.line("\(variable) = existing")]),
-                        SwitchCase(label: "default:", body: [.line(twice)]),
-                    ]),
-                ] + wire.decodeStatements(wireCase(unionCase, payload), into: variable) + [
-                    .line("result = .\(name)(\(variable))")
-                ]))
-            } else {
-                cases.append(SwitchCase(label: "case \(unionCase.number):", body: [
-                    .block("guard result == nil else {", [.line(twice)]),
-                    .line("var \(variable): \(types.swiftType(payload)) = \(types.zeroExpression(payload))"),
-                ] + wire.decodeStatements(wireCase(unionCase, payload), into: variable) + [
-                    .line("result = .\(name)(\(variable))")
-                ]))
+            for decodeCase in wire.decodeCases(wireCase(unionCase, payload), into: variable) {
+                if payload.isCollection {
+                    cases.append(SwitchCase(label: decodeCase.label, body: [
+                        .line("var \(variable): \(types.swiftType(payload))"),
+                        .switchBlock("switch result {", [
+                            SwitchCase(label: "case nil:", body: [.line("\(variable) = \(types.zeroExpression(payload))")]),
+                            SwitchCase(label: "case .\(name)(let existing)?:", body: [.line("\(variable) = existing")]),
+                            SwitchCase(label: "default:", body: [.line(twice)]),
+                        ]),
+                    ] + decodeCase.body + [.line("result = .\(name)(\(variable))")]))
+                } else {
+                    cases.append(SwitchCase(label: decodeCase.label, body: [
+                        .block("guard result == nil else {", [.line(twice)]),
+                        .line("var \(variable): \(types.swiftType(payload)) = \(types.zeroExpression(payload))"),
+                    ] + decodeCase.body + [.line("result = .\(name)(\(variable))")]))
+                }
             }
         }
         cases.append(SwitchCase(label: "default:", body: [
-            .line("throw WireError(.invalidValue, offset: reader.reader.position, \"union \(decl.name) has no case numbered \\(key.number)\")")
-        ]))
+            .line("let key = try reader.fieldKey(raw: rawKey, at: keyOffset)")
+        ] + wrongWireType(decl.name, numbers: decl.cases.map(\.number), otherwise: [
+            .line("throw WireError(.invalidValue, offset: keyOffset, \"union \(decl.name) has no case numbered \\(key.number)\")")
+        ])))
         return SwiftFunction(
             documentation: [
                 "Reads the one field of a union payload, up to offset `end` of `reader`.",
@@ -533,8 +549,10 @@ struct SwiftModelBuilder: Sendable {
             tail: " throws(WireError)",
             body: [
                 .line("var result: Self?"),
-                .block("while reader.reader.position < end, let key = try reader.nextKey() {", [
-                    .switchBlock("switch key.number {", cases)
+                .block("while reader.reader.position < end {", [
+                    .line("let keyOffset = reader.reader.position"),
+                    .line("let rawKey = try reader.reader.readUVarint()"),
+                    .switchBlock("switch rawKey {", cases),
                 ]),
             ] + endCheck(decl.name) + [
                 .block("guard let result else {", [

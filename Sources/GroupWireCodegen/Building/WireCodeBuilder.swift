@@ -307,31 +307,34 @@ struct WireCodeBuilder: Sendable {
         }
     }
 
-    /// Statements reading one occurrence of the field (its key is in `key`) into the local
-    /// variable `variable` (appending for arrays, inserting for maps).
-    func decodeStatements(_ field: WireField, into variable: String) -> [CodeItem] {
-        let label = SwiftNames.stringLiteral(field.label)
+    /// The `case` label matching the raw key of field `number` with `wireType`.
+    func keyLabel(_ number: UInt64, wireType: UInt64) -> String {
+        "case 0x\(hexByte(number << 3 | wireType)):"
+    }
+
+    /// The switch cases (on the raw key varint) reading one occurrence of the field into
+    /// the local variable `variable` (appending for arrays, inserting for maps). A known
+    /// field number with another wire type falls to the decoder's `default`.
+    func decodeCases(_ field: WireField, into variable: String) -> [SwitchCase] {
         switch field.type {
         case .array(let element):
             guard let kind = types.kind(of: element) else { return [] }
-            let single: [CodeItem] = [
-                .line("try reader.expect(key, \(wireTypeExpression(kind)), field: \(label))"),
-                .line("\(variable).append(\(readValue(kind, "reader")))"),
-            ]
-            guard types.isPacked(element) else { return single }
-            return [
-                .ifElse("if key.wireType == .lengthDelimited {", [
-                    .block("try reader.readPacked { (packed: inout PayloadReader) throws(WireError) in", [
-                        .line("\(variable).append(\(readValue(kind, "packed")))")
-                    ])
-                ], single)
-            ]
+            let single = SwitchCase(
+                label: keyLabel(field.number, wireType: wireType(kind)),
+                body: [.line("\(variable).append(\(readValue(kind, "reader")))")])
+            guard types.isPacked(element) else { return [single] }
+            let packed = SwitchCase(label: keyLabel(field.number, wireType: 2), body: [
+                .block("try reader.readPacked { (packed: inout PayloadReader) throws(WireError) in", [
+                    .line("\(variable).append(\(readValue(kind, "packed")))")
+                ])
+            ])
+            return [packed, single]
         case .map(let key, let mapValue):
             guard let keyKind = types.kind(of: key), let valueKind = types.kind(of: mapValue) else { return [] }
             let keyType = types.swiftType(key)
             let valueType = types.swiftType(mapValue)
-            return [
-                .line("try reader.expect(key, .lengthDelimited, field: \(label))"),
+            let label = SwiftNames.stringLiteral(field.label)
+            let body: [CodeItem] = [
                 .block(
                     "let entry = try reader.readNested { (entryReader: inout PayloadReader) throws(WireError) -> (\(keyType), \(valueType)) in",
                     [
@@ -355,12 +358,12 @@ struct WireCodeBuilder: Sendable {
                 ),
                 .line("\(variable)[entry.0] = entry.1"),
             ]
+            return [SwitchCase(label: keyLabel(field.number, wireType: 2), body: body)]
         case .scalar, .named:
             guard let kind = types.kind(of: field.type) else { return [] }
-            return [
-                .line("try reader.expect(key, \(wireTypeExpression(kind)), field: \(label))"),
-                .line("\(variable) = \(readValue(kind, "reader"))"),
-            ]
+            return [SwitchCase(
+                label: keyLabel(field.number, wireType: wireType(kind)),
+                body: [.line("\(variable) = \(readValue(kind, "reader"))")])]
         }
     }
 }

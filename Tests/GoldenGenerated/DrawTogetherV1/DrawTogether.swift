@@ -90,16 +90,22 @@ public struct Point: WirePayloadCodable, Codable, Sendable, Hashable {
         var field1: Double = 0
         var field2: Double = 0
         var unknownFields: [UInt8] = []
-        while reader.reader.position < end, let key = try reader.nextKey() {
-            switch key.number {
-            case 1:
-                try reader.expect(key, .fixed64, field: "Point.x")
+        while reader.reader.position < end {
+            let keyOffset = reader.reader.position
+            let rawKey = try reader.reader.readUVarint()
+            switch rawKey {
+            case 0x09:
                 field1 = try reader.readDouble()
-            case 2:
-                try reader.expect(key, .fixed64, field: "Point.y")
+            case 0x11:
                 field2 = try reader.readDouble()
             default:
-                unknownFields.append(contentsOf: try reader.captureUnknown(key))
+                let key = try reader.fieldKey(raw: rawKey, at: keyOffset)
+                switch key.number {
+                case 1, 2:
+                    throw WireError(.typeMismatch, offset: keyOffset, "field \(key.number) of Point has unexpected wire type \(key.wireType)")
+                default:
+                    unknownFields.append(contentsOf: try reader.captureUnknown(key))
+                }
             }
         }
         guard reader.reader.position == end else {
@@ -329,19 +335,24 @@ public struct Stroke: WirePayloadCodable, Codable, Sendable, Hashable {
         var field2: StrokeColor = .black
         var field3: [Point] = []
         var unknownFields: [UInt8] = []
-        while reader.reader.position < end, let key = try reader.nextKey() {
-            switch key.number {
-            case 1:
-                try reader.expect(key, .lengthDelimited, field: "Stroke.id")
+        while reader.reader.position < end {
+            let keyOffset = reader.reader.position
+            let rawKey = try reader.reader.readUVarint()
+            switch rawKey {
+            case 0x0A:
                 field1 = try reader.readWireUUID()
-            case 2:
-                try reader.expect(key, .varint, field: "Stroke.color")
+            case 0x10:
                 field2 = StrokeColor(rawValue: try reader.readUInt(as: UInt32.self))
-            case 3:
-                try reader.expect(key, .lengthDelimited, field: "Stroke.points")
+            case 0x1A:
                 field3.append(try Point.decodeNested(from: &reader, depth: depth))
             default:
-                unknownFields.append(contentsOf: try reader.captureUnknown(key))
+                let key = try reader.fieldKey(raw: rawKey, at: keyOffset)
+                switch key.number {
+                case 1, 2, 3:
+                    throw WireError(.typeMismatch, offset: keyOffset, "field \(key.number) of Stroke has unexpected wire type \(key.wireType)")
+                default:
+                    unknownFields.append(contentsOf: try reader.captureUnknown(key))
+                }
             }
         }
         guard reader.reader.position == end else {
@@ -475,19 +486,24 @@ public struct UpsertStroke: WireMessage, Codable, Sendable, Hashable {
         var field2: StrokeColor = .black
         var field3: Point = Point()
         var unknownFields: [UInt8] = []
-        while reader.reader.position < end, let key = try reader.nextKey() {
-            switch key.number {
-            case 1:
-                try reader.expect(key, .lengthDelimited, field: "UpsertStroke.id")
+        while reader.reader.position < end {
+            let keyOffset = reader.reader.position
+            let rawKey = try reader.reader.readUVarint()
+            switch rawKey {
+            case 0x0A:
                 field1 = try reader.readWireUUID()
-            case 2:
-                try reader.expect(key, .varint, field: "UpsertStroke.color")
+            case 0x10:
                 field2 = StrokeColor(rawValue: try reader.readUInt(as: UInt32.self))
-            case 3:
-                try reader.expect(key, .lengthDelimited, field: "UpsertStroke.point")
+            case 0x1A:
                 field3 = try Point.decodeNested(from: &reader, depth: depth)
             default:
-                unknownFields.append(contentsOf: try reader.captureUnknown(key))
+                let key = try reader.fieldKey(raw: rawKey, at: keyOffset)
+                switch key.number {
+                case 1, 2, 3:
+                    throw WireError(.typeMismatch, offset: keyOffset, "field \(key.number) of UpsertStroke has unexpected wire type \(key.wireType)")
+                default:
+                    unknownFields.append(contentsOf: try reader.captureUnknown(key))
+                }
             }
         }
         guard reader.reader.position == end else {
@@ -612,16 +628,22 @@ public struct CanvasSnapshot: WireMessage, Codable, Sendable, Hashable {
         var field1: [Stroke] = []
         var field2: UInt64 = 0
         var unknownFields: [UInt8] = []
-        while reader.reader.position < end, let key = try reader.nextKey() {
-            switch key.number {
-            case 1:
-                try reader.expect(key, .lengthDelimited, field: "CanvasSnapshot.strokes")
+        while reader.reader.position < end {
+            let keyOffset = reader.reader.position
+            let rawKey = try reader.reader.readUVarint()
+            switch rawKey {
+            case 0x0A:
                 field1.append(try Stroke.decodeNested(from: &reader, depth: depth))
-            case 2:
-                try reader.expect(key, .varint, field: "CanvasSnapshot.pointCount")
+            case 0x10:
                 field2 = try reader.readUInt()
             default:
-                unknownFields.append(contentsOf: try reader.captureUnknown(key))
+                let key = try reader.fieldKey(raw: rawKey, at: keyOffset)
+                switch key.number {
+                case 1, 2:
+                    throw WireError(.typeMismatch, offset: keyOffset, "field \(key.number) of CanvasSnapshot has unexpected wire type \(key.wireType)")
+                default:
+                    unknownFields.append(contentsOf: try reader.captureUnknown(key))
+                }
             }
         }
         guard reader.reader.position == end else {

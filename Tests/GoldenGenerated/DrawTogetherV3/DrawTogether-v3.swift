@@ -90,16 +90,22 @@ public struct Point: WirePayloadCodable, Codable, Sendable, Hashable {
         var field1: Double = 0
         var field2: Double = 0
         var unknownFields: [UInt8] = []
-        while reader.reader.position < end, let key = try reader.nextKey() {
-            switch key.number {
-            case 1:
-                try reader.expect(key, .fixed64, field: "Point.x")
+        while reader.reader.position < end {
+            let keyOffset = reader.reader.position
+            let rawKey = try reader.reader.readUVarint()
+            switch rawKey {
+            case 0x09:
                 field1 = try reader.readDouble()
-            case 2:
-                try reader.expect(key, .fixed64, field: "Point.y")
+            case 0x11:
                 field2 = try reader.readDouble()
             default:
-                unknownFields.append(contentsOf: try reader.captureUnknown(key))
+                let key = try reader.fieldKey(raw: rawKey, at: keyOffset)
+                switch key.number {
+                case 1, 2:
+                    throw WireError(.typeMismatch, offset: keyOffset, "field \(key.number) of Point has unexpected wire type \(key.wireType)")
+                default:
+                    unknownFields.append(contentsOf: try reader.captureUnknown(key))
+                }
             }
         }
         guard reader.reader.position == end else {
@@ -364,22 +370,26 @@ public struct Stroke: WirePayloadCodable, Codable, Sendable, Hashable {
         var field3: [Point] = []
         var field4: Float = 3.0
         var unknownFields: [UInt8] = []
-        while reader.reader.position < end, let key = try reader.nextKey() {
-            switch key.number {
-            case 1:
-                try reader.expect(key, .lengthDelimited, field: "Stroke.id")
+        while reader.reader.position < end {
+            let keyOffset = reader.reader.position
+            let rawKey = try reader.reader.readUVarint()
+            switch rawKey {
+            case 0x0A:
                 field1 = try reader.readWireUUID()
-            case 2:
-                try reader.expect(key, .varint, field: "Stroke.color")
+            case 0x10:
                 field2 = StrokeColor(rawValue: try reader.readUInt(as: UInt32.self))
-            case 3:
-                try reader.expect(key, .lengthDelimited, field: "Stroke.points")
+            case 0x1A:
                 field3.append(try Point.decodeNested(from: &reader, depth: depth))
-            case 4:
-                try reader.expect(key, .fixed32, field: "Stroke.width")
+            case 0x25:
                 field4 = try reader.readFloat()
             default:
-                unknownFields.append(contentsOf: try reader.captureUnknown(key))
+                let key = try reader.fieldKey(raw: rawKey, at: keyOffset)
+                switch key.number {
+                case 1, 2, 3, 4:
+                    throw WireError(.typeMismatch, offset: keyOffset, "field \(key.number) of Stroke has unexpected wire type \(key.wireType)")
+                default:
+                    unknownFields.append(contentsOf: try reader.captureUnknown(key))
+                }
             }
         }
         guard reader.reader.position == end else {
@@ -543,25 +553,28 @@ public struct UpsertStroke: WireMessage, Codable, Sendable, Hashable {
         var field4: Float = 3.0
         var field6: Float? = nil
         var unknownFields: [UInt8] = []
-        while reader.reader.position < end, let key = try reader.nextKey() {
-            switch key.number {
-            case 1:
-                try reader.expect(key, .lengthDelimited, field: "UpsertStroke.id")
+        while reader.reader.position < end {
+            let keyOffset = reader.reader.position
+            let rawKey = try reader.reader.readUVarint()
+            switch rawKey {
+            case 0x0A:
                 field1 = try reader.readWireUUID()
-            case 2:
-                try reader.expect(key, .varint, field: "UpsertStroke.color")
+            case 0x10:
                 field2 = StrokeColor(rawValue: try reader.readUInt(as: UInt32.self))
-            case 3:
-                try reader.expect(key, .lengthDelimited, field: "UpsertStroke.point")
+            case 0x1A:
                 field3 = try Point.decodeNested(from: &reader, depth: depth)
-            case 4:
-                try reader.expect(key, .fixed32, field: "UpsertStroke.width")
+            case 0x25:
                 field4 = try reader.readFloat()
-            case 6:
-                try reader.expect(key, .fixed32, field: "UpsertStroke.pressure")
+            case 0x35:
                 field6 = try reader.readFloat()
             default:
-                unknownFields.append(contentsOf: try reader.captureUnknown(key))
+                let key = try reader.fieldKey(raw: rawKey, at: keyOffset)
+                switch key.number {
+                case 1, 2, 3, 4, 6:
+                    throw WireError(.typeMismatch, offset: keyOffset, "field \(key.number) of UpsertStroke has unexpected wire type \(key.wireType)")
+                default:
+                    unknownFields.append(contentsOf: try reader.captureUnknown(key))
+                }
             }
         }
         guard reader.reader.position == end else {
@@ -715,16 +728,15 @@ public struct CanvasSnapshot: WireMessage, Codable, Sendable, Hashable {
         var field2: UInt64 = 0
         var field3: [UUID: UUID] = [:]
         var unknownFields: [UInt8] = []
-        while reader.reader.position < end, let key = try reader.nextKey() {
-            switch key.number {
-            case 1:
-                try reader.expect(key, .lengthDelimited, field: "CanvasSnapshot.strokes")
+        while reader.reader.position < end {
+            let keyOffset = reader.reader.position
+            let rawKey = try reader.reader.readUVarint()
+            switch rawKey {
+            case 0x0A:
                 field1.append(try Stroke.decodeNested(from: &reader, depth: depth))
-            case 2:
-                try reader.expect(key, .varint, field: "CanvasSnapshot.pointCount")
+            case 0x10:
                 field2 = try reader.readUInt()
-            case 3:
-                try reader.expect(key, .lengthDelimited, field: "CanvasSnapshot.authors")
+            case 0x1A:
                 let entry = try reader.readNested { (entryReader: inout PayloadReader) throws(WireError) -> (UUID, UUID) in
                     var entryKey: UUID = WireDefaults.uuid
                     var entryValue: UUID = WireDefaults.uuid
@@ -744,7 +756,13 @@ public struct CanvasSnapshot: WireMessage, Codable, Sendable, Hashable {
                 }
                 field3[entry.0] = entry.1
             default:
-                unknownFields.append(contentsOf: try reader.captureUnknown(key))
+                let key = try reader.fieldKey(raw: rawKey, at: keyOffset)
+                switch key.number {
+                case 1, 2, 3:
+                    throw WireError(.typeMismatch, offset: keyOffset, "field \(key.number) of CanvasSnapshot has unexpected wire type \(key.wireType)")
+                default:
+                    unknownFields.append(contentsOf: try reader.captureUnknown(key))
+                }
             }
         }
         guard reader.reader.position == end else {

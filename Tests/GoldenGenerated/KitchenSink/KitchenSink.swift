@@ -159,9 +159,12 @@ public struct Empty: WirePayloadCodable, Codable, Sendable, Hashable {
     ///   field running past `end`.
     init(decodingWire reader: inout PayloadReader, end: Int, depth: Int) throws(WireError) {
         var unknownFields: [UInt8] = []
-        while reader.reader.position < end, let key = try reader.nextKey() {
-            switch key.number {
+        while reader.reader.position < end {
+            let keyOffset = reader.reader.position
+            let rawKey = try reader.reader.readUVarint()
+            switch rawKey {
             default:
+                let key = try reader.fieldKey(raw: rawKey, at: keyOffset)
                 unknownFields.append(contentsOf: try reader.captureUnknown(key))
             }
         }
@@ -421,58 +424,50 @@ public struct Scalars: WirePayloadCodable, Codable, Sendable, Hashable {
         var field15: Date = WireTimestamp.epoch
         var field16: Mood = .calm
         var unknownFields: [UInt8] = []
-        while reader.reader.position < end, let key = try reader.nextKey() {
-            switch key.number {
-            case 1:
-                try reader.expect(key, .varint, field: "Scalars.flag")
+        while reader.reader.position < end {
+            let keyOffset = reader.reader.position
+            let rawKey = try reader.reader.readUVarint()
+            switch rawKey {
+            case 0x08:
                 field1 = try reader.readBool()
-            case 2:
-                try reader.expect(key, .varint, field: "Scalars.i8")
+            case 0x10:
                 field2 = try reader.readInt(as: Int8.self)
-            case 3:
-                try reader.expect(key, .varint, field: "Scalars.i16")
+            case 0x18:
                 field3 = try reader.readInt(as: Int16.self)
-            case 4:
-                try reader.expect(key, .varint, field: "Scalars.i32")
+            case 0x20:
                 field4 = try reader.readInt(as: Int32.self)
-            case 5:
-                try reader.expect(key, .varint, field: "Scalars.i64")
+            case 0x28:
                 field5 = try reader.readInt()
-            case 6:
-                try reader.expect(key, .varint, field: "Scalars.u8")
+            case 0x30:
                 field6 = try reader.readUInt(as: UInt8.self)
-            case 7:
-                try reader.expect(key, .varint, field: "Scalars.u16")
+            case 0x38:
                 field7 = try reader.readUInt(as: UInt16.self)
-            case 8:
-                try reader.expect(key, .varint, field: "Scalars.u32")
+            case 0x40:
                 field8 = try reader.readUInt(as: UInt32.self)
-            case 9:
-                try reader.expect(key, .varint, field: "Scalars.u64")
+            case 0x48:
                 field9 = try reader.readUInt()
-            case 10:
-                try reader.expect(key, .fixed32, field: "Scalars.f32")
+            case 0x55:
                 field10 = try reader.readFloat()
-            case 11:
-                try reader.expect(key, .fixed64, field: "Scalars.f64")
+            case 0x59:
                 field11 = try reader.readDouble()
-            case 12:
-                try reader.expect(key, .lengthDelimited, field: "Scalars.text")
+            case 0x62:
                 field12 = try reader.readWireString()
-            case 13:
-                try reader.expect(key, .lengthDelimited, field: "Scalars.blob")
+            case 0x6A:
                 field13 = try reader.readBytes()
-            case 14:
-                try reader.expect(key, .lengthDelimited, field: "Scalars.id")
+            case 0x72:
                 field14 = try reader.readWireUUID()
-            case 15:
-                try reader.expect(key, .fixed64, field: "Scalars.at")
+            case 0x79:
                 field15 = WireTimestamp.date(nanoseconds: try reader.readTimestampNanoseconds())
-            case 16:
-                try reader.expect(key, .varint, field: "Scalars.mood")
+            case 0x80:
                 field16 = Mood(rawValue: try reader.readUInt(as: UInt32.self))
             default:
-                unknownFields.append(contentsOf: try reader.captureUnknown(key))
+                let key = try reader.fieldKey(raw: rawKey, at: keyOffset)
+                switch key.number {
+                case 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16:
+                    throw WireError(.typeMismatch, offset: keyOffset, "field \(key.number) of Scalars has unexpected wire type \(key.wireType)")
+                default:
+                    unknownFields.append(contentsOf: try reader.captureUnknown(key))
+                }
             }
         }
         guard reader.reader.position == end else {
@@ -744,43 +739,40 @@ public struct Optionals: WirePayloadCodable, Codable, Sendable, Hashable {
         var field10: Scalars? = nil
         var field11: Choice? = nil
         var unknownFields: [UInt8] = []
-        while reader.reader.position < end, let key = try reader.nextKey() {
-            switch key.number {
-            case 1:
-                try reader.expect(key, .varint, field: "Optionals.flag")
+        while reader.reader.position < end {
+            let keyOffset = reader.reader.position
+            let rawKey = try reader.reader.readUVarint()
+            switch rawKey {
+            case 0x08:
                 field1 = try reader.readBool()
-            case 2:
-                try reader.expect(key, .varint, field: "Optionals.i32")
+            case 0x10:
                 field2 = try reader.readInt(as: Int32.self)
-            case 3:
-                try reader.expect(key, .varint, field: "Optionals.u64")
+            case 0x18:
                 field3 = try reader.readUInt()
-            case 4:
-                try reader.expect(key, .fixed32, field: "Optionals.f32")
+            case 0x25:
                 field4 = try reader.readFloat()
-            case 5:
-                try reader.expect(key, .lengthDelimited, field: "Optionals.text")
+            case 0x2A:
                 field5 = try reader.readWireString()
-            case 6:
-                try reader.expect(key, .lengthDelimited, field: "Optionals.blob")
+            case 0x32:
                 field6 = try reader.readBytes()
-            case 7:
-                try reader.expect(key, .lengthDelimited, field: "Optionals.id")
+            case 0x3A:
                 field7 = try reader.readWireUUID()
-            case 8:
-                try reader.expect(key, .fixed64, field: "Optionals.at")
+            case 0x41:
                 field8 = WireTimestamp.date(nanoseconds: try reader.readTimestampNanoseconds())
-            case 9:
-                try reader.expect(key, .varint, field: "Optionals.mood")
+            case 0x48:
                 field9 = Mood(rawValue: try reader.readUInt(as: UInt32.self))
-            case 10:
-                try reader.expect(key, .lengthDelimited, field: "Optionals.inner")
+            case 0x52:
                 field10 = try Scalars.decodeNested(from: &reader, depth: depth)
-            case 11:
-                try reader.expect(key, .lengthDelimited, field: "Optionals.choice")
+            case 0x5A:
                 field11 = try Choice.decodeNested(from: &reader, depth: depth)
             default:
-                unknownFields.append(contentsOf: try reader.captureUnknown(key))
+                let key = try reader.fieldKey(raw: rawKey, at: keyOffset)
+                switch key.number {
+                case 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11:
+                    throw WireError(.typeMismatch, offset: keyOffset, "field \(key.number) of Optionals has unexpected wire type \(key.wireType)")
+                default:
+                    unknownFields.append(contentsOf: try reader.captureUnknown(key))
+                }
             }
         }
         guard reader.reader.position == end else {
@@ -1008,31 +1000,32 @@ public struct Defaults: WirePayloadCodable, Codable, Sendable, Hashable {
         var field6: String = "tab\there \"quoted\""
         var field7: Mood = Mood(rawValue: 2)
         var unknownFields: [UInt8] = []
-        while reader.reader.position < end, let key = try reader.nextKey() {
-            switch key.number {
-            case 1:
-                try reader.expect(key, .varint, field: "Defaults.flag")
+        while reader.reader.position < end {
+            let keyOffset = reader.reader.position
+            let rawKey = try reader.reader.readUVarint()
+            switch rawKey {
+            case 0x08:
                 field1 = try reader.readBool()
-            case 2:
-                try reader.expect(key, .varint, field: "Defaults.small")
+            case 0x10:
                 field2 = try reader.readInt(as: Int32.self)
-            case 3:
-                try reader.expect(key, .varint, field: "Defaults.big")
+            case 0x18:
                 field3 = try reader.readUInt()
-            case 4:
-                try reader.expect(key, .fixed32, field: "Defaults.ratio")
+            case 0x25:
                 field4 = try reader.readFloat()
-            case 5:
-                try reader.expect(key, .fixed64, field: "Defaults.scale")
+            case 0x29:
                 field5 = try reader.readDouble()
-            case 6:
-                try reader.expect(key, .lengthDelimited, field: "Defaults.name")
+            case 0x32:
                 field6 = try reader.readWireString()
-            case 7:
-                try reader.expect(key, .varint, field: "Defaults.mood")
+            case 0x38:
                 field7 = Mood(rawValue: try reader.readUInt(as: UInt32.self))
             default:
-                unknownFields.append(contentsOf: try reader.captureUnknown(key))
+                let key = try reader.fieldKey(raw: rawKey, at: keyOffset)
+                switch key.number {
+                case 1, 2, 3, 4, 5, 6, 7:
+                    throw WireError(.typeMismatch, offset: keyOffset, "field \(key.number) of Defaults has unexpected wire type \(key.wireType)")
+                default:
+                    unknownFields.append(contentsOf: try reader.captureUnknown(key))
+                }
             }
         }
         guard reader.reader.position == end else {
@@ -1374,106 +1367,82 @@ public struct Arrays: WirePayloadCodable, Codable, Sendable, Hashable {
         var field13: [Scalars] = []
         var field14: [Choice] = []
         var unknownFields: [UInt8] = []
-        while reader.reader.position < end, let key = try reader.nextKey() {
-            switch key.number {
-            case 1:
-                if key.wireType == .lengthDelimited {
-                    try reader.readPacked { (packed: inout PayloadReader) throws(WireError) in
-                        field1.append(try packed.readBool())
-                    }
-                } else {
-                    try reader.expect(key, .varint, field: "Arrays.flags")
-                    field1.append(try reader.readBool())
+        while reader.reader.position < end {
+            let keyOffset = reader.reader.position
+            let rawKey = try reader.reader.readUVarint()
+            switch rawKey {
+            case 0x0A:
+                try reader.readPacked { (packed: inout PayloadReader) throws(WireError) in
+                    field1.append(try packed.readBool())
                 }
-            case 2:
-                if key.wireType == .lengthDelimited {
-                    try reader.readPacked { (packed: inout PayloadReader) throws(WireError) in
-                        field2.append(try packed.readInt(as: Int32.self))
-                    }
-                } else {
-                    try reader.expect(key, .varint, field: "Arrays.ints")
-                    field2.append(try reader.readInt(as: Int32.self))
+            case 0x08:
+                field1.append(try reader.readBool())
+            case 0x12:
+                try reader.readPacked { (packed: inout PayloadReader) throws(WireError) in
+                    field2.append(try packed.readInt(as: Int32.self))
                 }
-            case 3:
-                if key.wireType == .lengthDelimited {
-                    try reader.readPacked { (packed: inout PayloadReader) throws(WireError) in
-                        field3.append(try packed.readInt())
-                    }
-                } else {
-                    try reader.expect(key, .varint, field: "Arrays.longs")
-                    field3.append(try reader.readInt())
+            case 0x10:
+                field2.append(try reader.readInt(as: Int32.self))
+            case 0x1A:
+                try reader.readPacked { (packed: inout PayloadReader) throws(WireError) in
+                    field3.append(try packed.readInt())
                 }
-            case 4:
-                if key.wireType == .lengthDelimited {
-                    try reader.readPacked { (packed: inout PayloadReader) throws(WireError) in
-                        field4.append(try packed.readUInt(as: UInt8.self))
-                    }
-                } else {
-                    try reader.expect(key, .varint, field: "Arrays.bytes8")
-                    field4.append(try reader.readUInt(as: UInt8.self))
+            case 0x18:
+                field3.append(try reader.readInt())
+            case 0x22:
+                try reader.readPacked { (packed: inout PayloadReader) throws(WireError) in
+                    field4.append(try packed.readUInt(as: UInt8.self))
                 }
-            case 5:
-                if key.wireType == .lengthDelimited {
-                    try reader.readPacked { (packed: inout PayloadReader) throws(WireError) in
-                        field5.append(try packed.readUInt())
-                    }
-                } else {
-                    try reader.expect(key, .varint, field: "Arrays.counts")
-                    field5.append(try reader.readUInt())
+            case 0x20:
+                field4.append(try reader.readUInt(as: UInt8.self))
+            case 0x2A:
+                try reader.readPacked { (packed: inout PayloadReader) throws(WireError) in
+                    field5.append(try packed.readUInt())
                 }
-            case 6:
-                if key.wireType == .lengthDelimited {
-                    try reader.readPacked { (packed: inout PayloadReader) throws(WireError) in
-                        field6.append(try packed.readFloat())
-                    }
-                } else {
-                    try reader.expect(key, .fixed32, field: "Arrays.floats")
-                    field6.append(try reader.readFloat())
+            case 0x28:
+                field5.append(try reader.readUInt())
+            case 0x32:
+                try reader.readPacked { (packed: inout PayloadReader) throws(WireError) in
+                    field6.append(try packed.readFloat())
                 }
-            case 7:
-                if key.wireType == .lengthDelimited {
-                    try reader.readPacked { (packed: inout PayloadReader) throws(WireError) in
-                        field7.append(try packed.readDouble())
-                    }
-                } else {
-                    try reader.expect(key, .fixed64, field: "Arrays.doubles")
-                    field7.append(try reader.readDouble())
+            case 0x35:
+                field6.append(try reader.readFloat())
+            case 0x3A:
+                try reader.readPacked { (packed: inout PayloadReader) throws(WireError) in
+                    field7.append(try packed.readDouble())
                 }
-            case 8:
-                if key.wireType == .lengthDelimited {
-                    try reader.readPacked { (packed: inout PayloadReader) throws(WireError) in
-                        field8.append(WireTimestamp.date(nanoseconds: try packed.readTimestampNanoseconds()))
-                    }
-                } else {
-                    try reader.expect(key, .fixed64, field: "Arrays.times")
-                    field8.append(WireTimestamp.date(nanoseconds: try reader.readTimestampNanoseconds()))
+            case 0x39:
+                field7.append(try reader.readDouble())
+            case 0x42:
+                try reader.readPacked { (packed: inout PayloadReader) throws(WireError) in
+                    field8.append(WireTimestamp.date(nanoseconds: try packed.readTimestampNanoseconds()))
                 }
-            case 9:
-                if key.wireType == .lengthDelimited {
-                    try reader.readPacked { (packed: inout PayloadReader) throws(WireError) in
-                        field9.append(Mood(rawValue: try packed.readUInt(as: UInt32.self)))
-                    }
-                } else {
-                    try reader.expect(key, .varint, field: "Arrays.moods")
-                    field9.append(Mood(rawValue: try reader.readUInt(as: UInt32.self)))
+            case 0x41:
+                field8.append(WireTimestamp.date(nanoseconds: try reader.readTimestampNanoseconds()))
+            case 0x4A:
+                try reader.readPacked { (packed: inout PayloadReader) throws(WireError) in
+                    field9.append(Mood(rawValue: try packed.readUInt(as: UInt32.self)))
                 }
-            case 10:
-                try reader.expect(key, .lengthDelimited, field: "Arrays.texts")
+            case 0x48:
+                field9.append(Mood(rawValue: try reader.readUInt(as: UInt32.self)))
+            case 0x52:
                 field10.append(try reader.readWireString())
-            case 11:
-                try reader.expect(key, .lengthDelimited, field: "Arrays.blobs")
+            case 0x5A:
                 field11.append(try reader.readBytes())
-            case 12:
-                try reader.expect(key, .lengthDelimited, field: "Arrays.ids")
+            case 0x62:
                 field12.append(try reader.readWireUUID())
-            case 13:
-                try reader.expect(key, .lengthDelimited, field: "Arrays.items")
+            case 0x6A:
                 field13.append(try Scalars.decodeNested(from: &reader, depth: depth))
-            case 14:
-                try reader.expect(key, .lengthDelimited, field: "Arrays.choices")
+            case 0x72:
                 field14.append(try Choice.decodeNested(from: &reader, depth: depth))
             default:
-                unknownFields.append(contentsOf: try reader.captureUnknown(key))
+                let key = try reader.fieldKey(raw: rawKey, at: keyOffset)
+                switch key.number {
+                case 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14:
+                    throw WireError(.typeMismatch, offset: keyOffset, "field \(key.number) of Arrays has unexpected wire type \(key.wireType)")
+                default:
+                    unknownFields.append(contentsOf: try reader.captureUnknown(key))
+                }
             }
         }
         guard reader.reader.position == end else {
@@ -1747,10 +1716,11 @@ public struct Maps: WirePayloadCodable, Codable, Sendable, Hashable {
         var field8: [String: Choice] = [:]
         var field9: [UInt8: Float] = [:]
         var unknownFields: [UInt8] = []
-        while reader.reader.position < end, let key = try reader.nextKey() {
-            switch key.number {
-            case 1:
-                try reader.expect(key, .lengthDelimited, field: "Maps.byName")
+        while reader.reader.position < end {
+            let keyOffset = reader.reader.position
+            let rawKey = try reader.reader.readUVarint()
+            switch rawKey {
+            case 0x0A:
                 let entry = try reader.readNested { (entryReader: inout PayloadReader) throws(WireError) -> (String, Int32) in
                     var entryKey: String = ""
                     var entryValue: Int32 = 0
@@ -1769,8 +1739,7 @@ public struct Maps: WirePayloadCodable, Codable, Sendable, Hashable {
                     return (entryKey, entryValue)
                 }
                 field1[entry.0] = entry.1
-            case 2:
-                try reader.expect(key, .lengthDelimited, field: "Maps.byNumber")
+            case 0x12:
                 let entry = try reader.readNested { (entryReader: inout PayloadReader) throws(WireError) -> (Int32, String) in
                     var entryKey: Int32 = 0
                     var entryValue: String = ""
@@ -1789,8 +1758,7 @@ public struct Maps: WirePayloadCodable, Codable, Sendable, Hashable {
                     return (entryKey, entryValue)
                 }
                 field2[entry.0] = entry.1
-            case 3:
-                try reader.expect(key, .lengthDelimited, field: "Maps.byCount")
+            case 0x1A:
                 let entry = try reader.readNested { (entryReader: inout PayloadReader) throws(WireError) -> (UInt64, [UInt8]) in
                     var entryKey: UInt64 = 0
                     var entryValue: [UInt8] = []
@@ -1809,8 +1777,7 @@ public struct Maps: WirePayloadCodable, Codable, Sendable, Hashable {
                     return (entryKey, entryValue)
                 }
                 field3[entry.0] = entry.1
-            case 4:
-                try reader.expect(key, .lengthDelimited, field: "Maps.byFlag")
+            case 0x22:
                 let entry = try reader.readNested { (entryReader: inout PayloadReader) throws(WireError) -> (Bool, Double) in
                     var entryKey: Bool = false
                     var entryValue: Double = 0
@@ -1829,8 +1796,7 @@ public struct Maps: WirePayloadCodable, Codable, Sendable, Hashable {
                     return (entryKey, entryValue)
                 }
                 field4[entry.0] = entry.1
-            case 5:
-                try reader.expect(key, .lengthDelimited, field: "Maps.byID")
+            case 0x2A:
                 let entry = try reader.readNested { (entryReader: inout PayloadReader) throws(WireError) -> (UUID, Date) in
                     var entryKey: UUID = WireDefaults.uuid
                     var entryValue: Date = WireTimestamp.epoch
@@ -1849,8 +1815,7 @@ public struct Maps: WirePayloadCodable, Codable, Sendable, Hashable {
                     return (entryKey, entryValue)
                 }
                 field5[entry.0] = entry.1
-            case 6:
-                try reader.expect(key, .lengthDelimited, field: "Maps.moods")
+            case 0x32:
                 let entry = try reader.readNested { (entryReader: inout PayloadReader) throws(WireError) -> (String, Mood) in
                     var entryKey: String = ""
                     var entryValue: Mood = .calm
@@ -1869,8 +1834,7 @@ public struct Maps: WirePayloadCodable, Codable, Sendable, Hashable {
                     return (entryKey, entryValue)
                 }
                 field6[entry.0] = entry.1
-            case 7:
-                try reader.expect(key, .lengthDelimited, field: "Maps.items")
+            case 0x3A:
                 let entry = try reader.readNested { (entryReader: inout PayloadReader) throws(WireError) -> (Int64, Scalars) in
                     var entryKey: Int64 = 0
                     var entryValue: Scalars = Scalars()
@@ -1889,8 +1853,7 @@ public struct Maps: WirePayloadCodable, Codable, Sendable, Hashable {
                     return (entryKey, entryValue)
                 }
                 field7[entry.0] = entry.1
-            case 8:
-                try reader.expect(key, .lengthDelimited, field: "Maps.choices")
+            case 0x42:
                 let entry = try reader.readNested { (entryReader: inout PayloadReader) throws(WireError) -> (String, Choice) in
                     var entryKey: String = ""
                     var entryValue: Choice = Choice.wireDefault
@@ -1909,8 +1872,7 @@ public struct Maps: WirePayloadCodable, Codable, Sendable, Hashable {
                     return (entryKey, entryValue)
                 }
                 field8[entry.0] = entry.1
-            case 9:
-                try reader.expect(key, .lengthDelimited, field: "Maps.floats")
+            case 0x4A:
                 let entry = try reader.readNested { (entryReader: inout PayloadReader) throws(WireError) -> (UInt8, Float) in
                     var entryKey: UInt8 = 0
                     var entryValue: Float = 0
@@ -1930,7 +1892,13 @@ public struct Maps: WirePayloadCodable, Codable, Sendable, Hashable {
                 }
                 field9[entry.0] = entry.1
             default:
-                unknownFields.append(contentsOf: try reader.captureUnknown(key))
+                let key = try reader.fieldKey(raw: rawKey, at: keyOffset)
+                switch key.number {
+                case 1, 2, 3, 4, 5, 6, 7, 8, 9:
+                    throw WireError(.typeMismatch, offset: keyOffset, "field \(key.number) of Maps has unexpected wire type \(key.wireType)")
+                default:
+                    unknownFields.append(contentsOf: try reader.captureUnknown(key))
+                }
             }
         }
         guard reader.reader.position == end else {
@@ -2086,65 +2054,66 @@ public enum Choice: WirePayloadCodable, Codable, Sendable, Hashable {
     /// - Throws: a `WireError`: `missingField` for no case, `invalidValue` for two cases or an unknown case number.
     init(decodingWire reader: inout PayloadReader, end: Int, depth: Int) throws(WireError) {
         var result: Self?
-        while reader.reader.position < end, let key = try reader.nextKey() {
-            switch key.number {
-            case 1:
+        while reader.reader.position < end {
+            let keyOffset = reader.reader.position
+            let rawKey = try reader.reader.readUVarint()
+            switch rawKey {
+            case 0x0A:
                 guard result == nil else {
                     throw WireError(.invalidValue, offset: reader.reader.position, "union Choice holds more than one case")
                 }
-                try reader.expect(key, .lengthDelimited, field: "Choice.nothing")
-                try reader.skip(key)
+                try reader.skip(FieldKey(number: 1, wireType: .lengthDelimited))
                 result = .nothing
-            case 2:
+            case 0x10:
                 guard result == nil else {
                     throw WireError(.invalidValue, offset: reader.reader.position, "union Choice holds more than one case")
                 }
                 var field2: Int64 = 0
-                try reader.expect(key, .varint, field: "Choice.number")
                 field2 = try reader.readInt()
                 result = .number(field2)
-            case 3:
+            case 0x1A:
                 guard result == nil else {
                     throw WireError(.invalidValue, offset: reader.reader.position, "union Choice holds more than one case")
                 }
                 var field3: String = ""
-                try reader.expect(key, .lengthDelimited, field: "Choice.text")
                 field3 = try reader.readWireString()
                 result = .text(field3)
-            case 4:
+            case 0x22:
                 guard result == nil else {
                     throw WireError(.invalidValue, offset: reader.reader.position, "union Choice holds more than one case")
                 }
                 var field4: Scalars = Scalars()
-                try reader.expect(key, .lengthDelimited, field: "Choice.item")
                 field4 = try Scalars.decodeNested(from: &reader, depth: depth)
                 result = .item(field4)
-            case 5:
+            case 0x28:
                 guard result == nil else {
                     throw WireError(.invalidValue, offset: reader.reader.position, "union Choice holds more than one case")
                 }
                 var field5: Mood = .calm
-                try reader.expect(key, .varint, field: "Choice.mood")
                 field5 = Mood(rawValue: try reader.readUInt(as: UInt32.self))
                 result = .mood(field5)
-            case 9:
+            case 0x48:
                 guard result == nil else {
                     throw WireError(.invalidValue, offset: reader.reader.position, "union Choice holds more than one case")
                 }
                 var field9: Bool = false
-                try reader.expect(key, .varint, field: "Choice.old")
                 field9 = try reader.readBool()
                 result = .old(field9)
-            case 10:
+            case 0x51:
                 guard result == nil else {
                     throw WireError(.invalidValue, offset: reader.reader.position, "union Choice holds more than one case")
                 }
                 var field10: Date = WireTimestamp.epoch
-                try reader.expect(key, .fixed64, field: "Choice.time")
                 field10 = WireTimestamp.date(nanoseconds: try reader.readTimestampNanoseconds())
                 result = .time(field10)
             default:
-                throw WireError(.invalidValue, offset: reader.reader.position, "union Choice has no case numbered \(key.number)")
+                let key = try reader.fieldKey(raw: rawKey, at: keyOffset)
+                switch key.number {
+                case 1, 2, 3, 4, 5, 9, 10:
+                    throw WireError(.typeMismatch, offset: keyOffset, "field \(key.number) of Choice has unexpected wire type \(key.wireType)")
+                default:
+                    throw WireError(.invalidValue, offset: keyOffset, "union Choice has no case numbered \(key.number)")
+                }
             }
         }
         guard reader.reader.position == end else {
@@ -2374,37 +2343,36 @@ public struct Awkward: WireMessage, Codable, Sendable, Hashable {
         var field8: Defaults = Defaults()
         var field9: Optionals = Optionals()
         var unknownFields: [UInt8] = []
-        while reader.reader.position < end, let key = try reader.nextKey() {
-            switch key.number {
-            case 1:
-                try reader.expect(key, .lengthDelimited, field: "Awkward.class")
+        while reader.reader.position < end {
+            let keyOffset = reader.reader.position
+            let rawKey = try reader.reader.readUVarint()
+            switch rawKey {
+            case 0x0A:
                 field1 = try reader.readWireString()
-            case 2:
-                try reader.expect(key, .varint, field: "Awkward.unknownFields")
+            case 0x10:
                 field2 = try reader.readInt(as: Int32.self)
-            case 3:
-                try reader.expect(key, .varint, field: "Awkward.legacy")
+            case 0x18:
                 field3 = try reader.readInt(as: Int32.self)
-            case 4:
-                try reader.expect(key, .varint, field: "Awkward.renamed")
+            case 0x20:
                 field4 = try reader.readInt(as: Int32.self)
-            case 5:
-                try reader.expect(key, .lengthDelimited, field: "Awkward.self")
+            case 0x2A:
                 field5 = try Empty.decodeNested(from: &reader, depth: depth)
-            case 6:
-                try reader.expect(key, .lengthDelimited, field: "Awkward.nested")
+            case 0x32:
                 field6 = try Arrays.decodeNested(from: &reader, depth: depth)
-            case 7:
-                try reader.expect(key, .lengthDelimited, field: "Awkward.maps")
+            case 0x3A:
                 field7 = try Maps.decodeNested(from: &reader, depth: depth)
-            case 8:
-                try reader.expect(key, .lengthDelimited, field: "Awkward.defaults")
+            case 0x42:
                 field8 = try Defaults.decodeNested(from: &reader, depth: depth)
-            case 9:
-                try reader.expect(key, .lengthDelimited, field: "Awkward.optionals")
+            case 0x4A:
                 field9 = try Optionals.decodeNested(from: &reader, depth: depth)
             default:
-                unknownFields.append(contentsOf: try reader.captureUnknown(key))
+                let key = try reader.fieldKey(raw: rawKey, at: keyOffset)
+                switch key.number {
+                case 1, 2, 3, 4, 5, 6, 7, 8, 9:
+                    throw WireError(.typeMismatch, offset: keyOffset, "field \(key.number) of Awkward has unexpected wire type \(key.wireType)")
+                default:
+                    unknownFields.append(contentsOf: try reader.captureUnknown(key))
+                }
             }
         }
         guard reader.reader.position == end else {
@@ -2527,9 +2495,12 @@ public struct Ping: WireMessage, Codable, Sendable, Hashable {
     ///   field running past `end`.
     init(decodingWire reader: inout PayloadReader, end: Int, depth: Int) throws(WireError) {
         var unknownFields: [UInt8] = []
-        while reader.reader.position < end, let key = try reader.nextKey() {
-            switch key.number {
+        while reader.reader.position < end {
+            let keyOffset = reader.reader.position
+            let rawKey = try reader.reader.readUVarint()
+            switch rawKey {
             default:
+                let key = try reader.fieldKey(raw: rawKey, at: keyOffset)
                 unknownFields.append(contentsOf: try reader.captureUnknown(key))
             }
         }

@@ -90,16 +90,22 @@ public struct ParticipantRef: WirePayloadCodable, Codable, Sendable, Hashable {
         var field1: UUID = WireDefaults.uuid
         var field2: String = ""
         var unknownFields: [UInt8] = []
-        while reader.reader.position < end, let key = try reader.nextKey() {
-            switch key.number {
-            case 1:
-                try reader.expect(key, .lengthDelimited, field: "ParticipantRef.id")
+        while reader.reader.position < end {
+            let keyOffset = reader.reader.position
+            let rawKey = try reader.reader.readUVarint()
+            switch rawKey {
+            case 0x0A:
                 field1 = try reader.readWireUUID()
-            case 2:
-                try reader.expect(key, .lengthDelimited, field: "ParticipantRef.displayName")
+            case 0x12:
                 field2 = try reader.readWireString()
             default:
-                unknownFields.append(contentsOf: try reader.captureUnknown(key))
+                let key = try reader.fieldKey(raw: rawKey, at: keyOffset)
+                switch key.number {
+                case 1, 2:
+                    throw WireError(.typeMismatch, offset: keyOffset, "field \(key.number) of ParticipantRef has unexpected wire type \(key.wireType)")
+                default:
+                    unknownFields.append(contentsOf: try reader.captureUnknown(key))
+                }
             }
         }
         guard reader.reader.position == end else {

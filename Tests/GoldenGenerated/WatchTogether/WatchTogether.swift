@@ -193,33 +193,38 @@ public enum MediaSource: WirePayloadCodable, Codable, Sendable, Hashable {
     /// - Throws: a `WireError`: `missingField` for no case, `invalidValue` for two cases or an unknown case number.
     init(decodingWire reader: inout PayloadReader, end: Int, depth: Int) throws(WireError) {
         var result: Self?
-        while reader.reader.position < end, let key = try reader.nextKey() {
-            switch key.number {
-            case 1:
+        while reader.reader.position < end {
+            let keyOffset = reader.reader.position
+            let rawKey = try reader.reader.readUVarint()
+            switch rawKey {
+            case 0x0A:
                 guard result == nil else {
                     throw WireError(.invalidValue, offset: reader.reader.position, "union MediaSource holds more than one case")
                 }
                 var field1: CatalogItem = CatalogItem()
-                try reader.expect(key, .lengthDelimited, field: "MediaSource.catalog")
                 field1 = try CatalogItem.decodeNested(from: &reader, depth: depth)
                 result = .catalog(field1)
-            case 2:
+            case 0x12:
                 guard result == nil else {
                     throw WireError(.invalidValue, offset: reader.reader.position, "union MediaSource holds more than one case")
                 }
                 var field2: String = ""
-                try reader.expect(key, .lengthDelimited, field: "MediaSource.url")
                 field2 = try reader.readWireString()
                 result = .url(field2)
-            case 3:
+            case 0x1A:
                 guard result == nil else {
                     throw WireError(.invalidValue, offset: reader.reader.position, "union MediaSource holds more than one case")
                 }
-                try reader.expect(key, .lengthDelimited, field: "MediaSource.local")
-                try reader.skip(key)
+                try reader.skip(FieldKey(number: 3, wireType: .lengthDelimited))
                 result = .local
             default:
-                throw WireError(.invalidValue, offset: reader.reader.position, "union MediaSource has no case numbered \(key.number)")
+                let key = try reader.fieldKey(raw: rawKey, at: keyOffset)
+                switch key.number {
+                case 1, 2, 3:
+                    throw WireError(.typeMismatch, offset: keyOffset, "field \(key.number) of MediaSource has unexpected wire type \(key.wireType)")
+                default:
+                    throw WireError(.invalidValue, offset: keyOffset, "union MediaSource has no case numbered \(key.number)")
+                }
             }
         }
         guard reader.reader.position == end else {
@@ -348,16 +353,22 @@ public struct CatalogItem: WirePayloadCodable, Codable, Sendable, Hashable {
         var field1: UUID = WireDefaults.uuid
         var field2: UUID? = nil
         var unknownFields: [UInt8] = []
-        while reader.reader.position < end, let key = try reader.nextKey() {
-            switch key.number {
-            case 1:
-                try reader.expect(key, .lengthDelimited, field: "CatalogItem.contentID")
+        while reader.reader.position < end {
+            let keyOffset = reader.reader.position
+            let rawKey = try reader.reader.readUVarint()
+            switch rawKey {
+            case 0x0A:
                 field1 = try reader.readWireUUID()
-            case 2:
-                try reader.expect(key, .lengthDelimited, field: "CatalogItem.seriesID")
+            case 0x12:
                 field2 = try reader.readWireUUID()
             default:
-                unknownFields.append(contentsOf: try reader.captureUnknown(key))
+                let key = try reader.fieldKey(raw: rawKey, at: keyOffset)
+                switch key.number {
+                case 1, 2:
+                    throw WireError(.typeMismatch, offset: keyOffset, "field \(key.number) of CatalogItem has unexpected wire type \(key.wireType)")
+                default:
+                    unknownFields.append(contentsOf: try reader.captureUnknown(key))
+                }
             }
         }
         guard reader.reader.position == end else {
@@ -623,49 +634,37 @@ public struct PlaybackState: WireMessage, Codable, Sendable, Hashable {
         var field13: String = "en"
         var field14: [String: String] = [:]
         var unknownFields: [UInt8] = []
-        while reader.reader.position < end, let key = try reader.nextKey() {
-            switch key.number {
-            case 1:
-                try reader.expect(key, .lengthDelimited, field: "PlaybackState.stateID")
+        while reader.reader.position < end {
+            let keyOffset = reader.reader.position
+            let rawKey = try reader.reader.readUVarint()
+            switch rawKey {
+            case 0x0A:
                 field1 = try reader.readWireUUID()
-            case 2:
-                try reader.expect(key, .lengthDelimited, field: "PlaybackState.previousStateID")
+            case 0x12:
                 field2 = try reader.readWireUUID()
-            case 3:
-                try reader.expect(key, .lengthDelimited, field: "PlaybackState.title")
+            case 0x1A:
                 field3 = try reader.readWireString()
-            case 4:
-                try reader.expect(key, .lengthDelimited, field: "PlaybackState.subtitle")
+            case 0x22:
                 field4 = try reader.readWireString()
-            case 5:
-                try reader.expect(key, .lengthDelimited, field: "PlaybackState.contentID")
+            case 0x2A:
                 field5 = try reader.readWireUUID()
-            case 6:
-                try reader.expect(key, .fixed64, field: "PlaybackState.position")
+            case 0x31:
                 field6 = try reader.readDouble()
-            case 7:
-                try reader.expect(key, .fixed64, field: "PlaybackState.rate")
+            case 0x39:
                 field7 = try reader.readDouble()
-            case 8:
-                try reader.expect(key, .varint, field: "PlaybackState.isPlaying")
+            case 0x40:
                 field8 = try reader.readBool()
-            case 9:
-                try reader.expect(key, .varint, field: "PlaybackState.event")
+            case 0x48:
                 field9 = PlaybackEvent(rawValue: try reader.readUInt(as: UInt32.self))
-            case 10:
-                try reader.expect(key, .lengthDelimited, field: "PlaybackState.changedBy")
+            case 0x52:
                 field10 = try ParticipantRef.decodeNested(from: &reader, depth: depth)
-            case 11:
-                try reader.expect(key, .fixed64, field: "PlaybackState.changedAt")
+            case 0x59:
                 field11 = WireTimestamp.date(nanoseconds: try reader.readTimestampNanoseconds())
-            case 12:
-                try reader.expect(key, .lengthDelimited, field: "PlaybackState.source")
+            case 0x62:
                 field12 = try MediaSource.decodeNested(from: &reader, depth: depth)
-            case 13:
-                try reader.expect(key, .lengthDelimited, field: "PlaybackState.audioLanguage")
+            case 0x6A:
                 field13 = try reader.readWireString()
-            case 14:
-                try reader.expect(key, .lengthDelimited, field: "PlaybackState.metadata")
+            case 0x72:
                 let entry = try reader.readNested { (entryReader: inout PayloadReader) throws(WireError) -> (String, String) in
                     var entryKey: String = ""
                     var entryValue: String = ""
@@ -685,7 +684,13 @@ public struct PlaybackState: WireMessage, Codable, Sendable, Hashable {
                 }
                 field14[entry.0] = entry.1
             default:
-                unknownFields.append(contentsOf: try reader.captureUnknown(key))
+                let key = try reader.fieldKey(raw: rawKey, at: keyOffset)
+                switch key.number {
+                case 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14:
+                    throw WireError(.typeMismatch, offset: keyOffset, "field \(key.number) of PlaybackState has unexpected wire type \(key.wireType)")
+                default:
+                    unknownFields.append(contentsOf: try reader.captureUnknown(key))
+                }
             }
         }
         guard reader.reader.position == end else {
@@ -871,19 +876,24 @@ public struct ReadyState: WireMessage, Codable, Sendable, Hashable {
         var field2: Bool = false
         var field3: Float = 0
         var unknownFields: [UInt8] = []
-        while reader.reader.position < end, let key = try reader.nextKey() {
-            switch key.number {
-            case 1:
-                try reader.expect(key, .lengthDelimited, field: "ReadyState.participant")
+        while reader.reader.position < end {
+            let keyOffset = reader.reader.position
+            let rawKey = try reader.reader.readUVarint()
+            switch rawKey {
+            case 0x0A:
                 field1 = try reader.readWireUUID()
-            case 2:
-                try reader.expect(key, .varint, field: "ReadyState.isReady")
+            case 0x10:
                 field2 = try reader.readBool()
-            case 3:
-                try reader.expect(key, .fixed32, field: "ReadyState.bufferedAhead")
+            case 0x1D:
                 field3 = try reader.readFloat()
             default:
-                unknownFields.append(contentsOf: try reader.captureUnknown(key))
+                let key = try reader.fieldKey(raw: rawKey, at: keyOffset)
+                switch key.number {
+                case 1, 2, 3:
+                    throw WireError(.typeMismatch, offset: keyOffset, "field \(key.number) of ReadyState has unexpected wire type \(key.wireType)")
+                default:
+                    unknownFields.append(contentsOf: try reader.captureUnknown(key))
+                }
             }
         }
         guard reader.reader.position == end else {
