@@ -415,9 +415,13 @@ struct Parser {
         return (cases, reserved)
     }
 
-    /// After a member: a separator, a new line or `}` must follow.
+    /// After a member: a `;`, a new line or `}` must follow.
     private mutating func expectMemberEnd() -> Bool {
-        skipSeparator()
+        // A ';' ends a member, so another may follow on the same line.
+        if current.isPunctuation(";") {
+            skipSeparator()
+            return true
+        }
         if current.startsLine || current.isPunctuation("}") || atEnd { return true }
         error("expected a new line after the member, found \(current.quoted)", at: current.location,
               hint: "put each field or case on its own line")
