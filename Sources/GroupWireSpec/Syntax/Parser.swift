@@ -24,12 +24,13 @@ struct Parser {
     // MARK: Token access
 
     private var current: Token {
-        // Safe: tokens always ends with `.end` and position never passes it.
+        // Safe because tokens always ends with `.end` (never empty) and position never passes it.
         position < tokens.count ? tokens[position] : tokens[tokens.count - 1]
     }
 
     private func peek(_ offset: Int) -> Token {
         let index = position + offset
+        // Safe because tokens is never empty: the lexer always appends `.end`.
         return index < tokens.count ? tokens[index] : tokens[tokens.count - 1]
     }
 
