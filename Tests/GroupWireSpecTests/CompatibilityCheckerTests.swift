@@ -120,6 +120,19 @@ private func edited(_ from: String, _ to: String) -> String {
         #expect(found == ["GW027 P"])
     }
 
+    @Test func renamingAStructWithTheSameMembersIsOnlyAWarning() throws {
+        let found = try report("package t version 1\nstruct P {\n    1 x: Int32\n}\nmessage M @ 1 {\n    1 p: P\n}\n",
+                               "package t version 2\nstruct Q {\n    1 x: Int32\n}\nmessage M @ 1 {\n    1 p: Q\n}\n")
+        #expect(found.changes.map { "\($0.rule.id) \($0.path)" } == ["GW032 M.p", "GW028 P"])
+        #expect(found.verdict == .compatible)
+    }
+
+    @Test func pointingAFieldAtADifferentStructIsBreaking() throws {
+        let found = try changes("package t version 1\nstruct P {\n    1 x: Int32\n}\nstruct Q {\n    1 y: String\n}\nmessage M @ 1 {\n    1 p: P\n}\n",
+                                "package t version 2\nstruct P {\n    1 x: Int32\n}\nstruct Q {\n    1 y: String\n}\nmessage M @ 1 {\n    1 p: Q\n}\n")
+        #expect(found == ["GW005 M.p"])
+    }
+
     @Test func aShapeChangeWithoutAVersionBumpIsAWarning() throws {
         let found = try changes(v1, v1.replacingOccurrences(of: "2 count: Int32", with: "2 count: Int64"))
         #expect(found == ["GW006 M.count", "GW031 package"])
@@ -140,9 +153,9 @@ private func edited(_ from: String, _ to: String) -> String {
 
     @Test func rulesHaveUniqueStableIds() {
         let ids = CompatibilityRule.all.map(\.id)
-        #expect(ids.count == 31)
+        #expect(ids.count == 32)
         #expect(Set(ids).count == ids.count)
-        #expect(ids == (1...31).map { "GW" + String(repeating: "0", count: 3 - String($0).count) + String($0) })
+        #expect(ids == (1...32).map { "GW" + String(repeating: "0", count: 3 - String($0).count) + String($0) })
         #expect(Set(CompatibilityRule.all.map(\.name)).count == ids.count)
     }
 

@@ -114,6 +114,12 @@ import Testing
         #expect(!message.reserved.reserves(number: 31))
     }
 
+    @Test func aStrayCharacterDoesNotDetachTheDocsOfTheNextDeclaration() throws {
+        let compilation = SpecCompiler().compile(source: "package t version 1\n/// Docs.\n$ struct S {\n}\n", path: "t.gwspec")
+        #expect(compilation.diagnostics.map(\.description) == ["t.gwspec:3:1: error: unexpected character '$'"])
+        #expect(compilation.spec.declaration(named: "S")?.documentation == "Docs.")
+    }
+
     @Test func recursionThroughArraysAndMapsIsAllowed() throws {
         let spec = try validSpec("""
             package t version 1

@@ -215,6 +215,10 @@ private struct SpecDiffer {
         default:
             break
         }
+        if let oldName = oldType.name, let newName = newType.name, sameMembers(oldName, newName) {
+            add(.typeRenamed, path, "\(what) now uses '\(newName)', which has the same members as '\(oldName)'", at: location)
+            return true
+        }
         let text = "type of \(what) changed from \(oldType) to \(newType)"
         if let a = oldType.scalar, let b = newType.scalar, a.isInteger, b.isInteger {
             if a.isSignedInteger != b.isSignedInteger {
@@ -236,6 +240,17 @@ private struct SpecDiffer {
             add(.fieldTypeChanged, path, text + " with the same wire type; readers misinterpret the bytes", at: location)
         }
         return true
+    }
+
+    /// Whether `oldName` in the old set and `newName` in the new set are the same kind of
+    /// declaration with the same canonical members (their blocks without the first line).
+    private func sameMembers(_ oldName: String, _ newName: String) -> Bool {
+        guard let oldDecl = old.declaration(named: oldName), let newDecl = new.declaration(named: newName),
+              oldDecl.keyword == newDecl.keyword else { return false }
+        let oldBody = CanonicalForm.block(oldDecl, in: old).split(separator: "\n").dropFirst()
+        let newBody = CanonicalForm.block(newDecl, in: new).split(separator: "\n").dropFirst()
+        if case .message(let a) = oldDecl, case .message(let b) = newDecl, a.typeID != b.typeID { return false }
+        return oldBody.elementsEqual(newBody)
     }
 
     private mutating func compareReservations(_ oldReserved: [ReservedDecl], _ newReserved: [ReservedDecl], used: Set<UInt64>,
