@@ -313,19 +313,21 @@ struct SemanticChecker {
                                        numbers: ClosedRange<UInt64>, reserved: [ReservedDecl]) {
         var byNumber: [UInt64: any NumberedMember] = [:]
         var byName: [String: any NumberedMember] = [:]
+        // Suggest numbers above every member, not just those seen so far.
+        let suggestion = nextFree(members.map(\.number).filter { numbers.contains($0) }, reserved: reserved)
         for member in members {
             if !numbers.contains(member.number) {
                 error("\(kind) number \(member.number) of '\(owner).\(member.name)' is out of range; \(kind) numbers are \(numbers.lowerBound)...\(numbers.upperBound)",
                       at: member.location)
             } else if let first = byNumber[member.number] {
                 error("\(kind) number \(member.number) is already used by '\(first.name)' in '\(owner)'", at: member.location,
-                      hint: "use an unused number, such as \(nextFree(byNumber.keys, reserved: reserved))",
+                      hint: "use an unused number, such as \(suggestion)",
                       notes: [.init("'\(first.name)' is declared here", at: first.location)])
             } else {
                 byNumber[member.number] = member
                 if reserved.reserves(number: member.number) {
                     error("\(kind) number \(member.number) of '\(owner).\(member.name)' is reserved", at: member.location,
-                          hint: "reserved numbers belonged to removed members; use an unused number, such as \(nextFree(byNumber.keys, reserved: reserved))")
+                          hint: "reserved numbers belonged to removed members; use an unused number, such as \(suggestion)")
                 }
             }
             if let first = byName[member.name] {
