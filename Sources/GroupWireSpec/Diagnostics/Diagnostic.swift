@@ -101,15 +101,12 @@ public struct Diagnostic: Sendable, Hashable, CustomStringConvertible {
         return lines.joined(separator: "\n")
     }
 
-    /// Spaces (tabs kept as tabs) up to the column, then `^`.
+    /// Spaces (tabs kept as tabs) up to the column, then `^`. Looks only at the first
+    /// `column - 1` bytes of the line.
     static func caretLine(for sourceLine: String, column: Int) -> String {
+        let prefix = String(decoding: sourceLine.utf8.prefix(max(0, column - 1)), as: UTF8.self)
         var caret = ""
-        var consumed = 1
-        for scalar in sourceLine.unicodeScalars {
-            let width = String(scalar).utf8.count
-            // Stop once the next scalar would pass the column.
-            if consumed + width > column { break }
-            consumed += width
+        for scalar in prefix.unicodeScalars {
             caret.append(scalar == "\t" ? "\t" : " ")
         }
         return caret + "^"

@@ -13,9 +13,12 @@ struct Lexer {
     private var pendingDoc: [String] = []
     private(set) var diagnostics: [Diagnostic] = []
 
-    init(source: String, file: String) {
+    private let maxDiagnostics: Int
+
+    init(source: String, file: String, maxDiagnostics: Int) {
         self.bytes = Array(source.utf8)
         self.file = file
+        self.maxDiagnostics = maxDiagnostics
     }
 
     /// Lexes the whole source. The last token is always `.end`.
@@ -45,7 +48,15 @@ struct Lexer {
     }
 
     private mutating func error(_ message: String, at location: SourceLocation, hint: String? = nil) {
+        // Bounded like the parser's list, so hostile input cannot grow it without limit.
+        guard diagnostics.count < maxDiagnostics else { return }
         diagnostics.append(.error(message, at: location, hint: hint))
+    }
+
+    /// Whether `byte` cannot start any token, comment or whitespace.
+    private func isBadStart(_ byte: UInt8) -> Bool {
+        !(Lexer.isIdentifierStart(byte) || Lexer.isDigit(byte) || byte == 0x22 || byte == 0x2F
+          || "{}[]():,;=?@-. \t\r\n".utf8.contains(byte) || byte == 0x0B || byte == 0x0C)
     }
 
     private static func isIdentifierStart(_ byte: UInt8) -> Bool {
@@ -77,7 +88,8 @@ struct Lexer {
         let startLocation = location
         let startsLine = !sawTokenOnLine
         sawTokenOnLine = true
-        let documentation = pendingDoc.isEmpty ? nil : pendingDoc.joined(separator: "\n")
+        let docLines = pendingDoc
+        let documentation = docLines.isEmpty ? nil : docLines.joined(separator: "\n")
         pendingDoc = []
         func make(_ kind: Token.Kind, _ text: String, integer: UInt64? = nil, float: Double? = nil) -> Token {
             Token(kind: kind, text: text, integer: integer, float: float, location: startLocation,
@@ -99,10 +111,12 @@ struct Lexer {
             index += 1
             return make(.punctuation, String(UnicodeScalar(byte)))
         }
-        // Anything else: report one diagnostic for the whole run of bad bytes, then go on.
+        // Anything else: report one diagnostic for the whole run of bad characters, then go on.
         let scalarText = badCharacterText()
+        while let next = peek(), isBadStart(next) { _ = badCharacterText() }
         error("unexpected character '\(scalarText)'", at: startLocation)
         sawTokenOnLine = !startsLine
+        pendingDoc = docLines  // the docs belong to the next real token
         return nil
     }
 
