@@ -70,23 +70,3 @@ extension PayloadReader {
         return reader.position + count  // readLength checked count <= remaining, so this is <= end
     }
 }
-
-extension PayloadReader {
-    /// Checks a raw key that a generated decoder read itself (its fast path switches on
-    /// the raw key value) and did not recognise: the same checks as ``nextKey()``.
-    /// - Parameters:
-    ///   - raw: the key's varint value.
-    ///   - offset: where the key starts, for errors.
-    /// - Throws: ``WireError/Kind/unknownWireType`` or ``WireError/Kind/invalidValue`` (field 0).
-    @inlinable public func fieldKey(raw: UInt64, at offset: Int) throws(WireError) -> FieldKey {
-        let wireType = WireType(rawValue: UInt8(truncatingIfNeeded: raw & 7))
-        let number = raw >> 3
-        guard wireType.isDefined else {
-            throw WireError(.unknownWireType, offset: offset, "wire type \(wireType.rawValue) is not defined (field \(number))")
-        }
-        guard number >= 1, number <= UInt64(FieldKey.maxNumber) else {
-            throw WireError(.invalidValue, offset: offset, "field number \(number) is outside 1...\(FieldKey.maxNumber)")
-        }
-        return FieldKey(number: UInt32(truncatingIfNeeded: number), wireType: wireType)
-    }
-}
