@@ -2522,3 +2522,168 @@ public struct Ping: WireMessage, Codable, Sendable, Hashable {
         try container.encode([String: Bool]())
     }
 }
+
+/// A recursive type: recursion goes through arrays and maps only.
+public struct Tree: WirePayloadCodable, Codable, Sendable, Hashable {
+    public var label: String
+    public var children: [Tree]
+    public var byName: [String: Tree]
+
+    /// Fields this version of the spec does not know, as read (keys included); written back
+    /// after the known fields. Part of `==` and `hash`, left out of JSON.
+    public var unknownFields: [UInt8]
+
+    /// Creates a `Tree`; each field defaults to its spec default.
+    /// - Parameter unknownFields: fields unknown to this version, as read from the wire.
+    public init(label: String = "", children: [Tree] = [], byName: [String: Tree] = [:], unknownFields: [UInt8] = []) {
+        self.label = label
+        self.children = children
+        self.byName = byName
+        self.unknownFields = unknownFields
+    }
+
+    /// The exact number of bytes ``encodeWire(to:)`` writes.
+    public var wireSize: Int {
+        var size = unknownFields.count
+        if !self.label.isEmpty {
+            size += 1 + WireSize.string(self.label)
+        }
+        for element in self.children {
+            size += 1 + WireSize.lengthDelimited(element.wireSize)
+        }
+        for (key, value) in self.byName {
+            size += 1 + WireSize.lengthDelimited(1 + WireSize.string(key) + 1 + WireSize.lengthDelimited(value.wireSize))
+        }
+        return size
+    }
+
+    /// The payload bytes, written into one buffer of exactly ``wireSize`` bytes.
+    public func wirePayload() -> [UInt8] {
+        if let bytes = WireSink.encode(size: wireSize, { sink in encodeFields(to: &sink) }) {
+            return bytes
+        }
+        var writer = ByteWriter()
+        encodeFields(to: &writer)
+        return writer.bytes
+    }
+
+    /// Appends the payload to `writer`.
+    public func encodeWire(to writer: inout PayloadWriter) {
+        encodeFields(to: &writer.writer)
+    }
+
+    /// Writes the fields in ascending number order, then the unknown fields (Spec/FORMAT.md,
+    /// notes/WIRE-DETERMINISM.md). Generic so one encoder serves both outputs.
+    func encodeFields(to writer: inout some WireWriting) {
+        if !self.label.isEmpty {
+            writer.writeByte(0x0A)
+            writer.writeLengthPrefixed(self.label)
+        }
+        for element in self.children {
+            writer.writeByte(0x12)
+            writer.writeUVarint(UInt64(element.wireSize))
+            element.encodeFields(to: &writer)
+        }
+        self.byName.forEachWireSorted { entryKey, entryValue in
+            writer.writeByte(0x1A)
+            writer.writeUVarint(UInt64(1 + WireSize.string(entryKey) + 1 + WireSize.lengthDelimited(entryValue.wireSize)))
+            writer.writeByte(0x0A)
+            writer.writeLengthPrefixed(entryKey)
+            writer.writeByte(0x12)
+            writer.writeUVarint(UInt64(entryValue.wireSize))
+            entryValue.encodeFields(to: &writer)
+        }
+        writer.writeRaw(unknownFields)
+    }
+
+    /// Reads fields to the end of `reader`; absent fields take their defaults, unknown ones are kept.
+    /// - Throws: a `WireError` for malformed input or a field of the wrong wire type.
+    public init(decodingWire reader: inout PayloadReader) throws(WireError) {
+        try self.init(decodingWire: &reader, end: reader.reader.end, depth: reader.depth)
+    }
+
+    /// Reads a length-delimited value of this type one level deeper than `depth`.
+    /// - Throws: `depthExceeded` past `maxNestingDepth`, or what decoding throws.
+    static func decodeNested(from reader: inout PayloadReader, depth: Int) throws(WireError) -> Self {
+        let end = try reader.nestedEnd(depth: depth)
+        return try Self(decodingWire: &reader, end: end, depth: depth + 1)
+    }
+
+    /// Reads fields up to offset `end` of `reader` (a nested value read in place, without a
+    /// sub-reader); absent fields take their defaults, unknown ones are kept.
+    /// - Throws: a `WireError` for malformed input, a field of the wrong wire type, or a
+    ///   field running past `end`.
+    init(decodingWire reader: inout PayloadReader, end: Int, depth: Int) throws(WireError) {
+        var field1: String = ""
+        var field2: [Tree] = []
+        var field3: [String: Tree] = [:]
+        var unknownFields: [UInt8] = []
+        while reader.reader.position < end {
+            let keyOffset = reader.reader.position
+            let rawKey = try reader.reader.readUVarint()
+            switch rawKey {
+            case 0x0A:
+                field1 = try reader.readWireString()
+            case 0x12:
+                field2.append(try Tree.decodeNested(from: &reader, depth: depth))
+            case 0x1A:
+                let entry = try reader.readNested { (entryReader: inout PayloadReader) throws(WireError) -> (String, Tree) in
+                    var entryKey: String = ""
+                    var entryValue: Tree = Tree()
+                    while let entryField = try entryReader.nextKey() {
+                        switch entryField.number {
+                        case 1:
+                            try entryReader.expect(entryField, .lengthDelimited, field: "Tree.byName")
+                            entryKey = try entryReader.readWireString()
+                        case 2:
+                            try entryReader.expect(entryField, .lengthDelimited, field: "Tree.byName")
+                            entryValue = try Tree.decodeNested(from: &entryReader, depth: depth + 1)
+                        default:
+                            try entryReader.skip(entryField)
+                        }
+                    }
+                    return (entryKey, entryValue)
+                }
+                field3[entry.0] = entry.1
+            default:
+                let key = try reader.fieldKey(raw: rawKey, at: keyOffset)
+                switch key.number {
+                case 1, 2, 3:
+                    throw WireError(.typeMismatch, offset: keyOffset, "field \(key.number) of Tree has unexpected wire type \(key.wireType)")
+                default:
+                    unknownFields.append(contentsOf: try reader.captureUnknown(key))
+                }
+            }
+        }
+        guard reader.reader.position == end else {
+            throw WireError(.truncated, offset: end, "a field of Tree runs past the end of its nested value")
+        }
+        self.label = field1
+        self.children = field2
+        self.byName = field3
+        self.unknownFields = unknownFields
+    }
+
+    private enum CodingKeys: String, CodingKey {
+        case label
+        case children
+        case byName
+    }
+
+    /// Decodes the JSON object form (field names as keys; missing keys take defaults).
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        self.label = try container.decodeIfPresent(String.self, forKey: .label) ?? ""
+        self.children = try container.decodeIfPresent([Tree].self, forKey: .children) ?? []
+        self.byName = try container.decodeIfPresent([String: Tree].self, forKey: .byName) ?? [:]
+        self.unknownFields = []
+    }
+
+    /// Encodes the JSON object form (every non-optional field, optionals when set).
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(self.label, forKey: .label)
+        try container.encode(self.children, forKey: .children)
+        try container.encode(self.byName, forKey: .byName)
+    }
+}
