@@ -40,6 +40,12 @@ struct SwiftModelBuilder: Sendable {
         )
     }
 
+    /// The spec's doc comment lines, or `fallback` so every public symbol has one.
+    private func documented(_ text: String?, fallback: String) -> [String] {
+        let lines = SwiftNames.documentation(text)
+        return lines.isEmpty ? [fallback] : lines
+    }
+
     /// The last path component of `path`.
     static func fileName(of path: String) -> String {
         String(path.split(separator: "/", omittingEmptySubsequences: false).last ?? Substring(path))
@@ -124,7 +130,7 @@ struct SwiftModelBuilder: Sendable {
         members.append(.function(decodeWire(name: name, fields: byNumber, unknown: unknown)))
         members.append(contentsOf: codable(name: name, fields: fields, unknown: unknown))
         return SwiftType(
-            kind: .struct, name: name, documentation: SwiftNames.documentation(documentation),
+            kind: .struct, name: name, documentation: documented(documentation, fallback: "`\(name)` from the spec."),
             attributes: SwiftNames.deprecationAttribute(deprecation), access: access,
             conformances: [typeID == nil ? "WirePayloadCodable" : "WireMessage", "Codable", "Sendable", "Hashable"],
             members: members)
@@ -133,7 +139,7 @@ struct SwiftModelBuilder: Sendable {
     private func properties(for field: FieldDecl) -> [SwiftMember] {
         let names = names(of: field)
         let type = types.swiftType(of: field)
-        let documentation = SwiftNames.documentation(field.documentation)
+        let documentation = documented(field.documentation, fallback: "Field \(field.number) of the spec.")
         guard field.deprecation != nil else {
             return [.property(SwiftProperty(
                 documentation: documentation, attributes: [], modifiers: access, keyword: "var",
@@ -375,7 +381,7 @@ struct SwiftModelBuilder: Sendable {
         let unknown = catchAllName(decl.cases.map(\.name))
         var members: [SwiftMember] = decl.cases.map { enumCase in
             .enumCase(SwiftEnumCase(
-                documentation: SwiftNames.documentation(enumCase.documentation),
+                documentation: documented(enumCase.documentation, fallback: "Case \(enumCase.number) of the spec."),
                 attributes: SwiftNames.deprecationAttribute(enumCase.deprecation),
                 name: SwiftNames.identifier(enumCase.name), associatedType: nil))
         }
@@ -436,7 +442,7 @@ struct SwiftModelBuilder: Sendable {
                     } + [SwitchCase(label: "case .\(unknown)(let number):", body: [.line("try container.encode(number)")])]),
             ])))
         return SwiftType(
-            kind: .enum, name: decl.name, documentation: SwiftNames.documentation(decl.documentation),
+            kind: .enum, name: decl.name, documentation: documented(decl.documentation, fallback: "`\(decl.name)` from the spec."),
             attributes: SwiftNames.deprecationAttribute(decl.deprecation), access: access,
             conformances: ["RawRepresentable", "Codable", "Sendable", "Hashable"], members: members)
     }
@@ -447,7 +453,7 @@ struct SwiftModelBuilder: Sendable {
         let label = { (unionCase: UnionCaseDecl) in "\(decl.name).\(unionCase.name)" }
         var members: [SwiftMember] = decl.cases.map { unionCase in
             .enumCase(SwiftEnumCase(
-                documentation: SwiftNames.documentation(unionCase.documentation),
+                documentation: documented(unionCase.documentation, fallback: "Case \(unionCase.number) of the spec."),
                 attributes: SwiftNames.deprecationAttribute(unionCase.deprecation),
                 name: SwiftNames.identifier(unionCase.name),
                 associatedType: unionCase.payload.map { "(\(types.swiftType($0)))" }))
@@ -498,7 +504,7 @@ struct SwiftModelBuilder: Sendable {
         members.append(.function(unionDecode(decl, wireCase: wireCase)))
         members.append(contentsOf: unionCodable(decl))
         return SwiftType(
-            kind: .enum, name: decl.name, documentation: SwiftNames.documentation(decl.documentation),
+            kind: .enum, name: decl.name, documentation: documented(decl.documentation, fallback: "`\(decl.name)` from the spec."),
             attributes: SwiftNames.deprecationAttribute(decl.deprecation), access: access,
             conformances: ["WirePayloadCodable", "Codable", "Sendable", "Hashable"], members: members)
     }

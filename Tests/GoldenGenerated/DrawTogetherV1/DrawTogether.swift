@@ -139,10 +139,19 @@ public struct Point: WirePayloadCodable, Codable, Sendable, Hashable {
 
 /// The colour of a stroke. Open: colours added later arrive as unknown values.
 public enum StrokeColor: RawRepresentable, Codable, Sendable, Hashable {
+    /// Case 0 of the spec.
     case black
+
+    /// Case 1 of the spec.
     case red
+
+    /// Case 2 of the spec.
     case green
+
+    /// Case 3 of the spec.
     case blue
+
+    /// Case 4 of the spec.
     case yellow
 
     /// A case this version of the spec does not know, kept by number and written back.
@@ -241,6 +250,8 @@ public enum StrokeColor: RawRepresentable, Codable, Sendable, Hashable {
 public struct Stroke: WirePayloadCodable, Codable, Sendable, Hashable {
     /// Identifies the stroke across participants.
     public var id: UUID
+
+    /// Field 2 of the spec.
     public var color: StrokeColor
 
     /// The points in drawing order.
@@ -397,8 +408,13 @@ public struct UpsertStroke: WireMessage, Codable, Sendable, Hashable {
     /// The message's name in the spec.
     public static let wireTypeName: String = "UpsertStroke"
 
+    /// Field 1 of the spec.
     public var id: UUID
+
+    /// Field 2 of the spec.
     public var color: StrokeColor
+
+    /// Field 3 of the spec.
     public var point: Point
 
     /// Fields this version of the spec does not know, as read (keys included); written back
@@ -548,6 +564,7 @@ public struct CanvasSnapshot: WireMessage, Codable, Sendable, Hashable {
     /// The message's name in the spec.
     public static let wireTypeName: String = "CanvasSnapshot"
 
+    /// Field 1 of the spec.
     public var strokes: [Stroke]
 
     /// Total points over all strokes.

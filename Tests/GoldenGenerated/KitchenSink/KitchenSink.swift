@@ -10,8 +10,13 @@ import GroupWire
 
 /// An enum with a case named like the catch-all and a deprecated case.
 public enum Mood: RawRepresentable, Codable, Sendable, Hashable {
+    /// Case 0 of the spec.
     case calm
+
+    /// Case 1 of the spec.
     case unknown
+
+    /// Case 2 of the spec.
     @available(*, deprecated, message: "say calm")
     case serene
 
@@ -189,21 +194,52 @@ public struct Empty: WirePayloadCodable, Codable, Sendable, Hashable {
 
 /// Every scalar, plain.
 public struct Scalars: WirePayloadCodable, Codable, Sendable, Hashable {
+    /// Field 1 of the spec.
     public var flag: Bool
+
+    /// Field 2 of the spec.
     public var i8: Int8
+
+    /// Field 3 of the spec.
     public var i16: Int16
+
+    /// Field 4 of the spec.
     public var i32: Int32
+
+    /// Field 5 of the spec.
     public var i64: Int64
+
+    /// Field 6 of the spec.
     public var u8: UInt8
+
+    /// Field 7 of the spec.
     public var u16: UInt16
+
+    /// Field 8 of the spec.
     public var u32: UInt32
+
+    /// Field 9 of the spec.
     public var u64: UInt64
+
+    /// Field 10 of the spec.
     public var f32: Float
+
+    /// Field 11 of the spec.
     public var f64: Double
+
+    /// Field 12 of the spec.
     public var text: String
+
+    /// Field 13 of the spec.
     public var blob: [UInt8]
+
+    /// Field 14 of the spec.
     public var id: UUID
+
+    /// Field 15 of the spec.
     public var at: Date
+
+    /// Field 16 of the spec.
     public var mood: Mood
 
     /// Fields this version of the spec does not know, as read (keys included); written back
@@ -557,16 +593,37 @@ public struct Scalars: WirePayloadCodable, Codable, Sendable, Hashable {
 
 /// Every scalar, optional.
 public struct Optionals: WirePayloadCodable, Codable, Sendable, Hashable {
+    /// Field 1 of the spec.
     public var flag: Bool?
+
+    /// Field 2 of the spec.
     public var i32: Int32?
+
+    /// Field 3 of the spec.
     public var u64: UInt64?
+
+    /// Field 4 of the spec.
     public var f32: Float?
+
+    /// Field 5 of the spec.
     public var text: String?
+
+    /// Field 6 of the spec.
     public var blob: [UInt8]?
+
+    /// Field 7 of the spec.
     public var id: UUID?
+
+    /// Field 8 of the spec.
     public var at: Date?
+
+    /// Field 9 of the spec.
     public var mood: Mood?
+
+    /// Field 10 of the spec.
     public var inner: Scalars?
+
+    /// Field 11 of the spec.
     public var choice: Choice?
 
     /// Fields this version of the spec does not know, as read (keys included); written back
@@ -864,12 +921,25 @@ public struct Optionals: WirePayloadCodable, Codable, Sendable, Hashable {
 
 /// Spec defaults of each kind.
 public struct Defaults: WirePayloadCodable, Codable, Sendable, Hashable {
+    /// Field 1 of the spec.
     public var flag: Bool
+
+    /// Field 2 of the spec.
     public var small: Int32
+
+    /// Field 3 of the spec.
     public var big: UInt64
+
+    /// Field 4 of the spec.
     public var ratio: Float
+
+    /// Field 5 of the spec.
     public var scale: Double
+
+    /// Field 6 of the spec.
     public var name: String
+
+    /// Field 7 of the spec.
     public var mood: Mood
 
     /// Fields this version of the spec does not know, as read (keys included); written back
@@ -1079,19 +1149,46 @@ public struct Defaults: WirePayloadCodable, Codable, Sendable, Hashable {
 
 /// Arrays of every element kind.
 public struct Arrays: WirePayloadCodable, Codable, Sendable, Hashable {
+    /// Field 1 of the spec.
     public var flags: [Bool]
+
+    /// Field 2 of the spec.
     public var ints: [Int32]
+
+    /// Field 3 of the spec.
     public var longs: [Int64]
+
+    /// Field 4 of the spec.
     public var bytes8: [UInt8]
+
+    /// Field 5 of the spec.
     public var counts: [UInt64]
+
+    /// Field 6 of the spec.
     public var floats: [Float]
+
+    /// Field 7 of the spec.
     public var doubles: [Double]
+
+    /// Field 8 of the spec.
     public var times: [Date]
+
+    /// Field 9 of the spec.
     public var moods: [Mood]
+
+    /// Field 10 of the spec.
     public var texts: [String]
+
+    /// Field 11 of the spec.
     public var blobs: [[UInt8]]
+
+    /// Field 12 of the spec.
     public var ids: [UUID]
+
+    /// Field 13 of the spec.
     public var items: [Scalars]
+
+    /// Field 14 of the spec.
     public var choices: [Choice]
 
     /// Fields this version of the spec does not know, as read (keys included); written back
@@ -1524,14 +1621,31 @@ public struct Arrays: WirePayloadCodable, Codable, Sendable, Hashable {
 
 /// Maps with every key kind and several value kinds.
 public struct Maps: WirePayloadCodable, Codable, Sendable, Hashable {
+    /// Field 1 of the spec.
     public var byName: [String: Int32]
+
+    /// Field 2 of the spec.
     public var byNumber: [Int32: String]
+
+    /// Field 3 of the spec.
     public var byCount: [UInt64: [UInt8]]
+
+    /// Field 4 of the spec.
     public var byFlag: [Bool: Double]
+
+    /// Field 5 of the spec.
     public var byID: [UUID: Date]
+
+    /// Field 6 of the spec.
     public var moods: [String: Mood]
+
+    /// Field 7 of the spec.
     public var items: [Int64: Scalars]
+
+    /// Field 8 of the spec.
     public var choices: [String: Choice]
+
+    /// Field 9 of the spec.
     public var floats: [UInt8: Float]
 
     /// Fields this version of the spec does not know, as read (keys included); written back
@@ -1960,13 +2074,26 @@ public struct Maps: WirePayloadCodable, Codable, Sendable, Hashable {
 
 /// A union with every payload kind.
 public enum Choice: WirePayloadCodable, Codable, Sendable, Hashable {
+    /// Case 1 of the spec.
     case nothing
+
+    /// Case 2 of the spec.
     case number(Int64)
+
+    /// Case 3 of the spec.
     case text(String)
+
+    /// Case 4 of the spec.
     case item(Scalars)
+
+    /// Case 5 of the spec.
     case mood(Mood)
+
+    /// Case 9 of the spec.
     @available(*, deprecated)
     case old(Bool)
+
+    /// Case 10 of the spec.
     case time(Date)
 
     /// The value of an absent field of this type: the lowest-numbered case with a default payload.
@@ -2189,10 +2316,14 @@ public struct Awkward: WireMessage, Codable, Sendable, Hashable {
     /// The message's name in the spec.
     public static let wireTypeName: String = "Awkward"
 
+    /// Field 1 of the spec.
     public var `class`: String
+
+    /// Field 2 of the spec.
     public var unknownFields: Int32
     private var _legacy: Int32
 
+    /// Field 3 of the spec.
     @available(*, deprecated, message: "use renamed")
     public var legacy: Int32 {
         get {
@@ -2203,11 +2334,22 @@ public struct Awkward: WireMessage, Codable, Sendable, Hashable {
         }
     }
 
+    /// Field 4 of the spec.
     public var renamed: Int32
+
+    /// Field 5 of the spec.
     public var `self`: Empty
+
+    /// Field 6 of the spec.
     public var nested: Arrays
+
+    /// Field 7 of the spec.
     public var maps: Maps
+
+    /// Field 8 of the spec.
     public var defaults: Defaults
+
+    /// Field 9 of the spec.
     public var optionals: Optionals
 
     /// Fields this version of the spec does not know, as read (keys included); written back
@@ -2525,8 +2667,13 @@ public struct Ping: WireMessage, Codable, Sendable, Hashable {
 
 /// A recursive type: recursion goes through arrays and maps only.
 public struct Tree: WirePayloadCodable, Codable, Sendable, Hashable {
+    /// Field 1 of the spec.
     public var label: String
+
+    /// Field 2 of the spec.
     public var children: [Tree]
+
+    /// Field 3 of the spec.
     public var byName: [String: Tree]
 
     /// Fields this version of the spec does not know, as read (keys included); written back

@@ -10,11 +10,22 @@ import GroupWire
 
 /// What happened to produce a playback state.
 public enum PlaybackEvent: RawRepresentable, Codable, Sendable, Hashable {
+    /// Case 0 of the spec.
     case none
+
+    /// Case 1 of the spec.
     case play
+
+    /// Case 2 of the spec.
     case pause
+
+    /// Case 3 of the spec.
     case seek
+
+    /// Case 4 of the spec.
     case rateChange
+
+    /// Case 5 of the spec.
     case contentChange
 
     /// A case this version of the spec does not know, kept by number and written back.
@@ -274,6 +285,7 @@ public enum MediaSource: WirePayloadCodable, Codable, Sendable, Hashable {
 
 /// An item of the catalogue: a film, or an episode of a series.
 public struct CatalogItem: WirePayloadCodable, Codable, Sendable, Hashable {
+    /// Field 1 of the spec.
     public var contentID: UUID
 
     /// Set for episodes.
@@ -415,8 +427,14 @@ public struct PlaybackState: WireMessage, Codable, Sendable, Hashable {
 
     /// The state this one replaces, to detect concurrent changes.
     public var previousStateID: UUID?
+
+    /// Field 3 of the spec.
     public var title: String
+
+    /// Field 4 of the spec.
     public var subtitle: String?
+
+    /// Field 5 of the spec.
     public var contentID: UUID
 
     /// Seconds from the start of the content.
@@ -424,12 +442,20 @@ public struct PlaybackState: WireMessage, Codable, Sendable, Hashable {
 
     /// Playback speed; 1 is normal speed, 0 is paused.
     public var rate: Double
+
+    /// Field 8 of the spec.
     public var isPlaying: Bool
+
+    /// Field 9 of the spec.
     public var event: PlaybackEvent
 
     /// Who caused the change.
     public var changedBy: ParticipantRef
+
+    /// Field 11 of the spec.
     public var changedAt: Date
+
+    /// Field 12 of the spec.
     public var source: MediaSource
 
     /// The audio language as a BCP 47 tag.
@@ -782,7 +808,10 @@ public struct ReadyState: WireMessage, Codable, Sendable, Hashable {
     /// The message's name in the spec.
     public static let wireTypeName: String = "ReadyState"
 
+    /// Field 1 of the spec.
     public var participant: UUID
+
+    /// Field 2 of the spec.
     public var isReady: Bool
 
     /// Seconds buffered ahead of the current position.
