@@ -104,7 +104,7 @@ let package = Package(
         ),
         .testTarget(
             name: "GroupWireCodegenTests",
-            dependencies: ["GroupWireCodegen", "GroupWireSpec"],
+            dependencies: ["GroupWireCodegen", "GroupWireSpec", "groupwire-generate"],
             swiftSettings: strictSwift
         ),
         // Golden generated Swift for the example specs (Tests/GoldenGenerated, written by

@@ -116,4 +116,38 @@ struct DrawTogetherGoldenTests {
         let sparse = try JSONDecoder().decode(UpsertStroke.self, from: Data(#"{"color":7}"#.utf8))
         #expect(sparse == UpsertStroke(color: .unknown(7)))
     }
+
+    @Test("A nested field running past its nested length is rejected as truncated at the nested end")
+    func nestedFieldPastItsEnd() {
+        // point (field 3) claims 2 bytes, but its x (fixed64) needs 9.
+        let bytes = hex("1a 02 09 0000000000002940")
+        do {
+            _ = try UpsertStroke(wirePayload: bytes)
+            Issue.record("decoding a straddling nested field succeeded")
+        } catch {
+            #expect(error.kind == .truncated)
+            #expect(error.offset == 4)
+        }
+    }
+
+    @Test("Nesting deeper than maxNestingDepth is rejected as depthExceeded")
+    func nestingDepthIsLimited() throws {
+        let snapshot = CanvasSnapshot(strokes: [Stroke(points: [Point(x: 1, y: 1)])], pointCount: 1)
+        var shallow = Limits.default
+        shallow.maxNestingDepth = 2
+        #expect(try CanvasSnapshot(wirePayload: snapshot.wirePayload(), limits: shallow) == snapshot)
+        shallow.maxNestingDepth = 1
+        do {
+            _ = try CanvasSnapshot(wirePayload: snapshot.wirePayload(), limits: shallow)
+            Issue.record("decoding past maxNestingDepth succeeded")
+        } catch {
+            #expect(error.kind == .depthExceeded)
+        }
+    }
+
+    @Test("Non-ASCII and invalid UTF-8 strings are validated")
+    func stringValidation() throws {
+        #expect(try Stroke(wirePayload: hex("0a 10 6f1c2a9e4b7d4e0f8a3b5c6d7e8f9a0b")).id == exampleID)
+        #expect(throws: WireError.self) { try Stroke(wirePayload: hex("0a 0f 6f1c2a9e4b7d4e0f8a3b5c6d7e8f9a")) }
+    }
 }

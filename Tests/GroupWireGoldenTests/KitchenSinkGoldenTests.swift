@@ -109,3 +109,37 @@ struct KitchenSinkGoldenTests {
         #expect(decoded.wirePayload() == hex("08 01"))
     }
 }
+
+@Suite("Generated recursive types")
+struct RecursiveGoldenTests {
+    @Test("A recursive tree round-trips through arrays and maps of itself")
+    func treeRoundTrips() throws {
+        let tree = Tree(label: "root", children: [Tree(label: "a"), Tree(children: [Tree(label: "deep")])],
+                        byName: ["x": Tree(label: "mapped", byName: ["y": Tree()])])
+        let bytes = tree.wirePayload()
+        #expect(bytes.count == tree.wireSize)
+        #expect(try Tree(wirePayload: bytes) == tree)
+    }
+
+    @Test("Input nested past maxNestingDepth is rejected as depthExceeded, without exhausting the stack")
+    func deepInputIsRejected() {
+        // 10_000 levels of `children` (field 2, len): 12 <len> 12 <len> ... built inside out.
+        var bytes: [UInt8] = []
+        for _ in 0..<10_000 {
+            var level: [UInt8] = [0x12]
+            var length = UInt64(bytes.count)
+            while length >= 0x80 {
+                level.append(UInt8(truncatingIfNeeded: length) | 0x80)
+                length >>= 7
+            }
+            level.append(UInt8(length))
+            bytes = level + bytes
+        }
+        do {
+            _ = try Tree(wirePayload: bytes)
+            Issue.record("decoding 10,000 nested levels succeeded")
+        } catch {
+            #expect(error.kind == .depthExceeded)
+        }
+    }
+}

@@ -126,4 +126,16 @@ struct WatchTogetherGoldenTests {
         #expect(ready.bufferedAhead == .infinity)
         #expect(String(decoding: try encoder.encode(MediaSource.url("x")), as: UTF8.self) == #"{"url":"x"}"#)
     }
+
+    @Test("Strings are read as UTF-8: non-ASCII text round-trips and invalid bytes are rejected")
+    func utf8Strings() throws {
+        let state = PlaybackState(title: "Amélie – 映画")
+        #expect(try PlaybackState(wirePayload: state.wirePayload()).title == "Amélie – 映画")
+        do {
+            _ = try PlaybackState(wirePayload: hex("1a 02 c3 28"))
+            Issue.record("invalid UTF-8 decoded")
+        } catch {
+            #expect(error.kind == .invalidUTF8)
+        }
+    }
 }

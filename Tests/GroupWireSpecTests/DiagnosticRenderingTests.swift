@@ -27,6 +27,12 @@ import Testing
             """)
     }
 
+    @Test func aDuplicateFieldNumberSuggestsANumberNoFieldUses() throws {
+        let found = diagnostics("package t version 1\nstruct S {\n    1 a: Int32\n    1 b: Int32\n    2 c: Int32\n    reserved 3\n}\n")
+        #expect(found.map(\.description) == ["t.gwspec:4:5: error: field number 1 is already used by 'a' in 'S'"])
+        #expect(found.first?.hint == "use an unused number, such as 4")
+    }
+
     @Test func theCaretKeepsTabsSoItLinesUpWithTheSource() {
         let diagnostic = Diagnostic.error("bad", at: SourceLocation(file: "f", line: 1, column: 4))
         #expect(diagnostic.rendered(sourceLine: "\t\tx y") == "f:1:4: error: bad\n\t\tx y\n\t\t ^")

@@ -40,6 +40,12 @@ struct SwiftModelBuilder: Sendable {
         )
     }
 
+    /// The spec's doc comment lines, or `fallback` so every public symbol has one.
+    private func documented(_ text: String?, fallback: String) -> [String] {
+        let lines = SwiftNames.documentation(text)
+        return lines.isEmpty ? [fallback] : lines
+    }
+
     /// The last path component of `path`.
     static func fileName(of path: String) -> String {
         String(path.split(separator: "/", omittingEmptySubsequences: false).last ?? Substring(path))
@@ -118,19 +124,13 @@ struct SwiftModelBuilder: Sendable {
             initialValue: nil, getter: nil)))
         members.append(.function(memberwiseInit(name: name, fields: fields, unknown: unknown)))
         members.append(.property(wireSizeProperty(name: name, fields: byNumber, unknown: unknown)))
-        members.append(.function(SwiftFunction(
-            documentation: ["The payload bytes, written into a buffer of exactly ``wireSize`` bytes."],
-            attributes: [], head: "\(access)func wirePayload", parameters: [], tail: " -> [UInt8]",
-            body: [
-                .line("var writer = PayloadWriter(capacity: wireSize)"),
-                .line("encodeWire(to: &writer)"),
-                .line("return writer.bytes"),
-            ])))
-        members.append(.function(encodeWire(name: name, fields: byNumber, unknown: unknown)))
+        members.append(contentsOf: encodingEntryPoints())
+        members.append(.function(encodeFields(name: name, fields: byNumber, unknown: unknown)))
+        members.append(contentsOf: decodingEntryPoints())
         members.append(.function(decodeWire(name: name, fields: byNumber, unknown: unknown)))
         members.append(contentsOf: codable(name: name, fields: fields, unknown: unknown))
         return SwiftType(
-            kind: .struct, name: name, documentation: SwiftNames.documentation(documentation),
+            kind: .struct, name: name, documentation: documented(documentation, fallback: "`\(name)` from the spec."),
             attributes: SwiftNames.deprecationAttribute(deprecation), access: access,
             conformances: [typeID == nil ? "WirePayloadCodable" : "WireMessage", "Codable", "Sendable", "Hashable"],
             members: members)
@@ -139,7 +139,7 @@ struct SwiftModelBuilder: Sendable {
     private func properties(for field: FieldDecl) -> [SwiftMember] {
         let names = names(of: field)
         let type = types.swiftType(of: field)
-        let documentation = SwiftNames.documentation(field.documentation)
+        let documentation = documented(field.documentation, fallback: "Field \(field.number) of the spec.")
         guard field.deprecation != nil else {
             return [.property(SwiftProperty(
                 documentation: documentation, attributes: [], modifiers: access, keyword: "var",
@@ -193,15 +193,39 @@ struct SwiftModelBuilder: Sendable {
             modifiers: access, keyword: "var", name: "wireSize", type: "Int", initialValue: nil, getter: body)
     }
 
-    private func encodeWire(name: String, fields: [FieldDecl], unknown: String) -> SwiftFunction {
+    /// `wirePayload()` (one exact-size allocation) and `encodeWire(to:)`, both over `encodeFields(to:)`.
+    private func encodingEntryPoints() -> [SwiftMember] {
+        [
+            .function(SwiftFunction(
+                documentation: ["The payload bytes, written into one buffer of exactly ``wireSize`` bytes."],
+                attributes: [], head: "\(access)func wirePayload", parameters: [], tail: " -> [UInt8]",
+                body: [
+                    .block("if let bytes = WireSink.encode(size: wireSize, { sink in encodeFields(to: &sink) }) {", [
+                        .line("return bytes")
+                    ]),
+                    .line("var writer = ByteWriter()"),
+                    .line("encodeFields(to: &writer)"),
+                    .line("return writer.bytes"),
+                ])),
+            .function(SwiftFunction(
+                documentation: ["Appends the payload to `writer`."], attributes: [],
+                head: "\(access)func encodeWire", parameters: ["to writer: inout PayloadWriter"],
+                body: [.line("encodeFields(to: &writer.writer)")])),
+        ]
+    }
+
+    private func encodeFields(name: String, fields: [FieldDecl], unknown: String) -> SwiftFunction {
         var body: [CodeItem] = []
         for field in fields {
             body.append(contentsOf: wire.encodeStatements(wireField(field, in: name), "self." + names(of: field).storage))
         }
         body.append(.line("writer.writeRaw(\(unknown))"))
         return SwiftFunction(
-            documentation: ["Writes the fields in ascending number order, then the unknown fields."],
-            attributes: [], head: "\(access)func encodeWire", parameters: ["to writer: inout PayloadWriter"], body: body)
+            documentation: [
+                "Writes the fields in ascending number order, then the unknown fields (Spec/FORMAT.md,",
+                "notes/WIRE-DETERMINISM.md). Generic so one encoder serves both outputs.",
+            ],
+            attributes: [], head: "func encodeFields", parameters: ["to writer: inout some WireWriting"], body: body)
     }
 
     private func decodeWire(name: String, fields: [FieldDecl], unknown: String) -> SwiftFunction {
@@ -210,26 +234,83 @@ struct SwiftModelBuilder: Sendable {
         for field in fields {
             let variable = "field\(field.number)"
             body.append(.line("var \(variable): \(types.swiftType(of: field)) = \(types.defaultExpression(of: field))"))
-            cases.append(SwitchCase(
-                label: "case \(field.number):",
-                body: wire.decodeStatements(wireField(field, in: name), into: variable)))
+            cases.append(contentsOf: wire.decodeCases(wireField(field, in: name), into: variable))
         }
         body.append(.line("var unknownFields: [UInt8] = []"))
         cases.append(SwitchCase(label: "default:", body: [
+            .line("let key = try reader.fieldKey(raw: rawKey, at: keyOffset)")
+        ] + wrongWireType(name, numbers: fields.map(\.number), otherwise: [
             .line("unknownFields.append(contentsOf: try reader.captureUnknown(key))")
+        ])))
+        body.append(.block("while reader.reader.position < end {", [
+            .line("let keyOffset = reader.reader.position"),
+            .line("let rawKey = try reader.reader.readUVarint()"),
+            .switchBlock("switch rawKey {", cases),
         ]))
-        body.append(.block("while let key = try reader.nextKey() {", [.switchBlock("switch key.number {", cases)]))
+        body.append(contentsOf: endCheck(name))
         for field in fields {
             body.append(.line("self.\(names(of: field).storage) = field\(field.number)"))
         }
         body.append(.line("self.\(unknown) = unknownFields"))
         return SwiftFunction(
             documentation: [
-                "Reads fields to the end of `reader`; absent fields take their defaults, unknown ones are kept.",
-                "- Throws: a `WireError` for malformed input or a field of the wrong wire type.",
+                "Reads fields up to offset `end` of `reader` (a nested value read in place, without a",
+                "sub-reader); absent fields take their defaults, unknown ones are kept.",
+                "- Throws: a `WireError` for malformed input, a field of the wrong wire type, or a",
+                "  field running past `end`.",
             ],
-            attributes: [], head: "\(access)init", parameters: ["decodingWire reader: inout PayloadReader"],
+            attributes: [], head: "init", parameters: ["decodingWire reader: inout PayloadReader", "end: Int", "depth: Int"],
             tail: " throws(WireError)", body: body)
+    }
+
+    /// In a decoder's `default:`: a known field number with an unexpected wire type is a
+    /// `typeMismatch`; anything else runs `otherwise`.
+    private func wrongWireType(_ name: String, numbers: [UInt64], otherwise: [CodeItem]) -> [CodeItem] {
+        guard !numbers.isEmpty else { return otherwise }
+        var seen: Set<UInt64> = []
+        let list = numbers.filter { seen.insert($0).inserted }.map(String.init).joined(separator: ", ")
+        return [
+            .switchBlock("switch key.number {", [
+                SwitchCase(label: "case \(list):", body: [
+                    .line("throw WireError(.typeMismatch, offset: keyOffset, \"field \\(key.number) of \(name) has unexpected wire type \\(key.wireType)\")")
+                ]),
+                SwitchCase(label: "default:", body: otherwise),
+            ])
+        ]
+    }
+
+    /// The check that a nested value's last field ended exactly at its end.
+    private func endCheck(_ name: String) -> [CodeItem] {
+        [
+            .block("guard reader.reader.position == end else {", [
+                .line("throw WireError(.truncated, offset: end, \"a field of \(name) runs past the end of its nested value\")")
+            ])
+        ]
+    }
+
+    /// The public decoding entry point and the nested-value helper, over `init(decodingWire:end:depth:)`.
+    private func decodingEntryPoints() -> [SwiftMember] {
+        [
+            .function(SwiftFunction(
+                documentation: [
+                    "Reads fields to the end of `reader`; absent fields take their defaults, unknown ones are kept.",
+                    "- Throws: a `WireError` for malformed input or a field of the wrong wire type.",
+                ],
+                attributes: [], head: "\(access)init", parameters: ["decodingWire reader: inout PayloadReader"],
+                tail: " throws(WireError)",
+                body: [.line("try self.init(decodingWire: &reader, end: reader.reader.end, depth: reader.depth)")])),
+            .function(SwiftFunction(
+                documentation: [
+                    "Reads a length-delimited value of this type one level deeper than `depth`.",
+                    "- Throws: `depthExceeded` past `maxNestingDepth`, or what decoding throws.",
+                ],
+                attributes: [], head: "static func decodeNested",
+                parameters: ["from reader: inout PayloadReader", "depth: Int"], tail: " throws(WireError) -> Self",
+                body: [
+                    .line("let end = try reader.nestedEnd(depth: depth)"),
+                    .line("return try Self(decodingWire: &reader, end: end, depth: depth + 1)"),
+                ])),
+        ]
     }
 
     private func codable(name: String, fields: [FieldDecl], unknown: String) -> [SwiftMember] {
@@ -300,7 +381,7 @@ struct SwiftModelBuilder: Sendable {
         let unknown = catchAllName(decl.cases.map(\.name))
         var members: [SwiftMember] = decl.cases.map { enumCase in
             .enumCase(SwiftEnumCase(
-                documentation: SwiftNames.documentation(enumCase.documentation),
+                documentation: documented(enumCase.documentation, fallback: "Case \(enumCase.number) of the spec."),
                 attributes: SwiftNames.deprecationAttribute(enumCase.deprecation),
                 name: SwiftNames.identifier(enumCase.name), associatedType: nil))
         }
@@ -361,7 +442,7 @@ struct SwiftModelBuilder: Sendable {
                     } + [SwitchCase(label: "case .\(unknown)(let number):", body: [.line("try container.encode(number)")])]),
             ])))
         return SwiftType(
-            kind: .enum, name: decl.name, documentation: SwiftNames.documentation(decl.documentation),
+            kind: .enum, name: decl.name, documentation: documented(decl.documentation, fallback: "`\(decl.name)` from the spec."),
             attributes: SwiftNames.deprecationAttribute(decl.deprecation), access: access,
             conformances: ["RawRepresentable", "Codable", "Sendable", "Hashable"], members: members)
     }
@@ -372,7 +453,7 @@ struct SwiftModelBuilder: Sendable {
         let label = { (unionCase: UnionCaseDecl) in "\(decl.name).\(unionCase.name)" }
         var members: [SwiftMember] = decl.cases.map { unionCase in
             .enumCase(SwiftEnumCase(
-                documentation: SwiftNames.documentation(unionCase.documentation),
+                documentation: documented(unionCase.documentation, fallback: "Case \(unionCase.number) of the spec."),
                 attributes: SwiftNames.deprecationAttribute(unionCase.deprecation),
                 name: SwiftNames.identifier(unionCase.name),
                 associatedType: unionCase.payload.map { "(\(types.swiftType($0)))" }))
@@ -410,18 +491,20 @@ struct SwiftModelBuilder: Sendable {
                 }),
                 .line("return size"),
             ])))
+        members.append(contentsOf: encodingEntryPoints())
         members.append(.function(SwiftFunction(
             documentation: ["Writes the one field of the current case."], attributes: [],
-            head: "\(access)func encodeWire", parameters: ["to writer: inout PayloadWriter"],
+            head: "func encodeFields", parameters: ["to writer: inout some WireWriting"],
             body: [.switchBlock("switch self {", decl.cases.map { unionCase in
                 SwitchCase(label: pattern(unionCase), body: unionCase.payload.map {
                     wire.encodeStatements(wireCase(unionCase, $0), "value")
-                } ?? [.line("writer.writeKey(\(unionCase.number), .lengthDelimited)"), .line("writer.writer.write(0)")])
+                } ?? [wire.writeKey(unionCase.number, wireType: 2), .line("writer.writeByte(0)")])
             })])))
+        members.append(contentsOf: decodingEntryPoints())
         members.append(.function(unionDecode(decl, wireCase: wireCase)))
         members.append(contentsOf: unionCodable(decl))
         return SwiftType(
-            kind: .enum, name: decl.name, documentation: SwiftNames.documentation(decl.documentation),
+            kind: .enum, name: decl.name, documentation: documented(decl.documentation, fallback: "`\(decl.name)` from the spec."),
             attributes: SwiftNames.deprecationAttribute(decl.deprecation), access: access,
             conformances: ["WirePayloadCodable", "Codable", "Sendable", "Hashable"], members: members)
     }
@@ -431,50 +514,53 @@ struct SwiftModelBuilder: Sendable {
         var cases: [SwitchCase] = []
         for unionCase in decl.cases {
             let name = SwiftNames.identifier(unionCase.name)
-            let label = SwiftNames.stringLiteral("\(decl.name).\(unionCase.name)")
             guard let payload = unionCase.payload else {
-                cases.append(SwitchCase(label: "case \(unionCase.number):", body: [
+                cases.append(SwitchCase(label: wire.keyLabel(unionCase.number, wireType: 2), body: [
                     .block("guard result == nil else {", [.line(twice)]),
-                    .line("try reader.expect(key, .lengthDelimited, field: \(label))"),
-                    .line("try reader.skip(key)"),
+                    .line("try reader.skip(FieldKey(number: \(UInt32(truncatingIfNeeded: unionCase.number)), wireType: .lengthDelimited))"),
                     .line("result = .\(name)"),
                 ]))
                 continue
             }
             let variable = "field\(unionCase.number)"
-            if payload.isCollection {
-                cases.append(SwitchCase(label: "case \(unionCase.number):", body: [
-                    .line("var \(variable): \(types.swiftType(payload))"),
-                    .switchBlock("switch result {", [
-                        SwitchCase(label: "case nil:", body: [.line("\(variable) = \(types.zeroExpression(payload))")]),
-                        SwitchCase(label: "case .\(name)(let existing)?:", body: [.line("\(variable) = existing")]),
-                        SwitchCase(label: "default:", body: [.line(twice)]),
-                    ]),
-                ] + wire.decodeStatements(wireCase(unionCase, payload), into: variable) + [
-                    .line("result = .\(name)(\(variable))")
-                ]))
-            } else {
-                cases.append(SwitchCase(label: "case \(unionCase.number):", body: [
-                    .block("guard result == nil else {", [.line(twice)]),
-                    .line("var \(variable): \(types.swiftType(payload)) = \(types.zeroExpression(payload))"),
-                ] + wire.decodeStatements(wireCase(unionCase, payload), into: variable) + [
-                    .line("result = .\(name)(\(variable))")
-                ]))
+            for decodeCase in wire.decodeCases(wireCase(unionCase, payload), into: variable) {
+                if payload.isCollection {
+                    cases.append(SwitchCase(label: decodeCase.label, body: [
+                        .line("var \(variable): \(types.swiftType(payload))"),
+                        .switchBlock("switch result {", [
+                            SwitchCase(label: "case nil:", body: [.line("\(variable) = \(types.zeroExpression(payload))")]),
+                            SwitchCase(label: "case .\(name)(let existing)?:", body: [.line("\(variable) = existing")]),
+                            SwitchCase(label: "default:", body: [.line(twice)]),
+                        ]),
+                    ] + decodeCase.body + [.line("result = .\(name)(\(variable))")]))
+                } else {
+                    cases.append(SwitchCase(label: decodeCase.label, body: [
+                        .block("guard result == nil else {", [.line(twice)]),
+                        .line("var \(variable): \(types.swiftType(payload)) = \(types.zeroExpression(payload))"),
+                    ] + decodeCase.body + [.line("result = .\(name)(\(variable))")]))
+                }
             }
         }
         cases.append(SwitchCase(label: "default:", body: [
-            .line("throw WireError(.invalidValue, offset: reader.reader.position, \"union \(decl.name) has no case numbered \\(key.number)\")")
-        ]))
+            .line("let key = try reader.fieldKey(raw: rawKey, at: keyOffset)")
+        ] + wrongWireType(decl.name, numbers: decl.cases.map(\.number), otherwise: [
+            .line("throw WireError(.invalidValue, offset: keyOffset, \"union \(decl.name) has no case numbered \\(key.number)\")")
+        ])))
         return SwiftFunction(
             documentation: [
-                "Reads the one field of a union payload.",
+                "Reads the one field of a union payload, up to offset `end` of `reader`.",
                 "- Throws: a `WireError`: `missingField` for no case, `invalidValue` for two cases or an unknown case number.",
             ],
-            attributes: [], head: "\(access)init", parameters: ["decodingWire reader: inout PayloadReader"],
+            attributes: [], head: "init", parameters: ["decodingWire reader: inout PayloadReader", "end: Int", "depth: Int"],
             tail: " throws(WireError)",
             body: [
                 .line("var result: Self?"),
-                .block("while let key = try reader.nextKey() {", [.switchBlock("switch key.number {", cases)]),
+                .block("while reader.reader.position < end {", [
+                    .line("let keyOffset = reader.reader.position"),
+                    .line("let rawKey = try reader.reader.readUVarint()"),
+                    .switchBlock("switch rawKey {", cases),
+                ]),
+            ] + endCheck(decl.name) + [
                 .block("guard let result else {", [
                     .line("throw WireError(.missingField, offset: reader.reader.position, \"union \(decl.name) holds no case\")")
                 ]),

@@ -91,37 +91,53 @@ struct WireCodeBuilder: Sendable {
         return "\(a) + \(b)"
     }
 
-    /// Statements writing one field with key.
-    func writeField(_ number: UInt64, _ kind: ValueKind, _ value: String) -> [CodeItem] {
+    /// A statement writing the key of field `number`: a constant byte when it fits one.
+    func writeKey(_ number: UInt64, wireType: UInt64) -> CodeItem {
+        let key = number << 3 | wireType
+        if key < 0x80 {
+            return .line("writer.writeByte(0x\(hexByte(key)))")
+        }
+        return .line("writer.writeUVarint(\(key))")
+    }
+
+    private func hexByte(_ value: UInt64) -> String {
+        let digits = String(value, radix: 16, uppercase: true)
+        return digits.count < 2 ? "0" + digits : digits
+    }
+
+    /// A statement writing a value without key (also the packed element form).
+    func writeValue(_ kind: ValueKind, _ value: String) -> [CodeItem] {
         switch kind {
         case .scalar(let scalar):
             switch scalar {
-            case .bool: return [.line("writer.writeBool(\(number), \(value))")]
-            case .int64: return [.line("writer.writeInt(\(number), \(value))")]
-            case .int8, .int16, .int32: return [.line("writer.writeInt(\(number), Int64(\(value)))")]
-            case .uint64: return [.line("writer.writeUInt(\(number), \(value))")]
-            case .uint8, .uint16, .uint32: return [.line("writer.writeUInt(\(number), UInt64(\(value)))")]
-            case .float32: return [.line("writer.writeFloat(\(number), \(value))")]
-            case .float64: return [.line("writer.writeDouble(\(number), \(value))")]
-            case .string: return [.line("writer.writeString(\(number), \(value))")]
-            case .bytes: return [.line("writer.writeBytes(\(number), \(value))")]
-            case .uuid: return [.line("writer.writeUUID(\(number), \(value))")]
+            case .bool: return [.line("writer.writeByte(\(value) ? 1 : 0)")]
+            case .int64: return [.line("writer.writeSVarint(\(value))")]
+            case .int8, .int16, .int32: return [.line("writer.writeSVarint(Int64(\(value)))")]
+            case .uint64: return [.line("writer.writeUVarint(\(value))")]
+            case .uint8, .uint16, .uint32: return [.line("writer.writeUVarint(UInt64(\(value)))")]
+            case .float32: return [.line("writer.writeFixed32LE(\(value).bitPattern)")]
+            case .float64: return [.line("writer.writeFixed64LE(\(value).bitPattern)")]
+            case .string, .bytes, .uuid: return [.line("writer.writeLengthPrefixed(\(value))")]
             case .timestamp:
-                return [.line("writer.writeTimestamp(\(number), nanoseconds: WireTimestamp.nanoseconds(from: \(value)))")]
+                return [.line("writer.writeFixed64LE(UInt64(bitPattern: WireTimestamp.nanoseconds(from: \(value))))")]
             }
         case .enumeration:
-            return [.line("writer.writeUInt(\(number), UInt64(\(value).rawValue))")]
+            return [.line("writer.writeUVarint(UInt64(\(value).rawValue))")]
         case .nested:
             return [
-                .line("writer.writeKey(\(number), .lengthDelimited)"),
-                .line("writer.writer.writeUVarint(UInt64(\(value).wireSize))"),
-                .line("\(value).encodeWire(to: &writer)"),
+                .line("writer.writeUVarint(UInt64(\(value).wireSize))"),
+                .line("\(value).encodeFields(to: &writer)"),
             ]
         }
     }
 
+    /// Statements writing one field: its key, then its value.
+    func writeField(_ number: UInt64, _ kind: ValueKind, _ value: String) -> [CodeItem] {
+        [writeKey(number, wireType: wireType(kind))] + writeValue(kind, value)
+    }
+
     /// An expression reading one value (after its key) from `reader`.
-    func readValue(_ kind: ValueKind, _ reader: String) -> String {
+    func readValue(_ kind: ValueKind, _ reader: String, depth: String = "depth") -> String {
         switch kind {
         case .scalar(let scalar):
             switch scalar {
@@ -132,16 +148,15 @@ struct WireCodeBuilder: Sendable {
             case .uint8, .uint16, .uint32: return "try \(reader).readUInt(as: \(TypeMapper.swiftType(scalar)).self)"
             case .float32: return "try \(reader).readFloat()"
             case .float64: return "try \(reader).readDouble()"
-            case .string: return "try \(reader).readString()"
+            case .string: return "try \(reader).readWireString()"
             case .bytes: return "try \(reader).readBytes()"
-            case .uuid: return "try \(reader).readUUID()"
+            case .uuid: return "try \(reader).readWireUUID()"
             case .timestamp: return "WireTimestamp.date(nanoseconds: try \(reader).readTimestampNanoseconds())"
             }
         case .enumeration(let name):
             return "\(name)(rawValue: try \(reader).readUInt(as: UInt32.self))"
         case .nested(let name):
-            return "try \(reader).readNested { (nested: inout PayloadReader) throws(WireError) -> \(name) in "
-                + "try \(name)(decodingWire: &nested) }"
+            return "try \(name).decodeNested(from: &\(reader), depth: \(depth))"
         }
     }
 
@@ -190,28 +205,6 @@ struct WireCodeBuilder: Sendable {
             }
         default:
             return valueSize(kind, value)
-        }
-    }
-
-    /// A statement writing one packed element (no key).
-    func writePackedElement(_ kind: ValueKind, _ value: String) -> CodeItem {
-        switch kind {
-        case .scalar(let scalar):
-            switch scalar {
-            case .bool: return .line("writer.writer.write(\(value) ? 1 : 0)")
-            case .int64: return .line("writer.writer.writeSVarint(\(value))")
-            case .int8, .int16, .int32: return .line("writer.writer.writeSVarint(Int64(\(value)))")
-            case .uint64: return .line("writer.writer.writeUVarint(\(value))")
-            case .float32: return .line("writer.writer.writeFixed32LE(\(value).bitPattern)")
-            case .float64: return .line("writer.writer.writeFixed64LE(\(value).bitPattern)")
-            case .timestamp:
-                return .line("writer.writer.writeFixed64LE(UInt64(bitPattern: WireTimestamp.nanoseconds(from: \(value))))")
-            default: return .line("writer.writer.writeUVarint(UInt64(\(value)))")
-            }
-        case .enumeration:
-            return .line("writer.writer.writeUVarint(UInt64(\(value).rawValue))")
-        case .nested:
-            return .line("// not packable")
         }
     }
 
@@ -283,23 +276,23 @@ struct WireCodeBuilder: Sendable {
             guard let kind = types.kind(of: element) else { return [] }
             if types.isPacked(element) {
                 let body = packedSizeStatements(kind, value) + [
-                    .line("writer.writeKey(\(field.number), .lengthDelimited)"),
-                    .line("writer.writer.writeUVarint(UInt64(packedSize))"),
-                    .block("for element in \(value) {", [writePackedElement(kind, "element")]),
+                    writeKey(field.number, wireType: 2),
+                    .line("writer.writeUVarint(UInt64(packedSize))"),
+                    .block("for element in \(value) {", writeValue(kind, "element")),
                 ]
                 return field.omitsDefault ? [.block("if !\(value).isEmpty {", body)] : [.block("do {", body)]
             }
             return [.block("for element in \(value) {", writeField(field.number, kind, "element"))]
         case .map(let key, let mapValue):
             guard let keyKind = types.kind(of: key), let valueKind = types.kind(of: mapValue) else { return [] }
-            let entry = sum(fieldSize(1, keyKind, "entry.key"), fieldSize(2, valueKind, "entry.value"))
+            let entry = sum(fieldSize(1, keyKind, "entryKey"), fieldSize(2, valueKind, "entryValue"))
             return [
                 .block(
-                    "for entry in \(value).wireSortedEntries() {",
+                    "\(value).forEachWireSorted { entryKey, entryValue in",
                     [
-                        .line("writer.writeKey(\(field.number), .lengthDelimited)"),
-                        .line("writer.writer.writeUVarint(UInt64(\(entry)))"),
-                    ] + writeField(1, keyKind, "entry.key") + writeField(2, valueKind, "entry.value")
+                        writeKey(field.number, wireType: 2),
+                        .line("writer.writeUVarint(UInt64(\(entry)))"),
+                    ] + writeField(1, keyKind, "entryKey") + writeField(2, valueKind, "entryValue")
                 )
             ]
         case .scalar, .named:
@@ -314,31 +307,34 @@ struct WireCodeBuilder: Sendable {
         }
     }
 
-    /// Statements reading one occurrence of the field (its key is in `key`) into the local
-    /// variable `variable` (appending for arrays, inserting for maps).
-    func decodeStatements(_ field: WireField, into variable: String) -> [CodeItem] {
-        let label = SwiftNames.stringLiteral(field.label)
+    /// The `case` label matching the raw key of field `number` with `wireType`.
+    func keyLabel(_ number: UInt64, wireType: UInt64) -> String {
+        "case 0x\(hexByte(number << 3 | wireType)):"
+    }
+
+    /// The switch cases (on the raw key varint) reading one occurrence of the field into
+    /// the local variable `variable` (appending for arrays, inserting for maps). A known
+    /// field number with another wire type falls to the decoder's `default`.
+    func decodeCases(_ field: WireField, into variable: String) -> [SwitchCase] {
         switch field.type {
         case .array(let element):
             guard let kind = types.kind(of: element) else { return [] }
-            let single: [CodeItem] = [
-                .line("try reader.expect(key, \(wireTypeExpression(kind)), field: \(label))"),
-                .line("\(variable).append(\(readValue(kind, "reader")))"),
-            ]
-            guard types.isPacked(element) else { return single }
-            return [
-                .ifElse("if key.wireType == .lengthDelimited {", [
-                    .block("try reader.readPacked { (packed: inout PayloadReader) throws(WireError) in", [
-                        .line("\(variable).append(\(readValue(kind, "packed")))")
-                    ])
-                ], single)
-            ]
+            let single = SwitchCase(
+                label: keyLabel(field.number, wireType: wireType(kind)),
+                body: [.line("\(variable).append(\(readValue(kind, "reader")))")])
+            guard types.isPacked(element) else { return [single] }
+            let packed = SwitchCase(label: keyLabel(field.number, wireType: 2), body: [
+                .block("try reader.readPacked { (packed: inout PayloadReader) throws(WireError) in", [
+                    .line("\(variable).append(\(readValue(kind, "packed")))")
+                ])
+            ])
+            return [packed, single]
         case .map(let key, let mapValue):
             guard let keyKind = types.kind(of: key), let valueKind = types.kind(of: mapValue) else { return [] }
             let keyType = types.swiftType(key)
             let valueType = types.swiftType(mapValue)
-            return [
-                .line("try reader.expect(key, .lengthDelimited, field: \(label))"),
+            let label = SwiftNames.stringLiteral(field.label)
+            let body: [CodeItem] = [
                 .block(
                     "let entry = try reader.readNested { (entryReader: inout PayloadReader) throws(WireError) -> (\(keyType), \(valueType)) in",
                     [
@@ -348,11 +344,11 @@ struct WireCodeBuilder: Sendable {
                             .switchBlock("switch entryField.number {", [
                                 SwitchCase(label: "case 1:", body: [
                                     .line("try entryReader.expect(entryField, \(wireTypeExpression(keyKind)), field: \(label))"),
-                                    .line("entryKey = \(readValue(keyKind, "entryReader"))"),
+                                    .line("entryKey = \(readValue(keyKind, "entryReader", depth: "depth + 1"))"),
                                 ]),
                                 SwitchCase(label: "case 2:", body: [
                                     .line("try entryReader.expect(entryField, \(wireTypeExpression(valueKind)), field: \(label))"),
-                                    .line("entryValue = \(readValue(valueKind, "entryReader"))"),
+                                    .line("entryValue = \(readValue(valueKind, "entryReader", depth: "depth + 1"))"),
                                 ]),
                                 SwitchCase(label: "default:", body: [.line("try entryReader.skip(entryField)")]),
                             ])
@@ -362,12 +358,12 @@ struct WireCodeBuilder: Sendable {
                 ),
                 .line("\(variable)[entry.0] = entry.1"),
             ]
+            return [SwitchCase(label: keyLabel(field.number, wireType: 2), body: body)]
         case .scalar, .named:
             guard let kind = types.kind(of: field.type) else { return [] }
-            return [
-                .line("try reader.expect(key, \(wireTypeExpression(kind)), field: \(label))"),
-                .line("\(variable) = \(readValue(kind, "reader"))"),
-            ]
+            return [SwitchCase(
+                label: keyLabel(field.number, wireType: wireType(kind)),
+                body: [.line("\(variable) = \(readValue(kind, "reader"))")])]
         }
     }
 }

@@ -18,6 +18,35 @@ public enum CompatibilityChecker {
     }
 }
 
+/// Members of two versions of one declaration, paired by number, then by name.
+private struct MemberMatch<Member: NumberedMember> {
+    /// Same number in both versions.
+    var common: [(old: Member, new: Member)] = []
+    /// Same name, different number.
+    var renumbered: [(old: Member, new: Member)] = []
+    /// Only in the old version.
+    var removed: [Member] = []
+    /// Only in the new version.
+    var added: [Member] = []
+
+    init(old: [Member], new: [Member]) {
+        let oldSorted = old.sorted { $0.number < $1.number }
+        let newSorted = new.sorted { $0.number < $1.number }
+        let newByNumber = Dictionary(newSorted.map { ($0.number, $0) }, uniquingKeysWith: { first, _ in first })
+        let oldNumbers = Set(oldSorted.map(\.number))
+        added = newSorted.filter { !oldNumbers.contains($0.number) }
+        for member in oldSorted {
+            if let match = newByNumber[member.number] {
+                common.append((member, match))
+            } else if let index = added.firstIndex(where: { $0.name == member.name }) {
+                renumbered.append((member, added.remove(at: index)))
+            } else {
+                removed.append(member)
+            }
+        }
+    }
+}
+
 /// Walks two spec sets side by side, collecting changes.
 private struct SpecDiffer {
     let old: SpecSet
@@ -111,10 +140,8 @@ private struct SpecDiffer {
 
     private mutating func compareFields(_ oldDecl: some FieldContainerDecl, _ newDecl: some FieldContainerDecl) {
         let owner = newDecl.name
-        var removed = oldDecl.fieldsByNumber.filter { newDecl.field(number: $0.number) == nil }
-        var added = newDecl.fieldsByNumber.filter { oldDecl.field(number: $0.number) == nil }
-        for oldField in oldDecl.fieldsByNumber {
-            guard let newField = newDecl.field(number: oldField.number) else { continue }
+        let match = MemberMatch(old: oldDecl.fields, new: newDecl.fields)
+        for (oldField, newField) in match.common {
             let path = "\(owner).\(newField.name)"
             if oldField.name != newField.name {
                 add(.fieldRenamed, path, "field \(newField.number) was renamed from '\(oldField.name)' to '\(newField.name)'",
@@ -138,15 +165,11 @@ private struct SpecDiffer {
                 }
             }
         }
-        // A name that left one number and appeared under another was renumbered.
-        for oldField in removed {
-            guard let index = added.firstIndex(where: { $0.name == oldField.name }) else { continue }
-            let newField = added.remove(at: index)
-            removed.removeAll { $0.number == oldField.number }
+        for (oldField, newField) in match.renumbered {
             add(.fieldRenumbered, "\(owner).\(newField.name)",
                 "field '\(newField.name)' moved from number \(oldField.number) to \(newField.number)", at: newField.location)
         }
-        for oldField in removed {
+        for oldField in match.removed {
             let path = "\(owner).\(oldField.name)"
             if newDecl.reserved.reserves(number: oldField.number) {
                 add(.fieldRemoved, path,
@@ -158,7 +181,7 @@ private struct SpecDiffer {
                     at: newDecl.location)
             }
         }
-        for newField in added {
+        for newField in match.added {
             let path = "\(owner).\(newField.name)"
             if oldDecl.reserved.reserves(number: newField.number) {
                 add(.fieldNumberReused, path,
@@ -192,6 +215,10 @@ private struct SpecDiffer {
         default:
             break
         }
+        if let oldName = oldType.name, let newName = newType.name, sameMembers(oldName, newName) {
+            add(.typeRenamed, path, "\(what) now uses '\(newName)', which has the same members as '\(oldName)'", at: location)
+            return true
+        }
         let text = "type of \(what) changed from \(oldType) to \(newType)"
         if let a = oldType.scalar, let b = newType.scalar, a.isInteger, b.isInteger {
             if a.isSignedInteger != b.isSignedInteger {
@@ -213,6 +240,17 @@ private struct SpecDiffer {
             add(.fieldTypeChanged, path, text + " with the same wire type; readers misinterpret the bytes", at: location)
         }
         return true
+    }
+
+    /// Whether `oldName` in the old set and `newName` in the new set are the same kind of
+    /// declaration with the same canonical members (their blocks without the first line).
+    private func sameMembers(_ oldName: String, _ newName: String) -> Bool {
+        guard let oldDecl = old.declaration(named: oldName), let newDecl = new.declaration(named: newName),
+              oldDecl.keyword == newDecl.keyword else { return false }
+        let oldBody = CanonicalForm.block(oldDecl, in: old).split(separator: "\n").dropFirst()
+        let newBody = CanonicalForm.block(newDecl, in: new).split(separator: "\n").dropFirst()
+        if case .message(let a) = oldDecl, case .message(let b) = newDecl, a.typeID != b.typeID { return false }
+        return oldBody.elementsEqual(newBody)
     }
 
     private mutating func compareReservations(_ oldReserved: [ReservedDecl], _ newReserved: [ReservedDecl], used: Set<UInt64>,
@@ -247,27 +285,22 @@ private struct SpecDiffer {
 
     private mutating func compareEnums(_ oldDecl: EnumDecl, _ newDecl: EnumDecl) {
         let owner = newDecl.name
-        var removed = oldDecl.casesByNumber.filter { newDecl.enumCase(number: $0.number) == nil }
-        var added = newDecl.casesByNumber.filter { oldDecl.enumCase(number: $0.number) == nil }
-        for oldCase in oldDecl.cases {
-            guard let newCase = newDecl.enumCase(number: oldCase.number), newCase.name != oldCase.name else { continue }
+        let match = MemberMatch(old: oldDecl.cases, new: newDecl.cases)
+        for (oldCase, newCase) in match.common where newCase.name != oldCase.name {
             add(.enumCaseRenamed, "\(owner).\(newCase.name)",
                 "enum case \(newCase.number) was renamed from '\(oldCase.name)' to '\(newCase.name)'", at: newCase.location)
         }
-        for oldCase in removed {
-            guard let index = added.firstIndex(where: { $0.name == oldCase.name }) else { continue }
-            let newCase = added.remove(at: index)
-            removed.removeAll { $0.number == oldCase.number }
+        for (oldCase, newCase) in match.renumbered {
             add(.enumCaseRenumbered, "\(owner).\(newCase.name)",
                 "enum case '\(newCase.name)' moved from number \(oldCase.number) to \(newCase.number)", at: newCase.location)
         }
-        for oldCase in removed {
+        for oldCase in match.removed {
             let reserved = newDecl.reserved.reserves(number: oldCase.number)
             add(.enumCaseRemoved, "\(owner).\(oldCase.name)",
                 "enum case \(oldCase.number) '\(oldCase.name)' was removed\(reserved ? "" : " without reserving its number"); new readers keep it as an unknown value",
                 at: newDecl.location)
         }
-        for newCase in added {
+        for newCase in match.added {
             add(.enumCaseAdded, "\(owner).\(newCase.name)",
                 "enum case \(newCase.number) '\(newCase.name)' was added; old readers keep it as an unknown value", at: newCase.location)
         }
@@ -277,10 +310,8 @@ private struct SpecDiffer {
 
     private mutating func compareUnions(_ oldDecl: UnionDecl, _ newDecl: UnionDecl) {
         let owner = newDecl.name
-        var removed = oldDecl.casesByNumber.filter { newDecl.unionCase(number: $0.number) == nil }
-        var added = newDecl.casesByNumber.filter { oldDecl.unionCase(number: $0.number) == nil }
-        for oldCase in oldDecl.casesByNumber {
-            guard let newCase = newDecl.unionCase(number: oldCase.number) else { continue }
+        let match = MemberMatch(old: oldDecl.cases, new: newDecl.cases)
+        for (oldCase, newCase) in match.common {
             let path = "\(owner).\(newCase.name)"
             if newCase.name != oldCase.name {
                 add(.unionCaseRenamed, path, "union case \(newCase.number) was renamed from '\(oldCase.name)' to '\(newCase.name)'",
@@ -294,19 +325,16 @@ private struct SpecDiffer {
                     at: newCase.payloadLocation, failure: oldWire == newWire ? .silent : .loud)
             }
         }
-        for oldCase in removed {
-            guard let index = added.firstIndex(where: { $0.name == oldCase.name }) else { continue }
-            let newCase = added.remove(at: index)
-            removed.removeAll { $0.number == oldCase.number }
+        for (oldCase, newCase) in match.renumbered {
             add(.unionCaseRenumbered, "\(owner).\(newCase.name)",
                 "union case '\(newCase.name)' moved from number \(oldCase.number) to \(newCase.number)", at: newCase.location)
         }
-        for oldCase in removed {
+        for oldCase in match.removed {
             add(.unionCaseRemoved, "\(owner).\(oldCase.name)",
                 "union case \(oldCase.number) '\(oldCase.name)' was removed; new readers reject old values that use it",
                 at: newDecl.location)
         }
-        for newCase in added {
+        for newCase in match.added {
             add(.unionCaseAdded, "\(owner).\(newCase.name)",
                 "union case \(newCase.number) '\(newCase.name)' was added; old readers reject values that use it", at: newCase.location)
         }

@@ -88,6 +88,10 @@ public struct CompatibilityRule: Sendable, Hashable, CustomStringConvertible {
     /// The wire shape changed but the version did not increase.
     public static let versionNotIncreased = CompatibilityRule("GW031", "version-not-increased", .warning, .none, .none)
 
+    /// A field or payload now refers to a differently named declaration of the same kind
+    /// whose members are identical (a rename; source-breaking only).
+    public static let typeRenamed = CompatibilityRule("GW032", "type-renamed", .warning, .none, .none)
+
     /// Every rule, by id.
     public static let all: [CompatibilityRule] = [
         fieldRemovedNotReserved, fieldRemoved, fieldAdded, fieldWireTypeChanged, fieldTypeChanged,
@@ -95,7 +99,7 @@ public struct CompatibilityRule: Sendable, Hashable, CustomStringConvertible {
         fieldRenumbered, fieldRenamed, defaultChanged, typeIDChanged, messageRemoved, messageAdded, messageRenamed,
         enumCaseAdded, enumCaseRemoved, enumCaseRenumbered, enumCaseRenamed, unionCaseAdded, unionCaseRemoved,
         unionCasePayloadChanged, unionCaseRenumbered, unionCaseRenamed, declarationKindChanged, declarationRemoved,
-        reservationDropped, packageRenamed, versionNotIncreased,
+        reservationDropped, packageRenamed, versionNotIncreased, typeRenamed,
     ]
 }
 

@@ -10,6 +10,8 @@ public struct SpecSet: Sendable, Hashable {
     public let files: [SpecFile]
     private let declarationIndex: [String: TypeDecl]
     private let fileIndex: [String: Int]
+    /// All messages of all files, sorted by type id (then name, for invalid sets with duplicates).
+    public let messages: [MessageDecl]
 
     /// Creates a set over parsed (and checked) files. The first declaration of a name wins.
     public init(files: [SpecFile]) {
@@ -24,6 +26,9 @@ public struct SpecSet: Sendable, Hashable {
         }
         self.declarationIndex = declarations
         self.fileIndex = fileOfDeclaration
+        self.messages = files.flatMap(\.declarations)
+            .compactMap { if case .message(let decl) = $0 { decl } else { nil } }
+            .sorted { ($0.typeID, $0.name) < ($1.typeID, $1.name) }
     }
 
     /// The entry file (the one compiled; `files[0]`), or `nil` for an empty set.
@@ -43,11 +48,6 @@ public struct SpecSet: Sendable, Hashable {
 
     /// All declarations of all files, in file order then source order.
     public var declarations: [TypeDecl] { files.flatMap(\.declarations) }
-
-    /// All messages of all files, sorted by type id.
-    public var messages: [MessageDecl] {
-        declarations.compactMap { if case .message(let decl) = $0 { decl } else { nil } }.sorted { $0.typeID < $1.typeID }
-    }
 
     /// The message with `typeID`, if any.
     public func message(typeID: UInt64) -> MessageDecl? { messages.first { $0.typeID == typeID } }

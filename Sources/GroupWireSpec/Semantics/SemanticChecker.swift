@@ -202,34 +202,10 @@ struct SemanticChecker {
 
     private mutating func checkFields(_ fields: [FieldDecl], reserved: [ReservedDecl], owner: String,
                                       visible: Set<String>, file: Int) -> [FieldDecl] {
-        var byNumber: [UInt64: FieldDecl] = [:]
-        var byName: [String: FieldDecl] = [:]
+        checkMembers(fields, kind: "field", nameKind: "field", owner: owner,
+                     numbers: 1...SemanticChecker.maxFieldNumber, reserved: reserved)
         var result = fields
         for (index, field) in fields.enumerated() {
-            if field.number < 1 || field.number > SemanticChecker.maxFieldNumber {
-                error("field number \(field.number) of '\(owner).\(field.name)' is out of range; field numbers are 1...\(SemanticChecker.maxFieldNumber)",
-                      at: field.location)
-            } else if let first = byNumber[field.number] {
-                error("field number \(field.number) is already used by '\(first.name)' in '\(owner)'", at: field.location,
-                      hint: "use an unused number, such as \(nextFree(byNumber.keys, reserved: reserved))",
-                      notes: [.init("'\(first.name)' is declared here", at: first.location)])
-            } else {
-                byNumber[field.number] = field
-                if reserved.reserves(number: field.number) {
-                    error("field number \(field.number) of '\(owner).\(field.name)' is reserved", at: field.location,
-                          hint: "reserved numbers belonged to removed fields; use an unused number, such as \(nextFree(byNumber.keys, reserved: reserved))")
-                }
-            }
-            if let first = byName[field.name] {
-                error("duplicate field name '\(field.name)' in '\(owner)'", at: field.location,
-                      notes: [.init("'\(field.name)' is first declared here", at: first.location)])
-            } else {
-                byName[field.name] = field
-                if reserved.reserves(name: field.name) {
-                    error("field name '\(field.name)' is reserved in '\(owner)'", at: field.location,
-                          hint: "reserved names belonged to removed fields; choose another name")
-                }
-            }
             let resolved = checkTypeRef(field.type, nameLocations: field.typeNameLocations, typeLocation: field.typeLocation,
                                         visible: visible, file: file)
             if field.isOptional && field.type.isCollection {
@@ -331,36 +307,48 @@ struct SemanticChecker {
         return scalar.isSignedInteger ? .signed(Int64(magnitude)) : .unsigned(magnitude)
     }
 
-    // MARK: Enums and unions
-
-    private mutating func checkEnum(_ decl: EnumDecl) {
-        var byNumber: [UInt64: EnumCaseDecl] = [:]
-        var byName: [String: EnumCaseDecl] = [:]
-        for item in decl.cases {
-            if item.number > SemanticChecker.maxEnumNumber {
-                error("enum case number \(item.number) of '\(decl.name).\(item.name)' is out of range; enum case numbers are 0...\(SemanticChecker.maxEnumNumber)",
-                      at: item.location)
-            } else if let first = byNumber[item.number] {
-                error("enum case number \(item.number) is already used by '\(first.name)' in '\(decl.name)'", at: item.location,
+    /// The rules fields, enum cases and union cases share: numbers in range, numbers and
+    /// names unique and not reserved.
+    private mutating func checkMembers(_ members: [some NumberedMember], kind: String, nameKind: String, owner: String,
+                                       numbers: ClosedRange<UInt64>, reserved: [ReservedDecl]) {
+        var byNumber: [UInt64: any NumberedMember] = [:]
+        var byName: [String: any NumberedMember] = [:]
+        // Suggest numbers above every member, not just those seen so far.
+        let suggestion = nextFree(members.map(\.number).filter { numbers.contains($0) }, reserved: reserved)
+        for member in members {
+            if !numbers.contains(member.number) {
+                error("\(kind) number \(member.number) of '\(owner).\(member.name)' is out of range; \(kind) numbers are \(numbers.lowerBound)...\(numbers.upperBound)",
+                      at: member.location)
+            } else if let first = byNumber[member.number] {
+                error("\(kind) number \(member.number) is already used by '\(first.name)' in '\(owner)'", at: member.location,
+                      hint: "use an unused number, such as \(suggestion)",
                       notes: [.init("'\(first.name)' is declared here", at: first.location)])
             } else {
-                byNumber[item.number] = item
-                if decl.reserved.reserves(number: item.number) {
-                    error("enum case number \(item.number) of '\(decl.name).\(item.name)' is reserved", at: item.location,
-                          hint: "reserved numbers belonged to removed cases; use an unused number")
+                byNumber[member.number] = member
+                if reserved.reserves(number: member.number) {
+                    error("\(kind) number \(member.number) of '\(owner).\(member.name)' is reserved", at: member.location,
+                          hint: "reserved numbers belonged to removed members; use an unused number, such as \(suggestion)")
                 }
             }
-            if let first = byName[item.name] {
-                error("duplicate case name '\(item.name)' in '\(decl.name)'", at: item.location,
-                      notes: [.init("'\(item.name)' is first declared here", at: first.location)])
+            if let first = byName[member.name] {
+                error("duplicate \(nameKind) name '\(member.name)' in '\(owner)'", at: member.location,
+                      notes: [.init("'\(member.name)' is first declared here", at: first.location)])
             } else {
-                byName[item.name] = item
-                if decl.reserved.reserves(name: item.name) {
-                    error("case name '\(item.name)' is reserved in '\(decl.name)'", at: item.location)
+                byName[member.name] = member
+                if reserved.reserves(name: member.name) {
+                    error("\(nameKind) name '\(member.name)' is reserved in '\(owner)'", at: member.location,
+                          hint: "reserved names belonged to removed members; choose another name")
                 }
             }
         }
-        if byNumber[0] == nil {
+    }
+
+    // MARK: Enums and unions
+
+    private mutating func checkEnum(_ decl: EnumDecl) {
+        checkMembers(decl.cases, kind: "enum case", nameKind: "case", owner: decl.name,
+                     numbers: 0...SemanticChecker.maxEnumNumber, reserved: decl.reserved)
+        if decl.enumCase(number: 0) == nil {
             error("enum '\(decl.name)' has no case numbered 0", at: decl.location,
                   hint: "add a case numbered 0: absent enum fields decode as 0")
         }
@@ -371,30 +359,9 @@ struct SemanticChecker {
         if decl.cases.isEmpty {
             error("union '\(decl.name)' has no cases", at: decl.location, hint: "add at least one case: '1 name: Type'")
         }
-        var byNumber: [UInt64: UnionCaseDecl] = [:]
-        var byName: [String: UnionCaseDecl] = [:]
+        checkMembers(decl.cases, kind: "union case", nameKind: "case", owner: decl.name,
+                     numbers: 1...SemanticChecker.maxFieldNumber, reserved: decl.reserved)
         for item in decl.cases {
-            if item.number < 1 || item.number > SemanticChecker.maxFieldNumber {
-                error("union case number \(item.number) of '\(decl.name).\(item.name)' is out of range; union case numbers are 1...\(SemanticChecker.maxFieldNumber)",
-                      at: item.location)
-            } else if let first = byNumber[item.number] {
-                error("union case number \(item.number) is already used by '\(first.name)' in '\(decl.name)'", at: item.location,
-                      notes: [.init("'\(first.name)' is declared here", at: first.location)])
-            } else {
-                byNumber[item.number] = item
-                if decl.reserved.reserves(number: item.number) {
-                    error("union case number \(item.number) of '\(decl.name).\(item.name)' is reserved", at: item.location)
-                }
-            }
-            if let first = byName[item.name] {
-                error("duplicate case name '\(item.name)' in '\(decl.name)'", at: item.location,
-                      notes: [.init("'\(item.name)' is first declared here", at: first.location)])
-            } else {
-                byName[item.name] = item
-                if decl.reserved.reserves(name: item.name) {
-                    error("case name '\(item.name)' is reserved in '\(decl.name)'", at: item.location)
-                }
-            }
             if let payload = item.payload {
                 if payload.isCollection {
                     error("union case '\(decl.name).\(item.name)' cannot carry \(payload.isArray ? "an array" : "a map") directly",

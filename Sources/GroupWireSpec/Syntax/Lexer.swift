@@ -88,7 +88,8 @@ struct Lexer {
         let startLocation = location
         let startsLine = !sawTokenOnLine
         sawTokenOnLine = true
-        let documentation = pendingDoc.isEmpty ? nil : pendingDoc.joined(separator: "\n")
+        let docLines = pendingDoc
+        let documentation = docLines.isEmpty ? nil : docLines.joined(separator: "\n")
         pendingDoc = []
         func make(_ kind: Token.Kind, _ text: String, integer: UInt64? = nil, float: Double? = nil) -> Token {
             Token(kind: kind, text: text, integer: integer, float: float, location: startLocation,
@@ -115,6 +116,7 @@ struct Lexer {
         while let next = peek(), isBadStart(next) { _ = badCharacterText() }
         error("unexpected character '\(scalarText)'", at: startLocation)
         sawTokenOnLine = !startsLine
+        pendingDoc = docLines  // the docs belong to the next real token
         return nil
     }
 

@@ -24,12 +24,13 @@ struct Parser {
     // MARK: Token access
 
     private var current: Token {
-        // Safe: tokens always ends with `.end` and position never passes it.
+        // Safe because tokens always ends with `.end` (never empty) and position never passes it.
         position < tokens.count ? tokens[position] : tokens[tokens.count - 1]
     }
 
     private func peek(_ offset: Int) -> Token {
         let index = position + offset
+        // Safe because tokens is never empty: the lexer always appends `.end`.
         return index < tokens.count ? tokens[index] : tokens[tokens.count - 1]
     }
 
@@ -415,9 +416,13 @@ struct Parser {
         return (cases, reserved)
     }
 
-    /// After a member: a separator, a new line or `}` must follow.
+    /// After a member: a `;`, a new line or `}` must follow.
     private mutating func expectMemberEnd() -> Bool {
-        skipSeparator()
+        // A ';' ends a member, so another may follow on the same line.
+        if current.isPunctuation(";") {
+            skipSeparator()
+            return true
+        }
         if current.startsLine || current.isPunctuation("}") || atEnd { return true }
         error("expected a new line after the member, found \(current.quoted)", at: current.location,
               hint: "put each field or case on its own line")

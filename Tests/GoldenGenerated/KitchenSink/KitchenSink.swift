@@ -10,8 +10,13 @@ import GroupWire
 
 /// An enum with a case named like the catch-all and a deprecated case.
 public enum Mood: RawRepresentable, Codable, Sendable, Hashable {
+    /// Case 0 of the spec.
     case calm
+
+    /// Case 1 of the spec.
     case unknown
+
+    /// Case 2 of the spec.
     @available(*, deprecated, message: "say calm")
     case serene
 
@@ -119,27 +124,57 @@ public struct Empty: WirePayloadCodable, Codable, Sendable, Hashable {
         return unknownFields.count
     }
 
-    /// The payload bytes, written into a buffer of exactly ``wireSize`` bytes.
+    /// The payload bytes, written into one buffer of exactly ``wireSize`` bytes.
     public func wirePayload() -> [UInt8] {
-        var writer = PayloadWriter(capacity: wireSize)
-        encodeWire(to: &writer)
+        if let bytes = WireSink.encode(size: wireSize, { sink in encodeFields(to: &sink) }) {
+            return bytes
+        }
+        var writer = ByteWriter()
+        encodeFields(to: &writer)
         return writer.bytes
     }
 
-    /// Writes the fields in ascending number order, then the unknown fields.
+    /// Appends the payload to `writer`.
     public func encodeWire(to writer: inout PayloadWriter) {
+        encodeFields(to: &writer.writer)
+    }
+
+    /// Writes the fields in ascending number order, then the unknown fields (Spec/FORMAT.md,
+    /// notes/WIRE-DETERMINISM.md). Generic so one encoder serves both outputs.
+    func encodeFields(to writer: inout some WireWriting) {
         writer.writeRaw(unknownFields)
     }
 
     /// Reads fields to the end of `reader`; absent fields take their defaults, unknown ones are kept.
     /// - Throws: a `WireError` for malformed input or a field of the wrong wire type.
     public init(decodingWire reader: inout PayloadReader) throws(WireError) {
+        try self.init(decodingWire: &reader, end: reader.reader.end, depth: reader.depth)
+    }
+
+    /// Reads a length-delimited value of this type one level deeper than `depth`.
+    /// - Throws: `depthExceeded` past `maxNestingDepth`, or what decoding throws.
+    static func decodeNested(from reader: inout PayloadReader, depth: Int) throws(WireError) -> Self {
+        let end = try reader.nestedEnd(depth: depth)
+        return try Self(decodingWire: &reader, end: end, depth: depth + 1)
+    }
+
+    /// Reads fields up to offset `end` of `reader` (a nested value read in place, without a
+    /// sub-reader); absent fields take their defaults, unknown ones are kept.
+    /// - Throws: a `WireError` for malformed input, a field of the wrong wire type, or a
+    ///   field running past `end`.
+    init(decodingWire reader: inout PayloadReader, end: Int, depth: Int) throws(WireError) {
         var unknownFields: [UInt8] = []
-        while let key = try reader.nextKey() {
-            switch key.number {
+        while reader.reader.position < end {
+            let keyOffset = reader.reader.position
+            let rawKey = try reader.reader.readUVarint()
+            switch rawKey {
             default:
+                let key = try reader.fieldKey(raw: rawKey, at: keyOffset)
                 unknownFields.append(contentsOf: try reader.captureUnknown(key))
             }
+        }
+        guard reader.reader.position == end else {
+            throw WireError(.truncated, offset: end, "a field of Empty runs past the end of its nested value")
         }
         self.unknownFields = unknownFields
     }
@@ -159,21 +194,52 @@ public struct Empty: WirePayloadCodable, Codable, Sendable, Hashable {
 
 /// Every scalar, plain.
 public struct Scalars: WirePayloadCodable, Codable, Sendable, Hashable {
+    /// Field 1 of the spec.
     public var flag: Bool
+
+    /// Field 2 of the spec.
     public var i8: Int8
+
+    /// Field 3 of the spec.
     public var i16: Int16
+
+    /// Field 4 of the spec.
     public var i32: Int32
+
+    /// Field 5 of the spec.
     public var i64: Int64
+
+    /// Field 6 of the spec.
     public var u8: UInt8
+
+    /// Field 7 of the spec.
     public var u16: UInt16
+
+    /// Field 8 of the spec.
     public var u32: UInt32
+
+    /// Field 9 of the spec.
     public var u64: UInt64
+
+    /// Field 10 of the spec.
     public var f32: Float
+
+    /// Field 11 of the spec.
     public var f64: Double
+
+    /// Field 12 of the spec.
     public var text: String
+
+    /// Field 13 of the spec.
     public var blob: [UInt8]
+
+    /// Field 14 of the spec.
     public var id: UUID
+
+    /// Field 15 of the spec.
     public var at: Date
+
+    /// Field 16 of the spec.
     public var mood: Mood
 
     /// Fields this version of the spec does not know, as read (keys included); written back
@@ -274,62 +340,87 @@ public struct Scalars: WirePayloadCodable, Codable, Sendable, Hashable {
         return size
     }
 
-    /// The payload bytes, written into a buffer of exactly ``wireSize`` bytes.
+    /// The payload bytes, written into one buffer of exactly ``wireSize`` bytes.
     public func wirePayload() -> [UInt8] {
-        var writer = PayloadWriter(capacity: wireSize)
-        encodeWire(to: &writer)
+        if let bytes = WireSink.encode(size: wireSize, { sink in encodeFields(to: &sink) }) {
+            return bytes
+        }
+        var writer = ByteWriter()
+        encodeFields(to: &writer)
         return writer.bytes
     }
 
-    /// Writes the fields in ascending number order, then the unknown fields.
+    /// Appends the payload to `writer`.
     public func encodeWire(to writer: inout PayloadWriter) {
+        encodeFields(to: &writer.writer)
+    }
+
+    /// Writes the fields in ascending number order, then the unknown fields (Spec/FORMAT.md,
+    /// notes/WIRE-DETERMINISM.md). Generic so one encoder serves both outputs.
+    func encodeFields(to writer: inout some WireWriting) {
         if self.flag {
-            writer.writeBool(1, self.flag)
+            writer.writeByte(0x08)
+            writer.writeByte(self.flag ? 1 : 0)
         }
         if self.i8 != 0 {
-            writer.writeInt(2, Int64(self.i8))
+            writer.writeByte(0x10)
+            writer.writeSVarint(Int64(self.i8))
         }
         if self.i16 != 0 {
-            writer.writeInt(3, Int64(self.i16))
+            writer.writeByte(0x18)
+            writer.writeSVarint(Int64(self.i16))
         }
         if self.i32 != 0 {
-            writer.writeInt(4, Int64(self.i32))
+            writer.writeByte(0x20)
+            writer.writeSVarint(Int64(self.i32))
         }
         if self.i64 != 0 {
-            writer.writeInt(5, self.i64)
+            writer.writeByte(0x28)
+            writer.writeSVarint(self.i64)
         }
         if self.u8 != 0 {
-            writer.writeUInt(6, UInt64(self.u8))
+            writer.writeByte(0x30)
+            writer.writeUVarint(UInt64(self.u8))
         }
         if self.u16 != 0 {
-            writer.writeUInt(7, UInt64(self.u16))
+            writer.writeByte(0x38)
+            writer.writeUVarint(UInt64(self.u16))
         }
         if self.u32 != 0 {
-            writer.writeUInt(8, UInt64(self.u32))
+            writer.writeByte(0x40)
+            writer.writeUVarint(UInt64(self.u32))
         }
         if self.u64 != 0 {
-            writer.writeUInt(9, self.u64)
+            writer.writeByte(0x48)
+            writer.writeUVarint(self.u64)
         }
         if self.f32.bitPattern != 0 {
-            writer.writeFloat(10, self.f32)
+            writer.writeByte(0x55)
+            writer.writeFixed32LE(self.f32.bitPattern)
         }
         if self.f64.bitPattern != 0 {
-            writer.writeDouble(11, self.f64)
+            writer.writeByte(0x59)
+            writer.writeFixed64LE(self.f64.bitPattern)
         }
         if !self.text.isEmpty {
-            writer.writeString(12, self.text)
+            writer.writeByte(0x62)
+            writer.writeLengthPrefixed(self.text)
         }
         if !self.blob.isEmpty {
-            writer.writeBytes(13, self.blob)
+            writer.writeByte(0x6A)
+            writer.writeLengthPrefixed(self.blob)
         }
         if self.id != WireDefaults.uuid {
-            writer.writeUUID(14, self.id)
+            writer.writeByte(0x72)
+            writer.writeLengthPrefixed(self.id)
         }
         if WireTimestamp.nanoseconds(from: self.at) != 0 {
-            writer.writeTimestamp(15, nanoseconds: WireTimestamp.nanoseconds(from: self.at))
+            writer.writeByte(0x79)
+            writer.writeFixed64LE(UInt64(bitPattern: WireTimestamp.nanoseconds(from: self.at)))
         }
         if self.mood.rawValue != 0 {
-            writer.writeUInt(16, UInt64(self.mood.rawValue))
+            writer.writeUVarint(128)
+            writer.writeUVarint(UInt64(self.mood.rawValue))
         }
         writer.writeRaw(unknownFields)
     }
@@ -337,6 +428,21 @@ public struct Scalars: WirePayloadCodable, Codable, Sendable, Hashable {
     /// Reads fields to the end of `reader`; absent fields take their defaults, unknown ones are kept.
     /// - Throws: a `WireError` for malformed input or a field of the wrong wire type.
     public init(decodingWire reader: inout PayloadReader) throws(WireError) {
+        try self.init(decodingWire: &reader, end: reader.reader.end, depth: reader.depth)
+    }
+
+    /// Reads a length-delimited value of this type one level deeper than `depth`.
+    /// - Throws: `depthExceeded` past `maxNestingDepth`, or what decoding throws.
+    static func decodeNested(from reader: inout PayloadReader, depth: Int) throws(WireError) -> Self {
+        let end = try reader.nestedEnd(depth: depth)
+        return try Self(decodingWire: &reader, end: end, depth: depth + 1)
+    }
+
+    /// Reads fields up to offset `end` of `reader` (a nested value read in place, without a
+    /// sub-reader); absent fields take their defaults, unknown ones are kept.
+    /// - Throws: a `WireError` for malformed input, a field of the wrong wire type, or a
+    ///   field running past `end`.
+    init(decodingWire reader: inout PayloadReader, end: Int, depth: Int) throws(WireError) {
         var field1: Bool = false
         var field2: Int8 = 0
         var field3: Int16 = 0
@@ -354,59 +460,54 @@ public struct Scalars: WirePayloadCodable, Codable, Sendable, Hashable {
         var field15: Date = WireTimestamp.epoch
         var field16: Mood = .calm
         var unknownFields: [UInt8] = []
-        while let key = try reader.nextKey() {
-            switch key.number {
-            case 1:
-                try reader.expect(key, .varint, field: "Scalars.flag")
+        while reader.reader.position < end {
+            let keyOffset = reader.reader.position
+            let rawKey = try reader.reader.readUVarint()
+            switch rawKey {
+            case 0x08:
                 field1 = try reader.readBool()
-            case 2:
-                try reader.expect(key, .varint, field: "Scalars.i8")
+            case 0x10:
                 field2 = try reader.readInt(as: Int8.self)
-            case 3:
-                try reader.expect(key, .varint, field: "Scalars.i16")
+            case 0x18:
                 field3 = try reader.readInt(as: Int16.self)
-            case 4:
-                try reader.expect(key, .varint, field: "Scalars.i32")
+            case 0x20:
                 field4 = try reader.readInt(as: Int32.self)
-            case 5:
-                try reader.expect(key, .varint, field: "Scalars.i64")
+            case 0x28:
                 field5 = try reader.readInt()
-            case 6:
-                try reader.expect(key, .varint, field: "Scalars.u8")
+            case 0x30:
                 field6 = try reader.readUInt(as: UInt8.self)
-            case 7:
-                try reader.expect(key, .varint, field: "Scalars.u16")
+            case 0x38:
                 field7 = try reader.readUInt(as: UInt16.self)
-            case 8:
-                try reader.expect(key, .varint, field: "Scalars.u32")
+            case 0x40:
                 field8 = try reader.readUInt(as: UInt32.self)
-            case 9:
-                try reader.expect(key, .varint, field: "Scalars.u64")
+            case 0x48:
                 field9 = try reader.readUInt()
-            case 10:
-                try reader.expect(key, .fixed32, field: "Scalars.f32")
+            case 0x55:
                 field10 = try reader.readFloat()
-            case 11:
-                try reader.expect(key, .fixed64, field: "Scalars.f64")
+            case 0x59:
                 field11 = try reader.readDouble()
-            case 12:
-                try reader.expect(key, .lengthDelimited, field: "Scalars.text")
-                field12 = try reader.readString()
-            case 13:
-                try reader.expect(key, .lengthDelimited, field: "Scalars.blob")
+            case 0x62:
+                field12 = try reader.readWireString()
+            case 0x6A:
                 field13 = try reader.readBytes()
-            case 14:
-                try reader.expect(key, .lengthDelimited, field: "Scalars.id")
-                field14 = try reader.readUUID()
-            case 15:
-                try reader.expect(key, .fixed64, field: "Scalars.at")
+            case 0x72:
+                field14 = try reader.readWireUUID()
+            case 0x79:
                 field15 = WireTimestamp.date(nanoseconds: try reader.readTimestampNanoseconds())
-            case 16:
-                try reader.expect(key, .varint, field: "Scalars.mood")
+            case 0x80:
                 field16 = Mood(rawValue: try reader.readUInt(as: UInt32.self))
             default:
-                unknownFields.append(contentsOf: try reader.captureUnknown(key))
+                let key = try reader.fieldKey(raw: rawKey, at: keyOffset)
+                switch key.number {
+                case 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16:
+                    throw WireError(.typeMismatch, offset: keyOffset, "field \(key.number) of Scalars has unexpected wire type \(key.wireType)")
+                default:
+                    unknownFields.append(contentsOf: try reader.captureUnknown(key))
+                }
             }
+        }
+        guard reader.reader.position == end else {
+            throw WireError(.truncated, offset: end, "a field of Scalars runs past the end of its nested value")
         }
         self.flag = field1
         self.i8 = field2
@@ -492,16 +593,37 @@ public struct Scalars: WirePayloadCodable, Codable, Sendable, Hashable {
 
 /// Every scalar, optional.
 public struct Optionals: WirePayloadCodable, Codable, Sendable, Hashable {
+    /// Field 1 of the spec.
     public var flag: Bool?
+
+    /// Field 2 of the spec.
     public var i32: Int32?
+
+    /// Field 3 of the spec.
     public var u64: UInt64?
+
+    /// Field 4 of the spec.
     public var f32: Float?
+
+    /// Field 5 of the spec.
     public var text: String?
+
+    /// Field 6 of the spec.
     public var blob: [UInt8]?
+
+    /// Field 7 of the spec.
     public var id: UUID?
+
+    /// Field 8 of the spec.
     public var at: Date?
+
+    /// Field 9 of the spec.
     public var mood: Mood?
+
+    /// Field 10 of the spec.
     public var inner: Scalars?
+
+    /// Field 11 of the spec.
     public var choice: Choice?
 
     /// Fields this version of the spec does not know, as read (keys included); written back
@@ -577,51 +699,69 @@ public struct Optionals: WirePayloadCodable, Codable, Sendable, Hashable {
         return size
     }
 
-    /// The payload bytes, written into a buffer of exactly ``wireSize`` bytes.
+    /// The payload bytes, written into one buffer of exactly ``wireSize`` bytes.
     public func wirePayload() -> [UInt8] {
-        var writer = PayloadWriter(capacity: wireSize)
-        encodeWire(to: &writer)
+        if let bytes = WireSink.encode(size: wireSize, { sink in encodeFields(to: &sink) }) {
+            return bytes
+        }
+        var writer = ByteWriter()
+        encodeFields(to: &writer)
         return writer.bytes
     }
 
-    /// Writes the fields in ascending number order, then the unknown fields.
+    /// Appends the payload to `writer`.
     public func encodeWire(to writer: inout PayloadWriter) {
+        encodeFields(to: &writer.writer)
+    }
+
+    /// Writes the fields in ascending number order, then the unknown fields (Spec/FORMAT.md,
+    /// notes/WIRE-DETERMINISM.md). Generic so one encoder serves both outputs.
+    func encodeFields(to writer: inout some WireWriting) {
         if let value = self.flag {
-            writer.writeBool(1, value)
+            writer.writeByte(0x08)
+            writer.writeByte(value ? 1 : 0)
         }
         if let value = self.i32 {
-            writer.writeInt(2, Int64(value))
+            writer.writeByte(0x10)
+            writer.writeSVarint(Int64(value))
         }
         if let value = self.u64 {
-            writer.writeUInt(3, value)
+            writer.writeByte(0x18)
+            writer.writeUVarint(value)
         }
         if let value = self.f32 {
-            writer.writeFloat(4, value)
+            writer.writeByte(0x25)
+            writer.writeFixed32LE(value.bitPattern)
         }
         if let value = self.text {
-            writer.writeString(5, value)
+            writer.writeByte(0x2A)
+            writer.writeLengthPrefixed(value)
         }
         if let value = self.blob {
-            writer.writeBytes(6, value)
+            writer.writeByte(0x32)
+            writer.writeLengthPrefixed(value)
         }
         if let value = self.id {
-            writer.writeUUID(7, value)
+            writer.writeByte(0x3A)
+            writer.writeLengthPrefixed(value)
         }
         if let value = self.at {
-            writer.writeTimestamp(8, nanoseconds: WireTimestamp.nanoseconds(from: value))
+            writer.writeByte(0x41)
+            writer.writeFixed64LE(UInt64(bitPattern: WireTimestamp.nanoseconds(from: value)))
         }
         if let value = self.mood {
-            writer.writeUInt(9, UInt64(value.rawValue))
+            writer.writeByte(0x48)
+            writer.writeUVarint(UInt64(value.rawValue))
         }
         if let value = self.inner {
-            writer.writeKey(10, .lengthDelimited)
-            writer.writer.writeUVarint(UInt64(value.wireSize))
-            value.encodeWire(to: &writer)
+            writer.writeByte(0x52)
+            writer.writeUVarint(UInt64(value.wireSize))
+            value.encodeFields(to: &writer)
         }
         if let value = self.choice {
-            writer.writeKey(11, .lengthDelimited)
-            writer.writer.writeUVarint(UInt64(value.wireSize))
-            value.encodeWire(to: &writer)
+            writer.writeByte(0x5A)
+            writer.writeUVarint(UInt64(value.wireSize))
+            value.encodeFields(to: &writer)
         }
         writer.writeRaw(unknownFields)
     }
@@ -629,6 +769,21 @@ public struct Optionals: WirePayloadCodable, Codable, Sendable, Hashable {
     /// Reads fields to the end of `reader`; absent fields take their defaults, unknown ones are kept.
     /// - Throws: a `WireError` for malformed input or a field of the wrong wire type.
     public init(decodingWire reader: inout PayloadReader) throws(WireError) {
+        try self.init(decodingWire: &reader, end: reader.reader.end, depth: reader.depth)
+    }
+
+    /// Reads a length-delimited value of this type one level deeper than `depth`.
+    /// - Throws: `depthExceeded` past `maxNestingDepth`, or what decoding throws.
+    static func decodeNested(from reader: inout PayloadReader, depth: Int) throws(WireError) -> Self {
+        let end = try reader.nestedEnd(depth: depth)
+        return try Self(decodingWire: &reader, end: end, depth: depth + 1)
+    }
+
+    /// Reads fields up to offset `end` of `reader` (a nested value read in place, without a
+    /// sub-reader); absent fields take their defaults, unknown ones are kept.
+    /// - Throws: a `WireError` for malformed input, a field of the wrong wire type, or a
+    ///   field running past `end`.
+    init(decodingWire reader: inout PayloadReader, end: Int, depth: Int) throws(WireError) {
         var field1: Bool? = nil
         var field2: Int32? = nil
         var field3: UInt64? = nil
@@ -641,44 +796,44 @@ public struct Optionals: WirePayloadCodable, Codable, Sendable, Hashable {
         var field10: Scalars? = nil
         var field11: Choice? = nil
         var unknownFields: [UInt8] = []
-        while let key = try reader.nextKey() {
-            switch key.number {
-            case 1:
-                try reader.expect(key, .varint, field: "Optionals.flag")
+        while reader.reader.position < end {
+            let keyOffset = reader.reader.position
+            let rawKey = try reader.reader.readUVarint()
+            switch rawKey {
+            case 0x08:
                 field1 = try reader.readBool()
-            case 2:
-                try reader.expect(key, .varint, field: "Optionals.i32")
+            case 0x10:
                 field2 = try reader.readInt(as: Int32.self)
-            case 3:
-                try reader.expect(key, .varint, field: "Optionals.u64")
+            case 0x18:
                 field3 = try reader.readUInt()
-            case 4:
-                try reader.expect(key, .fixed32, field: "Optionals.f32")
+            case 0x25:
                 field4 = try reader.readFloat()
-            case 5:
-                try reader.expect(key, .lengthDelimited, field: "Optionals.text")
-                field5 = try reader.readString()
-            case 6:
-                try reader.expect(key, .lengthDelimited, field: "Optionals.blob")
+            case 0x2A:
+                field5 = try reader.readWireString()
+            case 0x32:
                 field6 = try reader.readBytes()
-            case 7:
-                try reader.expect(key, .lengthDelimited, field: "Optionals.id")
-                field7 = try reader.readUUID()
-            case 8:
-                try reader.expect(key, .fixed64, field: "Optionals.at")
+            case 0x3A:
+                field7 = try reader.readWireUUID()
+            case 0x41:
                 field8 = WireTimestamp.date(nanoseconds: try reader.readTimestampNanoseconds())
-            case 9:
-                try reader.expect(key, .varint, field: "Optionals.mood")
+            case 0x48:
                 field9 = Mood(rawValue: try reader.readUInt(as: UInt32.self))
-            case 10:
-                try reader.expect(key, .lengthDelimited, field: "Optionals.inner")
-                field10 = try reader.readNested { (nested: inout PayloadReader) throws(WireError) -> Scalars in try Scalars(decodingWire: &nested) }
-            case 11:
-                try reader.expect(key, .lengthDelimited, field: "Optionals.choice")
-                field11 = try reader.readNested { (nested: inout PayloadReader) throws(WireError) -> Choice in try Choice(decodingWire: &nested) }
+            case 0x52:
+                field10 = try Scalars.decodeNested(from: &reader, depth: depth)
+            case 0x5A:
+                field11 = try Choice.decodeNested(from: &reader, depth: depth)
             default:
-                unknownFields.append(contentsOf: try reader.captureUnknown(key))
+                let key = try reader.fieldKey(raw: rawKey, at: keyOffset)
+                switch key.number {
+                case 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11:
+                    throw WireError(.typeMismatch, offset: keyOffset, "field \(key.number) of Optionals has unexpected wire type \(key.wireType)")
+                default:
+                    unknownFields.append(contentsOf: try reader.captureUnknown(key))
+                }
             }
+        }
+        guard reader.reader.position == end else {
+            throw WireError(.truncated, offset: end, "a field of Optionals runs past the end of its nested value")
         }
         self.flag = field1
         self.i32 = field2
@@ -766,12 +921,25 @@ public struct Optionals: WirePayloadCodable, Codable, Sendable, Hashable {
 
 /// Spec defaults of each kind.
 public struct Defaults: WirePayloadCodable, Codable, Sendable, Hashable {
+    /// Field 1 of the spec.
     public var flag: Bool
+
+    /// Field 2 of the spec.
     public var small: Int32
+
+    /// Field 3 of the spec.
     public var big: UInt64
+
+    /// Field 4 of the spec.
     public var ratio: Float
+
+    /// Field 5 of the spec.
     public var scale: Double
+
+    /// Field 6 of the spec.
     public var name: String
+
+    /// Field 7 of the spec.
     public var mood: Mood
 
     /// Fields this version of the spec does not know, as read (keys included); written back
@@ -827,35 +995,51 @@ public struct Defaults: WirePayloadCodable, Codable, Sendable, Hashable {
         return size
     }
 
-    /// The payload bytes, written into a buffer of exactly ``wireSize`` bytes.
+    /// The payload bytes, written into one buffer of exactly ``wireSize`` bytes.
     public func wirePayload() -> [UInt8] {
-        var writer = PayloadWriter(capacity: wireSize)
-        encodeWire(to: &writer)
+        if let bytes = WireSink.encode(size: wireSize, { sink in encodeFields(to: &sink) }) {
+            return bytes
+        }
+        var writer = ByteWriter()
+        encodeFields(to: &writer)
         return writer.bytes
     }
 
-    /// Writes the fields in ascending number order, then the unknown fields.
+    /// Appends the payload to `writer`.
     public func encodeWire(to writer: inout PayloadWriter) {
+        encodeFields(to: &writer.writer)
+    }
+
+    /// Writes the fields in ascending number order, then the unknown fields (Spec/FORMAT.md,
+    /// notes/WIRE-DETERMINISM.md). Generic so one encoder serves both outputs.
+    func encodeFields(to writer: inout some WireWriting) {
         if !self.flag {
-            writer.writeBool(1, self.flag)
+            writer.writeByte(0x08)
+            writer.writeByte(self.flag ? 1 : 0)
         }
         if self.small != -7 {
-            writer.writeInt(2, Int64(self.small))
+            writer.writeByte(0x10)
+            writer.writeSVarint(Int64(self.small))
         }
         if self.big != 1000 {
-            writer.writeUInt(3, self.big)
+            writer.writeByte(0x18)
+            writer.writeUVarint(self.big)
         }
         if self.ratio.bitPattern != (0.5 as Float).bitPattern {
-            writer.writeFloat(4, self.ratio)
+            writer.writeByte(0x25)
+            writer.writeFixed32LE(self.ratio.bitPattern)
         }
         if self.scale.bitPattern != (-2.25 as Double).bitPattern {
-            writer.writeDouble(5, self.scale)
+            writer.writeByte(0x29)
+            writer.writeFixed64LE(self.scale.bitPattern)
         }
         if self.name != "tab\there \"quoted\"" {
-            writer.writeString(6, self.name)
+            writer.writeByte(0x32)
+            writer.writeLengthPrefixed(self.name)
         }
         if self.mood.rawValue != 2 {
-            writer.writeUInt(7, UInt64(self.mood.rawValue))
+            writer.writeByte(0x38)
+            writer.writeUVarint(UInt64(self.mood.rawValue))
         }
         writer.writeRaw(unknownFields)
     }
@@ -863,6 +1047,21 @@ public struct Defaults: WirePayloadCodable, Codable, Sendable, Hashable {
     /// Reads fields to the end of `reader`; absent fields take their defaults, unknown ones are kept.
     /// - Throws: a `WireError` for malformed input or a field of the wrong wire type.
     public init(decodingWire reader: inout PayloadReader) throws(WireError) {
+        try self.init(decodingWire: &reader, end: reader.reader.end, depth: reader.depth)
+    }
+
+    /// Reads a length-delimited value of this type one level deeper than `depth`.
+    /// - Throws: `depthExceeded` past `maxNestingDepth`, or what decoding throws.
+    static func decodeNested(from reader: inout PayloadReader, depth: Int) throws(WireError) -> Self {
+        let end = try reader.nestedEnd(depth: depth)
+        return try Self(decodingWire: &reader, end: end, depth: depth + 1)
+    }
+
+    /// Reads fields up to offset `end` of `reader` (a nested value read in place, without a
+    /// sub-reader); absent fields take their defaults, unknown ones are kept.
+    /// - Throws: a `WireError` for malformed input, a field of the wrong wire type, or a
+    ///   field running past `end`.
+    init(decodingWire reader: inout PayloadReader, end: Int, depth: Int) throws(WireError) {
         var field1: Bool = true
         var field2: Int32 = -7
         var field3: UInt64 = 1000
@@ -871,32 +1070,36 @@ public struct Defaults: WirePayloadCodable, Codable, Sendable, Hashable {
         var field6: String = "tab\there \"quoted\""
         var field7: Mood = Mood(rawValue: 2)
         var unknownFields: [UInt8] = []
-        while let key = try reader.nextKey() {
-            switch key.number {
-            case 1:
-                try reader.expect(key, .varint, field: "Defaults.flag")
+        while reader.reader.position < end {
+            let keyOffset = reader.reader.position
+            let rawKey = try reader.reader.readUVarint()
+            switch rawKey {
+            case 0x08:
                 field1 = try reader.readBool()
-            case 2:
-                try reader.expect(key, .varint, field: "Defaults.small")
+            case 0x10:
                 field2 = try reader.readInt(as: Int32.self)
-            case 3:
-                try reader.expect(key, .varint, field: "Defaults.big")
+            case 0x18:
                 field3 = try reader.readUInt()
-            case 4:
-                try reader.expect(key, .fixed32, field: "Defaults.ratio")
+            case 0x25:
                 field4 = try reader.readFloat()
-            case 5:
-                try reader.expect(key, .fixed64, field: "Defaults.scale")
+            case 0x29:
                 field5 = try reader.readDouble()
-            case 6:
-                try reader.expect(key, .lengthDelimited, field: "Defaults.name")
-                field6 = try reader.readString()
-            case 7:
-                try reader.expect(key, .varint, field: "Defaults.mood")
+            case 0x32:
+                field6 = try reader.readWireString()
+            case 0x38:
                 field7 = Mood(rawValue: try reader.readUInt(as: UInt32.self))
             default:
-                unknownFields.append(contentsOf: try reader.captureUnknown(key))
+                let key = try reader.fieldKey(raw: rawKey, at: keyOffset)
+                switch key.number {
+                case 1, 2, 3, 4, 5, 6, 7:
+                    throw WireError(.typeMismatch, offset: keyOffset, "field \(key.number) of Defaults has unexpected wire type \(key.wireType)")
+                default:
+                    unknownFields.append(contentsOf: try reader.captureUnknown(key))
+                }
             }
+        }
+        guard reader.reader.position == end else {
+            throw WireError(.truncated, offset: end, "a field of Defaults runs past the end of its nested value")
         }
         self.flag = field1
         self.small = field2
@@ -946,19 +1149,46 @@ public struct Defaults: WirePayloadCodable, Codable, Sendable, Hashable {
 
 /// Arrays of every element kind.
 public struct Arrays: WirePayloadCodable, Codable, Sendable, Hashable {
+    /// Field 1 of the spec.
     public var flags: [Bool]
+
+    /// Field 2 of the spec.
     public var ints: [Int32]
+
+    /// Field 3 of the spec.
     public var longs: [Int64]
+
+    /// Field 4 of the spec.
     public var bytes8: [UInt8]
+
+    /// Field 5 of the spec.
     public var counts: [UInt64]
+
+    /// Field 6 of the spec.
     public var floats: [Float]
+
+    /// Field 7 of the spec.
     public var doubles: [Double]
+
+    /// Field 8 of the spec.
     public var times: [Date]
+
+    /// Field 9 of the spec.
     public var moods: [Mood]
+
+    /// Field 10 of the spec.
     public var texts: [String]
+
+    /// Field 11 of the spec.
     public var blobs: [[UInt8]]
+
+    /// Field 12 of the spec.
     public var ids: [UUID]
+
+    /// Field 13 of the spec.
     public var items: [Scalars]
+
+    /// Field 14 of the spec.
     public var choices: [Choice]
 
     /// Fields this version of the spec does not know, as read (keys included); written back
@@ -1071,21 +1301,30 @@ public struct Arrays: WirePayloadCodable, Codable, Sendable, Hashable {
         return size
     }
 
-    /// The payload bytes, written into a buffer of exactly ``wireSize`` bytes.
+    /// The payload bytes, written into one buffer of exactly ``wireSize`` bytes.
     public func wirePayload() -> [UInt8] {
-        var writer = PayloadWriter(capacity: wireSize)
-        encodeWire(to: &writer)
+        if let bytes = WireSink.encode(size: wireSize, { sink in encodeFields(to: &sink) }) {
+            return bytes
+        }
+        var writer = ByteWriter()
+        encodeFields(to: &writer)
         return writer.bytes
     }
 
-    /// Writes the fields in ascending number order, then the unknown fields.
+    /// Appends the payload to `writer`.
     public func encodeWire(to writer: inout PayloadWriter) {
+        encodeFields(to: &writer.writer)
+    }
+
+    /// Writes the fields in ascending number order, then the unknown fields (Spec/FORMAT.md,
+    /// notes/WIRE-DETERMINISM.md). Generic so one encoder serves both outputs.
+    func encodeFields(to writer: inout some WireWriting) {
         if !self.flags.isEmpty {
             let packedSize = self.flags.count * 1
-            writer.writeKey(1, .lengthDelimited)
-            writer.writer.writeUVarint(UInt64(packedSize))
+            writer.writeByte(0x0A)
+            writer.writeUVarint(UInt64(packedSize))
             for element in self.flags {
-                writer.writer.write(element ? 1 : 0)
+                writer.writeByte(element ? 1 : 0)
             }
         }
         if !self.ints.isEmpty {
@@ -1093,10 +1332,10 @@ public struct Arrays: WirePayloadCodable, Codable, Sendable, Hashable {
             for element in self.ints {
                 packedSize += WireSize.svarint(Int64(element))
             }
-            writer.writeKey(2, .lengthDelimited)
-            writer.writer.writeUVarint(UInt64(packedSize))
+            writer.writeByte(0x12)
+            writer.writeUVarint(UInt64(packedSize))
             for element in self.ints {
-                writer.writer.writeSVarint(Int64(element))
+                writer.writeSVarint(Int64(element))
             }
         }
         if !self.longs.isEmpty {
@@ -1104,10 +1343,10 @@ public struct Arrays: WirePayloadCodable, Codable, Sendable, Hashable {
             for element in self.longs {
                 packedSize += WireSize.svarint(element)
             }
-            writer.writeKey(3, .lengthDelimited)
-            writer.writer.writeUVarint(UInt64(packedSize))
+            writer.writeByte(0x1A)
+            writer.writeUVarint(UInt64(packedSize))
             for element in self.longs {
-                writer.writer.writeSVarint(element)
+                writer.writeSVarint(element)
             }
         }
         if !self.bytes8.isEmpty {
@@ -1115,10 +1354,10 @@ public struct Arrays: WirePayloadCodable, Codable, Sendable, Hashable {
             for element in self.bytes8 {
                 packedSize += WireSize.uvarint(UInt64(element))
             }
-            writer.writeKey(4, .lengthDelimited)
-            writer.writer.writeUVarint(UInt64(packedSize))
+            writer.writeByte(0x22)
+            writer.writeUVarint(UInt64(packedSize))
             for element in self.bytes8 {
-                writer.writer.writeUVarint(UInt64(element))
+                writer.writeUVarint(UInt64(element))
             }
         }
         if !self.counts.isEmpty {
@@ -1126,34 +1365,34 @@ public struct Arrays: WirePayloadCodable, Codable, Sendable, Hashable {
             for element in self.counts {
                 packedSize += WireSize.uvarint(element)
             }
-            writer.writeKey(5, .lengthDelimited)
-            writer.writer.writeUVarint(UInt64(packedSize))
+            writer.writeByte(0x2A)
+            writer.writeUVarint(UInt64(packedSize))
             for element in self.counts {
-                writer.writer.writeUVarint(element)
+                writer.writeUVarint(element)
             }
         }
         if !self.floats.isEmpty {
             let packedSize = self.floats.count * 4
-            writer.writeKey(6, .lengthDelimited)
-            writer.writer.writeUVarint(UInt64(packedSize))
+            writer.writeByte(0x32)
+            writer.writeUVarint(UInt64(packedSize))
             for element in self.floats {
-                writer.writer.writeFixed32LE(element.bitPattern)
+                writer.writeFixed32LE(element.bitPattern)
             }
         }
         if !self.doubles.isEmpty {
             let packedSize = self.doubles.count * 8
-            writer.writeKey(7, .lengthDelimited)
-            writer.writer.writeUVarint(UInt64(packedSize))
+            writer.writeByte(0x3A)
+            writer.writeUVarint(UInt64(packedSize))
             for element in self.doubles {
-                writer.writer.writeFixed64LE(element.bitPattern)
+                writer.writeFixed64LE(element.bitPattern)
             }
         }
         if !self.times.isEmpty {
             let packedSize = self.times.count * 8
-            writer.writeKey(8, .lengthDelimited)
-            writer.writer.writeUVarint(UInt64(packedSize))
+            writer.writeByte(0x42)
+            writer.writeUVarint(UInt64(packedSize))
             for element in self.times {
-                writer.writer.writeFixed64LE(UInt64(bitPattern: WireTimestamp.nanoseconds(from: element)))
+                writer.writeFixed64LE(UInt64(bitPattern: WireTimestamp.nanoseconds(from: element)))
             }
         }
         if !self.moods.isEmpty {
@@ -1161,30 +1400,33 @@ public struct Arrays: WirePayloadCodable, Codable, Sendable, Hashable {
             for element in self.moods {
                 packedSize += WireSize.uvarint(UInt64(element.rawValue))
             }
-            writer.writeKey(9, .lengthDelimited)
-            writer.writer.writeUVarint(UInt64(packedSize))
+            writer.writeByte(0x4A)
+            writer.writeUVarint(UInt64(packedSize))
             for element in self.moods {
-                writer.writer.writeUVarint(UInt64(element.rawValue))
+                writer.writeUVarint(UInt64(element.rawValue))
             }
         }
         for element in self.texts {
-            writer.writeString(10, element)
+            writer.writeByte(0x52)
+            writer.writeLengthPrefixed(element)
         }
         for element in self.blobs {
-            writer.writeBytes(11, element)
+            writer.writeByte(0x5A)
+            writer.writeLengthPrefixed(element)
         }
         for element in self.ids {
-            writer.writeUUID(12, element)
+            writer.writeByte(0x62)
+            writer.writeLengthPrefixed(element)
         }
         for element in self.items {
-            writer.writeKey(13, .lengthDelimited)
-            writer.writer.writeUVarint(UInt64(element.wireSize))
-            element.encodeWire(to: &writer)
+            writer.writeByte(0x6A)
+            writer.writeUVarint(UInt64(element.wireSize))
+            element.encodeFields(to: &writer)
         }
         for element in self.choices {
-            writer.writeKey(14, .lengthDelimited)
-            writer.writer.writeUVarint(UInt64(element.wireSize))
-            element.encodeWire(to: &writer)
+            writer.writeByte(0x72)
+            writer.writeUVarint(UInt64(element.wireSize))
+            element.encodeFields(to: &writer)
         }
         writer.writeRaw(unknownFields)
     }
@@ -1192,6 +1434,21 @@ public struct Arrays: WirePayloadCodable, Codable, Sendable, Hashable {
     /// Reads fields to the end of `reader`; absent fields take their defaults, unknown ones are kept.
     /// - Throws: a `WireError` for malformed input or a field of the wrong wire type.
     public init(decodingWire reader: inout PayloadReader) throws(WireError) {
+        try self.init(decodingWire: &reader, end: reader.reader.end, depth: reader.depth)
+    }
+
+    /// Reads a length-delimited value of this type one level deeper than `depth`.
+    /// - Throws: `depthExceeded` past `maxNestingDepth`, or what decoding throws.
+    static func decodeNested(from reader: inout PayloadReader, depth: Int) throws(WireError) -> Self {
+        let end = try reader.nestedEnd(depth: depth)
+        return try Self(decodingWire: &reader, end: end, depth: depth + 1)
+    }
+
+    /// Reads fields up to offset `end` of `reader` (a nested value read in place, without a
+    /// sub-reader); absent fields take their defaults, unknown ones are kept.
+    /// - Throws: a `WireError` for malformed input, a field of the wrong wire type, or a
+    ///   field running past `end`.
+    init(decodingWire reader: inout PayloadReader, end: Int, depth: Int) throws(WireError) {
         var field1: [Bool] = []
         var field2: [Int32] = []
         var field3: [Int64] = []
@@ -1207,107 +1464,86 @@ public struct Arrays: WirePayloadCodable, Codable, Sendable, Hashable {
         var field13: [Scalars] = []
         var field14: [Choice] = []
         var unknownFields: [UInt8] = []
-        while let key = try reader.nextKey() {
-            switch key.number {
-            case 1:
-                if key.wireType == .lengthDelimited {
-                    try reader.readPacked { (packed: inout PayloadReader) throws(WireError) in
-                        field1.append(try packed.readBool())
-                    }
-                } else {
-                    try reader.expect(key, .varint, field: "Arrays.flags")
-                    field1.append(try reader.readBool())
+        while reader.reader.position < end {
+            let keyOffset = reader.reader.position
+            let rawKey = try reader.reader.readUVarint()
+            switch rawKey {
+            case 0x0A:
+                try reader.readPacked { (packed: inout PayloadReader) throws(WireError) in
+                    field1.append(try packed.readBool())
                 }
-            case 2:
-                if key.wireType == .lengthDelimited {
-                    try reader.readPacked { (packed: inout PayloadReader) throws(WireError) in
-                        field2.append(try packed.readInt(as: Int32.self))
-                    }
-                } else {
-                    try reader.expect(key, .varint, field: "Arrays.ints")
-                    field2.append(try reader.readInt(as: Int32.self))
+            case 0x08:
+                field1.append(try reader.readBool())
+            case 0x12:
+                try reader.readPacked { (packed: inout PayloadReader) throws(WireError) in
+                    field2.append(try packed.readInt(as: Int32.self))
                 }
-            case 3:
-                if key.wireType == .lengthDelimited {
-                    try reader.readPacked { (packed: inout PayloadReader) throws(WireError) in
-                        field3.append(try packed.readInt())
-                    }
-                } else {
-                    try reader.expect(key, .varint, field: "Arrays.longs")
-                    field3.append(try reader.readInt())
+            case 0x10:
+                field2.append(try reader.readInt(as: Int32.self))
+            case 0x1A:
+                try reader.readPacked { (packed: inout PayloadReader) throws(WireError) in
+                    field3.append(try packed.readInt())
                 }
-            case 4:
-                if key.wireType == .lengthDelimited {
-                    try reader.readPacked { (packed: inout PayloadReader) throws(WireError) in
-                        field4.append(try packed.readUInt(as: UInt8.self))
-                    }
-                } else {
-                    try reader.expect(key, .varint, field: "Arrays.bytes8")
-                    field4.append(try reader.readUInt(as: UInt8.self))
+            case 0x18:
+                field3.append(try reader.readInt())
+            case 0x22:
+                try reader.readPacked { (packed: inout PayloadReader) throws(WireError) in
+                    field4.append(try packed.readUInt(as: UInt8.self))
                 }
-            case 5:
-                if key.wireType == .lengthDelimited {
-                    try reader.readPacked { (packed: inout PayloadReader) throws(WireError) in
-                        field5.append(try packed.readUInt())
-                    }
-                } else {
-                    try reader.expect(key, .varint, field: "Arrays.counts")
-                    field5.append(try reader.readUInt())
+            case 0x20:
+                field4.append(try reader.readUInt(as: UInt8.self))
+            case 0x2A:
+                try reader.readPacked { (packed: inout PayloadReader) throws(WireError) in
+                    field5.append(try packed.readUInt())
                 }
-            case 6:
-                if key.wireType == .lengthDelimited {
-                    try reader.readPacked { (packed: inout PayloadReader) throws(WireError) in
-                        field6.append(try packed.readFloat())
-                    }
-                } else {
-                    try reader.expect(key, .fixed32, field: "Arrays.floats")
-                    field6.append(try reader.readFloat())
+            case 0x28:
+                field5.append(try reader.readUInt())
+            case 0x32:
+                try reader.readPacked { (packed: inout PayloadReader) throws(WireError) in
+                    field6.append(try packed.readFloat())
                 }
-            case 7:
-                if key.wireType == .lengthDelimited {
-                    try reader.readPacked { (packed: inout PayloadReader) throws(WireError) in
-                        field7.append(try packed.readDouble())
-                    }
-                } else {
-                    try reader.expect(key, .fixed64, field: "Arrays.doubles")
-                    field7.append(try reader.readDouble())
+            case 0x35:
+                field6.append(try reader.readFloat())
+            case 0x3A:
+                try reader.readPacked { (packed: inout PayloadReader) throws(WireError) in
+                    field7.append(try packed.readDouble())
                 }
-            case 8:
-                if key.wireType == .lengthDelimited {
-                    try reader.readPacked { (packed: inout PayloadReader) throws(WireError) in
-                        field8.append(WireTimestamp.date(nanoseconds: try packed.readTimestampNanoseconds()))
-                    }
-                } else {
-                    try reader.expect(key, .fixed64, field: "Arrays.times")
-                    field8.append(WireTimestamp.date(nanoseconds: try reader.readTimestampNanoseconds()))
+            case 0x39:
+                field7.append(try reader.readDouble())
+            case 0x42:
+                try reader.readPacked { (packed: inout PayloadReader) throws(WireError) in
+                    field8.append(WireTimestamp.date(nanoseconds: try packed.readTimestampNanoseconds()))
                 }
-            case 9:
-                if key.wireType == .lengthDelimited {
-                    try reader.readPacked { (packed: inout PayloadReader) throws(WireError) in
-                        field9.append(Mood(rawValue: try packed.readUInt(as: UInt32.self)))
-                    }
-                } else {
-                    try reader.expect(key, .varint, field: "Arrays.moods")
-                    field9.append(Mood(rawValue: try reader.readUInt(as: UInt32.self)))
+            case 0x41:
+                field8.append(WireTimestamp.date(nanoseconds: try reader.readTimestampNanoseconds()))
+            case 0x4A:
+                try reader.readPacked { (packed: inout PayloadReader) throws(WireError) in
+                    field9.append(Mood(rawValue: try packed.readUInt(as: UInt32.self)))
                 }
-            case 10:
-                try reader.expect(key, .lengthDelimited, field: "Arrays.texts")
-                field10.append(try reader.readString())
-            case 11:
-                try reader.expect(key, .lengthDelimited, field: "Arrays.blobs")
+            case 0x48:
+                field9.append(Mood(rawValue: try reader.readUInt(as: UInt32.self)))
+            case 0x52:
+                field10.append(try reader.readWireString())
+            case 0x5A:
                 field11.append(try reader.readBytes())
-            case 12:
-                try reader.expect(key, .lengthDelimited, field: "Arrays.ids")
-                field12.append(try reader.readUUID())
-            case 13:
-                try reader.expect(key, .lengthDelimited, field: "Arrays.items")
-                field13.append(try reader.readNested { (nested: inout PayloadReader) throws(WireError) -> Scalars in try Scalars(decodingWire: &nested) })
-            case 14:
-                try reader.expect(key, .lengthDelimited, field: "Arrays.choices")
-                field14.append(try reader.readNested { (nested: inout PayloadReader) throws(WireError) -> Choice in try Choice(decodingWire: &nested) })
+            case 0x62:
+                field12.append(try reader.readWireUUID())
+            case 0x6A:
+                field13.append(try Scalars.decodeNested(from: &reader, depth: depth))
+            case 0x72:
+                field14.append(try Choice.decodeNested(from: &reader, depth: depth))
             default:
-                unknownFields.append(contentsOf: try reader.captureUnknown(key))
+                let key = try reader.fieldKey(raw: rawKey, at: keyOffset)
+                switch key.number {
+                case 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14:
+                    throw WireError(.typeMismatch, offset: keyOffset, "field \(key.number) of Arrays has unexpected wire type \(key.wireType)")
+                default:
+                    unknownFields.append(contentsOf: try reader.captureUnknown(key))
+                }
             }
+        }
+        guard reader.reader.position == end else {
+            throw WireError(.truncated, offset: end, "a field of Arrays runs past the end of its nested value")
         }
         self.flags = field1
         self.ints = field2
@@ -1385,14 +1621,31 @@ public struct Arrays: WirePayloadCodable, Codable, Sendable, Hashable {
 
 /// Maps with every key kind and several value kinds.
 public struct Maps: WirePayloadCodable, Codable, Sendable, Hashable {
+    /// Field 1 of the spec.
     public var byName: [String: Int32]
+
+    /// Field 2 of the spec.
     public var byNumber: [Int32: String]
+
+    /// Field 3 of the spec.
     public var byCount: [UInt64: [UInt8]]
+
+    /// Field 4 of the spec.
     public var byFlag: [Bool: Double]
+
+    /// Field 5 of the spec.
     public var byID: [UUID: Date]
+
+    /// Field 6 of the spec.
     public var moods: [String: Mood]
+
+    /// Field 7 of the spec.
     public var items: [Int64: Scalars]
+
+    /// Field 8 of the spec.
     public var choices: [String: Choice]
+
+    /// Field 9 of the spec.
     public var floats: [UInt8: Float]
 
     /// Fields this version of the spec does not know, as read (keys included); written back
@@ -1454,72 +1707,97 @@ public struct Maps: WirePayloadCodable, Codable, Sendable, Hashable {
         return size
     }
 
-    /// The payload bytes, written into a buffer of exactly ``wireSize`` bytes.
+    /// The payload bytes, written into one buffer of exactly ``wireSize`` bytes.
     public func wirePayload() -> [UInt8] {
-        var writer = PayloadWriter(capacity: wireSize)
-        encodeWire(to: &writer)
+        if let bytes = WireSink.encode(size: wireSize, { sink in encodeFields(to: &sink) }) {
+            return bytes
+        }
+        var writer = ByteWriter()
+        encodeFields(to: &writer)
         return writer.bytes
     }
 
-    /// Writes the fields in ascending number order, then the unknown fields.
+    /// Appends the payload to `writer`.
     public func encodeWire(to writer: inout PayloadWriter) {
-        for entry in self.byName.wireSortedEntries() {
-            writer.writeKey(1, .lengthDelimited)
-            writer.writer.writeUVarint(UInt64(1 + WireSize.string(entry.key) + 1 + WireSize.svarint(Int64(entry.value))))
-            writer.writeString(1, entry.key)
-            writer.writeInt(2, Int64(entry.value))
+        encodeFields(to: &writer.writer)
+    }
+
+    /// Writes the fields in ascending number order, then the unknown fields (Spec/FORMAT.md,
+    /// notes/WIRE-DETERMINISM.md). Generic so one encoder serves both outputs.
+    func encodeFields(to writer: inout some WireWriting) {
+        self.byName.forEachWireSorted { entryKey, entryValue in
+            writer.writeByte(0x0A)
+            writer.writeUVarint(UInt64(1 + WireSize.string(entryKey) + 1 + WireSize.svarint(Int64(entryValue))))
+            writer.writeByte(0x0A)
+            writer.writeLengthPrefixed(entryKey)
+            writer.writeByte(0x10)
+            writer.writeSVarint(Int64(entryValue))
         }
-        for entry in self.byNumber.wireSortedEntries() {
-            writer.writeKey(2, .lengthDelimited)
-            writer.writer.writeUVarint(UInt64(1 + WireSize.svarint(Int64(entry.key)) + 1 + WireSize.string(entry.value)))
-            writer.writeInt(1, Int64(entry.key))
-            writer.writeString(2, entry.value)
+        self.byNumber.forEachWireSorted { entryKey, entryValue in
+            writer.writeByte(0x12)
+            writer.writeUVarint(UInt64(1 + WireSize.svarint(Int64(entryKey)) + 1 + WireSize.string(entryValue)))
+            writer.writeByte(0x08)
+            writer.writeSVarint(Int64(entryKey))
+            writer.writeByte(0x12)
+            writer.writeLengthPrefixed(entryValue)
         }
-        for entry in self.byCount.wireSortedEntries() {
-            writer.writeKey(3, .lengthDelimited)
-            writer.writer.writeUVarint(UInt64(1 + WireSize.uvarint(entry.key) + 1 + WireSize.lengthDelimited(entry.value.count)))
-            writer.writeUInt(1, entry.key)
-            writer.writeBytes(2, entry.value)
+        self.byCount.forEachWireSorted { entryKey, entryValue in
+            writer.writeByte(0x1A)
+            writer.writeUVarint(UInt64(1 + WireSize.uvarint(entryKey) + 1 + WireSize.lengthDelimited(entryValue.count)))
+            writer.writeByte(0x08)
+            writer.writeUVarint(entryKey)
+            writer.writeByte(0x12)
+            writer.writeLengthPrefixed(entryValue)
         }
-        for entry in self.byFlag.wireSortedEntries() {
-            writer.writeKey(4, .lengthDelimited)
-            writer.writer.writeUVarint(UInt64(11))
-            writer.writeBool(1, entry.key)
-            writer.writeDouble(2, entry.value)
+        self.byFlag.forEachWireSorted { entryKey, entryValue in
+            writer.writeByte(0x22)
+            writer.writeUVarint(UInt64(11))
+            writer.writeByte(0x08)
+            writer.writeByte(entryKey ? 1 : 0)
+            writer.writeByte(0x11)
+            writer.writeFixed64LE(entryValue.bitPattern)
         }
-        for entry in self.byID.wireSortedEntries() {
-            writer.writeKey(5, .lengthDelimited)
-            writer.writer.writeUVarint(UInt64(27))
-            writer.writeUUID(1, entry.key)
-            writer.writeTimestamp(2, nanoseconds: WireTimestamp.nanoseconds(from: entry.value))
+        self.byID.forEachWireSorted { entryKey, entryValue in
+            writer.writeByte(0x2A)
+            writer.writeUVarint(UInt64(27))
+            writer.writeByte(0x0A)
+            writer.writeLengthPrefixed(entryKey)
+            writer.writeByte(0x11)
+            writer.writeFixed64LE(UInt64(bitPattern: WireTimestamp.nanoseconds(from: entryValue)))
         }
-        for entry in self.moods.wireSortedEntries() {
-            writer.writeKey(6, .lengthDelimited)
-            writer.writer.writeUVarint(UInt64(1 + WireSize.string(entry.key) + 1 + WireSize.uvarint(UInt64(entry.value.rawValue))))
-            writer.writeString(1, entry.key)
-            writer.writeUInt(2, UInt64(entry.value.rawValue))
+        self.moods.forEachWireSorted { entryKey, entryValue in
+            writer.writeByte(0x32)
+            writer.writeUVarint(UInt64(1 + WireSize.string(entryKey) + 1 + WireSize.uvarint(UInt64(entryValue.rawValue))))
+            writer.writeByte(0x0A)
+            writer.writeLengthPrefixed(entryKey)
+            writer.writeByte(0x10)
+            writer.writeUVarint(UInt64(entryValue.rawValue))
         }
-        for entry in self.items.wireSortedEntries() {
-            writer.writeKey(7, .lengthDelimited)
-            writer.writer.writeUVarint(UInt64(1 + WireSize.svarint(entry.key) + 1 + WireSize.lengthDelimited(entry.value.wireSize)))
-            writer.writeInt(1, entry.key)
-            writer.writeKey(2, .lengthDelimited)
-            writer.writer.writeUVarint(UInt64(entry.value.wireSize))
-            entry.value.encodeWire(to: &writer)
+        self.items.forEachWireSorted { entryKey, entryValue in
+            writer.writeByte(0x3A)
+            writer.writeUVarint(UInt64(1 + WireSize.svarint(entryKey) + 1 + WireSize.lengthDelimited(entryValue.wireSize)))
+            writer.writeByte(0x08)
+            writer.writeSVarint(entryKey)
+            writer.writeByte(0x12)
+            writer.writeUVarint(UInt64(entryValue.wireSize))
+            entryValue.encodeFields(to: &writer)
         }
-        for entry in self.choices.wireSortedEntries() {
-            writer.writeKey(8, .lengthDelimited)
-            writer.writer.writeUVarint(UInt64(1 + WireSize.string(entry.key) + 1 + WireSize.lengthDelimited(entry.value.wireSize)))
-            writer.writeString(1, entry.key)
-            writer.writeKey(2, .lengthDelimited)
-            writer.writer.writeUVarint(UInt64(entry.value.wireSize))
-            entry.value.encodeWire(to: &writer)
+        self.choices.forEachWireSorted { entryKey, entryValue in
+            writer.writeByte(0x42)
+            writer.writeUVarint(UInt64(1 + WireSize.string(entryKey) + 1 + WireSize.lengthDelimited(entryValue.wireSize)))
+            writer.writeByte(0x0A)
+            writer.writeLengthPrefixed(entryKey)
+            writer.writeByte(0x12)
+            writer.writeUVarint(UInt64(entryValue.wireSize))
+            entryValue.encodeFields(to: &writer)
         }
-        for entry in self.floats.wireSortedEntries() {
-            writer.writeKey(9, .lengthDelimited)
-            writer.writer.writeUVarint(UInt64(1 + WireSize.uvarint(UInt64(entry.key)) + 5))
-            writer.writeUInt(1, UInt64(entry.key))
-            writer.writeFloat(2, entry.value)
+        self.floats.forEachWireSorted { entryKey, entryValue in
+            writer.writeByte(0x4A)
+            writer.writeUVarint(UInt64(1 + WireSize.uvarint(UInt64(entryKey)) + 5))
+            writer.writeByte(0x08)
+            writer.writeUVarint(UInt64(entryKey))
+            writer.writeByte(0x15)
+            writer.writeFixed32LE(entryValue.bitPattern)
         }
         writer.writeRaw(unknownFields)
     }
@@ -1527,6 +1805,21 @@ public struct Maps: WirePayloadCodable, Codable, Sendable, Hashable {
     /// Reads fields to the end of `reader`; absent fields take their defaults, unknown ones are kept.
     /// - Throws: a `WireError` for malformed input or a field of the wrong wire type.
     public init(decodingWire reader: inout PayloadReader) throws(WireError) {
+        try self.init(decodingWire: &reader, end: reader.reader.end, depth: reader.depth)
+    }
+
+    /// Reads a length-delimited value of this type one level deeper than `depth`.
+    /// - Throws: `depthExceeded` past `maxNestingDepth`, or what decoding throws.
+    static func decodeNested(from reader: inout PayloadReader, depth: Int) throws(WireError) -> Self {
+        let end = try reader.nestedEnd(depth: depth)
+        return try Self(decodingWire: &reader, end: end, depth: depth + 1)
+    }
+
+    /// Reads fields up to offset `end` of `reader` (a nested value read in place, without a
+    /// sub-reader); absent fields take their defaults, unknown ones are kept.
+    /// - Throws: a `WireError` for malformed input, a field of the wrong wire type, or a
+    ///   field running past `end`.
+    init(decodingWire reader: inout PayloadReader, end: Int, depth: Int) throws(WireError) {
         var field1: [String: Int32] = [:]
         var field2: [Int32: String] = [:]
         var field3: [UInt64: [UInt8]] = [:]
@@ -1537,10 +1830,11 @@ public struct Maps: WirePayloadCodable, Codable, Sendable, Hashable {
         var field8: [String: Choice] = [:]
         var field9: [UInt8: Float] = [:]
         var unknownFields: [UInt8] = []
-        while let key = try reader.nextKey() {
-            switch key.number {
-            case 1:
-                try reader.expect(key, .lengthDelimited, field: "Maps.byName")
+        while reader.reader.position < end {
+            let keyOffset = reader.reader.position
+            let rawKey = try reader.reader.readUVarint()
+            switch rawKey {
+            case 0x0A:
                 let entry = try reader.readNested { (entryReader: inout PayloadReader) throws(WireError) -> (String, Int32) in
                     var entryKey: String = ""
                     var entryValue: Int32 = 0
@@ -1548,7 +1842,7 @@ public struct Maps: WirePayloadCodable, Codable, Sendable, Hashable {
                         switch entryField.number {
                         case 1:
                             try entryReader.expect(entryField, .lengthDelimited, field: "Maps.byName")
-                            entryKey = try entryReader.readString()
+                            entryKey = try entryReader.readWireString()
                         case 2:
                             try entryReader.expect(entryField, .varint, field: "Maps.byName")
                             entryValue = try entryReader.readInt(as: Int32.self)
@@ -1559,8 +1853,7 @@ public struct Maps: WirePayloadCodable, Codable, Sendable, Hashable {
                     return (entryKey, entryValue)
                 }
                 field1[entry.0] = entry.1
-            case 2:
-                try reader.expect(key, .lengthDelimited, field: "Maps.byNumber")
+            case 0x12:
                 let entry = try reader.readNested { (entryReader: inout PayloadReader) throws(WireError) -> (Int32, String) in
                     var entryKey: Int32 = 0
                     var entryValue: String = ""
@@ -1571,7 +1864,7 @@ public struct Maps: WirePayloadCodable, Codable, Sendable, Hashable {
                             entryKey = try entryReader.readInt(as: Int32.self)
                         case 2:
                             try entryReader.expect(entryField, .lengthDelimited, field: "Maps.byNumber")
-                            entryValue = try entryReader.readString()
+                            entryValue = try entryReader.readWireString()
                         default:
                             try entryReader.skip(entryField)
                         }
@@ -1579,8 +1872,7 @@ public struct Maps: WirePayloadCodable, Codable, Sendable, Hashable {
                     return (entryKey, entryValue)
                 }
                 field2[entry.0] = entry.1
-            case 3:
-                try reader.expect(key, .lengthDelimited, field: "Maps.byCount")
+            case 0x1A:
                 let entry = try reader.readNested { (entryReader: inout PayloadReader) throws(WireError) -> (UInt64, [UInt8]) in
                     var entryKey: UInt64 = 0
                     var entryValue: [UInt8] = []
@@ -1599,8 +1891,7 @@ public struct Maps: WirePayloadCodable, Codable, Sendable, Hashable {
                     return (entryKey, entryValue)
                 }
                 field3[entry.0] = entry.1
-            case 4:
-                try reader.expect(key, .lengthDelimited, field: "Maps.byFlag")
+            case 0x22:
                 let entry = try reader.readNested { (entryReader: inout PayloadReader) throws(WireError) -> (Bool, Double) in
                     var entryKey: Bool = false
                     var entryValue: Double = 0
@@ -1619,8 +1910,7 @@ public struct Maps: WirePayloadCodable, Codable, Sendable, Hashable {
                     return (entryKey, entryValue)
                 }
                 field4[entry.0] = entry.1
-            case 5:
-                try reader.expect(key, .lengthDelimited, field: "Maps.byID")
+            case 0x2A:
                 let entry = try reader.readNested { (entryReader: inout PayloadReader) throws(WireError) -> (UUID, Date) in
                     var entryKey: UUID = WireDefaults.uuid
                     var entryValue: Date = WireTimestamp.epoch
@@ -1628,7 +1918,7 @@ public struct Maps: WirePayloadCodable, Codable, Sendable, Hashable {
                         switch entryField.number {
                         case 1:
                             try entryReader.expect(entryField, .lengthDelimited, field: "Maps.byID")
-                            entryKey = try entryReader.readUUID()
+                            entryKey = try entryReader.readWireUUID()
                         case 2:
                             try entryReader.expect(entryField, .fixed64, field: "Maps.byID")
                             entryValue = WireTimestamp.date(nanoseconds: try entryReader.readTimestampNanoseconds())
@@ -1639,8 +1929,7 @@ public struct Maps: WirePayloadCodable, Codable, Sendable, Hashable {
                     return (entryKey, entryValue)
                 }
                 field5[entry.0] = entry.1
-            case 6:
-                try reader.expect(key, .lengthDelimited, field: "Maps.moods")
+            case 0x32:
                 let entry = try reader.readNested { (entryReader: inout PayloadReader) throws(WireError) -> (String, Mood) in
                     var entryKey: String = ""
                     var entryValue: Mood = .calm
@@ -1648,7 +1937,7 @@ public struct Maps: WirePayloadCodable, Codable, Sendable, Hashable {
                         switch entryField.number {
                         case 1:
                             try entryReader.expect(entryField, .lengthDelimited, field: "Maps.moods")
-                            entryKey = try entryReader.readString()
+                            entryKey = try entryReader.readWireString()
                         case 2:
                             try entryReader.expect(entryField, .varint, field: "Maps.moods")
                             entryValue = Mood(rawValue: try entryReader.readUInt(as: UInt32.self))
@@ -1659,8 +1948,7 @@ public struct Maps: WirePayloadCodable, Codable, Sendable, Hashable {
                     return (entryKey, entryValue)
                 }
                 field6[entry.0] = entry.1
-            case 7:
-                try reader.expect(key, .lengthDelimited, field: "Maps.items")
+            case 0x3A:
                 let entry = try reader.readNested { (entryReader: inout PayloadReader) throws(WireError) -> (Int64, Scalars) in
                     var entryKey: Int64 = 0
                     var entryValue: Scalars = Scalars()
@@ -1671,7 +1959,7 @@ public struct Maps: WirePayloadCodable, Codable, Sendable, Hashable {
                             entryKey = try entryReader.readInt()
                         case 2:
                             try entryReader.expect(entryField, .lengthDelimited, field: "Maps.items")
-                            entryValue = try entryReader.readNested { (nested: inout PayloadReader) throws(WireError) -> Scalars in try Scalars(decodingWire: &nested) }
+                            entryValue = try Scalars.decodeNested(from: &entryReader, depth: depth + 1)
                         default:
                             try entryReader.skip(entryField)
                         }
@@ -1679,8 +1967,7 @@ public struct Maps: WirePayloadCodable, Codable, Sendable, Hashable {
                     return (entryKey, entryValue)
                 }
                 field7[entry.0] = entry.1
-            case 8:
-                try reader.expect(key, .lengthDelimited, field: "Maps.choices")
+            case 0x42:
                 let entry = try reader.readNested { (entryReader: inout PayloadReader) throws(WireError) -> (String, Choice) in
                     var entryKey: String = ""
                     var entryValue: Choice = Choice.wireDefault
@@ -1688,10 +1975,10 @@ public struct Maps: WirePayloadCodable, Codable, Sendable, Hashable {
                         switch entryField.number {
                         case 1:
                             try entryReader.expect(entryField, .lengthDelimited, field: "Maps.choices")
-                            entryKey = try entryReader.readString()
+                            entryKey = try entryReader.readWireString()
                         case 2:
                             try entryReader.expect(entryField, .lengthDelimited, field: "Maps.choices")
-                            entryValue = try entryReader.readNested { (nested: inout PayloadReader) throws(WireError) -> Choice in try Choice(decodingWire: &nested) }
+                            entryValue = try Choice.decodeNested(from: &entryReader, depth: depth + 1)
                         default:
                             try entryReader.skip(entryField)
                         }
@@ -1699,8 +1986,7 @@ public struct Maps: WirePayloadCodable, Codable, Sendable, Hashable {
                     return (entryKey, entryValue)
                 }
                 field8[entry.0] = entry.1
-            case 9:
-                try reader.expect(key, .lengthDelimited, field: "Maps.floats")
+            case 0x4A:
                 let entry = try reader.readNested { (entryReader: inout PayloadReader) throws(WireError) -> (UInt8, Float) in
                     var entryKey: UInt8 = 0
                     var entryValue: Float = 0
@@ -1720,8 +2006,17 @@ public struct Maps: WirePayloadCodable, Codable, Sendable, Hashable {
                 }
                 field9[entry.0] = entry.1
             default:
-                unknownFields.append(contentsOf: try reader.captureUnknown(key))
+                let key = try reader.fieldKey(raw: rawKey, at: keyOffset)
+                switch key.number {
+                case 1, 2, 3, 4, 5, 6, 7, 8, 9:
+                    throw WireError(.typeMismatch, offset: keyOffset, "field \(key.number) of Maps has unexpected wire type \(key.wireType)")
+                default:
+                    unknownFields.append(contentsOf: try reader.captureUnknown(key))
+                }
             }
+        }
+        guard reader.reader.position == end else {
+            throw WireError(.truncated, offset: end, "a field of Maps runs past the end of its nested value")
         }
         self.byName = field1
         self.byNumber = field2
@@ -1779,13 +2074,26 @@ public struct Maps: WirePayloadCodable, Codable, Sendable, Hashable {
 
 /// A union with every payload kind.
 public enum Choice: WirePayloadCodable, Codable, Sendable, Hashable {
+    /// Case 1 of the spec.
     case nothing
+
+    /// Case 2 of the spec.
     case number(Int64)
+
+    /// Case 3 of the spec.
     case text(String)
+
+    /// Case 4 of the spec.
     case item(Scalars)
+
+    /// Case 5 of the spec.
     case mood(Mood)
+
+    /// Case 9 of the spec.
     @available(*, deprecated)
     case old(Bool)
+
+    /// Case 10 of the spec.
     case time(Date)
 
     /// The value of an absent field of this type: the lowest-numbered case with a default payload.
@@ -1813,93 +2121,130 @@ public enum Choice: WirePayloadCodable, Codable, Sendable, Hashable {
         return size
     }
 
-    /// Writes the one field of the current case.
+    /// The payload bytes, written into one buffer of exactly ``wireSize`` bytes.
+    public func wirePayload() -> [UInt8] {
+        if let bytes = WireSink.encode(size: wireSize, { sink in encodeFields(to: &sink) }) {
+            return bytes
+        }
+        var writer = ByteWriter()
+        encodeFields(to: &writer)
+        return writer.bytes
+    }
+
+    /// Appends the payload to `writer`.
     public func encodeWire(to writer: inout PayloadWriter) {
+        encodeFields(to: &writer.writer)
+    }
+
+    /// Writes the one field of the current case.
+    func encodeFields(to writer: inout some WireWriting) {
         switch self {
         case .nothing:
-            writer.writeKey(1, .lengthDelimited)
-            writer.writer.write(0)
+            writer.writeByte(0x0A)
+            writer.writeByte(0)
         case .number(let value):
-            writer.writeInt(2, value)
+            writer.writeByte(0x10)
+            writer.writeSVarint(value)
         case .text(let value):
-            writer.writeString(3, value)
+            writer.writeByte(0x1A)
+            writer.writeLengthPrefixed(value)
         case .item(let value):
-            writer.writeKey(4, .lengthDelimited)
-            writer.writer.writeUVarint(UInt64(value.wireSize))
-            value.encodeWire(to: &writer)
+            writer.writeByte(0x22)
+            writer.writeUVarint(UInt64(value.wireSize))
+            value.encodeFields(to: &writer)
         case .mood(let value):
-            writer.writeUInt(5, UInt64(value.rawValue))
+            writer.writeByte(0x28)
+            writer.writeUVarint(UInt64(value.rawValue))
         case .old(let value):
-            writer.writeBool(9, value)
+            writer.writeByte(0x48)
+            writer.writeByte(value ? 1 : 0)
         case .time(let value):
-            writer.writeTimestamp(10, nanoseconds: WireTimestamp.nanoseconds(from: value))
+            writer.writeByte(0x51)
+            writer.writeFixed64LE(UInt64(bitPattern: WireTimestamp.nanoseconds(from: value)))
         }
     }
 
-    /// Reads the one field of a union payload.
-    /// - Throws: a `WireError`: `missingField` for no case, `invalidValue` for two cases or an unknown case number.
+    /// Reads fields to the end of `reader`; absent fields take their defaults, unknown ones are kept.
+    /// - Throws: a `WireError` for malformed input or a field of the wrong wire type.
     public init(decodingWire reader: inout PayloadReader) throws(WireError) {
+        try self.init(decodingWire: &reader, end: reader.reader.end, depth: reader.depth)
+    }
+
+    /// Reads a length-delimited value of this type one level deeper than `depth`.
+    /// - Throws: `depthExceeded` past `maxNestingDepth`, or what decoding throws.
+    static func decodeNested(from reader: inout PayloadReader, depth: Int) throws(WireError) -> Self {
+        let end = try reader.nestedEnd(depth: depth)
+        return try Self(decodingWire: &reader, end: end, depth: depth + 1)
+    }
+
+    /// Reads the one field of a union payload, up to offset `end` of `reader`.
+    /// - Throws: a `WireError`: `missingField` for no case, `invalidValue` for two cases or an unknown case number.
+    init(decodingWire reader: inout PayloadReader, end: Int, depth: Int) throws(WireError) {
         var result: Self?
-        while let key = try reader.nextKey() {
-            switch key.number {
-            case 1:
+        while reader.reader.position < end {
+            let keyOffset = reader.reader.position
+            let rawKey = try reader.reader.readUVarint()
+            switch rawKey {
+            case 0x0A:
                 guard result == nil else {
                     throw WireError(.invalidValue, offset: reader.reader.position, "union Choice holds more than one case")
                 }
-                try reader.expect(key, .lengthDelimited, field: "Choice.nothing")
-                try reader.skip(key)
+                try reader.skip(FieldKey(number: 1, wireType: .lengthDelimited))
                 result = .nothing
-            case 2:
+            case 0x10:
                 guard result == nil else {
                     throw WireError(.invalidValue, offset: reader.reader.position, "union Choice holds more than one case")
                 }
                 var field2: Int64 = 0
-                try reader.expect(key, .varint, field: "Choice.number")
                 field2 = try reader.readInt()
                 result = .number(field2)
-            case 3:
+            case 0x1A:
                 guard result == nil else {
                     throw WireError(.invalidValue, offset: reader.reader.position, "union Choice holds more than one case")
                 }
                 var field3: String = ""
-                try reader.expect(key, .lengthDelimited, field: "Choice.text")
-                field3 = try reader.readString()
+                field3 = try reader.readWireString()
                 result = .text(field3)
-            case 4:
+            case 0x22:
                 guard result == nil else {
                     throw WireError(.invalidValue, offset: reader.reader.position, "union Choice holds more than one case")
                 }
                 var field4: Scalars = Scalars()
-                try reader.expect(key, .lengthDelimited, field: "Choice.item")
-                field4 = try reader.readNested { (nested: inout PayloadReader) throws(WireError) -> Scalars in try Scalars(decodingWire: &nested) }
+                field4 = try Scalars.decodeNested(from: &reader, depth: depth)
                 result = .item(field4)
-            case 5:
+            case 0x28:
                 guard result == nil else {
                     throw WireError(.invalidValue, offset: reader.reader.position, "union Choice holds more than one case")
                 }
                 var field5: Mood = .calm
-                try reader.expect(key, .varint, field: "Choice.mood")
                 field5 = Mood(rawValue: try reader.readUInt(as: UInt32.self))
                 result = .mood(field5)
-            case 9:
+            case 0x48:
                 guard result == nil else {
                     throw WireError(.invalidValue, offset: reader.reader.position, "union Choice holds more than one case")
                 }
                 var field9: Bool = false
-                try reader.expect(key, .varint, field: "Choice.old")
                 field9 = try reader.readBool()
                 result = .old(field9)
-            case 10:
+            case 0x51:
                 guard result == nil else {
                     throw WireError(.invalidValue, offset: reader.reader.position, "union Choice holds more than one case")
                 }
                 var field10: Date = WireTimestamp.epoch
-                try reader.expect(key, .fixed64, field: "Choice.time")
                 field10 = WireTimestamp.date(nanoseconds: try reader.readTimestampNanoseconds())
                 result = .time(field10)
             default:
-                throw WireError(.invalidValue, offset: reader.reader.position, "union Choice has no case numbered \(key.number)")
+                let key = try reader.fieldKey(raw: rawKey, at: keyOffset)
+                switch key.number {
+                case 1, 2, 3, 4, 5, 9, 10:
+                    throw WireError(.typeMismatch, offset: keyOffset, "field \(key.number) of Choice has unexpected wire type \(key.wireType)")
+                default:
+                    throw WireError(.invalidValue, offset: keyOffset, "union Choice has no case numbered \(key.number)")
+                }
             }
+        }
+        guard reader.reader.position == end else {
+            throw WireError(.truncated, offset: end, "a field of Choice runs past the end of its nested value")
         }
         guard let result else {
             throw WireError(.missingField, offset: reader.reader.position, "union Choice holds no case")
@@ -1971,10 +2316,14 @@ public struct Awkward: WireMessage, Codable, Sendable, Hashable {
     /// The message's name in the spec.
     public static let wireTypeName: String = "Awkward"
 
+    /// Field 1 of the spec.
     public var `class`: String
+
+    /// Field 2 of the spec.
     public var unknownFields: Int32
     private var _legacy: Int32
 
+    /// Field 3 of the spec.
     @available(*, deprecated, message: "use renamed")
     public var legacy: Int32 {
         get {
@@ -1985,11 +2334,22 @@ public struct Awkward: WireMessage, Codable, Sendable, Hashable {
         }
     }
 
+    /// Field 4 of the spec.
     public var renamed: Int32
+
+    /// Field 5 of the spec.
     public var `self`: Empty
+
+    /// Field 6 of the spec.
     public var nested: Arrays
+
+    /// Field 7 of the spec.
     public var maps: Maps
+
+    /// Field 8 of the spec.
     public var defaults: Defaults
+
+    /// Field 9 of the spec.
     public var optionals: Optionals
 
     /// Fields this version of the spec does not know, as read (keys included); written back
@@ -2045,48 +2405,76 @@ public struct Awkward: WireMessage, Codable, Sendable, Hashable {
         return size
     }
 
-    /// The payload bytes, written into a buffer of exactly ``wireSize`` bytes.
+    /// The payload bytes, written into one buffer of exactly ``wireSize`` bytes.
     public func wirePayload() -> [UInt8] {
-        var writer = PayloadWriter(capacity: wireSize)
-        encodeWire(to: &writer)
+        if let bytes = WireSink.encode(size: wireSize, { sink in encodeFields(to: &sink) }) {
+            return bytes
+        }
+        var writer = ByteWriter()
+        encodeFields(to: &writer)
         return writer.bytes
     }
 
-    /// Writes the fields in ascending number order, then the unknown fields.
+    /// Appends the payload to `writer`.
     public func encodeWire(to writer: inout PayloadWriter) {
+        encodeFields(to: &writer.writer)
+    }
+
+    /// Writes the fields in ascending number order, then the unknown fields (Spec/FORMAT.md,
+    /// notes/WIRE-DETERMINISM.md). Generic so one encoder serves both outputs.
+    func encodeFields(to writer: inout some WireWriting) {
         if !self.`class`.isEmpty {
-            writer.writeString(1, self.`class`)
+            writer.writeByte(0x0A)
+            writer.writeLengthPrefixed(self.`class`)
         }
         if self.unknownFields != 0 {
-            writer.writeInt(2, Int64(self.unknownFields))
+            writer.writeByte(0x10)
+            writer.writeSVarint(Int64(self.unknownFields))
         }
         if self._legacy != 0 {
-            writer.writeInt(3, Int64(self._legacy))
+            writer.writeByte(0x18)
+            writer.writeSVarint(Int64(self._legacy))
         }
         if self.renamed != 0 {
-            writer.writeInt(4, Int64(self.renamed))
+            writer.writeByte(0x20)
+            writer.writeSVarint(Int64(self.renamed))
         }
-        writer.writeKey(5, .lengthDelimited)
-        writer.writer.writeUVarint(UInt64(self.`self`.wireSize))
-        self.`self`.encodeWire(to: &writer)
-        writer.writeKey(6, .lengthDelimited)
-        writer.writer.writeUVarint(UInt64(self.nested.wireSize))
-        self.nested.encodeWire(to: &writer)
-        writer.writeKey(7, .lengthDelimited)
-        writer.writer.writeUVarint(UInt64(self.maps.wireSize))
-        self.maps.encodeWire(to: &writer)
-        writer.writeKey(8, .lengthDelimited)
-        writer.writer.writeUVarint(UInt64(self.defaults.wireSize))
-        self.defaults.encodeWire(to: &writer)
-        writer.writeKey(9, .lengthDelimited)
-        writer.writer.writeUVarint(UInt64(self.optionals.wireSize))
-        self.optionals.encodeWire(to: &writer)
+        writer.writeByte(0x2A)
+        writer.writeUVarint(UInt64(self.`self`.wireSize))
+        self.`self`.encodeFields(to: &writer)
+        writer.writeByte(0x32)
+        writer.writeUVarint(UInt64(self.nested.wireSize))
+        self.nested.encodeFields(to: &writer)
+        writer.writeByte(0x3A)
+        writer.writeUVarint(UInt64(self.maps.wireSize))
+        self.maps.encodeFields(to: &writer)
+        writer.writeByte(0x42)
+        writer.writeUVarint(UInt64(self.defaults.wireSize))
+        self.defaults.encodeFields(to: &writer)
+        writer.writeByte(0x4A)
+        writer.writeUVarint(UInt64(self.optionals.wireSize))
+        self.optionals.encodeFields(to: &writer)
         writer.writeRaw(wireUnknownFields)
     }
 
     /// Reads fields to the end of `reader`; absent fields take their defaults, unknown ones are kept.
     /// - Throws: a `WireError` for malformed input or a field of the wrong wire type.
     public init(decodingWire reader: inout PayloadReader) throws(WireError) {
+        try self.init(decodingWire: &reader, end: reader.reader.end, depth: reader.depth)
+    }
+
+    /// Reads a length-delimited value of this type one level deeper than `depth`.
+    /// - Throws: `depthExceeded` past `maxNestingDepth`, or what decoding throws.
+    static func decodeNested(from reader: inout PayloadReader, depth: Int) throws(WireError) -> Self {
+        let end = try reader.nestedEnd(depth: depth)
+        return try Self(decodingWire: &reader, end: end, depth: depth + 1)
+    }
+
+    /// Reads fields up to offset `end` of `reader` (a nested value read in place, without a
+    /// sub-reader); absent fields take their defaults, unknown ones are kept.
+    /// - Throws: a `WireError` for malformed input, a field of the wrong wire type, or a
+    ///   field running past `end`.
+    init(decodingWire reader: inout PayloadReader, end: Int, depth: Int) throws(WireError) {
         var field1: String = ""
         var field2: Int32 = 0
         var field3: Int32 = 0
@@ -2097,38 +2485,40 @@ public struct Awkward: WireMessage, Codable, Sendable, Hashable {
         var field8: Defaults = Defaults()
         var field9: Optionals = Optionals()
         var unknownFields: [UInt8] = []
-        while let key = try reader.nextKey() {
-            switch key.number {
-            case 1:
-                try reader.expect(key, .lengthDelimited, field: "Awkward.class")
-                field1 = try reader.readString()
-            case 2:
-                try reader.expect(key, .varint, field: "Awkward.unknownFields")
+        while reader.reader.position < end {
+            let keyOffset = reader.reader.position
+            let rawKey = try reader.reader.readUVarint()
+            switch rawKey {
+            case 0x0A:
+                field1 = try reader.readWireString()
+            case 0x10:
                 field2 = try reader.readInt(as: Int32.self)
-            case 3:
-                try reader.expect(key, .varint, field: "Awkward.legacy")
+            case 0x18:
                 field3 = try reader.readInt(as: Int32.self)
-            case 4:
-                try reader.expect(key, .varint, field: "Awkward.renamed")
+            case 0x20:
                 field4 = try reader.readInt(as: Int32.self)
-            case 5:
-                try reader.expect(key, .lengthDelimited, field: "Awkward.self")
-                field5 = try reader.readNested { (nested: inout PayloadReader) throws(WireError) -> Empty in try Empty(decodingWire: &nested) }
-            case 6:
-                try reader.expect(key, .lengthDelimited, field: "Awkward.nested")
-                field6 = try reader.readNested { (nested: inout PayloadReader) throws(WireError) -> Arrays in try Arrays(decodingWire: &nested) }
-            case 7:
-                try reader.expect(key, .lengthDelimited, field: "Awkward.maps")
-                field7 = try reader.readNested { (nested: inout PayloadReader) throws(WireError) -> Maps in try Maps(decodingWire: &nested) }
-            case 8:
-                try reader.expect(key, .lengthDelimited, field: "Awkward.defaults")
-                field8 = try reader.readNested { (nested: inout PayloadReader) throws(WireError) -> Defaults in try Defaults(decodingWire: &nested) }
-            case 9:
-                try reader.expect(key, .lengthDelimited, field: "Awkward.optionals")
-                field9 = try reader.readNested { (nested: inout PayloadReader) throws(WireError) -> Optionals in try Optionals(decodingWire: &nested) }
+            case 0x2A:
+                field5 = try Empty.decodeNested(from: &reader, depth: depth)
+            case 0x32:
+                field6 = try Arrays.decodeNested(from: &reader, depth: depth)
+            case 0x3A:
+                field7 = try Maps.decodeNested(from: &reader, depth: depth)
+            case 0x42:
+                field8 = try Defaults.decodeNested(from: &reader, depth: depth)
+            case 0x4A:
+                field9 = try Optionals.decodeNested(from: &reader, depth: depth)
             default:
-                unknownFields.append(contentsOf: try reader.captureUnknown(key))
+                let key = try reader.fieldKey(raw: rawKey, at: keyOffset)
+                switch key.number {
+                case 1, 2, 3, 4, 5, 6, 7, 8, 9:
+                    throw WireError(.typeMismatch, offset: keyOffset, "field \(key.number) of Awkward has unexpected wire type \(key.wireType)")
+                default:
+                    unknownFields.append(contentsOf: try reader.captureUnknown(key))
+                }
             }
+        }
+        guard reader.reader.position == end else {
+            throw WireError(.truncated, offset: end, "a field of Awkward runs past the end of its nested value")
         }
         self.`class` = field1
         self.unknownFields = field2
@@ -2207,27 +2597,57 @@ public struct Ping: WireMessage, Codable, Sendable, Hashable {
         return unknownFields.count
     }
 
-    /// The payload bytes, written into a buffer of exactly ``wireSize`` bytes.
+    /// The payload bytes, written into one buffer of exactly ``wireSize`` bytes.
     public func wirePayload() -> [UInt8] {
-        var writer = PayloadWriter(capacity: wireSize)
-        encodeWire(to: &writer)
+        if let bytes = WireSink.encode(size: wireSize, { sink in encodeFields(to: &sink) }) {
+            return bytes
+        }
+        var writer = ByteWriter()
+        encodeFields(to: &writer)
         return writer.bytes
     }
 
-    /// Writes the fields in ascending number order, then the unknown fields.
+    /// Appends the payload to `writer`.
     public func encodeWire(to writer: inout PayloadWriter) {
+        encodeFields(to: &writer.writer)
+    }
+
+    /// Writes the fields in ascending number order, then the unknown fields (Spec/FORMAT.md,
+    /// notes/WIRE-DETERMINISM.md). Generic so one encoder serves both outputs.
+    func encodeFields(to writer: inout some WireWriting) {
         writer.writeRaw(unknownFields)
     }
 
     /// Reads fields to the end of `reader`; absent fields take their defaults, unknown ones are kept.
     /// - Throws: a `WireError` for malformed input or a field of the wrong wire type.
     public init(decodingWire reader: inout PayloadReader) throws(WireError) {
+        try self.init(decodingWire: &reader, end: reader.reader.end, depth: reader.depth)
+    }
+
+    /// Reads a length-delimited value of this type one level deeper than `depth`.
+    /// - Throws: `depthExceeded` past `maxNestingDepth`, or what decoding throws.
+    static func decodeNested(from reader: inout PayloadReader, depth: Int) throws(WireError) -> Self {
+        let end = try reader.nestedEnd(depth: depth)
+        return try Self(decodingWire: &reader, end: end, depth: depth + 1)
+    }
+
+    /// Reads fields up to offset `end` of `reader` (a nested value read in place, without a
+    /// sub-reader); absent fields take their defaults, unknown ones are kept.
+    /// - Throws: a `WireError` for malformed input, a field of the wrong wire type, or a
+    ///   field running past `end`.
+    init(decodingWire reader: inout PayloadReader, end: Int, depth: Int) throws(WireError) {
         var unknownFields: [UInt8] = []
-        while let key = try reader.nextKey() {
-            switch key.number {
+        while reader.reader.position < end {
+            let keyOffset = reader.reader.position
+            let rawKey = try reader.reader.readUVarint()
+            switch rawKey {
             default:
+                let key = try reader.fieldKey(raw: rawKey, at: keyOffset)
                 unknownFields.append(contentsOf: try reader.captureUnknown(key))
             }
+        }
+        guard reader.reader.position == end else {
+            throw WireError(.truncated, offset: end, "a field of Ping runs past the end of its nested value")
         }
         self.unknownFields = unknownFields
     }
@@ -2242,5 +2662,175 @@ public struct Ping: WireMessage, Codable, Sendable, Hashable {
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.singleValueContainer()
         try container.encode([String: Bool]())
+    }
+}
+
+/// A recursive type: recursion goes through arrays and maps only.
+public struct Tree: WirePayloadCodable, Codable, Sendable, Hashable {
+    /// Field 1 of the spec.
+    public var label: String
+
+    /// Field 2 of the spec.
+    public var children: [Tree]
+
+    /// Field 3 of the spec.
+    public var byName: [String: Tree]
+
+    /// Fields this version of the spec does not know, as read (keys included); written back
+    /// after the known fields. Part of `==` and `hash`, left out of JSON.
+    public var unknownFields: [UInt8]
+
+    /// Creates a `Tree`; each field defaults to its spec default.
+    /// - Parameter unknownFields: fields unknown to this version, as read from the wire.
+    public init(label: String = "", children: [Tree] = [], byName: [String: Tree] = [:], unknownFields: [UInt8] = []) {
+        self.label = label
+        self.children = children
+        self.byName = byName
+        self.unknownFields = unknownFields
+    }
+
+    /// The exact number of bytes ``encodeWire(to:)`` writes.
+    public var wireSize: Int {
+        var size = unknownFields.count
+        if !self.label.isEmpty {
+            size += 1 + WireSize.string(self.label)
+        }
+        for element in self.children {
+            size += 1 + WireSize.lengthDelimited(element.wireSize)
+        }
+        for (key, value) in self.byName {
+            size += 1 + WireSize.lengthDelimited(1 + WireSize.string(key) + 1 + WireSize.lengthDelimited(value.wireSize))
+        }
+        return size
+    }
+
+    /// The payload bytes, written into one buffer of exactly ``wireSize`` bytes.
+    public func wirePayload() -> [UInt8] {
+        if let bytes = WireSink.encode(size: wireSize, { sink in encodeFields(to: &sink) }) {
+            return bytes
+        }
+        var writer = ByteWriter()
+        encodeFields(to: &writer)
+        return writer.bytes
+    }
+
+    /// Appends the payload to `writer`.
+    public func encodeWire(to writer: inout PayloadWriter) {
+        encodeFields(to: &writer.writer)
+    }
+
+    /// Writes the fields in ascending number order, then the unknown fields (Spec/FORMAT.md,
+    /// notes/WIRE-DETERMINISM.md). Generic so one encoder serves both outputs.
+    func encodeFields(to writer: inout some WireWriting) {
+        if !self.label.isEmpty {
+            writer.writeByte(0x0A)
+            writer.writeLengthPrefixed(self.label)
+        }
+        for element in self.children {
+            writer.writeByte(0x12)
+            writer.writeUVarint(UInt64(element.wireSize))
+            element.encodeFields(to: &writer)
+        }
+        self.byName.forEachWireSorted { entryKey, entryValue in
+            writer.writeByte(0x1A)
+            writer.writeUVarint(UInt64(1 + WireSize.string(entryKey) + 1 + WireSize.lengthDelimited(entryValue.wireSize)))
+            writer.writeByte(0x0A)
+            writer.writeLengthPrefixed(entryKey)
+            writer.writeByte(0x12)
+            writer.writeUVarint(UInt64(entryValue.wireSize))
+            entryValue.encodeFields(to: &writer)
+        }
+        writer.writeRaw(unknownFields)
+    }
+
+    /// Reads fields to the end of `reader`; absent fields take their defaults, unknown ones are kept.
+    /// - Throws: a `WireError` for malformed input or a field of the wrong wire type.
+    public init(decodingWire reader: inout PayloadReader) throws(WireError) {
+        try self.init(decodingWire: &reader, end: reader.reader.end, depth: reader.depth)
+    }
+
+    /// Reads a length-delimited value of this type one level deeper than `depth`.
+    /// - Throws: `depthExceeded` past `maxNestingDepth`, or what decoding throws.
+    static func decodeNested(from reader: inout PayloadReader, depth: Int) throws(WireError) -> Self {
+        let end = try reader.nestedEnd(depth: depth)
+        return try Self(decodingWire: &reader, end: end, depth: depth + 1)
+    }
+
+    /// Reads fields up to offset `end` of `reader` (a nested value read in place, without a
+    /// sub-reader); absent fields take their defaults, unknown ones are kept.
+    /// - Throws: a `WireError` for malformed input, a field of the wrong wire type, or a
+    ///   field running past `end`.
+    init(decodingWire reader: inout PayloadReader, end: Int, depth: Int) throws(WireError) {
+        var field1: String = ""
+        var field2: [Tree] = []
+        var field3: [String: Tree] = [:]
+        var unknownFields: [UInt8] = []
+        while reader.reader.position < end {
+            let keyOffset = reader.reader.position
+            let rawKey = try reader.reader.readUVarint()
+            switch rawKey {
+            case 0x0A:
+                field1 = try reader.readWireString()
+            case 0x12:
+                field2.append(try Tree.decodeNested(from: &reader, depth: depth))
+            case 0x1A:
+                let entry = try reader.readNested { (entryReader: inout PayloadReader) throws(WireError) -> (String, Tree) in
+                    var entryKey: String = ""
+                    var entryValue: Tree = Tree()
+                    while let entryField = try entryReader.nextKey() {
+                        switch entryField.number {
+                        case 1:
+                            try entryReader.expect(entryField, .lengthDelimited, field: "Tree.byName")
+                            entryKey = try entryReader.readWireString()
+                        case 2:
+                            try entryReader.expect(entryField, .lengthDelimited, field: "Tree.byName")
+                            entryValue = try Tree.decodeNested(from: &entryReader, depth: depth + 1)
+                        default:
+                            try entryReader.skip(entryField)
+                        }
+                    }
+                    return (entryKey, entryValue)
+                }
+                field3[entry.0] = entry.1
+            default:
+                let key = try reader.fieldKey(raw: rawKey, at: keyOffset)
+                switch key.number {
+                case 1, 2, 3:
+                    throw WireError(.typeMismatch, offset: keyOffset, "field \(key.number) of Tree has unexpected wire type \(key.wireType)")
+                default:
+                    unknownFields.append(contentsOf: try reader.captureUnknown(key))
+                }
+            }
+        }
+        guard reader.reader.position == end else {
+            throw WireError(.truncated, offset: end, "a field of Tree runs past the end of its nested value")
+        }
+        self.label = field1
+        self.children = field2
+        self.byName = field3
+        self.unknownFields = unknownFields
+    }
+
+    private enum CodingKeys: String, CodingKey {
+        case label
+        case children
+        case byName
+    }
+
+    /// Decodes the JSON object form (field names as keys; missing keys take defaults).
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        self.label = try container.decodeIfPresent(String.self, forKey: .label) ?? ""
+        self.children = try container.decodeIfPresent([Tree].self, forKey: .children) ?? []
+        self.byName = try container.decodeIfPresent([String: Tree].self, forKey: .byName) ?? [:]
+        self.unknownFields = []
+    }
+
+    /// Encodes the JSON object form (every non-optional field, optionals when set).
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(self.label, forKey: .label)
+        try container.encode(self.children, forKey: .children)
+        try container.encode(self.byName, forKey: .byName)
     }
 }
