@@ -40,20 +40,31 @@ struct ParticipantRef: WirePayloadCodable, Codable, Sendable, Hashable {
         return size
     }
 
-    /// The payload bytes, written into a buffer of exactly ``wireSize`` bytes.
+    /// The payload bytes, written into one buffer of exactly ``wireSize`` bytes.
     func wirePayload() -> [UInt8] {
-        var writer = PayloadWriter(capacity: wireSize)
-        encodeWire(to: &writer)
+        if let bytes = WireSink.encode(size: wireSize, { sink in encodeFields(to: &sink) }) {
+            return bytes
+        }
+        var writer = ByteWriter()
+        encodeFields(to: &writer)
         return writer.bytes
     }
 
-    /// Writes the fields in ascending number order, then the unknown fields.
+    /// Appends the payload to `writer`.
     func encodeWire(to writer: inout PayloadWriter) {
+        encodeFields(to: &writer.writer)
+    }
+
+    /// Writes the fields in ascending number order, then the unknown fields (Spec/FORMAT.md,
+    /// notes/WIRE-DETERMINISM.md). Generic so one encoder serves both outputs.
+    func encodeFields(to writer: inout some WireWriting) {
         if self.id != WireDefaults.uuid {
-            writer.writeUUID(1, self.id)
+            writer.writeByte(0x0A)
+            writer.writeLengthPrefixed(self.id)
         }
         if !self.displayName.isEmpty {
-            writer.writeString(2, self.displayName)
+            writer.writeByte(0x12)
+            writer.writeLengthPrefixed(self.displayName)
         }
         writer.writeRaw(unknownFields)
     }
@@ -61,20 +72,44 @@ struct ParticipantRef: WirePayloadCodable, Codable, Sendable, Hashable {
     /// Reads fields to the end of `reader`; absent fields take their defaults, unknown ones are kept.
     /// - Throws: a `WireError` for malformed input or a field of the wrong wire type.
     init(decodingWire reader: inout PayloadReader) throws(WireError) {
+        try self.init(decodingWire: &reader, end: reader.reader.end, depth: reader.depth)
+    }
+
+    /// Reads a length-delimited value of this type one level deeper than `depth`.
+    /// - Throws: `depthExceeded` past `maxNestingDepth`, or what decoding throws.
+    static func decodeNested(from reader: inout PayloadReader, depth: Int) throws(WireError) -> Self {
+        let end = try reader.nestedEnd(depth: depth)
+        return try Self(decodingWire: &reader, end: end, depth: depth + 1)
+    }
+
+    /// Reads fields up to offset `end` of `reader` (a nested value read in place, without a
+    /// sub-reader); absent fields take their defaults, unknown ones are kept.
+    /// - Throws: a `WireError` for malformed input, a field of the wrong wire type, or a
+    ///   field running past `end`.
+    init(decodingWire reader: inout PayloadReader, end: Int, depth: Int) throws(WireError) {
         var field1: UUID = WireDefaults.uuid
         var field2: String = ""
         var unknownFields: [UInt8] = []
-        while let key = try reader.nextKey() {
-            switch key.number {
-            case 1:
-                try reader.expect(key, .lengthDelimited, field: "ParticipantRef.id")
-                field1 = try reader.readUUID()
-            case 2:
-                try reader.expect(key, .lengthDelimited, field: "ParticipantRef.displayName")
-                field2 = try reader.readString()
+        while reader.reader.position < end {
+            let keyOffset = reader.reader.position
+            let rawKey = try reader.reader.readUVarint()
+            switch rawKey {
+            case 0x0A:
+                field1 = try reader.readWireUUID()
+            case 0x12:
+                field2 = try reader.readWireString()
             default:
-                unknownFields.append(contentsOf: try reader.captureUnknown(key))
+                let key = try reader.fieldKey(raw: rawKey, at: keyOffset)
+                switch key.number {
+                case 1, 2:
+                    throw WireError(.typeMismatch, offset: keyOffset, "field \(key.number) of ParticipantRef has unexpected wire type \(key.wireType)")
+                default:
+                    unknownFields.append(contentsOf: try reader.captureUnknown(key))
+                }
             }
+        }
+        guard reader.reader.position == end else {
+            throw WireError(.truncated, offset: end, "a field of ParticipantRef runs past the end of its nested value")
         }
         self.id = field1
         self.displayName = field2

@@ -40,20 +40,31 @@ struct Point: WirePayloadCodable, Codable, Sendable, Hashable {
         return size
     }
 
-    /// The payload bytes, written into a buffer of exactly ``wireSize`` bytes.
+    /// The payload bytes, written into one buffer of exactly ``wireSize`` bytes.
     func wirePayload() -> [UInt8] {
-        var writer = PayloadWriter(capacity: wireSize)
-        encodeWire(to: &writer)
+        if let bytes = WireSink.encode(size: wireSize, { sink in encodeFields(to: &sink) }) {
+            return bytes
+        }
+        var writer = ByteWriter()
+        encodeFields(to: &writer)
         return writer.bytes
     }
 
-    /// Writes the fields in ascending number order, then the unknown fields.
+    /// Appends the payload to `writer`.
     func encodeWire(to writer: inout PayloadWriter) {
+        encodeFields(to: &writer.writer)
+    }
+
+    /// Writes the fields in ascending number order, then the unknown fields (Spec/FORMAT.md,
+    /// notes/WIRE-DETERMINISM.md). Generic so one encoder serves both outputs.
+    func encodeFields(to writer: inout some WireWriting) {
         if self.x.bitPattern != 0 {
-            writer.writeDouble(1, self.x)
+            writer.writeByte(0x09)
+            writer.writeFixed64LE(self.x.bitPattern)
         }
         if self.y.bitPattern != 0 {
-            writer.writeDouble(2, self.y)
+            writer.writeByte(0x11)
+            writer.writeFixed64LE(self.y.bitPattern)
         }
         writer.writeRaw(unknownFields)
     }
@@ -61,20 +72,44 @@ struct Point: WirePayloadCodable, Codable, Sendable, Hashable {
     /// Reads fields to the end of `reader`; absent fields take their defaults, unknown ones are kept.
     /// - Throws: a `WireError` for malformed input or a field of the wrong wire type.
     init(decodingWire reader: inout PayloadReader) throws(WireError) {
+        try self.init(decodingWire: &reader, end: reader.reader.end, depth: reader.depth)
+    }
+
+    /// Reads a length-delimited value of this type one level deeper than `depth`.
+    /// - Throws: `depthExceeded` past `maxNestingDepth`, or what decoding throws.
+    static func decodeNested(from reader: inout PayloadReader, depth: Int) throws(WireError) -> Self {
+        let end = try reader.nestedEnd(depth: depth)
+        return try Self(decodingWire: &reader, end: end, depth: depth + 1)
+    }
+
+    /// Reads fields up to offset `end` of `reader` (a nested value read in place, without a
+    /// sub-reader); absent fields take their defaults, unknown ones are kept.
+    /// - Throws: a `WireError` for malformed input, a field of the wrong wire type, or a
+    ///   field running past `end`.
+    init(decodingWire reader: inout PayloadReader, end: Int, depth: Int) throws(WireError) {
         var field1: Double = 0
         var field2: Double = 0
         var unknownFields: [UInt8] = []
-        while let key = try reader.nextKey() {
-            switch key.number {
-            case 1:
-                try reader.expect(key, .fixed64, field: "Point.x")
+        while reader.reader.position < end {
+            let keyOffset = reader.reader.position
+            let rawKey = try reader.reader.readUVarint()
+            switch rawKey {
+            case 0x09:
                 field1 = try reader.readDouble()
-            case 2:
-                try reader.expect(key, .fixed64, field: "Point.y")
+            case 0x11:
                 field2 = try reader.readDouble()
             default:
-                unknownFields.append(contentsOf: try reader.captureUnknown(key))
+                let key = try reader.fieldKey(raw: rawKey, at: keyOffset)
+                switch key.number {
+                case 1, 2:
+                    throw WireError(.typeMismatch, offset: keyOffset, "field \(key.number) of Point has unexpected wire type \(key.wireType)")
+                default:
+                    unknownFields.append(contentsOf: try reader.captureUnknown(key))
+                }
             }
+        }
+        guard reader.reader.position == end else {
+            throw WireError(.truncated, offset: end, "a field of Point runs past the end of its nested value")
         }
         self.x = field1
         self.y = field2
@@ -104,10 +139,19 @@ struct Point: WirePayloadCodable, Codable, Sendable, Hashable {
 
 /// The colour of a stroke. Open: colours added later arrive as unknown values.
 enum StrokeColor: RawRepresentable, Codable, Sendable, Hashable {
+    /// Case 0 of the spec.
     case black
+
+    /// Case 1 of the spec.
     case red
+
+    /// Case 2 of the spec.
     case green
+
+    /// Case 3 of the spec.
     case blue
+
+    /// Case 4 of the spec.
     case yellow
 
     /// A case this version of the spec does not know, kept by number and written back.
@@ -206,6 +250,8 @@ enum StrokeColor: RawRepresentable, Codable, Sendable, Hashable {
 struct Stroke: WirePayloadCodable, Codable, Sendable, Hashable {
     /// Identifies the stroke across participants.
     var id: UUID
+
+    /// Field 2 of the spec.
     var color: StrokeColor
 
     /// The points in drawing order.
@@ -239,25 +285,36 @@ struct Stroke: WirePayloadCodable, Codable, Sendable, Hashable {
         return size
     }
 
-    /// The payload bytes, written into a buffer of exactly ``wireSize`` bytes.
+    /// The payload bytes, written into one buffer of exactly ``wireSize`` bytes.
     func wirePayload() -> [UInt8] {
-        var writer = PayloadWriter(capacity: wireSize)
-        encodeWire(to: &writer)
+        if let bytes = WireSink.encode(size: wireSize, { sink in encodeFields(to: &sink) }) {
+            return bytes
+        }
+        var writer = ByteWriter()
+        encodeFields(to: &writer)
         return writer.bytes
     }
 
-    /// Writes the fields in ascending number order, then the unknown fields.
+    /// Appends the payload to `writer`.
     func encodeWire(to writer: inout PayloadWriter) {
+        encodeFields(to: &writer.writer)
+    }
+
+    /// Writes the fields in ascending number order, then the unknown fields (Spec/FORMAT.md,
+    /// notes/WIRE-DETERMINISM.md). Generic so one encoder serves both outputs.
+    func encodeFields(to writer: inout some WireWriting) {
         if self.id != WireDefaults.uuid {
-            writer.writeUUID(1, self.id)
+            writer.writeByte(0x0A)
+            writer.writeLengthPrefixed(self.id)
         }
         if self.color.rawValue != 0 {
-            writer.writeUInt(2, UInt64(self.color.rawValue))
+            writer.writeByte(0x10)
+            writer.writeUVarint(UInt64(self.color.rawValue))
         }
         for element in self.points {
-            writer.writeKey(3, .lengthDelimited)
-            writer.writer.writeUVarint(UInt64(element.wireSize))
-            element.encodeWire(to: &writer)
+            writer.writeByte(0x1A)
+            writer.writeUVarint(UInt64(element.wireSize))
+            element.encodeFields(to: &writer)
         }
         writer.writeRaw(unknownFields)
     }
@@ -265,24 +322,47 @@ struct Stroke: WirePayloadCodable, Codable, Sendable, Hashable {
     /// Reads fields to the end of `reader`; absent fields take their defaults, unknown ones are kept.
     /// - Throws: a `WireError` for malformed input or a field of the wrong wire type.
     init(decodingWire reader: inout PayloadReader) throws(WireError) {
+        try self.init(decodingWire: &reader, end: reader.reader.end, depth: reader.depth)
+    }
+
+    /// Reads a length-delimited value of this type one level deeper than `depth`.
+    /// - Throws: `depthExceeded` past `maxNestingDepth`, or what decoding throws.
+    static func decodeNested(from reader: inout PayloadReader, depth: Int) throws(WireError) -> Self {
+        let end = try reader.nestedEnd(depth: depth)
+        return try Self(decodingWire: &reader, end: end, depth: depth + 1)
+    }
+
+    /// Reads fields up to offset `end` of `reader` (a nested value read in place, without a
+    /// sub-reader); absent fields take their defaults, unknown ones are kept.
+    /// - Throws: a `WireError` for malformed input, a field of the wrong wire type, or a
+    ///   field running past `end`.
+    init(decodingWire reader: inout PayloadReader, end: Int, depth: Int) throws(WireError) {
         var field1: UUID = WireDefaults.uuid
         var field2: StrokeColor = .black
         var field3: [Point] = []
         var unknownFields: [UInt8] = []
-        while let key = try reader.nextKey() {
-            switch key.number {
-            case 1:
-                try reader.expect(key, .lengthDelimited, field: "Stroke.id")
-                field1 = try reader.readUUID()
-            case 2:
-                try reader.expect(key, .varint, field: "Stroke.color")
+        while reader.reader.position < end {
+            let keyOffset = reader.reader.position
+            let rawKey = try reader.reader.readUVarint()
+            switch rawKey {
+            case 0x0A:
+                field1 = try reader.readWireUUID()
+            case 0x10:
                 field2 = StrokeColor(rawValue: try reader.readUInt(as: UInt32.self))
-            case 3:
-                try reader.expect(key, .lengthDelimited, field: "Stroke.points")
-                field3.append(try reader.readNested { (nested: inout PayloadReader) throws(WireError) -> Point in try Point(decodingWire: &nested) })
+            case 0x1A:
+                field3.append(try Point.decodeNested(from: &reader, depth: depth))
             default:
-                unknownFields.append(contentsOf: try reader.captureUnknown(key))
+                let key = try reader.fieldKey(raw: rawKey, at: keyOffset)
+                switch key.number {
+                case 1, 2, 3:
+                    throw WireError(.typeMismatch, offset: keyOffset, "field \(key.number) of Stroke has unexpected wire type \(key.wireType)")
+                default:
+                    unknownFields.append(contentsOf: try reader.captureUnknown(key))
+                }
             }
+        }
+        guard reader.reader.position == end else {
+            throw WireError(.truncated, offset: end, "a field of Stroke runs past the end of its nested value")
         }
         self.id = field1
         self.color = field2
@@ -323,8 +403,13 @@ struct UpsertStroke: WireMessage, Codable, Sendable, Hashable {
     /// The message's name in the spec.
     static let wireTypeName: String = "UpsertStroke"
 
+    /// Field 1 of the spec.
     var id: UUID
+
+    /// Field 2 of the spec.
     var color: StrokeColor
+
+    /// Field 3 of the spec.
     var point: Point
 
     /// Fields this version of the spec does not know, as read (keys included); written back
@@ -358,48 +443,82 @@ struct UpsertStroke: WireMessage, Codable, Sendable, Hashable {
         return size
     }
 
-    /// The payload bytes, written into a buffer of exactly ``wireSize`` bytes.
+    /// The payload bytes, written into one buffer of exactly ``wireSize`` bytes.
     func wirePayload() -> [UInt8] {
-        var writer = PayloadWriter(capacity: wireSize)
-        encodeWire(to: &writer)
+        if let bytes = WireSink.encode(size: wireSize, { sink in encodeFields(to: &sink) }) {
+            return bytes
+        }
+        var writer = ByteWriter()
+        encodeFields(to: &writer)
         return writer.bytes
     }
 
-    /// Writes the fields in ascending number order, then the unknown fields.
+    /// Appends the payload to `writer`.
     func encodeWire(to writer: inout PayloadWriter) {
+        encodeFields(to: &writer.writer)
+    }
+
+    /// Writes the fields in ascending number order, then the unknown fields (Spec/FORMAT.md,
+    /// notes/WIRE-DETERMINISM.md). Generic so one encoder serves both outputs.
+    func encodeFields(to writer: inout some WireWriting) {
         if self.id != WireDefaults.uuid {
-            writer.writeUUID(1, self.id)
+            writer.writeByte(0x0A)
+            writer.writeLengthPrefixed(self.id)
         }
         if self.color.rawValue != 0 {
-            writer.writeUInt(2, UInt64(self.color.rawValue))
+            writer.writeByte(0x10)
+            writer.writeUVarint(UInt64(self.color.rawValue))
         }
-        writer.writeKey(3, .lengthDelimited)
-        writer.writer.writeUVarint(UInt64(self.point.wireSize))
-        self.point.encodeWire(to: &writer)
+        writer.writeByte(0x1A)
+        writer.writeUVarint(UInt64(self.point.wireSize))
+        self.point.encodeFields(to: &writer)
         writer.writeRaw(unknownFields)
     }
 
     /// Reads fields to the end of `reader`; absent fields take their defaults, unknown ones are kept.
     /// - Throws: a `WireError` for malformed input or a field of the wrong wire type.
     init(decodingWire reader: inout PayloadReader) throws(WireError) {
+        try self.init(decodingWire: &reader, end: reader.reader.end, depth: reader.depth)
+    }
+
+    /// Reads a length-delimited value of this type one level deeper than `depth`.
+    /// - Throws: `depthExceeded` past `maxNestingDepth`, or what decoding throws.
+    static func decodeNested(from reader: inout PayloadReader, depth: Int) throws(WireError) -> Self {
+        let end = try reader.nestedEnd(depth: depth)
+        return try Self(decodingWire: &reader, end: end, depth: depth + 1)
+    }
+
+    /// Reads fields up to offset `end` of `reader` (a nested value read in place, without a
+    /// sub-reader); absent fields take their defaults, unknown ones are kept.
+    /// - Throws: a `WireError` for malformed input, a field of the wrong wire type, or a
+    ///   field running past `end`.
+    init(decodingWire reader: inout PayloadReader, end: Int, depth: Int) throws(WireError) {
         var field1: UUID = WireDefaults.uuid
         var field2: StrokeColor = .black
         var field3: Point = Point()
         var unknownFields: [UInt8] = []
-        while let key = try reader.nextKey() {
-            switch key.number {
-            case 1:
-                try reader.expect(key, .lengthDelimited, field: "UpsertStroke.id")
-                field1 = try reader.readUUID()
-            case 2:
-                try reader.expect(key, .varint, field: "UpsertStroke.color")
+        while reader.reader.position < end {
+            let keyOffset = reader.reader.position
+            let rawKey = try reader.reader.readUVarint()
+            switch rawKey {
+            case 0x0A:
+                field1 = try reader.readWireUUID()
+            case 0x10:
                 field2 = StrokeColor(rawValue: try reader.readUInt(as: UInt32.self))
-            case 3:
-                try reader.expect(key, .lengthDelimited, field: "UpsertStroke.point")
-                field3 = try reader.readNested { (nested: inout PayloadReader) throws(WireError) -> Point in try Point(decodingWire: &nested) }
+            case 0x1A:
+                field3 = try Point.decodeNested(from: &reader, depth: depth)
             default:
-                unknownFields.append(contentsOf: try reader.captureUnknown(key))
+                let key = try reader.fieldKey(raw: rawKey, at: keyOffset)
+                switch key.number {
+                case 1, 2, 3:
+                    throw WireError(.typeMismatch, offset: keyOffset, "field \(key.number) of UpsertStroke has unexpected wire type \(key.wireType)")
+                default:
+                    unknownFields.append(contentsOf: try reader.captureUnknown(key))
+                }
             }
+        }
+        guard reader.reader.position == end else {
+            throw WireError(.truncated, offset: end, "a field of UpsertStroke runs past the end of its nested value")
         }
         self.id = field1
         self.color = field2
@@ -440,6 +559,7 @@ struct CanvasSnapshot: WireMessage, Codable, Sendable, Hashable {
     /// The message's name in the spec.
     static let wireTypeName: String = "CanvasSnapshot"
 
+    /// Field 1 of the spec.
     var strokes: [Stroke]
 
     /// Total points over all strokes.
@@ -469,22 +589,32 @@ struct CanvasSnapshot: WireMessage, Codable, Sendable, Hashable {
         return size
     }
 
-    /// The payload bytes, written into a buffer of exactly ``wireSize`` bytes.
+    /// The payload bytes, written into one buffer of exactly ``wireSize`` bytes.
     func wirePayload() -> [UInt8] {
-        var writer = PayloadWriter(capacity: wireSize)
-        encodeWire(to: &writer)
+        if let bytes = WireSink.encode(size: wireSize, { sink in encodeFields(to: &sink) }) {
+            return bytes
+        }
+        var writer = ByteWriter()
+        encodeFields(to: &writer)
         return writer.bytes
     }
 
-    /// Writes the fields in ascending number order, then the unknown fields.
+    /// Appends the payload to `writer`.
     func encodeWire(to writer: inout PayloadWriter) {
+        encodeFields(to: &writer.writer)
+    }
+
+    /// Writes the fields in ascending number order, then the unknown fields (Spec/FORMAT.md,
+    /// notes/WIRE-DETERMINISM.md). Generic so one encoder serves both outputs.
+    func encodeFields(to writer: inout some WireWriting) {
         for element in self.strokes {
-            writer.writeKey(1, .lengthDelimited)
-            writer.writer.writeUVarint(UInt64(element.wireSize))
-            element.encodeWire(to: &writer)
+            writer.writeByte(0x0A)
+            writer.writeUVarint(UInt64(element.wireSize))
+            element.encodeFields(to: &writer)
         }
         if self.pointCount != 0 {
-            writer.writeUInt(2, self.pointCount)
+            writer.writeByte(0x10)
+            writer.writeUVarint(self.pointCount)
         }
         writer.writeRaw(unknownFields)
     }
@@ -492,20 +622,44 @@ struct CanvasSnapshot: WireMessage, Codable, Sendable, Hashable {
     /// Reads fields to the end of `reader`; absent fields take their defaults, unknown ones are kept.
     /// - Throws: a `WireError` for malformed input or a field of the wrong wire type.
     init(decodingWire reader: inout PayloadReader) throws(WireError) {
+        try self.init(decodingWire: &reader, end: reader.reader.end, depth: reader.depth)
+    }
+
+    /// Reads a length-delimited value of this type one level deeper than `depth`.
+    /// - Throws: `depthExceeded` past `maxNestingDepth`, or what decoding throws.
+    static func decodeNested(from reader: inout PayloadReader, depth: Int) throws(WireError) -> Self {
+        let end = try reader.nestedEnd(depth: depth)
+        return try Self(decodingWire: &reader, end: end, depth: depth + 1)
+    }
+
+    /// Reads fields up to offset `end` of `reader` (a nested value read in place, without a
+    /// sub-reader); absent fields take their defaults, unknown ones are kept.
+    /// - Throws: a `WireError` for malformed input, a field of the wrong wire type, or a
+    ///   field running past `end`.
+    init(decodingWire reader: inout PayloadReader, end: Int, depth: Int) throws(WireError) {
         var field1: [Stroke] = []
         var field2: UInt64 = 0
         var unknownFields: [UInt8] = []
-        while let key = try reader.nextKey() {
-            switch key.number {
-            case 1:
-                try reader.expect(key, .lengthDelimited, field: "CanvasSnapshot.strokes")
-                field1.append(try reader.readNested { (nested: inout PayloadReader) throws(WireError) -> Stroke in try Stroke(decodingWire: &nested) })
-            case 2:
-                try reader.expect(key, .varint, field: "CanvasSnapshot.pointCount")
+        while reader.reader.position < end {
+            let keyOffset = reader.reader.position
+            let rawKey = try reader.reader.readUVarint()
+            switch rawKey {
+            case 0x0A:
+                field1.append(try Stroke.decodeNested(from: &reader, depth: depth))
+            case 0x10:
                 field2 = try reader.readUInt()
             default:
-                unknownFields.append(contentsOf: try reader.captureUnknown(key))
+                let key = try reader.fieldKey(raw: rawKey, at: keyOffset)
+                switch key.number {
+                case 1, 2:
+                    throw WireError(.typeMismatch, offset: keyOffset, "field \(key.number) of CanvasSnapshot has unexpected wire type \(key.wireType)")
+                default:
+                    unknownFields.append(contentsOf: try reader.captureUnknown(key))
+                }
             }
+        }
+        guard reader.reader.position == end else {
+            throw WireError(.truncated, offset: end, "a field of CanvasSnapshot runs past the end of its nested value")
         }
         self.strokes = field1
         self.pointCount = field2

@@ -10,11 +10,22 @@ import GroupWire
 
 /// What happened to produce a playback state.
 enum PlaybackEvent: RawRepresentable, Codable, Sendable, Hashable {
+    /// Case 0 of the spec.
     case none
+
+    /// Case 1 of the spec.
     case play
+
+    /// Case 2 of the spec.
     case pause
+
+    /// Case 3 of the spec.
     case seek
+
+    /// Case 4 of the spec.
     case rateChange
+
+    /// Case 5 of the spec.
     case contentChange
 
     /// A case this version of the spec does not know, kept by number and written back.
@@ -145,53 +156,90 @@ enum MediaSource: WirePayloadCodable, Codable, Sendable, Hashable {
         return size
     }
 
-    /// Writes the one field of the current case.
+    /// The payload bytes, written into one buffer of exactly ``wireSize`` bytes.
+    func wirePayload() -> [UInt8] {
+        if let bytes = WireSink.encode(size: wireSize, { sink in encodeFields(to: &sink) }) {
+            return bytes
+        }
+        var writer = ByteWriter()
+        encodeFields(to: &writer)
+        return writer.bytes
+    }
+
+    /// Appends the payload to `writer`.
     func encodeWire(to writer: inout PayloadWriter) {
+        encodeFields(to: &writer.writer)
+    }
+
+    /// Writes the one field of the current case.
+    func encodeFields(to writer: inout some WireWriting) {
         switch self {
         case .catalog(let value):
-            writer.writeKey(1, .lengthDelimited)
-            writer.writer.writeUVarint(UInt64(value.wireSize))
-            value.encodeWire(to: &writer)
+            writer.writeByte(0x0A)
+            writer.writeUVarint(UInt64(value.wireSize))
+            value.encodeFields(to: &writer)
         case .url(let value):
-            writer.writeString(2, value)
+            writer.writeByte(0x12)
+            writer.writeLengthPrefixed(value)
         case .local:
-            writer.writeKey(3, .lengthDelimited)
-            writer.writer.write(0)
+            writer.writeByte(0x1A)
+            writer.writeByte(0)
         }
     }
 
-    /// Reads the one field of a union payload.
-    /// - Throws: a `WireError`: `missingField` for no case, `invalidValue` for two cases or an unknown case number.
+    /// Reads fields to the end of `reader`; absent fields take their defaults, unknown ones are kept.
+    /// - Throws: a `WireError` for malformed input or a field of the wrong wire type.
     init(decodingWire reader: inout PayloadReader) throws(WireError) {
+        try self.init(decodingWire: &reader, end: reader.reader.end, depth: reader.depth)
+    }
+
+    /// Reads a length-delimited value of this type one level deeper than `depth`.
+    /// - Throws: `depthExceeded` past `maxNestingDepth`, or what decoding throws.
+    static func decodeNested(from reader: inout PayloadReader, depth: Int) throws(WireError) -> Self {
+        let end = try reader.nestedEnd(depth: depth)
+        return try Self(decodingWire: &reader, end: end, depth: depth + 1)
+    }
+
+    /// Reads the one field of a union payload, up to offset `end` of `reader`.
+    /// - Throws: a `WireError`: `missingField` for no case, `invalidValue` for two cases or an unknown case number.
+    init(decodingWire reader: inout PayloadReader, end: Int, depth: Int) throws(WireError) {
         var result: Self?
-        while let key = try reader.nextKey() {
-            switch key.number {
-            case 1:
+        while reader.reader.position < end {
+            let keyOffset = reader.reader.position
+            let rawKey = try reader.reader.readUVarint()
+            switch rawKey {
+            case 0x0A:
                 guard result == nil else {
                     throw WireError(.invalidValue, offset: reader.reader.position, "union MediaSource holds more than one case")
                 }
                 var field1: CatalogItem = CatalogItem()
-                try reader.expect(key, .lengthDelimited, field: "MediaSource.catalog")
-                field1 = try reader.readNested { (nested: inout PayloadReader) throws(WireError) -> CatalogItem in try CatalogItem(decodingWire: &nested) }
+                field1 = try CatalogItem.decodeNested(from: &reader, depth: depth)
                 result = .catalog(field1)
-            case 2:
+            case 0x12:
                 guard result == nil else {
                     throw WireError(.invalidValue, offset: reader.reader.position, "union MediaSource holds more than one case")
                 }
                 var field2: String = ""
-                try reader.expect(key, .lengthDelimited, field: "MediaSource.url")
-                field2 = try reader.readString()
+                field2 = try reader.readWireString()
                 result = .url(field2)
-            case 3:
+            case 0x1A:
                 guard result == nil else {
                     throw WireError(.invalidValue, offset: reader.reader.position, "union MediaSource holds more than one case")
                 }
-                try reader.expect(key, .lengthDelimited, field: "MediaSource.local")
-                try reader.skip(key)
+                try reader.skip(FieldKey(number: 3, wireType: .lengthDelimited))
                 result = .local
             default:
-                throw WireError(.invalidValue, offset: reader.reader.position, "union MediaSource has no case numbered \(key.number)")
+                let key = try reader.fieldKey(raw: rawKey, at: keyOffset)
+                switch key.number {
+                case 1, 2, 3:
+                    throw WireError(.typeMismatch, offset: keyOffset, "field \(key.number) of MediaSource has unexpected wire type \(key.wireType)")
+                default:
+                    throw WireError(.invalidValue, offset: keyOffset, "union MediaSource has no case numbered \(key.number)")
+                }
             }
+        }
+        guard reader.reader.position == end else {
+            throw WireError(.truncated, offset: end, "a field of MediaSource runs past the end of its nested value")
         }
         guard let result else {
             throw WireError(.missingField, offset: reader.reader.position, "union MediaSource holds no case")
@@ -237,6 +285,7 @@ enum MediaSource: WirePayloadCodable, Codable, Sendable, Hashable {
 
 /// An item of the catalogue: a film, or an episode of a series.
 struct CatalogItem: WirePayloadCodable, Codable, Sendable, Hashable {
+    /// Field 1 of the spec.
     var contentID: UUID
 
     /// Set for episodes.
@@ -266,20 +315,31 @@ struct CatalogItem: WirePayloadCodable, Codable, Sendable, Hashable {
         return size
     }
 
-    /// The payload bytes, written into a buffer of exactly ``wireSize`` bytes.
+    /// The payload bytes, written into one buffer of exactly ``wireSize`` bytes.
     func wirePayload() -> [UInt8] {
-        var writer = PayloadWriter(capacity: wireSize)
-        encodeWire(to: &writer)
+        if let bytes = WireSink.encode(size: wireSize, { sink in encodeFields(to: &sink) }) {
+            return bytes
+        }
+        var writer = ByteWriter()
+        encodeFields(to: &writer)
         return writer.bytes
     }
 
-    /// Writes the fields in ascending number order, then the unknown fields.
+    /// Appends the payload to `writer`.
     func encodeWire(to writer: inout PayloadWriter) {
+        encodeFields(to: &writer.writer)
+    }
+
+    /// Writes the fields in ascending number order, then the unknown fields (Spec/FORMAT.md,
+    /// notes/WIRE-DETERMINISM.md). Generic so one encoder serves both outputs.
+    func encodeFields(to writer: inout some WireWriting) {
         if self.contentID != WireDefaults.uuid {
-            writer.writeUUID(1, self.contentID)
+            writer.writeByte(0x0A)
+            writer.writeLengthPrefixed(self.contentID)
         }
         if let value = self.seriesID {
-            writer.writeUUID(2, value)
+            writer.writeByte(0x12)
+            writer.writeLengthPrefixed(value)
         }
         writer.writeRaw(unknownFields)
     }
@@ -287,20 +347,44 @@ struct CatalogItem: WirePayloadCodable, Codable, Sendable, Hashable {
     /// Reads fields to the end of `reader`; absent fields take their defaults, unknown ones are kept.
     /// - Throws: a `WireError` for malformed input or a field of the wrong wire type.
     init(decodingWire reader: inout PayloadReader) throws(WireError) {
+        try self.init(decodingWire: &reader, end: reader.reader.end, depth: reader.depth)
+    }
+
+    /// Reads a length-delimited value of this type one level deeper than `depth`.
+    /// - Throws: `depthExceeded` past `maxNestingDepth`, or what decoding throws.
+    static func decodeNested(from reader: inout PayloadReader, depth: Int) throws(WireError) -> Self {
+        let end = try reader.nestedEnd(depth: depth)
+        return try Self(decodingWire: &reader, end: end, depth: depth + 1)
+    }
+
+    /// Reads fields up to offset `end` of `reader` (a nested value read in place, without a
+    /// sub-reader); absent fields take their defaults, unknown ones are kept.
+    /// - Throws: a `WireError` for malformed input, a field of the wrong wire type, or a
+    ///   field running past `end`.
+    init(decodingWire reader: inout PayloadReader, end: Int, depth: Int) throws(WireError) {
         var field1: UUID = WireDefaults.uuid
         var field2: UUID? = nil
         var unknownFields: [UInt8] = []
-        while let key = try reader.nextKey() {
-            switch key.number {
-            case 1:
-                try reader.expect(key, .lengthDelimited, field: "CatalogItem.contentID")
-                field1 = try reader.readUUID()
-            case 2:
-                try reader.expect(key, .lengthDelimited, field: "CatalogItem.seriesID")
-                field2 = try reader.readUUID()
+        while reader.reader.position < end {
+            let keyOffset = reader.reader.position
+            let rawKey = try reader.reader.readUVarint()
+            switch rawKey {
+            case 0x0A:
+                field1 = try reader.readWireUUID()
+            case 0x12:
+                field2 = try reader.readWireUUID()
             default:
-                unknownFields.append(contentsOf: try reader.captureUnknown(key))
+                let key = try reader.fieldKey(raw: rawKey, at: keyOffset)
+                switch key.number {
+                case 1, 2:
+                    throw WireError(.typeMismatch, offset: keyOffset, "field \(key.number) of CatalogItem has unexpected wire type \(key.wireType)")
+                default:
+                    unknownFields.append(contentsOf: try reader.captureUnknown(key))
+                }
             }
+        }
+        guard reader.reader.position == end else {
+            throw WireError(.truncated, offset: end, "a field of CatalogItem runs past the end of its nested value")
         }
         self.contentID = field1
         self.seriesID = field2
@@ -343,8 +427,14 @@ struct PlaybackState: WireMessage, Codable, Sendable, Hashable {
 
     /// The state this one replaces, to detect concurrent changes.
     var previousStateID: UUID?
+
+    /// Field 3 of the spec.
     var title: String
+
+    /// Field 4 of the spec.
     var subtitle: String?
+
+    /// Field 5 of the spec.
     var contentID: UUID
 
     /// Seconds from the start of the content.
@@ -352,12 +442,20 @@ struct PlaybackState: WireMessage, Codable, Sendable, Hashable {
 
     /// Playback speed; 1 is normal speed, 0 is paused.
     var rate: Double
+
+    /// Field 8 of the spec.
     var isPlaying: Bool
+
+    /// Field 9 of the spec.
     var event: PlaybackEvent
 
     /// Who caused the change.
     var changedBy: ParticipantRef
+
+    /// Field 11 of the spec.
     var changedAt: Date
+
+    /// Field 12 of the spec.
     var source: MediaSource
 
     /// The audio language as a BCP 47 tag.
@@ -450,59 +548,81 @@ struct PlaybackState: WireMessage, Codable, Sendable, Hashable {
         return size
     }
 
-    /// The payload bytes, written into a buffer of exactly ``wireSize`` bytes.
+    /// The payload bytes, written into one buffer of exactly ``wireSize`` bytes.
     func wirePayload() -> [UInt8] {
-        var writer = PayloadWriter(capacity: wireSize)
-        encodeWire(to: &writer)
+        if let bytes = WireSink.encode(size: wireSize, { sink in encodeFields(to: &sink) }) {
+            return bytes
+        }
+        var writer = ByteWriter()
+        encodeFields(to: &writer)
         return writer.bytes
     }
 
-    /// Writes the fields in ascending number order, then the unknown fields.
+    /// Appends the payload to `writer`.
     func encodeWire(to writer: inout PayloadWriter) {
+        encodeFields(to: &writer.writer)
+    }
+
+    /// Writes the fields in ascending number order, then the unknown fields (Spec/FORMAT.md,
+    /// notes/WIRE-DETERMINISM.md). Generic so one encoder serves both outputs.
+    func encodeFields(to writer: inout some WireWriting) {
         if self.stateID != WireDefaults.uuid {
-            writer.writeUUID(1, self.stateID)
+            writer.writeByte(0x0A)
+            writer.writeLengthPrefixed(self.stateID)
         }
         if let value = self.previousStateID {
-            writer.writeUUID(2, value)
+            writer.writeByte(0x12)
+            writer.writeLengthPrefixed(value)
         }
         if !self.title.isEmpty {
-            writer.writeString(3, self.title)
+            writer.writeByte(0x1A)
+            writer.writeLengthPrefixed(self.title)
         }
         if let value = self.subtitle {
-            writer.writeString(4, value)
+            writer.writeByte(0x22)
+            writer.writeLengthPrefixed(value)
         }
         if self.contentID != WireDefaults.uuid {
-            writer.writeUUID(5, self.contentID)
+            writer.writeByte(0x2A)
+            writer.writeLengthPrefixed(self.contentID)
         }
         if self.position.bitPattern != 0 {
-            writer.writeDouble(6, self.position)
+            writer.writeByte(0x31)
+            writer.writeFixed64LE(self.position.bitPattern)
         }
         if self.rate.bitPattern != (1.0 as Double).bitPattern {
-            writer.writeDouble(7, self.rate)
+            writer.writeByte(0x39)
+            writer.writeFixed64LE(self.rate.bitPattern)
         }
         if self.isPlaying {
-            writer.writeBool(8, self.isPlaying)
+            writer.writeByte(0x40)
+            writer.writeByte(self.isPlaying ? 1 : 0)
         }
         if self.event.rawValue != 0 {
-            writer.writeUInt(9, UInt64(self.event.rawValue))
+            writer.writeByte(0x48)
+            writer.writeUVarint(UInt64(self.event.rawValue))
         }
-        writer.writeKey(10, .lengthDelimited)
-        writer.writer.writeUVarint(UInt64(self.changedBy.wireSize))
-        self.changedBy.encodeWire(to: &writer)
+        writer.writeByte(0x52)
+        writer.writeUVarint(UInt64(self.changedBy.wireSize))
+        self.changedBy.encodeFields(to: &writer)
         if WireTimestamp.nanoseconds(from: self.changedAt) != 0 {
-            writer.writeTimestamp(11, nanoseconds: WireTimestamp.nanoseconds(from: self.changedAt))
+            writer.writeByte(0x59)
+            writer.writeFixed64LE(UInt64(bitPattern: WireTimestamp.nanoseconds(from: self.changedAt)))
         }
-        writer.writeKey(12, .lengthDelimited)
-        writer.writer.writeUVarint(UInt64(self.source.wireSize))
-        self.source.encodeWire(to: &writer)
+        writer.writeByte(0x62)
+        writer.writeUVarint(UInt64(self.source.wireSize))
+        self.source.encodeFields(to: &writer)
         if self.audioLanguage != "en" {
-            writer.writeString(13, self.audioLanguage)
+            writer.writeByte(0x6A)
+            writer.writeLengthPrefixed(self.audioLanguage)
         }
-        for entry in self.metadata.wireSortedEntries() {
-            writer.writeKey(14, .lengthDelimited)
-            writer.writer.writeUVarint(UInt64(1 + WireSize.string(entry.key) + 1 + WireSize.string(entry.value)))
-            writer.writeString(1, entry.key)
-            writer.writeString(2, entry.value)
+        self.metadata.forEachWireSorted { entryKey, entryValue in
+            writer.writeByte(0x72)
+            writer.writeUVarint(UInt64(1 + WireSize.string(entryKey) + 1 + WireSize.string(entryValue)))
+            writer.writeByte(0x0A)
+            writer.writeLengthPrefixed(entryKey)
+            writer.writeByte(0x12)
+            writer.writeLengthPrefixed(entryValue)
         }
         writer.writeRaw(unknownFields)
     }
@@ -510,6 +630,21 @@ struct PlaybackState: WireMessage, Codable, Sendable, Hashable {
     /// Reads fields to the end of `reader`; absent fields take their defaults, unknown ones are kept.
     /// - Throws: a `WireError` for malformed input or a field of the wrong wire type.
     init(decodingWire reader: inout PayloadReader) throws(WireError) {
+        try self.init(decodingWire: &reader, end: reader.reader.end, depth: reader.depth)
+    }
+
+    /// Reads a length-delimited value of this type one level deeper than `depth`.
+    /// - Throws: `depthExceeded` past `maxNestingDepth`, or what decoding throws.
+    static func decodeNested(from reader: inout PayloadReader, depth: Int) throws(WireError) -> Self {
+        let end = try reader.nestedEnd(depth: depth)
+        return try Self(decodingWire: &reader, end: end, depth: depth + 1)
+    }
+
+    /// Reads fields up to offset `end` of `reader` (a nested value read in place, without a
+    /// sub-reader); absent fields take their defaults, unknown ones are kept.
+    /// - Throws: a `WireError` for malformed input, a field of the wrong wire type, or a
+    ///   field running past `end`.
+    init(decodingWire reader: inout PayloadReader, end: Int, depth: Int) throws(WireError) {
         var field1: UUID = WireDefaults.uuid
         var field2: UUID? = nil
         var field3: String = ""
@@ -525,49 +660,37 @@ struct PlaybackState: WireMessage, Codable, Sendable, Hashable {
         var field13: String = "en"
         var field14: [String: String] = [:]
         var unknownFields: [UInt8] = []
-        while let key = try reader.nextKey() {
-            switch key.number {
-            case 1:
-                try reader.expect(key, .lengthDelimited, field: "PlaybackState.stateID")
-                field1 = try reader.readUUID()
-            case 2:
-                try reader.expect(key, .lengthDelimited, field: "PlaybackState.previousStateID")
-                field2 = try reader.readUUID()
-            case 3:
-                try reader.expect(key, .lengthDelimited, field: "PlaybackState.title")
-                field3 = try reader.readString()
-            case 4:
-                try reader.expect(key, .lengthDelimited, field: "PlaybackState.subtitle")
-                field4 = try reader.readString()
-            case 5:
-                try reader.expect(key, .lengthDelimited, field: "PlaybackState.contentID")
-                field5 = try reader.readUUID()
-            case 6:
-                try reader.expect(key, .fixed64, field: "PlaybackState.position")
+        while reader.reader.position < end {
+            let keyOffset = reader.reader.position
+            let rawKey = try reader.reader.readUVarint()
+            switch rawKey {
+            case 0x0A:
+                field1 = try reader.readWireUUID()
+            case 0x12:
+                field2 = try reader.readWireUUID()
+            case 0x1A:
+                field3 = try reader.readWireString()
+            case 0x22:
+                field4 = try reader.readWireString()
+            case 0x2A:
+                field5 = try reader.readWireUUID()
+            case 0x31:
                 field6 = try reader.readDouble()
-            case 7:
-                try reader.expect(key, .fixed64, field: "PlaybackState.rate")
+            case 0x39:
                 field7 = try reader.readDouble()
-            case 8:
-                try reader.expect(key, .varint, field: "PlaybackState.isPlaying")
+            case 0x40:
                 field8 = try reader.readBool()
-            case 9:
-                try reader.expect(key, .varint, field: "PlaybackState.event")
+            case 0x48:
                 field9 = PlaybackEvent(rawValue: try reader.readUInt(as: UInt32.self))
-            case 10:
-                try reader.expect(key, .lengthDelimited, field: "PlaybackState.changedBy")
-                field10 = try reader.readNested { (nested: inout PayloadReader) throws(WireError) -> ParticipantRef in try ParticipantRef(decodingWire: &nested) }
-            case 11:
-                try reader.expect(key, .fixed64, field: "PlaybackState.changedAt")
+            case 0x52:
+                field10 = try ParticipantRef.decodeNested(from: &reader, depth: depth)
+            case 0x59:
                 field11 = WireTimestamp.date(nanoseconds: try reader.readTimestampNanoseconds())
-            case 12:
-                try reader.expect(key, .lengthDelimited, field: "PlaybackState.source")
-                field12 = try reader.readNested { (nested: inout PayloadReader) throws(WireError) -> MediaSource in try MediaSource(decodingWire: &nested) }
-            case 13:
-                try reader.expect(key, .lengthDelimited, field: "PlaybackState.audioLanguage")
-                field13 = try reader.readString()
-            case 14:
-                try reader.expect(key, .lengthDelimited, field: "PlaybackState.metadata")
+            case 0x62:
+                field12 = try MediaSource.decodeNested(from: &reader, depth: depth)
+            case 0x6A:
+                field13 = try reader.readWireString()
+            case 0x72:
                 let entry = try reader.readNested { (entryReader: inout PayloadReader) throws(WireError) -> (String, String) in
                     var entryKey: String = ""
                     var entryValue: String = ""
@@ -575,10 +698,10 @@ struct PlaybackState: WireMessage, Codable, Sendable, Hashable {
                         switch entryField.number {
                         case 1:
                             try entryReader.expect(entryField, .lengthDelimited, field: "PlaybackState.metadata")
-                            entryKey = try entryReader.readString()
+                            entryKey = try entryReader.readWireString()
                         case 2:
                             try entryReader.expect(entryField, .lengthDelimited, field: "PlaybackState.metadata")
-                            entryValue = try entryReader.readString()
+                            entryValue = try entryReader.readWireString()
                         default:
                             try entryReader.skip(entryField)
                         }
@@ -587,8 +710,17 @@ struct PlaybackState: WireMessage, Codable, Sendable, Hashable {
                 }
                 field14[entry.0] = entry.1
             default:
-                unknownFields.append(contentsOf: try reader.captureUnknown(key))
+                let key = try reader.fieldKey(raw: rawKey, at: keyOffset)
+                switch key.number {
+                case 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14:
+                    throw WireError(.typeMismatch, offset: keyOffset, "field \(key.number) of PlaybackState has unexpected wire type \(key.wireType)")
+                default:
+                    unknownFields.append(contentsOf: try reader.captureUnknown(key))
+                }
             }
+        }
+        guard reader.reader.position == end else {
+            throw WireError(.truncated, offset: end, "a field of PlaybackState runs past the end of its nested value")
         }
         self.stateID = field1
         self.previousStateID = field2
@@ -676,7 +808,10 @@ struct ReadyState: WireMessage, Codable, Sendable, Hashable {
     /// The message's name in the spec.
     static let wireTypeName: String = "ReadyState"
 
+    /// Field 1 of the spec.
     var participant: UUID
+
+    /// Field 2 of the spec.
     var isReady: Bool
 
     /// Seconds buffered ahead of the current position.
@@ -715,23 +850,35 @@ struct ReadyState: WireMessage, Codable, Sendable, Hashable {
         return size
     }
 
-    /// The payload bytes, written into a buffer of exactly ``wireSize`` bytes.
+    /// The payload bytes, written into one buffer of exactly ``wireSize`` bytes.
     func wirePayload() -> [UInt8] {
-        var writer = PayloadWriter(capacity: wireSize)
-        encodeWire(to: &writer)
+        if let bytes = WireSink.encode(size: wireSize, { sink in encodeFields(to: &sink) }) {
+            return bytes
+        }
+        var writer = ByteWriter()
+        encodeFields(to: &writer)
         return writer.bytes
     }
 
-    /// Writes the fields in ascending number order, then the unknown fields.
+    /// Appends the payload to `writer`.
     func encodeWire(to writer: inout PayloadWriter) {
+        encodeFields(to: &writer.writer)
+    }
+
+    /// Writes the fields in ascending number order, then the unknown fields (Spec/FORMAT.md,
+    /// notes/WIRE-DETERMINISM.md). Generic so one encoder serves both outputs.
+    func encodeFields(to writer: inout some WireWriting) {
         if self.participant != WireDefaults.uuid {
-            writer.writeUUID(1, self.participant)
+            writer.writeByte(0x0A)
+            writer.writeLengthPrefixed(self.participant)
         }
         if self.isReady {
-            writer.writeBool(2, self.isReady)
+            writer.writeByte(0x10)
+            writer.writeByte(self.isReady ? 1 : 0)
         }
         if self.bufferedAhead.bitPattern != 0 {
-            writer.writeFloat(3, self.bufferedAhead)
+            writer.writeByte(0x1D)
+            writer.writeFixed32LE(self.bufferedAhead.bitPattern)
         }
         writer.writeRaw(unknownFields)
     }
@@ -739,24 +886,47 @@ struct ReadyState: WireMessage, Codable, Sendable, Hashable {
     /// Reads fields to the end of `reader`; absent fields take their defaults, unknown ones are kept.
     /// - Throws: a `WireError` for malformed input or a field of the wrong wire type.
     init(decodingWire reader: inout PayloadReader) throws(WireError) {
+        try self.init(decodingWire: &reader, end: reader.reader.end, depth: reader.depth)
+    }
+
+    /// Reads a length-delimited value of this type one level deeper than `depth`.
+    /// - Throws: `depthExceeded` past `maxNestingDepth`, or what decoding throws.
+    static func decodeNested(from reader: inout PayloadReader, depth: Int) throws(WireError) -> Self {
+        let end = try reader.nestedEnd(depth: depth)
+        return try Self(decodingWire: &reader, end: end, depth: depth + 1)
+    }
+
+    /// Reads fields up to offset `end` of `reader` (a nested value read in place, without a
+    /// sub-reader); absent fields take their defaults, unknown ones are kept.
+    /// - Throws: a `WireError` for malformed input, a field of the wrong wire type, or a
+    ///   field running past `end`.
+    init(decodingWire reader: inout PayloadReader, end: Int, depth: Int) throws(WireError) {
         var field1: UUID = WireDefaults.uuid
         var field2: Bool = false
         var field3: Float = 0
         var unknownFields: [UInt8] = []
-        while let key = try reader.nextKey() {
-            switch key.number {
-            case 1:
-                try reader.expect(key, .lengthDelimited, field: "ReadyState.participant")
-                field1 = try reader.readUUID()
-            case 2:
-                try reader.expect(key, .varint, field: "ReadyState.isReady")
+        while reader.reader.position < end {
+            let keyOffset = reader.reader.position
+            let rawKey = try reader.reader.readUVarint()
+            switch rawKey {
+            case 0x0A:
+                field1 = try reader.readWireUUID()
+            case 0x10:
                 field2 = try reader.readBool()
-            case 3:
-                try reader.expect(key, .fixed32, field: "ReadyState.bufferedAhead")
+            case 0x1D:
                 field3 = try reader.readFloat()
             default:
-                unknownFields.append(contentsOf: try reader.captureUnknown(key))
+                let key = try reader.fieldKey(raw: rawKey, at: keyOffset)
+                switch key.number {
+                case 1, 2, 3:
+                    throw WireError(.typeMismatch, offset: keyOffset, "field \(key.number) of ReadyState has unexpected wire type \(key.wireType)")
+                default:
+                    unknownFields.append(contentsOf: try reader.captureUnknown(key))
+                }
             }
+        }
+        guard reader.reader.position == end else {
+            throw WireError(.truncated, offset: end, "a field of ReadyState runs past the end of its nested value")
         }
         self.participant = field1
         self.isReady = field2
