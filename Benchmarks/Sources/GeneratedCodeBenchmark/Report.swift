@@ -6,6 +6,7 @@ struct Report {
     let sizes: [String: [String: Int]]
     let messages: [String]
     let rounds: Int
+    let sampleMilliseconds: Int
 
     func find(_ message: String, _ codec: String, _ operation: String) -> Measurement? {
         measurements.first { $0.benchmark.message == message && $0.benchmark.codec == codec && $0.benchmark.operation == operation }
@@ -24,9 +25,9 @@ struct Report {
 
     func markdown() -> String {
         var lines: [String] = []
-        lines.append("Median of \(rounds) interleaved rounds (release build, one process); min in parentheses.")
+        lines.append("Median of \(rounds) interleaved rounds of about \(sampleMilliseconds) ms each (release build, one process); minimum in parentheses.")
         lines.append("")
-        lines.append("| message | op | GroupWire generated | swift-protobuf | Foundation JSON | protobuf ÷ GroupWire | JSON ÷ GroupWire |")
+        lines.append("| message | op | GroupWire generated | swift-protobuf | Foundation JSON | protobuf ÷ GroupWire (median; min) | JSON ÷ GroupWire |")
         lines.append("|---|---|---|---|---|---|---|")
         for message in messages {
             for operation in ["encode", "decode"] {
@@ -38,7 +39,8 @@ struct Report {
                     return "\(time(measurement.medianNanoseconds)) (\(time(measurement.minimumNanoseconds)))"
                 }
                 lines.append("| \(message) | \(operation) | \(cell(wire)) | \(cell(proto)) | \(cell(json)) | "
-                    + "\(ratio(proto?.medianNanoseconds, wire?.medianNanoseconds)) | \(ratio(json?.medianNanoseconds, wire?.medianNanoseconds)) |")
+                    + "\(ratio(proto?.medianNanoseconds, wire?.medianNanoseconds)); \(ratio(proto?.minimumNanoseconds, wire?.minimumNanoseconds)) | "
+                    + "\(ratio(json?.medianNanoseconds, wire?.medianNanoseconds)) |")
             }
         }
         lines.append("")

@@ -7,7 +7,8 @@ import SwiftProtobuf
 // bytes and heap allocations per operation. Usage:
 //   swift run -c release GeneratedCodeBenchmark [--rounds N] [--output FILE]
 
-var rounds = 31
+var rounds = 61
+var sampleMilliseconds = 1
 var outputPath: String?
 var profileCase: String?
 var profileIterations = 100_000
@@ -16,10 +17,11 @@ while let argument = arguments.popFirst() {
     switch argument {
     case "--rounds": rounds = arguments.popFirst().flatMap { Int($0) } ?? rounds
     case "--output": outputPath = arguments.popFirst()
+    case "--sample-ms": sampleMilliseconds = arguments.popFirst().flatMap { Int($0) } ?? sampleMilliseconds
     case "--profile": profileCase = arguments.popFirst()
     case "--iterations": profileIterations = arguments.popFirst().flatMap { Int($0) } ?? profileIterations
     default:
-        print("usage: GeneratedCodeBenchmark [--rounds N] [--output FILE] [--profile MESSAGE/CODEC/OP [--iterations N]]")
+        print("usage: GeneratedCodeBenchmark [--rounds N] [--sample-ms N] [--output FILE] [--profile MESSAGE/CODEC/OP [--iterations N]]")
         exit(2)
     }
 }
@@ -133,9 +135,11 @@ if let profileCase {
     exit(0)
 }
 
-let harness = Harness(rounds: rounds)
+var harness = Harness(rounds: rounds)
+harness.sampleNanoseconds = UInt64(max(1, sampleMilliseconds)) * 1_000_000
 let (measurements, sink) = harness.run(allCases)
-let report = Report(measurements: measurements, sizes: sizes, messages: messages, rounds: rounds).markdown()
+let report = Report(measurements: measurements, sizes: sizes, messages: messages, rounds: rounds,
+                    sampleMilliseconds: sampleMilliseconds).markdown()
 print(report)
 print("(checksum \(sink & 0xFFFF))")
 if let outputPath {
