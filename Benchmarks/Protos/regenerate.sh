@@ -1,6 +1,6 @@
 #!/bin/sh
 # Regenerates ../Sources/GeneratedCodeBenchmark/ProtobufShapes.pb.swift from ProtobufShapes.proto
-# and ../Sources/GeneratedCodeBenchmark/GroupWireGenerated/*.swift from Spec/Examples.
+# (The GroupWire types are generated at build time by GroupWireGeneratorPlugin from Specs/.)
 # Run rarely: the generated file is checked in so the benchmark builds without protoc.
 #
 # Tools (how the checked-in file was made, 2026-11-22):
@@ -16,8 +16,3 @@ protoc --plugin=protoc-gen-swift="$plugin" --proto_path="$here" \
     --swift_opt=Visibility=Internal --swift_out="$out" "$here/ProtobufShapes.proto"
 echo "wrote $out/ProtobufShapes.pb.swift"
 
-# The GroupWire side: the generated types for the same example specs, via the CLI.
-root=$(cd "$here/../.." && pwd)
-(cd "$root" && swift build --product groupwire >/dev/null && .build/debug/groupwire generate \
-    Spec/Examples/DrawTogether.gwspec Spec/Examples/WatchTogether.gwspec \
-    --access-level internal --output "$out/GroupWireGenerated")
