@@ -40,12 +40,10 @@ public struct DecodeTool: Sendable {
     ///   frame an error line with its offset and reason; status 1 if any frame was invalid
     ///   (the valid ones are still printed), 2 for spec problems.
     public func run(input: [UInt8]) -> ToolResult {
-        let spec: SpecSet
-        do throws(ToolFailure) {
-            spec = try SpecLoading.load(specPath).spec
-        } catch {
-            return error.result
-        }
+        SpecLoading.withSpec(specPath) { spec in run(input: input, spec: spec) }
+    }
+
+    private func run(input: [UInt8], spec: SpecSet) -> ToolResult {
         var bytes = input
         if inputFormat == .hex || (inputFormat == .auto && HexText.looksLikeHex(input)) {
             switch HexText.decode(input) {

@@ -28,12 +28,10 @@ public struct EncodeTool: Sendable {
     /// - Returns: the frame(s) on standard output; status 1 for invalid JSON or JSON that
     ///   does not fit the message (with its path), 2 for spec problems or an unknown message.
     public func run(input: [UInt8]) -> ToolResult {
-        let spec: SpecSet
-        do throws(ToolFailure) {
-            spec = try SpecLoading.load(specPath).spec
-        } catch {
-            return error.result
-        }
+        SpecLoading.withSpec(specPath) { spec in run(input: input, spec: spec) }
+    }
+
+    private func run(input: [UInt8], spec: SpecSet) -> ToolResult {
         let codec = DynamicCodec(spec: spec, limits: limits)
         guard codec.message(named: typeName) != nil else {
             let names = spec.messages.map(\.name).joined(separator: ", ")

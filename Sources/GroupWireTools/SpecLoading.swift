@@ -15,6 +15,15 @@ enum SpecLoading {
         return (spec, compilation.renderedDiagnostics)
     }
 
+    /// Runs `body` with the spec at `path`, or returns the failure to load it (status 2).
+    static func withSpec(_ path: String, _ body: (SpecSet) -> ToolResult) -> ToolResult {
+        do throws(ToolFailure) {
+            return body(try load(path).spec)
+        } catch {
+            return error.result
+        }
+    }
+
     /// Compiles `path` from disk without judging its diagnostics.
     /// - Throws: ``ToolFailure`` with status 2 when the file cannot be read.
     static func compile(_ path: String) throws(ToolFailure) -> SpecCompilation {
