@@ -213,6 +213,7 @@ enum ScalarMapping {
                 index += 1
                 continue
             }
+            // safe because: utf8.count == 36 and index + 1 < 36 is checked first.
             guard index + 1 < 36, let high = hexDigit(utf8[index]), let low = hexDigit(utf8[index + 1]) else { return nil }
             bytes.append(high << 4 | low)
             index += 2

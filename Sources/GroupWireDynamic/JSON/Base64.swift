@@ -8,6 +8,7 @@ enum Base64 {
         output.reserveCapacity((bytes.count + 2) / 3 * 4)
         var index = 0
         while index + 3 <= bytes.count {
+            // safe because: the loop condition keeps index + 2 inside bytes.
             let chunk = UInt32(bytes[index]) << 16 | UInt32(bytes[index + 1]) << 8 | UInt32(bytes[index + 2])
             appendQuad(chunk, count: 4, into: &output)
             index += 3
@@ -44,6 +45,7 @@ enum Base64 {
             var values: [UInt32] = []
             var padding = 0
             for offset in 0..<4 {
+                // safe because: input.count is a multiple of 4 and index < input.count steps by 4.
                 let byte = input[index + offset]
                 if byte == UInt8(ascii: "=") {
                     // Padding only in the last quad, only in its last two places, and only at the end.

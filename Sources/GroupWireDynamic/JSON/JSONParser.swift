@@ -63,6 +63,7 @@ public struct JSONParser: Sendable {
             let offset = min(offset ?? position, bytes.count)
             var line = 1
             var lineStart = 0
+            // safe because: offset was clamped to bytes.count above.
             for index in 0..<offset where bytes[index] == UInt8(ascii: "\n") {
                 line += 1
                 lineStart = index + 1
@@ -201,6 +202,7 @@ public struct JSONParser: Sendable {
                 let escapeStart = position - 2
                 var scalar = UInt32(try parseHex4())
                 if (0xD800...0xDBFF).contains(scalar) {
+                    // safe because: position + 1 < bytes.count is checked before the subscript.
                     guard current == UInt8(ascii: "\\"), position + 1 < bytes.count, bytes[position + 1] == UInt8(ascii: "u") else {
                         throw error("unpaired high surrogate escape", at: escapeStart)
                     }
@@ -259,6 +261,7 @@ public struct JSONParser: Sendable {
             guard position - start <= maxNumberLength else {
                 throw error("number literal is longer than \(maxNumberLength) characters", at: start)
             }
+            // safe because: start <= position <= bytes.count (position only moves over read bytes).
             return JSONNumber(validatedText: String(decoding: bytes[start..<position], as: UTF8.self))
         }
 
