@@ -63,7 +63,8 @@ let package = Package(
         ),
         .testTarget(
             name: "GroupWireToolsTests",
-            dependencies: ["GroupWireTools", "GroupWireDynamic", "GroupWireSpec", "GroupWire"],
+            // groupwire: so `swift test` alone builds the binary the end-to-end tests run.
+            dependencies: ["GroupWireTools", "GroupWireDynamic", "GroupWireSpec", "GroupWire", "groupwire"],
             swiftSettings: strictSwift
         ),
         // Spec model in, Swift files in memory out (issue 3). Pure: no file system.
