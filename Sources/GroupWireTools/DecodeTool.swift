@@ -22,6 +22,9 @@ public struct DecodeTool: Sendable {
     public var envelope: Bool
     /// Whether to pretty-print each document (else one per line).
     public var pretty: Bool
+    /// Whether fields the spec does not declare are kept as `"$unknownFields"` (base64) on
+    /// decode and written back on encode, instead of being skipped or rejected.
+    public var keepsUnknownFields = false
     /// The limits frames and payloads are checked against.
     public var limits: Limits
 
@@ -54,7 +57,7 @@ public struct DecodeTool: Sendable {
         guard !bytes.isEmpty else {
             return .error("the input holds no frames", status: .invalidInput)
         }
-        let codec = DynamicCodec(spec: spec, limits: limits)
+        let codec = DynamicCodec(spec: spec, limits: limits, options: .init(keepsUnknownFields: keepsUnknownFields))
         let writer = JSONWriter(prettyPrinted: pretty)
         var result = ToolResult()
         for event in FrameDecoder(limits: limits).decodeAll(bytes) {

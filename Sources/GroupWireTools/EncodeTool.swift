@@ -12,6 +12,9 @@ public struct EncodeTool: Sendable {
     public var hex: Bool
     /// Whether the input is JSON Lines: one message per non-empty line, one frame each.
     public var lines: Bool
+    /// Whether fields the spec does not declare are kept as `"$unknownFields"` (base64) on
+    /// decode and written back on encode, instead of being skipped or rejected.
+    public var keepsUnknownFields = false
     /// The limits frames are written within.
     public var limits: Limits
 
@@ -32,7 +35,7 @@ public struct EncodeTool: Sendable {
     }
 
     private func run(input: [UInt8], spec: SpecSet) -> ToolResult {
-        let codec = DynamicCodec(spec: spec, limits: limits)
+        let codec = DynamicCodec(spec: spec, limits: limits, options: .init(keepsUnknownFields: keepsUnknownFields))
         guard codec.message(named: typeName) != nil else {
             let names = spec.messages.map(\.name).joined(separator: ", ")
             return .error("\(specPath) declares no message named \(typeName); its messages are \(names.isEmpty ? "(none)" : names)",

@@ -26,8 +26,13 @@ struct DecodeCommand: ParsableCommand {
     @Flag(help: "Pretty-print each document.")
     var pretty = false
 
+    @Flag(help: "Keep fields the spec does not declare, as \"$unknownFields\" (base64 of the raw fields).")
+    var keepUnknown = false
+
     func run() throws {
         let bytes = try ToolOutput.input(file)
-        try ToolOutput.finish(DecodeTool(specPath: spec, inputFormat: input, envelope: envelope, pretty: pretty).run(input: bytes))
+        var tool = DecodeTool(specPath: spec, inputFormat: input, envelope: envelope, pretty: pretty)
+        tool.keepsUnknownFields = keepUnknown
+        try ToolOutput.finish(tool.run(input: bytes))
     }
 }

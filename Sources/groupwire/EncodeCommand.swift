@@ -21,8 +21,13 @@ struct EncodeCommand: ParsableCommand {
     @Flag(help: "Read JSON Lines: one message per line, one frame each.")
     var lines = false
 
+    @Flag(help: "Keep fields the spec does not declare, as \"$unknownFields\" (base64 of the raw fields).")
+    var keepUnknown = false
+
     func run() throws {
         let input = try ToolOutput.input(nil)
-        try ToolOutput.finish(EncodeTool(specPath: spec, typeName: type, hex: hex, lines: lines).run(input: input))
+        var tool = EncodeTool(specPath: spec, typeName: type, hex: hex, lines: lines)
+        tool.keepsUnknownFields = keepUnknown
+        try ToolOutput.finish(tool.run(input: input))
     }
 }

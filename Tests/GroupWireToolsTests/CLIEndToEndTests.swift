@@ -89,6 +89,18 @@ import Testing
         #expect(run.errors.hasPrefix("groupwire: error: frame at offset 0 (type id 1): typeMismatch at offset 6:"))
     }
 
+    @Test func unknownFieldsPassThroughDecodeAndEncodeWhenKept() throws {
+        // ReadyState with isReady (field 2) and a field 9 this spec does not declare.
+        let frame = try FrameHex.frame(typeID: 11, body: [0x10, 0x01, 0x48, 0x2A])
+        let skipped = try CLIRunner.run(["decode", "--spec", Self.watch], input: frame)
+        #expect(skipped.outputText == #"{"bufferedAhead":0,"isReady":true,"participant":"00000000-0000-0000-0000-000000000000"}"# + "\n")
+        let kept = try CLIRunner.run(["decode", "--spec", Self.watch, "--keep-unknown"], input: frame)
+        #expect(kept.outputText.contains(#""$unknownFields":"SCo=""#))
+        let encoded = try CLIRunner.run(["encode", "--spec", Self.watch, "--type", "ReadyState", "--keep-unknown"], input: kept.output)
+        #expect(encoded.status == 0, "\(encoded.errors)")
+        #expect(encoded.output == frame)
+    }
+
     @Test func decodeOfAnUnknownTypeIDOrGarbageExitsOne() throws {
         let unknown = try FrameHex.frame(typeID: 99, body: [])
         let run = try CLIRunner.run(["decode", "--spec", Self.draw], input: unknown)
