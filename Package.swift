@@ -12,6 +12,7 @@ let package = Package(
     platforms: [.macOS(.v13), .iOS(.v16)],
     products: [
         .library(name: "GroupWire", targets: ["GroupWire"]),
+        .library(name: "GroupWireCompression", targets: ["GroupWireCompression"]),
         .executable(name: "groupwire", targets: ["groupwire"]),
     ],
     dependencies: [
@@ -19,12 +20,23 @@ let package = Package(
     ],
     targets: [
         .target(name: "GroupWire", swiftSettings: strictSwift),
+        .systemLibrary(name: "CZstd", pkgConfig: "libzstd", providers: [.apt(["libzstd-dev"])]),
+        .target(
+            name: "GroupWireCompression",
+            dependencies: ["GroupWire", "CZstd"],
+            swiftSettings: strictSwift
+        ),
         .executableTarget(
             name: "groupwire",
             dependencies: [
                 "GroupWire",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
+            swiftSettings: strictSwift
+        ),
+        .testTarget(
+            name: "GroupWireCompressionTests",
+            dependencies: ["GroupWireCompression", "GroupWire"],
             swiftSettings: strictSwift
         ),
         .testTarget(
