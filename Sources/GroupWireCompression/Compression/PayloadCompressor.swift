@@ -94,9 +94,13 @@ public final class PayloadCompressor: Sendable {
     }
 
     /// Decompresses a ``CompressedBody``.
+    /// - Throws: as ``decompress(_:codec:dictionaryID:contentSize:)``; `.invalidValue` for a
+    ///   negative content size.
     public func decompress(_ body: CompressedBody) throws -> [UInt8] {
-        try decompress(
-            body.bytes, codec: body.codec, dictionaryID: UInt64(body.dictionaryID),
-            contentSize: UInt64(max(0, body.contentSize)))
+        guard let contentSize = UInt64(exactly: body.contentSize) else {
+            throw WireError(.invalidValue, "content size \(body.contentSize) is negative")
+        }
+        return try decompress(
+            body.bytes, codec: body.codec, dictionaryID: UInt64(body.dictionaryID), contentSize: contentSize)
     }
 }

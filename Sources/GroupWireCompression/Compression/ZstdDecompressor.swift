@@ -28,8 +28,8 @@ public final class ZstdDecompressor: Sendable {
 
     /// Largest window log accepted by default: 2^23 = 8 MiB, what `zstd -19` uses.
     public static let defaultWindowLogMax = 23
-    /// First output allocation for a frame that does not declare its size.
-    static let initialStreamingCapacity = 64 * 1024
+    /// Scratch size for frames that do not declare their size: one full zstd block.
+    static let streamingChunkSize = 128 * 1024
 
     /// Creates a decompressor bounded by `limits.maxMessageSize`.
     /// - Parameters:
@@ -211,44 +211,37 @@ public final class ZstdDecompressor: Sendable {
     }
 
     private func decompressStreaming(_ body: [UInt8], limit: Int, exact: Bool, dctx: OpaquePointer) throws -> [UInt8] {
-        var output = [UInt8](repeating: 0, count: min(limit, Self.initialStreamingCapacity) + 1)
-        var produced = 0
+        // Decode through a fixed scratch chunk and append what each call produced: the
+        // output grows only as far as the data really goes, and stops one byte past the
+        // limit (enough to know the frame is too large).
+        var scratch = [UInt8](repeating: 0, count: min(limit + 1, Self.streamingChunkSize))
+        var output: [UInt8] = []
         var consumed = 0
         var finished = false
-        while !finished {
-            if produced == output.count {
-                // Grow geometrically, never past limit + 1: one byte over the limit is
-                // enough to know the frame is too large.
-                let target = min(limit + 1, output.count * 2)
-                guard target > output.count else {
-                    break
-                }
-                output.append(contentsOf: repeatElement(0, count: target - output.count))
-            }
-            let step = output.withUnsafeMutableBytes { dst in
+        while !finished, output.count <= limit {
+            let room = min(scratch.count, limit + 1 - output.count)  // >= 1 because output.count <= limit.
+            let step = scratch.withUnsafeMutableBytes { dst in
                 body.withUnsafeBytes { src in
                     var input = ZSTD_inBuffer(src: src.baseAddress, size: src.count, pos: consumed)
-                    var out = ZSTD_outBuffer(dst: dst.baseAddress, size: dst.count, pos: produced)
+                    var out = ZSTD_outBuffer(dst: dst.baseAddress, size: room, pos: 0)
                     let result = ZSTD_decompressStream(dctx, &out, &input)
-                    return (result, input.pos, out.pos)
+                    return (result: result, consumed: input.pos, produced: out.pos)
                 }
             }
-            if ZstdResult.isError(step.0) {
-                throw Self.error(for: step.0, call: "ZSTD_decompressStream")
+            if ZstdResult.isError(step.result) {
+                throw Self.error(for: step.result, call: "ZSTD_decompressStream")
             }
-            let progressed = step.1 != consumed || step.2 != produced
-            consumed = step.1
-            produced = step.2
-            if produced > limit {
-                break
-            }
-            if step.0 == 0 {
+            let progressed = step.consumed != consumed || step.produced != 0
+            consumed = step.consumed
+            output.append(contentsOf: scratch[0..<step.produced])
+            if step.result == 0 {
                 finished = true
-            } else if !progressed && produced < output.count {
+            } else if !progressed {
+                // All input consumed, output room left, frame not finished: cut off.
                 throw WireError(.truncated, offset: body.count, "zstd frame is cut off after \(body.count) bytes")
             }
         }
-        if produced > limit {
+        if output.count > limit {
             if exact {
                 throw WireError(
                     .contentSizeMismatch, "header declares content size \(limit) but the zstd frame decompresses to more")
@@ -256,14 +249,14 @@ public final class ZstdDecompressor: Sendable {
             throw WireError(
                 .decompressedSizeExceeded, "zstd frame decompresses to more than the \(limit)-byte limit")
         }
-        if exact, produced != limit {
+        if exact, output.count != limit {
             throw WireError(
-                .contentSizeMismatch, "header declares content size \(limit) but the zstd frame decompresses to \(produced)")
+                .contentSizeMismatch,
+                "header declares content size \(limit) but the zstd frame decompresses to \(output.count)")
         }
         guard consumed == body.count else {
             throw WireError(.trailingBytes, offset: consumed, "\(body.count - consumed) bytes follow the zstd frame")
         }
-        output.removeSubrange(produced...)
         return output
     }
 
