@@ -19,7 +19,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
     ],
     targets: [
-        .target(name: "GroupWire", swiftSettings: strictSwift),
+        .target(name: "CGroupWireCRC32C"),
+        .target(name: "GroupWire", dependencies: ["CGroupWireCRC32C"], swiftSettings: strictSwift),
         .systemLibrary(name: "CZstd", pkgConfig: "libzstd", providers: [.apt(["libzstd-dev"])]),
         .target(
             name: "GroupWireCompression",

@@ -90,9 +90,10 @@ import Testing
 
     @Test func payloadCompressorChecksCodecDictionaryAndSizeBeforeDecompressing() throws {
         let compressor = try PayloadCompressor(limits: Limits(maxMessageSize: 1 << 20))
-        func kindOf(codec: UInt8 = 1, dictionaryID: UInt64 = 0, contentSize: UInt64) -> WireError.Kind? {
+        func kindOf(codec: UInt8 = 1, dictionaryID: UInt32 = 0, contentSize: UInt64) -> WireError.Kind? {
             do {
-                _ = try compressor.decompress(body, codec: codec, dictionaryID: dictionaryID, contentSize: contentSize)
+                let info = CompressionInfo(codec: codec, dictionaryID: dictionaryID, contentSize: contentSize)
+                _ = try compressor.decompress(body, info: info)
                 return nil
             } catch let error as WireError {
                 return error.kind
@@ -101,10 +102,9 @@ import Testing
             }
         }
         let size = UInt64(payload.count)
-        #expect(try compressor.decompress(body, codec: 1, dictionaryID: 0, contentSize: size) == payload)
+        #expect(try compressor.decompress(body, info: CompressionInfo(contentSize: size)) == payload)
         #expect(kindOf(codec: 2, contentSize: size) == .unknownCodec)
         #expect(kindOf(codec: 0, contentSize: size) == .unknownCodec)
-        #expect(kindOf(dictionaryID: 1 << 32, contentSize: size) == .invalidValue)
         #expect(kindOf(dictionaryID: 77, contentSize: size) == .unknownDictionary)
         #expect(kindOf(contentSize: UInt64.max) == .decompressedSizeExceeded)
         #expect(kindOf(contentSize: (1 << 20) + 1) == .decompressedSizeExceeded)
@@ -114,7 +114,7 @@ import Testing
     @Test func aMissingDictionaryErrorNamesTheDictionaryID() throws {
         let compressor = try PayloadCompressor()
         let error = #expect(throws: WireError.self) {
-            try compressor.decompress(body, codec: 1, dictionaryID: 31_337, contentSize: UInt64(payload.count))
+            try compressor.decompress(body, info: CompressionInfo(dictionaryID: 31_337, contentSize: UInt64(payload.count)))
         }
         #expect(error?.kind == .unknownDictionary)
         #expect(error?.context.contains("31337") == true)

@@ -40,7 +40,7 @@ struct ZstdCLIInteropTests {
         for payload in payloads.prefix(2) {
             let body = try ZstdCLI.zstd(["-D", dictionaryPath, "--stream-size=\(payload.count)"], input: payload)
             let back = try compressor.decompress(
-                body, codec: 1, dictionaryID: UInt64(dictionary.id), contentSize: UInt64(payload.count))
+                body, info: CompressionInfo(dictionaryID: dictionary.id, contentSize: UInt64(payload.count)))
             #expect(back == payload)
         }
     }

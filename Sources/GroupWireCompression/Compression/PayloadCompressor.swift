@@ -18,7 +18,7 @@ public final class PayloadCompressor: Sendable {
     /// Creates a payload compressor.
     /// - Parameters:
     ///   - policy: when and how to compress outgoing payloads.
-    ///   - dictionaries: the dictionaries this peer holds.
+    ///   - dictionaries: the dictionaries this peer holds (default: none).
     ///   - limits: the receiver's limits; decompressed bodies never exceed `maxMessageSize`.
     /// - Throws: ``WireError`` `.invalidValue` for a level out of range,
     ///   `.unknownDictionary` when the policy names a dictionary the store lacks.
@@ -36,7 +36,7 @@ public final class PayloadCompressor: Sendable {
         self.decompressor = ZstdDecompressor(limits: limits)
     }
 
-    /// Compresses `payload` if the policy says so and it gets smaller.
+    /// Compresses `payload` if the policy says so and it gets strictly smaller.
     /// - Returns: the compressed body, or nil when the payload should travel uncompressed
     ///   (under the threshold, or not strictly smaller once compressed).
     /// - Throws: ``WireError`` `.unknownDictionary` if the policy's dictionary was removed
@@ -51,56 +51,46 @@ public final class PayloadCompressor: Sendable {
         guard let bytes = try compressor.compress(payload, dictionary: dictionary, capacity: payload.count - 1) else {
             return nil
         }
-        return CompressedBody(dictionaryID: dictionary?.id ?? 0, contentSize: payload.count, bytes: bytes)
+        let info = CompressionInfo(dictionaryID: dictionary?.id ?? 0, contentSize: UInt64(payload.count))
+        return CompressedBody(info: info, bytes: bytes)
     }
 
-    /// Decompresses a body received in a compressed frame.
+    /// Decompresses a body received with compression header `info`.
     /// - Parameters:
-    ///   - bytes: the frame's body.
-    ///   - codec: the frame's codec id.
-    ///   - dictionaryID: the frame's dictionary id (0 = none).
-    ///   - contentSize: the frame's declared decompressed length.
-    /// - Returns: the decompressed payload, exactly `contentSize` bytes.
-    /// - Throws: ``WireError``: `.unknownCodec`, `.invalidValue` (a dictionary id over 32
-    ///   bits), `.unknownDictionary` (naming the id), `.decompressedSizeExceeded` (before
-    ///   any allocation), `.contentSizeMismatch`, `.dictionaryMismatch`, `.truncated`,
-    ///   `.trailingBytes`, `.decompressionFailed`, `.limitExceeded`.
-    public func decompress(_ bytes: [UInt8], codec: UInt8, dictionaryID: UInt64, contentSize: UInt64) throws
-        -> [UInt8]
-    {
-        guard codec == CompressedBody.zstdCodec else {
-            throw WireError(.unknownCodec, "compression codec \(codec) is unknown; 1 (zstd) is the only codec")
+    ///   - bytes: the compressed body (one zstd frame).
+    ///   - info: the frame's compression header.
+    /// - Returns: the decompressed payload, exactly `info.contentSize` bytes.
+    /// - Throws: ``WireError``: `.unknownCodec`, `.unknownDictionary` (naming the id),
+    ///   `.decompressedSizeExceeded` (before any allocation), `.contentSizeMismatch`,
+    ///   `.dictionaryMismatch`, `.truncated`, `.trailingBytes`, `.decompressionFailed`,
+    ///   `.limitExceeded` (a streamed frame's window over the cap).
+    public func decompress(_ bytes: [UInt8], info: CompressionInfo) throws -> [UInt8] {
+        guard info.codec == CompressionInfo.zstdCodec else {
+            throw WireError(.unknownCodec, "compression codec \(info.codec) is unknown; 1 (zstd) is the only codec")
         }
-        guard contentSize <= UInt64(max(0, limits.maxMessageSize)) else {
+        guard info.contentSize <= UInt64(max(0, decompressor.maxOutputSize)) else {
             throw WireError(
                 .decompressedSizeExceeded,
-                "declared content size \(contentSize) is over the \(limits.maxMessageSize)-byte message limit")
-        }
-        guard let id = UInt32(exactly: dictionaryID) else {
-            throw WireError(.invalidValue, "dictionary id \(dictionaryID) does not fit 32 bits")
+                "declared content size \(info.contentSize) is over the \(decompressor.maxOutputSize)-byte message limit")
         }
         let dictionary: ZstdDictionary?
-        if id == 0 {
+        if info.dictionaryID == 0 {
             dictionary = nil
         } else {
-            guard let found = dictionaries.dictionary(id: id) else {
+            guard let found = dictionaries.dictionary(id: info.dictionaryID) else {
                 throw WireError(
-                    .unknownDictionary, "frame was compressed with dictionary \(id), which this receiver does not have")
+                    .unknownDictionary,
+                    "frame was compressed with dictionary \(info.dictionaryID), which this receiver does not have")
             }
             dictionary = found
         }
-        // safe because contentSize <= maxMessageSize, an Int.
-        return try decompressor.decompress(bytes, expectedSize: Int(contentSize), dictionary: dictionary)
+        // safe because contentSize <= maxOutputSize, an Int.
+        return try decompressor.decompress(bytes, expectedSize: Int(info.contentSize), dictionary: dictionary)
     }
 
     /// Decompresses a ``CompressedBody``.
-    /// - Throws: as ``decompress(_:codec:dictionaryID:contentSize:)``; `.invalidValue` for a
-    ///   negative content size.
+    /// - Throws: as ``decompress(_:info:)``.
     public func decompress(_ body: CompressedBody) throws -> [UInt8] {
-        guard let contentSize = UInt64(exactly: body.contentSize) else {
-            throw WireError(.invalidValue, "content size \(body.contentSize) is negative")
-        }
-        return try decompress(
-            body.bytes, codec: body.codec, dictionaryID: UInt64(body.dictionaryID), contentSize: contentSize)
+        try decompress(body.bytes, info: body.info)
     }
 }

@@ -1,0 +1,201 @@
+/// Reads frames in the version 1 layout of Spec/FORMAT.md, checking every field against
+/// its ``Limits`` before anything is allocated.
+public struct FrameDecoder: Sendable {
+    /// The limits every frame is checked against.
+    public var limits: Limits
+
+    /// Creates a decoder.
+    public init(limits: Limits = .default) {
+        self.limits = limits
+    }
+
+    /// Decodes exactly one frame that fills `bytes`.
+    /// - Throws: a ``WireError`` saying what is wrong and at which offset; a complete frame
+    ///   followed by more bytes is ``WireError/Kind/trailingBytes``.
+    public func decode(_ bytes: [UInt8]) throws(WireError) -> Frame {
+        switch scan(bytes, from: 0) {
+        case .needMore:
+            throw WireError(.truncated, offset: bytes.count, "frame is incomplete: input ends after \(bytes.count) bytes")
+        case .invalid(let error, _):
+            throw error
+        case .frame(let frame, let end):
+            guard end == bytes.count else {
+                throw WireError(.trailingBytes, offset: end, "\(bytes.count - end) bytes follow the frame")
+            }
+            return frame
+        }
+    }
+
+    /// Decodes back-to-back frames, reporting each invalid one and carrying on after it.
+    /// - Returns: one result per frame or invalid run, in input order, with its offset.
+    public func decodeAll(_ bytes: [UInt8]) -> [FrameStreamEvent] {
+        var reader = FrameStreamReader(limits: limits)
+        reader.append(bytes)
+        var events: [FrameStreamEvent] = []
+        while let event = reader.nextEvent() {
+            events.append(event)
+        }
+        if let last = reader.finish() {
+            events.append(last)
+        }
+        return events
+    }
+
+    /// What ``scan(_:from:)`` found at a position.
+    enum Scan {
+        /// More bytes are needed to decide.
+        case needMore
+        /// A valid frame, ending at `end`.
+        case frame(Frame, end: Int)
+        /// An invalid frame or run of bytes; reading resumes at `resume`.
+        case invalid(WireError, resume: Int)
+    }
+
+    /// Examines the bytes at `start`. Every error's offset is absolute in `bytes`.
+    func scan(_ bytes: [UInt8], from start: Int) -> Scan {
+        let count = bytes.count
+        guard start < count else { return .needMore }
+        guard bytes[start] == Frame.magic else {
+            let next = bytes[(start + 1)...].firstIndex(of: Frame.magic) ?? count
+            return .invalid(WireError(.badMagic, offset: start,
+                                      "expected magic byte 0xC7, found \(hex(bytes[start])); skipped \(next - start) bytes"),
+                            resume: next)
+        }
+        guard start + 2 < count else { return .needMore }
+        // The length varint, read by hand so an incomplete one asks for more bytes.
+        var length: UInt64 = 0
+        var cursor = start + 2
+        var shift: UInt64 = 0
+        while true {
+            guard cursor < count else { return .needMore }
+            let byte = bytes[cursor]
+            cursor += 1
+            if shift == 63, byte > 1 {
+                return .invalid(WireError(.malformedVarint, offset: start + 2, "frame length varint does not fit 64 bits"),
+                                resume: start + 1)
+            }
+            length |= UInt64(byte & 0x7F) << shift
+            if byte & 0x80 == 0 {
+                if byte == 0, shift > 0 {
+                    return .invalid(WireError(.malformedVarint, offset: start + 2, "frame length varint is not minimally encoded"),
+                                    resume: start + 1)
+                }
+                break
+            }
+            shift += 7
+        }
+        let prelude = cursor - start
+        guard length >= 5 else {
+            return .invalid(WireError(.frameTooSmall, offset: start + 2,
+                                      "frame length \(length) is below the minimum of 5 (kind byte and checksum)"),
+                            resume: start + 1)
+        }
+        guard length <= UInt64(limits.maxFrameSize), prelude + Int(length) <= limits.maxFrameSize else {
+            return .invalid(WireError(.frameTooLarge, offset: start + 2,
+                                      "frame of \(UInt64(prelude) &+ length) bytes is over maxFrameSize \(limits.maxFrameSize)"),
+                            resume: start + 1)
+        }
+        // safe because: length <= maxFrameSize (an Int), so the sum cannot overflow.
+        let end = cursor + Int(length)
+        guard end <= count else { return .needMore }
+        let stored = UInt32(bytes[end - 4]) | UInt32(bytes[end - 3]) << 8 | UInt32(bytes[end - 2]) << 16 | UInt32(bytes[end - 1]) << 24
+        let computed = CRC32C.checksum(bytes, range: start..<(end - 4))
+        guard stored == computed else {
+            return .invalid(WireError(.checksumMismatch, offset: end - 4,
+                                      "stored crc32c \(hex32(stored)) but the \(end - 4 - start) bytes it covers give \(hex32(computed))"),
+                            resume: end)
+        }
+        let version = bytes[start + 1]
+        guard version == Frame.version else {
+            return .invalid(WireError(.unsupportedVersion, offset: start + 1,
+                                      "frame version \(version) is not supported (this decoder reads version \(Frame.version)); frame skipped"),
+                            resume: end)
+        }
+        do throws(WireError) {
+            let frame = try parseHeader(bytes, kindAt: cursor, end: end)
+            return .frame(frame, end: end)
+        } catch {
+            return .invalid(error, resume: end)
+        }
+    }
+
+    /// Parses the kind byte, the headers and the body of a frame whose prelude and
+    /// checksum have been checked.
+    private func parseHeader(_ bytes: [UInt8], kindAt kindOffset: Int, end: Int) throws(WireError) -> Frame {
+        var reader = try ByteReader(bytes, range: kindOffset..<(end - 4))
+        let kindByte = try reader.readByte()
+        let kind = FrameKind(rawValue: kindByte & 0x0F)
+        let flags = FrameFlags(rawValue: kindByte & 0xF0)
+        guard kind.isDefined else {
+            throw WireError(.unknownKind, offset: kindOffset, "frame kind \(kind.rawValue) is reserved in version 1")
+        }
+        guard flags.subtracting(.known).isEmpty else {
+            throw WireError(.unknownFlags, offset: kindOffset,
+                            "reserved flag bits \(hex(flags.subtracting(.known).rawValue)) are set")
+        }
+        let typeOffset = reader.position
+        let typeID = try reader.readUVarint()
+        guard (1...Frame.maxTypeID).contains(typeID) else {
+            throw WireError(.invalidTypeID, offset: typeOffset, "type id \(typeID) is outside 1...\(Frame.maxTypeID)")
+        }
+        var fragment: FragmentInfo?
+        let fragmentOffset = reader.position
+        if kind == .fragment {
+            let messageID = try reader.readUVarint()
+            let index = try reader.readUVarint()
+            let count = try reader.readUVarint()
+            let totalLength = try reader.readUVarint()
+            let offset = try reader.readUVarint()
+            guard count <= UInt64(limits.maxFragmentCount) else {
+                throw WireError(.limitExceeded, offset: fragmentOffset,
+                                "fragment count \(count) is over maxFragmentCount \(limits.maxFragmentCount)")
+            }
+            guard totalLength <= UInt64(limits.maxMessageSize) else {
+                throw WireError(.limitExceeded, offset: fragmentOffset,
+                                "message total length \(totalLength) is over maxMessageSize \(limits.maxMessageSize)")
+            }
+            // safe because: count <= maxFragmentCount (an Int) and index is checked below count
+            // by validate, so both conversions only see values that fit.
+            guard index <= UInt64(UInt32.max) else {
+                throw WireError(.invalidFragment, offset: fragmentOffset, "fragment index \(index) is not below count \(count)")
+            }
+            fragment = FragmentInfo(messageID: messageID, index: UInt32(index), count: UInt32(count),
+                                    totalLength: totalLength, offset: offset)
+        }
+        var compression: CompressionInfo?
+        if flags.contains(.compressed) {
+            let codecOffset = reader.position
+            let codec = try reader.readByte()
+            guard codec == CompressionInfo.zstdCodec else {
+                throw WireError(.unknownCodec, offset: codecOffset, "compression codec \(codec) is not defined (1 is zstd)")
+            }
+            let dictionaryOffset = reader.position
+            let dictionaryID = try reader.readUVarint()
+            guard dictionaryID <= UInt64(UInt32.max) else {
+                throw WireError(.invalidValue, offset: dictionaryOffset, "dictionary id \(dictionaryID) does not fit 32 bits")
+            }
+            let sizeOffset = reader.position
+            let contentSize = try reader.readUVarint()
+            guard contentSize <= UInt64(limits.maxMessageSize) else {
+                throw WireError(.limitExceeded, offset: sizeOffset,
+                                "decompressed size \(contentSize) is over maxMessageSize \(limits.maxMessageSize)")
+            }
+            compression = CompressionInfo(codec: codec, dictionaryID: UInt32(dictionaryID), contentSize: contentSize)
+        }
+        let body = try reader.readBytes(count: reader.remaining, "frame body")
+        if let fragment {
+            try FragmentInfo.validate(fragment, bodyCount: body.count, offset: fragmentOffset)
+        }
+        return Frame(kind: kind, typeID: typeID, compression: compression, fragment: fragment, body: body)
+    }
+}
+
+func hex(_ byte: UInt8) -> String {
+    let digits = String(byte, radix: 16, uppercase: true)
+    return "0x" + (digits.count < 2 ? "0" + digits : digits)
+}
+
+func hex32(_ value: UInt32) -> String {
+    let digits = String(value, radix: 16, uppercase: true)
+    return "0x" + String(repeating: "0", count: max(0, 8 - digits.count)) + digits
+}

@@ -1,0 +1,132 @@
+/// Writes frames in the version 1 layout of Spec/FORMAT.md.
+public struct FrameEncoder: Sendable {
+    /// The limits frames must fit; ``Limits/maxFrameSize`` bounds every frame written.
+    public var limits: Limits
+
+    /// Creates an encoder.
+    public init(limits: Limits = .default) {
+        self.limits = limits
+    }
+
+    /// Encodes `frame` into a new byte array.
+    /// - Throws: a ``WireError`` when the frame's fields are invalid or it is over the size limit.
+    public func encode(_ frame: Frame) throws(WireError) -> [UInt8] {
+        var writer = ByteWriter()
+        try encode(frame, into: &writer)
+        return writer.bytes
+    }
+
+    /// Appends `frame` to `writer`.
+    /// - Throws: a ``WireError`` when the frame's fields are invalid or it is over the size limit;
+    ///   nothing is written then.
+    public func encode(_ frame: Frame, into writer: inout ByteWriter) throws(WireError) {
+        try frame.body.withUnsafeWireBytes { (body) throws(WireError) in
+            try encode(kind: frame.kind, typeID: frame.typeID, compression: frame.compression,
+                       fragment: frame.fragment, body: body, into: &writer)
+        }
+    }
+
+    /// The size of the frame these fields and a body of `bodyCount` bytes make.
+    public static func frameSize(
+        typeID: UInt64, compression: CompressionInfo?, fragment: FragmentInfo?, bodyCount: Int
+    ) -> Int {
+        let inner = innerLength(typeID: typeID, compression: compression, fragment: fragment, bodyCount: bodyCount)
+        return 2 + Varint.encodedLength(UInt64(inner)) + inner
+    }
+
+    /// Appends a frame with these fields and `body`, copying the body once, straight into
+    /// `writer`. This is the path for single-frame messages: no intermediate buffer.
+    /// - Throws: a ``WireError`` when the fields are invalid or the frame is over the size
+    ///   limit; nothing is written then.
+    public func encode(
+        kind: FrameKind,
+        typeID: UInt64,
+        compression: CompressionInfo? = nil,
+        fragment: FragmentInfo? = nil,
+        body: UnsafeRawBufferPointer,
+        into writer: inout ByteWriter
+    ) throws(WireError) {
+        try Self.validate(kind: kind, typeID: typeID, fragment: fragment, bodyCount: body.count)
+        let inner = Self.innerLength(typeID: typeID, compression: compression, fragment: fragment, bodyCount: body.count)
+        let total = 2 + Varint.encodedLength(UInt64(inner)) + inner
+        guard total <= limits.maxFrameSize else {
+            throw WireError(.frameTooLarge, "frame of \(total) bytes is over maxFrameSize \(limits.maxFrameSize); fragment the message")
+        }
+        writer.reserve(additional: total)
+        let start = writer.count
+        writer.write(Frame.magic)
+        writer.write(Frame.version)
+        writer.writeUVarint(UInt64(inner))
+        writer.write(kind.rawValue | (compression == nil ? 0 : FrameFlags.compressed.rawValue))
+        writer.writeUVarint(typeID)
+        if let fragment {
+            writer.writeUVarint(fragment.messageID)
+            writer.writeUVarint(UInt64(fragment.index))
+            writer.writeUVarint(UInt64(fragment.count))
+            writer.writeUVarint(fragment.totalLength)
+            writer.writeUVarint(fragment.offset)
+        }
+        if let compression {
+            writer.write(compression.codec)
+            writer.writeUVarint(UInt64(compression.dictionaryID))
+            writer.writeUVarint(compression.contentSize)
+        }
+        writer.write(contentsOf: body)
+        let crc = writer.bytes.withUnsafeBytes { raw in
+            CRC32C.update(0, UnsafeRawBufferPointer(rebasing: raw[start...]))
+        }
+        writer.writeFixed32LE(crc)
+    }
+
+    /// Bytes after the length field: kind byte, kind header, compression header, body, CRC.
+    static func innerLength(typeID: UInt64, compression: CompressionInfo?, fragment: FragmentInfo?, bodyCount: Int) -> Int {
+        var length = 1 + Varint.encodedLength(typeID) + bodyCount + 4
+        if let fragment {
+            length += Varint.encodedLength(fragment.messageID)
+            length += Varint.encodedLength(UInt64(fragment.index))
+            length += Varint.encodedLength(UInt64(fragment.count))
+            length += Varint.encodedLength(fragment.totalLength)
+            length += Varint.encodedLength(fragment.offset)
+        }
+        if let compression {
+            length += 1 + Varint.encodedLength(UInt64(compression.dictionaryID))
+            length += Varint.encodedLength(compression.contentSize)
+        }
+        return length
+    }
+
+    static func validate(kind: FrameKind, typeID: UInt64, fragment: FragmentInfo?, bodyCount: Int) throws(WireError) {
+        guard kind.isDefined else {
+            throw WireError(.unknownKind, "frame kind \(kind.rawValue) is reserved in version 1")
+        }
+        guard (1...Frame.maxTypeID).contains(typeID) else {
+            throw WireError(.invalidTypeID, "type id \(typeID) is outside 1...\(Frame.maxTypeID)")
+        }
+        guard (kind == .fragment) == (fragment != nil) else {
+            throw WireError(.invalidFragment, kind == .fragment
+                ? "a fragment frame needs a fragment header"
+                : "only fragment frames carry a fragment header")
+        }
+        if let fragment {
+            try FragmentInfo.validate(fragment, bodyCount: bodyCount, offset: nil)
+        }
+    }
+}
+
+extension FragmentInfo {
+    /// Checks the fields that one fragment can be checked on alone (Spec/FORMAT.md,
+    /// "Fragment frames"): count at least 2, index below count, the body inside the total.
+    static func validate(_ info: FragmentInfo, bodyCount: Int, offset: Int?) throws(WireError) {
+        guard info.count >= 2 else {
+            throw WireError(.invalidFragment, offset: offset, "fragment count \(info.count) is below 2")
+        }
+        guard info.index < info.count else {
+            throw WireError(.invalidFragment, offset: offset, "fragment index \(info.index) is not below count \(info.count)")
+        }
+        // Both values are below 2^64; compare without overflow.
+        guard info.offset <= info.totalLength, UInt64(bodyCount) <= info.totalLength - info.offset else {
+            throw WireError(.invalidFragment, offset: offset,
+                            "fragment bytes \(info.offset)..<\(info.offset)+\(bodyCount) run past total length \(info.totalLength)")
+        }
+    }
+}

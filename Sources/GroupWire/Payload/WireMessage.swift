@@ -1,0 +1,51 @@
+/// A value that encodes itself straight to the field-tagged payload format, without
+/// Codable containers. Generated structs, enums and unions adopt it.
+public protocol WirePayloadCodable: Sendable {
+    /// Appends this value's fields to `writer`.
+    func encodeWire(to writer: inout PayloadWriter)
+
+    /// Decodes a value from the fields `reader` holds, reading to its end.
+    /// - Throws: a ``WireError`` for malformed input.
+    init(decodingWire reader: inout PayloadReader) throws(WireError)
+}
+
+/// A top-level message: a payload type with a stable type id that frames carry.
+public protocol WireMessage: WirePayloadCodable {
+    /// The message's type id, 1 ... 2^32-1, unique within an application's specs.
+    static var wireTypeID: UInt64 { get }
+    /// The message's name, for diagnostics and inspection.
+    static var wireTypeName: String { get }
+}
+
+extension WirePayloadCodable {
+    /// The value's payload bytes.
+    public func wirePayload() -> [UInt8] {
+        var writer = PayloadWriter()
+        encodeWire(to: &writer)
+        return writer.bytes
+    }
+
+    /// Decodes a value from a whole payload.
+    /// - Throws: a ``WireError`` for malformed input.
+    public init(wirePayload bytes: [UInt8], limits: Limits = .default) throws(WireError) {
+        var reader = PayloadReader(bytes, limits: limits)
+        try self.init(decodingWire: &reader)
+        guard reader.isAtEnd else {
+            throw WireError(.trailingBytes, offset: reader.reader.position, "\(reader.reader.remaining) bytes follow the message")
+        }
+    }
+}
+
+extension WireMessage {
+    /// This message as a data frame.
+    /// - Throws: ``WireError/Kind/frameTooLarge`` when the message does not fit one frame
+    ///   under `limits` (fragment it instead).
+    public func wireFrame(limits: Limits = .default) throws(WireError) -> [UInt8] {
+        let payload = wirePayload()
+        var writer = ByteWriter()
+        try payload.withUnsafeWireBytes { (body) throws(WireError) in
+            try FrameEncoder(limits: limits).encode(kind: .data, typeID: Self.wireTypeID, body: body, into: &writer)
+        }
+        return writer.bytes
+    }
+}
