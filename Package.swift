@@ -33,6 +33,7 @@ let package = Package(
             name: "groupwire",
             dependencies: [
                 "GroupWire",
+                "GroupWireCompression",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: strictSwift
