@@ -34,17 +34,11 @@ public final class ZstdCompressor: Sendable {
         self.pool = ZstdContextPool(
             maxIdle: maxIdleContexts,
             create: { try Self.makeContext(level: level) },
-            clean: { handle in
-                // Back to no-dictionary mode, so an idle context never refers to a
-                // dictionary that may be freed before the context's next use.
-                !ZstdResult.isError(ZSTD_CCtx_refCDict(handle.pointer, nil))
-                    && !ZstdResult.isError(ZSTD_CCtx_reset(handle.pointer, ZSTD_reset_session_only))
-            },
             destroy: { ZSTD_freeCCtx($0.pointer) }
         )
     }
 
-    private static func makeContext(level: Int32) throws -> ZstdContextHandle {
+    private static func makeContext(level: Int32) throws -> ZstdContext {
         guard let cctx = ZSTD_createCCtx() else {
             throw WireError(.compressionFailed, "ZSTD_createCCtx returned NULL (out of memory)")
         }
@@ -62,7 +56,7 @@ public final class ZstdCompressor: Sendable {
                     .compressionFailed, "ZSTD_CCtx_setParameter(\(name), \(value)) failed: \(ZstdResult.name(result))")
             }
         }
-        return ZstdContextHandle(pointer: cctx)
+        return ZstdContext(pointer: cctx)
     }
 
     /// Compresses `input` into one zstd frame.
@@ -90,13 +84,20 @@ public final class ZstdCompressor: Sendable {
         guard capacity > 0 else {
             return nil
         }
-        let cdict = try dictionary?.compressionDictionary(level: level)
-        return try pool.withContext { cctx -> [UInt8]? in
-            if let cdict {
-                try ZstdResult.check(ZSTD_CCtx_refCDict(cctx, cdict.pointer), .compressionFailed, "ZSTD_CCtx_refCDict")
+        let level = self.level
+        return try pool.withContext { context -> [UInt8]? in
+            let cctx = context.pointer
+            // ZSTD_compress2 starts a fresh session itself; only the dictionary may need
+            // changing, and the context keeps the one it last used.
+            if context.dictionary !== dictionary {
+                let cdict = try dictionary?.compressionDictionary(level: level)
+                let result = ZSTD_CCtx_refCDict(cctx, cdict?.pointer)
+                if ZstdResult.isError(result) {
+                    context.isReusable = false
+                    throw WireError(.compressionFailed, "ZSTD_CCtx_refCDict failed: \(ZstdResult.name(result))")
+                }
+                context.dictionary = dictionary
             }
-            // Keeps the dictionary (and so its CDict) alive until compression is done.
-            defer { withExtendedLifetime(cdict) {} }
             var tooSmall = false
             let frame = try [UInt8](unsafeUninitializedCapacity: capacity) { buffer, initialized in
                 let written = input.withUnsafeBytes { src in

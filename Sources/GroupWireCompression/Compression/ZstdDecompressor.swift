@@ -63,13 +63,7 @@ public final class ZstdDecompressor: Sendable {
                     throw WireError(
                         .decompressionFailed, "ZSTD_DCtx_setParameter(windowLogMax) failed: \(ZstdResult.name(result))")
                 }
-                return ZstdContextHandle(pointer: dctx)
-            },
-            clean: { handle in
-                // A clean session with no dictionary referenced, so an idle context never
-                // refers to a dictionary that may be freed before the context's next use.
-                !ZstdResult.isError(ZSTD_DCtx_reset(handle.pointer, ZSTD_reset_session_only))
-                    && !ZstdResult.isError(ZSTD_DCtx_refDDict(handle.pointer, nil))
+                return ZstdContext(pointer: dctx)
             },
             destroy: { ZSTD_freeDCtx($0.pointer) }
         )
@@ -99,15 +93,26 @@ public final class ZstdDecompressor: Sendable {
         -> [UInt8]
     {
         let header = try inspect(body, expectedSize: expectedSize, dictionary: dictionary)
-        let ddict = dictionary?.decompressionDictionary
-        return try pool.withContext { dctx in
-            if let ddict {
-                try ZstdResult.check(ZSTD_DCtx_refDDict(dctx, ddict.pointer), .decompressionFailed, "ZSTD_DCtx_refDDict")
+        return try pool.withContext { context in
+            let dctx = context.pointer
+            // The context keeps the dictionary it last used; change it only when needed.
+            if context.dictionary !== dictionary {
+                let result = ZSTD_DCtx_refDDict(dctx, dictionary?.decompressionDictionary.pointer)
+                if ZstdResult.isError(result) {
+                    context.isReusable = false
+                    throw WireError(.decompressionFailed, "ZSTD_DCtx_refDDict failed: \(ZstdResult.name(result))")
+                }
+                context.dictionary = dictionary
             }
-            // Keeps the dictionary (and so its DDict) alive until decompression is done.
-            defer { withExtendedLifetime(ddict) {} }
             if let declared = header.declaredSize {
+                // One-pass decoding starts from a clean state on every call.
                 return try decompressKnownSize(body, size: declared, dctx: dctx)
+            }
+            // A streaming session may stop early (error, cap); reset it before reuse.
+            defer {
+                if ZstdResult.isError(ZSTD_DCtx_reset(dctx, ZSTD_reset_session_only)) {
+                    context.isReusable = false
+                }
             }
             return try decompressStreaming(body, limit: expectedSize ?? maxOutputSize, exact: expectedSize != nil, dctx: dctx)
         }
@@ -132,7 +137,7 @@ public final class ZstdDecompressor: Sendable {
         guard body.count >= 4 else {
             throw WireError(.truncated, offset: body.count, "a zstd frame needs at least 4 bytes, have \(body.count)")
         }
-        guard Array(body[0..<4]) == ZstdFormat.frameMagic else {
+        guard ZstdFormat.startsWithFrameMagic(body) else {
             if ZstdFormat.startsWithSkippableMagic(body) {
                 throw WireError(.decompressionFailed, offset: 0, "body is a zstd skippable frame; a data frame is required")
             }

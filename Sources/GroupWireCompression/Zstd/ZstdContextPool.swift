@@ -1,14 +1,28 @@
 import GroupWire
 import Synchronization
 
-/// A libzstd context (`ZSTD_CCtx*` or `ZSTD_DCtx*`) owned by exactly one borrower at a time.
+/// A libzstd context (`ZSTD_CCtx*` or `ZSTD_DCtx*`) with what it currently references.
 ///
-/// `@unchecked Sendable` is safe because a handle is only ever used by the single caller
-/// that took it out of a ``ZstdContextPool`` (the pool hands each handle to one borrower
-/// and gets it back when that borrower is done); libzstd contexts may move between
-/// threads as long as two threads never use one at the same time.
-struct ZstdContextHandle: @unchecked Sendable {
+/// `@unchecked Sendable` is safe because a context is only ever used by the single caller
+/// that took it out of a ``ZstdContextPool``: the pool hands each context to one borrower
+/// and gets it back when that borrower is done, and its mutable fields are only touched by
+/// that borrower. libzstd contexts may move between threads as long as two threads never
+/// use one at the same time.
+final class ZstdContext: @unchecked Sendable {
+    /// The libzstd context.
     let pointer: OpaquePointer
+    /// The dictionary the context references (`ZSTD_CCtx_refCDict` / `ZSTD_DCtx_refDDict`),
+    /// or nil in no-dictionary mode. Holding it keeps the prepared dictionary alive, so an
+    /// idle context never points at freed memory, and lets the next borrower skip
+    /// re-referencing the same dictionary.
+    var dictionary: ZstdDictionary?
+    /// False once a libzstd call left the context in a state we cannot vouch for; the
+    /// pool then frees it instead of reusing it.
+    var isReusable = true
+
+    init(pointer: OpaquePointer) {
+        self.pointer = pointer
+    }
 }
 
 /// A small free list of reusable libzstd contexts, so that no message pays for creating
@@ -19,47 +33,42 @@ struct ZstdContextHandle: @unchecked Sendable {
 final class ZstdContextPool: Sendable {
     /// How many idle contexts the pool keeps; extra ones are freed on return.
     let maxIdle: Int
-    private let idle: Mutex<[ZstdContextHandle]>
-    private let create: @Sendable () throws -> ZstdContextHandle
-    private let clean: @Sendable (ZstdContextHandle) -> Bool
-    private let destroy: @Sendable (ZstdContextHandle) -> Void
+    private let idle: Mutex<[ZstdContext]>
+    private let create: @Sendable () throws -> ZstdContext
+    private let destroy: @Sendable (ZstdContext) -> Void
 
     /// Creates a pool.
     /// - Parameters:
     ///   - maxIdle: idle contexts kept for reuse.
     ///   - create: makes a context with its parameters already set; throws when libzstd fails.
-    ///   - clean: returns a used context to a clean state (no dictionary referenced, no
-    ///     session in progress); returns false if libzstd failed, and the context is freed.
-    ///   - destroy: frees a context.
+    ///   - destroy: frees a context's libzstd memory.
     init(
         maxIdle: Int,
-        create: @escaping @Sendable () throws -> ZstdContextHandle,
-        clean: @escaping @Sendable (ZstdContextHandle) -> Bool,
-        destroy: @escaping @Sendable (ZstdContextHandle) -> Void
+        create: @escaping @Sendable () throws -> ZstdContext,
+        destroy: @escaping @Sendable (ZstdContext) -> Void
     ) {
         self.maxIdle = max(1, maxIdle)
         self.idle = Mutex([])
         self.create = create
-        self.clean = clean
         self.destroy = destroy
     }
 
     deinit {
-        let handles = idle.withLock { handles in
-            let all = handles
-            handles.removeAll()
+        let contexts = idle.withLock { contexts in
+            let all = contexts
+            contexts.removeAll()
             return all
         }
-        for handle in handles {
-            destroy(handle)
+        for context in contexts {
+            destroy(context)
         }
     }
 
     /// Runs `body` with a context nobody else is using, then returns it to the pool.
-    func withContext<Result>(_ body: (OpaquePointer) throws -> Result) throws -> Result {
-        let handle = try idle.withLock { $0.popLast() } ?? create()
-        defer { giveBack(handle) }
-        return try body(handle.pointer)
+    func withContext<Result>(_ body: (ZstdContext) throws -> Result) throws -> Result {
+        let context = try idle.withLock { $0.popLast() } ?? create()
+        defer { giveBack(context) }
+        return try body(context)
     }
 
     /// How many contexts sit idle right now (for tests).
@@ -67,18 +76,16 @@ final class ZstdContextPool: Sendable {
         idle.withLock { $0.count }
     }
 
-    private func giveBack(_ handle: ZstdContextHandle) {
-        guard clean(handle) else {
-            destroy(handle)
-            return
-        }
-        let kept = idle.withLock { handles -> Bool in
-            guard handles.count < maxIdle else { return false }
-            handles.append(handle)
-            return true
-        }
+    private func giveBack(_ context: ZstdContext) {
+        let kept =
+            context.isReusable
+            && idle.withLock { contexts -> Bool in
+                guard contexts.count < maxIdle else { return false }
+                contexts.append(context)
+                return true
+            }
         if !kept {
-            destroy(handle)
+            destroy(context)
         }
     }
 }

@@ -21,9 +21,9 @@ enum ZstdResult {
 
     /// Returns `code` when it is a success value; throws `kind` naming `call` otherwise.
     @discardableResult
-    static func check(_ code: Int, _ kind: WireError.Kind, _ call: String) throws -> Int {
+    static func check(_ code: Int, _ kind: WireError.Kind, _ call: @autoclosure () -> String) throws -> Int {
         if isError(code) {
-            throw WireError(kind, "\(call) failed: \(name(code))")
+            throw WireError(kind, "\(call()) failed: \(name(code))")
         }
         return code
     }
@@ -42,6 +42,11 @@ enum ZstdFormat {
     static let contentSizeError: UInt64 = czstd_contentsize_error()
     /// Smallest window log a zstd frame may use (`ZSTD_WINDOWLOG_ABSOLUTEMIN`).
     static let windowLogAbsoluteMin = 10
+
+    /// Whether `bytes` starts with the zstd frame magic (no allocation: this runs per message).
+    static func startsWithFrameMagic(_ bytes: [UInt8]) -> Bool {
+        bytes.count >= 4 && bytes[0] == 0x28 && bytes[1] == 0xB5 && bytes[2] == 0x2F && bytes[3] == 0xFD
+    }
 
     /// Whether `bytes` starts with a skippable-frame magic (0x184D2A50...0x184D2A5F LE).
     static func startsWithSkippableMagic(_ bytes: [UInt8]) -> Bool {
