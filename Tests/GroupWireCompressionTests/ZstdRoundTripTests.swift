@@ -32,6 +32,14 @@ import Testing
         }
     }
 
+    @Test func aLargeBodyComesBackInARightSizedBuffer() throws {
+        var samples = SamplePayloads(seed: 6)
+        let canvas = samples.canvasSnapshot(strokes: 50)
+        let body = try ZstdCompressor().compress(canvas)
+        #expect(body.count < canvas.count / 2)
+        #expect(body.capacity < body.count + 4096)
+    }
+
     @Test func anEmptyBodyRoundTrips() throws {
         let body = try ZstdCompressor().compress([])
         #expect(try ZstdDecompressor().decompress(body, expectedSize: 0) == [])

@@ -1,4 +1,5 @@
 import CZstd
+import Foundation
 import GroupWire
 import GroupWireCompression
 
@@ -151,7 +152,12 @@ func run() throws {
 }
 
 do {
+    if ProcessInfo.processInfo.environment["BENCH_MICRO"] != nil {
+        try runMicro()
+        exit(0)
+    }
     try run()
+    try runThresholdSweep()
 } catch {
     print("CompressionBenchmark: error: \(error)")
 }
