@@ -71,6 +71,11 @@ import Testing
         #expect(kind(body, decompressor: small) == .decompressedSizeExceeded)
         // The header's declared size is over the cap too.
         #expect(kind(body, expectedSize: Int.max, decompressor: ZstdDecompressor()) == .decompressedSizeExceeded)
+        // Extreme caps are clamped rather than trapping on "cap + 1".
+        #expect(ZstdDecompressor(maxOutputSize: Int.max, windowLogMax: 23).maxOutputSize == Int.max - 1)
+        #expect(ZstdDecompressor(maxOutputSize: -5, windowLogMax: 23).maxOutputSize == 0)
+        #expect(kind(body, expectedSize: Int.max - 1, decompressor: ZstdDecompressor(maxOutputSize: Int.max, windowLogMax: 23))
+            == .contentSizeMismatch)
         let limits = Limits(maxMessageSize: 1000)
         #expect(ZstdDecompressor(limits: limits).maxOutputSize == 1000)
         #expect(ZstdDecompressor(limits: limits, maxOutputSize: 10).maxOutputSize == 10)

@@ -43,12 +43,13 @@ public final class ZstdDecompressor: Sendable {
 
     /// Creates a decompressor with explicit caps.
     /// - Parameters:
-    ///   - maxOutputSize: most bytes one body may decompress to (negative means 0).
+    ///   - maxOutputSize: most bytes one body may decompress to (clamped to 0...Int.max-1).
     ///   - windowLogMax: largest window log for streamed frames, clamped to 10...27.
     ///   - maxIdleContexts: contexts kept for reuse between calls.
     public init(maxOutputSize: Int, windowLogMax: Int, maxIdleContexts: Int = 4) {
         let windowLogMax = min(max(windowLogMax, ZstdFormat.windowLogAbsoluteMin), 27)
-        self.maxOutputSize = max(0, maxOutputSize)
+        // Below Int.max so that "one byte past the cap" never overflows.
+        self.maxOutputSize = min(max(0, maxOutputSize), Int.max - 1)
         self.windowLogMax = windowLogMax
         self.pool = ZstdContextPool(
             maxIdle: maxIdleContexts,
