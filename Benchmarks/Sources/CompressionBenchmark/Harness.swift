@@ -28,6 +28,17 @@ struct Harness {
         cases.append(Case(name: name, run: run))
     }
 
+    /// Adds a case that runs `operation` on `items` in turn, one item per operation.
+    mutating func addLoop<Item>(_ name: String, over items: [Item], _ operation: @escaping (Item) throws -> Int) {
+        add(name) { iterations in
+            var total = 0
+            for index in 0..<iterations {
+                total &+= try operation(items[index % items.count])
+            }
+            return total
+        }
+    }
+
     /// Per-round ns per operation for every case, by name. Rounds alternate the order of
     /// the cases (forward, then backward) so neighbours see the same machine load.
     func measure() throws -> Measurements {

@@ -1,5 +1,7 @@
-/// Representative payload bytes for the three example message shapes, written in the
-/// field-tagged layout of Spec/FORMAT.md: what the generated encoders would produce.
+import GroupWire
+
+/// Representative payload bytes for the three example message shapes, written with
+/// GroupWire's PayloadWriter: what the generated encoders produce.
 struct MessageShapes {
     private var rng: Random
     /// Everyone in one watch party: participant ids recur from message to message.
@@ -13,11 +15,11 @@ struct MessageShapes {
 
     /// UpsertStroke: stroke UUID, colour, x, y (~38 bytes).
     mutating func upsertStroke() -> [UInt8] {
-        var out = FieldWriter()
-        out.lengthDelimited(1, rng.bytes(16))
-        out.varint(2, [0xFF00_0000, 0xFF33_6699, 0xFFCC_3300][Int(rng.next() % 3)])
-        out.fixed64(3, Double(rng.next() % 20_000) / 10)
-        out.fixed64(4, Double(rng.next() % 20_000) / 10)
+        var out = PayloadWriter()
+        out.writeBytes(1, rng.bytes(16))
+        out.writeUInt(2, [0xFF00_0000, 0xFF33_6699, 0xFFCC_3300][Int(rng.next() % 3)])
+        out.writeDouble(3, Double(rng.next() % 20_000) / 10)
+        out.writeDouble(4, Double(rng.next() % 20_000) / 10)
         return out.bytes
     }
 
@@ -25,18 +27,18 @@ struct MessageShapes {
     /// event and four participants: fresh random bytes in every message, the worst case
     /// for a dictionary), sequence number, host timestamp (~200 bytes).
     mutating func playbackState() -> [UInt8] {
-        var out = FieldWriter()
+        var out = PayloadWriter()
         let episode = Int(rng.next() % 24) + 1
-        out.lengthDelimited(1, Array("media:show/season-2/episode-\(episode)".utf8))
-        out.lengthDelimited(2, Array("The Long Way Home: Episode \(episode)".utf8))
-        out.fixed64(3, Double(rng.next() % 2_700_000) / 1000)
-        out.fixed64(4, [1.0, 1.0, 1.0, 1.5, 0.0][Int(rng.next() % 5)])
-        out.varint(5, rng.next() % 3)
+        out.writeString(1, "media:show/season-2/episode-\(episode)")
+        out.writeString(2, "The Long Way Home: Episode \(episode)")
+        out.writeDouble(3, Double(rng.next() % 2_700_000) / 1000)
+        out.writeDouble(4, [1.0, 1.0, 1.0, 1.5, 0.0][Int(rng.next() % 5)])
+        out.writeUInt(5, rng.next() % 3)
         for _ in 0..<6 {
-            out.lengthDelimited(6, rng.bytes(16))
+            out.writeBytes(6, rng.bytes(16))
         }
-        out.varint(7, rng.next() % 100_000)
-        out.fixed64(8, Double(1_795_000_000 + rng.next() % 1_000_000))
+        out.writeUInt(7, rng.next() % 100_000)
+        out.writeTimestamp(8, nanoseconds: 1_795_000_000_000_000_000 + Int64(rng.next() % 1_000_000_000_000))
         return out.bytes
     }
 
@@ -45,27 +47,34 @@ struct MessageShapes {
     /// move a little each step, as a hand drawing does. Coordinates carry hundredths of a
     /// point (precise touch locations), so their Float64 bits are not trivially regular.
     mutating func canvasSnapshot(strokes: Int = 200, points: Int = 50) -> [UInt8] {
-        var out = FieldWriter()
+        var out = PayloadWriter()
         for _ in 0..<strokes {
-            var stroke = FieldWriter()
-            stroke.lengthDelimited(1, rng.bytes(16))
-            stroke.varint(2, [0xFF00_0000, 0xFF33_6699, 0xFFCC_3300, 0xFF2E_8B57][Int(rng.next() % 4)])
-            stroke.varint(3, 2 + rng.next() % 6)
+            let id = rng.bytes(16)
+            let colour = [0xFF00_0000, 0xFF33_6699, 0xFFCC_3300, 0xFF2E_8B57][Int(rng.next() % 4)]
+            let width = 2 + rng.next() % 6
             var x = Double(rng.next() % 1920)
             var y = Double(rng.next() % 1080)
             var dx = Double(Int(rng.next() % 7) - 3)
             var dy = Double(Int(rng.next() % 7) - 3)
+            var path: [(Double, Double)] = []
             for _ in 0..<points {
                 dx += Double(Int(rng.next() % 3) - 1) * 0.5
                 dy += Double(Int(rng.next() % 3) - 1) * 0.5
                 x += dx + Double(Int(rng.next() % 21) - 10) / 100
                 y += dy + Double(Int(rng.next() % 21) - 10) / 100
-                var point = FieldWriter()
-                point.fixed64(1, (x * 100).rounded() / 100)
-                point.fixed64(2, (y * 100).rounded() / 100)
-                stroke.lengthDelimited(4, point.bytes)
+                path.append(((x * 100).rounded() / 100, (y * 100).rounded() / 100))
             }
-            out.lengthDelimited(1, stroke.bytes)
+            out.writeNested(1) { stroke in
+                stroke.writeBytes(1, id)
+                stroke.writeUInt(2, UInt64(colour))
+                stroke.writeUInt(3, width)
+                for (px, py) in path {
+                    stroke.writeNested(4) { point in
+                        point.writeDouble(1, px)
+                        point.writeDouble(2, py)
+                    }
+                }
+            }
         }
         return out.bytes
     }
@@ -89,35 +98,5 @@ struct Random {
 
     mutating func bytes(_ count: Int) -> [UInt8] {
         (0..<count).map { _ in UInt8(truncatingIfNeeded: next()) }
-    }
-}
-
-/// Writes `key uvarint` + value fields.
-struct FieldWriter {
-    private(set) var bytes: [UInt8] = []
-
-    mutating func uvarint(_ value: UInt64) {
-        var rest = value
-        while rest >= 0x80 {
-            bytes.append(UInt8(truncatingIfNeeded: rest) | 0x80)
-            rest >>= 7
-        }
-        bytes.append(UInt8(rest))
-    }
-
-    mutating func varint(_ field: UInt64, _ value: UInt64) {
-        uvarint(field << 3)
-        uvarint(value)
-    }
-
-    mutating func fixed64(_ field: UInt64, _ value: Double) {
-        uvarint(field << 3 | 1)
-        withUnsafeBytes(of: value.bitPattern.littleEndian) { bytes.append(contentsOf: $0) }
-    }
-
-    mutating func lengthDelimited(_ field: UInt64, _ value: [UInt8]) {
-        uvarint(field << 3 | 2)
-        uvarint(UInt64(value.count))
-        bytes.append(contentsOf: value)
     }
 }

@@ -50,22 +50,21 @@ final class RawZstd {
     /// ZSTD_compress2 into the preallocated buffer; returns the compressed size.
     func compress(_ input: [UInt8]) throws -> Int {
         let cctx = self.cctx
-        let written = output.withUnsafeMutableBytes { dst in
-            input.withUnsafeBytes { src in
-                ZSTD_compress2(cctx, dst.baseAddress, dst.count, src.baseAddress, src.count)
-            }
-        }
-        try Self.check(written)
-        return written
+        return try into(output: input) { ZSTD_compress2(cctx, $0, $1, $2, $3) }
     }
 
     /// ZSTD_decompressDCtx into the preallocated buffer; returns the decompressed size.
     func decompress(_ body: [UInt8]) throws -> Int {
         let dctx = self.dctx
+        return try into(output: body) { ZSTD_decompressDCtx(dctx, $0, $1, $2, $3) }
+    }
+
+    /// Runs a libzstd `(dst, dstCapacity, src, srcSize)` call from `input` into `output`.
+    private func into(
+        output input: [UInt8], _ call: (UnsafeMutableRawPointer?, Int, UnsafeRawPointer?, Int) -> Int
+    ) throws -> Int {
         let written = output.withUnsafeMutableBytes { dst in
-            body.withUnsafeBytes { src in
-                ZSTD_decompressDCtx(dctx, dst.baseAddress, dst.count, src.baseAddress, src.count)
-            }
+            input.withUnsafeBytes { src in call(dst.baseAddress, dst.count, src.baseAddress, src.count) }
         }
         try Self.check(written)
         return written

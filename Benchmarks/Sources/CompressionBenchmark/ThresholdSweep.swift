@@ -20,16 +20,8 @@ func runThresholdSweep() throws {
         // 16 different windows of the stream per size.
         let inputs = (0..<16).map { index in Array(stream[(index * 97)..<(index * 97 + size)]) }
         bodies[size] = inputs
-        harness.add("\(size)/plain") { n in
-            var total = 0
-            for i in 0..<n { total &+= try compressor.compress(inputs[i & 15]).count }
-            return total
-        }
-        harness.add("\(size)/dictionary") { n in
-            var total = 0
-            for i in 0..<n { total &+= try compressor.compress(inputs[i & 15], dictionary: dictionary).count }
-            return total
-        }
+        harness.addLoop("\(size)/plain", over: inputs) { try compressor.compress($0).count }
+        harness.addLoop("\(size)/dictionary", over: inputs) { try compressor.compress($0, dictionary: dictionary).count }
     }
     let results = try harness.measure()
     print("")

@@ -1,5 +1,4 @@
 import CZstd
-import Foundation
 import GroupWire
 import GroupWireCompression
 
@@ -74,45 +73,17 @@ func run() throws {
             }
             let messages = shape.messages
 
+            let indices = Array(messages.indices)
             // The policy path: what a sender pays per message (threshold, compress, keep-if-smaller).
-            harness.add("\(key)/policy") { iterations in
-                var total = 0
-                for index in 0..<iterations {
-                    total &+= try payloads.compress(messages[index % messages.count])?.bytes.count ?? 0
-                }
-                return total
+            harness.addLoop("\(key)/policy", over: indices) { try payloads.compress(messages[$0])?.bytes.count ?? 0 }
+            harness.addLoop("\(key)/ours-compress", over: indices) {
+                try compressor.compress(messages[$0], dictionary: dict).count
             }
-            harness.add("\(key)/ours-compress") { iterations in
-                var total = 0
-                for index in 0..<iterations {
-                    total &+= try compressor.compress(messages[index % messages.count], dictionary: dict).count
-                }
-                return total
+            harness.addLoop("\(key)/raw-compress", over: indices) { try raw.compress(messages[$0]) }
+            harness.addLoop("\(key)/ours-decompress", over: indices) {
+                try decompressor.decompress(bodies[$0], expectedSize: messages[$0].count, dictionary: dict).count
             }
-            harness.add("\(key)/raw-compress") { iterations in
-                var total = 0
-                for index in 0..<iterations {
-                    total &+= try raw.compress(messages[index % messages.count])
-                }
-                return total
-            }
-            harness.add("\(key)/ours-decompress") { iterations in
-                var total = 0
-                for index in 0..<iterations {
-                    let message = index % messages.count
-                    total &+= try decompressor.decompress(
-                        bodies[message], expectedSize: messages[message].count, dictionary: dict
-                    ).count
-                }
-                return total
-            }
-            harness.add("\(key)/raw-decompress") { iterations in
-                var total = 0
-                for index in 0..<iterations {
-                    total &+= try raw.decompress(bodies[index % bodies.count])
-                }
-                return total
-            }
+            harness.addLoop("\(key)/raw-decompress", over: indices) { try raw.decompress(bodies[$0]) }
             let row = Row(
                 shape: shape.name, variant: variant == "default" ? "level \(level), no dictionary" : "level \(level), \(dictionary.bytes.count / 1024) KiB dictionary",
                 rawSize: average(shape.messages.map(\.count)), bodySize: average(bodies.map(\.count)),
@@ -152,10 +123,6 @@ func run() throws {
 }
 
 do {
-    if ProcessInfo.processInfo.environment["BENCH_MICRO"] != nil {
-        try runMicro()
-        exit(0)
-    }
     try run()
     try runThresholdSweep()
 } catch {

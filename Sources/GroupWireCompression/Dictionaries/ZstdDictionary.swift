@@ -23,8 +23,8 @@ public final class ZstdDictionary: Sendable {
     /// The dictionary file contents, in the standard zstd dictionary format.
     public let bytes: [UInt8]
 
-    let decompressionDictionary: ZstdDDictHandle
-    private let compressionDictionaries: Mutex<[Int32: ZstdCDictHandle]>
+    let decompressionDictionary: ZstdPreparedDictionary
+    private let compressionDictionaries: Mutex<[Int32: ZstdPreparedDictionary]>
 
     /// Loads a dictionary from its standard-format bytes.
     /// - Parameter bytes: a dictionary as written by ZDICT, `zstd --train` or ``bytes``.
@@ -50,7 +50,7 @@ public final class ZstdDictionary: Sendable {
         }
         self.id = id
         self.bytes = bytes
-        self.decompressionDictionary = ZstdDDictHandle(pointer: ddict)
+        self.decompressionDictionary = ZstdPreparedDictionary(pointer: ddict, free: { ZSTD_freeDDict($0) })
         self.compressionDictionaries = Mutex([:])
     }
 
@@ -69,7 +69,7 @@ public final class ZstdDictionary: Sendable {
     }
 
     /// The prepared compression dictionary for `level`, built on first use.
-    func compressionDictionary(level: Int32) throws -> ZstdCDictHandle {
+    func compressionDictionary(level: Int32) throws -> ZstdPreparedDictionary {
         try compressionDictionaries.withLock { prepared in
             if let handle = prepared[level] {
                 return handle
@@ -79,43 +79,30 @@ public final class ZstdDictionary: Sendable {
                 throw WireError(
                     .compressionFailed, "libzstd could not prepare dictionary \(id) for level \(level)")
             }
-            let handle = ZstdCDictHandle(pointer: cdict)
+            let handle = ZstdPreparedDictionary(pointer: cdict, free: { ZSTD_freeCDict($0) })
             prepared[level] = handle
             return handle
         }
     }
 }
 
-/// Owns a `ZSTD_CDict*` and frees it.
+/// Owns a prepared dictionary (`ZSTD_CDict*` or `ZSTD_DDict*`) and frees it.
 ///
-/// `@unchecked Sendable` is safe because a CDict is never modified after
-/// `ZSTD_createCDict` returns; libzstd documents that one CDict may be referenced by many
-/// compression contexts on many threads at once.
-final class ZstdCDictHandle: @unchecked Sendable {
+/// `@unchecked Sendable` is safe because a prepared dictionary is never modified after
+/// `ZSTD_createCDict` / `ZSTD_createDDict` returns; libzstd documents that one may be
+/// referenced by many contexts on many threads at once.
+final class ZstdPreparedDictionary: @unchecked Sendable {
     let pointer: OpaquePointer
+    private let free: @Sendable (OpaquePointer) -> Int
 
-    init(pointer: OpaquePointer) {
+    init(pointer: OpaquePointer, free: @escaping @Sendable (OpaquePointer) -> Int) {
         self.pointer = pointer
+        self.free = free
     }
 
     deinit {
-        ZSTD_freeCDict(pointer)
-    }
-}
-
-/// Owns a `ZSTD_DDict*` and frees it.
-///
-/// `@unchecked Sendable` is safe because a DDict is never modified after
-/// `ZSTD_createDDict` returns; libzstd documents that one DDict may be referenced by many
-/// decompression contexts on many threads at once.
-final class ZstdDDictHandle: @unchecked Sendable {
-    let pointer: OpaquePointer
-
-    init(pointer: OpaquePointer) {
-        self.pointer = pointer
-    }
-
-    deinit {
-        ZSTD_freeDDict(pointer)
+        // The free functions fail only for pointers libzstd did not allocate; there is
+        // nothing a deinitializer could do about that, so the result is dropped.
+        _ = free(pointer)
     }
 }

@@ -1,3 +1,5 @@
+import GroupWire
+
 /// Deterministic sample payloads shaped like the example messages, encoded with the
 /// field-tagged payload layout of FORMAT.md (key uvarint, then value).
 struct SamplePayloads {
@@ -28,50 +30,56 @@ struct SamplePayloads {
 
     /// ~38 bytes: stroke id (UUID), colour, x, y.
     mutating func upsertStroke() -> [UInt8] {
-        var writer = TestPayloadWriter()
-        writer.bytes(1, randomBytes(16))
-        writer.varint(2, 0xFF33_6699 & next())
-        writer.fixed32(3, UInt32(truncatingIfNeeded: next() % 2048))
-        writer.fixed32(4, UInt32(truncatingIfNeeded: next() % 2048))
-        return writer.output
+        var writer = PayloadWriter()
+        writer.writeBytes(1, randomBytes(16))
+        writer.writeUInt(2, 0xFF33_6699 & next())
+        writer.writeFloat(3, Float(next() % 2048))
+        writer.writeFloat(4, Float(next() % 2048))
+        return writer.bytes
     }
 
     /// ~200 bytes: media id string, title, position, rate, 6 participant UUIDs, timestamp.
     mutating func playbackState() -> [UInt8] {
-        var writer = TestPayloadWriter()
+        var writer = PayloadWriter()
         let episode = next() % 40
-        writer.string(1, "com.example.watchtogether.media.episode-\(episode)")
-        writer.string(2, "Season \(episode / 10 + 1), Episode \(episode % 10 + 1)")
-        writer.fixed64(3, next() % 3_600_000_000)
-        writer.fixed32(4, 0x3F80_0000)
-        writer.varint(5, next() % 3)
+        writer.writeString(1, "com.example.watchtogether.media.episode-\(episode)")
+        writer.writeString(2, "Season \(episode / 10 + 1), Episode \(episode % 10 + 1)")
+        writer.writeDouble(3, Double(next() % 3_600_000) / 1000)
+        writer.writeFloat(4, 1)
+        writer.writeUInt(5, next() % 3)
         for index in 0..<6 {
-            writer.bytes(6, participants[Int((next() + UInt64(index)) % UInt64(participants.count))])
+            writer.writeBytes(6, participants[Int((next() + UInt64(index)) % UInt64(participants.count))])
         }
-        writer.fixed64(7, 1_795_000_000_000_000_000 + next() % 1_000_000_000_000)
-        return writer.output
+        writer.writeTimestamp(7, nanoseconds: 1_795_000_000_000_000_000 + Int64(next() % 1_000_000_000_000))
+        return writer.bytes
     }
 
     /// A canvas of `strokes` strokes of `points` neighbouring points each (~200 KB for 200 × 50).
     mutating func canvasSnapshot(strokes: Int = 200, points: Int = 50) -> [UInt8] {
-        var canvas = TestPayloadWriter()
+        var canvas = PayloadWriter()
         for _ in 0..<strokes {
-            var stroke = TestPayloadWriter()
-            stroke.bytes(1, randomBytes(16))
-            stroke.varint(2, [0xFF00_0000, 0xFF33_6699, 0xFFCC_3300, 0xFF00_99CC][Int(next() % 4)])
+            let id = randomBytes(16)
+            let colour = [0xFF00_0000, 0xFF33_6699, 0xFFCC_3300, 0xFF00_99CC][Int(next() % 4)]
             var x = Float(next() % 2048)
             var y = Float(next() % 2048)
-            var packed = TestPayloadWriter()
+            var steps: [(Float, Float)] = []
             for _ in 0..<points {
                 x += Float(Int(next() % 9) - 4) * 0.5
                 y += Float(Int(next() % 9) - 4) * 0.5
-                packed.rawFixed32(x.bitPattern)
-                packed.rawFixed32(y.bitPattern)
+                steps.append((x, y))
             }
-            stroke.bytes(3, packed.output)
-            canvas.bytes(1, stroke.output)
+            canvas.writeNested(1) { stroke in
+                stroke.writeBytes(1, id)
+                stroke.writeUInt(2, UInt64(colour))
+                stroke.writeNested(3) { packed in
+                    for (x, y) in steps {
+                        packed.writer.writeFixed32LE(x.bitPattern)
+                        packed.writer.writeFixed32LE(y.bitPattern)
+                    }
+                }
+            }
         }
-        return canvas.output
+        return canvas.bytes
     }
 }
 
@@ -84,52 +92,5 @@ struct SplitMix64 {
         z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
         z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
         return z ^ (z >> 31)
-    }
-}
-
-/// A minimal field-tagged writer for test payloads.
-struct TestPayloadWriter {
-    var output: [UInt8] = []
-
-    mutating func uvarint(_ value: UInt64) {
-        var value = value
-        while value >= 0x80 {
-            output.append(UInt8(truncatingIfNeeded: value) | 0x80)
-            value >>= 7
-        }
-        output.append(UInt8(value))
-    }
-
-    mutating func varint(_ field: UInt64, _ value: UInt64) {
-        uvarint(field << 3)
-        uvarint(value)
-    }
-
-    mutating func rawFixed32(_ value: UInt32) {
-        for shift in stride(from: 0, to: 32, by: 8) {
-            output.append(UInt8(truncatingIfNeeded: value >> UInt32(shift)))
-        }
-    }
-
-    mutating func fixed32(_ field: UInt64, _ value: UInt32) {
-        uvarint(field << 3 | 5)
-        rawFixed32(value)
-    }
-
-    mutating func fixed64(_ field: UInt64, _ value: UInt64) {
-        uvarint(field << 3 | 1)
-        for shift in stride(from: 0, to: 64, by: 8) {
-            output.append(UInt8(truncatingIfNeeded: value >> UInt64(shift)))
-        }
-    }
-
-    mutating func bytes(_ field: UInt64, _ value: [UInt8]) {
-        uvarint(field << 3 | 2)
-        uvarint(UInt64(value.count))
-        output.append(contentsOf: value)
-    }
-
-    mutating func string(_ field: UInt64, _ value: String) {
-        bytes(field, Array(value.utf8))
     }
 }
