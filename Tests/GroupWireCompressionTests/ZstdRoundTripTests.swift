@@ -1,3 +1,4 @@
+import CZstd
 import GroupWire
 import Testing
 
@@ -38,6 +39,11 @@ import Testing
         let body = try ZstdCompressor().compress(canvas)
         #expect(body.count < canvas.count / 2)
         #expect(body.capacity < body.count + 4096)
+    }
+
+    @Test func theContentSizeSentinelsMatchTheLibzstdHeader() {
+        #expect(ZstdFormat.contentSizeUnknown == czstd_contentsize_unknown())
+        #expect(ZstdFormat.contentSizeError == czstd_contentsize_error())
     }
 
     @Test func anEmptyBodyRoundTrips() throws {

@@ -111,7 +111,7 @@ func run() throws {
         rows.append(row)
     }
 
-    print("GroupWire compression benchmark: libzstd \(String(cString: ZSTD_versionString())), median of \(harness.rounds) interleaved rounds, ns per message")
+    print("GroupWire compression benchmark: libzstd \(String(cString: ZSTD_versionString())), median of \(harness.rounds) interleaved rounds, thread CPU time per message")
     print("")
     print("| message | variant | payload B | zstd body B | size vs payload | default policy: compressed, wire B, time | compress ours / raw (Δ) | decompress ours / raw (Δ) |")
     print("|---|---|---|---|---|---|---|---|")
