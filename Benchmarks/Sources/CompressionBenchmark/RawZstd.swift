@@ -59,6 +59,30 @@ final class RawZstd {
         return try into(output: body) { ZSTD_decompressDCtx(dctx, $0, $1, $2, $3) }
     }
 
+    /// ZSTD_compress2 into a new array, as any Swift caller that keeps the result must.
+    func compressToArray(_ input: [UInt8]) throws -> [UInt8] {
+        let cctx = self.cctx
+        return try newArray(capacity: ZSTD_compressBound(input.count), from: input) { ZSTD_compress2(cctx, $0, $1, $2, $3) }
+    }
+
+    /// ZSTD_decompressDCtx into a new array of the known size.
+    func decompressToArray(_ body: [UInt8], size: Int) throws -> [UInt8] {
+        let dctx = self.dctx
+        return try newArray(capacity: size, from: body) { ZSTD_decompressDCtx(dctx, $0, $1, $2, $3) }
+    }
+
+    private func newArray(
+        capacity: Int, from input: [UInt8], _ call: (UnsafeMutableRawPointer?, Int, UnsafeRawPointer?, Int) -> Int
+    ) throws -> [UInt8] {
+        var failure = 0
+        let result = [UInt8](unsafeUninitializedCapacity: max(1, capacity)) { buffer, count in
+            let written = input.withUnsafeBytes { call(UnsafeMutableRawPointer(buffer.baseAddress), buffer.count, $0.baseAddress, $0.count) }
+            if ZSTD_isError(written) != 0 { failure = written; count = 0 } else { count = written }
+        }
+        try Self.check(failure)
+        return result
+    }
+
     /// Runs a libzstd `(dst, dstCapacity, src, srcSize)` call from `input` into `output`.
     private func into(
         output input: [UInt8], _ call: (UnsafeMutableRawPointer?, Int, UnsafeRawPointer?, Int) -> Int

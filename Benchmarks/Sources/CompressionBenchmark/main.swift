@@ -39,6 +39,8 @@ struct Row {
     var oursCompress: String
     var rawCompress: String
     var compressDelta: String
+    var rawArrayCompress: String
+    var rawArrayDecompress: String
     var oursDecompress: String
     var rawDecompress: String
     var decompressDelta: String
@@ -80,15 +82,20 @@ func run() throws {
                 try compressor.compress(messages[$0], dictionary: dict).count
             }
             harness.addLoop("\(key)/raw-compress", over: indices) { try raw.compress(messages[$0]) }
+            harness.addLoop("\(key)/raw-array-compress", over: indices) { try raw.compressToArray(messages[$0]).count }
             harness.addLoop("\(key)/ours-decompress", over: indices) {
                 try decompressor.decompress(bodies[$0], expectedSize: messages[$0].count, dictionary: dict).count
             }
             harness.addLoop("\(key)/raw-decompress", over: indices) { try raw.decompress(bodies[$0]) }
+            harness.addLoop("\(key)/raw-array-decompress", over: indices) {
+                try raw.decompressToArray(bodies[$0], size: messages[$0].count).count
+            }
             let row = Row(
                 shape: shape.name, variant: variant == "default" ? "level \(level), no dictionary" : "level \(level), \(dictionary.bytes.count / 1024) KiB dictionary",
                 rawSize: average(shape.messages.map(\.count)), bodySize: average(bodies.map(\.count)),
                 kept: "\(kept)/\(shape.messages.count) → \(format3(average(wireSizes))) B",
-                oursCompress: "", rawCompress: "", compressDelta: "", oursDecompress: "", rawDecompress: "",
+                oursCompress: "", rawCompress: "", compressDelta: "", rawArrayCompress: "", rawArrayDecompress: "",
+                oursDecompress: "", rawDecompress: "",
                 decompressDelta: "")
             pending.append((row, key))
         }
@@ -104,6 +111,8 @@ func run() throws {
         row.oursCompress = formatTime(value("ours-compress"))
         row.rawCompress = formatTime(value("raw-compress"))
         row.compressDelta = delta("ours-compress", "raw-compress")
+        row.rawArrayCompress = "\(formatTime(value("raw-array-compress"))) (\(delta("ours-compress", "raw-array-compress")))"
+        row.rawArrayDecompress = "\(formatTime(value("raw-array-decompress"))) (\(delta("ours-decompress", "raw-array-decompress")))"
         row.oursDecompress = formatTime(value("ours-decompress"))
         row.rawDecompress = formatTime(value("raw-decompress"))
         row.decompressDelta = delta("ours-decompress", "raw-decompress")
@@ -113,11 +122,13 @@ func run() throws {
 
     print("GroupWire compression benchmark: libzstd \(String(cString: ZSTD_versionString())), median of \(harness.rounds) interleaved rounds, thread CPU time per message")
     print("")
-    print("| message | variant | payload B | zstd body B | size vs payload | default policy: compressed, wire B, time | compress ours / raw (Δ) | decompress ours / raw (Δ) |")
-    print("|---|---|---|---|---|---|---|---|")
+    print("Δ: ours vs raw, median of per-round ratios. raw = libzstd into a reused buffer; raw→array = libzstd into a new [UInt8], as any Swift caller keeping the bytes must.")
+    print("")
+    print("| message | variant | payload B | zstd body B | size vs payload | default policy: compressed, wire B, time | compress ours / raw (Δ) | raw→array (Δ) | decompress ours / raw (Δ) | raw→array (Δ) |")
+    print("|---|---|---|---|---|---|---|---|---|---|")
     for row in rows {
         print(
-            "| \(row.shape) | \(row.variant) | \(format3(row.rawSize)) | \(format3(row.bodySize)) | \(percent(row.bodySize, of: row.rawSize)) | \(row.kept) | \(row.oursCompress) / \(row.rawCompress) (\(row.compressDelta)) | \(row.oursDecompress) / \(row.rawDecompress) (\(row.decompressDelta)) |"
+            "| \(row.shape) | \(row.variant) | \(format3(row.rawSize)) | \(format3(row.bodySize)) | \(percent(row.bodySize, of: row.rawSize)) | \(row.kept) | \(row.oursCompress) / \(row.rawCompress) (\(row.compressDelta)) | \(row.rawArrayCompress) | \(row.oursDecompress) / \(row.rawDecompress) (\(row.decompressDelta)) | \(row.rawArrayDecompress) |"
         )
     }
 }

@@ -157,7 +157,10 @@ public final class ZstdDecompressor: Sendable {
                 .trailingBytes, offset: frameSize,
                 "\(body.count - frameSize) bytes follow the zstd frame; a body is exactly one frame")
         }
-        let frameDictionaryID = body.withUnsafeBytes { ZSTD_getDictID_fromFrame($0.baseAddress, $0.count) }
+        guard let header = ZstdFrameHeader(body) else {
+            throw WireError(.truncated, offset: body.count, "zstd frame header is cut off")
+        }
+        let frameDictionaryID = header.dictionaryID
         if frameDictionaryID != 0 {
             guard let dictionary else {
                 throw WireError(
@@ -169,11 +172,7 @@ public final class ZstdDecompressor: Sendable {
                     "zstd frame was compressed with dictionary \(frameDictionaryID), not \(dictionary.id)")
             }
         }
-        let contentSize = body.withUnsafeBytes { ZSTD_getFrameContentSize($0.baseAddress, $0.count) }
-        if contentSize == ZstdFormat.contentSizeError {
-            throw WireError(.decompressionFailed, "zstd frame header is invalid")
-        }
-        guard contentSize != ZstdFormat.contentSizeUnknown else {
+        guard let contentSize = header.contentSize else {
             return FrameHeaderFacts(declaredSize: nil)
         }
         guard contentSize <= UInt64(maxOutputSize) else {

@@ -36,12 +36,6 @@ enum ZstdFormat {
     static let frameMagic: [UInt8] = [0x28, 0xB5, 0x2F, 0xFD]
     /// The zstd dictionary magic number, 0xEC30A437, as its four little-endian bytes.
     static let dictionaryMagic: [UInt8] = [0x37, 0xA4, 0x30, 0xEC]
-    /// `ZSTD_CONTENTSIZE_UNKNOWN`, `(0ULL - 1)`. A literal rather than a call to the shim:
-    /// this is read on every decompression, and a lazily initialised global costs a
-    /// `swift_once` check each time (a test checks the two agree).
-    static var contentSizeUnknown: UInt64 { UInt64.max }
-    /// `ZSTD_CONTENTSIZE_ERROR`, `(0ULL - 2)`.
-    static var contentSizeError: UInt64 { UInt64.max - 1 }
     /// Smallest window log a zstd frame may use (`ZSTD_WINDOWLOG_ABSOLUTEMIN`).
     static let windowLogAbsoluteMin = 10
 
