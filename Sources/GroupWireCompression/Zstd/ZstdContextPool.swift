@@ -19,6 +19,8 @@ final class ZstdContext: @unchecked Sendable {
     /// False once a libzstd call left the context in a state we cannot vouch for; the
     /// pool then frees it instead of reusing it.
     var isReusable = true
+    /// The next idle context while this one sits in the pool's free list.
+    fileprivate var nextIdle: ZstdContext?
 
     init(pointer: OpaquePointer) {
         self.pointer = pointer
@@ -33,7 +35,7 @@ final class ZstdContext: @unchecked Sendable {
 final class ZstdContextPool: Sendable {
     /// How many idle contexts the pool keeps; extra ones are freed on return.
     let maxIdle: Int
-    private let idle: Mutex<[ZstdContext]>
+    private let idle: Mutex<FreeList>
     private let create: @Sendable () throws -> ZstdContext
     private let destroy: @Sendable (ZstdContext) -> Void
 
@@ -48,25 +50,20 @@ final class ZstdContextPool: Sendable {
         destroy: @escaping @Sendable (ZstdContext) -> Void
     ) {
         self.maxIdle = max(1, maxIdle)
-        self.idle = Mutex([])
+        self.idle = Mutex(FreeList())
         self.create = create
         self.destroy = destroy
     }
 
     deinit {
-        let contexts = idle.withLock { contexts in
-            let all = contexts
-            contexts.removeAll()
-            return all
-        }
-        for context in contexts {
+        while let context = idle.withLock({ $0.pop() }) {
             destroy(context)
         }
     }
 
     /// Runs `body` with a context nobody else is using, then returns it to the pool.
     func withContext<Result>(_ body: (ZstdContext) throws -> Result) throws -> Result {
-        let context = try idle.withLock { $0.popLast() } ?? create()
+        let context = try idle.withLock { $0.pop() } ?? create()
         defer { giveBack(context) }
         return try body(context)
     }
@@ -79,13 +76,35 @@ final class ZstdContextPool: Sendable {
     private func giveBack(_ context: ZstdContext) {
         let kept =
             context.isReusable
-            && idle.withLock { contexts -> Bool in
-                guard contexts.count < maxIdle else { return false }
-                contexts.append(context)
+            && idle.withLock { list -> Bool in
+                guard list.count < maxIdle else { return false }
+                list.push(context)
                 return true
             }
         if !kept {
             destroy(context)
         }
+    }
+}
+
+/// The idle contexts, linked through ``ZstdContext/nextIdle``: push and pop are two
+/// reference moves under the pool's lock, with no array growth or uniqueness checks on
+/// the per-message path.
+private struct FreeList {
+    private var head: ZstdContext?
+    private(set) var count = 0
+
+    mutating func push(_ context: ZstdContext) {
+        context.nextIdle = head
+        head = context
+        count += 1  // safe because count <= maxIdle, a small Int.
+    }
+
+    mutating func pop() -> ZstdContext? {
+        guard let context = head else { return nil }
+        head = context.nextIdle
+        context.nextIdle = nil
+        count -= 1  // safe because the list held at least this context.
+        return context
     }
 }

@@ -17,8 +17,9 @@ struct ZstdFrameHeader: Equatable {
         let descriptor = bytes[4]
         let contentSizeFlag = Int(descriptor >> 6)
         let singleSegment = descriptor & 0x20 != 0
-        let dictionaryIDLength = [0, 1, 2, 4][Int(descriptor & 0x03)]
-        let contentSizeLength = [singleSegment ? 1 : 0, 2, 4, 8][contentSizeFlag]
+        // Field sizes by flag value (RFC 8878, Frame_Header_Descriptor).
+        let dictionaryIDLength = descriptor & 0x03 == 3 ? 4 : Int(descriptor & 0x03)
+        let contentSizeLength = contentSizeFlag == 0 ? (singleSegment ? 1 : 0) : 1 << contentSizeFlag
         let dictionaryIDStart = 5 + (singleSegment ? 0 : 1)  // Window_Descriptor unless single segment
         let contentSizeStart = dictionaryIDStart + dictionaryIDLength
         guard bytes.count >= contentSizeStart + contentSizeLength else { return nil }
