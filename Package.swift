@@ -12,6 +12,7 @@ let package = Package(
     platforms: [.macOS(.v13), .iOS(.v16)],
     products: [
         .library(name: "GroupWire", targets: ["GroupWire"]),
+        .library(name: "GroupWireSession", targets: ["GroupWireSession"]),
         .executable(name: "groupwire", targets: ["groupwire"]),
     ],
     dependencies: [
@@ -31,6 +32,12 @@ let package = Package(
         .testTarget(
             name: "GroupWireTests",
             dependencies: ["GroupWire"],
+            swiftSettings: strictSwift
+        ),
+        .target(name: "GroupWireSession", dependencies: ["GroupWire"], swiftSettings: strictSwift),
+        .testTarget(
+            name: "GroupWireSessionTests",
+            dependencies: ["GroupWireSession", "GroupWire"],
             swiftSettings: strictSwift
         ),
     ]
