@@ -102,7 +102,7 @@ public struct FrameDecoder: Sendable {
         let computed = CRC32C.checksum(bytes, range: start..<(end - 4))
         guard stored == computed else {
             return .invalid(WireError(.checksumMismatch, offset: end - 4,
-                                      "stored crc32c \(hex32(stored)) but bytes \(start)..<\(end - 4) give \(hex32(computed))"),
+                                      "stored crc32c \(hex32(stored)) but the \(end - 4 - start) bytes it covers give \(hex32(computed))"),
                             resume: end)
         }
         let version = bytes[start + 1]

@@ -1,0 +1,44 @@
+# GroupWire workflow. `make demo` runs the main job on built-in data; `make test` runs
+# every test. Both install what they need on a fresh Debian machine first.
+
+SWIFT ?= swift
+FUZZ_SECONDS ?= 60
+DEMO_FILE ?= .build/demo/example-frames.gw
+
+.PHONY: setup build test demo fuzz fuzz-build bench regenerate vectors format clean
+
+setup:
+	@scripts/setup.sh
+
+build: setup
+	$(SWIFT) build
+
+test: setup
+	$(SWIFT) build --build-tests
+	$(SWIFT) test --skip-build
+
+demo: setup
+	$(SWIFT) build --product groupwire
+	@mkdir -p $(dir $(DEMO_FILE))
+	$(SWIFT) run --skip-build groupwire demo --output $(DEMO_FILE)
+	$(SWIFT) run --skip-build groupwire inspect $(DEMO_FILE)
+
+fuzz-build: setup
+	cd Fuzz && $(SWIFT) build -c debug --sanitize=fuzzer --sanitize=address -Xswiftc -parse-as-library
+
+fuzz: fuzz-build
+	Fuzz/run.sh all $(FUZZ_SECONDS)
+
+bench: setup
+	cd Benchmarks && $(SWIFT) run -c release GroupWireBenchmarks
+
+regenerate: setup
+	python3 Spec/vectors/generate.py
+
+vectors: regenerate
+
+format:
+	$(SWIFT) format --in-place --recursive Sources Tests Plugins Benchmarks/Sources Fuzz/Sources
+
+clean:
+	rm -rf .build Fuzz/.build Benchmarks/.build

@@ -1,0 +1,176 @@
+#!/usr/bin/env python3
+"""Writes the version 1 frame test vectors in this folder.
+
+This is a second, independent implementation of the frame layout in Spec/FORMAT.md,
+written from the document alone (CRC32C, varints and layout are recomputed here, not
+taken from the Swift code). The Swift tests replay every vector it writes; if the two
+implementations disagree, a test fails.
+
+Usage: python3 Spec/vectors/generate.py   (rewrites Spec/vectors/frames/*.json)
+"""
+import json
+import os
+import struct
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+OUT = os.path.join(HERE, "frames")
+
+
+def crc32c(data: bytes) -> int:
+    crc = 0xFFFFFFFF
+    for b in data:
+        crc ^= b
+        for _ in range(8):
+            crc = (crc >> 1) ^ 0x82F63B78 if crc & 1 else crc >> 1
+    return crc ^ 0xFFFFFFFF
+
+
+def uvarint(v: int) -> bytes:
+    out = bytearray()
+    while v >= 0x80:
+        out.append((v & 0x7F) | 0x80)
+        v >>= 7
+    out.append(v)
+    return bytes(out)
+
+
+def zigzag(v: int) -> int:
+    return (v << 1) ^ (v >> 63) if v >= 0 else ((-v) << 1) - 1
+
+
+KINDS = {"data": 0, "control": 1, "fragment": 2}
+
+
+def frame(kind="data", type_id=1, body=b"", compression=None, fragment=None,
+          version=1, flags_extra=0, kind_raw=None, length_override=None, crc_override=None,
+          magic=0xC7, length_encoding=None, type_id_encoding=None):
+    kind_byte = (KINDS[kind] if kind_raw is None else kind_raw) | flags_extra
+    if compression is not None:
+        kind_byte |= 0x10
+    inner = bytearray([kind_byte])
+    inner += uvarint(type_id) if type_id_encoding is None else type_id_encoding
+    if fragment is not None:
+        for key in ("messageID", "index", "count", "totalLength", "offset"):
+            inner += uvarint(fragment[key])
+    if compression is not None:
+        inner.append(compression["codec"])
+        inner += uvarint(compression["dictionaryID"])
+        inner += uvarint(compression["contentSize"])
+    inner += body
+    length = len(inner) + 4 if length_override is None else length_override
+    prelude = bytes([magic, version]) + (uvarint(length) if length_encoding is None else length_encoding)
+    covered = prelude + bytes(inner)
+    crc = crc32c(covered) if crc_override is None else crc_override
+    return covered + struct.pack("<I", crc)
+
+
+def payload_field(number, wire_type, value: bytes) -> bytes:
+    return uvarint(number << 3 | wire_type) + value
+
+
+def ld(b: bytes) -> bytes:
+    return uvarint(len(b)) + b
+
+
+UUID = bytes.fromhex("6f1c2a9e4b7d4e0f8a3b5c6d7e8f9a0b")
+
+# UpsertStroke-like payload: 1: id (UUID), 2: color (varint enum), 3: point {1: x f64, 2: y f64}
+point = payload_field(1, 1, struct.pack("<d", 12.5)) + payload_field(2, 1, struct.pack("<d", -3.25))
+upsert = payload_field(1, 2, ld(UUID)) + payload_field(2, 0, uvarint(2)) + payload_field(3, 2, ld(point))
+playback = (payload_field(1, 2, ld("Ponyo 崖の上".encode())) + payload_field(2, 2, ld(UUID))
+            + payload_field(3, 1, struct.pack("<d", 93.75)) + payload_field(4, 1, struct.pack("<d", 1.0))
+            + payload_field(5, 0, uvarint(1)))
+
+
+def valid(name, description, raw, **fields):
+    return {"name": name, "description": description, "hex": raw.hex(), "valid": True, "frame": fields}
+
+
+def invalid(name, description, raw, kind, offset):
+    return {"name": name, "description": description, "hex": raw.hex(), "valid": False,
+            "error": {"kind": kind, "offset": offset}}
+
+
+def describe(kind="data", type_id=1, body=b"", compression=None, fragment=None):
+    return dict(kind=kind, typeID=type_id, body=body.hex(), compression=compression, fragment=fragment)
+
+
+vectors = []
+
+
+def add_valid(name, description, **kw):
+    vectors.append(valid(name, description, frame(**kw), **describe(**kw)))
+
+
+add_valid("data-empty-body", "Smallest data frame: type id 1, empty body (5 header bytes + 4 checksum bytes).", type_id=1)
+add_valid("data-one-byte", "Data frame with a one-byte body.", type_id=7, body=b"\x2a")
+add_valid("data-upsert-stroke", "UpsertStroke-shaped payload: UUID, enum colour, nested point.", type_id=1, body=upsert)
+add_valid("data-playback-state", "PlaybackState-shaped payload with a non-ASCII title.", type_id=10, body=playback)
+add_valid("data-type-id-127", "Largest one-byte type id.", type_id=127, body=b"\x08\x01")
+add_valid("data-type-id-128", "Smallest two-byte type id.", type_id=128, body=b"\x08\x01")
+add_valid("data-type-id-max", "Largest type id, 2^32-1 (five-byte varint).", type_id=0xFFFFFFFF, body=b"")
+add_valid("data-length-two-bytes", "Body of 200 bytes: the length field takes two bytes.", type_id=3, body=bytes(range(200)))
+add_valid("data-length-three-bytes", "Body of 20,000 bytes: the length field takes three bytes.", type_id=3,
+          body=bytes((i * 7) & 0xFF for i in range(20000)))
+add_valid("control-hello", "Control frame, control id 1, short body.", kind="control", type_id=1, body=b"\x08\x01\x10\x01")
+add_valid("compressed-zstd-header", "Compressed flag with zstd codec, no dictionary, content size 1000.",
+          type_id=2, body=b"\x28\xb5\x2f\xfd", compression={"codec": 1, "dictionaryID": 0, "contentSize": 1000})
+add_valid("compressed-with-dictionary", "Compressed with dictionary id 300 (two-byte varint).",
+          type_id=2, body=b"\x28\xb5\x2f\xfd", compression={"codec": 1, "dictionaryID": 300, "contentSize": 70})
+add_valid("fragment-first", "First of three fragments of a 10-byte message.", kind="fragment", type_id=2,
+          body=b"\x00\x01\x02\x03", fragment={"messageID": 5, "index": 0, "count": 3, "totalLength": 10, "offset": 0})
+add_valid("fragment-last", "Last of three fragments of a 10-byte message.", kind="fragment", type_id=2,
+          body=b"\x08\x09", fragment={"messageID": 5, "index": 2, "count": 3, "totalLength": 10, "offset": 8})
+
+good = frame(type_id=1, body=upsert)
+
+vectors.append(invalid("bad-magic", "First byte is not 0xC7.", b"\x47" + good[1:], "badMagic", 0))
+vectors.append(invalid("truncated-prelude", "Only magic and version.", good[:2], "truncated", 2))
+vectors.append(invalid("truncated-body", "Frame cut one byte short of its checksum's end.", good[:-1], "truncated", len(good) - 1))
+bad_crc = bytearray(good)
+bad_crc[10] ^= 0x01
+vectors.append(invalid("checksum-mismatch-body", "One body bit flipped.", bytes(bad_crc), "checksumMismatch", len(good) - 4))
+bad_crc2 = bytearray(good)
+bad_crc2[-1] ^= 0x80
+vectors.append(invalid("checksum-mismatch-stored", "One bit of the stored checksum flipped.", bytes(bad_crc2), "checksumMismatch", len(good) - 4))
+vectors.append(invalid("unsupported-version-2", "Version 2 frame with a valid checksum: skipped, not misread.",
+                       frame(type_id=1, body=b"\x01\x02", version=2), "unsupportedVersion", 1))
+vectors.append(invalid("unsupported-version-0", "Version 0 is never valid.",
+                       frame(type_id=1, body=b"", version=0), "unsupportedVersion", 1))
+vectors.append(invalid("unknown-kind-3", "Kind 3 is reserved.", frame(kind_raw=3, type_id=1, body=b"\x00"), "unknownKind", 3))
+vectors.append(invalid("unknown-kind-15", "Kind 15 is reserved.", frame(kind_raw=15, type_id=1, body=b""), "unknownKind", 3))
+vectors.append(invalid("unknown-flag-0x20", "Reserved flag bit 0x20 set.", frame(type_id=1, body=b"", flags_extra=0x20), "unknownFlags", 3))
+vectors.append(invalid("unknown-flag-0x80", "Reserved flag bit 0x80 set.", frame(type_id=1, body=b"", flags_extra=0x80), "unknownFlags", 3))
+vectors.append(invalid("type-id-zero", "Type id 0 is invalid.", frame(type_id=0, body=b""), "invalidTypeID", 4))
+vectors.append(invalid("type-id-too-large", "Type id 2^32 does not fit 32 bits.", frame(type_id=1 << 32, body=b""), "invalidTypeID", 4))
+vectors.append(invalid("length-too-small", "Length 4 cannot hold kind byte and checksum.",
+                       bytes([0xC7, 0x01, 0x04, 0x00, 0, 0, 0, 0]), "frameTooSmall", 2))
+vectors.append(invalid("length-over-limit", "Length 70,000 is over the default maxFrameSize of 65,536.",
+                       bytes([0xC7, 0x01]) + uvarint(70000) + b"\x00\x01", "frameTooLarge", 2))
+vectors.append(invalid("length-not-minimal", "Length varint 0x85 0x00 is not minimally encoded.",
+                       frame(type_id=1, body=b"", length_encoding=b"\x85\x00"), "malformedVarint", 2))
+vectors.append(invalid("type-id-varint-overlong", "Type id varint of eleven bytes.",
+                       frame(type_id=1, type_id_encoding=b"\xff" * 10 + b"\x01"), "malformedVarint", 4))
+vectors.append(invalid("unknown-codec", "Compressed flag with codec 9.", frame(type_id=2, body=b"\x00",
+                       compression={"codec": 9, "dictionaryID": 0, "contentSize": 1}), "unknownCodec", 5))
+vectors.append(invalid("content-size-over-limit", "Declared decompressed size 1 GiB is over maxMessageSize: rejected before allocating.",
+                       frame(type_id=2, body=b"\x00", compression={"codec": 1, "dictionaryID": 0, "contentSize": 1 << 30}), "limitExceeded", 7))
+vectors.append(invalid("fragment-index-not-below-count", "Fragment index 3 of count 3.", frame(kind="fragment", type_id=2, body=b"\x00",
+                       fragment={"messageID": 1, "index": 3, "count": 3, "totalLength": 10, "offset": 0}), "invalidFragment", 5))
+vectors.append(invalid("fragment-count-one", "A message of one fragment is sent as a data frame.", frame(kind="fragment", type_id=2, body=b"\x00",
+                       fragment={"messageID": 1, "index": 0, "count": 1, "totalLength": 1, "offset": 0}), "invalidFragment", 5))
+vectors.append(invalid("fragment-past-total", "Fragment bytes run past the declared total length.", frame(kind="fragment", type_id=2, body=b"\x00\x01\x02",
+                       fragment={"messageID": 1, "index": 1, "count": 2, "totalLength": 4, "offset": 2}), "invalidFragment", 5))
+vectors.append(invalid("trailing-bytes", "A complete frame followed by a stray byte (single-frame decode).",
+                       frame(type_id=1, body=b"") + b"\x00", "trailingBytes", len(frame(type_id=1, body=b""))))
+
+os.makedirs(OUT, exist_ok=True)
+for old in os.listdir(OUT):
+    if old.endswith(".json"):
+        os.remove(os.path.join(OUT, old))
+for number, vector in enumerate(vectors, start=1):
+    path = os.path.join(OUT, f"{number:03d}-{vector['name']}.json")
+    with open(path, "w") as handle:
+        json.dump(vector, handle, indent=2, sort_keys=True, ensure_ascii=False)
+        handle.write("\n")
+print(f"wrote {len(vectors)} vectors to {OUT}")

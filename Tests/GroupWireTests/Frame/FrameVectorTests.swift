@@ -1,0 +1,93 @@
+import Foundation
+import Testing
+@testable import GroupWire
+
+/// One test vector from Spec/vectors/frames (written by Spec/vectors/generate.py, an
+/// independent implementation of Spec/FORMAT.md).
+struct FrameVector: Decodable, CustomTestStringConvertible {
+    struct Fields: Decodable {
+        let kind: String
+        let typeID: UInt64
+        let body: String
+        let compression: Compression?
+        let fragment: Fragment?
+    }
+    struct Compression: Decodable {
+        let codec: UInt8
+        let dictionaryID: UInt32
+        let contentSize: UInt64
+    }
+    struct Fragment: Decodable {
+        let messageID: UInt64
+        let index: UInt32
+        let count: UInt32
+        let totalLength: UInt64
+        let offset: UInt64
+    }
+    struct Failure: Decodable {
+        let kind: String
+        let offset: Int
+    }
+
+    let name: String
+    let description: String
+    let hex: String
+    let valid: Bool
+    let frame: Fields?
+    let error: Failure?
+
+    var testDescription: String { name }
+
+    static func all() -> [FrameVector] {
+        RepositoryPaths.files(under: "Spec/vectors", withExtension: "json").compactMap { url in
+            guard let data = try? Data(contentsOf: url) else { return nil }
+            return try? JSONDecoder().decode(FrameVector.self, from: data)
+        }
+    }
+
+    /// The frame these fields describe.
+    func expectedFrame() throws -> Frame {
+        let fields = try #require(frame)
+        let kinds: [String: FrameKind] = ["data": .data, "control": .control, "fragment": .fragment]
+        return Frame(
+            kind: try #require(kinds[fields.kind]),
+            typeID: fields.typeID,
+            compression: fields.compression.map {
+                CompressionInfo(codec: $0.codec, dictionaryID: $0.dictionaryID, contentSize: $0.contentSize)
+            },
+            fragment: fields.fragment.map {
+                FragmentInfo(messageID: $0.messageID, index: $0.index, count: $0.count, totalLength: $0.totalLength, offset: $0.offset)
+            },
+            body: try #require(bytes(hex: fields.body)))
+    }
+}
+
+@Suite struct FrameVectorTests {
+    @Test func thereAreAtLeastTwentyFiveVectorsAndEveryFileParses() {
+        let files = RepositoryPaths.files(under: "Spec/vectors", withExtension: "json")
+        #expect(files.count >= 25)
+        #expect(FrameVector.all().count == files.count)
+    }
+
+    @Test(arguments: FrameVector.all().filter(\.valid))
+    func aValidVectorDecodesToItsFieldsAndReencodesToItsBytes(vector: FrameVector) throws {
+        let raw = try #require(bytes(hex: vector.hex))
+        let expected = try vector.expectedFrame()
+        let decoded = try FrameDecoder().decode(raw)
+        #expect(decoded == expected)
+        #expect(try FrameEncoder().encode(expected) == raw)
+    }
+
+    @Test(arguments: FrameVector.all().filter { !$0.valid })
+    func anInvalidVectorFailsWithItsErrorKindAndOffset(vector: FrameVector) throws {
+        let raw = try #require(bytes(hex: vector.hex))
+        let failure = try #require(vector.error)
+        do {
+            let frame = try FrameDecoder().decode(raw)
+            Issue.record("\(vector.name) decoded to \(frame)")
+        } catch {
+            #expect(error.kind.name == failure.kind, "\(error)")
+            #expect(error.offset == failure.offset, "\(error)")
+        }
+    }
+}
