@@ -20,6 +20,13 @@ import Testing
         #expect(frames.allSatisfy { $0.count <= 65_536 })
     }
 
+    @Test func theDefaultsCutASixteenMebibyteMessageIntoTwoHundredFiftySevenFragments() throws {
+        // The figures quoted in Spec/FORMAT-fragments.md, "The uniform layout".
+        let layout = try #require(try Fragmenter().layout(typeID: 9, messageID: 4, bodyCount: 16 << 20))
+        #expect(layout.fragmentBodySize == 65_508)
+        #expect(layout.count == 257)
+    }
+
     @Test func everyFragmentFitsTheFrameSizeAndRepeatsTheMessageHeader() throws {
         let body = patternedBody(count: 1_000)
         let frames = try decodedFrames(body, typeID: 300, messageID: 1 << 40, maxFrameSize: 64)
