@@ -99,6 +99,10 @@ public struct Fragmenter: Sendable {
 
     /// Calls `emit` with each frame of the message in order, one at a time, so that only
     /// one frame exists besides the body (the way to send a large message with bounded memory).
+    ///
+    /// Frames are written into one reused buffer: when `emit` does not keep the array it
+    /// is given, no frame allocates. An array that `emit` keeps stays valid (value
+    /// semantics: the next frame then gets a buffer of its own).
     /// - Throws: the errors of ``layout(typeID:messageID:compression:bodyCount:)`` before any
     ///   frame is emitted, or whatever `emit` throws (no further frames are emitted then).
     public func forEachFrame(
@@ -106,12 +110,13 @@ public struct Fragmenter: Sendable {
         _ emit: ([UInt8]) throws -> Void
     ) throws {
         let layout = try layout(typeID: typeID, messageID: messageID, compression: compression, bodyCount: body.count)
+        var writer = ByteWriter(capacity: min(limits.maxFrameSize, body.count + 64))
         try body.withUnsafeBytes { raw in
             let frameCount = layout?.count ?? 1
             for index in 0..<frameCount {
-                var writer = ByteWriter()
+                writer.storage.removeAll(keepingCapacity: true)
                 try writeFrame(index, of: layout, typeID: typeID, messageID: messageID, compression: compression, body: raw, into: &writer)
-                try emit(writer.bytes)
+                try emit(writer.storage)
             }
         }
     }

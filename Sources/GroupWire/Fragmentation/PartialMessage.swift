@@ -43,25 +43,21 @@ struct PartialMessage: Sendable {
     }
 
     /// Whether `body` equals the bytes already held for fragment `index`.
-    func holds(_ body: [UInt8], at index: Int) -> Bool {
+    func holds(_ body: UnsafeRawBufferPointer, at index: Int) -> Bool {
         let range = layout.range(ofFragment: index)
         guard range.count == body.count else { return false }
         return buffer.withUnsafeBytes { held in
-            body.withUnsafeBytes { incoming in
-                UnsafeRawBufferPointer(rebasing: held[range]).elementsEqual(incoming)
-            }
+            UnsafeRawBufferPointer(rebasing: held[range]).elementsEqual(body)
         }
     }
 
     /// Copies fragment `index` into place and marks it received.
     /// - Precondition: the fragment was validated against ``layout``, so its body has
     ///   exactly `range(ofFragment: index).count` bytes, and it has not arrived before.
-    mutating func insert(_ body: [UInt8], at index: Int) {
+    mutating func insert(_ body: UnsafeRawBufferPointer, at index: Int) {
         let range = layout.range(ofFragment: index)
         buffer.withUnsafeMutableBytes { held in
-            body.withUnsafeBytes { incoming in
-                UnsafeMutableRawBufferPointer(rebasing: held[range]).copyMemory(from: incoming)
-            }
+            UnsafeMutableRawBufferPointer(rebasing: held[range]).copyMemory(from: body)
         }
         received[index >> 6] |= 1 << UInt64(index & 63)
         receivedCount += 1

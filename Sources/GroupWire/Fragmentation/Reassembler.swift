@@ -73,6 +73,30 @@ public struct Reassembler<Sender: Hashable & Sendable>: Sendable {
     /// arrives. Partial messages past their timeout are dropped first.
     /// - Returns: the completed message, if any, and every drop this frame caused.
     public mutating func receive(_ frame: Frame, from sender: Sender) -> ReassemblyResult<Sender> {
+        frame.body.withUnsafeBytes { body in
+            receive(frame, body: body, from: sender)
+        }
+    }
+
+    /// Decodes one frame that fills `bytes` (one transport message) and handles it like
+    /// ``receive(_:from:)``, copying a fragment's body straight from `bytes` into its
+    /// message: the fast path, with no body array per fragment.
+    /// - Throws: the ``FrameDecoder`` error when `bytes` is not one valid frame within
+    ///   ``limits``; nothing about any message changes then.
+    public mutating func receive(frameBytes bytes: [UInt8], from sender: Sender) throws(WireError) -> ReassemblyResult<Sender> {
+        let (header, range) = try FrameDecoder(limits: limits).decodeBorrowingBody(bytes)
+        guard header.kind == .fragment else {
+            var whole = header
+            whole.body = Array(bytes[range])
+            return receive(whole, from: sender)
+        }
+        return bytes.withUnsafeBytes { raw in
+            receive(header, body: UnsafeRawBufferPointer(rebasing: raw[range]), from: sender)
+        }
+    }
+
+    /// Handles `frame`, whose body (for a fragment) is `body`.
+    private mutating func receive(_ frame: Frame, body: UnsafeRawBufferPointer, from sender: Sender) -> ReassemblyResult<Sender> {
         metrics.framesReceived += 1
         var result = ReassemblyResult<Sender>(drops: expire())
         guard frame.kind == .fragment || frame.fragment != nil else {
@@ -96,7 +120,7 @@ public struct Reassembler<Sender: Hashable & Sendable>: Sendable {
             guard (1...Frame.maxTypeID).contains(frame.typeID) else {
                 throw WireError(.invalidFragment, "type id \(frame.typeID) is outside 1...\(Frame.maxTypeID)")
             }
-            layout = try FragmentLayout.implied(by: info, bodyCount: frame.body.count, limits: limits)
+            layout = try FragmentLayout.implied(by: info, bodyCount: body.count, limits: limits)
         } catch {
             let received = close(key)?.receivedCount ?? 0
             result.drops.append(dropped(error.kind == .limitExceeded ? .limitExceeded : .invalidFragment,
@@ -112,7 +136,7 @@ public struct Reassembler<Sender: Hashable & Sendable>: Sendable {
                 return result
             }
             if partial.has(index) {
-                guard partial.holds(frame.body, at: index) else {
+                guard partial.holds(body, at: index) else {
                     _ = close(key)
                     result.drops.append(dropped(.conflict, sender: sender, messageID: info.messageID,
                                                 fragmentsReceived: partial.receivedCount,
@@ -125,7 +149,7 @@ public struct Reassembler<Sender: Hashable & Sendable>: Sendable {
             // Take the partial out of the dictionary so its buffer is uniquely referenced
             // and the copy below writes in place.
             partials[key] = nil
-            partial.insert(frame.body, at: index)
+            partial.insert(body, at: index)
             metrics.fragmentsAccepted += 1
             partials[key] = partial
             if partial.isComplete {
@@ -133,7 +157,7 @@ public struct Reassembler<Sender: Hashable & Sendable>: Sendable {
             }
             return result
         }
-        result.drops += open(key, frame: frame, layout: layout, index: index)
+        result.drops += open(key, frame: frame, body: body, layout: layout, index: index)
         return result
     }
 
@@ -154,7 +178,7 @@ public struct Reassembler<Sender: Hashable & Sendable>: Sendable {
     // MARK: - Opening, completing and closing messages
 
     /// Opens a partial message for its first valid fragment, making room within the limits.
-    private mutating func open(_ key: Key, frame: Frame, layout: FragmentLayout, index: Int) -> [DropEvent<Sender>] {
+    private mutating func open(_ key: Key, frame: Frame, body: UnsafeRawBufferPointer, layout: FragmentLayout, index: Int) -> [DropEvent<Sender>] {
         let accounted = Self.accountedBytes(totalLength: layout.totalLength, count: layout.count)
         guard accounted <= reassemblyLimits.byteBudget else {
             finished.insert(key)
@@ -179,7 +203,7 @@ public struct Reassembler<Sender: Hashable & Sendable>: Sendable {
         nextSequence += 1
         var partial = PartialMessage(typeID: frame.typeID, compression: frame.compression, layout: layout,
                                      sequence: sequence, started: clock.now(), accountedBytes: accounted)
-        partial.insert(frame.body, at: index)
+        partial.insert(body, at: index)
         metrics.fragmentsAccepted += 1
         partials[key] = partial
         openBySender[key.sender, default: []].append(key.messageID)
