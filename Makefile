@@ -31,6 +31,7 @@ fuzz: fuzz-build
 
 bench: setup
 	cd Benchmarks && $(SWIFT) run -c release GroupWireBenchmarks
+	cd Benchmarks && $(SWIFT) run -c release FragmentationBenchmark
 
 regenerate: setup
 	python3 Spec/vectors/generate.py
