@@ -14,7 +14,10 @@ let package = Package(
     targets: [
         .executableTarget(
             name: "FragmentationBenchmark",
-            dependencies: [.product(name: "GroupWire", package: "GroupWire")],
+            dependencies: [
+                .product(name: "GroupWire", package: "GroupWire"),
+                .product(name: "GroupWireSession", package: "GroupWire"),
+            ],
             swiftSettings: [.swiftLanguageMode(.v6)]
         ),
     ]

@@ -1,8 +1,9 @@
 #!/usr/bin/env python3
 """Writes the fragment frame test vectors in this folder (Spec/FORMAT-fragments.md).
 
-Written from the document alone, independently of the Swift code: the frame layout, the
-CRC32C and the uniform-layout rules are recomputed here. The Swift tests replay every
+Written from the document alone, independently of the Swift code: the fragment layout and
+the uniform-layout rules are recomputed here, with the CRC32C and varint functions of the
+frame vector generator (Spec/vectors/generate.py). The Swift tests replay every
 vector: frame-level vectors through the frame decoder, and vectors with a "reassembly"
 verdict through the reassembler as the first fragment of their message.
 
@@ -13,6 +14,7 @@ Same schema as Spec/vectors/frames, plus one key:
 
 Usage: python3 Spec/vectors-fragments/generate.py   (rewrites Spec/vectors-fragments/*.json)
 """
+import ast
 import json
 import os
 import struct
@@ -20,22 +22,19 @@ import struct
 OUT = os.path.dirname(os.path.abspath(__file__))
 
 
-def crc32c(data: bytes) -> int:
-    crc = 0xFFFFFFFF
-    for b in data:
-        crc ^= b
-        for _ in range(8):
-            crc = (crc >> 1) ^ 0x82F63B78 if crc & 1 else crc >> 1
-    return crc ^ 0xFFFFFFFF
+def _shared(*names):
+    """Functions of Spec/vectors/generate.py (CRC32C, varints), taken from its source
+    without running it: that script writes the frame vectors when it runs."""
+    path = os.path.join(OUT, os.pardir, "vectors", "generate.py")
+    with open(path) as handle:
+        tree = ast.parse(handle.read(), path)
+    namespace = {}
+    chosen = [node for node in tree.body if isinstance(node, ast.FunctionDef) and node.name in names]
+    exec(compile(ast.Module(body=chosen, type_ignores=[]), path, "exec"), namespace)
+    return [namespace[name] for name in names]
 
 
-def uvarint(v: int) -> bytes:
-    out = bytearray()
-    while v >= 0x80:
-        out.append((v & 0x7F) | 0x80)
-        v >>= 7
-    out.append(v)
-    return bytes(out)
+crc32c, uvarint = _shared("crc32c", "uvarint")
 
 
 FIELDS = ("messageID", "index", "count", "totalLength", "offset")

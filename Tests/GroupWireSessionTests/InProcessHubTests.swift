@@ -1,4 +1,5 @@
 import Testing
+import GroupWire
 import GroupWireSession
 
 @Suite struct InProcessHubTests {
@@ -56,7 +57,7 @@ import GroupWireSession
         let hub = InProcessHub(maxMessageSize: 100)
         let a = try await hub.join(alice)
         _ = try await hub.join(bob)
-        let error = await #expect(throws: TransportError.self) { try await a.send([UInt8](repeating: 0, count: 101), to: .all) }
+        let error = await #expect(throws: WireError.self) { try await a.send([UInt8](repeating: 0, count: 101), to: .all) }
         #expect(error?.kind == .messageTooLarge)
         #expect(await hub.statistics.sent == 0)
     }
@@ -64,11 +65,11 @@ import GroupWireSession
     @Test func joiningTwiceAndSendingAfterCloseAreRefused() async throws {
         let hub = InProcessHub()
         let a = try await hub.join(alice)
-        let twice = await #expect(throws: TransportError.self) { try await hub.join(alice) }
+        let twice = await #expect(throws: WireError.self) { try await hub.join(alice) }
         #expect(twice?.kind == .alreadyJoined)
         await hub.close()
-        let closed = await #expect(throws: TransportError.self) { try await a.send([1], to: .all) }
-        #expect(closed?.kind == .closed)
+        let closed = await #expect(throws: WireError.self) { try await a.send([1], to: .all) }
+        #expect(closed?.kind == .transportClosed)
     }
 
     @Test func nothingArrivesBeforeItsDelayHasPassed() async throws {

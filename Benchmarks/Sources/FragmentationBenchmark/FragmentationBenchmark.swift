@@ -1,5 +1,6 @@
 import Foundation
 import GroupWire
+import GroupWireSession
 
 /// Fragment + reassemble throughput for 1 MiB and 16 MiB messages next to a plain memcpy
 /// of the same size, measured in the same run with interleaved rounds (medians), and the
@@ -16,7 +17,7 @@ struct FragmentationBenchmark {
     ]
 
     static func main() throws {
-        var random = SplitMix(seed: 0x5EED)
+        var random = SeededRandom(seed: 0x5EED)
         switch CommandLine.arguments.dropFirst().first {
         case "profile":
             // For `perf record` / `valgrind --tool=callgrind`: the fast path alone.
@@ -38,7 +39,7 @@ struct FragmentationBenchmark {
         }
     }
 
-    static func measureMemory(using random: inout SplitMix) throws {
+    static func measureMemory(using random: inout SeededRandom) throws {
         MemoryProbe.fixMmapThreshold()
         print("## Peak memory, 16 MiB message (VmHWM, Linux, fresh process)\n")
         // Warm up with a small message so first-touched code pages do not count as peak.
@@ -64,7 +65,7 @@ struct FragmentationBenchmark {
         }
     }
 
-    static func measureThroughput(using random: inout SplitMix) throws {
+    static func measureThroughput(using random: inout SeededRandom) throws {
         let big = randomBytes(count: 16 * mebibyte, using: &random)
         print("\n## Throughput (release, median of interleaved rounds)\n")
         print("memcpy copies into a destination allocated and touched once; \"fresh alloc + memcpy\" allocates the")
@@ -127,7 +128,7 @@ struct FragmentationBenchmark {
         print("\nCRC32C hardware path: \(CRC32C.usesHardware)")
     }
 
-    static func randomBytes(count: Int, using random: inout SplitMix) -> [UInt8] {
+    static func randomBytes(count: Int, using random: inout SeededRandom) -> [UInt8] {
         var bytes = [UInt8](repeating: 0, count: count)
         bytes.withUnsafeMutableBytes { raw in
             for offset in stride(from: 0, to: count - 7, by: 8) {
@@ -163,19 +164,5 @@ struct FragmentationBenchmark {
 
     static func ratio(_ bytes: Int, _ size: Int) -> String {
         format(Double(bytes) / Double(size))
-    }
-}
-
-/// SplitMix64, for reproducible benchmark input.
-struct SplitMix {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        // All arithmetic wraps by design.
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }

@@ -7,33 +7,52 @@ enum Pipeline {
         case lost(String)
     }
 
-    /// The fast path: each frame's bytes go to `Reassembler.receive(frameBytes:from:)`,
-    /// which checks the frame and copies a fragment's body straight into its message.
-    static func borrowingBodies(_ body: [UInt8], messageID: UInt64) throws -> [UInt8] {
+    /// Fragments `body` and hands each encoded frame to `deliver`, which decodes it into
+    /// the reassembler its own way; returns the reassembled body.
+    private static func run(
+        _ body: [UInt8], messageID: UInt64,
+        deliver: ([UInt8], inout Reassembler<Int>) throws -> [ReassemblyResult<Int>]
+    ) throws -> [UInt8] {
         var reassembler = Reassembler<Int>()
         var delivered: [UInt8]?
         try Fragmenter().forEachFrame(typeID: 1, messageID: messageID, body: body) { frame in
-            let result = try reassembler.receive(frameBytes: frame, from: 0)
-            if let message = result.message { delivered = message.body }
-            if let drop = result.drops.first { throw Failure.lost(drop.description) }
+            for result in try deliver(frame, &reassembler) {
+                if let message = result.message { delivered = message.body }
+                if let drop = result.drops.first { throw Failure.lost(drop.description) }
+            }
         }
         guard let delivered else { throw Failure.lost("message incomplete") }
         return delivered
     }
 
-    /// Sends `body` through the fragmenter and a per-message frame decoder (one transport
-    /// message = one frame) into a reassembler; returns the reassembled body.
+    /// The fast path: each frame's bytes go to `Reassembler.receive(frameBytes:from:)`,
+    /// which checks the frame and copies a fragment's body straight into its message.
+    static func borrowingBodies(_ body: [UInt8], messageID: UInt64) throws -> [UInt8] {
+        try run(body, messageID: messageID) { frame, reassembler in
+            [try reassembler.receive(frameBytes: frame, from: 0)]
+        }
+    }
+
+    /// One transport message = one frame, decoded by `FrameDecoder.decode` (which copies
+    /// the body into the frame) and handed to `receive(_:from:)`.
     static func throughFrameDecoder(_ body: [UInt8], messageID: UInt64) throws -> [UInt8] {
         let decoder = FrameDecoder()
-        var reassembler = Reassembler<Int>()
-        var delivered: [UInt8]?
-        try Fragmenter().forEachFrame(typeID: 1, messageID: messageID, body: body) { frame in
-            let result = reassembler.receive(try decoder.decode(frame), from: 0)
-            if let message = result.message { delivered = message.body }
-            if let drop = result.drops.first { throw Failure.lost(drop.description) }
+        return try run(body, messageID: messageID) { frame, reassembler in
+            [reassembler.receive(try decoder.decode(frame), from: 0)]
         }
-        guard let delivered else { throw Failure.lost("message incomplete") }
-        return delivered
+    }
+
+    /// The frames travel as one byte stream read by a `FrameStreamReader` (a TCP relay).
+    static func throughStreamReader(_ body: [UInt8], messageID: UInt64) throws -> [UInt8] {
+        var reader = FrameStreamReader()
+        return try run(body, messageID: messageID) { frame, reassembler in
+            reader.append(frame)
+            var results: [ReassemblyResult<Int>] = []
+            while let event = reader.nextEvent() {
+                results.append(reassembler.receive(try event.result.get(), from: 0))
+            }
+            return results
+        }
     }
 
     /// Only the sending half: fragment and encode every frame (CRC32C included).
@@ -49,23 +68,5 @@ enum Pipeline {
         var bytes = 0
         try Fragmenter().forEachFrame(typeID: 1, messageID: messageID, body: body) { bytes += try decoder.decode($0).body.count }
         return bytes
-    }
-
-    /// The same, but the frames travel as one byte stream read by a FrameStreamReader
-    /// (a TCP relay), fed frame by frame.
-    static func throughStreamReader(_ body: [UInt8], messageID: UInt64) throws -> [UInt8] {
-        var reader = FrameStreamReader()
-        var reassembler = Reassembler<Int>()
-        var delivered: [UInt8]?
-        try Fragmenter().forEachFrame(typeID: 1, messageID: messageID, body: body) { frame in
-            reader.append(frame)
-            while let event = reader.nextEvent() {
-                let result = reassembler.receive(try event.result.get(), from: 0)
-                if let message = result.message { delivered = message.body }
-                if let drop = result.drops.first { throw Failure.lost(drop.description) }
-            }
-        }
-        guard let delivered else { throw Failure.lost("message incomplete") }
-        return delivered
     }
 }

@@ -49,7 +49,8 @@ public struct FragmentLayout: Sendable, Hashable {
         guard Int(info.count) <= limits.maxFragmentCount else {
             throw WireError(.limitExceeded, "fragment count \(info.count) is over maxFragmentCount \(limits.maxFragmentCount)")
         }
-        guard info.totalLength <= UInt64(limits.maxMessageSize) else {
+        // Clamping: a negative limit (a configuration mistake) admits nothing rather than trapping.
+        guard info.totalLength <= UInt64(clamping: limits.maxMessageSize) else {
             throw WireError(.limitExceeded, "message total length \(info.totalLength) is over maxMessageSize \(limits.maxMessageSize)")
         }
         // From here totalLength fits an Int and count <= maxFragmentCount.

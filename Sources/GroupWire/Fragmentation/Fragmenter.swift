@@ -48,7 +48,7 @@ public struct Fragmenter: Sendable {
         let widest = FragmentInfo(messageID: messageID, index: UInt32(clamping: total), count: UInt32(clamping: total),
                                   totalLength: total, offset: total)
         let headerAndChecksum = FrameEncoder.innerLength(typeID: typeID, compression: compression, fragment: widest, bodyCount: 0)
-        let chunk = limits.maxFrameSize - 2 - Varint.encodedLength(UInt64(limits.maxFrameSize)) - headerAndChecksum
+        let chunk = limits.maxFrameSize - 2 - Varint.encodedLength(UInt64(clamping: limits.maxFrameSize)) - headerAndChecksum
         guard chunk > 0 else {
             throw WireError(.frameTooLarge, "maxFrameSize \(limits.maxFrameSize) leaves no room for a fragment body after a \(headerAndChecksum)-byte header")
         }

@@ -68,7 +68,12 @@ public struct FrameDecoder: Sendable {
         // body is what lies between the header and the checksum.
         let header = FrameEncoder.innerLength(typeID: frame.typeID, compression: frame.compression,
                                               fragment: frame.fragment, bodyCount: 0) - 4
-        return (frame, (kindOffset(bytes) + header)..<(end - 4))
+        let bodyStart = kindOffset(bytes) + header
+        // Holds for every frame that parsed; checked so that a mistake here throws, not traps.
+        guard bodyStart <= end - 4 else {
+            throw WireError(.invalidValue, offset: bodyStart, "frame header runs into the checksum")
+        }
+        return (frame, bodyStart..<(end - 4))
     }
 
     /// The offset of the kind byte of the frame at the start of `bytes`, whose prelude was

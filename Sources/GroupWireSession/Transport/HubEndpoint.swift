@@ -1,3 +1,5 @@
+import GroupWire
+
 /// One participant's connection to an ``InProcessHub``.
 public struct HubEndpoint: Transport {
     /// The hub this endpoint belongs to.
@@ -13,7 +15,7 @@ public struct HubEndpoint: Transport {
     public var deliveryMode: DeliveryMode { hub.plan.mode }
 
     /// Sends `bytes` through the hub; they arrive when the hub's time passes their delivery time.
-    public func send(_ bytes: [UInt8], to recipients: Recipients) async throws(TransportError) {
+    public func send(_ bytes: [UInt8], to recipients: Recipients) async throws(WireError) {
         try await hub.route(bytes, from: localParticipant, to: recipients)
     }
 }

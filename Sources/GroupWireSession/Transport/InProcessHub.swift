@@ -1,3 +1,5 @@
+import GroupWire
+
 /// Connects participants in one process, with simulated time and injected faults.
 ///
 /// Sending schedules each copy of a message for delivery according to the hub's
@@ -45,12 +47,12 @@ public actor InProcessHub {
     }
 
     /// Connects a participant.
-    /// - Throws: ``TransportError/Kind/alreadyJoined`` when it is connected already,
-    ///   ``TransportError/Kind/closed`` after ``close()``.
-    public func join(_ participant: ParticipantID) throws(TransportError) -> HubEndpoint {
-        guard !isClosed else { throw TransportError(.closed, "the hub is closed") }
+    /// - Throws: ``GroupWire/WireError/Kind/alreadyJoined`` when it is connected already,
+    ///   ``GroupWire/WireError/Kind/transportClosed`` after ``close()``.
+    public func join(_ participant: ParticipantID) throws(WireError) -> HubEndpoint {
+        guard !isClosed else { throw WireError(.transportClosed, "the hub is closed") }
         guard members[participant] == nil else {
-            throw TransportError(.alreadyJoined, "participant \(participant) is already connected")
+            throw WireError(.alreadyJoined, "participant \(participant) is already connected")
         }
         let (stream, continuation) = AsyncStream<TransportMessage>.makeStream()
         members[participant] = Member(number: joined, continuation: continuation)
@@ -72,12 +74,12 @@ public actor InProcessHub {
     public var inFlightCount: Int { scheduled.count }
 
     /// Schedules one message from `source` to each recipient.
-    func route(_ bytes: [UInt8], from source: ParticipantID, to recipients: Recipients) throws(TransportError) {
+    func route(_ bytes: [UInt8], from source: ParticipantID, to recipients: Recipients) throws(WireError) {
         guard !isClosed, let sender = members[source] else {
-            throw TransportError(.closed, "participant \(source) is not connected")
+            throw WireError(.transportClosed, "participant \(source) is not connected")
         }
         guard bytes.count <= maxMessageSize else {
-            throw TransportError(.messageTooLarge, "message of \(bytes.count) bytes is over the transport's \(maxMessageSize)-byte limit")
+            throw WireError(.messageTooLarge, "message of \(bytes.count) bytes is over the transport's \(maxMessageSize)-byte limit")
         }
         let now = clock.now
         let targets = members.filter { $0.key != source && (recipients.participants?.contains($0.key) ?? true) }

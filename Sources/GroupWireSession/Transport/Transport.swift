@@ -1,3 +1,5 @@
+import GroupWire
+
 /// A way for one participant to exchange messages with the others in a group session.
 ///
 /// A transport carries whole messages of at most ``maxMessageSize`` bytes (for GroupWire,
@@ -15,7 +17,7 @@ public protocol Transport: Sendable {
     var incoming: AsyncStream<TransportMessage> { get }
 
     /// Sends `bytes` as one message to `recipients`.
-    /// - Throws: a ``TransportError``: ``TransportError/Kind/messageTooLarge`` over
-    ///   ``maxMessageSize``, ``TransportError/Kind/closed`` after the transport closed.
-    func send(_ bytes: [UInt8], to recipients: Recipients) async throws(TransportError)
+    /// - Throws: a ``GroupWire/WireError``: ``GroupWire/WireError/Kind/messageTooLarge`` over
+    ///   ``maxMessageSize``, ``GroupWire/WireError/Kind/transportClosed`` after the transport closed.
+    func send(_ bytes: [UInt8], to recipients: Recipients) async throws(WireError)
 }
