@@ -70,8 +70,15 @@ public struct Fragmenter: Sendable {
         typeID: UInt64, messageID: UInt64, compression: CompressionInfo? = nil, body: [UInt8], into writer: inout ByteWriter
     ) throws(WireError) {
         let layout = try layout(typeID: typeID, messageID: messageID, compression: compression, bodyCount: body.count)
+        // Reserve every frame's bytes at once: the encoder reserves each frame's exact size,
+        // and Array.reserveCapacity does not grow geometrically, so without this appending
+        // 257 frames of a 16 MiB message would copy the buffer again for every frame.
+        let frameCount = layout?.count ?? 1
+        let total = (0..<frameCount).reduce(0) { sum, index in
+            sum + frameSize(index, of: layout, typeID: typeID, messageID: messageID, compression: compression, bodyCount: body.count)
+        }
+        writer.reserve(additional: total)
         try body.withUnsafeWireBytes { (raw) throws(WireError) in
-            let frameCount = layout?.count ?? 1
             for index in 0..<frameCount {
                 try writeFrame(index, of: layout, typeID: typeID, messageID: messageID, compression: compression, body: raw, into: &writer)
             }
@@ -121,6 +128,25 @@ public struct Fragmenter: Sendable {
         }
     }
 
+    /// The size of frame `index` of the message (see ``writeFrame``).
+    private func frameSize(
+        _ index: Int, of layout: FragmentLayout?, typeID: UInt64, messageID: UInt64, compression: CompressionInfo?, bodyCount: Int
+    ) -> Int {
+        guard let layout else {
+            return FrameEncoder.frameSize(typeID: typeID, compression: compression, fragment: nil, bodyCount: bodyCount)
+        }
+        let range = layout.range(ofFragment: index)
+        return FrameEncoder.frameSize(typeID: typeID, compression: compression,
+                                      fragment: fragmentInfo(index, of: layout, messageID: messageID), bodyCount: range.count)
+    }
+
+    /// The fragment header of fragment `index`.
+    private func fragmentInfo(_ index: Int, of layout: FragmentLayout, messageID: UInt64) -> FragmentInfo {
+        // layout() checked count <= maxFragmentCount, so index and count fit UInt32.
+        FragmentInfo(messageID: messageID, index: UInt32(index), count: UInt32(layout.count),
+                     totalLength: UInt64(layout.totalLength), offset: UInt64(layout.range(ofFragment: index).lowerBound))
+    }
+
     /// Writes frame `index` of the message: the whole body as a data frame when `layout`
     /// is nil, else fragment `index`, copying its slice of the body once, into `writer`.
     private func writeFrame(
@@ -132,10 +158,8 @@ public struct Fragmenter: Sendable {
             try encoder.encode(kind: .data, typeID: typeID, compression: compression, body: body, into: &writer)
             return
         }
-        // layout() checked count <= maxFragmentCount, so index and count fit UInt32.
         let range = layout.range(ofFragment: index)
-        let info = FragmentInfo(messageID: messageID, index: UInt32(index), count: UInt32(layout.count),
-                                totalLength: UInt64(layout.totalLength), offset: UInt64(range.lowerBound))
+        let info = fragmentInfo(index, of: layout, messageID: messageID)
         try encoder.encode(kind: .fragment, typeID: typeID, compression: compression, fragment: info,
                            body: UnsafeRawBufferPointer(rebasing: body[range]), into: &writer)
     }
