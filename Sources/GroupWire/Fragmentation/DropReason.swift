@@ -30,4 +30,7 @@ public struct DropReason: Sendable, Hashable, CustomStringConvertible {
     public static let budgetEviction = DropReason(name: "budgetEviction")
     /// The message did not complete within ``ReassemblyLimits/timeout``.
     public static let timeout = DropReason(name: "timeout")
+    /// The sender left the session before the message completed
+    /// (``Reassembler/removeSender(_:)``).
+    public static let senderGone = DropReason(name: "senderGone")
 }

@@ -175,6 +175,16 @@ public struct Reassembler<Sender: Hashable & Sendable>: Sendable {
         return drops
     }
 
+    /// Drops every partial message from `sender`, releasing its bytes: call it when the
+    /// participant leaves, rather than waiting for the timeout.
+    /// - Returns: one ``DropReason/senderGone`` event per message dropped, oldest first.
+    public mutating func removeSender(_ sender: Sender) -> [DropEvent<Sender>] {
+        let open = openBySender[sender] ?? []
+        return open.map { messageID in
+            evict(Key(sender: sender, messageID: messageID), .senderGone, "the sender left before the message completed")
+        }
+    }
+
     // MARK: - Opening, completing and closing messages
 
     /// Opens a partial message for its first valid fragment, making room within the limits.

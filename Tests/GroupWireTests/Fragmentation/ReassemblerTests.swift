@@ -184,6 +184,21 @@ import Testing
         #expect(messages.map(\.body) == [patternedBody(count: 1_000)])
     }
 
+    @Test func removingASenderDropsOnlyItsPartialMessagesAndReleasesTheirBytes() throws {
+        var reassembler = Reassembler<String>()
+        let first = try decodedFrames(patternedBody(count: 300), messageID: 1)
+        let second = try decodedFrames(patternedBody(count: 400), messageID: 2)
+        let bobs = try decodedFrames(patternedBody(count: 500), messageID: 1)
+        _ = feed([first[0], second[0]], from: "alice", into: &reassembler)
+        _ = feed([bobs[0]], from: "bob", into: &reassembler)
+        let drops = reassembler.removeSender("alice")
+        #expect(drops.map(\.reason) == [.senderGone, .senderGone])
+        #expect(drops.map(\.messageID) == [1, 2])
+        #expect(reassembler.partialMessageCount == 1)
+        #expect(reassembler.accountedBytes == Reassembler<String>.accountedBytes(totalLength: 500, count: bobs.count))
+        #expect(reassembler.removeSender("alice").isEmpty)
+    }
+
     @Test func aMessageLargerThanTheWholeBudgetIsRefused() throws {
         var reassembler = Reassembler<String>(reassemblyLimits: ReassemblyLimits(byteBudget: 500))
         let (_, drops) = feed(try decodedFrames(patternedBody(count: 1_000)), into: &reassembler)
