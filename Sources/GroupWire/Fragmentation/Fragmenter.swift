@@ -70,9 +70,7 @@ public struct Fragmenter: Sendable {
         typeID: UInt64, messageID: UInt64, compression: CompressionInfo? = nil, body: [UInt8], into writer: inout ByteWriter
     ) throws(WireError) {
         let layout = try layout(typeID: typeID, messageID: messageID, compression: compression, bodyCount: body.count)
-        // Reserve every frame's bytes at once: the encoder reserves each frame's exact size,
-        // and Array.reserveCapacity does not grow geometrically, so without this appending
-        // 257 frames of a 16 MiB message would copy the buffer again for every frame.
+        // Reserve every frame's bytes at once, so the buffer is allocated exactly once.
         let frameCount = layout?.count ?? 1
         let total = (0..<frameCount).reduce(0) { sum, index in
             sum + frameSize(index, of: layout, typeID: typeID, messageID: messageID, compression: compression, bodyCount: body.count)
