@@ -36,7 +36,7 @@ public struct ByteWriter: Sendable {
         storage.append(byte)
     }
 
-    /// Appends a run of storage.
+    /// Appends a run of bytes.
     @inlinable public mutating func write(contentsOf other: some Sequence<UInt8>) {
         storage.append(contentsOf: other)
     }
