@@ -3,7 +3,7 @@
 ///
 /// Fragment `i` covers bytes `i × fragmentBodySize ..< min((i + 1) × fragmentBodySize,
 /// totalLength)` of the body. Because the layout is uniform, any single fragment implies
-/// the whole layout (Spec/FORMAT-fragments.md, "Consistency rules"), so a receiver can
+/// the whole layout (Spec/FORMAT.md, "Fragment frames", "Consistency rules"), so a receiver can
 /// validate a message completely from whichever fragment arrives first.
 public struct FragmentLayout: Sendable, Hashable {
     /// The length of the whole body, in bytes (at least ``count``).

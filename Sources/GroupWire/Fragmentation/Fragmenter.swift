@@ -4,7 +4,7 @@
 /// from the caller's bytes with no intermediate copy. A larger body becomes ``FrameKind/fragment``
 /// frames laid out by ``FragmentLayout``: every frame repeats the type id, the message id,
 /// the count, the total length and (for a compressed body) the compression header, and
-/// each has its own CRC32C. Spec/FORMAT-fragments.md is the normative description.
+/// each has its own CRC32C. Spec/FORMAT.md, "Fragment frames", is the normative description.
 ///
 /// The body is whatever goes on the wire: for a compressed message, the compressed bytes,
 /// with `compression` describing them. Message ids are chosen by the caller and must be

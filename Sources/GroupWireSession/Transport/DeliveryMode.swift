@@ -1,4 +1,4 @@
-/// What a transport promises about delivery (Spec/FORMAT-fragments.md, "Delivery modes").
+/// What a transport promises about delivery (Spec/FORMAT.md, "Fragment frames", "Delivery modes").
 public struct DeliveryMode: Sendable, Hashable, CustomStringConvertible {
     /// The stable name of the mode.
     public let name: String

@@ -2,7 +2,7 @@ import Foundation
 import Testing
 @testable import GroupWire
 
-/// A vector from Spec/vectors-fragments: a frame vector plus what a reassembler does with
+/// A vector from Spec/vectors/fragments: a frame vector plus what a reassembler does with
 /// the fragment when it is the first of its message.
 struct FragmentVector: Decodable, CustomTestStringConvertible {
     struct Verdict: Decodable {
@@ -23,7 +23,7 @@ struct FragmentVector: Decodable, CustomTestStringConvertible {
 
     var testDescription: String { frame.name }
 
-    static let folder = "Spec/vectors-fragments"
+    static let folder = "Spec/vectors/fragments"
 
     static func all() -> [FragmentVector] {
         RepositoryPaths.files(under: folder, withExtension: "json").compactMap { url in

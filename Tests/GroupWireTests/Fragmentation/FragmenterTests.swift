@@ -21,7 +21,7 @@ import Testing
     }
 
     @Test func theDefaultsCutASixteenMebibyteMessageIntoTwoHundredFiftySevenFragments() throws {
-        // The figures quoted in Spec/FORMAT-fragments.md, "The uniform layout".
+        // The figures quoted in Spec/FORMAT.md, "Fragment frames", "The uniform layout".
         let layout = try #require(try Fragmenter().layout(typeID: 9, messageID: 4, bodyCount: 16 << 20))
         #expect(layout.fragmentBodySize == 65_508)
         #expect(layout.count == 257)
