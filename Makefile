@@ -30,9 +30,9 @@ fuzz: fuzz-build
 	Fuzz/run.sh all $(FUZZ_SECONDS)
 
 bench: setup
-	cd Benchmarks && $(SWIFT) build -c release
-	cd Benchmarks && if [ -d Sources/GroupWireBenchmarks ]; then $(SWIFT) run -c release --skip-build GroupWireBenchmarks; fi
-	cd Benchmarks && $(SWIFT) run -c release --skip-build CompressionBenchmark
+	cd Benchmarks && $(SWIFT) run -c release GroupWireBenchmarks
+	cd Benchmarks && $(SWIFT) run -c release FragmentationBenchmark
+	cd Benchmarks && $(SWIFT) run -c release CompressionBenchmark
 
 regenerate: setup
 	python3 Spec/vectors/generate.py

@@ -15,6 +15,7 @@ let package = Package(
     products: [
         .library(name: "GroupWire", targets: ["GroupWire"]),
         .library(name: "GroupWireCompression", targets: ["GroupWireCompression"]),
+        .library(name: "GroupWireSession", targets: ["GroupWireSession"]),
         .executable(name: "groupwire", targets: ["groupwire"]),
     ],
     dependencies: [
@@ -46,6 +47,12 @@ let package = Package(
         .testTarget(
             name: "GroupWireTests",
             dependencies: ["GroupWire"],
+            swiftSettings: strictSwift
+        ),
+        .target(name: "GroupWireSession", dependencies: ["GroupWire"], swiftSettings: strictSwift),
+        .testTarget(
+            name: "GroupWireSessionTests",
+            dependencies: ["GroupWireSession", "GroupWire"],
             swiftSettings: strictSwift
         ),
     ]

@@ -11,15 +11,19 @@ Each vector is a valid frame (the frame vector tests replay it like any other) w
 more key, "decompressed": the dictionaries a receiver holds, and either the payload the
 body decompresses to or the error kind a receiver reports.
 
-Usage: python3 Spec/vectors/generate_compression.py   (needs /usr/bin/zstd 1.5.x)
+Usage: python3 Spec/vectors/generate.py (which runs this module), or this file alone;
+needs the zstd tool 1.5.x.
 """
-import json
 import os
 import random
 import shutil
 import struct
 import subprocess
+import sys
 import tempfile
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from wire import crc32c, uvarint, write_vectors  # noqa: E402
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 OUT = os.path.join(HERE, "compression")
@@ -27,40 +31,11 @@ DICT_NAME = "playback-4242.dict"
 ZSTD = shutil.which("zstd") or "/usr/bin/zstd"
 
 
-def _crc_table():
-    table = []
-    for index in range(256):
-        value = index
-        for _ in range(8):
-            value = (value >> 1) ^ (0x82F63B78 * (value & 1))
-        table.append(value)
-    return table
-
-
-CRC_TABLE = _crc_table()
-
-
-def castagnoli(data: bytes) -> int:
-    value = 0xFFFFFFFF
-    for byte in data:
-        value = CRC_TABLE[(value ^ byte) & 0xFF] ^ (value >> 8)
-    return value ^ 0xFFFFFFFF
-
-
-def leb128(value: int) -> bytes:
-    groups = [value & 0x7F]
-    value >>= 7
-    while value:
-        groups.append(value & 0x7F)
-        value >>= 7
-    return bytes([g | 0x80 for g in groups[:-1]] + [groups[-1]])
-
-
 def compressed_frame(type_id: int, dictionary_id: int, content_size: int, body: bytes) -> bytes:
     """A data frame with flag 0x10: kind byte, typeID, codec 1, dictionaryID, contentSize, body."""
-    inner = bytes([0x10]) + leb128(type_id) + bytes([1]) + leb128(dictionary_id) + leb128(content_size) + body
-    covered = bytes([0xC7, 0x01]) + leb128(len(inner) + 4) + inner
-    return covered + struct.pack("<I", castagnoli(covered))
+    inner = bytes([0x10]) + uvarint(type_id) + bytes([1]) + uvarint(dictionary_id) + uvarint(content_size) + body
+    covered = bytes([0xC7, 0x01]) + uvarint(len(inner) + 4) + inner
+    return covered + struct.pack("<I", crc32c(covered))
 
 
 def zstd(args, data: bytes) -> bytes:
@@ -68,20 +43,20 @@ def zstd(args, data: bytes) -> bytes:
 
 
 def field(number: int, wire_type: int, value: bytes) -> bytes:
-    return leb128(number << 3 | wire_type) + value
+    return uvarint(number << 3 | wire_type) + value
 
 
 def playback_state(rng: random.Random) -> bytes:
     episode = rng.randrange(1, 25)
     media = f"media:show/season-2/episode-{episode}".encode()
     title = f"The Long Way Home: Episode {episode}".encode()
-    out = field(1, 2, leb128(len(media)) + media) + field(2, 2, leb128(len(title)) + title)
+    out = field(1, 2, uvarint(len(media)) + media) + field(2, 2, uvarint(len(title)) + title)
     out += field(3, 1, struct.pack("<d", rng.randrange(2_700_000) / 1000))
     out += field(4, 1, struct.pack("<d", rng.choice([1.0, 1.0, 1.5, 0.0])))
-    out += field(5, 0, leb128(rng.randrange(3)))
+    out += field(5, 0, uvarint(rng.randrange(3)))
     for _ in range(6):
-        out += field(6, 2, leb128(16) + bytes(rng.randrange(256) for _ in range(16)))
-    out += field(7, 0, leb128(rng.randrange(100_000)))
+        out += field(6, 2, uvarint(16) + bytes(rng.randrange(256) for _ in range(16)))
+    out += field(7, 0, uvarint(rng.randrange(100_000)))
     return out
 
 
@@ -91,16 +66,14 @@ def stroke_points(rng: random.Random, points: int) -> bytes:
         x += rng.choice([-1.5, -1.0, 0.0, 1.0, 1.5])
         y += rng.choice([-1.0, 0.0, 0.5, 1.0])
         point = field(1, 1, struct.pack("<d", x)) + field(2, 1, struct.pack("<d", y))
-        out += field(4, 2, leb128(len(point)) + point)
+        out += field(4, 2, uvarint(len(point)) + point)
     return out
 
 
-def main():
+def build():
+    """Trains the dictionary into OUT and returns the vectors (the caller writes them)."""
     rng = random.Random(4)
     os.makedirs(OUT, exist_ok=True)
-    for name in os.listdir(OUT):
-        if name.endswith(".json") or name.endswith(".dict"):
-            os.remove(os.path.join(OUT, name))
 
     with tempfile.TemporaryDirectory() as scratch:
         for index in range(400):
@@ -173,23 +146,21 @@ def main():
         ("zstd-bomb-streamed-32-mib", "32 MiB of zeros streamed with no content size; the header claims 1000 bytes. Decoding stops after 1001 bytes.",
          2, 0, 1000, bomb_streamed, [], {"error": {"kind": "contentSizeMismatch"}}),
     ]
-    for number, (name, description, type_id, dictionary_id, content_size, body, dictionaries, outcome) in enumerate(vectors, 1):
-        raw = compressed_frame(type_id, dictionary_id, content_size, body)
-        document = {
+    documents = []
+    for name, description, type_id, dictionary_id, content_size, body, dictionaries, outcome in vectors:
+        documents.append({
             "name": name,
             "description": description,
-            "hex": raw.hex(),
+            "hex": compressed_frame(type_id, dictionary_id, content_size, body).hex(),
             "valid": True,
             "frame": {
                 "kind": "data", "typeID": type_id, "body": body.hex(), "fragment": None,
                 "compression": {"codec": 1, "dictionaryID": dictionary_id, "contentSize": content_size},
             },
             "decompressed": dict(dictionaries=dictionaries, **outcome),
-        }
-        with open(os.path.join(OUT, f"{number:03d}-{name}.json"), "w") as out:
-            json.dump(document, out, indent=2, sort_keys=True)
-            out.write("\n")
+        })
+    return documents
 
 
 if __name__ == "__main__":
-    main()
+    write_vectors(OUT, build())
