@@ -39,9 +39,12 @@ struct ZstdCLIInteropTests {
         let compressor = try PayloadCompressor(dictionaries: store)
         for payload in payloads.prefix(2) {
             let body = try ZstdCLI.zstd(["-D", dictionaryPath, "--stream-size=\(payload.count)"], input: payload)
-            let back = try compressor.decompress(
-                body, info: CompressionInfo(dictionaryID: dictionary.id, contentSize: UInt64(payload.count)))
-            #expect(back == payload)
+            let info = CompressionInfo(dictionaryID: dictionary.id, contentSize: UInt64(payload.count))
+            #expect(try compressor.decompress(body, info: info) == payload)
+            // From a pipe, without a content size: the streaming path, with the dictionary.
+            let streamed = try ZstdCLI.zstd(["-D", dictionaryPath], input: payload)
+            #expect(ZstdFrameHeader(streamed)?.contentSize == nil)
+            #expect(try compressor.decompress(streamed, info: info) == payload)
         }
     }
 
