@@ -11,7 +11,7 @@ let strictSwift: [SwiftSetting] =
 
 let package = Package(
     name: "GroupWire",
-    platforms: [.macOS(.v13), .iOS(.v16)],
+    platforms: [.macOS(.v15), .iOS(.v18), .tvOS(.v18), .visionOS(.v2)],
     products: [
         .library(name: "GroupWire", targets: ["GroupWire"]),
         .library(name: "GroupWireCompression", targets: ["GroupWireCompression"]),

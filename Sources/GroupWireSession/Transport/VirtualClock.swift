@@ -1,24 +1,22 @@
-import Foundation
 import GroupWire
+import Synchronization
 
 /// Simulated time: it moves only when told to, so tests with delays and timeouts run
 /// instantly and replay exactly.
 public final class VirtualClock: Sendable {
-    private let lock = NSLock()
-    // safe because: every access holds `lock`.
-    nonisolated(unsafe) private var current: Duration = .zero
+    private let current = Mutex<Duration>(.zero)
 
     /// Creates a clock at time zero.
     public init() {}
 
     /// The current simulated time since the clock's creation.
     public var now: Duration {
-        lock.withLock { current }
+        current.withLock { $0 }
     }
 
     /// Moves the clock to `time`; it never goes backwards.
     public func advance(to time: Duration) {
-        lock.withLock { current = max(current, time) }
+        current.withLock { $0 = max($0, time) }
     }
 
     /// A clock for a ``Reassembler`` that reads this simulated time.
