@@ -16,6 +16,7 @@ let package = Package(
         .library(name: "GroupWire", targets: ["GroupWire"]),
         .library(name: "GroupWireCompression", targets: ["GroupWireCompression"]),
         .library(name: "GroupWireSession", targets: ["GroupWireSession"]),
+        .library(name: "GroupWireSpec", targets: ["GroupWireSpec"]),
         .executable(name: "groupwire", targets: ["groupwire"]),
     ],
     dependencies: [
@@ -37,6 +38,14 @@ let package = Package(
                 "GroupWireCompression",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
+            swiftSettings: strictSwift
+        ),
+        // The spec language: lexer, parser, semantic model, fingerprints, compatibility.
+        // Foundation only, so tools and plugins can use it without the wire core.
+        .target(name: "GroupWireSpec", swiftSettings: strictSwift),
+        .testTarget(
+            name: "GroupWireSpecTests",
+            dependencies: ["GroupWireSpec"],
             swiftSettings: strictSwift
         ),
         .testTarget(
