@@ -1,0 +1,310 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+
+/// The `Decoder` behind ``WireDecoder``: one instance per top-level `decode` call (plus one
+/// per `superDecoder`), shared by every value and container it decodes.
+///
+/// The core points at the value being decoded (``current``); containers remember the byte
+/// range they cover, so they stay valid while nested values move ``current`` around. Every
+/// nested value is one level deeper, checked against ``Limits/maxNestingDepth`` before it
+/// is decoded. Coding paths are kept as offsets into the input and rendered only for errors.
+final class WireDecoderCore: Decoder {
+    /// The whole input; readers over parts of it share its storage.
+    let input: ByteReader
+    let limits: Limits
+    let userInfoStorage: [CodingUserInfoKey: any Sendable]
+    /// The coding path above this core (for `superDecoder` cores).
+    let basePath: [any CodingKey]
+    /// The value `container(keyedBy:)`, `unkeyedContainer()` and `singleValueContainer()` read.
+    var current: WireValue
+    /// How many values enclose ``current``.
+    var currentDepth: Int
+    /// The path from the root to ``current``.
+    var path: [WirePathEntry] = []
+    /// Per container depth: the content start of the last keyed container searched there and
+    /// the entry after the last key found, where the next search starts. Fields are usually
+    /// read in the order they were written, so most lookups succeed on the first entry.
+    var hints: [(start: Int, next: Int)]
+
+    init(input: ByteReader, limits: Limits, userInfo: [CodingUserInfoKey: any Sendable],
+         basePath: [any CodingKey] = [], current: WireValue, depth: Int) {
+        self.input = input
+        self.limits = limits
+        self.userInfoStorage = userInfo
+        self.basePath = basePath
+        self.current = current
+        self.currentDepth = depth
+        hints = Array(repeating: (-1, 0), count: min(max(limits.maxNestingDepth, 0), 128) + 2)
+        path.reserveCapacity(8)
+    }
+
+    // MARK: Decoder
+
+    var userInfo: [CodingUserInfoKey: Any] { userInfoStorage }
+
+    var codingPath: [any CodingKey] { codingPath(pathDepth: path.count, prefix: []) }
+
+    /// The coding path of a container: the first `pathDepth` entries of ``path``, then `prefix`.
+    func codingPath(pathDepth: Int, prefix: [WirePathEntry], entry: WirePathEntry = .none) -> [any CodingKey] {
+        var result = basePath
+        for component in path.prefix(pathDepth) {
+            if let key = component.codingKey(in: input.bytes) { result.append(key) }
+        }
+        for component in prefix {
+            if let key = component.codingKey(in: input.bytes) { result.append(key) }
+        }
+        if let key = entry.codingKey(in: input.bytes) { result.append(key) }
+        return result
+    }
+
+    /// `error` with the coding path appended to its context.
+    func decorate(_ error: WireError, pathDepth: Int, prefix: [WirePathEntry], entry: WirePathEntry = .none) -> WireError {
+        let rendered = WireCodingPath.render(codingPath(pathDepth: pathDepth, prefix: prefix, entry: entry))
+        return WireError(error.kind, offset: error.offset, "\(error.context) (coding path: \(rendered))")
+    }
+
+    func container<Key: CodingKey>(keyedBy type: Key.Type) throws -> KeyedDecodingContainer<Key> {
+        let content = try containerContent(of: current, "a keyed container", pathDepth: path.count, prefix: [])
+        return KeyedDecodingContainer(WireKeyedDecodingContainer<Key>(
+            core: self, content: content, pathDepth: path.count, prefix: [], depth: currentDepth))
+    }
+
+    func unkeyedContainer() throws -> any UnkeyedDecodingContainer {
+        try makeUnkeyed(current, pathDepth: path.count, prefix: [], depth: currentDepth)
+    }
+
+    func singleValueContainer() throws -> any SingleValueDecodingContainer {
+        WireSingleValueDecodingContainer(core: self, value: current, pathDepth: path.count, depth: currentDepth)
+    }
+
+    // MARK: Containers
+
+    /// A reader over the content of `value`, which must be `len`.
+    func containerContent(of value: WireValue, _ what: String, pathDepth: Int, prefix: [WirePathEntry],
+                          entry: WirePathEntry = .none) throws -> ByteReader {
+        guard value.type == CodableWireType.len else {
+            throw decorate(WireError(.typeMismatch, offset: value.at,
+                                     "expected \(what) (wire type len), found \(CodableWireType.name(value.type))"),
+                           pathDepth: pathDepth, prefix: prefix, entry: entry)
+        }
+        return try ByteReader(input.bytes, range: value.start..<value.end)
+    }
+
+    /// An unkeyed container over `value`: reads and checks its element count.
+    func makeUnkeyed(_ value: WireValue, pathDepth: Int, prefix: [WirePathEntry], depth: Int,
+                     entry: WirePathEntry = .none) throws -> WireUnkeyedDecodingContainer {
+        var content = try containerContent(of: value, "an unkeyed container", pathDepth: pathDepth, prefix: prefix, entry: entry)
+        var count = 0
+        if !content.isAtEnd {
+            let countOffset = content.cursor
+            do {
+                let raw = try content.readUVarint()
+                guard raw <= UInt64(max(limits.maxCollectionCount, 0)) else {
+                    throw WireError(.limitExceeded, offset: countOffset,
+                                    "unkeyed container of \(raw) elements is over maxCollectionCount \(limits.maxCollectionCount)")
+                }
+                // Every element takes at least its wire type byte.
+                guard raw <= UInt64(content.remaining) else {
+                    throw WireError(.truncated, offset: countOffset,
+                                    "unkeyed container claims \(raw) elements but only \(content.remaining) bytes follow")
+                }
+                count = Int(raw)
+            } catch let error as WireError {
+                throw decorate(error, pathDepth: pathDepth, prefix: prefix, entry: entry)
+            }
+        }
+        var nestedPrefix = prefix
+        if case .none = entry {} else { nestedPrefix.append(entry) }
+        return WireUnkeyedDecodingContainer(core: self, reader: content, total: count,
+                                            pathDepth: pathDepth, prefix: nestedPrefix, depth: depth)
+    }
+
+    /// Throws `depthExceeded` unless a value one level below `parentDepth` is allowed.
+    @inline(__always) func checkDepth(_ parentDepth: Int, at offset: Int, pathDepth: Int,
+                                      prefix: [WirePathEntry], entry: WirePathEntry) throws {
+        guard parentDepth < limits.maxNestingDepth else {
+            throw decorate(WireError(.depthExceeded, offset: offset,
+                                     "nesting deeper than maxNestingDepth \(limits.maxNestingDepth)"),
+                           pathDepth: pathDepth, prefix: prefix, entry: entry)
+        }
+    }
+
+    /// Decodes a nested `T` from `value`, one level below `parentDepth`.
+    func decodeValue<T: Decodable>(_ type: T.Type, _ value: WireValue, parentDepth: Int,
+                                   pathDepth: Int, prefix: [WirePathEntry], entry: WirePathEntry) throws -> T {
+        try checkDepth(parentDepth, at: value.at, pathDepth: pathDepth, prefix: prefix, entry: entry)
+        if let special = try decodeSpecial(T.self, value, pathDepth: pathDepth, prefix: prefix, entry: entry) {
+            return special
+        }
+        let savedValue = current
+        let savedDepth = currentDepth
+        let savedCount = path.count
+        if !prefix.isEmpty {
+            path.append(contentsOf: prefix)
+        }
+        if case .none = entry {} else { path.append(entry) }
+        current = value
+        currentDepth = parentDepth + 1
+        defer {
+            current = savedValue
+            currentDepth = savedDepth
+            if path.count > savedCount {
+                path.removeSubrange(savedCount...)
+            }
+        }
+        return try T(from: self)
+    }
+
+    /// Decodes the top-level value.
+    func decodeRoot<T: Decodable>(_ type: T.Type) throws -> T {
+        if let special = try decodeSpecial(T.self, current, pathDepth: 0, prefix: [], entry: .none) {
+            return special
+        }
+        return try T(from: self)
+    }
+
+    /// Scalars with the coding path added to their errors.
+    @inline(__always)
+    func scalar<S: WireScalar>(_ type: S.Type, _ value: WireValue, pathDepth: Int,
+                               prefix: [WirePathEntry], entry: WirePathEntry) throws -> S {
+        do {
+            return try S.read(value, from: input, limits: limits)
+        } catch {
+            throw decorate(error, pathDepth: pathDepth, prefix: prefix, entry: entry)
+        }
+    }
+
+    // MARK: Keyed lookup
+
+    /// A keyed entry: its value and where its key bytes are.
+    struct Entry {
+        var value: WireValue
+        var keyOffset: Int
+        var keyLength: Int
+        var path: WirePathEntry { .key(offset: keyOffset, length: keyLength) }
+    }
+
+    /// Finds the entry with key `key` in a keyed container's `content`, starting after the
+    /// previous hit at this depth and wrapping around once.
+    func findEntry(_ key: UnsafeBufferPointer<UInt8>, in content: ByteReader, depth: Int) throws(WireError) -> Entry? {
+        let start = content.cursor
+        let end = content.end
+        var resume = start
+        let useHint = depth >= 0 && depth < hints.count
+        if useHint, hints[depth].start == start {
+            resume = hints[depth].next
+        }
+        var reader = content
+        reader.cursor = resume
+        var stop = end
+        for pass in 0..<2 {
+            if pass == 1 {
+                if resume == start { break }
+                reader.cursor = start
+                stop = resume
+            }
+            while reader.cursor < stop {
+                let entry = try readEntry(&reader)
+                if entry.keyLength == key.count, keyMatches(key, at: entry.keyOffset) {
+                    if useHint { hints[depth] = (start, reader.cursor) }
+                    return entry
+                }
+            }
+        }
+        return nil
+    }
+
+    /// Reads one keyed entry (header, key, value) and moves past it.
+    @inline(__always) func readEntry(_ reader: inout ByteReader) throws(WireError) -> Entry {
+        let headerOffset = reader.cursor
+        let header = try reader.readUVarint()
+        let keyLength = header >> 3
+        guard keyLength <= UInt64(reader.remaining) else {
+            throw WireError(.truncated, offset: headerOffset,
+                            "key of \(keyLength) bytes runs past the end of its container (\(reader.remaining) bytes left)")
+        }
+        let keyOffset = reader.cursor
+        reader.cursor += Int(keyLength)  // safe because: keyLength <= remaining was just checked.
+        let value = try WireValue.read(type: UInt8(truncatingIfNeeded: header & 7), typeOffset: headerOffset, from: &reader)
+        return Entry(value: value, keyOffset: keyOffset, keyLength: Int(keyLength))
+    }
+
+    @inline(__always) func keyMatches(_ key: UnsafeBufferPointer<UInt8>, at offset: Int) -> Bool {
+        input.bytes.withUnsafeBufferPointer { bytes in
+            // safe because: readEntry proved offset + key.count <= the container end <= bytes.count.
+            guard offset >= 0, offset + key.count <= bytes.count else { return false }
+            var index = 0
+            while index < key.count {
+                if bytes[offset + index] != key[index] { return false }
+                index += 1
+            }
+            return true
+        }
+    }
+
+    // MARK: Foundation types
+
+    /// Reads UUID, Date, Data, URL and Decimal from their compact forms; nil for other types.
+    @inline(__always)
+    func decodeSpecial<T>(_ type: T.Type, _ value: WireValue, pathDepth: Int,
+                          prefix: [WirePathEntry], entry: WirePathEntry) throws -> T? {
+        if T.self == UUID.self || T.self == Date.self || T.self == Data.self || T.self == URL.self
+            || T.self == Decimal.self {
+            do {
+                return try decodeFoundation(T.self, value)
+            } catch {
+                throw decorate(error, pathDepth: pathDepth, prefix: prefix, entry: entry)
+            }
+        }
+        return nil
+    }
+
+    private func decodeFoundation<T>(_ type: T.Type, _ value: WireValue) throws(WireError) -> T? {
+        var reader = input
+        reader.cursor = value.start
+        let length = value.end - value.start
+        if T.self == UUID.self {
+            guard value.type == CodableWireType.len else { throw mismatch("UUID", value) }
+            guard length == 16 else {
+                throw WireError(.invalidValue, offset: value.at, "a UUID takes 16 bytes, not \(length)")
+            }
+            let uuid = try reader.withBytes(count: 16) { raw in
+                UUID(uuid: (raw[0], raw[1], raw[2], raw[3], raw[4], raw[5], raw[6], raw[7],
+                            raw[8], raw[9], raw[10], raw[11], raw[12], raw[13], raw[14], raw[15]))
+            }
+            return exactCast(uuid, to: T.self)
+        }
+        if T.self == Date.self {
+            guard value.type == CodableWireType.fixed64 else { throw mismatch("Date", value) }
+            let seconds = Double(bitPattern: try reader.readFixed64LE())
+            return exactCast(Date(timeIntervalSinceReferenceDate: seconds), to: T.self)
+        }
+        if T.self == Data.self {
+            guard value.type == CodableWireType.len else { throw mismatch("Data", value) }
+            guard length <= limits.maxBytesLength else {
+                throw WireError(.limitExceeded, offset: value.at,
+                                "Data of \(length) bytes is over maxBytesLength \(limits.maxBytesLength)")
+            }
+            let data = try reader.withBytes(count: length) { raw in Data(raw) }
+            return exactCast(data, to: T.self)
+        }
+        let text = try String.read(value, from: input, limits: limits)
+        if T.self == URL.self {
+            guard let url = URL(string: text) else {
+                throw WireError(.invalidValue, offset: value.at, "\"\(text.prefix(80))\" is not a URL")
+            }
+            return exactCast(url, to: T.self)
+        }
+        guard let decimal = WireDecimal.parse(text) else {
+            throw WireError(.invalidValue, offset: value.at, "\"\(text.prefix(80))\" is not a Decimal")
+        }
+        return exactCast(decimal, to: T.self)
+    }
+
+    private func mismatch(_ what: String, _ value: WireValue) -> WireError {
+        WireError(.typeMismatch, offset: value.at, "expected \(what), found wire type \(CodableWireType.name(value.type))")
+    }
+}

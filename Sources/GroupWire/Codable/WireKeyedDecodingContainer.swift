@@ -1,0 +1,162 @@
+/// The keyed container ``WireDecoder`` hands out. Keys are looked up by scanning the
+/// container's entries from just after the previous hit, so fields read in the order they
+/// were written cost one comparison each; unknown keys are skipped.
+struct WireKeyedDecodingContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
+    let core: WireDecoderCore
+    /// The container's entries (cursor at the first one).
+    let content: ByteReader
+    /// This container's path is `core.path.prefix(pathDepth) + prefix`.
+    let pathDepth: Int
+    let prefix: [WirePathEntry]
+    /// How many values enclose this container's value.
+    let depth: Int
+
+    var codingPath: [any CodingKey] { core.codingPath(pathDepth: pathDepth, prefix: prefix) }
+
+    var allKeys: [Key] {
+        var keys: [Key] = []
+        var reader = content
+        var seen = 0
+        // A malformed entry ends the list; decoding the keys that were listed reports it.
+        while !reader.isAtEnd, seen < core.limits.maxCollectionCount {
+            guard let entry = try? core.readEntry(&reader) else { break }
+            seen += 1
+            let bytes = core.input.bytes[entry.keyOffset..<(entry.keyOffset + entry.keyLength)]
+            if let name = String(validating: bytes, as: UTF8.self), let key = Key(stringValue: name) {
+                keys.append(key)
+            }
+        }
+        return keys
+    }
+
+    private func find(_ key: Key) throws -> WireDecoderCore.Entry? {
+        var name = key.stringValue
+        do {
+            return try name.withUTF8 { utf8 throws(WireError) in
+                try core.findEntry(utf8, in: content, depth: depth)
+            }
+        } catch let error as WireError {
+            throw core.decorate(error, pathDepth: pathDepth, prefix: prefix)
+        }
+    }
+
+    private func require(_ key: Key) throws -> WireDecoderCore.Entry {
+        guard let entry = try find(key) else {
+            throw core.decorate(WireError(.missingField, offset: content.cursor,
+                                          "missing key \"\(key.stringValue)\""),
+                                pathDepth: pathDepth, prefix: prefix)
+        }
+        return entry
+    }
+
+    func contains(_ key: Key) -> Bool {
+        (try? find(key)) != nil
+    }
+
+    func decodeNil(forKey key: Key) throws -> Bool {
+        try require(key).value.type == CodableWireType.null
+    }
+
+    @inline(__always) private func scalar<S: WireScalar>(_ type: S.Type, _ key: Key) throws -> S {
+        let entry = try require(key)
+        return try core.scalar(S.self, entry.value, pathDepth: pathDepth, prefix: prefix, entry: entry.path)
+    }
+
+    @inline(__always) private func scalarIfPresent<S: WireScalar>(_ type: S.Type, _ key: Key) throws -> S? {
+        guard let entry = try find(key), entry.value.type != CodableWireType.null else { return nil }
+        return try core.scalar(S.self, entry.value, pathDepth: pathDepth, prefix: prefix, entry: entry.path)
+    }
+
+    func decode(_ type: Bool.Type, forKey key: Key) throws -> Bool { try scalar(type, key) }
+    func decode(_ type: String.Type, forKey key: Key) throws -> String { try scalar(type, key) }
+    func decode(_ type: Double.Type, forKey key: Key) throws -> Double { try scalar(type, key) }
+    func decode(_ type: Float.Type, forKey key: Key) throws -> Float { try scalar(type, key) }
+    func decode(_ type: Int.Type, forKey key: Key) throws -> Int { try scalar(type, key) }
+    func decode(_ type: Int8.Type, forKey key: Key) throws -> Int8 { try scalar(type, key) }
+    func decode(_ type: Int16.Type, forKey key: Key) throws -> Int16 { try scalar(type, key) }
+    func decode(_ type: Int32.Type, forKey key: Key) throws -> Int32 { try scalar(type, key) }
+    func decode(_ type: Int64.Type, forKey key: Key) throws -> Int64 { try scalar(type, key) }
+    func decode(_ type: UInt.Type, forKey key: Key) throws -> UInt { try scalar(type, key) }
+    func decode(_ type: UInt8.Type, forKey key: Key) throws -> UInt8 { try scalar(type, key) }
+    func decode(_ type: UInt16.Type, forKey key: Key) throws -> UInt16 { try scalar(type, key) }
+    func decode(_ type: UInt32.Type, forKey key: Key) throws -> UInt32 { try scalar(type, key) }
+    func decode(_ type: UInt64.Type, forKey key: Key) throws -> UInt64 { try scalar(type, key) }
+
+    @available(macOS 15.0, iOS 18.0, watchOS 11.0, tvOS 18.0, visionOS 2.0, *)
+    func decode(_ type: Int128.Type, forKey key: Key) throws -> Int128 { try scalar(type, key) }
+
+    @available(macOS 15.0, iOS 18.0, watchOS 11.0, tvOS 18.0, visionOS 2.0, *)
+    func decode(_ type: UInt128.Type, forKey key: Key) throws -> UInt128 { try scalar(type, key) }
+
+    func decode<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T {
+        let entry = try require(key)
+        return try core.decodeValue(T.self, entry.value, parentDepth: depth, pathDepth: pathDepth,
+                                    prefix: prefix, entry: entry.path)
+    }
+
+    func decodeIfPresent(_ type: Bool.Type, forKey key: Key) throws -> Bool? { try scalarIfPresent(type, key) }
+    func decodeIfPresent(_ type: String.Type, forKey key: Key) throws -> String? { try scalarIfPresent(type, key) }
+    func decodeIfPresent(_ type: Double.Type, forKey key: Key) throws -> Double? { try scalarIfPresent(type, key) }
+    func decodeIfPresent(_ type: Float.Type, forKey key: Key) throws -> Float? { try scalarIfPresent(type, key) }
+    func decodeIfPresent(_ type: Int.Type, forKey key: Key) throws -> Int? { try scalarIfPresent(type, key) }
+    func decodeIfPresent(_ type: Int8.Type, forKey key: Key) throws -> Int8? { try scalarIfPresent(type, key) }
+    func decodeIfPresent(_ type: Int16.Type, forKey key: Key) throws -> Int16? { try scalarIfPresent(type, key) }
+    func decodeIfPresent(_ type: Int32.Type, forKey key: Key) throws -> Int32? { try scalarIfPresent(type, key) }
+    func decodeIfPresent(_ type: Int64.Type, forKey key: Key) throws -> Int64? { try scalarIfPresent(type, key) }
+    func decodeIfPresent(_ type: UInt.Type, forKey key: Key) throws -> UInt? { try scalarIfPresent(type, key) }
+    func decodeIfPresent(_ type: UInt8.Type, forKey key: Key) throws -> UInt8? { try scalarIfPresent(type, key) }
+    func decodeIfPresent(_ type: UInt16.Type, forKey key: Key) throws -> UInt16? { try scalarIfPresent(type, key) }
+    func decodeIfPresent(_ type: UInt32.Type, forKey key: Key) throws -> UInt32? { try scalarIfPresent(type, key) }
+    func decodeIfPresent(_ type: UInt64.Type, forKey key: Key) throws -> UInt64? { try scalarIfPresent(type, key) }
+
+    @available(macOS 15.0, iOS 18.0, watchOS 11.0, tvOS 18.0, visionOS 2.0, *)
+    func decodeIfPresent(_ type: Int128.Type, forKey key: Key) throws -> Int128? { try scalarIfPresent(type, key) }
+
+    @available(macOS 15.0, iOS 18.0, watchOS 11.0, tvOS 18.0, visionOS 2.0, *)
+    func decodeIfPresent(_ type: UInt128.Type, forKey key: Key) throws -> UInt128? { try scalarIfPresent(type, key) }
+
+    func decodeIfPresent<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T? {
+        guard let entry = try find(key), entry.value.type != CodableWireType.null else { return nil }
+        return try core.decodeValue(T.self, entry.value, parentDepth: depth, pathDepth: pathDepth,
+                                    prefix: prefix, entry: entry.path)
+    }
+
+    func nestedContainer<NestedKey: CodingKey>(
+        keyedBy type: NestedKey.Type, forKey key: Key
+    ) throws -> KeyedDecodingContainer<NestedKey> {
+        let entry = try require(key)
+        try core.checkDepth(depth, at: entry.value.at, pathDepth: pathDepth, prefix: prefix, entry: entry.path)
+        let nested = try core.containerContent(of: entry.value, "a keyed container", pathDepth: pathDepth,
+                                               prefix: prefix, entry: entry.path)
+        return KeyedDecodingContainer(WireKeyedDecodingContainer<NestedKey>(
+            core: core, content: nested, pathDepth: pathDepth, prefix: prefix + [entry.path], depth: depth + 1))
+    }
+
+    func nestedUnkeyedContainer(forKey key: Key) throws -> any UnkeyedDecodingContainer {
+        let entry = try require(key)
+        try core.checkDepth(depth, at: entry.value.at, pathDepth: pathDepth, prefix: prefix, entry: entry.path)
+        return try core.makeUnkeyed(entry.value, pathDepth: pathDepth, prefix: prefix, depth: depth + 1, entry: entry.path)
+    }
+
+    func superDecoder() throws -> any Decoder {
+        try superDecoder(named: WireCodingKey.superKey)
+    }
+
+    func superDecoder(forKey key: Key) throws -> any Decoder {
+        try superDecoder(named: key)
+    }
+
+    private func superDecoder<K: CodingKey>(named key: K) throws -> any Decoder {
+        var name = key.stringValue
+        let found: WireDecoderCore.Entry?
+        do {
+            found = try name.withUTF8 { utf8 throws(WireError) in try core.findEntry(utf8, in: content, depth: depth) }
+        } catch let error as WireError {
+            throw core.decorate(error, pathDepth: pathDepth, prefix: prefix)
+        }
+        let value = found?.value ?? .null(at: content.cursor)
+        try core.checkDepth(depth, at: value.at, pathDepth: pathDepth, prefix: prefix, entry: .none)
+        return WireDecoderCore(input: core.input, limits: core.limits, userInfo: core.userInfoStorage,
+                               basePath: codingPath + [key], current: value, depth: depth + 1)
+    }
+}

@@ -1,0 +1,222 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+
+/// A value the Codable containers write and read directly (Bool, String, the integers,
+/// Float, Double), so each container method is one generic call specialised per type
+/// instead of boxed in an existential.
+protocol WireScalar {
+    /// The wire type this value is written with.
+    var wireType: UInt8 { get }
+    /// Appends the value's data (not its wire type).
+    func write(to writer: inout ByteWriter)
+    /// Reads a value of this type from `value`'s data.
+    /// - Throws: ``WireError`` `typeMismatch`, `invalidValue`, `invalidUTF8`, `limitExceeded`.
+    static func read(_ value: WireValue, from input: ByteReader, limits: Limits) throws(WireError) -> Self
+}
+
+extension WireScalar {
+    /// The error for a value written with a wire type this type cannot be read from.
+    static func mismatch(_ value: WireValue) -> WireError {
+        WireError(.typeMismatch, offset: value.at,
+                  "expected \(Self.self), found wire type \(CodableWireType.name(value.type))")
+    }
+}
+
+/// Shared reading and writing for the fixed-width integers up to 64 bits.
+protocol WireSignedScalar: WireScalar, FixedWidthInteger, SignedInteger {}
+protocol WireUnsignedScalar: WireScalar, FixedWidthInteger, UnsignedInteger {}
+
+extension WireSignedScalar {
+    @inline(__always) var wireType: UInt8 { CodableWireType.varint }
+
+    @inline(__always) func write(to writer: inout ByteWriter) {
+        writer.writeSVarint(Int64(self))
+    }
+
+    static func read(_ value: WireValue, from input: ByteReader, limits: Limits) throws(WireError) -> Self {
+        guard value.type == CodableWireType.varint else { throw mismatch(value) }
+        var reader = input
+        reader.cursor = value.start
+        let raw = try reader.readSVarint()
+        guard let result = Self(exactly: raw) else {
+            throw WireError(.invalidValue, offset: value.at, "\(raw) does not fit \(Self.self)")
+        }
+        return result
+    }
+}
+
+extension WireUnsignedScalar {
+    @inline(__always) var wireType: UInt8 { CodableWireType.varint }
+
+    @inline(__always) func write(to writer: inout ByteWriter) {
+        writer.writeUVarint(UInt64(self))
+    }
+
+    static func read(_ value: WireValue, from input: ByteReader, limits: Limits) throws(WireError) -> Self {
+        guard value.type == CodableWireType.varint else { throw mismatch(value) }
+        var reader = input
+        reader.cursor = value.start
+        let raw = try reader.readUVarint()
+        guard let result = Self(exactly: raw) else {
+            throw WireError(.invalidValue, offset: value.at, "\(raw) does not fit \(Self.self)")
+        }
+        return result
+    }
+}
+
+extension Int: WireSignedScalar {}
+extension Int8: WireSignedScalar {}
+extension Int16: WireSignedScalar {}
+extension Int32: WireSignedScalar {}
+extension Int64: WireSignedScalar {}
+extension UInt: WireUnsignedScalar {}
+extension UInt8: WireUnsignedScalar {}
+extension UInt16: WireUnsignedScalar {}
+extension UInt32: WireUnsignedScalar {}
+extension UInt64: WireUnsignedScalar {}
+
+@available(macOS 15.0, iOS 18.0, watchOS 11.0, tvOS 18.0, visionOS 2.0, *)
+extension Int128: WireScalar {
+    /// varint (zigzag) when the value fits Int64, else 16 bytes little-endian two's complement.
+    var wireType: UInt8 { Int64(exactly: self) == nil ? CodableWireType.len : CodableWireType.varint }
+
+    func write(to writer: inout ByteWriter) {
+        if let small = Int64(exactly: self) {
+            writer.writeSVarint(small)
+        } else {
+            writer.write(16)
+            writer.writeFixed64LE(UInt64(truncatingIfNeeded: self))
+            writer.writeFixed64LE(UInt64(truncatingIfNeeded: self >> 64))
+        }
+    }
+
+    static func read(_ value: WireValue, from input: ByteReader, limits: Limits) throws(WireError) -> Int128 {
+        var reader = input
+        reader.cursor = value.start
+        switch value.type {
+        case CodableWireType.varint:
+            return Int128(try reader.readSVarint())
+        case CodableWireType.len where value.end - value.start == 16:
+            let low = try reader.readFixed64LE()
+            let high = try reader.readFixed64LE()
+            return Int128(Int64(bitPattern: high)) << 64 | Int128(low)
+        case CodableWireType.len:
+            throw WireError(.invalidValue, offset: value.at, "a 128-bit integer takes 16 bytes, not \(value.end - value.start)")
+        default:
+            throw mismatch(value)
+        }
+    }
+}
+
+@available(macOS 15.0, iOS 18.0, watchOS 11.0, tvOS 18.0, visionOS 2.0, *)
+extension UInt128: WireScalar {
+    /// varint when the value fits UInt64, else 16 bytes little-endian.
+    var wireType: UInt8 { UInt64(exactly: self) == nil ? CodableWireType.len : CodableWireType.varint }
+
+    func write(to writer: inout ByteWriter) {
+        if let small = UInt64(exactly: self) {
+            writer.writeUVarint(small)
+        } else {
+            writer.write(16)
+            writer.writeFixed64LE(UInt64(truncatingIfNeeded: self))
+            writer.writeFixed64LE(UInt64(truncatingIfNeeded: self >> 64))
+        }
+    }
+
+    static func read(_ value: WireValue, from input: ByteReader, limits: Limits) throws(WireError) -> UInt128 {
+        var reader = input
+        reader.cursor = value.start
+        switch value.type {
+        case CodableWireType.varint:
+            return UInt128(try reader.readUVarint())
+        case CodableWireType.len where value.end - value.start == 16:
+            let low = try reader.readFixed64LE()
+            let high = try reader.readFixed64LE()
+            return UInt128(high) << 64 | UInt128(low)
+        case CodableWireType.len:
+            throw WireError(.invalidValue, offset: value.at, "a 128-bit integer takes 16 bytes, not \(value.end - value.start)")
+        default:
+            throw mismatch(value)
+        }
+    }
+}
+
+extension Bool: WireScalar {
+    @inline(__always) var wireType: UInt8 { CodableWireType.varint }
+
+    @inline(__always) func write(to writer: inout ByteWriter) {
+        writer.write(self ? 1 : 0)
+    }
+
+    static func read(_ value: WireValue, from input: ByteReader, limits: Limits) throws(WireError) -> Bool {
+        guard value.type == CodableWireType.varint else { throw mismatch(value) }
+        var reader = input
+        reader.cursor = value.start
+        switch try reader.readUVarint() {
+        case 0: return false
+        case 1: return true
+        case let other: throw WireError(.invalidValue, offset: value.at, "\(other) is not a Bool (0 or 1)")
+        }
+    }
+}
+
+extension Double: WireScalar {
+    @inline(__always) var wireType: UInt8 { CodableWireType.fixed64 }
+
+    @inline(__always) func write(to writer: inout ByteWriter) {
+        writer.writeFixed64LE(bitPattern)
+    }
+
+    /// Reads fixed64, or widens a fixed32 Float (exact), so a field may grow from Float to Double.
+    static func read(_ value: WireValue, from input: ByteReader, limits: Limits) throws(WireError) -> Double {
+        var reader = input
+        reader.cursor = value.start
+        switch value.type {
+        case CodableWireType.fixed64: return Double(bitPattern: try reader.readFixed64LE())
+        case CodableWireType.fixed32: return Double(Float(bitPattern: try reader.readFixed32LE()))
+        default: throw mismatch(value)
+        }
+    }
+}
+
+extension Float: WireScalar {
+    @inline(__always) var wireType: UInt8 { CodableWireType.fixed32 }
+
+    @inline(__always) func write(to writer: inout ByteWriter) {
+        writer.writeFixed32LE(bitPattern)
+    }
+
+    static func read(_ value: WireValue, from input: ByteReader, limits: Limits) throws(WireError) -> Float {
+        guard value.type == CodableWireType.fixed32 else { throw mismatch(value) }
+        var reader = input
+        reader.cursor = value.start
+        return Float(bitPattern: try reader.readFixed32LE())
+    }
+}
+
+extension String: WireScalar {
+    @inline(__always) var wireType: UInt8 { CodableWireType.len }
+
+    func write(to writer: inout ByteWriter) {
+        var text = self
+        text.withUTF8 { utf8 in
+            writer.writeUVarint(UInt64(utf8.count))
+            writer.write(contentsOf: UnsafeRawBufferPointer(utf8))
+        }
+    }
+
+    static func read(_ value: WireValue, from input: ByteReader, limits: Limits) throws(WireError) -> String {
+        guard value.type == CodableWireType.len else { throw mismatch(value) }
+        let count = value.end - value.start
+        guard count <= limits.maxStringLength else {
+            throw WireError(.limitExceeded, offset: value.at,
+                            "string of \(count) bytes is over maxStringLength \(limits.maxStringLength)")
+        }
+        var reader = input
+        reader.cursor = value.start
+        return try reader.readUTF8(count: count)
+    }
+}

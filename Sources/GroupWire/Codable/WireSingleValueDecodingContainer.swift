@@ -1,0 +1,43 @@
+/// The single-value container ``WireDecoder`` hands out, bound to one value.
+struct WireSingleValueDecodingContainer: SingleValueDecodingContainer {
+    let core: WireDecoderCore
+    let value: WireValue
+    /// This container's path is `core.path.prefix(pathDepth)`.
+    let pathDepth: Int
+    /// How many values enclose this value.
+    let depth: Int
+
+    var codingPath: [any CodingKey] { core.codingPath(pathDepth: pathDepth, prefix: []) }
+
+    @inline(__always) private func scalar<S: WireScalar>(_ type: S.Type) throws -> S {
+        try core.scalar(S.self, value, pathDepth: pathDepth, prefix: [], entry: .none)
+    }
+
+    func decodeNil() -> Bool { value.type == CodableWireType.null }
+    func decode(_ type: Bool.Type) throws -> Bool { try scalar(type) }
+    func decode(_ type: String.Type) throws -> String { try scalar(type) }
+    func decode(_ type: Double.Type) throws -> Double { try scalar(type) }
+    func decode(_ type: Float.Type) throws -> Float { try scalar(type) }
+    func decode(_ type: Int.Type) throws -> Int { try scalar(type) }
+    func decode(_ type: Int8.Type) throws -> Int8 { try scalar(type) }
+    func decode(_ type: Int16.Type) throws -> Int16 { try scalar(type) }
+    func decode(_ type: Int32.Type) throws -> Int32 { try scalar(type) }
+    func decode(_ type: Int64.Type) throws -> Int64 { try scalar(type) }
+    func decode(_ type: UInt.Type) throws -> UInt { try scalar(type) }
+    func decode(_ type: UInt8.Type) throws -> UInt8 { try scalar(type) }
+    func decode(_ type: UInt16.Type) throws -> UInt16 { try scalar(type) }
+    func decode(_ type: UInt32.Type) throws -> UInt32 { try scalar(type) }
+    func decode(_ type: UInt64.Type) throws -> UInt64 { try scalar(type) }
+
+    @available(macOS 15.0, iOS 18.0, watchOS 11.0, tvOS 18.0, visionOS 2.0, *)
+    func decode(_ type: Int128.Type) throws -> Int128 { try scalar(type) }
+
+    @available(macOS 15.0, iOS 18.0, watchOS 11.0, tvOS 18.0, visionOS 2.0, *)
+    func decode(_ type: UInt128.Type) throws -> UInt128 { try scalar(type) }
+
+    func decode<T: Decodable>(_ type: T.Type) throws -> T {
+        // A wrapped value (Optional, RawRepresentable, a custom wrapper) reads the same bytes,
+        // one level deeper, so wrappers cannot recurse without bound.
+        try core.decodeValue(T.self, value, parentDepth: depth, pathDepth: pathDepth, prefix: [], entry: .none)
+    }
+}
