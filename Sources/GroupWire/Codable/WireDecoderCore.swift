@@ -267,10 +267,7 @@ final class WireDecoderCore: Decoder {
         reader.cursor = value.start
         let length = value.end - value.start
         if T.self == UUID.self {
-            guard value.type == CodableWireType.len else { throw mismatch("UUID", value) }
-            guard length == 16 else {
-                throw WireError(.invalidValue, offset: value.at, "a UUID takes 16 bytes, not \(length)")
-            }
+            guard value.type == CodableWireType.fixed128 else { throw mismatch("UUID", value) }
             let uuid = try reader.withBytes(count: 16) { raw in
                 UUID(uuid: (raw[0], raw[1], raw[2], raw[3], raw[4], raw[5], raw[6], raw[7],
                             raw[8], raw[9], raw[10], raw[11], raw[12], raw[13], raw[14], raw[15]))

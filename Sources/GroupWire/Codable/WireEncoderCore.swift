@@ -287,8 +287,7 @@ final class WireEncoderCore: Encoder {
     @inline(__always)
     func encodeSpecial<T>(_ value: T, typeOffset: Int) -> Bool {
         if let uuid = exactCast(value, to: UUID.self) {
-            setType(CodableWireType.len, at: typeOffset)
-            writer.write(16)
+            setType(CodableWireType.fixed128, at: typeOffset)
             withUnsafeBytes(of: uuid.uuid) { writer.write(contentsOf: $0) }
             return true
         }

@@ -80,14 +80,13 @@ extension UInt64: WireUnsignedScalar {}
 
 @available(macOS 15.0, iOS 18.0, watchOS 11.0, tvOS 18.0, visionOS 2.0, *)
 extension Int128: WireScalar {
-    /// varint (zigzag) when the value fits Int64, else 16 bytes little-endian two's complement.
-    var wireType: UInt8 { Int64(exactly: self) == nil ? CodableWireType.len : CodableWireType.varint }
+    /// varint (zigzag) when the value fits Int64, else fixed128 (two's complement, little-endian).
+    var wireType: UInt8 { Int64(exactly: self) == nil ? CodableWireType.fixed128 : CodableWireType.varint }
 
     func write(to writer: inout ByteWriter) {
         if let small = Int64(exactly: self) {
             writer.writeSVarint(small)
         } else {
-            writer.write(16)
             writer.writeFixed64LE(UInt64(truncatingIfNeeded: self))
             writer.writeFixed64LE(UInt64(truncatingIfNeeded: self >> 64))
         }
@@ -99,12 +98,10 @@ extension Int128: WireScalar {
         switch value.type {
         case CodableWireType.varint:
             return Int128(try reader.readSVarint())
-        case CodableWireType.len where value.end - value.start == 16:
+        case CodableWireType.fixed128:
             let low = try reader.readFixed64LE()
             let high = try reader.readFixed64LE()
             return Int128(Int64(bitPattern: high)) << 64 | Int128(low)
-        case CodableWireType.len:
-            throw WireError(.invalidValue, offset: value.at, "a 128-bit integer takes 16 bytes, not \(value.end - value.start)")
         default:
             throw mismatch(value)
         }
@@ -113,14 +110,13 @@ extension Int128: WireScalar {
 
 @available(macOS 15.0, iOS 18.0, watchOS 11.0, tvOS 18.0, visionOS 2.0, *)
 extension UInt128: WireScalar {
-    /// varint when the value fits UInt64, else 16 bytes little-endian.
-    var wireType: UInt8 { UInt64(exactly: self) == nil ? CodableWireType.len : CodableWireType.varint }
+    /// varint when the value fits UInt64, else fixed128 (little-endian).
+    var wireType: UInt8 { UInt64(exactly: self) == nil ? CodableWireType.fixed128 : CodableWireType.varint }
 
     func write(to writer: inout ByteWriter) {
         if let small = UInt64(exactly: self) {
             writer.writeUVarint(small)
         } else {
-            writer.write(16)
             writer.writeFixed64LE(UInt64(truncatingIfNeeded: self))
             writer.writeFixed64LE(UInt64(truncatingIfNeeded: self >> 64))
         }
@@ -132,12 +128,10 @@ extension UInt128: WireScalar {
         switch value.type {
         case CodableWireType.varint:
             return UInt128(try reader.readUVarint())
-        case CodableWireType.len where value.end - value.start == 16:
+        case CodableWireType.fixed128:
             let low = try reader.readFixed64LE()
             let high = try reader.readFixed64LE()
             return UInt128(high) << 64 | UInt128(low)
-        case CodableWireType.len:
-            throw WireError(.invalidValue, offset: value.at, "a 128-bit integer takes 16 bytes, not \(value.end - value.start)")
         default:
             throw mismatch(value)
         }

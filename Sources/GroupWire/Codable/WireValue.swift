@@ -43,6 +43,10 @@ struct WireValue {
             return WireValue(type: type, at: at, start: start, end: reader.cursor)
         case CodableWireType.null:
             return WireValue(type: type, at: at, start: at, end: at)
+        case CodableWireType.fixed128:
+            try reader.require(16, "fixed128")
+            reader.cursor += 16  // safe because: require(16) proved the bytes are there.
+            return WireValue(type: type, at: at, start: at, end: reader.cursor)
         case CodableWireType.fixed32:
             try reader.require(4, "fixed32")
             reader.cursor += 4  // safe because: require(4) proved the bytes are there.

@@ -13,9 +13,11 @@ import Testing
         let unsigned: [UInt128] = [0, 7, UInt128(UInt64.max), UInt128(UInt64.max) + 1, .max]
         #expect(try wireRoundTrip(signed) == signed)
         #expect(try wireRoundTrip(unsigned) == unsigned)
-        // Values that fit 64 bits stay varints; larger ones take 16 bytes.
+        // Values that fit 64 bits stay varints; larger ones are fixed128.
+        #expect(try WireEncoder().encode(Int128(Int64.min) - 1) == [0x04, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0x7F]
+                + [UInt8](repeating: 0xFF, count: 8))
         #expect(try WireEncoder().encode(Int128(-1)) == [0x00, 0x01])
-        #expect(try WireEncoder().encode(UInt128.max) == [0x02, 0x10] + [UInt8](repeating: 0xFF, count: 16))
+        #expect(try WireEncoder().encode(UInt128.max) == [0x04] + [UInt8](repeating: 0xFF, count: 16))
     }
 
     @Test func nanPayloadsAndInfinitiesKeepTheirBitPatterns() throws {
