@@ -150,6 +150,25 @@ enum CodableSuite: BenchmarkSuite {
         print("")
     }
 
+    /// Encodes and decodes one shape with the wire codec `iterations` times (for profilers).
+    static func profile(shape: String, iterations: Int) throws -> Int {
+        switch shape {
+        case "playback": return try loop(CodableSamples.playbackState(), iterations)
+        case "canvas": return try loop(CodableSamples.canvasSnapshot(), iterations)
+        default: return try loop(CodableSamples.upsertStroke(), iterations)
+        }
+    }
+
+    private static func loop<T: Codable & Equatable>(_ value: T, _ iterations: Int) throws -> Int {
+        var checksum = 0
+        for _ in 0..<iterations {
+            let bytes = try WireEncoder().encode(value)
+            checksum &+= bytes.count  // safe because: a checksum, wrapping is fine.
+            checksum &+= try WireDecoder().decode(T.self, from: bytes) == value ? 1 : 0
+        }
+        return checksum
+    }
+
     private static func measure<T: Codable & Equatable>(
         _ value: T, _ title: String, _ harness: inout Harness, _ verdicts: inout [String]
     ) throws {

@@ -1,6 +1,8 @@
 import Foundation
 
-// GroupWire benchmarks. Usage: swift run -c release GroupWireBenchmarks [--rounds N] [--suite NAME]
+// GroupWire benchmarks. Usage:
+//   swift run -c release GroupWireBenchmarks [--rounds N] [--suite NAME]
+//   swift run -c release GroupWireBenchmarks --profile upsert|playback|canvas [ITERATIONS]
 
 let suites: [any BenchmarkSuite.Type] = [CodableSuite.self]
 
@@ -13,6 +15,17 @@ while let argument = arguments.next() {
         rounds = arguments.next().flatMap { Int($0) }.map { max(1, $0) } ?? rounds
     case "--suite":
         selected = arguments.next()
+    case "--profile":
+        // Runs only the wire codec on one shape in a loop, for perf/callgrind.
+        let shape = arguments.next() ?? "upsert"
+        let iterations = arguments.next().flatMap { Int($0) } ?? 100_000
+        do {
+            print("checksum", try CodableSuite.profile(shape: shape, iterations: iterations))
+            exit(0)
+        } catch {
+            print("error: \(error)")
+            exit(1)
+        }
     default:
         print("usage: GroupWireBenchmarks [--rounds N] [--suite \(suites.map { $0.name }.joined(separator: "|"))]")
         exit(2)

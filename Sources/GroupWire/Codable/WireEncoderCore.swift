@@ -43,9 +43,13 @@ final class WireEncoderCore: Encoder {
         let node: WireEncoderCore
     }
 
-    var writer: ByteWriter
-    var levels: [Level] = []
-    var children: [PendingChild] = []
+    // Dynamic exclusivity checks on these three cost about a sixth of the encoding time
+    // (measured with callgrind on the benchmark shapes). Safe because: only this module
+    // touches them, always through short accesses that never overlap (no inout access to
+    // one of them is held across a call that could reach the same property).
+    @exclusivity(unchecked) var writer: ByteWriter
+    @exclusivity(unchecked) var levels: [Level] = []
+    @exclusivity(unchecked) var children: [PendingChild] = []
     var nextSerial = 0
     /// The first error raised where the protocol gives no way to throw (or that user code
     /// swallowed); the top-level `encode` rethrows it.
@@ -284,30 +288,36 @@ final class WireEncoderCore: Encoder {
     // MARK: Foundation types
 
     /// Writes UUID, Date, Data, URL and Decimal in their compact forms; false for other types.
+    /// (Metatype comparisons, not casts: cheap in unspecialised generic code.)
     @inline(__always)
     func encodeSpecial<T>(_ value: T, typeOffset: Int) -> Bool {
-        if let uuid = exactCast(value, to: UUID.self) {
+        if T.self == UUID.self {
+            let uuid = sameType(value, as: UUID.self)
             setType(CodableWireType.fixed128, at: typeOffset)
             withUnsafeBytes(of: uuid.uuid) { writer.write(contentsOf: $0) }
             return true
         }
-        if let date = exactCast(value, to: Date.self) {
+        if T.self == Date.self {
+            let date = sameType(value, as: Date.self)
             setType(CodableWireType.fixed64, at: typeOffset)
             writer.writeFixed64LE(date.timeIntervalSinceReferenceDate.bitPattern)
             return true
         }
-        if let data = exactCast(value, to: Data.self) {
+        if T.self == Data.self {
+            let data = sameType(value, as: Data.self)
             setType(CodableWireType.len, at: typeOffset)
             writer.writeUVarint(UInt64(data.count))
             writer.write(contentsOf: data)
             return true
         }
-        if let url = exactCast(value, to: URL.self) {
+        if T.self == URL.self {
+            let url = sameType(value, as: URL.self)
             setType(CodableWireType.len, at: typeOffset)
             url.absoluteString.write(to: &writer)
             return true
         }
-        if let decimal = exactCast(value, to: Decimal.self) {
+        if T.self == Decimal.self {
+            let decimal = sameType(value, as: Decimal.self)
             setType(CodableWireType.len, at: typeOffset)
             WireDecimal.text(decimal).write(to: &writer)
             return true
@@ -316,10 +326,13 @@ final class WireEncoderCore: Encoder {
     }
 }
 
-/// `value` as a `U` when `T` is exactly `U`, without a dynamic cast.
+/// `value` as a `U`, for callers that have just checked `T.self == U.self`.
+///
+/// Neither a dynamic cast nor an Optional: in unspecialised generic code both cost a runtime
+/// metadata lookup per call (callgrind showed them dominating nested decoding).
 @inline(__always)
-func exactCast<T, U>(_ value: T, to type: U.Type) -> U? {
-    guard T.self == U.self else { return nil }
-    // safe because: T and U were just shown to be the same type.
-    return unsafeBitCast(value, to: U.self)
+func sameType<T, U>(_ value: T, as type: U.Type) -> U {
+    // safe because: every caller checked T.self == U.self first, so this is the identity
+    // (and unsafeBitCast itself checks the sizes match).
+    unsafeBitCast(value, to: U.self)
 }

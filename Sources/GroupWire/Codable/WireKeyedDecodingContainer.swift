@@ -29,19 +29,18 @@ struct WireKeyedDecodingContainer<Key: CodingKey>: KeyedDecodingContainerProtoco
         return keys
     }
 
-    private func find(_ key: Key) throws -> WireDecoderCore.Entry? {
-        var name = key.stringValue
+    /// The entry for `key`, or ``WireDecoderCore/Entry/notFound``.
+    private func find(_ key: Key) throws -> WireDecoderCore.Entry {
         do {
-            return try name.withUTF8 { utf8 throws(WireError) in
-                try core.findEntry(utf8, in: content, depth: depth)
-            }
-        } catch let error as WireError {
+            return try core.lookup(key.stringValue, in: content, depth: depth)
+        } catch {
             throw core.decorate(error, pathDepth: pathDepth, prefix: prefix)
         }
     }
 
     private func require(_ key: Key) throws -> WireDecoderCore.Entry {
-        guard let entry = try find(key) else {
+        let entry = try find(key)
+        guard entry.found else {
             throw core.decorate(WireError(.missingField, offset: content.cursor,
                                           "missing key \"\(key.stringValue)\""),
                                 pathDepth: pathDepth, prefix: prefix)
@@ -50,7 +49,7 @@ struct WireKeyedDecodingContainer<Key: CodingKey>: KeyedDecodingContainerProtoco
     }
 
     func contains(_ key: Key) -> Bool {
-        (try? find(key)) != nil
+        (try? find(key))?.found ?? false
     }
 
     func decodeNil(forKey key: Key) throws -> Bool {
@@ -63,7 +62,8 @@ struct WireKeyedDecodingContainer<Key: CodingKey>: KeyedDecodingContainerProtoco
     }
 
     @inline(__always) private func scalarIfPresent<S: WireScalar>(_ type: S.Type, _ key: Key) throws -> S? {
-        guard let entry = try find(key), entry.value.type != CodableWireType.null else { return nil }
+        let entry = try find(key)
+        guard entry.found, entry.value.type != CodableWireType.null else { return nil }
         return try core.scalar(S.self, entry.value, pathDepth: pathDepth, prefix: prefix, entry: entry.path)
     }
 
@@ -116,7 +116,8 @@ struct WireKeyedDecodingContainer<Key: CodingKey>: KeyedDecodingContainerProtoco
     func decodeIfPresent(_ type: UInt128.Type, forKey key: Key) throws -> UInt128? { try scalarIfPresent(type, key) }
 
     func decodeIfPresent<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T? {
-        guard let entry = try find(key), entry.value.type != CodableWireType.null else { return nil }
+        let entry = try find(key)
+        guard entry.found, entry.value.type != CodableWireType.null else { return nil }
         return try core.decodeValue(T.self, entry.value, parentDepth: depth, pathDepth: pathDepth,
                                     prefix: prefix, entry: entry.path)
     }
@@ -147,14 +148,13 @@ struct WireKeyedDecodingContainer<Key: CodingKey>: KeyedDecodingContainerProtoco
     }
 
     private func superDecoder<K: CodingKey>(named key: K) throws -> any Decoder {
-        var name = key.stringValue
-        let found: WireDecoderCore.Entry?
+        let found: WireDecoderCore.Entry
         do {
-            found = try name.withUTF8 { utf8 throws(WireError) in try core.findEntry(utf8, in: content, depth: depth) }
-        } catch let error as WireError {
+            found = try core.lookup(key.stringValue, in: content, depth: depth)
+        } catch {
             throw core.decorate(error, pathDepth: pathDepth, prefix: prefix)
         }
-        let value = found?.value ?? .null(at: content.cursor)
+        let value = found.found ? found.value : .null(at: content.cursor)
         try core.checkDepth(depth, at: value.at, pathDepth: pathDepth, prefix: prefix, entry: .none)
         return WireDecoderCore(input: core.input, limits: core.limits, userInfo: core.userInfoStorage,
                                basePath: codingPath + [key], current: value, depth: depth + 1)
