@@ -209,8 +209,26 @@ extension String: WireScalar {
             throw WireError(.limitExceeded, offset: value.at,
                             "string of \(count) bytes is over maxStringLength \(limits.maxStringLength)")
         }
-        var reader = input
-        reader.cursor = value.start
-        return try reader.readUTF8(count: count)
+        return try input.bytes.withUnsafeWireBytes { raw throws(WireError) in
+            // safe because: the value's extent was checked against its container, so
+            // start..<end lies inside the input.
+            guard value.start >= 0, value.end <= raw.count, value.start <= value.end else {
+                throw WireError(.truncated, offset: value.at, "string runs past the end of the input")
+            }
+            let utf8 = UnsafeBufferPointer(rebasing: raw.bindMemory(to: UInt8.self)[value.start..<value.end])
+            // ASCII (most keys and identifiers) needs no validation beyond the high bit;
+            // String(validating:) is several times slower for short strings.
+            var highBits: UInt8 = 0
+            for byte in utf8 {
+                highBits |= byte
+            }
+            if highBits < 0x80 {
+                return String(decoding: utf8, as: UTF8.self)
+            }
+            guard let text = String(validating: utf8, as: UTF8.self) else {
+                throw WireError(.invalidUTF8, offset: value.start, "string of \(count) bytes is not valid UTF-8")
+            }
+            return text
+        }
     }
 }
