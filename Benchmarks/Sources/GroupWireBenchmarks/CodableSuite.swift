@@ -150,21 +150,36 @@ enum CodableSuite: BenchmarkSuite {
         print("")
     }
 
-    /// Encodes and decodes one shape with the wire codec `iterations` times (for profilers).
-    static func profile(shape: String, iterations: Int) throws -> Int {
+    /// Encodes and decodes one shape with one codec `iterations` times, for profilers
+    /// (callgrind instruction counts compare codecs without the noise of a shared machine).
+    static func profile(shape: String, iterations: Int, codec: String) throws -> Int {
         switch shape {
-        case "playback": return try loop(CodableSamples.playbackState(), iterations)
-        case "canvas": return try loop(CodableSamples.canvasSnapshot(), iterations)
-        default: return try loop(CodableSamples.upsertStroke(), iterations)
+        case "playback": return try loop(CodableSamples.playbackState(), iterations, codec)
+        case "canvas": return try loop(CodableSamples.canvasSnapshot(), iterations, codec)
+        default: return try loop(CodableSamples.upsertStroke(), iterations, codec)
         }
     }
 
-    private static func loop<T: Codable & Equatable>(_ value: T, _ iterations: Int) throws -> Int {
+    private static func loop<T: Codable & Equatable>(_ value: T, _ iterations: Int, _ codec: String) throws -> Int {
         var checksum = 0
+        let plistEncoder = PropertyListEncoder()
+        plistEncoder.outputFormat = .binary
         for _ in 0..<iterations {
-            let bytes = try WireEncoder().encode(value)
-            checksum &+= bytes.count  // safe because: a checksum, wrapping is fine.
-            checksum &+= try WireDecoder().decode(T.self, from: bytes) == value ? 1 : 0
+            // safe because: checksums, wrapping is fine.
+            switch codec {
+            case "json":
+                let bytes = try JSONEncoder().encode(value)
+                checksum &+= bytes.count
+                checksum &+= try JSONDecoder().decode(T.self, from: bytes) == value ? 1 : 0
+            case "plist":
+                let bytes = try plistEncoder.encode(value)
+                checksum &+= bytes.count
+                checksum &+= try PropertyListDecoder().decode(T.self, from: bytes) == value ? 1 : 0
+            default:
+                let bytes = try WireEncoder().encode(value)
+                checksum &+= bytes.count
+                checksum &+= try WireDecoder().decode(T.self, from: bytes) == value ? 1 : 0
+            }
         }
         return checksum
     }

@@ -2,7 +2,7 @@ import Foundation
 
 // GroupWire benchmarks. Usage:
 //   swift run -c release GroupWireBenchmarks [--rounds N] [--suite NAME]
-//   swift run -c release GroupWireBenchmarks --profile upsert|playback|canvas [ITERATIONS]
+//   swift run -c release GroupWireBenchmarks --profile upsert|playback|canvas [ITERATIONS] [wire|json|plist]
 
 let suites: [any BenchmarkSuite.Type] = [CodableSuite.self]
 
@@ -19,8 +19,9 @@ while let argument = arguments.next() {
         // Runs only the wire codec on one shape in a loop, for perf/callgrind.
         let shape = arguments.next() ?? "upsert"
         let iterations = arguments.next().flatMap { Int($0) } ?? 100_000
+        let codec = arguments.next() ?? "wire"
         do {
-            print("checksum", try CodableSuite.profile(shape: shape, iterations: iterations))
+            print("checksum", try CodableSuite.profile(shape: shape, iterations: iterations, codec: codec))
             exit(0)
         } catch {
             print("error: \(error)")

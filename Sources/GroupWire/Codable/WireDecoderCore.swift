@@ -30,7 +30,12 @@ final class WireDecoderCore: Decoder {
     /// Per container depth: the content start of the last keyed container searched there and
     /// the entry after the last key found, where the next search starts. Fields are usually
     /// read in the order they were written, so most lookups succeed on the first entry.
-    @exclusivity(unchecked) var hints: [Hint]
+    @exclusivity(unchecked) var hints: [Hint] = []
+    /// The hints for container depths 0 to 3, kept inline so small values need no array.
+    @exclusivity(unchecked) var hint0 = Hint.none
+    @exclusivity(unchecked) var hint1 = Hint.none
+    @exclusivity(unchecked) var hint2 = Hint.none
+    @exclusivity(unchecked) var hint3 = Hint.none
 
     /// Where the next key search in a keyed container starts.
     struct Hint {
@@ -38,6 +43,36 @@ final class WireDecoderCore: Decoder {
         var start: Int
         /// The entry after the last key found.
         var next: Int
+
+        static let none = Hint(start: -1, next: 0)
+    }
+
+    /// The hint for keyed containers at `depth`.
+    @inline(__always) func hint(at depth: Int) -> Hint {
+        switch depth {
+        case 0: return hint0
+        case 1: return hint1
+        case 2: return hint2
+        case 3: return hint3
+        default: return depth - 4 < hints.count ? hints[depth - 4] : .none
+        }
+    }
+
+    @inline(__always) func setHint(_ hint: Hint, at depth: Int) {
+        switch depth {
+        case 0: hint0 = hint
+        case 1: hint1 = hint
+        case 2: hint2 = hint
+        case 3: hint3 = hint
+        default:
+            // Deeper containers are rare; their hints grow an array up to the depth limit.
+            let index = depth - 4
+            guard index < 128 else { return }
+            while hints.count <= index {
+                hints.append(.none)
+            }
+            hints[index] = hint
+        }
     }
 
     init(input: ByteReader, limits: Limits, userInfo: [CodingUserInfoKey: any Sendable],
@@ -48,7 +83,6 @@ final class WireDecoderCore: Decoder {
         self.basePath = basePath
         self.current = current
         self.currentDepth = depth
-        hints = Array(repeating: Hint(start: -1, next: 0), count: min(max(limits.maxNestingDepth, 0), 128) + 2)
         path.reserveCapacity(8)
     }
 
@@ -222,9 +256,12 @@ final class WireDecoderCore: Decoder {
         let start = content.cursor
         let end = content.end
         var resume = start
-        let useHint = depth >= 0 && depth < hints.count
-        if useHint, hints[depth].start == start {
-            resume = hints[depth].next
+        let useHint = depth >= 0
+        if useHint {
+            let hint = hint(at: depth)
+            if hint.start == start {
+                resume = hint.next
+            }
         }
         var reader = content
         reader.cursor = resume
@@ -238,7 +275,7 @@ final class WireDecoderCore: Decoder {
             while reader.cursor < stop {
                 let entry = try readEntry(&reader)
                 if entry.keyLength == key.count, keyMatches(key, at: entry.keyOffset) {
-                    if useHint { hints[depth] = Hint(start: start, next: reader.cursor) }
+                    if useHint { setHint(Hint(start: start, next: reader.cursor), at: depth) }
                     return entry
                 }
             }

@@ -1,11 +1,34 @@
 /// The single-value container ``WireDecoder`` hands out, bound to one value.
+///
+/// Kept to three words so that `any SingleValueDecodingContainer` stores it inline instead of
+/// allocating a box (raw-value enums, Optionals and wrappers all go through here).
 struct WireSingleValueDecodingContainer: SingleValueDecodingContainer {
     let core: WireDecoderCore
-    let value: WireValue
-    /// This container's path is `core.path.prefix(pathDepth)`.
-    let pathDepth: Int
+    /// Where the value's data starts (its length prefix, for `len`).
+    private let at: Int
+    /// The wire type (bits 0-7), the depth (bits 8-31) and the path depth (bits 32-63).
+    private let packed: UInt64
+
+    init(core: WireDecoderCore, value: WireValue, pathDepth: Int, depth: Int) {
+        self.core = core
+        at = value.at
+        packed = UInt64(value.type)
+            | UInt64(min(max(depth, 0), 0xFF_FFFF)) << 8
+            | UInt64(min(max(pathDepth, 0), Int(UInt32.max))) << 32
+    }
+
     /// How many values enclose this value.
-    let depth: Int
+    private var depth: Int { Int((packed >> 8) & 0xFF_FFFF) }
+    /// This container's path is `core.path.prefix(pathDepth)`.
+    private var pathDepth: Int { Int(packed >> 32) }
+    private var type: UInt8 { UInt8(truncatingIfNeeded: packed) }
+
+    /// The value, its extent read again (it was checked when it was first read).
+    private var value: WireValue {
+        var reader = core.input
+        reader.cursor = at
+        return (try? WireValue.read(type: type, typeOffset: at, from: &reader)) ?? .null(at: at)
+    }
 
     var codingPath: [any CodingKey] { core.codingPath(pathDepth: pathDepth, prefix: []) }
 
@@ -13,7 +36,7 @@ struct WireSingleValueDecodingContainer: SingleValueDecodingContainer {
         try core.scalar(S.self, value, pathDepth: pathDepth, prefix: [], entry: .none)
     }
 
-    func decodeNil() -> Bool { value.type == CodableWireType.null }
+    func decodeNil() -> Bool { type == CodableWireType.null }
     func decode(_ type: Bool.Type) throws -> Bool { try scalar(type) }
     func decode(_ type: String.Type) throws -> String { try scalar(type) }
     func decode(_ type: Double.Type) throws -> Double { try scalar(type) }
