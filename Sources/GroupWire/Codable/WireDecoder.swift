@@ -46,7 +46,11 @@ public struct WireDecoder: Sendable {
         }
         let core = WireDecoderCore(input: ByteReader(bytes), limits: limits, userInfo: userInfo,
                                    current: value, depth: 0)
-        return try core.decodeRoot(T.self)
+        let result = try core.decodeRoot(T.self)
+        if let deferred = core.deferredError {
+            throw deferred
+        }
+        return result
     }
 
     /// Decodes a `T` from `data`.

@@ -75,8 +75,15 @@ final class WireDecoderCore: Decoder {
         }
     }
 
+    /// The core of the top-level decode, for cores made by `superDecoder`.
+    let root: WireDecoderCore?
+    /// The first problem found where the protocol gives no way to throw (`allKeys`,
+    /// `contains`); the top-level decode throws it once the value is decoded.
+    @exclusivity(unchecked) var deferredError: WireError?
+
     init(input: ByteReader, limits: Limits, userInfo: [CodingUserInfoKey: any Sendable],
-         basePath: [any CodingKey] = [], current: WireValue, depth: Int) {
+         basePath: [any CodingKey] = [], current: WireValue, depth: Int, root: WireDecoderCore? = nil) {
+        self.root = root
         self.input = input
         self.limits = limits
         self.userInfoStorage = userInfo
@@ -123,6 +130,14 @@ final class WireDecoderCore: Decoder {
 
     func singleValueContainer() throws -> any SingleValueDecodingContainer {
         WireSingleValueDecodingContainer(core: self, value: current, pathDepth: path.count, depth: currentDepth)
+    }
+
+    /// Records `error` to be thrown at the end of the top-level decode.
+    func deferError(_ error: WireError) {
+        let target = root ?? self
+        if target.deferredError == nil {
+            target.deferredError = error
+        }
     }
 
     // MARK: Containers

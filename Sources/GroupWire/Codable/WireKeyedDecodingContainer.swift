@@ -13,16 +13,38 @@ struct WireKeyedDecodingContainer<Key: CodingKey>: KeyedDecodingContainerProtoco
 
     var codingPath: [any CodingKey] { core.codingPath(pathDepth: pathDepth, prefix: prefix) }
 
+    /// Every key in the container that `Key` knows. `allKeys` cannot throw, so a malformed
+    /// entry, a key that is not UTF-8 or more entries than `maxCollectionCount` end the list
+    /// and are thrown by the top-level decode.
     var allKeys: [Key] {
         var keys: [Key] = []
         var reader = content
         var seen = 0
-        // A malformed entry ends the list; decoding the keys that were listed reports it.
-        while !reader.isAtEnd, seen < core.limits.maxCollectionCount {
-            guard let entry = try? core.readEntry(&reader) else { break }
+        while !reader.isAtEnd {
+            let entryOffset = reader.cursor
+            let entry: WireDecoderCore.Entry
+            do {
+                entry = try core.readEntry(&reader)
+            } catch {
+                core.deferError(core.decorate(error, pathDepth: pathDepth, prefix: prefix))
+                break
+            }
             seen += 1
+            guard seen <= core.limits.maxCollectionCount else {
+                core.deferError(core.decorate(
+                    WireError(.limitExceeded, offset: entryOffset,
+                              "keyed container has more than maxCollectionCount \(core.limits.maxCollectionCount) entries"),
+                    pathDepth: pathDepth, prefix: prefix))
+                break
+            }
             let bytes = core.input.bytes[entry.keyOffset..<(entry.keyOffset + entry.keyLength)]
-            if let name = String(validating: bytes, as: UTF8.self), let key = Key(stringValue: name) {
+            guard let name = String(validating: bytes, as: UTF8.self) else {
+                core.deferError(core.decorate(
+                    WireError(.invalidUTF8, offset: entry.keyOffset, "key of \(entry.keyLength) bytes is not valid UTF-8"),
+                    pathDepth: pathDepth, prefix: prefix))
+                break
+            }
+            if let key = Key(stringValue: name) {
                 keys.append(key)
             }
         }
@@ -49,7 +71,14 @@ struct WireKeyedDecodingContainer<Key: CodingKey>: KeyedDecodingContainerProtoco
     }
 
     func contains(_ key: Key) -> Bool {
-        (try? find(key))?.found ?? false
+        do {
+            return try find(key).found
+        } catch let error as WireError {
+            core.deferError(error)
+            return false
+        } catch {
+            return false
+        }
     }
 
     func decodeNil(forKey key: Key) throws -> Bool {
@@ -157,6 +186,7 @@ struct WireKeyedDecodingContainer<Key: CodingKey>: KeyedDecodingContainerProtoco
         let value = found.found ? found.value : .null(at: content.cursor)
         try core.checkDepth(depth, at: value.at, pathDepth: pathDepth, prefix: prefix, entry: .none)
         return WireDecoderCore(input: core.input, limits: core.limits, userInfo: core.userInfoStorage,
-                               basePath: codingPath + [key], current: value, depth: depth + 1)
+                               basePath: codingPath + [key], current: value, depth: depth + 1,
+                               root: core.root ?? core)
     }
 }

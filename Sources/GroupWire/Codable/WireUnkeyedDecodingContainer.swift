@@ -120,6 +120,6 @@ struct WireUnkeyedDecodingContainer: UnkeyedDecodingContainer {
         try core.checkDepth(depth, at: value.at, pathDepth: pathDepth, prefix: prefix, entry: .index(index))
         return WireDecoderCore(input: core.input, limits: core.limits, userInfo: core.userInfoStorage,
                                basePath: core.codingPath(pathDepth: pathDepth, prefix: prefix, entry: .index(index)),
-                               current: value, depth: depth + 1)
+                               current: value, depth: depth + 1, root: core.root ?? core)
     }
 }

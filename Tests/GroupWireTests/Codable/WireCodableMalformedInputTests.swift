@@ -94,6 +94,16 @@ import Testing
         #expect(error?.kind == .missingField)
     }
 
+    @Test func aMalformedEntryInADictionaryIsReportedEvenThoughAllKeysCannotThrow() {
+        // {"a": 1, then an entry with wire type 7}
+        let bytes: [UInt8] = [0x02, 0x05, 0x08, 0x61, 0x02, 0x0F, 0x62]
+        let error = decodeError([String: Int].self, bytes)
+        #expect(error?.kind == .unknownWireType)
+        #expect(error?.offset == 5)
+        // A key that is not UTF-8.
+        #expect(decodeError([String: Int].self, [0x02, 0x03, 0x08, 0xFF, 0x02])?.kind == .invalidUTF8)
+    }
+
     struct ProfileB: Codable { var a: Int; var b: Int }
 }
 
@@ -120,6 +130,13 @@ import Testing
         // A count larger than the bytes left cannot be honest: each element takes a byte.
         let lying: [UInt8] = [0x02, 0x02, 0x7F, 0x03]
         #expect(wireError { _ = try WireDecoder().decode([Int?].self, from: lying) }?.kind == .truncated)
+    }
+
+    @Test func dictionariesOverTheCountLimitAreRejected() throws {
+        let bytes = try WireEncoder().encode(Dictionary(uniqueKeysWithValues: (0..<11).map { ("k\($0)", $0) }))
+        let error = wireError { _ = try WireDecoder(limits: Limits(maxCollectionCount: 10)).decode([String: Int].self, from: bytes) }
+        #expect(error?.kind == .limitExceeded)
+        #expect(try WireDecoder(limits: Limits(maxCollectionCount: 11)).decode([String: Int].self, from: bytes).count == 11)
     }
 
     @Test func stringsAndBytesOverTheirLimitsAreRejected() throws {
