@@ -194,8 +194,9 @@ final class WireEncoderCore: Encoder {
         if children.count > level.childrenStart {
             for child in children[level.childrenStart...].reversed() {
                 let bytes = try child.node.finish()
+                guard let childType = bytes.first else { continue }  // finish always writes a type byte.
                 if let header = child.headerOffset {
-                    setType(bytes[0] & 7, at: header)
+                    setType(childType & 7, at: header)
                     writer.storage.insert(contentsOf: bytes[1...], at: child.offset)
                 } else {
                     writer.storage.insert(contentsOf: bytes, at: child.offset)

@@ -78,30 +78,38 @@ extension UInt16: WireUnsignedScalar {}
 extension UInt32: WireUnsignedScalar {}
 extension UInt64: WireUnsignedScalar {}
 
-@available(macOS 15.0, iOS 18.0, watchOS 11.0, tvOS 18.0, visionOS 2.0, *)
-extension Int128: WireScalar {
-    /// varint (zigzag) when the value fits Int64, else fixed128 (two's complement, little-endian).
-    var wireType: UInt8 { Int64(exactly: self) == nil ? CodableWireType.fixed128 : CodableWireType.varint }
+/// The 128-bit integers: a varint while the value fits the 64-bit `Narrow` type, else
+/// fixed128 (16 bytes, little-endian, two's complement for the signed one).
+protocol WireWideScalar: WireScalar, FixedWidthInteger {
+    associatedtype Narrow: FixedWidthInteger
+    static func writeNarrow(_ value: Narrow, to writer: inout ByteWriter)
+    static func readNarrow(_ reader: inout ByteReader) throws(WireError) -> Narrow
+}
+
+extension WireWideScalar {
+    var wireType: UInt8 { Narrow(exactly: self) == nil ? CodableWireType.fixed128 : CodableWireType.varint }
 
     func write(to writer: inout ByteWriter) {
-        if let small = Int64(exactly: self) {
-            writer.writeSVarint(small)
+        if let narrow = Narrow(exactly: self) {
+            Self.writeNarrow(narrow, to: &writer)
         } else {
             writer.writeFixed64LE(UInt64(truncatingIfNeeded: self))
             writer.writeFixed64LE(UInt64(truncatingIfNeeded: self >> 64))
         }
     }
 
-    static func read(_ value: WireValue, from input: ByteReader, limits: Limits) throws(WireError) -> Int128 {
+    static func read(_ value: WireValue, from input: ByteReader, limits: Limits) throws(WireError) -> Self {
         var reader = input
         reader.cursor = value.start
         switch value.type {
         case CodableWireType.varint:
-            return Int128(try reader.readSVarint())
+            return Self(try readNarrow(&reader))
         case CodableWireType.fixed128:
             let low = try reader.readFixed64LE()
             let high = try reader.readFixed64LE()
-            return Int128(Int64(bitPattern: high)) << 64 | Int128(low)
+            // Shifts on FixedWidthInteger discard the bits shifted out, so this rebuilds the
+            // two's complement pattern for Int128 as well.
+            return Self(truncatingIfNeeded: high) << 64 | Self(truncatingIfNeeded: low)
         default:
             throw mismatch(value)
         }
@@ -109,33 +117,15 @@ extension Int128: WireScalar {
 }
 
 @available(macOS 15.0, iOS 18.0, watchOS 11.0, tvOS 18.0, visionOS 2.0, *)
-extension UInt128: WireScalar {
-    /// varint when the value fits UInt64, else fixed128 (little-endian).
-    var wireType: UInt8 { UInt64(exactly: self) == nil ? CodableWireType.fixed128 : CodableWireType.varint }
+extension Int128: WireWideScalar {
+    static func writeNarrow(_ value: Int64, to writer: inout ByteWriter) { writer.writeSVarint(value) }
+    static func readNarrow(_ reader: inout ByteReader) throws(WireError) -> Int64 { try reader.readSVarint() }
+}
 
-    func write(to writer: inout ByteWriter) {
-        if let small = UInt64(exactly: self) {
-            writer.writeUVarint(small)
-        } else {
-            writer.writeFixed64LE(UInt64(truncatingIfNeeded: self))
-            writer.writeFixed64LE(UInt64(truncatingIfNeeded: self >> 64))
-        }
-    }
-
-    static func read(_ value: WireValue, from input: ByteReader, limits: Limits) throws(WireError) -> UInt128 {
-        var reader = input
-        reader.cursor = value.start
-        switch value.type {
-        case CodableWireType.varint:
-            return UInt128(try reader.readUVarint())
-        case CodableWireType.fixed128:
-            let low = try reader.readFixed64LE()
-            let high = try reader.readFixed64LE()
-            return UInt128(high) << 64 | UInt128(low)
-        default:
-            throw mismatch(value)
-        }
-    }
+@available(macOS 15.0, iOS 18.0, watchOS 11.0, tvOS 18.0, visionOS 2.0, *)
+extension UInt128: WireWideScalar {
+    static func writeNarrow(_ value: UInt64, to writer: inout ByteWriter) { writer.writeUVarint(value) }
+    static func readNarrow(_ reader: inout ByteReader) throws(WireError) -> UInt64 { try reader.readUVarint() }
 }
 
 extension Bool: WireScalar {
