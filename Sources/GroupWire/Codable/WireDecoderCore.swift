@@ -27,6 +27,10 @@ final class WireDecoderCore: Decoder {
     @exclusivity(unchecked) var currentDepth: Int
     /// The path from the root to ``current``.
     @exclusivity(unchecked) var path: [WirePathEntry] = []
+    /// Extra path components of containers made by `nestedContainer`, which add a level
+    /// without a value of their own. Containers hold an index here (0: none) rather than an
+    /// array, so copying one retains nothing but the core.
+    @exclusivity(unchecked) var prefixes: [[WirePathEntry]] = [[]]
     /// Per container depth: the content start of the last keyed container searched there and
     /// the entry after the last key found, where the next search starts. Fields are usually
     /// read in the order they were written, so most lookups succeed on the first entry.
@@ -97,15 +101,30 @@ final class WireDecoderCore: Decoder {
 
     var userInfo: [CodingUserInfoKey: Any] { userInfoStorage }
 
-    var codingPath: [any CodingKey] { codingPath(pathDepth: path.count, prefix: []) }
+    var codingPath: [any CodingKey] { codingPath(pathDepth: path.count, prefix: 0) }
+
+    /// The path components of prefix `id`.
+    func prefixPath(_ id: Int) -> [WirePathEntry] {
+        id > 0 && id < prefixes.count ? prefixes[id] : []
+    }
+
+    /// A prefix one component longer than `id`. The table is capped (inputs full of nested
+    /// containers must not grow it without bound); past the cap, paths leave that part out.
+    func extendPrefix(_ id: Int, _ entry: WirePathEntry) -> Int {
+        guard prefixes.count < 1_024 else { return id }
+        var extended = prefixPath(id)
+        if case .none = entry {} else { extended.append(entry) }
+        prefixes.append(extended)
+        return prefixes.count - 1
+    }
 
     /// The coding path of a container: the first `pathDepth` entries of ``path``, then `prefix`.
-    func codingPath(pathDepth: Int, prefix: [WirePathEntry], entry: WirePathEntry = .none) -> [any CodingKey] {
+    func codingPath(pathDepth: Int, prefix: Int, entry: WirePathEntry = .none) -> [any CodingKey] {
         var result = basePath
         for component in path.prefix(pathDepth) {
             if let key = component.codingKey(in: input.bytes) { result.append(key) }
         }
-        for component in prefix {
+        for component in prefixPath(prefix) {
             if let key = component.codingKey(in: input.bytes) { result.append(key) }
         }
         if let key = entry.codingKey(in: input.bytes) { result.append(key) }
@@ -113,19 +132,19 @@ final class WireDecoderCore: Decoder {
     }
 
     /// `error` with the coding path appended to its context.
-    func decorate(_ error: WireError, pathDepth: Int, prefix: [WirePathEntry], entry: WirePathEntry = .none) -> WireError {
+    func decorate(_ error: WireError, pathDepth: Int, prefix: Int, entry: WirePathEntry = .none) -> WireError {
         let rendered = WireCodingPath.render(codingPath(pathDepth: pathDepth, prefix: prefix, entry: entry))
         return WireError(error.kind, offset: error.offset, "\(error.context) (coding path: \(rendered))")
     }
 
     func container<Key: CodingKey>(keyedBy type: Key.Type) throws -> KeyedDecodingContainer<Key> {
-        let content = try containerContent(of: current, "a keyed container", pathDepth: path.count, prefix: [])
+        try checkContainer(current, "a keyed container", pathDepth: path.count, prefix: 0)
         return KeyedDecodingContainer(WireKeyedDecodingContainer<Key>(
-            core: self, content: content, pathDepth: path.count, prefix: [], depth: currentDepth))
+            core: self, start: current.start, end: current.end, pathDepth: path.count, prefix: 0, depth: currentDepth))
     }
 
     func unkeyedContainer() throws -> any UnkeyedDecodingContainer {
-        try makeUnkeyed(current, pathDepth: path.count, prefix: [], depth: currentDepth)
+        try makeUnkeyed(current, pathDepth: path.count, prefix: 0, depth: currentDepth)
     }
 
     func singleValueContainer() throws -> any SingleValueDecodingContainer {
@@ -142,21 +161,26 @@ final class WireDecoderCore: Decoder {
 
     // MARK: Containers
 
-    /// A reader over the content of `value`, which must be `len`.
-    func containerContent(of value: WireValue, _ what: String, pathDepth: Int, prefix: [WirePathEntry],
-                          entry: WirePathEntry = .none) throws -> ByteReader {
+    /// Throws `typeMismatch` unless `value` is `len`, as containers are.
+    func checkContainer(_ value: WireValue, _ what: String, pathDepth: Int, prefix: Int,
+                        entry: WirePathEntry = .none) throws {
         guard value.type == CodableWireType.len else {
             throw decorate(WireError(.typeMismatch, offset: value.at,
                                      "expected \(what) (wire type len), found \(CodableWireType.name(value.type))"),
                            pathDepth: pathDepth, prefix: prefix, entry: entry)
         }
-        return try ByteReader(input.bytes, range: value.start..<value.end)
+    }
+
+    /// A reader over `start..<end` of the input (a range already checked against it).
+    func reader(from start: Int, to end: Int) throws(WireError) -> ByteReader {
+        try ByteReader(input.bytes, range: start..<end)
     }
 
     /// An unkeyed container over `value`: reads and checks its element count.
-    func makeUnkeyed(_ value: WireValue, pathDepth: Int, prefix: [WirePathEntry], depth: Int,
+    func makeUnkeyed(_ value: WireValue, pathDepth: Int, prefix: Int, depth: Int,
                      entry: WirePathEntry = .none) throws -> WireUnkeyedDecodingContainer {
-        var content = try containerContent(of: value, "an unkeyed container", pathDepth: pathDepth, prefix: prefix, entry: entry)
+        try checkContainer(value, "an unkeyed container", pathDepth: pathDepth, prefix: prefix, entry: entry)
+        var content = try reader(from: value.start, to: value.end)
         var count = 0
         if !content.isAtEnd {
             let countOffset = content.cursor
@@ -176,15 +200,15 @@ final class WireDecoderCore: Decoder {
                 throw decorate(error, pathDepth: pathDepth, prefix: prefix, entry: entry)
             }
         }
-        var nestedPrefix = prefix
-        if case .none = entry {} else { nestedPrefix.append(entry) }
+        let nestedPrefix: Int
+        if case .none = entry { nestedPrefix = prefix } else { nestedPrefix = extendPrefix(prefix, entry) }
         return WireUnkeyedDecodingContainer(core: self, reader: content, total: count,
                                             pathDepth: pathDepth, prefix: nestedPrefix, depth: depth)
     }
 
     /// Throws `depthExceeded` unless a value one level below `parentDepth` is allowed.
     @inline(__always) func checkDepth(_ parentDepth: Int, at offset: Int, pathDepth: Int,
-                                      prefix: [WirePathEntry], entry: WirePathEntry) throws {
+                                      prefix: Int, entry: WirePathEntry) throws {
         guard parentDepth < limits.maxNestingDepth else {
             throw decorate(WireError(.depthExceeded, offset: offset,
                                      "nesting deeper than maxNestingDepth \(limits.maxNestingDepth)"),
@@ -194,7 +218,7 @@ final class WireDecoderCore: Decoder {
 
     /// Decodes a nested `T` from `value`, one level below `parentDepth`.
     func decodeValue<T: Decodable>(_ type: T.Type, _ value: WireValue, parentDepth: Int,
-                                   pathDepth: Int, prefix: [WirePathEntry], entry: WirePathEntry) throws -> T {
+                                   pathDepth: Int, prefix: Int, entry: WirePathEntry) throws -> T {
         try checkDepth(parentDepth, at: value.at, pathDepth: pathDepth, prefix: prefix, entry: entry)
         if WireDecoderCore.isFoundationType(T.self) {
             return try decodeFoundation(T.self, value, pathDepth: pathDepth, prefix: prefix, entry: entry)
@@ -202,8 +226,8 @@ final class WireDecoderCore: Decoder {
         let savedValue = current
         let savedDepth = currentDepth
         let savedCount = path.count
-        if !prefix.isEmpty {
-            path.append(contentsOf: prefix)
+        if prefix != 0 {
+            path.append(contentsOf: prefixPath(prefix))
         }
         if case .none = entry {} else { path.append(entry) }
         current = value
@@ -221,7 +245,7 @@ final class WireDecoderCore: Decoder {
     /// Decodes the top-level value.
     func decodeRoot<T: Decodable>(_ type: T.Type) throws -> T {
         if WireDecoderCore.isFoundationType(T.self) {
-            return try decodeFoundation(T.self, current, pathDepth: 0, prefix: [], entry: .none)
+            return try decodeFoundation(T.self, current, pathDepth: 0, prefix: 0, entry: .none)
         }
         return try T(from: self)
     }
@@ -229,7 +253,7 @@ final class WireDecoderCore: Decoder {
     /// Scalars with the coding path added to their errors.
     @inline(__always)
     func scalar<S: WireScalar>(_ type: S.Type, _ value: WireValue, pathDepth: Int,
-                               prefix: [WirePathEntry], entry: WirePathEntry) throws -> S {
+                               prefix: Int, entry: WirePathEntry) throws -> S {
         do {
             return try S.read(value, from: input, limits: limits)
         } catch {
@@ -253,7 +277,8 @@ final class WireDecoderCore: Decoder {
     }
 
     /// Finds the entry named `name` in a keyed container's `content`; ``Entry/notFound`` if absent.
-    func lookup(_ name: String, in content: ByteReader, depth: Int) throws(WireError) -> Entry {
+    func lookup(_ name: String, start: Int, end: Int, depth: Int) throws(WireError) -> Entry {
+        let content = try reader(from: start, to: end)
         var name = name
         let result: Result<Entry, WireError> = name.withUTF8 { utf8 in
             do throws(WireError) {
@@ -339,7 +364,7 @@ final class WireDecoderCore: Decoder {
     /// Reads a UUID, Date, Data, URL or Decimal (`T` is one of them) with the coding path
     /// added to errors.
     func decodeFoundation<T>(_ type: T.Type, _ value: WireValue, pathDepth: Int,
-                             prefix: [WirePathEntry], entry: WirePathEntry) throws -> T {
+                             prefix: Int, entry: WirePathEntry) throws -> T {
         do {
             return try decodeFoundation(T.self, value)
         } catch {

@@ -3,11 +3,14 @@
 /// were written cost one comparison each; unknown keys are skipped.
 struct WireKeyedDecodingContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
     let core: WireDecoderCore
-    /// The container's entries (cursor at the first one).
-    let content: ByteReader
+    /// The container's entries are at `start..<end` of the input. (Offsets, not a reader: the
+    /// box calls copy this struct several times per lookup, and each copy of a reader would
+    /// retain the input.)
+    let start: Int
+    let end: Int
     /// This container's path is `core.path.prefix(pathDepth) + prefix`.
     let pathDepth: Int
-    let prefix: [WirePathEntry]
+    let prefix: Int
     /// How many values enclose this container's value.
     let depth: Int
 
@@ -18,8 +21,8 @@ struct WireKeyedDecodingContainer<Key: CodingKey>: KeyedDecodingContainerProtoco
     /// and are thrown by the top-level decode.
     var allKeys: [Key] {
         var keys: [Key] = []
-        var reader = content
         var seen = 0
+        guard var reader = try? core.reader(from: start, to: end) else { return [] }
         while !reader.isAtEnd {
             let entryOffset = reader.cursor
             let entry: WireDecoderCore.Entry
@@ -54,7 +57,7 @@ struct WireKeyedDecodingContainer<Key: CodingKey>: KeyedDecodingContainerProtoco
     /// The entry for `key`, or ``WireDecoderCore/Entry/notFound``.
     private func find(_ key: Key) throws -> WireDecoderCore.Entry {
         do {
-            return try core.lookup(key.stringValue, in: content, depth: depth)
+            return try core.lookup(key.stringValue, start: start, end: end, depth: depth)
         } catch {
             throw core.decorate(error, pathDepth: pathDepth, prefix: prefix)
         }
@@ -63,7 +66,7 @@ struct WireKeyedDecodingContainer<Key: CodingKey>: KeyedDecodingContainerProtoco
     private func require(_ key: Key) throws -> WireDecoderCore.Entry {
         let entry = try find(key)
         guard entry.found else {
-            throw core.decorate(WireError(.missingField, offset: content.cursor,
+            throw core.decorate(WireError(.missingField, offset: start,
                                           "missing key \"\(key.stringValue)\""),
                                 pathDepth: pathDepth, prefix: prefix)
         }
@@ -156,10 +159,10 @@ struct WireKeyedDecodingContainer<Key: CodingKey>: KeyedDecodingContainerProtoco
     ) throws -> KeyedDecodingContainer<NestedKey> {
         let entry = try require(key)
         try core.checkDepth(depth, at: entry.value.at, pathDepth: pathDepth, prefix: prefix, entry: entry.path)
-        let nested = try core.containerContent(of: entry.value, "a keyed container", pathDepth: pathDepth,
-                                               prefix: prefix, entry: entry.path)
+        try core.checkContainer(entry.value, "a keyed container", pathDepth: pathDepth, prefix: prefix, entry: entry.path)
         return KeyedDecodingContainer(WireKeyedDecodingContainer<NestedKey>(
-            core: core, content: nested, pathDepth: pathDepth, prefix: prefix + [entry.path], depth: depth + 1))
+            core: core, start: entry.value.start, end: entry.value.end, pathDepth: pathDepth,
+            prefix: core.extendPrefix(prefix, entry.path), depth: depth + 1))
     }
 
     func nestedUnkeyedContainer(forKey key: Key) throws -> any UnkeyedDecodingContainer {
@@ -179,11 +182,11 @@ struct WireKeyedDecodingContainer<Key: CodingKey>: KeyedDecodingContainerProtoco
     private func superDecoder<K: CodingKey>(named key: K) throws -> any Decoder {
         let found: WireDecoderCore.Entry
         do {
-            found = try core.lookup(key.stringValue, in: content, depth: depth)
+            found = try core.lookup(key.stringValue, start: start, end: end, depth: depth)
         } catch {
             throw core.decorate(error, pathDepth: pathDepth, prefix: prefix)
         }
-        let value = found.found ? found.value : .null(at: content.cursor)
+        let value = found.found ? found.value : .null(at: start)
         try core.checkDepth(depth, at: value.at, pathDepth: pathDepth, prefix: prefix, entry: .none)
         return WireDecoderCore(input: core.input, limits: core.limits, userInfo: core.userInfoStorage,
                                basePath: codingPath + [key], current: value, depth: depth + 1,

@@ -30,10 +30,10 @@ struct WireSingleValueDecodingContainer: SingleValueDecodingContainer {
         return (try? WireValue.read(type: type, typeOffset: at, from: &reader)) ?? .null(at: at)
     }
 
-    var codingPath: [any CodingKey] { core.codingPath(pathDepth: pathDepth, prefix: []) }
+    var codingPath: [any CodingKey] { core.codingPath(pathDepth: pathDepth, prefix: 0) }
 
     @inline(__always) private func scalar<S: WireScalar>(_ type: S.Type) throws -> S {
-        try core.scalar(S.self, value, pathDepth: pathDepth, prefix: [], entry: .none)
+        try core.scalar(S.self, value, pathDepth: pathDepth, prefix: 0, entry: .none)
     }
 
     func decodeNil() -> Bool { type == CodableWireType.null }
@@ -61,6 +61,6 @@ struct WireSingleValueDecodingContainer: SingleValueDecodingContainer {
     func decode<T: Decodable>(_ type: T.Type) throws -> T {
         // A wrapped value (Optional, RawRepresentable, a custom wrapper) reads the same bytes,
         // one level deeper, so wrappers cannot recurse without bound.
-        try core.decodeValue(T.self, value, parentDepth: depth, pathDepth: pathDepth, prefix: [], entry: .none)
+        try core.decodeValue(T.self, value, parentDepth: depth, pathDepth: pathDepth, prefix: 0, entry: .none)
     }
 }

@@ -8,13 +8,13 @@ struct WireUnkeyedDecodingContainer: UnkeyedDecodingContainer {
     let total: Int
     /// This container's path is `core.path.prefix(pathDepth) + prefix`.
     let pathDepth: Int
-    let prefix: [WirePathEntry]
+    let prefix: Int
     /// How many values enclose this container's value.
     let depth: Int
 
     private(set) var currentIndex = 0
 
-    init(core: WireDecoderCore, reader: ByteReader, total: Int, pathDepth: Int, prefix: [WirePathEntry], depth: Int) {
+    init(core: WireDecoderCore, reader: ByteReader, total: Int, pathDepth: Int, prefix: Int, depth: Int) {
         self.core = core
         self.reader = reader
         self.total = total
@@ -101,10 +101,10 @@ struct WireUnkeyedDecodingContainer: UnkeyedDecodingContainer {
         let index = currentIndex
         let value = try next()
         try core.checkDepth(depth, at: value.at, pathDepth: pathDepth, prefix: prefix, entry: .index(index))
-        let nested = try core.containerContent(of: value, "a keyed container", pathDepth: pathDepth,
-                                               prefix: prefix, entry: .index(index))
+        try core.checkContainer(value, "a keyed container", pathDepth: pathDepth, prefix: prefix, entry: .index(index))
         return KeyedDecodingContainer(WireKeyedDecodingContainer<NestedKey>(
-            core: core, content: nested, pathDepth: pathDepth, prefix: prefix + [.index(index)], depth: depth + 1))
+            core: core, start: value.start, end: value.end, pathDepth: pathDepth,
+            prefix: core.extendPrefix(prefix, .index(index)), depth: depth + 1))
     }
 
     mutating func nestedUnkeyedContainer() throws -> any UnkeyedDecodingContainer {
