@@ -6,7 +6,7 @@ import Foundation
 
 let suites: [any BenchmarkSuite.Type] = [CodableSuite.self]
 
-var rounds = 11
+var rounds = 31
 var selected: String?
 var arguments = CommandLine.arguments.dropFirst().makeIterator()
 while let argument = arguments.next() {
@@ -36,7 +36,7 @@ while let argument = arguments.next() {
 #if DEBUG
 print("warning: debug build; run `swift run -c release` for meaningful numbers\n")
 #endif
-print("GroupWire benchmarks: \(rounds) interleaved rounds per operation, median ns per operation, \(Date())\n")
+print("GroupWire benchmarks: \(rounds) interleaved rounds per operation, median thread CPU time per operation, \(Date())\n")
 
 var harness = Harness(rounds: rounds)
 do {
