@@ -25,58 +25,50 @@ extension WireScalar {
     }
 }
 
-/// Shared reading and writing for the fixed-width integers up to 64 bits.
-protocol WireSignedScalar: WireScalar, FixedWidthInteger, SignedInteger {}
-protocol WireUnsignedScalar: WireScalar, FixedWidthInteger, UnsignedInteger {}
+/// The fixed-width integers up to 64 bits: a varint, zigzag-mapped when signed. The branch
+/// on `isSigned` folds away in each specialisation.
+protocol WireIntegerScalar: WireScalar, FixedWidthInteger {}
 
-extension WireSignedScalar {
+extension WireIntegerScalar {
     @inline(__always) var wireType: UInt8 { CodableWireType.varint }
 
     @inline(__always) func write(to writer: inout ByteWriter) {
-        writer.writeSVarint(Int64(self))
-    }
-
-    static func read(_ value: WireValue, from input: ByteReader, limits: Limits) throws(WireError) -> Self {
-        guard value.type == CodableWireType.varint else { throw mismatch(value) }
-        var reader = input
-        reader.cursor = value.start
-        let raw = try reader.readSVarint()
-        guard let result = Self(exactly: raw) else {
-            throw WireError(.invalidValue, offset: value.at, "\(raw) does not fit \(Self.self)")
+        if Self.isSigned {
+            writer.writeSVarint(Int64(truncatingIfNeeded: self))
+        } else {
+            writer.writeUVarint(UInt64(truncatingIfNeeded: self))
         }
-        return result
-    }
-}
-
-extension WireUnsignedScalar {
-    @inline(__always) var wireType: UInt8 { CodableWireType.varint }
-
-    @inline(__always) func write(to writer: inout ByteWriter) {
-        writer.writeUVarint(UInt64(self))
     }
 
     static func read(_ value: WireValue, from input: ByteReader, limits: Limits) throws(WireError) -> Self {
         guard value.type == CodableWireType.varint else { throw mismatch(value) }
         var reader = input
         reader.cursor = value.start
+        if isSigned {
+            let raw = try reader.readSVarint()
+            guard let result = Self(exactly: raw) else { throw outOfRange(raw, value) }
+            return result
+        }
         let raw = try reader.readUVarint()
-        guard let result = Self(exactly: raw) else {
-            throw WireError(.invalidValue, offset: value.at, "\(raw) does not fit \(Self.self)")
-        }
+        guard let result = Self(exactly: raw) else { throw outOfRange(raw, value) }
         return result
+    }
+
+    private static func outOfRange(_ raw: some BinaryInteger, _ value: WireValue) -> WireError {
+        WireError(.invalidValue, offset: value.at, "\(raw) does not fit \(Self.self)")
     }
 }
 
-extension Int: WireSignedScalar {}
-extension Int8: WireSignedScalar {}
-extension Int16: WireSignedScalar {}
-extension Int32: WireSignedScalar {}
-extension Int64: WireSignedScalar {}
-extension UInt: WireUnsignedScalar {}
-extension UInt8: WireUnsignedScalar {}
-extension UInt16: WireUnsignedScalar {}
-extension UInt32: WireUnsignedScalar {}
-extension UInt64: WireUnsignedScalar {}
+extension Int: WireIntegerScalar {}
+extension Int8: WireIntegerScalar {}
+extension Int16: WireIntegerScalar {}
+extension Int32: WireIntegerScalar {}
+extension Int64: WireIntegerScalar {}
+extension UInt: WireIntegerScalar {}
+extension UInt8: WireIntegerScalar {}
+extension UInt16: WireIntegerScalar {}
+extension UInt32: WireIntegerScalar {}
+extension UInt64: WireIntegerScalar {}
 
 /// The 128-bit integers: a varint while the value fits the 64-bit `Narrow` type, else
 /// fixed128 (16 bytes, little-endian, two's complement for the signed one).
