@@ -30,7 +30,7 @@ final class WireDecoderCore: Decoder {
     /// Extra path components of containers made by `nestedContainer`, which add a level
     /// without a value of their own. Containers hold an index here (0: none) rather than an
     /// array, so copying one retains nothing but the core.
-    @exclusivity(unchecked) var prefixes: [[WirePathEntry]] = [[]]
+    @exclusivity(unchecked) var prefixes: [[WirePathEntry]] = []
     /// Per container depth: the content start of the last keyed container searched there and
     /// the entry after the last key found, where the next search starts. Fields are usually
     /// read in the order they were written, so most lookups succeed on the first entry.
@@ -105,7 +105,7 @@ final class WireDecoderCore: Decoder {
 
     /// The path components of prefix `id`.
     func prefixPath(_ id: Int) -> [WirePathEntry] {
-        id > 0 && id < prefixes.count ? prefixes[id] : []
+        id > 0 && id <= prefixes.count ? prefixes[id - 1] : []
     }
 
     /// A prefix one component longer than `id`. The table is capped (inputs full of nested
@@ -115,7 +115,7 @@ final class WireDecoderCore: Decoder {
         var extended = prefixPath(id)
         if case .none = entry {} else { extended.append(entry) }
         prefixes.append(extended)
-        return prefixes.count - 1
+        return prefixes.count
     }
 
     /// The coding path of a container: the first `pathDepth` entries of ``path``, then `prefix`.
