@@ -45,6 +45,41 @@ import Testing
         #expect(outcome.decoded + outcome.decodingErrors > 0)
     }
 
+    @Test func mutatedNestedSuperAndOutOfOrderEncodingsOnlyEverThrowWireOrDecodingErrors() throws {
+        var rng = SeededGenerator(seed: 0x5EED)
+        let samples: [(bytes: [UInt8], decode: ([UInt8]) throws -> Void)] = [
+            (try WireEncoder().encode(OutOfOrder(first: [1, 2, 300], inner: "in", last: 9, late: Point(x: 1, y: 2))),
+             { _ = try WireDecoder().decode(OutOfOrder.self, from: $0) }),
+            (try WireEncoder().encode(Derived(base: 3, extra: "e", tail: [Point(x: 0, y: 1), Point(x: 2, y: 3)])),
+             { _ = try WireDecoder().decode(Derived.self, from: $0) }),
+            (try WireEncoder().encode(SuperList(values: ["a", "bc"], head: -4)),
+             { _ = try WireDecoder().decode(SuperList.self, from: $0) }),
+            (try WireEncoder().encode([Shape.labelled("x", 1), .circle(center: Point(x: 1, y: 1), radius: 2)]),
+             { _ = try WireDecoder().decode([Shape].self, from: $0) }),
+        ]
+        var failures = 0
+        for round in 0..<4_000 {
+            let sample = samples[round % samples.count]
+            var bytes = sample.bytes
+            let index = Int(rng.next() % UInt64(bytes.count))
+            switch rng.next() % 3 {
+            case 0: bytes[index] ^= UInt8(1) << (rng.next() % 8)
+            case 1: bytes[index] = UInt8(truncatingIfNeeded: rng.next())
+            default: bytes.removeSubrange(index...)
+            }
+            do {
+                try sample.decode(bytes)
+            } catch is WireError {
+                failures += 1
+            } catch is DecodingError {
+                failures += 1
+            } catch {
+                Issue.record("unexpected error \(type(of: error)): \(error) for \(hex(bytes))")
+            }
+        }
+        #expect(failures > 1_000)
+    }
+
     @Test func thousandsOfRandomByteStringsOnlyEverThrowWireOrDecodingErrors() {
         var rng = SeededGenerator(seed: 7)
         var outcome = (decoded: 0, wireErrors: 0, decodingErrors: 0)
