@@ -8,7 +8,7 @@ struct WireKeyedDecodingContainer<Key: CodingKey>: KeyedDecodingContainerProtoco
     /// retain the input.)
     let start: Int
     let end: Int
-    /// This container's path is `core.path.prefix(pathDepth) + prefix`.
+    /// This container's path is `core.path.prefix(pathDepth)` followed by `core.prefixPath(prefix)`.
     let pathDepth: Int
     let prefix: Int
     /// How many values enclose this container's value.

@@ -6,7 +6,7 @@ struct WireUnkeyedDecodingContainer: UnkeyedDecodingContainer {
     var reader: ByteReader
     /// The element count from the wire (checked against the limits and the bytes left).
     let total: Int
-    /// This container's path is `core.path.prefix(pathDepth) + prefix`.
+    /// This container's path is `core.path.prefix(pathDepth)` followed by `core.prefixPath(prefix)`.
     let pathDepth: Int
     let prefix: Int
     /// How many values enclose this container's value.
