@@ -21,8 +21,8 @@ enum WireDecimal {
     /// Parses text written by ``text(_:)``; nil unless it is `NaN` or `-?digits(.digits)?`.
     static func parse(_ text: String) -> Decimal? {
         if text == "NaN" { return Decimal.nan }
+        guard !text.utf8.isEmpty, text.utf8.count <= maxLength else { return nil }
         let utf8 = Array(text.utf8)
-        guard !utf8.isEmpty, utf8.count <= maxLength else { return nil }
         var index = 0
         if utf8[0] == UInt8(ascii: "-") { index = 1 }
         var digitsBefore = 0
