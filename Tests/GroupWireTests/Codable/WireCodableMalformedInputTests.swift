@@ -70,6 +70,7 @@ import Testing
         #expect(decodeError(UUID.self, [0x02, 0x01, 0x00])?.kind == .typeMismatch)
         #expect(decodeError(URL.self, try WireEncoder().encode(""))?.kind == .invalidValue)
         #expect(decodeError(Decimal.self, try WireEncoder().encode("1e5"))?.kind == .invalidValue)
+        #expect(decodeError(Decimal.self, try WireEncoder().encode(String(repeating: "9", count: 300)))?.kind == .invalidValue)
         #expect(decodeError(Int128.self, [0x02, 0x03, 0x01, 0x02, 0x03])?.kind == .typeMismatch)
         #expect(decodeError(UUID.self, [0x04, 0x01])?.kind == .truncated)
     }
