@@ -1524,14 +1524,29 @@ public struct Arrays: WirePayloadCodable, Codable, Sendable, Hashable {
                 field9.append(Mood(rawValue: try reader.readUInt(as: UInt32.self)))
             case 0x52:
                 field10.append(try reader.readWireString())
+                if field10.count == 1 {
+                    WireCapacity.reserve(&field10, elementBytes: reader.reader.position - keyOffset, remaining: end - reader.reader.position)
+                }
             case 0x5A:
                 field11.append(try reader.readBytes())
+                if field11.count == 1 {
+                    WireCapacity.reserve(&field11, elementBytes: reader.reader.position - keyOffset, remaining: end - reader.reader.position)
+                }
             case 0x62:
                 field12.append(try reader.readWireUUID())
+                if field12.count == 1 {
+                    WireCapacity.reserve(&field12, elementBytes: reader.reader.position - keyOffset, remaining: end - reader.reader.position)
+                }
             case 0x6A:
                 field13.append(try Scalars.decodeNested(from: &reader, depth: depth))
+                if field13.count == 1 {
+                    WireCapacity.reserve(&field13, elementBytes: reader.reader.position - keyOffset, remaining: end - reader.reader.position)
+                }
             case 0x72:
                 field14.append(try Choice.decodeNested(from: &reader, depth: depth))
+                if field14.count == 1 {
+                    WireCapacity.reserve(&field14, elementBytes: reader.reader.position - keyOffset, remaining: end - reader.reader.position)
+                }
             default:
                 let key = try reader.fieldKey(raw: rawKey, at: keyOffset)
                 switch key.number {
@@ -2773,6 +2788,9 @@ public struct Tree: WirePayloadCodable, Codable, Sendable, Hashable {
                 field1 = try reader.readWireString()
             case 0x12:
                 field2.append(try Tree.decodeNested(from: &reader, depth: depth))
+                if field2.count == 1 {
+                    WireCapacity.reserve(&field2, elementBytes: reader.reader.position - keyOffset, remaining: end - reader.reader.position)
+                }
             case 0x1A:
                 let entry = try reader.readNested { (entryReader: inout PayloadReader) throws(WireError) -> (String, Tree) in
                     var entryKey: String = ""
