@@ -41,4 +41,10 @@ public enum WireCapacity {
         guard elementBytes > 0, remaining > 0 else { return }
         array.reserveCapacity(1 + min(remaining / elementBytes, maxHint))
     }
+
+    /// The same hint for a map, after its first entry.
+    @inlinable public static func reserve<Key, Value>(_ map: inout [Key: Value], elementBytes: Int, remaining: Int) {
+        guard elementBytes > 0, remaining > 0 else { return }
+        map.reserveCapacity(1 + min(remaining / elementBytes, maxHint))
+    }
 }

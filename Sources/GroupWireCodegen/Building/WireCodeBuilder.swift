@@ -365,6 +365,9 @@ struct WireCodeBuilder: Sendable {
                     ]
                 ),
                 .line("\(variable)[entry.0] = entry.1"),
+                .block("if \(variable).count == 1 {", [
+                    .line("WireCapacity.reserve(&\(variable), elementBytes: reader.reader.position - keyOffset, remaining: end - reader.reader.position)")
+                ]),
             ]
             return [SwitchCase(label: keyLabel(field.number, wireType: 2), body: body)]
         case .scalar, .named:

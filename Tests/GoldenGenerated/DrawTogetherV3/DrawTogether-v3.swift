@@ -778,6 +778,9 @@ public struct CanvasSnapshot: WireMessage, Codable, Sendable, Hashable {
                     return (entryKey, entryValue)
                 }
                 field3[entry.0] = entry.1
+                if field3.count == 1 {
+                    WireCapacity.reserve(&field3, elementBytes: reader.reader.position - keyOffset, remaining: end - reader.reader.position)
+                }
             default:
                 let key = try reader.fieldKey(raw: rawKey, at: keyOffset)
                 switch key.number {
