@@ -36,6 +36,7 @@ bench: setup
 
 regenerate: setup
 	python3 Spec/vectors/generate.py
+	GROUPWIRE_RECORD_GOLDENS=1 $(SWIFT) test --filter GoldenFileTests
 
 vectors: regenerate
 

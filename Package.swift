@@ -17,7 +17,11 @@ let package = Package(
         .library(name: "GroupWireCompression", targets: ["GroupWireCompression"]),
         .library(name: "GroupWireSession", targets: ["GroupWireSession"]),
         .library(name: "GroupWireSpec", targets: ["GroupWireSpec"]),
+        .library(name: "GroupWireCodegen", targets: ["GroupWireCodegen"]),
         .executable(name: "groupwire", targets: ["groupwire"]),
+        .executable(name: "groupwire-generate", targets: ["groupwire-generate"]),
+        .plugin(name: "GroupWireGeneratorPlugin", targets: ["GroupWireGeneratorPlugin"]),
+        .plugin(name: "GenerateGroupWireCode", targets: ["GenerateGroupWireCode"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -46,6 +50,62 @@ let package = Package(
         .testTarget(
             name: "GroupWireSpecTests",
             dependencies: ["GroupWireSpec"],
+            swiftSettings: strictSwift
+        ),
+        // Spec model in, Swift files in memory out (issue 3). Pure: no file system.
+        .target(name: "GroupWireCodegen", dependencies: ["GroupWireSpec"], swiftSettings: strictSwift),
+        // The generator's command line, run by the build and command plugins.
+        .executableTarget(
+            name: "groupwire-generate",
+            dependencies: ["GroupWireCodegen", "GroupWireSpec"],
+            swiftSettings: strictSwift
+        ),
+        // Generates Swift from a target's .gwspec files at build time.
+        .plugin(
+            name: "GroupWireGeneratorPlugin",
+            capability: .buildTool(),
+            dependencies: ["groupwire-generate"]
+        ),
+        // `swift package generate-groupwire-code`: writes generated Swift into the package.
+        .plugin(
+            name: "GenerateGroupWireCode",
+            capability: .command(
+                intent: .custom(verb: "generate-groupwire-code", description: "Generate Swift from the .gwspec files of targets"),
+                permissions: [.writeToPackageDirectory(reason: "writes the generated Swift next to the specs")]
+            ),
+            dependencies: ["groupwire-generate"]
+        ),
+        // The example specs (symlinks to Spec/Examples), compiled by the build plugin.
+        // SwiftPM drops a target without Swift sources, hence one small hand-written file.
+        .target(
+            name: "GroupWireExamples",
+            dependencies: ["GroupWire"],
+            swiftSettings: strictSwift,
+            plugins: ["GroupWireGeneratorPlugin"]
+        ),
+        .testTarget(
+            name: "GroupWireExamplesTests",
+            dependencies: ["GroupWireExamples", "GroupWire"],
+            swiftSettings: strictSwift
+        ),
+        .testTarget(
+            name: "GroupWireCodegenTests",
+            dependencies: ["GroupWireCodegen", "GroupWireSpec", "groupwire-generate"],
+            swiftSettings: strictSwift
+        ),
+        // Golden generated Swift for the example specs (Tests/GoldenGenerated, written by
+        // `make regenerate`), compiled here and exercised by GroupWireGoldenTests. One target
+        // per spec version: v1/v2/v3 of DrawTogether share type names.
+        .target(name: "DrawTogetherV1Golden", dependencies: ["GroupWire"], path: "Tests/GoldenGenerated/DrawTogetherV1", swiftSettings: strictSwift),
+        .target(name: "DrawTogetherV2Golden", dependencies: ["GroupWire"], path: "Tests/GoldenGenerated/DrawTogetherV2", swiftSettings: strictSwift),
+        .target(name: "DrawTogetherV3Golden", dependencies: ["GroupWire"], path: "Tests/GoldenGenerated/DrawTogetherV3", swiftSettings: strictSwift),
+        .target(name: "WatchTogetherGolden", dependencies: ["GroupWire"], path: "Tests/GoldenGenerated/WatchTogether", swiftSettings: strictSwift),
+        // Every shape the generator handles (Tests/Specs/KitchenSink.gwspec). Not under
+        // warnings-as-errors: constructing a deprecated enum/union case in the decoder warns.
+        .target(name: "KitchenSinkGolden", dependencies: ["GroupWire"], path: "Tests/GoldenGenerated/KitchenSink", swiftSettings: [.swiftLanguageMode(.v6)]),
+        .testTarget(
+            name: "GroupWireGoldenTests",
+            dependencies: ["GroupWire", "DrawTogetherV1Golden", "DrawTogetherV2Golden", "DrawTogetherV3Golden", "WatchTogetherGolden", "KitchenSinkGolden"],
             swiftSettings: strictSwift
         ),
         .testTarget(

@@ -37,7 +37,14 @@ public struct PayloadReader: Sendable {
     @inlinable public mutating func nextKey() throws(WireError) -> FieldKey? {
         if reader.isAtEnd { return nil }
         let offset = reader.position
-        let raw = try reader.readUVarint()
+        return try fieldKey(raw: try reader.readUVarint(), at: offset)
+    }
+
+    /// Checks a raw key varint read at `offset` and returns it as a ``FieldKey``
+    /// (generated decoders call this for keys their fast path does not match).
+    /// - Throws: ``WireError/Kind/unknownWireType`` or ``WireError/Kind/invalidValue`` for a
+    ///   field number of 0 or over ``FieldKey/maxNumber``.
+    @inlinable public func fieldKey(raw: UInt64, at offset: Int) throws(WireError) -> FieldKey {
         let wireType = WireType(rawValue: UInt8(truncatingIfNeeded: raw & 7))
         let number = raw >> 3
         guard wireType.isDefined else {

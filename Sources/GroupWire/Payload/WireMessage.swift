@@ -7,6 +7,10 @@ public protocol WirePayloadCodable: Sendable {
     /// Decodes a value from the fields `reader` holds, reading to its end.
     /// - Throws: a ``WireError`` for malformed input.
     init(decodingWire reader: inout PayloadReader) throws(WireError)
+
+    /// The value's payload bytes. A requirement (with a default below) so generated types'
+    /// exact-size, one-allocation encoder is used from generic code too.
+    func wirePayload() -> [UInt8]
 }
 
 /// A top-level message: a payload type with a stable type id that frames carry.

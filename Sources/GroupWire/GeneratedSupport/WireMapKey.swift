@@ -1,0 +1,110 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+
+/// A type that spec maps may use as key: integers, Bool, String and UUID.
+///
+/// Gives the canonical entry order writers use (see /work/notes/WIRE-DETERMINISM.md:
+/// integers numerically, String by UTF-8 bytes, `false < true`, UUID by its 16 bytes) and
+/// the JSON object key spelling (Spec JSON mapping: decimal, `true`/`false`, uppercase UUID).
+public protocol WireMapKey: Hashable, Sendable {
+    /// Whether `lhs` comes before `rhs` in the canonical entry order.
+    static func wireOrder(_ lhs: Self, _ rhs: Self) -> Bool
+    /// The key as a JSON object key.
+    var wireJSONKey: String { get }
+    /// Parses a JSON object key; nil when it is not a valid spelling.
+    init?(wireJSONKey: String)
+}
+
+extension WireMapKey where Self: FixedWidthInteger {
+    /// Numeric order.
+    @inlinable public static func wireOrder(_ lhs: Self, _ rhs: Self) -> Bool { lhs < rhs }
+    /// The decimal spelling.
+    public var wireJSONKey: String { String(self) }
+    /// Parses a decimal spelling.
+    public init?(wireJSONKey: String) { self.init(wireJSONKey, radix: 10) }
+}
+
+extension Int8: WireMapKey {}
+extension Int16: WireMapKey {}
+extension Int32: WireMapKey {}
+extension Int64: WireMapKey {}
+extension UInt8: WireMapKey {}
+extension UInt16: WireMapKey {}
+extension UInt32: WireMapKey {}
+extension UInt64: WireMapKey {}
+
+extension Bool: WireMapKey {
+    /// `false` before `true`.
+    public static func wireOrder(_ lhs: Bool, _ rhs: Bool) -> Bool { !lhs && rhs }
+    /// `true` or `false`.
+    public var wireJSONKey: String { self ? "true" : "false" }
+    /// Parses `true` or `false`.
+    public init?(wireJSONKey: String) {
+        switch wireJSONKey {
+        case "true": self = true
+        case "false": self = false
+        default: return nil
+        }
+    }
+}
+
+extension String: WireMapKey {
+    /// Lexicographic order of the UTF-8 bytes (not Unicode collation).
+    @inlinable public static func wireOrder(_ lhs: String, _ rhs: String) -> Bool {
+        lhs.utf8.lexicographicallyPrecedes(rhs.utf8)
+    }
+    /// The string itself.
+    public var wireJSONKey: String { self }
+    /// The string itself.
+    public init?(wireJSONKey: String) { self = wireJSONKey }
+}
+
+extension UUID: WireMapKey {
+    /// Lexicographic order of the 16 bytes.
+    public static func wireOrder(_ lhs: UUID, _ rhs: UUID) -> Bool {
+        withUnsafeBytes(of: lhs.uuid) { left in
+            withUnsafeBytes(of: rhs.uuid) { right in
+                left.lexicographicallyPrecedes(right)
+            }
+        }
+    }
+    /// The uppercase 8-4-4-4-12 spelling.
+    public var wireJSONKey: String { uuidString }
+    /// Parses the 8-4-4-4-12 spelling in either case.
+    public init?(wireJSONKey: String) { self.init(uuidString: wireJSONKey) }
+}
+
+extension Dictionary where Key: WireMapKey {
+    /// The entries in canonical key order, the order generated writers use.
+    /// Inlinable so the sort is specialized for the key type (measured: unspecialized it
+    /// cost more than the rest of a PlaybackState encode).
+    @inlinable public func wireSortedEntries() -> [(key: Key, value: Value)] {
+        sorted { Key.wireOrder($0.key, $1.key) }
+    }
+
+    /// Calls `body` with each entry in canonical key order. Maps of up to 16 entries are
+    /// walked by repeated minimum search (no allocation); larger ones are sorted once.
+    @inlinable public func forEachWireSorted(_ body: (Key, Value) -> Void) {
+        guard count > 16 else {
+            var previous: Key?
+            for _ in 0..<count {
+                var best: (key: Key, value: Value)?
+                for entry in self {
+                    if let previous, !Key.wireOrder(previous, entry.key) { continue }
+                    if let current = best, !Key.wireOrder(entry.key, current.key) { continue }
+                    best = entry
+                }
+                guard let best else { return }
+                body(best.key, best.value)
+                previous = best.key
+            }
+            return
+        }
+        for entry in wireSortedEntries() {
+            body(entry.key, entry.value)
+        }
+    }
+}

@@ -1,0 +1,153 @@
+import DrawTogetherV1Golden
+import Foundation
+import GroupWire
+import Testing
+
+/// Exercises the compiled golden Swift of DrawTogether v1 against hand-computed bytes.
+@Suite("Generated DrawTogether v1 types")
+struct DrawTogetherGoldenTests {
+    /// The FORMAT.md payload example, byte for byte.
+    static let upsertBytes = hex("""
+        0a 10 6f1c2a9e4b7d4e0f8a3b5c6d7e8f9a0b
+        10 02
+        1a 12 09 0000000000002940 11 0000000000000ac0
+        """)
+
+    @Test("UpsertStroke encodes to the FORMAT.md example bytes and decodes back to the same value")
+    func upsertStrokeMatchesFormatExample() throws {
+        let stroke = UpsertStroke(id: exampleID, color: .green, point: Point(x: 12.5, y: -3.25))
+        #expect(hexString(stroke.wirePayload()) == hexString(Self.upsertBytes))
+        #expect(stroke.wireSize == Self.upsertBytes.count)
+        let decoded = try UpsertStroke(wirePayload: Self.upsertBytes)
+        #expect(decoded == stroke)
+        #expect(decoded.unknownFields.isEmpty)
+    }
+
+    @Test("A default UpsertStroke writes only its always-present nested point")
+    func defaultUpsertStrokeWritesOnlyTheNestedPoint() throws {
+        #expect(UpsertStroke().wirePayload() == [0x1A, 0x00])
+        #expect(try UpsertStroke(wirePayload: []) == UpsertStroke())
+    }
+
+    @Test("Negative zero is written because defaults compare by bit pattern")
+    func negativeZeroIsWritten() throws {
+        let point = Point(x: -0.0, y: 0)
+        #expect(point.wirePayload() == hex("09 0000000000000080"))
+        let decoded = try Point(wirePayload: point.wirePayload())
+        #expect(decoded.x.sign == .minus)
+    }
+
+    @Test("CanvasSnapshot nests strokes and points and sizes them exactly")
+    func canvasSnapshotBytes() throws {
+        let snapshot = CanvasSnapshot(
+            strokes: [Stroke(color: .black, points: [Point(x: 1, y: 0)])],
+            pointCount: 1)
+        // stroke: field 3 point {field 1 = 1.0}; id and colour are defaults and left out.
+        let expected = hex("0a 0b 1a 09 09 000000000000f03f 10 01")
+        #expect(hexString(snapshot.wirePayload()) == hexString(expected))
+        #expect(snapshot.wireSize == expected.count)
+        #expect(try CanvasSnapshot(wirePayload: expected) == snapshot)
+    }
+
+    @Test("A large snapshot with 200 strokes of 50 points round-trips with an exact size")
+    func largeSnapshotRoundTrips() throws {
+        let strokes = (0..<200).map { index in
+            Stroke(id: exampleID, color: .blue, points: (0..<50).map { Point(x: Double($0), y: Double(index)) })
+        }
+        let snapshot = CanvasSnapshot(strokes: strokes, pointCount: 10_000)
+        let bytes = snapshot.wirePayload()
+        #expect(bytes.count == snapshot.wireSize)
+        #expect(try CanvasSnapshot(wirePayload: bytes) == snapshot)
+    }
+
+    @Test("An enum number this version does not know is kept and written back")
+    func unknownEnumCaseRoundTrips() throws {
+        let bytes = hex("10 06")  // color = 6 (orange in v3)
+        let decoded = try UpsertStroke(wirePayload: bytes + [0x1A, 0x00])
+        #expect(decoded.color == .unknown(6))
+        #expect(decoded.color.rawValue == 6)
+        #expect(decoded.wirePayload() == bytes + [0x1A, 0x00])
+        #expect(StrokeColor(rawValue: 2) == .green)
+        #expect(StrokeColor.unknown(2) == .green)
+    }
+
+    @Test("A field with the wrong wire type is rejected as typeMismatch")
+    func wrongWireTypeIsRejected() {
+        // field 2 (color) sent as fixed64.
+        #expect(throws: WireError.self) { try UpsertStroke(wirePayload: hex("11 0000000000000000")) }
+        do {
+            _ = try UpsertStroke(wirePayload: hex("11 0000000000000000"))
+        } catch {
+            #expect(error.kind == .typeMismatch)
+        }
+    }
+
+    @Test("A truncated nested point is rejected as truncated")
+    func truncatedInputIsRejected() {
+        do {
+            _ = try UpsertStroke(wirePayload: Array(Self.upsertBytes.dropLast(3)))
+            Issue.record("decoding a truncated payload succeeded")
+        } catch {
+            #expect(error.kind == .truncated)
+        }
+    }
+
+    @Test("Messages travel in frames and come back through a registry")
+    func framesAndRegistry() throws {
+        let stroke = UpsertStroke(id: exampleID, color: .red, point: Point(x: 1, y: 2))
+        let frameBytes = try stroke.wireFrame()
+        let frame = try FrameDecoder().decode(frameBytes)
+        #expect(frame.typeID == UpsertStroke.wireTypeID)
+        let registry = try MessageRegistry([UpsertStroke.self, CanvasSnapshot.self])
+        let decoded = try registry.decode(frame)
+        #expect(decoded as? UpsertStroke == stroke)
+        #expect(UpsertStroke.wireTypeName == "UpsertStroke")
+        #expect(CanvasSnapshot.wireTypeID == 2)
+    }
+
+    @Test("JSON uses field names, case names and UUID strings, and round-trips")
+    func jsonRoundTrip() throws {
+        let stroke = UpsertStroke(id: exampleID, color: .green, point: Point(x: 12.5, y: -3.25))
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys]
+        let json = String(decoding: try encoder.encode(stroke), as: UTF8.self)
+        #expect(json == #"{"color":"green","id":"6F1C2A9E-4B7D-4E0F-8A3B-5C6D7E8F9A0B","point":{"x":12.5,"y":-3.25}}"#)
+        #expect(try JSONDecoder().decode(UpsertStroke.self, from: Data(json.utf8)) == stroke)
+        let sparse = try JSONDecoder().decode(UpsertStroke.self, from: Data(#"{"color":7}"#.utf8))
+        #expect(sparse == UpsertStroke(color: .unknown(7)))
+    }
+
+    @Test("A nested field running past its nested length is rejected as truncated at the nested end")
+    func nestedFieldPastItsEnd() {
+        // point (field 3) claims 2 bytes, but its x (fixed64) needs 9.
+        let bytes = hex("1a 02 09 0000000000002940")
+        do {
+            _ = try UpsertStroke(wirePayload: bytes)
+            Issue.record("decoding a straddling nested field succeeded")
+        } catch {
+            #expect(error.kind == .truncated)
+            #expect(error.offset == 4)
+        }
+    }
+
+    @Test("Nesting deeper than maxNestingDepth is rejected as depthExceeded")
+    func nestingDepthIsLimited() throws {
+        let snapshot = CanvasSnapshot(strokes: [Stroke(points: [Point(x: 1, y: 1)])], pointCount: 1)
+        var shallow = Limits.default
+        shallow.maxNestingDepth = 2
+        #expect(try CanvasSnapshot(wirePayload: snapshot.wirePayload(), limits: shallow) == snapshot)
+        shallow.maxNestingDepth = 1
+        do {
+            _ = try CanvasSnapshot(wirePayload: snapshot.wirePayload(), limits: shallow)
+            Issue.record("decoding past maxNestingDepth succeeded")
+        } catch {
+            #expect(error.kind == .depthExceeded)
+        }
+    }
+
+    @Test("Non-ASCII and invalid UTF-8 strings are validated")
+    func stringValidation() throws {
+        #expect(try Stroke(wirePayload: hex("0a 10 6f1c2a9e4b7d4e0f8a3b5c6d7e8f9a0b")).id == exampleID)
+        #expect(throws: WireError.self) { try Stroke(wirePayload: hex("0a 0f 6f1c2a9e4b7d4e0f8a3b5c6d7e8f9a")) }
+    }
+}

@@ -1,0 +1,145 @@
+import Foundation
+import GroupWire
+import KitchenSinkGolden
+import Testing
+
+/// Exercises the compiled golden Swift of Tests/Specs/KitchenSink.gwspec: every scalar,
+/// packed and unpacked arrays, maps with every key kind, unions, defaults and odd names.
+@Suite("Generated KitchenSink types")
+struct KitchenSinkGoldenTests {
+    static let scalars = Scalars(
+        flag: true, i8: -8, i16: -16, i32: -32, i64: .min, u8: 8, u16: 16, u32: 32, u64: .max,
+        f32: 1.5, f64: -0.25, text: "héllo", blob: [0, 1, 255], id: exampleID,
+        at: Date(timeIntervalSince1970: -1), mood: .unknownValue(9))
+
+    static let awkward = Awkward(
+        class: "c", unknownFields: -1, legacy: 5, renamed: 6, self: Empty(),
+        nested: Arrays(
+            flags: [true, false], ints: [1, -1, 300], longs: [.max], bytes8: [255], counts: [0, 1],
+            floats: [1.5], doubles: [.pi], times: [Date(timeIntervalSince1970: 3)], moods: [.calm, .default, .unknownValue(40)],
+            texts: ["", "a"], blobs: [[], [1]], ids: [exampleID], items: [Scalars(), scalars],
+            choices: [.nothing, .number(-3), .text("t"), .item(scalars), .mood(.unknown), .time(Date(timeIntervalSince1970: 0))]),
+        maps: Maps(
+            byName: ["b": 2, "a": 1], byNumber: [-1: "a", 2: "b"], byCount: [7: [7]], byFlag: [true: 1, false: 0],
+            byID: [exampleID: Date(timeIntervalSince1970: 4), otherID: Date(timeIntervalSince1970: 5)],
+            moods: ["m": .default], items: [-5: scalars], choices: ["c": .nothing], floats: [1: .infinity]),
+        defaults: Defaults(flag: false, small: 0, ratio: 0.5),
+        optionals: Optionals(flag: false, i32: 0, u64: 0, f32: 0, text: "", blob: [], id: WireDefaults.uuid,
+                             at: WireTimestamp.epoch, mood: .calm, inner: Scalars(), choice: .nothing))
+
+    @Test("A value using every shape round-trips through bytes with an exact size")
+    func everythingRoundTrips() throws {
+        let bytes = Self.awkward.wirePayload()
+        #expect(bytes.count == Self.awkward.wireSize)
+        let decoded = try Awkward(wirePayload: bytes)
+        #expect(decoded == Self.awkward)
+        #expect(decoded.wirePayload() == bytes)
+    }
+
+    @Test("Every scalar round-trips, extreme values included")
+    func scalarsRoundTrip() throws {
+        let bytes = Self.scalars.wirePayload()
+        #expect(bytes.count == Self.scalars.wireSize)
+        #expect(try Scalars(wirePayload: bytes) == Self.scalars)
+        #expect(Scalars().wirePayload().isEmpty)
+    }
+
+    @Test("Numeric arrays are packed, and unpacked input is accepted too")
+    func packedArrays() throws {
+        #expect(Arrays(ints: [1, -1, 300]).wirePayload() == hex("12 04 02 01 d804"))
+        #expect(Arrays(floats: [1.5]).wirePayload() == hex("32 04 0000c03f"))
+        #expect(Arrays(moods: [.calm, .unknownValue(300)]).wirePayload() == hex("4a 03 00 ac02"))
+        #expect(try Arrays(wirePayload: hex("10 02 10 01 12 01 04")).ints == [1, -1, 2])
+        #expect(Arrays(texts: ["", "a"]).wirePayload() == hex("52 00 52 01 61"))
+    }
+
+    @Test("Map entries are sorted by key and always carry both key and value")
+    func mapOrdering() {
+        #expect(Maps(byNumber: [2: "b", -1: "a"]).wirePayload() == hex("12 05 08 01 12 01 61  12 05 08 04 12 01 62"))
+        #expect(Maps(byFlag: [true: 1, false: 0]).wirePayload()
+            == hex("22 0b 08 00 11 0000000000000000  22 0b 08 01 11 000000000000f03f"))
+    }
+
+    @Test("Spec defaults are left out, other values are written")
+    func defaults() throws {
+        #expect(Defaults().wirePayload().isEmpty)
+        #expect(Defaults(flag: false).wirePayload() == hex("08 00"))
+        #expect(Defaults(small: -1).wirePayload() == hex("10 01"))
+        let decoded = try Defaults(wirePayload: [])
+        #expect(decoded.name == "tab\there \"quoted\"")
+        #expect(decoded.scale == -2.25)
+        #expect(decoded.mood.rawValue == 2)
+    }
+
+    @Test("An enum case named unknown and a keyword case get their own Swift cases")
+    func awkwardEnumNames() {
+        #expect(Mood(rawValue: 1) == .unknown)
+        #expect(Mood(rawValue: 3) == .default)
+        #expect(Mood(rawValue: 4) == .unknownValue(4))
+    }
+
+    @Test("Keyword and clashing field names survive wire and JSON")
+    func awkwardFieldNames() throws {
+        let value = Awkward(class: "k", unknownFields: 3, self: Empty())
+        #expect(try Awkward(wirePayload: value.wirePayload()).unknownFields == 3)
+        let json = String(decoding: try JSONEncoder().encode(value), as: UTF8.self)
+        #expect(json.contains(#""class":"k""#))
+        #expect(json.contains(#""unknownFields":3"#))
+        #expect(json.contains(#""self":{}"#))
+        #expect(try JSONDecoder().decode(Awkward.self, from: Data(json.utf8)) == value)
+    }
+
+    @Test("JSON of every shape round-trips (bytes as base64, maps with string keys)")
+    func jsonRoundTrip() throws {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys]
+        let data = try encoder.encode(Self.awkward)
+        let json = String(decoding: data, as: UTF8.self)
+        #expect(json.contains(#""blobs":["","AQ=="]"#))
+        #expect(json.contains(#""byNumber":{"-1":"a","2":"b"}"#))
+        #expect(json.contains(#""floats":{"1":"Infinity"}"#))
+        #expect(try JSONDecoder().decode(Awkward.self, from: data) == Self.awkward)
+    }
+
+    @Test("Messages without fields encode to nothing and keep what they do not know")
+    func emptyMessage() throws {
+        #expect(Ping().wirePayload().isEmpty)
+        let decoded = try Ping(wirePayload: hex("08 01"))
+        #expect(decoded.unknownFields == hex("08 01"))
+        #expect(decoded.wirePayload() == hex("08 01"))
+    }
+}
+
+@Suite("Generated recursive types")
+struct RecursiveGoldenTests {
+    @Test("A recursive tree round-trips through arrays and maps of itself")
+    func treeRoundTrips() throws {
+        let tree = Tree(label: "root", children: [Tree(label: "a"), Tree(children: [Tree(label: "deep")])],
+                        byName: ["x": Tree(label: "mapped", byName: ["y": Tree()])])
+        let bytes = tree.wirePayload()
+        #expect(bytes.count == tree.wireSize)
+        #expect(try Tree(wirePayload: bytes) == tree)
+    }
+
+    @Test("Input nested past maxNestingDepth is rejected as depthExceeded, without exhausting the stack")
+    func deepInputIsRejected() {
+        // 10_000 levels of `children` (field 2, len): 12 <len> 12 <len> ... built inside out.
+        var bytes: [UInt8] = []
+        for _ in 0..<10_000 {
+            var level: [UInt8] = [0x12]
+            var length = UInt64(bytes.count)
+            while length >= 0x80 {
+                level.append(UInt8(truncatingIfNeeded: length) | 0x80)
+                length >>= 7
+            }
+            level.append(UInt8(length))
+            bytes = level + bytes
+        }
+        do {
+            _ = try Tree(wirePayload: bytes)
+            Issue.record("decoding 10,000 nested levels succeeded")
+        } catch {
+            #expect(error.kind == .depthExceeded)
+        }
+    }
+}
