@@ -12,6 +12,7 @@ let package = Package(
     platforms: [.macOS(.v13), .iOS(.v16)],
     products: [
         .library(name: "GroupWire", targets: ["GroupWire"]),
+        .library(name: "GroupWireCapture", targets: ["GroupWireCapture"]),
         .executable(name: "groupwire", targets: ["groupwire"]),
     ],
     dependencies: [
@@ -20,10 +21,12 @@ let package = Package(
     targets: [
         .target(name: "CGroupWireCRC32C"),
         .target(name: "GroupWire", dependencies: ["CGroupWireCRC32C"], swiftSettings: strictSwift),
+        .target(name: "GroupWireCapture", dependencies: ["GroupWire"], swiftSettings: strictSwift),
         .executableTarget(
             name: "groupwire",
             dependencies: [
                 "GroupWire",
+                "GroupWireCapture",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: strictSwift
@@ -31,6 +34,11 @@ let package = Package(
         .testTarget(
             name: "GroupWireTests",
             dependencies: ["GroupWire"],
+            swiftSettings: strictSwift
+        ),
+        .testTarget(
+            name: "GroupWireCaptureTests",
+            dependencies: ["GroupWireCapture", "GroupWire"],
             swiftSettings: strictSwift
         ),
     ]
