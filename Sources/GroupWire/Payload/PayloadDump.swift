@@ -5,8 +5,8 @@
 /// order:
 /// 1. empty, or valid UTF-8 made only of printable characters (tab, CR and LF allowed):
 ///    a string. This comes before the message guess because text whose every byte is also
-///    a valid key and value is common (`"hello"` is not, but `"Go home"` parses as three
-///    fields), while a real message made only of printable bytes needs every field number
+///    a valid key and value is common (`"hello"` is not, but `"hi"` parses as one
+///    field), while a real message made only of printable bytes needs every field number
 ///    to be at least 4 and every length and value printable, which is rare;
 /// 2. bytes that parse completely as fields (at least one), when the nesting is still
 ///    under ``Limits/maxNestingDepth``: a nested message;
@@ -321,5 +321,50 @@ extension PayloadDump {
             }
         }
         return out + "\""
+    }
+}
+
+// MARK: - Re-encoding
+
+extension PayloadDump {
+    /// The dump as JSON text with sorted keys (see ``renderText(indent:prefix:)`` for the
+    /// text form; the schema is documented on the `json` property).
+    public func renderJSONText() -> String {
+        json.rendered()
+    }
+
+    /// The payload bytes the dumped fields and the unparsed tail make, written back with
+    /// minimal varints. Since readers only accept minimal varints, this equals the bytes
+    /// that were dumped: nothing is lost or invented by dumping.
+    public func encodedBytes() -> [UInt8] {
+        var writer = ByteWriter()
+        Self.encode(fields, into: &writer)
+        writer.write(contentsOf: unparsed)
+        return writer.bytes
+    }
+
+    private static func encode(_ fields: [Field], into writer: inout ByteWriter) {
+        for field in fields {
+            writer.writeUVarint(FieldKey(number: field.number, wireType: field.wireType).encoded)
+            switch field.value {
+            case .varint(let value):
+                writer.writeUVarint(value)
+            case .fixed64(let value):
+                writer.writeFixed64LE(value)
+            case .fixed32(let value):
+                writer.writeFixed32LE(value)
+            case .string(let text):
+                writer.writeUVarint(UInt64(text.utf8.count))
+                writer.write(contentsOf: text.utf8)
+            case .bytes(let bytes):
+                writer.writeUVarint(UInt64(bytes.count))
+                writer.write(contentsOf: bytes)
+            case .message(let nested):
+                var inner = ByteWriter()
+                encode(nested, into: &inner)
+                writer.writeUVarint(UInt64(inner.count))
+                writer.write(contentsOf: inner.bytes)
+            }
+        }
     }
 }
