@@ -307,20 +307,10 @@ extension PayloadDump {
         return out
     }
 
-    /// `text` in double quotes with quotes, backslashes and line breaks escaped.
+    /// `text` in double quotes with quotes, backslashes and line breaks escaped, as in
+    /// JSON (dumped strings hold no other control characters).
     static func quoted(_ text: String) -> String {
-        var out = "\""
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case "\n": out += "\\n"
-            case "\r": out += "\\r"
-            case "\t": out += "\\t"
-            default: out.unicodeScalars.append(scalar)
-            }
-        }
-        return out + "\""
+        JSONValue.string(text).rendered(pretty: false)
     }
 }
 
