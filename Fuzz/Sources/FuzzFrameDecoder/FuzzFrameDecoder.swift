@@ -20,7 +20,7 @@ public func fuzzFrameDecoder(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt
         check(frame, roundTripsTo: bytes, decoder, encoder)
     }
 
-    let whole = events(of: [bytes[...]], limits: limits)
+    let whole = decoder.decodeAll(bytes)
     var end = 0
     for event in whole {
         precondition(event.offset == end, "event at \(event.offset) does not start where the last ended (\(end))")
@@ -34,38 +34,10 @@ public func fuzzFrameDecoder(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt
 
     if !bytes.isEmpty {
         let split = Int(bytes[0]) % (bytes.count + 1)
-        let chunked = events(of: [bytes[..<split], bytes[split...]], limits: limits)
-        precondition(chunked.map(Summary.init) == whole.map(Summary.init), "chunking at \(split) changed the events")
+        let chunked = decoder.decodeAll(chunks: [bytes[..<split], bytes[split...]])
+        precondition(chunked == whole, "chunking at \(split) changed the events")
     }
     return 0
-}
-
-/// What must not depend on chunking: position, frame, error kind and offset.
-private struct Summary: Equatable {
-    let offset: Int
-    let length: Int
-    let frame: Frame?
-    let errorKind: WireError.Kind?
-    let errorOffset: Int?
-
-    init(_ event: FrameStreamEvent) {
-        offset = event.offset
-        length = event.length
-        frame = event.frame
-        errorKind = event.error?.kind
-        errorOffset = event.error?.offset
-    }
-}
-
-private func events(of chunks: [ArraySlice<UInt8>], limits: Limits) -> [FrameStreamEvent] {
-    var reader = FrameStreamReader(limits: limits)
-    var events: [FrameStreamEvent] = []
-    for chunk in chunks {
-        reader.append(chunk)
-        while let event = reader.nextEvent() { events.append(event) }
-    }
-    if let last = reader.finish() { events.append(last) }
-    return events
 }
 
 private func check(_ frame: Frame, roundTripsTo bytes: [UInt8], _ decoder: FrameDecoder, _ encoder: FrameEncoder) {

@@ -26,7 +26,7 @@ import Testing
             #expect(try decoder.decode(try encoder.encode(frame)) == frame)
         }
 
-        let whole = Self.events(of: [bytes[...]])
+        let whole = decoder.decodeAll(bytes)
         var end = 0
         for event in whole {
             #expect(event.offset == end, "\(url.lastPathComponent): events do not tile the input at \(end)")
@@ -43,8 +43,8 @@ import Testing
         #expect(end == bytes.count)
         if let first = bytes.first {
             let split = Int(first) % (bytes.count + 1)
-            let chunked = Self.events(of: [bytes[..<split], bytes[split...]])
-            #expect(chunked.map(Summary.init) == whole.map(Summary.init), "\(url.lastPathComponent): chunking at \(split) changed the events")
+            let chunked = decoder.decodeAll(chunks: [bytes[..<split], bytes[split...]])
+            #expect(chunked == whole, "\(url.lastPathComponent): chunking at \(split) changed the events")
         }
 
         // FuzzPayloadDump reads its first byte as a limits selector; replay it the same way
@@ -67,37 +67,10 @@ import Testing
         // Found by FuzzFrameDecoder: one garbage byte, then a frame too short to finish.
         // Fed in chunks [01] + rest, the garbage was reported together with the frame.
         let bytes: [UInt8] = [0x01, 0xC7, 0x06, 0xC7, 0x20, 0x01, 0xFB, 0xE3, 0x35]
-        let chunked = Self.events(of: [bytes[..<1], bytes[1...]])
+        let chunked = FrameDecoder().decodeAll(chunks: [bytes[..<1], bytes[1...]])
         #expect(chunked.map(\.offset) == [0, 1])
         #expect(chunked.map(\.length) == [1, 8])
         #expect(chunked.map { $0.error?.kind } == [.badMagic, .truncated])
-        #expect(chunked.map(Summary.init) == Self.events(of: [bytes[...]]).map(Summary.init))
-    }
-
-    private struct Summary: Equatable {
-        let offset: Int
-        let length: Int
-        let frame: Frame?
-        let errorKind: WireError.Kind?
-        let errorOffset: Int?
-
-        init(_ event: FrameStreamEvent) {
-            offset = event.offset
-            length = event.length
-            frame = event.frame
-            errorKind = event.error?.kind
-            errorOffset = event.error?.offset
-        }
-    }
-
-    private static func events(of chunks: [ArraySlice<UInt8>]) -> [FrameStreamEvent] {
-        var reader = FrameStreamReader()
-        var events: [FrameStreamEvent] = []
-        for chunk in chunks {
-            reader.append(chunk)
-            while let event = reader.nextEvent() { events.append(event) }
-        }
-        if let last = reader.finish() { events.append(last) }
-        return events
+        #expect(chunked == FrameDecoder().decodeAll(bytes))
     }
 }
