@@ -39,6 +39,9 @@ FLAGS=(-c debug --sanitize=fuzzer --sanitize=address -Xswiftc -sanitize=fuzzer,a
        -Xswiftc -parse-as-library --scratch-path "$BUILD_DIR")
 # The Swift runtime's crash backtracer fights AddressSanitizer over the crashing process.
 export SWIFT_BACKTRACE=enable=no
+# SwiftPM does not notice source files added to the path dependency (the root package)
+# and would link stale code; dropping the build plan makes it plan again (objects stay).
+rm -f "$BUILD_DIR/debug.yaml"
 for target in "${TARGETS[@]}"; do
     echo "== building $target"
     # The linker warns about every ASan helper symbol; keep the log, show only problems.
