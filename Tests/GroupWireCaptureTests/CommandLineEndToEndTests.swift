@@ -96,7 +96,7 @@ import Testing
         #expect(inspect.status == 1)
         let lines = inspect.standardOutput.split(separator: "\n").map(String.init)
         let errorLine = try #require(lines.firstIndex { $0.hasPrefix("\(path): error: invalid bytes \(first)..<\(first + second): checksumMismatch") })
-        let after = try #require(lines.firstIndex { $0.hasPrefix("frame 1 at byte \(first + second),") })
+        let after = try #require(lines.firstIndex { $0.hasPrefix("frame 2 at byte \(first + second),") })
         #expect(errorLine < after)
         #expect(lines.contains("    1: string \"Movie night\""))
         #expect(lines.last == "summary: 2 valid frames, 1 invalid")

@@ -40,19 +40,18 @@ public struct InspectionReport: Sendable {
 
     // MARK: Text
 
-    /// The report as text: a heading, then per frame one header line and its payload
-    /// dump indented below it, per rejected run one diagnostic line, then a summary line.
+    /// The report as text: a heading, then per frame one header line (`frame N`, where N
+    /// counts entries, valid or not, from 0) and its payload dump indented below it, per
+    /// rejected run one diagnostic line, then a summary line.
     public func renderText() -> String {
         var lines: [String] = []
         lines.append("\(path): \(format) frame file, \(byteCount) byte\(byteCount == 1 ? "" : "s")")
-        var frameIndex = 0
-        for entry in entries {
+        for (index, entry) in entries.enumerated() {
             guard let frame = entry.frame else {
                 if let diagnostic = diagnostic(for: entry) { lines.append(diagnostic) }
                 continue
             }
-            lines.append(headerLine(frameIndex, entry, frame))
-            frameIndex += 1
+            lines.append(headerLine(index, entry, frame))
             if let compression = frame.compression {
                 lines.append("  compression: codec \(compression.codec)\(compression.codec == CompressionInfo.zstdCodec ? " (zstd)" : ""), dictionary \(compression.dictionaryID), content size \(compression.contentSize)")
             }
