@@ -123,10 +123,13 @@ public struct PayloadDump: Sendable, Hashable {
                 value = .fixed64(try payload.reader.readFixed64LE())
             case .fixed32:
                 value = .fixed32(try payload.reader.readFixed32LE())
-            default:  // .lengthDelimited: nextKey rejected every other wire type.
+            case .lengthDelimited:
                 let count = try payload.readLength(limit: limits.maxMessageSize, "LEN value of field \(key.number)")
                 var sub = try payload.reader.subReader(count: count, "LEN value of field \(key.number)")
                 value = guess(&sub, depth: depth + 1)
+            default:
+                // nextKey rejects undefined wire types; this catches any defined later.
+                throw WireError(.unknownWireType, offset: offset, "wire type \(key.wireType.rawValue) cannot be dumped")
             }
             reader = payload.reader
             return Field(number: key.number, wireType: key.wireType, offset: offset, value: value)
