@@ -1,31 +1,49 @@
-# The GroupWire workflow. `make help` lists the targets.
+# GroupWire workflow. `make demo` runs the main job on built-in data; `make test` runs
+# every test. Both install what they need on a fresh Debian machine first.
 
 SWIFT ?= swift
 FUZZ_SECONDS ?= 60
-DEMO_FILE ?= .build/demo.gwf
+DEMO_FILE ?= .build/demo/example-frames.gw
 
-.PHONY: help build test demo fuzz fuzz-corpus
+.PHONY: setup build test demo fuzz fuzz-build fuzz-corpus bench regenerate vectors format clean
 
-help:
-	@echo "make build                 build the package"
-	@echo "make test                  run every test"
-	@echo "make demo                  write example frames to $(DEMO_FILE) and inspect them"
-	@echo "make fuzz FUZZ_SECONDS=N   run each fuzz target for N seconds (default 60); fails on a crash"
-	@echo "make fuzz-corpus           regenerate the fuzz seed corpus from the vectors and examples"
+setup:
+	@scripts/setup.sh
 
-build:
+build: setup
 	$(SWIFT) build
 
-test:
-	$(SWIFT) test
+test: setup
+	$(SWIFT) build --build-tests
+	$(SWIFT) test --skip-build
 
-demo: build
-	mkdir -p $(dir $(DEMO_FILE))
-	$$($(SWIFT) build --show-bin-path)/groupwire demo --output $(DEMO_FILE)
-	$$($(SWIFT) build --show-bin-path)/groupwire inspect $(DEMO_FILE)
+demo: setup
+	$(SWIFT) build --product groupwire
+	@mkdir -p $(dir $(DEMO_FILE))
+	$(SWIFT) run --skip-build groupwire demo --output $(DEMO_FILE)
+	$(SWIFT) run --skip-build groupwire inspect $(DEMO_FILE)
 
-fuzz:
+# run.sh builds with the flags libFuzzer needs (see Fuzz/README.md), then fuzzes each
+# target for FUZZ_SECONDS; a crash fails and is saved to Fuzz/regressions/.
+fuzz-build: setup
+	FUZZ_BUILD_ONLY=1 Fuzz/run.sh all
+
+fuzz: setup
 	Fuzz/run.sh all $(FUZZ_SECONDS)
 
 fuzz-corpus:
 	python3 Fuzz/make-corpus.py
+
+bench: setup
+	cd Benchmarks && $(SWIFT) run -c release GroupWireBenchmarks
+
+regenerate: setup
+	python3 Spec/vectors/generate.py
+
+vectors: regenerate
+
+format:
+	$(SWIFT) format --in-place --recursive Sources Tests Plugins Benchmarks/Sources Fuzz/Sources
+
+clean:
+	rm -rf .build Fuzz/.build Fuzz/.build-fuzz Benchmarks/.build

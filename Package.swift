@@ -1,11 +1,13 @@
-// swift-tools-version: 6.1
+// swift-tools-version: 6.2
 // GroupWire: a versioned binary wire protocol for group-session messengers.
 
 import PackageDescription
 
-let strictSwift: [SwiftSetting] = [
-    .swiftLanguageMode(.v6),
-]
+/// Swift 6 language mode everywhere; CI (GROUPWIRE_WERROR=1) also treats warnings as errors
+/// in this package's own targets, not in its dependencies.
+let strictSwift: [SwiftSetting] =
+    [.swiftLanguageMode(.v6)]
+    + (Context.environment["GROUPWIRE_WERROR"] == nil ? [] : [.treatAllWarnings(as: .error)])
 
 let package = Package(
     name: "GroupWire",

@@ -5,7 +5,7 @@
 #   TARGET: FuzzFrameDecoder, FuzzPayloadDump, FuzzWireDecoder, or all.
 # Environment: FUZZ_MAX_LEN (default 4096) caps input size; short inputs run much faster
 # and still reach every length check, since lengths are read from varints.
-# FUZZ_CONFIG (default debug, which also checks `assert`s) may be set to release for
+# FUZZ_BUILD_ONLY=1 builds and stops. FUZZ_CONFIG (default debug, which also checks `assert`s) may be set to release for
 # about five times the executions per second; preconditions and overflow checks stay on.
 #
 # New interesting inputs go to Fuzz/.build-fuzz/work/TARGET (not committed); the seed
@@ -55,6 +55,10 @@ for target in "${TARGETS[@]}"; do
     fi
 done
 BIN="$(swift build "${FLAGS[@]}" --show-bin-path)"
+if [[ -n "${FUZZ_BUILD_ONLY:-}" ]]; then
+    echo "== built ${TARGETS[*]} in $BIN"
+    exit 0
+fi
 
 status=0
 for target in "${TARGETS[@]}"; do
