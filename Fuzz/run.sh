@@ -5,8 +5,9 @@
 #   TARGET: FuzzFrameDecoder, FuzzPayloadDump, FuzzWireDecoder, or all.
 # Environment: FUZZ_MAX_LEN (default 4096) caps input size; short inputs run much faster
 # and still reach every length check, since lengths are read from varints.
-# FUZZ_BUILD_ONLY=1 builds and stops. FUZZ_CONFIG (default debug, which also checks `assert`s) may be set to release for
-# about five times the executions per second; preconditions and overflow checks stay on.
+# FUZZ_BUILD_ONLY=1 builds and stops. FUZZ_CONFIG (default debug, which also checks
+# `assert`s) may be set to release for about five times the executions per second;
+# preconditions and overflow checks stay on.
 #
 # New interesting inputs go to Fuzz/.build-fuzz/work/TARGET (not committed); the seed
 # corpus in Fuzz/corpus/TARGET is only read. A crash fails the run; its input is copied
