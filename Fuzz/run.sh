@@ -46,6 +46,7 @@ export SWIFT_BACKTRACE=enable=no
 # SwiftPM does not notice source files added to the path dependency (the root package)
 # and would link stale code; dropping the build plan makes it plan again (objects stay).
 rm -f "$BUILD_DIR/$CONFIG.yaml"
+mkdir -p "$BUILD_DIR"
 for target in "${TARGETS[@]}"; do
     echo "== building $target"
     # The linker warns about every ASan helper symbol; keep the log, show only problems.

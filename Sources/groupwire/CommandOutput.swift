@@ -1,7 +1,6 @@
 import ArgumentParser
-import GroupWireCapture
-
 import Foundation
+import GroupWireCapture
 
 /// Prints a ``ToolOutput`` and ends with its exit status.
 enum CommandOutput {

@@ -45,11 +45,12 @@ struct InspectCommand: ParsableCommand {
     var input: InputFormat?
 
     func run() throws {
-        let fileFormat: FrameFileFormat? = switch input {
-        case .hex: .hex
-        case .raw: .raw
-        case nil: nil
-        }
+        let fileFormat: FrameFileFormat? =
+            switch input {
+            case .hex: .hex
+            case .raw: .raw
+            case nil: nil
+            }
         let output = CaptureTools.inspect(path: file, json: format == .json, fileFormat: fileFormat)
         try CommandOutput.emit(output)
     }

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import GroupWireCapture
 
 /// Runs the built `groupwire` executable, as a user would, and checks exit statuses and
@@ -20,7 +21,8 @@ import Testing
         }
         candidates.append(Bundle.main.bundleURL.appendingPathComponent("groupwire"))
         candidates.append(Bundle.main.bundleURL.deletingLastPathComponent().appendingPathComponent("groupwire"))
-        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent()
         candidates.append(root.appendingPathComponent(".build/debug/groupwire"))
         guard let found = candidates.first(where: { FileManager.default.isExecutableFile(atPath: $0.path) }) else {
             throw ExecutableNotFound(searched: candidates.map(\.path))
@@ -55,9 +57,10 @@ import Testing
         let outData = out.fileHandleForReading.readDataToEndOfFile()
         group.wait()
         process.waitUntilExit()
-        return Run(status: process.terminationStatus,
-                   standardOutput: String(decoding: outData, as: UTF8.self),
-                   standardError: String(decoding: errData.get(), as: UTF8.self))
+        return Run(
+            status: process.terminationStatus,
+            standardOutput: String(decoding: outData, as: UTF8.self),
+            standardError: String(decoding: errData.get(), as: UTF8.self))
     }
 
     final class ErrorBox: @unchecked Sendable {  // safe because: guarded by `lock`.
@@ -82,7 +85,10 @@ import Testing
         #expect(inspect.standardError == "")
         let lines = inspect.standardOutput.split(separator: "\n").map(String.init)
         #expect(lines.first == "\(path): raw frame file, 224 bytes")
-        #expect(lines.contains { $0.hasPrefix("frame 2 at byte 164, 60 bytes: version 1, length 57, kind data (byte 0x00), flags none, type id 10") })
+        #expect(
+            lines.contains {
+                $0.hasPrefix("frame 2 at byte 164, 60 bytes: version 1, length 57, kind data (byte 0x00), flags none, type id 10")
+            })
         #expect(lines.contains("    1: string \"Movie night\""))
         #expect(lines.last == "summary: 3 valid frames, 0 invalid")
     }
@@ -95,7 +101,8 @@ import Testing
         let inspect = try Self.run(["inspect", path])
         #expect(inspect.status == 1)
         let lines = inspect.standardOutput.split(separator: "\n").map(String.init)
-        let errorLine = try #require(lines.firstIndex { $0.hasPrefix("\(path): error: invalid bytes \(first)..<\(first + second): checksumMismatch") })
+        let errorLine = try #require(
+            lines.firstIndex { $0.hasPrefix("\(path): error: invalid bytes \(first)..<\(first + second): checksumMismatch") })
         let after = try #require(lines.firstIndex { $0.hasPrefix("frame 2 at byte \(first + second),") })
         #expect(errorLine < after)
         #expect(lines.contains("    1: string \"Movie night\""))

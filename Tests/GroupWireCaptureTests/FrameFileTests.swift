@@ -1,6 +1,7 @@
 import Foundation
 import GroupWire
 import Testing
+
 @testable import GroupWireCapture
 
 @Suite struct FrameFileTests {

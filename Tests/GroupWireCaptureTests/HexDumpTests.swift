@@ -1,4 +1,5 @@
 import Testing
+
 @testable import GroupWireCapture
 
 @Suite struct HexDumpTests {
@@ -16,7 +17,8 @@ import Testing
     }
 
     @Test func plainHexWithCommentsBlankLinesAndPrefixesReadsAsBytes() throws {
-        let dump = try parse("""
+        let dump = try parse(
+            """
             # a comment
             C7 01 0a
 
@@ -32,19 +34,24 @@ import Testing
     }
 
     @Test func xxdOutputSkipsTheOffsetAndASCIIColumns() throws {
-        let dump = try parse("""
+        let dump = try parse(
+            """
             00000000: c701 2e00 010a 106b a7b8 109d ad11 d180  .......k........
             00000010: 0a0b 2020 6162                           ..  ab
             """)
-        #expect(dump.bytes == [0xC7, 0x01, 0x2E, 0x00, 0x01, 0x0A, 0x10, 0x6B, 0xA7, 0xB8, 0x10, 0x9D, 0xAD, 0x11, 0xD1, 0x80,
-                               0x0A, 0x0B, 0x20, 0x20, 0x61, 0x62])
+        #expect(
+            dump.bytes == [
+                0xC7, 0x01, 0x2E, 0x00, 0x01, 0x0A, 0x10, 0x6B, 0xA7, 0xB8, 0x10, 0x9D, 0xAD, 0x11, 0xD1, 0x80,
+                0x0A, 0x0B, 0x20, 0x20, 0x61, 0x62,
+            ])
         #expect(dump.location(ofByte: 0) == HexDump.Location(line: 1, column: 11))
         #expect(dump.location(ofByte: 1) == HexDump.Location(line: 1, column: 13))
         #expect(dump.location(ofByte: 17) == HexDump.Location(line: 2, column: 13))
     }
 
     @Test func hexdumpCanonicalOutputExpandsStarLines() throws {
-        let dump = try parse("""
+        let dump = try parse(
+            """
             00000000  c7 01 2e 00 01 0a 10 6b  a7 b8 10 9d ad 11 d1 80  |.......k...#|...|
             00000010  00 00 00 00 00 00 00 00  00 00 00 00 00 00 00 00  |................|
             *

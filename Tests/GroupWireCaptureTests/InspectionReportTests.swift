@@ -1,6 +1,7 @@
 import Foundation
 import GroupWire
 import Testing
+
 @testable import GroupWireCapture
 
 @Suite struct InspectionReportTests {
@@ -41,7 +42,10 @@ import Testing
         #expect(bad.error?.kind == .checksumMismatch)
         #expect(bad.error?.offset == first + second - 4)
         #expect(report.entries[2].frame?.typeID == 10)
-        #expect(report.diagnostic(for: bad)?.hasPrefix("bad.gwf: error: invalid bytes \(first)..<\(first + second): checksumMismatch at offset \(first + second - 4)") == true)
+        #expect(
+            report.diagnostic(for: bad)?.hasPrefix(
+                "bad.gwf: error: invalid bytes \(first)..<\(first + second): checksumMismatch at offset \(first + second - 4)")
+                == true)
     }
 
     @Test func theTextReportHasAHeadingFrameLinesPayloadsAndASummary() throws {
@@ -49,7 +53,10 @@ import Testing
         let text = InspectionReport(contents: FrameFileContents(path: "bad.gwf", format: .raw, bytes: bytes)).renderText()
         let lines = text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
         #expect(lines.first == "bad.gwf: raw frame file, \(bytes.count) bytes")
-        #expect(lines[1] == "frame 0 at byte 0, \(first) bytes: version 1, length \(first - 3), kind data (byte 0x00), flags none, type id 1, body 40 bytes, crc32c 0x8B91CC9D")
+        #expect(
+            lines[1]
+                == "frame 0 at byte 0, \(first) bytes: version 1, length \(first - 3), kind data (byte 0x00), flags none, type id 1, body 40 bytes, crc32c 0x8B91CC9D"
+        )
         #expect(lines[2] == "  payload:")
         #expect(lines[3] == "    1: bytes[16] 6ba7b8109dad11d180b400c04fd430c8 (uuid 6BA7B810-9DAD-11D1-80B4-00C04FD430C8)")
         #expect(lines.contains { $0.hasPrefix("bad.gwf: error: invalid bytes \(first)..<") })
@@ -60,8 +67,11 @@ import Testing
     @Test func compressedAndFragmentBodiesAreNotDumped() throws {
         let frames: [(frame: Frame, comment: String)] = [
             (Frame(typeID: 3, compression: CompressionInfo(contentSize: 9), body: [0x28, 0xB5]), "compressed"),
-            (Frame(kind: .fragment, typeID: 3,
-                   fragment: FragmentInfo(messageID: 7, index: 1, count: 2, totalLength: 4, offset: 2), body: [1, 2]), "fragment"),
+            (
+                Frame(
+                    kind: .fragment, typeID: 3,
+                    fragment: FragmentInfo(messageID: 7, index: 1, count: 2, totalLength: 4, offset: 2), body: [1, 2]), "fragment"
+            ),
         ]
         let bytes = try FrameFileWriter().contents(of: frames)
         let report = InspectionReport(contents: FrameFileContents(path: "x", format: .raw, bytes: bytes))
@@ -87,7 +97,8 @@ import Testing
         #expect(object["invalidCount"] as? Int == 1)
         let entries = try #require(object["entries"] as? [[String: Any]])
         #expect(entries.count == 3)
-        #expect(Set(entries[0].keys) == ["offset", "length", "valid", "location", "frame", "payload", "payloadNotDumped", "error"])
+        #expect(
+            Set(entries[0].keys) == ["offset", "length", "valid", "location", "frame", "payload", "payloadNotDumped", "error"])
         let frame = try #require(entries[0]["frame"] as? [String: Any])
         #expect(frame["typeID"] as? Int == 1)
         #expect(frame["kind"] as? String == "data")
@@ -115,6 +126,7 @@ import Testing
         let crcOffset = first + second - 4
         let expected = HexDump.Location(line: 2 + crcOffset / 16, column: 1 + 3 * (crcOffset % 16))
         #expect(report.entries[1].errorLocation == expected)
-        #expect(report.diagnostic(for: report.entries[1])?.hasPrefix("bad.hex:\(expected.line):\(expected.column): error: ") == true)
+        #expect(
+            report.diagnostic(for: report.entries[1])?.hasPrefix("bad.hex:\(expected.line):\(expected.column): error: ") == true)
     }
 }

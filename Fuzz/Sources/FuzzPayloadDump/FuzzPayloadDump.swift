@@ -11,7 +11,8 @@ public func fuzzPayloadDump(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt 
     let input = data.map { Array(UnsafeBufferPointer(start: $0, count: size)) } ?? []
     guard let selector = input.first else { return 0 }
     let payload = Array(input.dropFirst())
-    let limits = selector & 0x80 == 0
+    let limits =
+        selector & 0x80 == 0
         ? Limits.default
         : Limits(maxNestingDepth: Int(selector & 0x07), maxCollectionCount: Int(selector >> 3 & 0x0F) * 2 + 1)
 

@@ -105,8 +105,9 @@ public struct PayloadDump: Sendable, Hashable {
         /// Reads one field; `depth` is the nesting level of the message holding it.
         mutating func field(_ reader: inout ByteReader, depth: Int) throws(WireError) -> Field {
             guard budget > 0 else {
-                throw WireError(.limitExceeded, offset: reader.position,
-                                "payload has more than maxCollectionCount \(limits.maxCollectionCount) fields")
+                throw WireError(
+                    .limitExceeded, offset: reader.position,
+                    "payload has more than maxCollectionCount \(limits.maxCollectionCount) fields")
             }
             budget -= 1
             let offset = reader.position
@@ -221,8 +222,9 @@ extension PayloadDump {
                 lines.append(line)
             case .message(let nested):
                 lines.append(head + "message {")
-                appendLines(nested, to: &lines, indent: indent,
-                            prefix: prefix + String(repeating: " ", count: indent))
+                appendLines(
+                    nested, to: &lines, indent: indent,
+                    prefix: prefix + String(repeating: " ", count: indent))
                 lines.append(prefix + "}")
             }
         }

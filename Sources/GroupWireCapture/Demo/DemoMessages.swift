@@ -24,24 +24,39 @@ public enum DemoMessages {
     public static let playbackStateTypeID: UInt64 = 10
 
     /// The first demo stroke's id.
-    public static let strokeID = UUID(uuid: (0x6B, 0xA7, 0xB8, 0x10, 0x9D, 0xAD, 0x11, 0xD1,
-                                             0x80, 0xB4, 0x00, 0xC0, 0x4F, 0xD4, 0x30, 0xC8))
+    public static let strokeID = UUID(
+        uuid: (
+            0x6B, 0xA7, 0xB8, 0x10, 0x9D, 0xAD, 0x11, 0xD1,
+            0x80, 0xB4, 0x00, 0xC0, 0x4F, 0xD4, 0x30, 0xC8
+        ))
     /// The second demo stroke's id.
-    public static let secondStrokeID = UUID(uuid: (0x1E, 0x29, 0x6A, 0x5F, 0x4C, 0x3B, 0x4E, 0x21,
-                                                   0x9A, 0x7D, 0x2B, 0x8C, 0x61, 0x0F, 0x55, 0xE3))
+    public static let secondStrokeID = UUID(
+        uuid: (
+            0x1E, 0x29, 0x6A, 0x5F, 0x4C, 0x3B, 0x4E, 0x21,
+            0x9A, 0x7D, 0x2B, 0x8C, 0x61, 0x0F, 0x55, 0xE3
+        ))
     /// The demo movie's content id.
-    public static let contentID = UUID(uuid: (0xC0, 0xFF, 0xEE, 0x00, 0x12, 0x34, 0x45, 0x67,
-                                              0x89, 0xAB, 0xCD, 0xEF, 0x01, 0x23, 0x45, 0x67))
+    public static let contentID = UUID(
+        uuid: (
+            0xC0, 0xFF, 0xEE, 0x00, 0x12, 0x34, 0x45, 0x67,
+            0x89, 0xAB, 0xCD, 0xEF, 0x01, 0x23, 0x45, 0x67
+        ))
 
     /// The demo frames, each with a one-line description.
     public static var frames: [(frame: Frame, comment: String)] {
         [
-            (Frame(typeID: upsertStrokeTypeID, body: upsertStroke()),
-             "UpsertStroke (type 1): red stroke, point (10.5, 20.25)"),
-            (Frame(typeID: canvasSnapshotTypeID, body: canvasSnapshot()),
-             "CanvasSnapshot (type 2): 2 strokes, 3 points"),
-            (Frame(typeID: playbackStateTypeID, body: playbackState()),
-             "PlaybackState (type 10): \"Movie night\" playing at 42.5 s"),
+            (
+                Frame(typeID: upsertStrokeTypeID, body: upsertStroke()),
+                "UpsertStroke (type 1): red stroke, point (10.5, 20.25)"
+            ),
+            (
+                Frame(typeID: canvasSnapshotTypeID, body: canvasSnapshot()),
+                "CanvasSnapshot (type 2): 2 strokes, 3 points"
+            ),
+            (
+                Frame(typeID: playbackStateTypeID, body: playbackState()),
+                "PlaybackState (type 10): \"Movie night\" playing at 42.5 s"
+            ),
         ]
     }
 

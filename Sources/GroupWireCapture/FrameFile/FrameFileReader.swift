@@ -52,7 +52,9 @@ public struct FrameFileReader: Sendable {
     ///   - path: the name used in diagnostics.
     ///   - format: the format to read it as; nil detects it.
     /// - Throws: ``FrameFileError`` for a malformed hex dump.
-    public func parse(_ fileBytes: [UInt8], path: String, format: FrameFileFormat? = nil) throws(FrameFileError) -> FrameFileContents {
+    public func parse(_ fileBytes: [UInt8], path: String, format: FrameFileFormat? = nil) throws(FrameFileError)
+        -> FrameFileContents
+    {
         let format = format ?? FrameFileFormat.detect(fileBytes)
         if format == .hex {
             let dump = try HexDump(parsing: fileBytes, path: path)
@@ -73,8 +75,10 @@ public struct FrameFileReader: Sendable {
             throw FrameFileError(.unreadable, path: path, "is a directory, not a frame file")
         }
         if let size = (try? FileManager.default.attributesOfItem(atPath: path))?[.size] as? NSNumber,
-           size.int64Value > Int64(maxFileSize) {
-            throw FrameFileError(.fileTooLarge, path: path, "file of \(size.int64Value) bytes is over the limit of \(maxFileSize) bytes")
+            size.int64Value > Int64(maxFileSize)
+        {
+            throw FrameFileError(
+                .fileTooLarge, path: path, "file of \(size.int64Value) bytes is over the limit of \(maxFileSize) bytes")
         }
         let data: Data
         do {
@@ -83,7 +87,8 @@ public struct FrameFileReader: Sendable {
             throw FrameFileError(.unreadable, path: path, "cannot read the file (\(error.localizedDescription))")
         }
         guard data.count <= maxFileSize else {
-            throw FrameFileError(.fileTooLarge, path: path, "file of \(data.count) bytes is over the limit of \(maxFileSize) bytes")
+            throw FrameFileError(
+                .fileTooLarge, path: path, "file of \(data.count) bytes is over the limit of \(maxFileSize) bytes")
         }
         return [UInt8](data)
     }

@@ -134,7 +134,8 @@ extension HexDump {
             if text[first] == UInt8(ascii: "*"), rest(of: range, after: first + 1).allSatisfy(isSpace) {
                 let here = Location(line: number, column: column(first))
                 guard lastLine != nil, !(lastLine?.bytes.isEmpty ?? true) else {
-                    throw error(.badRepeat, here, "a '*' line must follow a line with an offset column and bytes (hexdump -C, xxd -a)")
+                    throw error(
+                        .badRepeat, here, "a '*' line must follow a line with an offset column and bytes (hexdump -C, xxd -a)")
                 }
                 pendingRepeat = here
                 return
@@ -164,8 +165,9 @@ extension HexDump {
                 let stop = bar ?? range.upperBound
                 guard digitsEnd > first, digitsEnd == stop || isSpace(text[digitsEnd]) else {
                     let bad = digitsEnd < stop ? digitsEnd : first
-                    throw error(.badHexDigit, Location(line: number, column: column(bad)),
-                                "expected an offset column (hex digits) at the start of a hexdump -C line")
+                    throw error(
+                        .badHexDigit, Location(line: number, column: column(bad)),
+                        "expected an offset column (hex digits) at the start of a hexdump -C line")
                 }
                 offset = try parseOffset(first..<digitsEnd, line: number, column: column(first))
                 area = digitsEnd..<stop
@@ -195,7 +197,8 @@ extension HexDump {
 
         func parseOffset(_ digits: Range<Int>, line: Int, column: Int) throws(FrameFileError) -> Int {
             guard digits.count <= 15 else {
-                throw error(.badHexDigit, Location(line: line, column: column), "offset column of \(digits.count) digits is too long")
+                throw error(
+                    .badHexDigit, Location(line: line, column: column), "offset column of \(digits.count) digits is too long")
             }
             var value = 0
             for index in digits {
@@ -214,8 +217,10 @@ extension HexDump {
             // safe because: offsets are below 2^60 and line lengths below the text size.
             let gap = offset - (lastLine.offset + repeated.count)
             guard gap >= 0, gap % repeated.count == 0 else {
-                throw error(.badRepeat, star,
-                            "the '*' line stands for repeats of the \(repeated.count)-byte line before it, but the next offset \(offset) is not a whole number of such lines after it")
+                throw error(
+                    .badRepeat, star,
+                    "the '*' line stands for repeats of the \(repeated.count)-byte line before it, but the next offset \(offset) is not a whole number of such lines after it"
+                )
             }
             guard gap <= maxBytes - bytes.count else {
                 throw error(.badRepeat, star, "the '*' line expands to \(gap) bytes, over the limit of \(maxBytes)")
@@ -256,8 +261,9 @@ extension HexDump {
             }
             let count = token.upperBound - digits
             guard count % 2 == 0 else {
-                throw error(.oddHexDigits, here(token.lowerBound),
-                            "hex token has \(count) digits, an odd number; each byte takes two digits")
+                throw error(
+                    .oddHexDigits, here(token.lowerBound),
+                    "hex token has \(count) digits, an odd number; each byte takes two digits")
             }
             guard count / 2 <= maxBytes - bytes.count else {
                 throw error(.badRepeat, here(token.lowerBound), "the dump holds more than \(maxBytes) bytes")

@@ -41,16 +41,18 @@ public enum CaptureTools {
         do throws(WireError) {
             bytes = try FrameFileWriter(format: fileFormat).contents(of: frames)
         } catch {
-            return ToolOutput(standardError: "groupwire: error: cannot encode the demo frames: \(error)\n",
-                              exitCode: ToolOutput.usageOrIOError)
+            return ToolOutput(
+                standardError: "groupwire: error: cannot encode the demo frames: \(error)\n",
+                exitCode: ToolOutput.usageOrIOError)
         }
         do throws(FrameFileError) {
             try FrameFileWriter.write(bytes, toPath: outputPath)
         } catch {
             return ToolOutput(standardError: diagnostic(error), exitCode: ToolOutput.usageOrIOError)
         }
-        return ToolOutput(standardOutput: "wrote \(frames.count) frames (\(bytes.count) bytes, \(fileFormat)) to \(outputPath)\n",
-                          exitCode: ToolOutput.success)
+        return ToolOutput(
+            standardOutput: "wrote \(frames.count) frames (\(bytes.count) bytes, \(fileFormat)) to \(outputPath)\n",
+            exitCode: ToolOutput.success)
     }
 
     /// `path:line:column: error: …` for a problem inside a file, else `groupwire: error: path: …`.

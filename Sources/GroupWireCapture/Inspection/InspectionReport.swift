@@ -53,10 +53,14 @@ public struct InspectionReport: Sendable {
             }
             lines.append(headerLine(index, entry, frame))
             if let compression = frame.compression {
-                lines.append("  compression: codec \(compression.codec)\(compression.codec == CompressionInfo.zstdCodec ? " (zstd)" : ""), dictionary \(compression.dictionaryID), content size \(compression.contentSize)")
+                lines.append(
+                    "  compression: codec \(compression.codec)\(compression.codec == CompressionInfo.zstdCodec ? " (zstd)" : ""), dictionary \(compression.dictionaryID), content size \(compression.contentSize)"
+                )
             }
             if let fragment = frame.fragment {
-                lines.append("  fragment: message \(fragment.messageID), index \(fragment.index) of \(fragment.count), offset \(fragment.offset), total length \(fragment.totalLength)")
+                lines.append(
+                    "  fragment: message \(fragment.messageID), index \(fragment.index) of \(fragment.count), offset \(fragment.offset), total length \(fragment.totalLength)"
+                )
             }
             if let payload = entry.payload {
                 if payload.fields.isEmpty, payload.isComplete {
@@ -142,13 +146,17 @@ public struct InspectionReport: Sendable {
                 "bodyLength": .int(Int64(frame.body.count)),
                 "bodyHex": .string(PayloadDump.hexString(frame.body)),
                 "compression": frame.compression.map { info in
-                    .object(["codec": .uint(UInt64(info.codec)), "dictionaryID": .uint(UInt64(info.dictionaryID)),
-                             "contentSize": .uint(info.contentSize)])
+                    .object([
+                        "codec": .uint(UInt64(info.codec)), "dictionaryID": .uint(UInt64(info.dictionaryID)),
+                        "contentSize": .uint(info.contentSize),
+                    ])
                 } ?? .null,
                 "fragment": frame.fragment.map { info in
-                    .object(["messageID": .uint(info.messageID), "index": .uint(UInt64(info.index)),
-                             "count": .uint(UInt64(info.count)), "totalLength": .uint(info.totalLength),
-                             "offset": .uint(info.offset)])
+                    .object([
+                        "messageID": .uint(info.messageID), "index": .uint(UInt64(info.index)),
+                        "count": .uint(UInt64(info.count)), "totalLength": .uint(info.totalLength),
+                        "offset": .uint(info.offset),
+                    ])
                 } ?? .null,
                 "version": .null, "lengthField": .null, "kindByte": .null, "crc32c": .null,
             ]

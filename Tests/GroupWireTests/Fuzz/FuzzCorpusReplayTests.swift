@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import GroupWire
 
 /// Replays every fuzz seed and every saved crash input (Fuzz/corpus, Fuzz/regressions)
@@ -56,7 +57,8 @@ import Testing
         _ = dump.renderJSONText()
         if let selector = bytes.first {
             let payload = Array(bytes.dropFirst())
-            let limits = selector & 0x80 == 0
+            let limits =
+                selector & 0x80 == 0
                 ? Limits.default
                 : Limits(maxNestingDepth: Int(selector & 0x07), maxCollectionCount: Int(selector >> 3 & 0x0F) * 2 + 1)
             #expect(PayloadDump(payload, limits: limits).encodedBytes() == payload)

@@ -1,10 +1,14 @@
 import Foundation
 import Testing
+
 @testable import GroupWire
 
 @Suite struct PayloadDumpTests {
-    private static let uuid = UUID(uuid: (0x6B, 0xA7, 0xB8, 0x10, 0x9D, 0xAD, 0x11, 0xD1,
-                                          0x80, 0xB4, 0x00, 0xC0, 0x4F, 0xD4, 0x30, 0xC8))
+    private static let uuid = UUID(
+        uuid: (
+            0x6B, 0xA7, 0xB8, 0x10, 0x9D, 0xAD, 0x11, 0xD1,
+            0x80, 0xB4, 0x00, 0xC0, 0x4F, 0xD4, 0x30, 0xC8
+        ))
 
     @Test func everyWireTypeIsShownWithItsNumberOffsetAndValue() {
         var writer = PayloadWriter()
@@ -31,12 +35,15 @@ import Testing
             point.writeDouble(2, 20.25)
         }
         let dump = PayloadDump(writer.bytes)
-        #expect(dump.fields == [
-            PayloadDump.Field(number: 3, wireType: .lengthDelimited, offset: 0, value: .message([
-                PayloadDump.Field(number: 1, wireType: .fixed64, offset: 2, value: .fixed64(10.5.bitPattern)),
-                PayloadDump.Field(number: 2, wireType: .fixed64, offset: 11, value: .fixed64(20.25.bitPattern)),
-            ])),
-        ])
+        #expect(
+            dump.fields == [
+                PayloadDump.Field(
+                    number: 3, wireType: .lengthDelimited, offset: 0,
+                    value: .message([
+                        PayloadDump.Field(number: 1, wireType: .fixed64, offset: 2, value: .fixed64(10.5.bitPattern)),
+                        PayloadDump.Field(number: 2, wireType: .fixed64, offset: 11, value: .fixed64(20.25.bitPattern)),
+                    ]))
+            ])
     }
 
     @Test func printableTextIsAStringEvenWhenItWouldAlsoParseAsFields() {
@@ -51,29 +58,37 @@ import Testing
         writer.writeUUID(1, Self.uuid)
         writer.writeBytes(2, [0xFF, 0x00, 0x80])
         let dump = PayloadDump(writer.bytes)
-        #expect(dump.fields.map(\.value) == [
-            .bytes([0x6B, 0xA7, 0xB8, 0x10, 0x9D, 0xAD, 0x11, 0xD1, 0x80, 0xB4, 0x00, 0xC0, 0x4F, 0xD4, 0x30, 0xC8]),
-            .bytes([0xFF, 0x00, 0x80]),
-        ])
-        #expect(dump.renderText() == """
-            1: bytes[16] 6ba7b8109dad11d180b400c04fd430c8 (uuid 6BA7B810-9DAD-11D1-80B4-00C04FD430C8)
-            2: bytes[3] ff0080
-            """)
+        #expect(
+            dump.fields.map(\.value) == [
+                .bytes([0x6B, 0xA7, 0xB8, 0x10, 0x9D, 0xAD, 0x11, 0xD1, 0x80, 0xB4, 0x00, 0xC0, 0x4F, 0xD4, 0x30, 0xC8]),
+                .bytes([0xFF, 0x00, 0x80]),
+            ])
+        #expect(
+            dump.renderText() == """
+                1: bytes[16] 6ba7b8109dad11d180b400c04fd430c8 (uuid 6BA7B810-9DAD-11D1-80B4-00C04FD430C8)
+                2: bytes[3] ff0080
+                """)
     }
 
     @Test func nestingDeeperThanTheLimitIsShownAsBytes() {
         // Three levels: {1: {1: {1: varint 7}}}.
         let payload: [UInt8] = [0x0A, 0x04, 0x0A, 0x02, 0x08, 0x07]
         let shallow = PayloadDump(payload, limits: Limits(maxNestingDepth: 1))
-        #expect(shallow.fields.first?.value == .message([
-            PayloadDump.Field(number: 1, wireType: .lengthDelimited, offset: 2, value: .bytes([0x08, 0x07])),
-        ]))
+        #expect(
+            shallow.fields.first?.value
+                == .message([
+                    PayloadDump.Field(number: 1, wireType: .lengthDelimited, offset: 2, value: .bytes([0x08, 0x07]))
+                ]))
         let deep = PayloadDump(payload, limits: Limits(maxNestingDepth: 2))
-        #expect(deep.fields.first?.value == .message([
-            PayloadDump.Field(number: 1, wireType: .lengthDelimited, offset: 2, value: .message([
-                PayloadDump.Field(number: 1, wireType: .varint, offset: 4, value: .varint(7)),
-            ])),
-        ]))
+        #expect(
+            deep.fields.first?.value
+                == .message([
+                    PayloadDump.Field(
+                        number: 1, wireType: .lengthDelimited, offset: 2,
+                        value: .message([
+                            PayloadDump.Field(number: 1, wireType: .varint, offset: 4, value: .varint(7))
+                        ]))
+                ]))
     }
 
     @Test func aMalformedFieldStopsTheDumpButKeepsTheFieldsBeforeIt() {
@@ -84,11 +99,12 @@ import Testing
         #expect(dump.error?.kind == .unknownWireType)
         #expect(dump.error?.offset == 2)
         #expect(dump.unparsed == [0x0B, 0x05])
-        #expect(dump.renderText() == """
-            1: varint 1 (sint -1)
-            error: unknownWireType at offset 2: wire type 3 is not defined (field 1)
-            unparsed[2]: 0b05
-            """)
+        #expect(
+            dump.renderText() == """
+                1: varint 1 (sint -1)
+                error: unknownWireType at offset 2: wire type 3 is not defined (field 1)
+                unparsed[2]: 0b05
+                """)
     }
 
     @Test func aLengthPastTheEndIsReportedAsTruncated() {
@@ -110,7 +126,9 @@ import Testing
         var writer = PayloadWriter()
         writer.writeUUID(1, Self.uuid)
         writer.writeUInt(2, 300)
-        writer.writeNested(3) { $0.writeString(1, "x"); $0.writeFloat(2, -1) }
+        writer.writeNested(3) {
+            $0.writeString(1, "x"); $0.writeFloat(2, -1)
+        }
         writer.writeString(4, "")
         let complete = writer.bytes
         #expect(PayloadDump(complete).encodedBytes() == complete)
@@ -123,13 +141,14 @@ import Testing
         writer.writeUInt(2, 300)
         writer.writeNested(3) { $0.writeFloat(1, 0.5) }
         writer.writeString(4, "a \"quoted\"\nline")
-        #expect(PayloadDump(writer.bytes).renderText(indent: 2, prefix: "> ") == """
-            > 2: varint 300 (sint 150)
-            > 3: message {
-            >   1: fixed32 1056964608 (float 0.5)
-            > }
-            > 4: string "a \\"quoted\\"\\nline"
-            """)
+        #expect(
+            PayloadDump(writer.bytes).renderText(indent: 2, prefix: "> ") == """
+                > 2: varint 300 (sint 150)
+                > 3: message {
+                >   1: fixed32 1056964608 (float 0.5)
+                > }
+                > 4: string "a \\"quoted\\"\\nline"
+                """)
     }
 
     @Test func theJSONFormHasSortedKeysAndOneKeyPerValueKind() {
@@ -138,23 +157,25 @@ import Testing
         writer.writeDouble(2, 0.5)
         writer.writeNested(3) { $0.writeString(1, "é") }
         let json = PayloadDump(writer.bytes).json.rendered(pretty: false)
-        #expect(json == #"{"error":null,"fields":[{"number":1,"offset":0,"sint":1,"uint":2,"wireType":"varint"},"#
-            + #"{"double":0.5,"number":2,"offset":2,"uint":4602678819172646912,"wireType":"fixed64"},"#
-            + #"{"message":[{"length":2,"number":1,"offset":13,"string":"é","wireType":"len"}],"number":3,"offset":11,"wireType":"len"}],"#
-            + #""unparsedHex":""}"#)
+        #expect(
+            json == #"{"error":null,"fields":[{"number":1,"offset":0,"sint":1,"uint":2,"wireType":"varint"},"#
+                + #"{"double":0.5,"number":2,"offset":2,"uint":4602678819172646912,"wireType":"fixed64"},"#
+                + #"{"message":[{"length":2,"number":1,"offset":13,"string":"é","wireType":"len"}],"number":3,"offset":11,"wireType":"len"}],"#
+                + #""unparsedHex":""}"#)
     }
 
     @Test func jsonStringsEscapeQuotesBackslashesAndControlCharacters() {
         let value = JSONValue.object(["b": .string("q\"\\\n\u{01}"), "a": .double(.nan), "c": .array([])])
         #expect(value.rendered(pretty: false) == #"{"a":"nan","b":"q\"\\\n\u0001","c":[]}"#)
-        #expect(JSONValue.object(["k": .array([.int(-1), .bool(true), .null])]).rendered() == """
-            {
-              "k": [
-                -1,
-                true,
-                null
-              ]
-            }
-            """)
+        #expect(
+            JSONValue.object(["k": .array([.int(-1), .bool(true), .null])]).rendered() == """
+                {
+                  "k": [
+                    -1,
+                    true,
+                    null
+                  ]
+                }
+                """)
     }
 }
