@@ -12,7 +12,7 @@ import Testing
 
     @Test func theCorpusAndRegressionFoldersHoldInputsForEveryBuildableTarget() {
         let names = Set(Self.inputs.map { $0.deletingLastPathComponent().lastPathComponent })
-        #expect(names.isSuperset(of: ["FuzzFrameDecoder", "FuzzPayloadDump"]))
+        #expect(names.isSuperset(of: ["FuzzFrameDecoder", "FuzzPayloadDump", "FuzzWireDecoder"]))
         #expect(Self.inputs.count >= 40)
     }
 
