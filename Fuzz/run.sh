@@ -66,6 +66,9 @@ status=0
 for target in "${TARGETS[@]}"; do
     work="$BUILD_DIR/work/$target"
     artifacts="$BUILD_DIR/artifacts/$target"
+    # Start without artifacts of an earlier (perhaps interrupted) run, so only this run's
+    # findings are reported.
+    rm -rf "$artifacts"
     mkdir -p "$work" "$artifacts" "$HERE/corpus/$target" "$HERE/regressions/$target"
     dict=()
     if [[ -f "$HERE/dictionaries/$target.dict" ]]; then
@@ -82,7 +85,17 @@ for target in "${TARGETS[@]}"; do
     grep -E "^(#[0-9]+ +DONE|stat::number_of_executed_units|stat::average_exec_per_sec|SUMMARY|.*Precondition failed|.*Fatal error)" \
         "$BUILD_DIR/$target.log" || true
     shopt -s nullglob
-    crashes=("$artifacts"/crash-* "$artifacts"/leak-* "$artifacts"/timeout-* "$artifacts"/oom-*)
+    crashes=("$artifacts"/crash-* "$artifacts"/leak-* "$artifacts"/oom-*)
+    # A timeout on a busy shared machine may only mean the process was not scheduled:
+    # keep it only if the input is slow again when run alone.
+    for timeout in "$artifacts"/timeout-*; do
+        if "$BIN/$target" -timeout=10 "$timeout" > "$BUILD_DIR/$target-recheck.log" 2>&1; then
+            echo "run.sh: warning: $(basename "$timeout") ran in time when run alone; not kept (machine load?)" >&2
+            rm "$timeout"
+        else
+            crashes+=("$timeout")
+        fi
+    done
     shopt -u nullglob
     if [[ $rc -ne 0 || ${#crashes[@]} -gt 0 ]]; then
         echo "run.sh: error: $target failed (exit $rc); log: $BUILD_DIR/$target.log" >&2
