@@ -36,6 +36,8 @@ fuzz-corpus:
 
 bench: setup
 	cd Benchmarks && $(SWIFT) run -c release GroupWireBenchmarks
+	cd Benchmarks && $(SWIFT) run -c release FragmentationBenchmark
+	cd Benchmarks && $(SWIFT) run -c release CompressionBenchmark
 
 regenerate: setup
 	python3 Spec/vectors/generate.py

@@ -11,10 +11,13 @@ let strictSwift: [SwiftSetting] =
 
 let package = Package(
     name: "GroupWire",
-    platforms: [.macOS(.v13), .iOS(.v16)],
+    platforms: [.macOS(.v15), .iOS(.v18), .tvOS(.v18), .visionOS(.v2)],
     products: [
         .library(name: "GroupWire", targets: ["GroupWire"]),
         .library(name: "GroupWireCapture", targets: ["GroupWireCapture"]),
+        .library(name: "GroupWireCompression", targets: ["GroupWireCompression"]),
+        .library(name: "GroupWireSession", targets: ["GroupWireSession"]),
+        .library(name: "GroupWireSpec", targets: ["GroupWireSpec"]),
         .executable(name: "groupwire", targets: ["groupwire"]),
     ],
     dependencies: [
@@ -24,13 +27,33 @@ let package = Package(
         .target(name: "CGroupWireCRC32C"),
         .target(name: "GroupWire", dependencies: ["CGroupWireCRC32C"], swiftSettings: strictSwift),
         .target(name: "GroupWireCapture", dependencies: ["GroupWire"], swiftSettings: strictSwift),
+        .systemLibrary(name: "CZstd", pkgConfig: "libzstd", providers: [.apt(["libzstd-dev"])]),
+        .target(
+            name: "GroupWireCompression",
+            dependencies: ["GroupWire", "CZstd"],
+            swiftSettings: strictSwift
+        ),
         .executableTarget(
             name: "groupwire",
             dependencies: [
                 "GroupWire",
                 "GroupWireCapture",
+                "GroupWireCompression",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
+            swiftSettings: strictSwift
+        ),
+        // The spec language: lexer, parser, semantic model, fingerprints, compatibility.
+        // Foundation only, so tools and plugins can use it without the wire core.
+        .target(name: "GroupWireSpec", swiftSettings: strictSwift),
+        .testTarget(
+            name: "GroupWireSpecTests",
+            dependencies: ["GroupWireSpec"],
+            swiftSettings: strictSwift
+        ),
+        .testTarget(
+            name: "GroupWireCompressionTests",
+            dependencies: ["GroupWireCompression", "GroupWire"],
             swiftSettings: strictSwift
         ),
         .testTarget(
@@ -41,6 +64,12 @@ let package = Package(
         .testTarget(
             name: "GroupWireCaptureTests",
             dependencies: ["GroupWireCapture", "GroupWire"],
+            swiftSettings: strictSwift
+        ),
+        .target(name: "GroupWireSession", dependencies: ["GroupWire"], swiftSettings: strictSwift),
+        .testTarget(
+            name: "GroupWireSessionTests",
+            dependencies: ["GroupWireSession", "GroupWire"],
             swiftSettings: strictSwift
         ),
     ]

@@ -11,7 +11,7 @@ let strictSwift: [SwiftSetting] = [
 
 let package = Package(
     name: "GroupWireFuzz",
-    platforms: [.macOS(.v13)],
+    platforms: [.macOS(.v15)],
     dependencies: [
         .package(name: "GroupWire", path: ".."),
     ],

@@ -1,0 +1,106 @@
+import Foundation
+import GroupWireSpec
+import Testing
+
+/// SplitMix64: a tiny seeded generator so garbage inputs are reproducible.
+struct SeededGenerator: RandomNumberGenerator {
+    var state: UInt64
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+}
+
+/// Throws garbage at the lexer, parser and checker: nothing may trap or hang, and every
+/// diagnostic must point inside the input.
+@Suite struct FuzzInputTests {
+    /// Compiles `text` and checks the invariants that hold for any input.
+    private func survive(_ text: String, against baseline: SpecSet? = nil) {
+        let compilation = SpecCompiler().compile(source: text, path: "f.gwspec")
+        if let baseline {
+            // The checker expects valid sets but must not trap on best-effort ones either.
+            _ = CompatibilityChecker.compare(old: baseline, new: compilation.spec).renderText()
+            _ = CompatibilityChecker.compare(old: compilation.spec, new: baseline).renderText()
+        }
+        let lineCount = text.utf8.split(separator: 0x0A, omittingEmptySubsequences: false).count
+        for diagnostic in compilation.diagnostics {
+            #expect(diagnostic.location.line >= 1 && diagnostic.location.line <= lineCount, "\(diagnostic)")
+            #expect(diagnostic.location.column >= 1, "\(diagnostic)")
+        }
+        _ = compilation.renderedDiagnostics
+        _ = compilation.spec.canonicalText
+        _ = CompatibilityChecker.compare(old: compilation.spec, new: compilation.spec).renderJSON()
+    }
+
+    @Test func randomBytesNeverTrap() {
+        var random = SeededGenerator(state: 1)
+        for _ in 0..<400 {
+            let count = Int.random(in: 0..<300, using: &random)
+            let bytes = (0..<count).map { _ in UInt8.random(in: 0...255, using: &random) }
+            survive(String(decoding: bytes, as: UTF8.self))
+        }
+    }
+
+    @Test func randomTokenSoupNeverTraps() {
+        let vocabulary = ["package", "version", "import", "message", "struct", "enum", "union", "reserved", "@", "@deprecated",
+                          "(", ")", "{", "}", "[", "]", ":", ",", ";", "=", "?", "-", ".", "...", "0", "1", "7", "99999999999999999999999",
+                          "0x", "0xFF", "1.5", "1e400", "\"s\"", "\"\\u{110000}\"", "\"", "/*", "*/", "//", "///", "\n", " ", "\t",
+                          "Int32", "String", "UUID", "Bytes", "Float32", "A", "B", "x", "true", "é", "\u{0}", "\\"]
+        var random = SeededGenerator(state: 2)
+        for _ in 0..<600 {
+            let count = Int.random(in: 0..<80, using: &random)
+            var text = ""
+            for _ in 0..<count {
+                text += vocabulary[Int.random(in: 0..<vocabulary.count, using: &random)]
+                if Bool.random(using: &random) { text += " " }
+            }
+            survive(text)
+        }
+    }
+
+    @Test func mutatedExamplesNeverTrap() throws {
+        var random = SeededGenerator(state: 3)
+        let names = ["DrawTogether.gwspec", "Versions/DrawTogether-v2.gwspec", "Versions/DrawTogether-v3.gwspec"]
+        let sources = try names.map { Array(try String(contentsOfFile: Examples.path($0), encoding: .utf8).utf8) }
+        let baselines = try names.map { try Examples.spec($0) }
+        for round in 0..<300 {
+            var bytes = sources[round % sources.count]
+            for _ in 0..<Int.random(in: 1...8, using: &random) where !bytes.isEmpty {
+                let index = Int.random(in: 0..<bytes.count, using: &random)
+                switch Int.random(in: 0..<3, using: &random) {
+                case 0: bytes.remove(at: index)
+                case 1: bytes.insert(UInt8.random(in: 0...255, using: &random), at: index)
+                default: bytes[index] = bytes[Int.random(in: 0..<bytes.count, using: &random)]
+                }
+            }
+            survive(String(decoding: bytes, as: UTF8.self), against: baselines[round % baselines.count])
+        }
+    }
+
+    @Test func deeplyNestedTypesStopAtTheNestingLimit() {
+        let text = "package t version 1\nstruct S {\n    1 a: " + String(repeating: "[", count: 50_000) + "Int32\n}\n"
+        let found = diagnostics(text)
+        #expect(found.first?.description == "t.gwspec:3:26: error: type is nested more than 16 levels deep")
+    }
+
+    @Test func longRunsOfGarbageAreLinearAndBounded() {
+        let clock = ContinuousClock()
+        let elapsed = clock.measure {
+            survive(String(repeating: "$", count: 50_000))
+            survive(String(repeating: "{", count: 50_000))
+            survive(String(repeating: "}", count: 50_000))
+            survive("package t version 1\n" + String(repeating: "struct S {\n", count: 5_000))
+            survive(String(repeating: "\"", count: 25_000))
+            survive(String(repeating: "/*", count: 25_000))
+        }
+        #expect(elapsed < .seconds(20))
+    }
+
+    @Test func theParserStopsCollectingAfterTheDiagnosticLimit() {
+        let text = "package t version 1\nstruct S {\n" + String(repeating: "nonsense\n", count: 5_000)
+        #expect(diagnostics(text).count == SpecLimits.default.maxDiagnosticsPerFile)
+    }
+}
