@@ -26,7 +26,11 @@ let package = Package(
     targets: [
         .target(name: "CGroupWireCRC32C"),
         .target(name: "GroupWire", dependencies: ["CGroupWireCRC32C"], swiftSettings: strictSwift),
-        .target(name: "GroupWireCapture", dependencies: ["GroupWire"], swiftSettings: strictSwift),
+        .target(
+            name: "GroupWireCapture",
+            dependencies: ["GroupWire", "GroupWireCompression"],
+            swiftSettings: strictSwift
+        ),
         .systemLibrary(name: "CZstd", pkgConfig: "libzstd", providers: [.apt(["libzstd-dev"])]),
         .target(
             name: "GroupWireCompression",
@@ -63,7 +67,7 @@ let package = Package(
         ),
         .testTarget(
             name: "GroupWireCaptureTests",
-            dependencies: ["GroupWireCapture", "GroupWire"],
+            dependencies: ["GroupWireCapture", "GroupWireCompression", "GroupWire"],
             swiftSettings: strictSwift
         ),
         .target(name: "GroupWireSession", dependencies: ["GroupWire"], swiftSettings: strictSwift),

@@ -1,5 +1,6 @@
 import Foundation
 import GroupWire
+import GroupWireCompression
 import Testing
 
 @testable import GroupWireCapture
@@ -64,7 +65,7 @@ import Testing
         #expect(lines[lines.count - 2] == "summary: 2 valid frames, 1 invalid")
     }
 
-    @Test func compressedAndFragmentBodiesAreNotDumped() throws {
+    @Test func aCorruptCompressedBodyAndAFragmentBodyAreNotDumped() throws {
         let frames: [(frame: Frame, comment: String)] = [
             (Frame(typeID: 3, compression: CompressionInfo(contentSize: 9), body: [0x28, 0xB5]), "compressed"),
             (
@@ -77,11 +78,31 @@ import Testing
         let report = InspectionReport(contents: FrameFileContents(path: "x", format: .raw, bytes: bytes))
         #expect(report.entries.map(\.payloadNotShownReason) == ["compressed", "fragment"])
         #expect(report.entries.allSatisfy { $0.payload == nil })
+        #expect(report.entries[0].decompressionError != nil)
+        #expect(report.entries[1].decompressionError == nil)
         let text = report.renderText()
         #expect(text.contains("  compression: codec 1 (zstd), dictionary 0, content size 9\n"))
         #expect(text.contains("  fragment: message 7, index 1 of 2, offset 2, total length 4\n"))
         #expect(text.contains("  payload: not dumped (fragment body), body 0102\n"))
         #expect(text.contains("flags compressed"))
+        #expect(text.contains("  payload: not dumped (compressed body: "))
+    }
+
+    @Test func aCompressedBodyIsDecompressedAndItsPayloadDumped() throws {
+        // Forty PlaybackStates back to back: one payload whose fields repeat, so it compresses.
+        let padded = (0..<40).flatMap { _ in DemoMessages.playbackState() }
+        let compressor = try PayloadCompressor(policy: CompressionPolicy(threshold: 0))
+        let frame = try compressor.makeFrame(typeID: 10, payload: padded)
+        let info = try #require(frame.compression)
+        let bytes = try FrameFileWriter().contents(of: [(frame, "compressed playback states")])
+        let report = InspectionReport(contents: FrameFileContents(path: "z", format: .raw, bytes: bytes))
+        let entry = try #require(report.entries.first)
+        #expect(entry.decompressedLength == padded.count)
+        #expect(UInt64(padded.count) == info.contentSize)
+        #expect(entry.payloadNotShownReason == nil)
+        #expect(entry.payload?.fields.first?.value == .string("Movie night"))
+        #expect(entry.payload?.encodedBytes() == padded)
+        #expect(report.renderText().contains("  payload (decompressed, \(padded.count) bytes):\n    1: string \"Movie night\"\n"))
     }
 
     @Test func theJSONReportFollowsTheDocumentedSchema() throws {
@@ -98,7 +119,10 @@ import Testing
         let entries = try #require(object["entries"] as? [[String: Any]])
         #expect(entries.count == 3)
         #expect(
-            Set(entries[0].keys) == ["offset", "length", "valid", "location", "frame", "payload", "payloadNotDumped", "error"])
+            Set(entries[0].keys) == [
+                "offset", "length", "valid", "location", "frame", "payload", "decompressedLength", "payloadNotDumped",
+                "decompressionError", "error",
+            ])
         let frame = try #require(entries[0]["frame"] as? [String: Any])
         #expect(frame["typeID"] as? Int == 1)
         #expect(frame["kind"] as? String == "data")

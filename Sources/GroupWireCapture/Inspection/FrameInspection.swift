@@ -1,4 +1,5 @@
 import GroupWire
+import GroupWireCompression
 
 /// What inspection found at one place in a frame file: a valid frame with its header
 /// fields and payload dump, or bytes that were rejected and why.
@@ -13,8 +14,14 @@ public struct FrameInspection: Sendable {
     public let frame: Frame?
     /// The header fields as stored, when valid.
     public let header: FrameHeaderFields?
-    /// The dump of the body, for uncompressed data and control frames.
+    /// The dump of the payload of a data or control frame: its body, decompressed first
+    /// when the frame is compressed (and decompression succeeded).
     public let payload: PayloadDump?
+    /// The length of the decompressed payload, when the body was decompressed to dump it.
+    public let decompressedLength: Int?
+    /// Why a compressed body could not be decompressed (an unknown dictionary, a corrupt
+    /// zstd frame, a size over the limits).
+    public let decompressionError: WireError?
     /// Why the bytes were rejected, when invalid (its offset counts from the first frame byte).
     public let error: WireError?
     /// The line and column of the error's offset, for hex files.
@@ -23,16 +30,15 @@ public struct FrameInspection: Sendable {
     /// Whether this is a valid frame.
     public var isValid: Bool { frame != nil }
 
-    /// Why a valid frame's payload is not dumped: `compressed`, `fragment`, or nil when it is.
+    /// Why a valid frame's payload is not dumped: `fragment` (a piece of a body),
+    /// `compressed` (decompression failed, see ``decompressionError``), or nil when it is.
     public var payloadNotShownReason: String? {
-        guard let frame else { return nil }
-        if frame.compression != nil { return "compressed" }
-        if frame.kind == .fragment { return "fragment" }
-        return nil
+        guard let frame, payload == nil else { return nil }
+        return frame.kind == .fragment ? "fragment" : "compressed"
     }
 
     /// Inspects one stream event over `contents`.
-    init(event: FrameStreamEvent, contents: FrameFileContents, limits: Limits) {
+    init(event: FrameStreamEvent, contents: FrameFileContents, limits: Limits, decompressor: PayloadCompressor?) {
         offset = event.offset
         length = event.length
         location = contents.location(ofByte: event.offset)
@@ -40,13 +46,38 @@ public struct FrameInspection: Sendable {
         case .success(let frame):
             self.frame = frame
             header = FrameHeaderFields(contents.bytes, offset: event.offset, length: event.length)
-            payload = (frame.compression == nil && frame.kind != .fragment) ? PayloadDump(frame.body, limits: limits) : nil
+            var payload: PayloadDump?
+            var decompressedLength: Int?
+            var decompressionError: WireError?
+            if frame.kind != .fragment {
+                if let info = frame.compression {
+                    do {
+                        guard let decompressor else {
+                            throw WireError(.invalidValue, "no zstd decompressor is available")
+                        }
+                        let bytes = try decompressor.decompress(frame.body, info: info)
+                        payload = PayloadDump(bytes, limits: limits)
+                        decompressedLength = bytes.count
+                    } catch let failure as WireError {
+                        decompressionError = failure
+                    } catch {
+                        decompressionError = WireError(.invalidValue, "\(error)")
+                    }
+                } else {
+                    payload = PayloadDump(frame.body, limits: limits)
+                }
+            }
+            self.payload = payload
+            self.decompressedLength = decompressedLength
+            self.decompressionError = decompressionError
             error = nil
             errorLocation = nil
         case .failure(let failure):
             frame = nil
             header = nil
             payload = nil
+            decompressedLength = nil
+            decompressionError = nil
             error = failure
             errorLocation = contents.location(ofByte: min(failure.offset ?? event.offset, max(0, contents.bytes.count - 1)))
         }

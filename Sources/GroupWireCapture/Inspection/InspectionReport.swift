@@ -1,4 +1,5 @@
 import GroupWire
+import GroupWireCompression
 
 /// The result of inspecting a frame file: every frame and every rejected run of bytes,
 /// in file order, renderable as text for people or JSON for programs.
@@ -18,8 +19,10 @@ public struct InspectionReport: Sendable {
         path = contents.path
         format = contents.format
         byteCount = contents.bytes.count
+        // Compressed bodies are decompressed (without dictionaries) to dump their payload.
+        let decompressor = try? PayloadCompressor(policy: .never, limits: limits)
         entries = FrameDecoder(limits: limits).decodeAll(contents.bytes).map {
-            FrameInspection(event: $0, contents: contents, limits: limits)
+            FrameInspection(event: $0, contents: contents, limits: limits, decompressor: decompressor)
         }
     }
 
@@ -63,14 +66,16 @@ public struct InspectionReport: Sendable {
                 )
             }
             if let payload = entry.payload {
+                let source = entry.decompressedLength.map { " (decompressed, \($0) bytes)" } ?? ""
                 if payload.fields.isEmpty, payload.isComplete {
-                    lines.append("  payload: empty")
+                    lines.append("  payload\(source): empty")
                 } else {
-                    lines.append("  payload:")
+                    lines.append("  payload\(source):")
                     lines.append(payload.renderText(indent: 2, prefix: "    "))
                 }
             } else if let reason = entry.payloadNotShownReason {
-                lines.append("  payload: not dumped (\(reason) body), body " + PayloadDump.hexString(frame.body))
+                let why = entry.decompressionError.map { ": \($0)" } ?? ""
+                lines.append("  payload: not dumped (\(reason) body\(why)), body " + PayloadDump.hexString(frame.body))
             }
         }
         lines.append("summary: \(frameCount) valid frame\(frameCount == 1 ? "" : "s"), \(invalidCount) invalid")
@@ -110,7 +115,9 @@ public struct InspectionReport: Sendable {
     ///                        "crc32c": "0x…", "compression": null | {"codec", "dictionaryID", "contentSize"},
     ///                        "fragment": null | {"messageID", "index", "count", "totalLength", "offset"} },
     ///     "payload": null | PayloadDump,           // see PayloadDump.json
+    ///     "decompressedLength": null | Int,        // payload decompressed from the body
     ///     "payloadNotDumped": null | "compressed" | "fragment",
+    ///     "decompressionError": null | {"kind", "offset", "message"},
     ///     "error": null | {"kind": String, "offset": Int | null, "message": String,
     ///                       "location": null | {"line", "column"}} } ] }
     /// ```
@@ -135,6 +142,8 @@ public struct InspectionReport: Sendable {
             "location": json(of: entry.location),
             "payload": entry.payload?.json ?? .null,
             "payloadNotDumped": entry.payloadNotShownReason.map(JSONValue.string) ?? .null,
+            "decompressedLength": entry.decompressedLength.map { .int(Int64($0)) } ?? .null,
+            "decompressionError": entry.decompressionError.map(PayloadDump.json(of:)) ?? .null,
             "frame": .null,
             "error": .null,
         ]
