@@ -14,6 +14,7 @@ let package = Package(
     platforms: [.macOS(.v15), .iOS(.v18), .tvOS(.v18), .visionOS(.v2)],
     products: [
         .library(name: "GroupWire", targets: ["GroupWire"]),
+        .library(name: "GroupWireCapture", targets: ["GroupWireCapture"]),
         .library(name: "GroupWireCompression", targets: ["GroupWireCompression"]),
         .library(name: "GroupWireSession", targets: ["GroupWireSession"]),
         .library(name: "GroupWireSpec", targets: ["GroupWireSpec"]),
@@ -29,6 +30,11 @@ let package = Package(
     targets: [
         .target(name: "CGroupWireCRC32C"),
         .target(name: "GroupWire", dependencies: ["CGroupWireCRC32C"], swiftSettings: strictSwift),
+        .target(
+            name: "GroupWireCapture",
+            dependencies: ["GroupWire", "GroupWireCompression"],
+            swiftSettings: strictSwift
+        ),
         .systemLibrary(name: "CZstd", pkgConfig: "libzstd", providers: [.apt(["libzstd-dev"])]),
         .target(
             name: "GroupWireCompression",
@@ -39,6 +45,7 @@ let package = Package(
             name: "groupwire",
             dependencies: [
                 "GroupWire",
+                "GroupWireCapture",
                 "GroupWireCompression",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
@@ -116,6 +123,11 @@ let package = Package(
         .testTarget(
             name: "GroupWireTests",
             dependencies: ["GroupWire"],
+            swiftSettings: strictSwift
+        ),
+        .testTarget(
+            name: "GroupWireCaptureTests",
+            dependencies: ["GroupWireCapture", "GroupWireCompression", "GroupWire"],
             swiftSettings: strictSwift
         ),
         .target(name: "GroupWireSession", dependencies: ["GroupWire"], swiftSettings: strictSwift),

@@ -7,6 +7,6 @@ struct GroupWireCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "groupwire",
         abstract: "Encode, inspect and validate GroupWire frames.",
-        subcommands: [DictCommand.self]
+        subcommands: [InspectCommand.self, DemoCommand.self, DictCommand.self]
     )
 }

@@ -34,16 +34,7 @@ public struct FrameDecoder: Sendable {
     /// Decodes back-to-back frames, reporting each invalid one and carrying on after it.
     /// - Returns: one result per frame or invalid run, in input order, with its offset.
     public func decodeAll(_ bytes: [UInt8]) -> [FrameStreamEvent] {
-        var reader = FrameStreamReader(limits: limits)
-        reader.append(bytes)
-        var events: [FrameStreamEvent] = []
-        while let event = reader.nextEvent() {
-            events.append(event)
-        }
-        if let last = reader.finish() {
-            events.append(last)
-        }
-        return events
+        decodeAll(chunks: CollectionOfOne(bytes))
     }
 
     /// What ``scan(_:from:)`` found at a position.
