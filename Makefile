@@ -5,7 +5,7 @@ SWIFT ?= swift
 FUZZ_SECONDS ?= 60
 DEMO_FILE ?= .build/demo/example-frames.gw
 
-.PHONY: setup build test demo fuzz fuzz-build bench regenerate vectors format clean
+.PHONY: setup build test demo fuzz fuzz-build fuzz-corpus bench regenerate vectors format clean
 
 setup:
 	@scripts/setup.sh
@@ -23,14 +23,22 @@ demo: setup
 	$(SWIFT) run --skip-build groupwire demo --output $(DEMO_FILE)
 	$(SWIFT) run --skip-build groupwire inspect $(DEMO_FILE)
 
+# run.sh builds with the flags libFuzzer needs (see Fuzz/README.md), then fuzzes each
+# target for FUZZ_SECONDS; a crash fails and is saved to Fuzz/regressions/.
 fuzz-build: setup
-	cd Fuzz && $(SWIFT) build -c debug --sanitize=fuzzer --sanitize=address -Xswiftc -parse-as-library
+	FUZZ_BUILD_ONLY=1 Fuzz/run.sh all
 
-fuzz: fuzz-build
+fuzz: setup
 	Fuzz/run.sh all $(FUZZ_SECONDS)
+
+fuzz-corpus:
+	python3 Fuzz/make-corpus.py
 
 bench: setup
 	cd Benchmarks && $(SWIFT) run -c release GroupWireBenchmarks
+	cd Benchmarks && $(SWIFT) run -c release FragmentationBenchmark
+	cd Benchmarks && $(SWIFT) run -c release CompressionBenchmark
+	cd Benchmarks && $(SWIFT) run -c release GeneratedCodeBenchmark
 
 regenerate: setup
 	python3 Spec/vectors/generate.py
@@ -42,4 +50,4 @@ format:
 	$(SWIFT) format --in-place --recursive Sources Tests Plugins Benchmarks/Sources Fuzz/Sources
 
 clean:
-	rm -rf .build Fuzz/.build Benchmarks/.build
+	rm -rf .build Fuzz/.build Fuzz/.build-fuzz Benchmarks/.build

@@ -11,9 +11,12 @@ let strictSwift: [SwiftSetting] =
 
 let package = Package(
     name: "GroupWire",
-    platforms: [.macOS(.v13), .iOS(.v16)],
+    platforms: [.macOS(.v15), .iOS(.v18), .tvOS(.v18), .visionOS(.v2)],
     products: [
         .library(name: "GroupWire", targets: ["GroupWire"]),
+        .library(name: "GroupWireCapture", targets: ["GroupWireCapture"]),
+        .library(name: "GroupWireCompression", targets: ["GroupWireCompression"]),
+        .library(name: "GroupWireSession", targets: ["GroupWireSession"]),
         .library(name: "GroupWireSpec", targets: ["GroupWireSpec"]),
         .library(name: "GroupWireDynamic", targets: ["GroupWireDynamic"]),
         .library(name: "GroupWireCodegen", targets: ["GroupWireCodegen"]),
@@ -28,10 +31,23 @@ let package = Package(
     targets: [
         .target(name: "CGroupWireCRC32C"),
         .target(name: "GroupWire", dependencies: ["CGroupWireCRC32C"], swiftSettings: strictSwift),
+        .target(
+            name: "GroupWireCapture",
+            dependencies: ["GroupWire", "GroupWireCompression"],
+            swiftSettings: strictSwift
+        ),
+        .systemLibrary(name: "CZstd", pkgConfig: "libzstd", providers: [.apt(["libzstd-dev"])]),
+        .target(
+            name: "GroupWireCompression",
+            dependencies: ["GroupWire", "CZstd"],
+            swiftSettings: strictSwift
+        ),
         .executableTarget(
             name: "groupwire",
             dependencies: [
                 "GroupWire",
+                "GroupWireCapture",
+                "GroupWireCompression",
                 "GroupWireSpec",
                 "GroupWireDynamic",
                 "GroupWireTools",
@@ -124,8 +140,24 @@ let package = Package(
             swiftSettings: strictSwift
         ),
         .testTarget(
+            name: "GroupWireCompressionTests",
+            dependencies: ["GroupWireCompression", "GroupWire"],
+            swiftSettings: strictSwift
+        ),
+        .testTarget(
             name: "GroupWireTests",
             dependencies: ["GroupWire"],
+            swiftSettings: strictSwift
+        ),
+        .testTarget(
+            name: "GroupWireCaptureTests",
+            dependencies: ["GroupWireCapture", "GroupWireCompression", "GroupWire"],
+            swiftSettings: strictSwift
+        ),
+        .target(name: "GroupWireSession", dependencies: ["GroupWire"], swiftSettings: strictSwift),
+        .testTarget(
+            name: "GroupWireSessionTests",
+            dependencies: ["GroupWireSession", "GroupWire"],
             swiftSettings: strictSwift
         ),
     ]

@@ -1,7 +1,7 @@
 import Foundation
 import PackagePlugin
 
-/// Command plugin: `swift package generate-groupwire-code [--target NAME]... [--access-level L]`
+/// Command plugin: `swift package generate-groupwire-code --target NAME... [--access-level L]`
 /// writes the generated Swift of each target's `.gwspec` files into the target's
 /// `Generated/` folder, for packages that check generated code in instead of using the
 /// build plugin. Only files whose content changed are written (by `groupwire-generate`).
@@ -11,9 +11,13 @@ struct GenerateGroupWireCode: CommandPlugin {
         var extractor = ArgumentExtractor(arguments)
         let targetNames = extractor.extractOption(named: "target")
         let accessLevel = extractor.extractOption(named: "access-level").last
-        let targets = try targetNames.isEmpty
-            ? context.package.targets
-            : context.package.targets(named: targetNames)
+        // Targets are named explicitly: a target that also applies GroupWireGeneratorPlugin
+        // would get every type twice, and plugins cannot see which targets do.
+        guard !targetNames.isEmpty else {
+            Diagnostics.error("name the targets to generate into: --target NAME (repeatable)")
+            return
+        }
+        let targets = try context.package.targets(named: targetNames)
         let tool = try context.tool(named: "groupwire-generate")
         for case let target as SourceModuleTarget in targets {
             let specs = target.sourceFiles(withSuffix: "gwspec").map(\.url).sorted { $0.path < $1.path }

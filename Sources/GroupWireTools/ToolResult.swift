@@ -1,3 +1,5 @@
+import GroupWireDynamic
+
 /// How a `groupwire` command ended: its exit status.
 public struct ToolStatus: RawRepresentable, Sendable, Hashable, CustomStringConvertible {
     /// The process exit code.
@@ -63,3 +65,7 @@ struct ToolFailure: Error {
         self.result = result
     }
 }
+
+/// The dynamic codec's JSON value (GroupWire has a package-internal type of the same name
+/// for its own reports; this module means the public one).
+typealias JSONValue = GroupWireDynamic.JSONValue

@@ -30,9 +30,9 @@ struct DecodeCommand: ParsableCommand {
     var keepUnknown = false
 
     func run() throws {
-        let bytes = try ToolOutput.input(file)
+        let bytes = try StandardStreams.input(file)
         var tool = DecodeTool(specPath: spec, inputFormat: input, envelope: envelope, pretty: pretty)
         tool.keepsUnknownFields = keepUnknown
-        try ToolOutput.finish(tool.run(input: bytes))
+        try StandardStreams.finish(tool.run(input: bytes))
     }
 }

@@ -25,9 +25,9 @@ struct EncodeCommand: ParsableCommand {
     var keepUnknown = false
 
     func run() throws {
-        let input = try ToolOutput.input(nil)
+        let input = try StandardStreams.input(nil)
         var tool = EncodeTool(specPath: spec, typeName: type, hex: hex, lines: lines)
         tool.keepsUnknownFields = keepUnknown
-        try ToolOutput.finish(tool.run(input: input))
+        try StandardStreams.finish(tool.run(input: input))
     }
 }

@@ -32,6 +32,6 @@ struct GenerateCommand: ParsableCommand {
     func run() throws {
         let level = GeneratorOptions.AccessLevel(accessLevel) ?? .public
         let options = GeneratorOptions(accessLevel: level, files: entryOnly ? .entryOnly : .all, toolName: "groupwire generate")
-        try ToolOutput.finish(GenerateTool(paths: specs, outputDirectory: output, options: options).run())
+        try StandardStreams.finish(GenerateTool(paths: specs, outputDirectory: output, options: options).run())
     }
 }

@@ -17,6 +17,6 @@ struct SpecCheckCommand: ParsableCommand {
     }
 
     func run() throws {
-        try ToolOutput.finish(SpecCheckTool(paths: specs).run())
+        try StandardStreams.finish(SpecCheckTool(paths: specs).run())
     }
 }

@@ -21,6 +21,6 @@ struct SpecDiffCommand: ParsableCommand {
     var format: SpecDiffTool.Format = .text
 
     func run() throws {
-        try ToolOutput.finish(SpecDiffTool(oldPath: old, newPath: new, format: format).run())
+        try StandardStreams.finish(SpecDiffTool(oldPath: old, newPath: new, format: format).run())
     }
 }

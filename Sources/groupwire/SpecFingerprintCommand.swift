@@ -21,6 +21,6 @@ struct SpecFingerprintCommand: ParsableCommand {
     }
 
     func run() throws {
-        try ToolOutput.finish(SpecFingerprintTool(paths: specs, format: format).run())
+        try StandardStreams.finish(SpecFingerprintTool(paths: specs, format: format).run())
     }
 }

@@ -6,36 +6,21 @@ written from the document alone (CRC32C, varints and layout are recomputed here,
 taken from the Swift code). The Swift tests replay every vector it writes; if the two
 implementations disagree, a test fails.
 
-Usage: python3 Spec/vectors/generate.py   (rewrites Spec/vectors/frames/*.json)
+Usage: python3 Spec/vectors/generate.py   (rewrites Spec/vectors/frames/*.json and
+Spec/vectors/fragments/*.json through generate_fragments.py, and
+Spec/vectors/compression/* through generate_compression.py, which needs the zstd tool)
 """
-import json
 import os
 import struct
+import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from wire import crc32c, uvarint, write_vectors  # noqa: E402
+import generate_fragments  # noqa: E402
+import generate_compression  # noqa: E402
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 OUT = os.path.join(HERE, "frames")
-
-
-def crc32c(data: bytes) -> int:
-    crc = 0xFFFFFFFF
-    for b in data:
-        crc ^= b
-        for _ in range(8):
-            crc = (crc >> 1) ^ 0x82F63B78 if crc & 1 else crc >> 1
-    return crc ^ 0xFFFFFFFF
-
-
-def uvarint(v: int) -> bytes:
-    out = bytearray()
-    while v >= 0x80:
-        out.append((v & 0x7F) | 0x80)
-        v >>= 7
-    out.append(v)
-    return bytes(out)
-
-
-def zigzag(v: int) -> int:
-    return (v << 1) ^ (v >> 63) if v >= 0 else ((-v) << 1) - 1
 
 
 KINDS = {"data": 0, "control": 1, "fragment": 2}
@@ -164,13 +149,6 @@ vectors.append(invalid("fragment-past-total", "Fragment bytes run past the decla
 vectors.append(invalid("trailing-bytes", "A complete frame followed by a stray byte (single-frame decode).",
                        frame(type_id=1, body=b"") + b"\x00", "trailingBytes", len(frame(type_id=1, body=b""))))
 
-os.makedirs(OUT, exist_ok=True)
-for old in os.listdir(OUT):
-    if old.endswith(".json"):
-        os.remove(os.path.join(OUT, old))
-for number, vector in enumerate(vectors, start=1):
-    path = os.path.join(OUT, f"{number:03d}-{vector['name']}.json")
-    with open(path, "w") as handle:
-        json.dump(vector, handle, indent=2, sort_keys=True, ensure_ascii=False)
-        handle.write("\n")
-print(f"wrote {len(vectors)} vectors to {OUT}")
+write_vectors(OUT, vectors)
+write_vectors(os.path.join(HERE, "fragments"), generate_fragments.build())
+write_vectors(generate_compression.OUT, generate_compression.build())

@@ -20,9 +20,15 @@ public struct ByteWriter: Sendable {
     /// The number of bytes written so far.
     @inlinable public var count: Int { storage.count }
 
-    /// Reserves room for at least `additional` more storage.
+    /// Reserves room for at least `additional` more bytes.
+    ///
+    /// Grows geometrically (at least doubling), so a writer that many frames are appended to
+    /// copies its contents a logarithmic number of times, not once per frame:
+    /// `Array.reserveCapacity` alone allocates exactly what it is asked for.
     public mutating func reserve(additional: Int) {
-        storage.reserveCapacity(storage.count + additional)
+        let needed = storage.count + additional
+        guard needed > storage.capacity else { return }
+        storage.reserveCapacity(Swift.max(needed, storage.capacity * 2))
     }
 
     /// Appends one byte.
@@ -30,7 +36,7 @@ public struct ByteWriter: Sendable {
         storage.append(byte)
     }
 
-    /// Appends a run of storage.
+    /// Appends a run of bytes.
     @inlinable public mutating func write(contentsOf other: some Sequence<UInt8>) {
         storage.append(contentsOf: other)
     }

@@ -13,7 +13,12 @@ public struct FrameDecoder: Sendable {
     /// - Throws: a ``WireError`` saying what is wrong and at which offset; a complete frame
     ///   followed by more bytes is ``WireError/Kind/trailingBytes``.
     public func decode(_ bytes: [UInt8]) throws(WireError) -> Frame {
-        switch scan(bytes, from: 0) {
+        try decodeSingle(bytes, copyBody: true).frame
+    }
+
+    /// The one frame that fills `bytes`, and where it ends (which is `bytes.count`).
+    private func decodeSingle(_ bytes: [UInt8], copyBody: Bool) throws(WireError) -> (frame: Frame, end: Int) {
+        switch scan(bytes, from: 0, copyBody: copyBody) {
         case .needMore:
             throw WireError(.truncated, offset: bytes.count, "frame is incomplete: input ends after \(bytes.count) bytes")
         case .invalid(let error, _):
@@ -22,23 +27,14 @@ public struct FrameDecoder: Sendable {
             guard end == bytes.count else {
                 throw WireError(.trailingBytes, offset: end, "\(bytes.count - end) bytes follow the frame")
             }
-            return frame
+            return (frame, end)
         }
     }
 
     /// Decodes back-to-back frames, reporting each invalid one and carrying on after it.
     /// - Returns: one result per frame or invalid run, in input order, with its offset.
     public func decodeAll(_ bytes: [UInt8]) -> [FrameStreamEvent] {
-        var reader = FrameStreamReader(limits: limits)
-        reader.append(bytes)
-        var events: [FrameStreamEvent] = []
-        while let event = reader.nextEvent() {
-            events.append(event)
-        }
-        if let last = reader.finish() {
-            events.append(last)
-        }
-        return events
+        decodeAll(chunks: CollectionOfOne(bytes))
     }
 
     /// What ``scan(_:from:)`` found at a position.
@@ -51,8 +47,40 @@ public struct FrameDecoder: Sendable {
         case invalid(WireError, resume: Int)
     }
 
+    /// Decodes exactly one frame that fills `bytes`, like ``decode(_:)``, but leaves the
+    /// frame's body empty and returns where the body lies in `bytes` instead, so a caller
+    /// that copies the body to its final place (the ``Reassembler``) saves one copy and one
+    /// allocation per frame.
+    /// - Throws: the errors of ``decode(_:)``.
+    public func decodeBorrowingBody(_ bytes: [UInt8]) throws(WireError) -> (frame: Frame, body: Range<Int>) {
+        let (frame, end) = try decodeSingle(bytes, copyBody: false)
+        // Varints are minimal (checked while parsing), so the header's size follows from its
+        // fields: innerLength counts the kind byte, the headers and the 4-byte checksum. The
+        // body is what lies between the header and the checksum.
+        let header = FrameEncoder.innerLength(typeID: frame.typeID, compression: frame.compression,
+                                              fragment: frame.fragment, bodyCount: 0) - 4
+        let bodyStart = kindOffset(bytes) + header
+        // Holds for every frame that parsed; checked so that a mistake here throws, not traps.
+        guard bodyStart <= end - 4 else {
+            throw WireError(.invalidValue, offset: bodyStart, "frame header runs into the checksum")
+        }
+        return (frame, bodyStart..<(end - 4))
+    }
+
+    /// The offset of the kind byte of the frame at the start of `bytes`, whose prelude was
+    /// already checked: magic, version, then the length varint.
+    private func kindOffset(_ bytes: [UInt8]) -> Int {
+        var cursor = 2
+        while cursor < bytes.count, bytes[cursor] & 0x80 != 0 {
+            cursor += 1
+        }
+        // The loop stopped on the varint's last byte; the kind byte follows it.
+        return cursor + 1
+    }
+
     /// Examines the bytes at `start`. Every error's offset is absolute in `bytes`.
-    func scan(_ bytes: [UInt8], from start: Int) -> Scan {
+    /// `copyBody: false` leaves the frame's body empty (for ``decodeBorrowingBody(_:)``).
+    func scan(_ bytes: [UInt8], from start: Int, copyBody: Bool = true) -> Scan {
         let count = bytes.count
         guard start < count else { return .needMore }
         guard bytes[start] == Frame.magic else {
@@ -112,7 +140,7 @@ public struct FrameDecoder: Sendable {
                             resume: end)
         }
         do throws(WireError) {
-            let frame = try parseHeader(bytes, kindAt: cursor, end: end)
+            let frame = try parseHeader(bytes, kindAt: cursor, end: end, copyBody: copyBody)
             return .frame(frame, end: end)
         } catch {
             return .invalid(error, resume: end)
@@ -121,7 +149,7 @@ public struct FrameDecoder: Sendable {
 
     /// Parses the kind byte, the headers and the body of a frame whose prelude and
     /// checksum have been checked.
-    private func parseHeader(_ bytes: [UInt8], kindAt kindOffset: Int, end: Int) throws(WireError) -> Frame {
+    private func parseHeader(_ bytes: [UInt8], kindAt kindOffset: Int, end: Int, copyBody: Bool) throws(WireError) -> Frame {
         var reader = try ByteReader(bytes, range: kindOffset..<(end - 4))
         let kindByte = try reader.readByte()
         let kind = FrameKind(rawValue: kindByte & 0x0F)
@@ -182,9 +210,10 @@ public struct FrameDecoder: Sendable {
             }
             compression = CompressionInfo(codec: codec, dictionaryID: UInt32(dictionaryID), contentSize: contentSize)
         }
-        let body = try reader.readBytes(count: reader.remaining, "frame body")
+        let bodyCount = reader.remaining
+        let body = copyBody ? try reader.readBytes(count: bodyCount, "frame body") : []
         if let fragment {
-            try FragmentInfo.validate(fragment, bodyCount: body.count, offset: fragmentOffset)
+            try FragmentInfo.validate(fragment, bodyCount: bodyCount, offset: fragmentOffset)
         }
         return Frame(kind: kind, typeID: typeID, compression: compression, fragment: fragment, body: body)
     }

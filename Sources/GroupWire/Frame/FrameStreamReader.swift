@@ -67,6 +67,11 @@ public struct FrameStreamReader: Sendable {
         while true {
             switch decoder.scan(buffer, from: start) {
             case .needMore:
+                // A magic byte at `start` ends a pending run of non-frame bytes even though
+                // its frame is incomplete: report the run now, as a whole-stream read would.
+                if start < buffer.count, let pending = takeGarbage(endingAt: start) {
+                    return pending
+                }
                 return nil
             case .frame(let frame, let end):
                 if let pending = takeGarbage(endingAt: start) {

@@ -24,3 +24,27 @@ public enum WireSize {
         lengthDelimited(value.utf8.count)
     }
 }
+
+/// Capacity hints for generated decoders.
+public enum WireCapacity {
+    /// The most elements a hint reserves: bounds the memory a small input can make a
+    /// decoder reserve (larger arrays grow as usual).
+    public static let maxHint = 1_024
+
+    /// After the first element of a repeated field, reserves room for as many elements of
+    /// the same size as the rest of the enclosing value could hold (at most ``maxHint``).
+    /// - Parameters:
+    ///   - array: the array the first element was appended to.
+    ///   - elementBytes: the bytes the first element took (key included).
+    ///   - remaining: the bytes left in the enclosing value.
+    @inlinable public static func reserve<Element>(_ array: inout [Element], elementBytes: Int, remaining: Int) {
+        guard elementBytes > 0, remaining > 0 else { return }
+        array.reserveCapacity(1 + min(remaining / elementBytes, maxHint))
+    }
+
+    /// The same hint for a map, after its first entry.
+    @inlinable public static func reserve<Key, Value>(_ map: inout [Key: Value], elementBytes: Int, remaining: Int) {
+        guard elementBytes > 0, remaining > 0 else { return }
+        map.reserveCapacity(1 + min(remaining / elementBytes, maxHint))
+    }
+}

@@ -319,10 +319,18 @@ struct WireCodeBuilder: Sendable {
         switch field.type {
         case .array(let element):
             guard let kind = types.kind(of: element) else { return [] }
+            guard types.isPacked(element) else {
+                // One field per element: after the first, reserve for elements of its size.
+                return [SwitchCase(label: keyLabel(field.number, wireType: wireType(kind)), body: [
+                    .line("\(variable).append(\(readValue(kind, "reader")))"),
+                    .block("if \(variable).count == 1 {", [
+                        .line("WireCapacity.reserve(&\(variable), elementBytes: reader.reader.position - keyOffset, remaining: end - reader.reader.position)")
+                    ]),
+                ])]
+            }
             let single = SwitchCase(
                 label: keyLabel(field.number, wireType: wireType(kind)),
                 body: [.line("\(variable).append(\(readValue(kind, "reader")))")])
-            guard types.isPacked(element) else { return [single] }
             let packed = SwitchCase(label: keyLabel(field.number, wireType: 2), body: [
                 .block("try reader.readPacked { (packed: inout PayloadReader) throws(WireError) in", [
                     .line("\(variable).append(\(readValue(kind, "packed")))")
@@ -357,6 +365,9 @@ struct WireCodeBuilder: Sendable {
                     ]
                 ),
                 .line("\(variable)[entry.0] = entry.1"),
+                .block("if \(variable).count == 1 {", [
+                    .line("WireCapacity.reserve(&\(variable), elementBytes: reader.reader.position - keyOffset, remaining: end - reader.reader.position)")
+                ]),
             ]
             return [SwitchCase(label: keyLabel(field.number, wireType: 2), body: body)]
         case .scalar, .named:

@@ -356,6 +356,9 @@ public struct Stroke: WirePayloadCodable, Codable, Sendable, Hashable {
                 field2 = StrokeColor(rawValue: try reader.readUInt(as: UInt32.self))
             case 0x1A:
                 field3.append(try Point.decodeNested(from: &reader, depth: depth))
+                if field3.count == 1 {
+                    WireCapacity.reserve(&field3, elementBytes: reader.reader.position - keyOffset, remaining: end - reader.reader.position)
+                }
             default:
                 let key = try reader.fieldKey(raw: rawKey, at: keyOffset)
                 switch key.number {
@@ -651,6 +654,9 @@ public struct CanvasSnapshot: WireMessage, Codable, Sendable, Hashable {
             switch rawKey {
             case 0x0A:
                 field1.append(try Stroke.decodeNested(from: &reader, depth: depth))
+                if field1.count == 1 {
+                    WireCapacity.reserve(&field1, elementBytes: reader.reader.position - keyOffset, remaining: end - reader.reader.position)
+                }
             case 0x10:
                 field2 = try reader.readUInt()
             default:

@@ -380,6 +380,9 @@ public struct Stroke: WirePayloadCodable, Codable, Sendable, Hashable {
                 field2 = StrokeColor(rawValue: try reader.readUInt(as: UInt32.self))
             case 0x1A:
                 field3.append(try Point.decodeNested(from: &reader, depth: depth))
+                if field3.count == 1 {
+                    WireCapacity.reserve(&field3, elementBytes: reader.reader.position - keyOffset, remaining: end - reader.reader.position)
+                }
             case 0x25:
                 field4 = try reader.readFloat()
             default:
@@ -721,6 +724,9 @@ public struct CanvasSnapshot: WireMessage, Codable, Sendable, Hashable {
             switch rawKey {
             case 0x0A:
                 field1.append(try Stroke.decodeNested(from: &reader, depth: depth))
+                if field1.count == 1 {
+                    WireCapacity.reserve(&field1, elementBytes: reader.reader.position - keyOffset, remaining: end - reader.reader.position)
+                }
             case 0x10:
                 field2 = try reader.readUInt()
             default:

@@ -1524,14 +1524,29 @@ public struct Arrays: WirePayloadCodable, Codable, Sendable, Hashable {
                 field9.append(Mood(rawValue: try reader.readUInt(as: UInt32.self)))
             case 0x52:
                 field10.append(try reader.readWireString())
+                if field10.count == 1 {
+                    WireCapacity.reserve(&field10, elementBytes: reader.reader.position - keyOffset, remaining: end - reader.reader.position)
+                }
             case 0x5A:
                 field11.append(try reader.readBytes())
+                if field11.count == 1 {
+                    WireCapacity.reserve(&field11, elementBytes: reader.reader.position - keyOffset, remaining: end - reader.reader.position)
+                }
             case 0x62:
                 field12.append(try reader.readWireUUID())
+                if field12.count == 1 {
+                    WireCapacity.reserve(&field12, elementBytes: reader.reader.position - keyOffset, remaining: end - reader.reader.position)
+                }
             case 0x6A:
                 field13.append(try Scalars.decodeNested(from: &reader, depth: depth))
+                if field13.count == 1 {
+                    WireCapacity.reserve(&field13, elementBytes: reader.reader.position - keyOffset, remaining: end - reader.reader.position)
+                }
             case 0x72:
                 field14.append(try Choice.decodeNested(from: &reader, depth: depth))
+                if field14.count == 1 {
+                    WireCapacity.reserve(&field14, elementBytes: reader.reader.position - keyOffset, remaining: end - reader.reader.position)
+                }
             default:
                 let key = try reader.fieldKey(raw: rawKey, at: keyOffset)
                 switch key.number {
@@ -1853,6 +1868,9 @@ public struct Maps: WirePayloadCodable, Codable, Sendable, Hashable {
                     return (entryKey, entryValue)
                 }
                 field1[entry.0] = entry.1
+                if field1.count == 1 {
+                    WireCapacity.reserve(&field1, elementBytes: reader.reader.position - keyOffset, remaining: end - reader.reader.position)
+                }
             case 0x12:
                 let entry = try reader.readNested { (entryReader: inout PayloadReader) throws(WireError) -> (Int32, String) in
                     var entryKey: Int32 = 0
@@ -1872,6 +1890,9 @@ public struct Maps: WirePayloadCodable, Codable, Sendable, Hashable {
                     return (entryKey, entryValue)
                 }
                 field2[entry.0] = entry.1
+                if field2.count == 1 {
+                    WireCapacity.reserve(&field2, elementBytes: reader.reader.position - keyOffset, remaining: end - reader.reader.position)
+                }
             case 0x1A:
                 let entry = try reader.readNested { (entryReader: inout PayloadReader) throws(WireError) -> (UInt64, [UInt8]) in
                     var entryKey: UInt64 = 0
@@ -1891,6 +1912,9 @@ public struct Maps: WirePayloadCodable, Codable, Sendable, Hashable {
                     return (entryKey, entryValue)
                 }
                 field3[entry.0] = entry.1
+                if field3.count == 1 {
+                    WireCapacity.reserve(&field3, elementBytes: reader.reader.position - keyOffset, remaining: end - reader.reader.position)
+                }
             case 0x22:
                 let entry = try reader.readNested { (entryReader: inout PayloadReader) throws(WireError) -> (Bool, Double) in
                     var entryKey: Bool = false
@@ -1910,6 +1934,9 @@ public struct Maps: WirePayloadCodable, Codable, Sendable, Hashable {
                     return (entryKey, entryValue)
                 }
                 field4[entry.0] = entry.1
+                if field4.count == 1 {
+                    WireCapacity.reserve(&field4, elementBytes: reader.reader.position - keyOffset, remaining: end - reader.reader.position)
+                }
             case 0x2A:
                 let entry = try reader.readNested { (entryReader: inout PayloadReader) throws(WireError) -> (UUID, Date) in
                     var entryKey: UUID = WireDefaults.uuid
@@ -1929,6 +1956,9 @@ public struct Maps: WirePayloadCodable, Codable, Sendable, Hashable {
                     return (entryKey, entryValue)
                 }
                 field5[entry.0] = entry.1
+                if field5.count == 1 {
+                    WireCapacity.reserve(&field5, elementBytes: reader.reader.position - keyOffset, remaining: end - reader.reader.position)
+                }
             case 0x32:
                 let entry = try reader.readNested { (entryReader: inout PayloadReader) throws(WireError) -> (String, Mood) in
                     var entryKey: String = ""
@@ -1948,6 +1978,9 @@ public struct Maps: WirePayloadCodable, Codable, Sendable, Hashable {
                     return (entryKey, entryValue)
                 }
                 field6[entry.0] = entry.1
+                if field6.count == 1 {
+                    WireCapacity.reserve(&field6, elementBytes: reader.reader.position - keyOffset, remaining: end - reader.reader.position)
+                }
             case 0x3A:
                 let entry = try reader.readNested { (entryReader: inout PayloadReader) throws(WireError) -> (Int64, Scalars) in
                     var entryKey: Int64 = 0
@@ -1967,6 +2000,9 @@ public struct Maps: WirePayloadCodable, Codable, Sendable, Hashable {
                     return (entryKey, entryValue)
                 }
                 field7[entry.0] = entry.1
+                if field7.count == 1 {
+                    WireCapacity.reserve(&field7, elementBytes: reader.reader.position - keyOffset, remaining: end - reader.reader.position)
+                }
             case 0x42:
                 let entry = try reader.readNested { (entryReader: inout PayloadReader) throws(WireError) -> (String, Choice) in
                     var entryKey: String = ""
@@ -1986,6 +2022,9 @@ public struct Maps: WirePayloadCodable, Codable, Sendable, Hashable {
                     return (entryKey, entryValue)
                 }
                 field8[entry.0] = entry.1
+                if field8.count == 1 {
+                    WireCapacity.reserve(&field8, elementBytes: reader.reader.position - keyOffset, remaining: end - reader.reader.position)
+                }
             case 0x4A:
                 let entry = try reader.readNested { (entryReader: inout PayloadReader) throws(WireError) -> (UInt8, Float) in
                     var entryKey: UInt8 = 0
@@ -2005,6 +2044,9 @@ public struct Maps: WirePayloadCodable, Codable, Sendable, Hashable {
                     return (entryKey, entryValue)
                 }
                 field9[entry.0] = entry.1
+                if field9.count == 1 {
+                    WireCapacity.reserve(&field9, elementBytes: reader.reader.position - keyOffset, remaining: end - reader.reader.position)
+                }
             default:
                 let key = try reader.fieldKey(raw: rawKey, at: keyOffset)
                 switch key.number {
@@ -2773,6 +2815,9 @@ public struct Tree: WirePayloadCodable, Codable, Sendable, Hashable {
                 field1 = try reader.readWireString()
             case 0x12:
                 field2.append(try Tree.decodeNested(from: &reader, depth: depth))
+                if field2.count == 1 {
+                    WireCapacity.reserve(&field2, elementBytes: reader.reader.position - keyOffset, remaining: end - reader.reader.position)
+                }
             case 0x1A:
                 let entry = try reader.readNested { (entryReader: inout PayloadReader) throws(WireError) -> (String, Tree) in
                     var entryKey: String = ""
@@ -2792,6 +2837,9 @@ public struct Tree: WirePayloadCodable, Codable, Sendable, Hashable {
                     return (entryKey, entryValue)
                 }
                 field3[entry.0] = entry.1
+                if field3.count == 1 {
+                    WireCapacity.reserve(&field3, elementBytes: reader.reader.position - keyOffset, remaining: end - reader.reader.position)
+                }
             default:
                 let key = try reader.fieldKey(raw: rawKey, at: keyOffset)
                 switch key.number {

@@ -709,6 +709,9 @@ public struct PlaybackState: WireMessage, Codable, Sendable, Hashable {
                     return (entryKey, entryValue)
                 }
                 field14[entry.0] = entry.1
+                if field14.count == 1 {
+                    WireCapacity.reserve(&field14, elementBytes: reader.reader.position - keyOffset, remaining: end - reader.reader.position)
+                }
             default:
                 let key = try reader.fieldKey(raw: rawKey, at: keyOffset)
                 switch key.number {

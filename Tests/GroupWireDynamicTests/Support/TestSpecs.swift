@@ -118,3 +118,6 @@ func wireError(_ body: () throws(WireError) -> Void) -> WireError? {
         return error
     }
 }
+
+/// The public JSON value of GroupWireDynamic (GroupWire has a package-internal namesake).
+typealias JSONValue = GroupWireDynamic.JSONValue

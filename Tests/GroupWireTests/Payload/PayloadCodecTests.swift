@@ -4,7 +4,7 @@ import Testing
 
 /// A hand-written message in the shape generated code takes, to exercise the payload
 /// primitives the generator builds on.
-private struct Point: WirePayloadCodable, Equatable {
+private struct PayloadPoint: WirePayloadCodable, Equatable {
     var x: Double = 0
     var y: Double = 0
 
@@ -35,7 +35,7 @@ private struct UpsertStroke: WireMessage, Equatable {
 
     var id: UUID
     var color: UInt64
-    var point: Point
+    var point: PayloadPoint
     var tags: [String] = []
     var unknownFields: [UInt8] = []
 
@@ -47,7 +47,7 @@ private struct UpsertStroke: WireMessage, Equatable {
         writer.writeRaw(unknownFields)
     }
 
-    init(id: UUID, color: UInt64, point: Point, tags: [String] = []) {
+    init(id: UUID, color: UInt64, point: PayloadPoint, tags: [String] = []) {
         self.id = id
         self.color = color
         self.point = point
@@ -57,14 +57,14 @@ private struct UpsertStroke: WireMessage, Equatable {
     init(decodingWire reader: inout PayloadReader) throws(WireError) {
         var id: UUID?
         color = 0
-        point = Point(x: 0, y: 0)
+        point = PayloadPoint(x: 0, y: 0)
         while let key = try reader.nextKey() {
             switch key.number {
             case 1: try reader.expect(key, .lengthDelimited, field: "id"); id = try reader.readUUID()
             case 2: try reader.expect(key, .varint, field: "color"); color = try reader.readUInt()
             case 3:
                 try reader.expect(key, .lengthDelimited, field: "point")
-                point = try reader.readNested { (nested) throws(WireError) in try Point(decodingWire: &nested) }
+                point = try reader.readNested { (nested) throws(WireError) in try PayloadPoint(decodingWire: &nested) }
             case 4: try reader.expect(key, .lengthDelimited, field: "tags"); tags.append(try reader.readString())
             default: unknownFields += try reader.captureUnknown(key)
             }
@@ -78,7 +78,7 @@ private struct UpsertStroke: WireMessage, Equatable {
     static let id = UUID(uuid: (0x6F, 0x1C, 0x2A, 0x9E, 0x4B, 0x7D, 0x4E, 0x0F, 0x8A, 0x3B, 0x5C, 0x6D, 0x7E, 0x8F, 0x9A, 0x0B))
 
     @Test func theFormatDocumentsExampleBytesAreWhatTheWriterProduces() throws {
-        let message = UpsertStroke(id: Self.id, color: 2, point: Point(x: 12.5, y: -3.25))
+        let message = UpsertStroke(id: Self.id, color: 2, point: PayloadPoint(x: 12.5, y: -3.25))
         let expected = bytes(hex: "0a106f1c2a9e4b7d4e0f8a3b5c6d7e8f9a0b" + "1002" + "1a12" + "090000000000002940" + "110000000000000ac0")
         #expect(message.wirePayload() == expected)
         #expect(try UpsertStroke(wirePayload: message.wirePayload()) == message)
@@ -104,7 +104,7 @@ private struct UpsertStroke: WireMessage, Equatable {
 
     @Test func unknownFieldsSurviveARoundTripThroughAnOlderReader() throws {
         var newer = PayloadWriter()
-        UpsertStroke(id: Self.id, color: 1, point: Point(x: 1, y: 2)).encodeWire(to: &newer)
+        UpsertStroke(id: Self.id, color: 1, point: PayloadPoint(x: 1, y: 2)).encodeWire(to: &newer)
         newer.writeString(50, "added in v2")
         newer.writeDouble(51, 0.5)
         let old = try UpsertStroke(wirePayload: newer.bytes)
@@ -191,7 +191,7 @@ private struct UpsertStroke: WireMessage, Equatable {
 
     @Test func theRegistryDecodesAFrameByItsTypeIDAndRejectsUnknownIDs() throws {
         let registry = try MessageRegistry([UpsertStroke.self])
-        let message = UpsertStroke(id: Self.id, color: 4, point: Point(x: 3, y: 4))
+        let message = UpsertStroke(id: Self.id, color: 4, point: PayloadPoint(x: 3, y: 4))
         let frame = try FrameDecoder().decode(try message.wireFrame())
         #expect(frame.typeID == 1)
         let decoded = try registry.decode(frame)

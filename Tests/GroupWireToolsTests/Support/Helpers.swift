@@ -1,4 +1,5 @@
 import GroupWire
+import GroupWireDynamic
 import GroupWireSpec
 import GroupWireTools
 import Testing
@@ -22,3 +23,6 @@ enum FrameHex {
 enum HexTextForTests {
     static func encode(_ bytes: [UInt8]) -> String { HexText.encode(bytes) }
 }
+
+/// The public JSON value of GroupWireDynamic (GroupWire has a package-internal namesake).
+typealias JSONValue = GroupWireDynamic.JSONValue

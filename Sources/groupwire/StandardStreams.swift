@@ -9,7 +9,7 @@ import Darwin
 
 /// Writes a command's result to the process's standard streams and ends the command with
 /// its exit status.
-enum ToolOutput {
+enum StandardStreams {
     /// Writes `result` and throws its exit code (unless 0) for ArgumentParser to exit with.
     static func finish(_ result: ToolResult) throws {
         write(result.output, to: 1)

@@ -1,0 +1,62 @@
+/// A coding key the Codable encoder and decoder make up themselves: unkeyed element indices,
+/// `super`, and keys read back from the wire for ``WireDecoder``'s coding paths.
+struct WireCodingKey: CodingKey {
+    let stringValue: String
+    let intValue: Int?
+
+    init(stringValue: String) {
+        self.stringValue = stringValue
+        self.intValue = nil
+    }
+
+    init(intValue: Int) {
+        self.stringValue = "Index \(intValue)"
+        self.intValue = intValue
+    }
+
+    /// The key `superEncoder()` / `superDecoder()` use.
+    static let superKey = WireCodingKey(stringValue: "super")
+}
+
+/// Renders coding paths the way error messages show them: `strokes[3].points[0].x`.
+enum WireCodingPath {
+    /// `path` as text, or `<root>` when it is empty.
+    static func render(_ path: [any CodingKey]) -> String {
+        if path.isEmpty { return "<root>" }
+        var text = ""
+        for key in path {
+            if let index = key.intValue, key.stringValue == "Index \(index)" {
+                text += "[\(index)]"
+            } else {
+                if !text.isEmpty { text += "." }
+                text += key.stringValue
+            }
+        }
+        return text
+    }
+}
+
+/// A coding path component that costs no allocation: key bytes already in a buffer (the
+/// encoder's output or the decoder's input), or an unkeyed index.
+enum WirePathEntry {
+    /// The value has no key of its own (the root, or a single-value wrapper).
+    case none
+    /// The key whose UTF-8 bytes sit at `offset..<offset + length`.
+    case key(offset: Int, length: Int)
+    /// An unkeyed element index.
+    case index(Int)
+
+    /// The entry as a coding key, reading key bytes from `bytes`; nil for ``none``.
+    func codingKey(in bytes: [UInt8]) -> (any CodingKey)? {
+        switch self {
+        case .none:
+            return nil
+        case .index(let index):
+            return WireCodingKey(intValue: index)
+        case .key(let offset, let length):
+            let lower = min(max(offset, 0), bytes.count)
+            let upper = min(max(offset + length, lower), bytes.count)
+            return WireCodingKey(stringValue: String(decoding: bytes[lower..<upper], as: UTF8.self))
+        }
+    }
+}

@@ -1,0 +1,50 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+
+/// Encodes any `Encodable` value into GroupWire's compact binary Codable form
+/// (Spec/FORMAT.md, "Encoding of arbitrary Codable values").
+///
+/// The output is one wire-type byte followed by the value's data. Keyed containers keep
+/// their string keys, so a ``WireDecoder`` built from a newer or older version of the type
+/// skips keys it does not know and reads missing optional keys as nil.
+///
+/// ```swift
+/// let bytes = try WireEncoder().encode(stroke)
+/// let back = try WireDecoder().decode(UpsertStroke.self, from: bytes)
+/// ```
+public struct WireEncoder: Sendable {
+    /// Values handed to every `Encoder.userInfo` during encoding.
+    public var userInfo: [CodingUserInfoKey: any Sendable]
+
+    /// Creates an encoder.
+    /// - Parameter userInfo: values the encoded types can read from `Encoder.userInfo`.
+    public init(userInfo: [CodingUserInfoKey: any Sendable] = [:]) {
+        self.userInfo = userInfo
+    }
+
+    /// Encodes `value`.
+    /// - Parameter value: the value to encode.
+    /// - Returns: the encoded bytes: a wire-type byte, then the value's data.
+    /// - Throws: what `value`'s `encode(to:)` throws, or `EncodingError.invalidValue` when a
+    ///   container is used after its value finished.
+    public func encode<T: Encodable>(_ value: T) throws -> [UInt8] {
+        let core = WireEncoderCore(userInfo: userInfo)
+        core.writer.write(0)
+        try core.encodeValue(value, typeOffset: 0, path: .none)
+        if let failure = core.failure {
+            throw failure
+        }
+        return core.writer.bytes
+    }
+
+    /// Encodes `value` into `Data`.
+    /// - Parameter value: the value to encode.
+    /// - Returns: the same bytes as ``encode(_:)``.
+    /// - Throws: what ``encode(_:)`` throws.
+    public func encodeData<T: Encodable>(_ value: T) throws -> Data {
+        Data(try encode(value))
+    }
+}

@@ -1,0 +1,136 @@
+import GroupWire
+
+/// Connects participants in one process, with simulated time and injected faults.
+///
+/// Sending schedules each copy of a message for delivery according to the hub's
+/// ``FaultPlan``; nothing arrives until time moves (``advance(by:)``,
+/// ``runUntilIdle()``), and then copies arrive in order of delivery time, ties in send
+/// order. Because time is simulated and faults are seeded per link, a test replays
+/// exactly: same seed, same sends, same deliveries.
+public actor InProcessHub {
+    /// The faults injected on every link.
+    public nonisolated let plan: FaultPlan
+    /// The largest message the hub carries.
+    public nonisolated let maxMessageSize: Int
+    /// The hub's simulated time.
+    public nonisolated let clock = VirtualClock()
+    /// What the hub did to the messages so far.
+    public private(set) var statistics = FaultStatistics()
+
+    private struct Member {
+        let number: UInt64
+        let continuation: AsyncStream<TransportMessage>.Continuation
+    }
+
+    private struct Scheduled {
+        let due: Duration
+        let sequence: UInt64
+        let recipient: ParticipantID
+        let message: TransportMessage
+    }
+
+    private var members: [ParticipantID: Member] = [:]
+    private var joined: UInt64 = 0
+    private var injectors: [UInt64: FaultInjector] = [:]
+    private var scheduled: [Scheduled] = []
+    private var nextSequence: UInt64 = 0
+    private var isClosed = false
+
+    /// Creates a hub.
+    /// - Parameters:
+    ///   - plan: the faults to inject; by default a reliable link without delay.
+    ///   - maxMessageSize: the largest message carried, 65,536 bytes by default (the
+    ///     platform messenger's first limit).
+    public init(plan: FaultPlan = .reliable(), maxMessageSize: Int = 65_536) {
+        self.plan = plan
+        self.maxMessageSize = maxMessageSize
+    }
+
+    /// Connects a participant.
+    /// - Throws: ``GroupWire/WireError/Kind/alreadyJoined`` when it is connected already,
+    ///   ``GroupWire/WireError/Kind/transportClosed`` after ``close()``.
+    public func join(_ participant: ParticipantID) throws(WireError) -> HubEndpoint {
+        guard !isClosed else { throw WireError(.transportClosed, "the hub is closed") }
+        guard members[participant] == nil else {
+            throw WireError(.alreadyJoined, "participant \(participant) is already connected")
+        }
+        let (stream, continuation) = AsyncStream<TransportMessage>.makeStream()
+        members[participant] = Member(number: joined, continuation: continuation)
+        joined += 1
+        return HubEndpoint(hub: self, localParticipant: participant, incoming: stream)
+    }
+
+    /// Disconnects a participant: its stream finishes and copies still on the way to it are lost.
+    public func leave(_ participant: ParticipantID) {
+        guard let member = members.removeValue(forKey: participant) else { return }
+        member.continuation.finish()
+        scheduled.removeAll { $0.recipient == participant }
+    }
+
+    /// The connected participants.
+    public var participants: Set<ParticipantID> { Set(members.keys) }
+
+    /// The number of copies scheduled but not yet delivered.
+    public var inFlightCount: Int { scheduled.count }
+
+    /// Schedules one message from `source` to each recipient.
+    func route(_ bytes: [UInt8], from source: ParticipantID, to recipients: Recipients) throws(WireError) {
+        guard !isClosed, let sender = members[source] else {
+            throw WireError(.transportClosed, "participant \(source) is not connected")
+        }
+        guard bytes.count <= maxMessageSize else {
+            throw WireError(.messageTooLarge, "message of \(bytes.count) bytes is over the transport's \(maxMessageSize)-byte limit")
+        }
+        let now = clock.now
+        let targets = members.filter { $0.key != source && (recipients.participants?.contains($0.key) ?? true) }
+        for (recipient, member) in targets.sorted(by: { $0.value.number < $1.value.number }) {
+            // safe because: member numbers are join counts, far below 2^32.
+            let link = sender.number << 32 | member.number
+            var injector = injectors[link] ?? FaultInjector(plan: plan, link: link)
+            let decision = injector.decide(at: now)
+            injectors[link] = injector
+            statistics.sent += 1
+            if decision.deliveries.isEmpty { statistics.dropped += 1 }
+            statistics.duplicated += max(0, decision.deliveries.count - 1)
+            if decision.reordered { statistics.reordered += 1 }
+            for due in decision.deliveries {
+                scheduled.append(Scheduled(due: due, sequence: nextSequence, recipient: recipient,
+                                           message: TransportMessage(source: source, bytes: bytes, arrival: due)))
+                nextSequence += 1
+            }
+        }
+    }
+
+    /// Moves simulated time forward by `duration`, delivering every copy due by then.
+    public func advance(by duration: Duration) {
+        deliver(through: clock.now + duration)
+    }
+
+    /// Delivers every scheduled copy, moving time to the last delivery.
+    public func runUntilIdle() {
+        guard let last = scheduled.map(\.due).max() else { return }
+        deliver(through: last)
+    }
+
+    /// Disconnects everyone: every stream finishes after the copies already delivered.
+    public func close() {
+        isClosed = true
+        for member in members.values {
+            member.continuation.finish()
+        }
+        members.removeAll()
+        scheduled.removeAll()
+    }
+
+    private func deliver(through time: Duration) {
+        let due = scheduled.filter { $0.due <= time }.sorted { ($0.due, $0.sequence) < ($1.due, $1.sequence) }
+        scheduled.removeAll { $0.due <= time }
+        for copy in due {
+            clock.advance(to: copy.due)
+            guard let member = members[copy.recipient] else { continue }
+            member.continuation.yield(copy.message)
+            statistics.delivered += 1
+        }
+        clock.advance(to: time)
+    }
+}

@@ -1,0 +1,12 @@
+import GroupWire
+
+/// The ``WireError`` kinds a ``Transport`` raises (the package's one error type, extended
+/// per module as Spec/FORMAT.md's "Errors" describes).
+extension WireError.Kind {
+    /// The message is larger than the transport carries; fragment it first.
+    public static let messageTooLarge = WireError.Kind(name: "messageTooLarge")
+    /// The transport, or this participant's place in it, is closed.
+    public static let transportClosed = WireError.Kind(name: "transportClosed")
+    /// The participant is already connected.
+    public static let alreadyJoined = WireError.Kind(name: "alreadyJoined")
+}
