@@ -14,6 +14,12 @@ struct WireCodingKey: CodingKey {
         self.intValue = intValue
     }
 
+    /// A numbered key whose own `CodingKey` type could not rebuild it: its number as text.
+    init(number: Int) {
+        self.stringValue = "\(number)"
+        self.intValue = number
+    }
+
     /// The key `superEncoder()` / `superDecoder()` use.
     static let superKey = WireCodingKey(stringValue: "super")
 }
@@ -43,6 +49,8 @@ enum WirePathEntry {
     case none
     /// The key whose UTF-8 bytes sit at `offset..<offset + length`.
     case key(offset: Int, length: Int)
+    /// A numbered key of the `CodingKey` type `type` (a metatype: no allocation).
+    case number(Int, any CodingKey.Type)
     /// An unkeyed element index.
     case index(Int)
 
@@ -53,10 +61,31 @@ enum WirePathEntry {
             return nil
         case .index(let index):
             return WireCodingKey(intValue: index)
+        case .number(let number, let type):
+            return type.init(intValue: number) ?? WireCodingKey(number: number)
         case .key(let offset, let length):
             let lower = min(max(offset, 0), bytes.count)
             let upper = min(max(offset + length, lower), bytes.count)
             return WireCodingKey(stringValue: String(decoding: bytes[lower..<upper], as: UTF8.self))
         }
+    }
+}
+
+/// Whether a key is written by number or by name (Spec/FORMAT.md, "Keyed containers").
+enum WireKeyForm {
+    /// The number `key` is written and looked up under, or nil when it goes by its name.
+    ///
+    /// A key is numbered when it has a non-negative `intValue` from which its own type
+    /// rebuilds the same key (same `intValue` and `stringValue`). The rebuild check keeps
+    /// keys whose text the number would lose by name: a `[String: V]` key `"042"` has
+    /// `intValue` 42, but `Key(intValue: 42)` is `"42"`. Writer and reader apply the same
+    /// rule to the same key, so they always agree on the form.
+    @inline(__always)
+    static func number<Key: CodingKey>(of key: Key) -> Int? {
+        guard let number = key.intValue, number >= 0,
+              let rebuilt = Key(intValue: number), rebuilt.intValue == number,
+              rebuilt.stringValue == key.stringValue
+        else { return nil }
+        return number
     }
 }
