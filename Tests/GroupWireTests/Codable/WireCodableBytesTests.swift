@@ -20,6 +20,8 @@ import Testing
         // -2.0 is exact as a Float, so the Double is narrowed to fixed32; 0.1 is not.
         #expect(try bytes(-2.0 as Double) == [0x05, 0x00, 0x00, 0x00, 0xC0])
         #expect(try bytes(0.1 as Double) == [0x01, 0x9A, 0x99, 0x99, 0x99, 0x99, 0x99, 0xB9, 0x3F])
+        #expect(try bytes(12.5 as Double) == [0x05, 0x00, 0x00, 0x48, 0x41])
+        #expect(try bytes(-0.0 as Double) == [0x05, 0x00, 0x00, 0x00, 0x80])
     }
 
     @Test func stringsAndNilUseLenAndNullWireTypes() throws {
