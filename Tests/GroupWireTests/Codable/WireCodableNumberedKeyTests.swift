@@ -118,6 +118,9 @@ import Testing
         // "042" has intValue 42 but would come back as "42" by number: it stays by name.
         let dictionary = ["042": 1, "42": 2, "+5": 3, "-0": 4, "7": 5, "": 6, "x": 7]
         #expect(try wireRoundTrip(dictionary) == dictionary)
+        // "42" is numbered (header 00, tag 43, svarint 1); "042" is named (header 3 << 3, text).
+        #expect(try WireEncoder().encode(["42": 1]) == [0x02, 0x03, 0x00, 0x2B, 0x02])
+        #expect(try WireEncoder().encode(["042": 1]) == [0x02, 0x05, 0x18, 0x30, 0x34, 0x32, 0x02])
     }
 
     @Test func allKeysRebuildsNumberedKeysFromTheirNumbers() throws {
