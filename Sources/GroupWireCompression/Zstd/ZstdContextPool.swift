@@ -31,10 +31,20 @@ final class ZstdContext: @unchecked Sendable {
 /// and freeing one (a `ZSTD_CCtx` costs hundreds of KB of tables to set up).
 ///
 /// Concurrent callers each borrow their own context; a context is created only when the
-/// free list is empty, and at most ``maxIdle`` contexts are kept when they come back.
+/// pool is empty, and at most ``maxIdle`` contexts are kept when they come back.
+///
+/// The most recently returned context waits in a lock-free slot: the common case, one
+/// caller at a time, takes it with one atomic exchange and puts it back with one
+/// compare-and-exchange, with no lock and no reference counting. The others wait in a
+/// free list behind a mutex, used only when two or more callers overlap.
 final class ZstdContextPool: Sendable {
-    /// How many idle contexts the pool keeps; extra ones are freed on return.
+    /// How many idle contexts the pool keeps (the slot's included); extra ones are freed
+    /// on return.
     let maxIdle: Int
+    /// One idle context, or nil. While in the slot the context is held by one retained
+    /// (+1) reference that the slot owns; `exchange` hands that ownership to exactly one
+    /// taker, which gives it back to the slot or turns it into a strong reference.
+    private let slot: Atomic<Unmanaged<ZstdContext>?>
     private let idle: Mutex<FreeList>
     private let create: @Sendable () throws -> ZstdContext
     private let destroy: @Sendable (ZstdContext) -> Void
@@ -50,12 +60,16 @@ final class ZstdContextPool: Sendable {
         destroy: @escaping @Sendable (ZstdContext) -> Void
     ) {
         self.maxIdle = max(1, maxIdle)
+        self.slot = Atomic(nil)
         self.idle = Mutex(FreeList())
         self.create = create
         self.destroy = destroy
     }
 
     deinit {
+        if let cached = slot.exchange(nil, ordering: .acquiring) {
+            destroy(cached.takeRetainedValue())
+        }
         while let context = idle.withLock({ $0.pop() }) {
             destroy(context)
         }
@@ -63,27 +77,52 @@ final class ZstdContextPool: Sendable {
 
     /// Runs `body` with a context nobody else is using, then returns it to the pool.
     func withContext<Result>(_ body: (ZstdContext) throws -> Result) throws -> Result {
+        let borrowed = try borrow()
+        defer { giveBack(borrowed) }
+        // safe because the borrowed +1 reference keeps the context alive until giveBack.
+        return try borrowed._withUnsafeGuaranteedRef { try body($0) }
+    }
+
+    /// Takes a context nobody else is using: the slot's if there is one (one atomic
+    /// exchange, no lock, no retain), else one from the free list or a new one.
+    /// - Returns: an owned (+1) reference that the caller must hand to ``giveBack(_:)``
+    ///   exactly once (use `defer`).
+    func borrow() throws -> Unmanaged<ZstdContext> {
+        // Acquiring: the previous borrower's writes to the context (released when it was
+        // given back) are visible here.
+        if let cached = slot.exchange(nil, ordering: .acquiring) {
+            return cached
+        }
         let context = try idle.withLock { $0.pop() } ?? create()
-        defer { giveBack(context) }
-        return try body(context)
+        return Unmanaged.passRetained(context)
     }
 
-    /// How many contexts sit idle right now (for tests).
-    var idleCount: Int {
-        idle.withLock { $0.count }
-    }
-
-    private func giveBack(_ context: ZstdContext) {
+    /// Returns a context from ``borrow()``: to the slot if it is empty (no lock, the +1
+    /// reference moves in as is), else to the free list, else (or when the context is not
+    /// reusable) frees it.
+    func giveBack(_ borrowed: Unmanaged<ZstdContext>) {
+        // safe because the caller still owns the +1 reference from borrow().
+        let reusable = borrowed._withUnsafeGuaranteedRef { $0.isReusable }
+        if reusable, slot.compareExchange(expected: nil, desired: borrowed, ordering: .releasing).exchanged {
+            return
+        }
+        let context = borrowed.takeRetainedValue()
         let kept =
-            context.isReusable
+            reusable
             && idle.withLock { list -> Bool in
-                guard list.count < maxIdle else { return false }
+                guard list.count < maxIdle - 1 else { return false }  // the slot holds one more.
                 list.push(context)
                 return true
             }
         if !kept {
             destroy(context)
         }
+    }
+
+    /// How many contexts sit idle right now (for tests).
+    var idleCount: Int {
+        let cached = slot.load(ordering: .acquiring) == nil ? 0 : 1
+        return cached + idle.withLock { $0.count }
     }
 }
 
