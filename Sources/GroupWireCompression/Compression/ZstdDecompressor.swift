@@ -100,16 +100,77 @@ public final class ZstdDecompressor: Sendable {
         defer { pool.giveBack(borrowed) }
         // safe because the borrowed +1 reference keeps the context alive until giveBack.
         return try borrowed._withUnsafeGuaranteedRef { context in
-            // The context keeps the dictionary it last used; change it only when needed.
-            if context.dictionary !== dictionary {
-                try Self.reference(dictionary, in: context)
-            }
-            if let declaredSize {
-                // One-pass decoding starts from a clean state on every call.
-                return try Self.decompressKnownSize(body, size: declaredSize, dctx: context.pointer)
-            }
-            return try decompressStreaming(body, expectedSize: expectedSize, context: context)
+            try decode(body, declaredSize: declaredSize, expectedSize: expectedSize, dictionary: dictionary, context: context)
         }
+    }
+
+    /// Decompresses a body whose dictionary (when `dictionaryID` is not 0) comes from
+    /// `store`: the receiver's path through ``PayloadCompressor``.
+    ///
+    /// The context remembers the dictionary it last looked up, in which store, and the
+    /// store's ``DictionaryStore/generation`` then: a receiver getting message after
+    /// message with the same dictionary skips the store's lock and hash lookup, while any
+    /// add or remove forces a fresh lookup. The dictionary is resolved before the frame
+    /// checks (an unknown id is reported first, as before), which is why a context is
+    /// borrowed before them; the checks still all run before the output is allocated.
+    /// - Throws: ``WireError`` `.unknownDictionary` naming the id when the store lacks it;
+    ///   otherwise as ``decompress(_:expectedSize:dictionary:)``.
+    func decompress(_ body: [UInt8], expectedSize: Int?, dictionaryID: UInt32, from store: DictionaryStore) throws
+        -> [UInt8]
+    {
+        let borrowed = try pool.borrow()
+        defer { pool.giveBack(borrowed) }
+        // safe because the borrowed +1 reference keeps the context alive until giveBack.
+        return try borrowed._withUnsafeGuaranteedRef { context in
+            var dictionary: ZstdDictionary? = nil
+            if dictionaryID != 0 {
+                let generation = store.generation
+                if let cached = context.dictionary, cached.id == dictionaryID, let lookup = context.dictionaryLookup,
+                    lookup.store === store, lookup.generation == generation
+                {
+                    dictionary = cached
+                } else {
+                    dictionary = try Self.lookUp(dictionaryID, in: store, generation: generation, context: context)
+                }
+            }
+            let declaredSize = try inspect(body, expectedSize: expectedSize, dictionary: dictionary)
+            return try decode(body, declaredSize: declaredSize, expectedSize: expectedSize, dictionary: dictionary, context: context)
+        }
+    }
+
+    /// Looks `id` up in `store` (under its lock), points `context` at the dictionary and
+    /// records the lookup.
+    @inline(never)
+    private static func lookUp(_ id: UInt32, in store: DictionaryStore, generation: UInt64, context: ZstdContext) throws
+        -> ZstdDictionary
+    {
+        guard let found = store.dictionary(id: id) else {
+            throw WireError(
+                .unknownDictionary, "frame was compressed with dictionary \(id), which this receiver does not have")
+        }
+        if context.dictionary !== found {
+            try reference(found, in: context)
+        }
+        // The generation read before the lookup: a change since then only makes the next
+        // call look up again.
+        context.dictionaryLookup = (store, generation)
+        return found
+    }
+
+    /// Decodes a checked body with a borrowed context.
+    @inline(__always)
+    private func decode(
+        _ body: [UInt8], declaredSize: Int?, expectedSize: Int?, dictionary: ZstdDictionary?, context: ZstdContext
+    ) throws -> [UInt8] {
+        // The context keeps the dictionary it last used; change it only when needed.
+        if context.dictionary !== dictionary {
+            try Self.reference(dictionary, in: context)
+        }
+        if let declaredSize {
+            // One-pass decoding starts from a clean state on every call.
+            return try Self.decompressKnownSize(body, size: declaredSize, dctx: context.pointer)
+        }
+        return try decompressStreaming(body, expectedSize: expectedSize, context: context)
     }
 
     /// Points `context` at `dictionary` (or at none).
@@ -121,6 +182,7 @@ public final class ZstdDecompressor: Sendable {
             throw WireError(.decompressionFailed, "ZSTD_DCtx_refDDict failed: \(ZstdResult.name(result))")
         }
         context.dictionary = dictionary
+        context.dictionaryLookup = nil
     }
 
     /// Checks 1 to 3 of the type's documentation, before anything is allocated: one pass

@@ -16,6 +16,10 @@ final class ZstdContext: @unchecked Sendable {
     /// idle context never points at freed memory, and lets the next borrower skip
     /// re-referencing the same dictionary.
     var dictionary: ZstdDictionary?
+    /// The store ``dictionary`` was last looked up in and the store's generation then,
+    /// so that the next lookup of the same id can skip the store's lock (nil when the
+    /// dictionary was given directly).
+    var dictionaryLookup: (store: DictionaryStore, generation: UInt64)?
     /// False once a libzstd call left the context in a state we cannot vouch for; the
     /// pool then frees it instead of reusing it.
     var isReusable = true
