@@ -93,14 +93,19 @@ public final class ZstdDecompressor: Sendable {
     public func decompress(_ body: [UInt8], expectedSize: Int? = nil, dictionary: ZstdDictionary? = nil) throws
         -> [UInt8]
     {
-        let declaredSize = try inspect(body, expectedSize: expectedSize, dictionary: dictionary)
-        // borrow/giveBack rather than pool.withContext: no closure context to capture
-        // body, dictionary and self into (three retains and releases per message).
-        let borrowed = try pool.borrow()
-        defer { pool.giveBack(borrowed) }
-        // safe because the borrowed +1 reference keeps the context alive until giveBack.
-        return try borrowed._withUnsafeGuaranteedRef { context in
-            try decode(body, declaredSize: declaredSize, expectedSize: expectedSize, dictionary: dictionary, context: context)
+        // One scoped view of the bytes serves the checks and the decoding.
+        try body.withUnsafeBytes { raw in
+            let declaredSize = try inspect(raw, expectedSize: expectedSize, dictionary: dictionary)
+            // borrow/giveBack rather than pool.withContext: no closure context to capture
+            // body, dictionary and self into (three retains and releases per message).
+            let borrowed = try pool.borrow()
+            defer { pool.giveBack(borrowed) }
+            // safe because the borrowed +1 reference keeps the context alive until giveBack.
+            return try borrowed._withUnsafeGuaranteedRef { context in
+                try decode(
+                    body, raw, declaredSize: declaredSize, expectedSize: expectedSize, dictionary: dictionary,
+                    context: context)
+            }
         }
     }
 
@@ -133,8 +138,12 @@ public final class ZstdDecompressor: Sendable {
                     dictionary = try Self.lookUp(dictionaryID, in: store, generation: generation, context: context)
                 }
             }
-            let declaredSize = try inspect(body, expectedSize: expectedSize, dictionary: dictionary)
-            return try decode(body, declaredSize: declaredSize, expectedSize: expectedSize, dictionary: dictionary, context: context)
+            return try body.withUnsafeBytes { raw in
+                let declaredSize = try inspect(raw, expectedSize: expectedSize, dictionary: dictionary)
+                return try decode(
+                    body, raw, declaredSize: declaredSize, expectedSize: expectedSize, dictionary: dictionary,
+                    context: context)
+            }
         }
     }
 
@@ -157,10 +166,10 @@ public final class ZstdDecompressor: Sendable {
         return found
     }
 
-    /// Decodes a checked body with a borrowed context.
+    /// Decodes a checked body (`raw` is a view of `body`) with a borrowed context.
     @inline(__always)
     private func decode(
-        _ body: [UInt8], declaredSize: Int?, expectedSize: Int?, dictionary: ZstdDictionary?, context: ZstdContext
+        _ body: [UInt8], _ raw: UnsafeRawBufferPointer, declaredSize: Int?, expectedSize: Int?, dictionary: ZstdDictionary?, context: ZstdContext
     ) throws -> [UInt8] {
         // The context keeps the dictionary it last used; change it only when needed.
         if context.dictionary !== dictionary {
@@ -168,7 +177,7 @@ public final class ZstdDecompressor: Sendable {
         }
         if let declaredSize {
             // One-pass decoding starts from a clean state on every call.
-            return try Self.decompressKnownSize(body, size: declaredSize, dctx: context.pointer)
+            return try Self.decompressKnownSize(raw, size: declaredSize, dctx: context.pointer)
         }
         return try decompressStreaming(body, expectedSize: expectedSize, context: context)
     }
@@ -189,13 +198,13 @@ public final class ZstdDecompressor: Sendable {
     /// over the frame's header and block headers, then the dictionary id and the sizes.
     /// - Returns: the size the zstd frame declares, nil when it declares none.
     @inline(__always)
-    private func inspect(_ body: [UInt8], expectedSize: Int?, dictionary: ZstdDictionary?) throws -> Int? {
+    private func inspect(_ raw: UnsafeRawBufferPointer, expectedSize: Int?, dictionary: ZstdDictionary?) throws -> Int? {
         if let expectedSize {
             guard expectedSize >= 0, expectedSize <= maxOutputSize else {
                 throw Self.expectedSizeError(expectedSize, limit: maxOutputSize)
             }
         }
-        let header = try body.withUnsafeBytes { try Self.measureFrame($0) }
+        let header = try Self.measureFrame(raw)
         let frameDictionaryID = header.dictionaryID
         if frameDictionaryID != 0, frameDictionaryID != dictionary?.id {
             throw Self.dictionaryError(frameDictionaryID, given: dictionary)
@@ -273,14 +282,12 @@ public final class ZstdDecompressor: Sendable {
             "zstd frame was compressed with dictionary \(frameDictionaryID), not \(dictionary.id)")
     }
 
-    private static func decompressKnownSize(_ body: [UInt8], size: Int, dctx: OpaquePointer) throws -> [UInt8] {
+    private static func decompressKnownSize(_ src: UnsafeRawBufferPointer, size: Int, dctx: OpaquePointer) throws -> [UInt8] {
         // One extra byte of capacity (and never a zero-capacity buffer): a frame whose blocks
         // produce more than it declared is reported by libzstd, not silently cut.
         var written = 0
         let output = [UInt8](unsafeUninitializedCapacity: size + 1) { buffer, initialized in
-            written = body.withUnsafeBytes { src in
-                ZSTD_decompressDCtx(dctx, buffer.baseAddress, buffer.count, src.baseAddress, src.count)
-            }
+            written = ZSTD_decompressDCtx(dctx, buffer.baseAddress, buffer.count, src.baseAddress, src.count)
             // An error code is a negative Int here, never equal to size (>= 0).
             initialized = written == size ? size : 0
         }
