@@ -74,13 +74,13 @@ let package = Package(
         // What the CLI commands do, as testable values (results with output, messages, status).
         .target(
             name: "GroupWireTools",
-            dependencies: ["GroupWire", "GroupWireSpec", "GroupWireDynamic", "GroupWireCodegen"],
+            dependencies: ["GroupWire", "GroupWireSpec", "GroupWireDynamic", "GroupWireCodegen", "GroupWireCompression"],
             swiftSettings: strictSwift
         ),
         .testTarget(
             name: "GroupWireToolsTests",
             // groupwire: so `swift test` alone builds the binary the end-to-end tests run.
-            dependencies: ["GroupWireTools", "GroupWireDynamic", "GroupWireSpec", "GroupWire", "groupwire"],
+            dependencies: ["GroupWireTools", "GroupWireDynamic", "GroupWireSpec", "GroupWire", "GroupWireCompression", "groupwire"],
             swiftSettings: strictSwift
         ),
         // Spec model in, Swift files in memory out (issue 3). Pure: no file system.

@@ -1,8 +1,10 @@
 import GroupWire
+import GroupWireCompression
 import GroupWireDynamic
 import GroupWireSpec
 
 /// `groupwire decode --spec SPEC [FILE]`: back-to-back frames → one JSON document per frame.
+/// Compressed frames (zstd, no dictionary) are decompressed first.
 public struct DecodeTool: Sendable {
     /// How the input is written.
     public enum InputFormat: String, Sendable, CaseIterable {
@@ -59,14 +61,17 @@ public struct DecodeTool: Sendable {
         }
         let codec = DynamicCodec(spec: spec, limits: limits, options: .init(keepsUnknownFields: keepsUnknownFields))
         let writer = JSONWriter(prettyPrinted: pretty)
+        // Only compressed frames need it; if zstd cannot start, only those fail.
+        let compressor = try? PayloadCompressor(limits: limits)
         var result = ToolResult()
         for event in FrameDecoder(limits: limits).decodeAll(bytes) {
             switch event.result {
             case .failure(let error):
                 result.messages += ToolResult.errorLine("frame at offset \(event.offset): \(describe(error))")
                 result.status = .invalidInput
-            case .success(let frame):
+            case .success(let received):
                 do throws(WireError) {
+                    let frame = try decompressed(received, with: compressor)
                     let (message, value) = try codec.decode(frame: frame)
                     let document: JSONValue = envelope
                         ? ["offset": .number(JSONNumber(Int64(event.offset))), "type": .string(message.name),
@@ -75,14 +80,34 @@ public struct DecodeTool: Sendable {
                     result.output += writer.bytes(document) + [0x0A]
                 } catch {
                     // Payload offsets count from the body; report them in the input.
-                    let bodyStart = event.offset + event.length - 4 - frame.body.count
-                    let shifted = WireError(error.kind, offset: error.offset.map { $0 + bodyStart }, error.context)
-                    result.messages += ToolResult.errorLine("frame at offset \(event.offset) (type id \(frame.typeID)): \(describe(shifted))")
+                    // (Offsets inside a decompressed body have no place in the input: kept as they are.)
+                    let bodyStart = event.offset + event.length - 4 - received.body.count
+                    let shifted = received.compression == nil
+                        ? WireError(error.kind, offset: error.offset.map { $0 + bodyStart }, error.context) : error
+                    result.messages += ToolResult.errorLine("frame at offset \(event.offset) (type id \(received.typeID)): \(describe(shifted))")
                     result.status = .invalidInput
                 }
             }
         }
         return result
+    }
+
+    /// The frame with its body decompressed (zstd, without a dictionary) when it is compressed.
+    private func decompressed(_ frame: Frame, with compressor: PayloadCompressor?) throws(WireError) -> Frame {
+        guard let info = frame.compression else { return frame }
+        guard let compressor else {
+            throw WireError(.unsupportedFrame, "the frame is compressed and zstd could not be set up")
+        }
+        var plain = frame
+        do {
+            plain.body = try compressor.decompress(frame.body, info: info)
+        } catch let error as WireError {
+            throw error
+        } catch {
+            throw WireError(.invalidValue, "cannot decompress the body: \(error)")
+        }
+        plain.compression = nil
+        return plain
     }
 
     private func describe(_ error: WireError) -> String {

@@ -1,4 +1,6 @@
 import Foundation
+import GroupWire
+import GroupWireCompression
 import GroupWireDynamic
 import GroupWireSpec
 import Testing
@@ -99,6 +101,18 @@ import Testing
         let encoded = try CLIRunner.run(["encode", "--spec", Self.watch, "--type", "ReadyState", "--keep-unknown"], input: kept.output)
         #expect(encoded.status == 0, "\(encoded.errors)")
         #expect(encoded.output == frame)
+    }
+
+    @Test func compressedFramesAreDecompressedBeforeDecoding() throws {
+        let sample = try CLIRunner.file("Spec/Examples/Samples/CanvasSnapshot.json")
+        let codec = DynamicCodec(spec: try Examples.draw())
+        let payload = try codec.encode(try JSONParser().parse(sample), as: "CanvasSnapshot")
+        let body = try #require(try PayloadCompressor(policy: CompressionPolicy(threshold: 0)).compress(payload))
+        #expect(body.bytes.count < payload.count)
+        let frame = try FrameEncoder().encode(Frame(kind: .data, typeID: 2, compression: body.info, body: body.bytes))
+        let run = try CLIRunner.run(["decode", "--spec", Self.draw, "--pretty"], input: frame)
+        #expect(run.status == 0, "\(run.errors)")
+        #expect(run.output == sample)
     }
 
     @Test func decodeOfAnUnknownTypeIDOrGarbageExitsOne() throws {
