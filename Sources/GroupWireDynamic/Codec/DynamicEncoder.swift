@@ -2,7 +2,7 @@ import GroupWire
 import GroupWireSpec
 
 /// Writes JSON values as payloads, walking the spec types (the JSON → wire half of
-/// ``DynamicCodec``). Writer rules: /work/notes/WIRE-DETERMINISM.md and Spec/FORMAT.md.
+/// ``DynamicCodec``). Writer rules: Spec/FORMAT.md, "Canonical writing".
 struct DynamicEncoder {
     /// How a field treats its default value.
     enum Presence {

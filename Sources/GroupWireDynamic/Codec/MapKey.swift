@@ -3,7 +3,7 @@ import GroupWireSpec
 
 /// A map key from its JSON member name, with its wire form and its sort order.
 ///
-/// Writers emit map entries sorted by key (/work/notes/WIRE-DETERMINISM.md): integers by
+/// Writers emit map entries sorted by key (Spec/FORMAT.md, "Canonical writing"): integers by
 /// value, Bool false before true, String by UTF-8 bytes, UUID by its 16 bytes.
 struct MapKey: Comparable {
     /// The JSON member name as given.

@@ -36,7 +36,7 @@ enum WireScalar: Hashable {
     }
 }
 
-/// Conversions between JSON (Spec/JSON mapping, /work/notes/JSON-MAPPING.md) and wire
+/// Conversions between JSON (Spec/FORMAT.md, "JSON form") and wire
 /// values for the built-in scalar types.
 enum ScalarMapping {
     /// The payload wire type of a scalar.
