@@ -1,5 +1,5 @@
 import ArgumentParser
-import GroupWireCapture
+import GroupWireTools
 
 /// `groupwire demo --output FILE`: writes example frames to try the other commands on.
 struct DemoCommand: ParsableCommand {
@@ -16,6 +16,6 @@ struct DemoCommand: ParsableCommand {
     var hex = false
 
     func run() throws {
-        try CommandOutput.emit(CaptureTools.demo(outputPath: output, fileFormat: hex ? .hex : .raw))
+        try StandardStreams.finish(DemoTool.run(outputPath: output, fileFormat: hex ? .hex : .raw))
     }
 }
