@@ -10,9 +10,10 @@ public enum DemoTool {
     /// - Returns: a one-line summary with status ``ToolStatus/ok``; or
     ///   ``ToolStatus/failure`` with a diagnostic when the file cannot be written.
     public static func run(outputPath: String, fileFormat: FrameFileFormat) -> ToolResult {
-        let frames = DemoMessages.frames
+        let frames: [(frame: Frame, comment: String)]
         let bytes: [UInt8]
-        do throws(WireError) {
+        do {
+            frames = try DemoMessages.frames()
             bytes = try FrameFileWriter(format: fileFormat).contents(of: frames)
         } catch {
             return .error("cannot encode the demo frames: \(error)", status: .failure)

@@ -7,9 +7,9 @@ enum DemoFixtures {
     /// The demo frames with one byte of the second frame's body flipped, and the lengths
     /// of the first two frames.
     static func corruptedDemoBytes() throws -> (bytes: [UInt8], firstLength: Int, secondLength: Int) {
-        var bytes = try FrameFileWriter().contents(of: DemoMessages.frames)
-        let first = try FrameEncoder().encode(DemoMessages.frames[0].frame).count
-        let second = try FrameEncoder().encode(DemoMessages.frames[1].frame).count
+        var bytes = try FrameFileWriter().contents(of: DemoMessages.frames())
+        let first = try FrameEncoder().encode(DemoMessages.frames()[0].frame).count
+        let second = try FrameEncoder().encode(DemoMessages.frames()[1].frame).count
         bytes[first + 20] ^= 0x01
         return (bytes, first, second)
     }
