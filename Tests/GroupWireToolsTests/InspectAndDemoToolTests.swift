@@ -5,12 +5,8 @@ import Testing
 
 /// `InspectTool` and `DemoTool` run in process: output, messages and exit status.
 @Suite struct InspectAndDemoToolTests {
-    private func temporaryPath(_ name: String) -> String {
-        NSTemporaryDirectory() + "groupwire-tools-\(UUID().uuidString)-\(name)"
-    }
-
     @Test func inspectingTheDemoFileExitsWithZero() throws {
-        let path = temporaryPath("demo.gwf")
+        let path = DemoFixtures.temporaryPath("demo.gwf")
         defer { try? FileManager.default.removeItem(atPath: path) }
         let demo = DemoTool.run(outputPath: path, fileFormat: .raw)
         #expect(demo.status.rawValue == 0)
@@ -32,7 +28,7 @@ import Testing
     }
 
     @Test func badHexExitsWithTwoNamingTheLineAndColumn() throws {
-        let path = temporaryPath("bad.hex")
+        let path = DemoFixtures.temporaryPath("bad.hex")
         defer { try? FileManager.default.removeItem(atPath: path) }
         try FrameFileWriter.write(Array("# frames\nc7 01 zz\n".utf8), toPath: path)
         let output = InspectTool.run(path: path, json: true, fileFormat: nil)
@@ -41,7 +37,7 @@ import Testing
     }
 
     @Test func invalidFramesExitWithOneAndJSONOutputListsThemOnStandardError() throws {
-        let path = temporaryPath("bad.gwf")
+        let path = DemoFixtures.temporaryPath("bad.gwf")
         defer { try? FileManager.default.removeItem(atPath: path) }
         let (bytes, first, second) = try DemoFixtures.corruptedDemoBytes()
         try FrameFileWriter.write(bytes, toPath: path)
@@ -52,7 +48,7 @@ import Testing
     }
 
     @Test func forcingRawReadsAHexFileAsGarbage() throws {
-        let path = temporaryPath("demo.hex")
+        let path = DemoFixtures.temporaryPath("demo.hex")
         defer { try? FileManager.default.removeItem(atPath: path) }
         #expect(DemoTool.run(outputPath: path, fileFormat: .hex).status.rawValue == 0)
         #expect(InspectTool.run(path: path, json: false, fileFormat: nil).status.rawValue == 0)

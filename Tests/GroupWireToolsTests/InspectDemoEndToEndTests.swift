@@ -6,12 +6,8 @@ import Testing
 /// Runs the built `groupwire` executable's `demo`, `inspect` and `decode`, as a user would, and
 /// checks exit statuses and key output lines.
 @Suite struct InspectDemoEndToEndTests {
-    private func temporaryPath(_ name: String) -> String {
-        NSTemporaryDirectory() + "groupwire-e2e-\(UUID().uuidString)-\(name)"
-    }
-
     @Test func theDemoFileInspectsCleanlyWithExitStatusZero() throws {
-        let path = temporaryPath("demo.gwf")
+        let path = DemoFixtures.temporaryPath("demo.gwf")
         defer { try? FileManager.default.removeItem(atPath: path) }
         let demo = try CLIRunner.run(["demo", "--output", path])
         #expect(demo.status == 0)
@@ -46,7 +42,7 @@ import Testing
     }
 
     @Test func theDemoFileDecodesToJSONWithTheExampleSpecs() throws {
-        let path = temporaryPath("demo.gwf")
+        let path = DemoFixtures.temporaryPath("demo.gwf")
         defer { try? FileManager.default.removeItem(atPath: path) }
         #expect(try CLIRunner.run(["demo", "--output", path]).status == 0)
         let decode = try CLIRunner.run(["decode", "--spec", "Spec/Examples/Demo.gwspec", "--envelope", path])
@@ -79,7 +75,7 @@ import Testing
     }
 
     @Test func aCorruptedFrameInTheMiddleGivesExitStatusOneAndTheNextFrameIsStillShown() throws {
-        let path = temporaryPath("bad.gwf")
+        let path = DemoFixtures.temporaryPath("bad.gwf")
         defer { try? FileManager.default.removeItem(atPath: path) }
         let (bytes, first, second) = try DemoFixtures.corruptedDemoBytes()
         try Data(bytes).write(to: URL(fileURLWithPath: path))
@@ -103,7 +99,7 @@ import Testing
     }
 
     @Test func anXxdHexDumpIsDetectedAndInspected() throws {
-        let path = temporaryPath("demo.xxd")
+        let path = DemoFixtures.temporaryPath("demo.xxd")
         defer { try? FileManager.default.removeItem(atPath: path) }
         let bytes = try FrameFileWriter().contents(of: DemoMessages.frames())
         var text = "# xxd of the demo frames\n"
@@ -140,7 +136,7 @@ import Testing
         let bothInputs = try CLIRunner.run(["inspect", "x.gwf", "--hex", "--raw"])
         #expect(bothInputs.status == 2)
 
-        let path = temporaryPath("bad.hex")
+        let path = DemoFixtures.temporaryPath("bad.hex")
         defer { try? FileManager.default.removeItem(atPath: path) }
         try Data("c7 01\n0a 0x 05\n".utf8).write(to: URL(fileURLWithPath: path))
         let badHex = try CLIRunner.run(["inspect", path])

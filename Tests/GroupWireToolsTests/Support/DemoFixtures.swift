@@ -1,3 +1,4 @@
+import Foundation
 import GroupWire
 import GroupWireCapture
 import GroupWireTools
@@ -12,5 +13,10 @@ enum DemoFixtures {
         let second = try FrameEncoder().encode(DemoMessages.frames()[1].frame).count
         bytes[first + 20] ^= 0x01
         return (bytes, first, second)
+    }
+
+    /// A fresh path in the temporary folder whose name ends with `name`; the caller removes it.
+    static func temporaryPath(_ name: String) -> String {
+        NSTemporaryDirectory() + "groupwire-demo-\(UUID().uuidString)-\(name)"
     }
 }
