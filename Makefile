@@ -4,6 +4,8 @@
 SWIFT ?= swift
 FUZZ_SECONDS ?= 60
 DEMO_FILE ?= .build/demo/example-frames.gw
+DEMO_JSON ?= .build/demo/example-messages.json
+DEMO_REPORT ?= .build/demo/example-frames.txt
 
 .PHONY: setup build test demo fuzz fuzz-build fuzz-corpus bench regenerate vectors format clean
 
@@ -21,7 +23,12 @@ demo: setup
 	$(SWIFT) build --product groupwire
 	@mkdir -p $(dir $(DEMO_FILE))
 	$(SWIFT) run --skip-build groupwire demo --output $(DEMO_FILE)
-	$(SWIFT) run --skip-build groupwire inspect $(DEMO_FILE)
+	@# Fragment bodies are long hex lines: the report goes to a file, shown cut to 160 columns.
+	$(SWIFT) run --skip-build groupwire inspect $(DEMO_FILE) > $(DEMO_REPORT)
+	@cut -c1-160 $(DEMO_REPORT)
+	$(SWIFT) run --skip-build groupwire decode --spec Spec/Examples/Demo.gwspec --envelope $(DEMO_FILE) > $(DEMO_JSON)
+	@echo "decoded $$(wc -l < $(DEMO_JSON)) messages to $(DEMO_JSON) (first 200 characters of each):"
+	@cut -c1-200 $(DEMO_JSON)
 
 # run.sh builds with the flags libFuzzer needs (see Fuzz/README.md), then fuzzes each
 # target for FUZZ_SECONDS; a crash fails and is saved to Fuzz/regressions/.

@@ -74,13 +74,19 @@ let package = Package(
         // What the CLI commands do, as testable values (results with output, messages, status).
         .target(
             name: "GroupWireTools",
-            dependencies: ["GroupWire", "GroupWireSpec", "GroupWireDynamic", "GroupWireCodegen", "GroupWireCompression"],
+            dependencies: [
+                "GroupWire", "GroupWireSpec", "GroupWireDynamic", "GroupWireCodegen", "GroupWireCompression",
+                "GroupWireCapture", "GroupWireExamples",
+            ],
             swiftSettings: strictSwift
         ),
         .testTarget(
             name: "GroupWireToolsTests",
             // groupwire: so `swift test` alone builds the binary the end-to-end tests run.
-            dependencies: ["GroupWireTools", "GroupWireDynamic", "GroupWireSpec", "GroupWire", "GroupWireCompression", "groupwire"],
+            dependencies: [
+                "GroupWireTools", "GroupWireDynamic", "GroupWireSpec", "GroupWire", "GroupWireCompression",
+                "GroupWireCapture", "GroupWireExamples", "groupwire",
+            ],
             swiftSettings: strictSwift
         ),
         // Spec model in, Swift files in memory out (issue 3). Pure: no file system.

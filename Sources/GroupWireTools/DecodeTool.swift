@@ -3,8 +3,10 @@ import GroupWireCompression
 import GroupWireDynamic
 import GroupWireSpec
 
-/// `groupwire decode --spec SPEC [FILE]`: back-to-back frames → one JSON document per frame.
-/// Compressed frames (zstd, no dictionary) are decompressed first.
+/// `groupwire decode --spec SPEC [FILE]`: back-to-back frames → one JSON document per message.
+/// Fragment frames are put back together with a `Reassembler` (the input is one sender; a
+/// message is printed when its last fragment arrives); compressed messages (zstd, no
+/// dictionary) are decompressed first.
 public struct DecodeTool: Sendable {
     /// How the input is written.
     public enum InputFormat: String, Sendable, CaseIterable {
@@ -41,9 +43,11 @@ public struct DecodeTool: Sendable {
     }
 
     /// Decodes every frame of `input`.
-    /// - Returns: one JSON document per valid frame on standard output, and for each invalid
-    ///   frame an error line with its offset and reason; status 1 if any frame was invalid
-    ///   (the valid ones are still printed), 2 for spec problems.
+    /// - Returns: one JSON document per valid message (a data frame, or the last fragment of
+    ///   a fragmented one) on standard output, and for each invalid frame or dropped
+    ///   message an error line with its offset and reason; status 1 if any frame was
+    ///   invalid or a fragmented message incomplete (the valid ones are still printed), 2
+    ///   for spec problems.
     public func run(input: [UInt8]) -> ToolResult {
         SpecLoading.withSpec(specPath) { spec in run(input: input, spec: spec) }
     }
@@ -64,12 +68,20 @@ public struct DecodeTool: Sendable {
         // Only compressed frames need it; if zstd cannot start, only those fail.
         let compressor = try? PayloadCompressor(limits: limits)
         var result = ToolResult()
+        // The whole input is one sender; time stands still, so nothing times out mid-file.
+        var reassembler = Reassembler<Int>(limits: limits, clock: ReassemblyClock { .zero })
         for event in FrameDecoder(limits: limits).decodeAll(bytes) {
             switch event.result {
             case .failure(let error):
                 result.messages += ToolResult.errorLine("frame at offset \(event.offset): \(describe(error))")
                 result.status = .invalidInput
-            case .success(let received):
+            case .success(let frame):
+                let reassembly = reassembler.receive(frame, from: 0)
+                for drop in reassembly.drops {
+                    result.messages += ToolResult.errorLine("frame at offset \(event.offset) (type id \(frame.typeID)): \(drop)")
+                    result.status = .invalidInput
+                }
+                guard let received = reassembly.message else { continue }
                 do throws(WireError) {
                     let frame = try decompressed(received, with: compressor)
                     let (message, value) = try codec.decode(frame: frame)
@@ -82,12 +94,17 @@ public struct DecodeTool: Sendable {
                     // Payload offsets count from the body; report them in the input.
                     // (Offsets inside a decompressed body have no place in the input: kept as they are.)
                     let bodyStart = event.offset + event.length - 4 - received.body.count
-                    let shifted = received.compression == nil
+                    let shifted = received.compression == nil && frame.kind != .fragment
                         ? WireError(error.kind, offset: error.offset.map { $0 + bodyStart }, error.context) : error
                     result.messages += ToolResult.errorLine("frame at offset \(event.offset) (type id \(received.typeID)): \(describe(shifted))")
                     result.status = .invalidInput
                 }
             }
+        }
+        if reassembler.partialMessageCount > 0 {
+            result.messages += ToolResult.errorLine(
+                "the input ends inside \(reassembler.partialMessageCount) fragmented message(s) whose fragments are not all there")
+            result.status = .invalidInput
         }
         return result
     }

@@ -7,8 +7,15 @@ extension DecodeTool.InputFormat: ExpressibleByArgument {}
 struct DecodeCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "decode",
-        abstract: "Decode data frames to JSON, one document per frame.",
-        discussion: "Invalid frames are reported with their offset and reason and the command exits 1; valid frames around them are still printed."
+        abstract: "Decode data frames to JSON, one document per message.",
+        discussion: """
+            Compressed frames (zstd, no dictionary) are decompressed, and fragment frames are \
+            put back together: a fragmented message is printed when its last fragment \
+            arrives (its envelope offset is that fragment's). Invalid frames, dropped \
+            fragments and messages left incomplete at the end are reported with their \
+            offset and reason and the command exits 1; valid messages around them are still \
+            printed.
+            """
     )
 
     @Option(help: "The spec file declaring the messages.")

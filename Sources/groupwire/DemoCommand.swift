@@ -1,12 +1,20 @@
 import ArgumentParser
-import GroupWireCapture
+import GroupWireTools
 
 /// `groupwire demo --output FILE`: writes example frames to try the other commands on.
 struct DemoCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "demo",
         abstract: "Write example frames (UpsertStroke, CanvasSnapshot, PlaybackState) to a frame file.",
-        discussion: "Try: groupwire demo --output demo.gwf && groupwire inspect demo.gwf"
+        discussion: """
+            The messages are built with the types generated from Spec/Examples: an \
+            UpsertStroke, a small CanvasSnapshot and a PlaybackState as data frames, then a \
+            large CanvasSnapshot compressed with zstd and cut into fragment frames. The file \
+            is the same on every run.
+
+            Try: groupwire demo --output demo.gwf && groupwire inspect demo.gwf && \
+            groupwire decode --spec Spec/Examples/Demo.gwspec demo.gwf
+            """
     )
 
     @Option(name: [.short, .long], help: "The frame file to write (replaced if it exists).")
@@ -16,6 +24,6 @@ struct DemoCommand: ParsableCommand {
     var hex = false
 
     func run() throws {
-        try CommandOutput.emit(CaptureTools.demo(outputPath: output, fileFormat: hex ? .hex : .raw))
+        try StandardStreams.finish(DemoTool.run(outputPath: output, fileFormat: hex ? .hex : .raw))
     }
 }

@@ -1,6 +1,6 @@
 import ArgumentParser
 import Foundation
-import GroupWireCapture
+import GroupWireTools
 
 extension GroupWireCommand {
     /// Runs the command line, mapping usage errors to exit status 2 (the tool's documented
@@ -14,7 +14,7 @@ extension GroupWireCommand {
                 var message = fullMessage(for: error)
                 if message.hasPrefix("Error: ") { message.removeFirst("Error: ".count) }
                 FileHandle.standardError.write(Data(("groupwire: error: " + message + "\n").utf8))
-                Foundation.exit(ToolOutput.usageOrIOError)
+                Foundation.exit(ToolStatus.failure.rawValue)
             }
             exit(withError: error)
         }

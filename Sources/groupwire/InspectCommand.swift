@@ -1,5 +1,6 @@
 import ArgumentParser
 import GroupWireCapture
+import GroupWireTools
 
 /// `groupwire inspect FILE`: prints every frame's header fields and payload dump.
 struct InspectCommand: ParsableCommand {
@@ -51,7 +52,6 @@ struct InspectCommand: ParsableCommand {
             case .raw: .raw
             case nil: nil
             }
-        let output = CaptureTools.inspect(path: file, json: format == .json, fileFormat: fileFormat)
-        try CommandOutput.emit(output)
+        try StandardStreams.finish(InspectTool.run(path: file, json: format == .json, fileFormat: fileFormat))
     }
 }

@@ -14,7 +14,7 @@ import Testing
     }
 
     @Test func aHexFileWrittenByTheWriterReadsBackAsTheSameFrames() throws {
-        let frames = DemoMessages.frames
+        let frames = SampleFrames.frames
         let raw = try FrameFileWriter(format: .raw).contents(of: frames)
         let hex = try FrameFileWriter(format: .hex, bytesPerHexLine: 16).contents(of: frames)
         let text = String(decoding: hex, as: UTF8.self)

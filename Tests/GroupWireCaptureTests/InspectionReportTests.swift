@@ -8,15 +8,15 @@ import Testing
 @Suite struct InspectionReportTests {
     /// The three demo frames with one byte of the middle frame's body flipped.
     static func corruptedDemoBytes() throws -> (bytes: [UInt8], firstLength: Int, secondLength: Int) {
-        var bytes = try FrameFileWriter().contents(of: DemoMessages.frames)
-        let first = try FrameEncoder().encode(DemoMessages.frames[0].frame).count
-        let second = try FrameEncoder().encode(DemoMessages.frames[1].frame).count
+        var bytes = try FrameFileWriter().contents(of: SampleFrames.frames)
+        let first = try FrameEncoder().encode(SampleFrames.frames[0].frame).count
+        let second = try FrameEncoder().encode(SampleFrames.frames[1].frame).count
         bytes[first + 20] ^= 0x01
         return (bytes, first, second)
     }
 
     @Test func everyDemoFrameIsReportedWithItsHeaderFields() throws {
-        let bytes = try FrameFileWriter().contents(of: DemoMessages.frames)
+        let bytes = try FrameFileWriter().contents(of: SampleFrames.frames)
         let report = InspectionReport(contents: FrameFileContents(path: "demo.gwf", format: .raw, bytes: bytes))
         #expect(report.allValid)
         #expect(report.frameCount == 3)
@@ -90,7 +90,7 @@ import Testing
 
     @Test func aCompressedBodyIsDecompressedAndItsPayloadDumped() throws {
         // Forty PlaybackStates back to back: one payload whose fields repeat, so it compresses.
-        let padded = (0..<40).flatMap { _ in DemoMessages.playbackState() }
+        let padded = (0..<40).flatMap { _ in SampleFrames.playbackState() }
         let compressor = try PayloadCompressor(policy: CompressionPolicy(threshold: 0))
         let frame = try compressor.makeFrame(typeID: 10, payload: padded)
         let info = try #require(frame.compression)
@@ -107,7 +107,7 @@ import Testing
 
     @Test func theJSONReportFollowsTheDocumentedSchema() throws {
         let (bytes, first, second) = try Self.corruptedDemoBytes()
-        let hex = try FrameFileWriter(format: .hex).contents(of: DemoMessages.frames)
+        let hex = try FrameFileWriter(format: .hex).contents(of: SampleFrames.frames)
         _ = hex
         let json = InspectionReport(contents: FrameFileContents(path: "bad.gwf", format: .raw, bytes: bytes)).renderJSON()
         let object = try #require(try JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any])

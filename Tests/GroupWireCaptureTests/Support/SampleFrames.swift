@@ -1,8 +1,8 @@
 import Foundation
 import GroupWire
 
-/// Example messages of the two example apps, encoded by hand with ``GroupWire/PayloadWriter``
-/// so the tools can be tried before any spec is compiled. Field numbers match the example
+/// Sample frames for the frame-file and inspection tests: example messages encoded by hand
+/// with `PayloadWriter`, so these tests do not depend on the demo or on generated code. Field numbers match the example
 /// specs (Spec/Examples/DrawTogether.gwspec, WatchTogether):
 ///
 /// - `UpsertStroke` (type id 1): `1 id: UUID`, `2 color: StrokeColor` (an enum, written as
@@ -14,36 +14,36 @@ import GroupWire
 /// - `PlaybackState` (type id 10): `1 title: String`, `2 contentID: UUID`,
 ///   `3 position: Float64` (seconds), `4 rate: Float64`, `5 isPlaying: Bool`.
 ///
-/// Values are fixed, so the demo file is the same on every run.
-public enum DemoMessages {
+/// Values are fixed, so the bytes are is the same on every run.
+enum SampleFrames {
     /// The type id of `UpsertStroke`.
-    public static let upsertStrokeTypeID: UInt64 = 1
+    static let upsertStrokeTypeID: UInt64 = 1
     /// The type id of `CanvasSnapshot`.
-    public static let canvasSnapshotTypeID: UInt64 = 2
+    static let canvasSnapshotTypeID: UInt64 = 2
     /// The type id of `PlaybackState`.
-    public static let playbackStateTypeID: UInt64 = 10
+    static let playbackStateTypeID: UInt64 = 10
 
     /// The first demo stroke's id.
-    public static let strokeID = UUID(
+    static let strokeID = UUID(
         uuid: (
             0x6B, 0xA7, 0xB8, 0x10, 0x9D, 0xAD, 0x11, 0xD1,
             0x80, 0xB4, 0x00, 0xC0, 0x4F, 0xD4, 0x30, 0xC8
         ))
     /// The second demo stroke's id.
-    public static let secondStrokeID = UUID(
+    static let secondStrokeID = UUID(
         uuid: (
             0x1E, 0x29, 0x6A, 0x5F, 0x4C, 0x3B, 0x4E, 0x21,
             0x9A, 0x7D, 0x2B, 0x8C, 0x61, 0x0F, 0x55, 0xE3
         ))
     /// The demo movie's content id.
-    public static let contentID = UUID(
+    static let contentID = UUID(
         uuid: (
             0xC0, 0xFF, 0xEE, 0x00, 0x12, 0x34, 0x45, 0x67,
             0x89, 0xAB, 0xCD, 0xEF, 0x01, 0x23, 0x45, 0x67
         ))
 
     /// The demo frames, each with a one-line description.
-    public static var frames: [(frame: Frame, comment: String)] {
+    static var frames: [(frame: Frame, comment: String)] {
         [
             (
                 Frame(typeID: upsertStrokeTypeID, body: upsertStroke()),
@@ -61,7 +61,7 @@ public enum DemoMessages {
     }
 
     /// `UpsertStroke { id: strokeID, color: red, point: (10.5, 20.25) }`.
-    public static func upsertStroke() -> [UInt8] {
+    static func upsertStroke() -> [UInt8] {
         var writer = PayloadWriter()
         writer.writeUUID(1, strokeID)
         writer.writeUInt(2, 1)
@@ -70,7 +70,7 @@ public enum DemoMessages {
     }
 
     /// A snapshot of two strokes: a red one with two points, a blue one with one.
-    public static func canvasSnapshot() -> [UInt8] {
+    static func canvasSnapshot() -> [UInt8] {
         var writer = PayloadWriter()
         writer.writeNested(1) { stroke in
             stroke.writeUUID(1, strokeID)
@@ -88,7 +88,7 @@ public enum DemoMessages {
     }
 
     /// `PlaybackState { title: "Movie night", contentID, position: 42.5, rate: 1, isPlaying: true }`.
-    public static func playbackState() -> [UInt8] {
+    static func playbackState() -> [UInt8] {
         var writer = PayloadWriter()
         writer.writeString(1, "Movie night")
         writer.writeUUID(2, contentID)
