@@ -33,5 +33,33 @@ let package = Package(
             dependencies: [.product(name: "GroupWire", package: "GroupWire")],
             swiftSettings: strictSwift
         ),
+        // The targets below call a check function in Harnesses/ (linked in by a symlink)
+        // that the unit tests' corpus replay links too, so both check the same invariants.
+        .executableTarget(
+            name: "FuzzCompression",
+            dependencies: [
+                .product(name: "GroupWire", package: "GroupWire"),
+                .product(name: "GroupWireCompression", package: "GroupWire"),
+            ],
+            swiftSettings: strictSwift
+        ),
+        .executableTarget(
+            name: "FuzzReassembler",
+            dependencies: [.product(name: "GroupWire", package: "GroupWire")],
+            swiftSettings: strictSwift
+        ),
+        .executableTarget(
+            name: "FuzzFrameFile",
+            dependencies: [
+                .product(name: "GroupWire", package: "GroupWire"),
+                .product(name: "GroupWireCapture", package: "GroupWire"),
+            ],
+            swiftSettings: strictSwift
+        ),
+        .executableTarget(
+            name: "FuzzSpecCompiler",
+            dependencies: [.product(name: "GroupWireSpec", package: "GroupWire")],
+            swiftSettings: strictSwift
+        ),
     ]
 )

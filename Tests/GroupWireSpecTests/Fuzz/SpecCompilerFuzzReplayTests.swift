@@ -1,0 +1,30 @@
+import Foundation
+import Testing
+
+/// Replays every seed and saved crash input of the FuzzSpecCompiler target
+/// (Fuzz/corpus/FuzzSpecCompiler, Fuzz/regressions/FuzzSpecCompiler) through `specCompilerFuzzViolations`,
+/// the very check the target runs (Fuzz/Harnesses/SpecCompilerFuzzHarness.swift, linked here), so a
+/// fixed crash stays fixed without running the fuzzer.
+@Suite struct SpecCompilerFuzzReplayTests {
+    static let root = URL(fileURLWithPath: #filePath)
+        .deletingLastPathComponent()  // Fuzz
+        .deletingLastPathComponent()  // GroupWireSpecTests
+        .deletingLastPathComponent()  // Tests
+        .deletingLastPathComponent()  // root
+
+    static let inputs: [URL] = ["corpus", "regressions"].flatMap { folder -> [URL] in
+        let url = root.appendingPathComponent("Fuzz/\(folder)/FuzzSpecCompiler")
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: url.path)) ?? []
+        return names.filter { !$0.hasPrefix(".") }.sorted().map { url.appendingPathComponent($0) }
+    }
+
+    @Test func theSeedCorpusIsCommitted() {
+        #expect(Self.inputs.count >= 5, "seeds in Fuzz/corpus/FuzzSpecCompiler; run python3 Fuzz/make-corpus.py")
+    }
+
+    @Test(arguments: inputs)
+    func everyCorpusAndRegressionInputCompilesWithDiagnosticsInsideTheTextAndAStableFingerprint(_ url: URL) throws {
+        let input = [UInt8](try Data(contentsOf: url))
+        #expect(specCompilerFuzzViolations(input) == [], "\(url.lastPathComponent)")
+    }
+}
