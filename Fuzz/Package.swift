@@ -61,5 +61,15 @@ let package = Package(
             dependencies: [.product(name: "GroupWireSpec", package: "GroupWire")],
             swiftSettings: strictSwift
         ),
+        // Needs the GroupWireExamples library product (types generated from Spec/Examples
+        // by the build plugin, so building it also builds groupwire-generate).
+        .executableTarget(
+            name: "FuzzGeneratedTypes",
+            dependencies: [
+                .product(name: "GroupWire", package: "GroupWire"),
+                .product(name: "GroupWireExamples", package: "GroupWire"),
+            ],
+            swiftSettings: strictSwift
+        ),
     ]
 )

@@ -9,7 +9,8 @@ below, copied from `groupwire demo --hex`.
 Also: FuzzCompression from Spec/vectors/compression (and frames made with the zstd CLI),
 FuzzReassembler from Spec/vectors/fragments and messages split the way the Fragmenter
 splits them, FuzzFrameFile from frames written as plain hex, `xxd` and `hexdump -C`
-dumps, FuzzSpecCompiler from Spec/Examples and Tests/Specs. Each target's input format is
+dumps, FuzzSpecCompiler from Spec/Examples and Tests/Specs, FuzzGeneratedTypes from the
+example messages. Each target's input format is
 described in its harness, Fuzz/Harnesses/*FuzzHarness.swift.
 
 Usage: python3 Fuzz/make-corpus.py   (rewrites Fuzz/corpus/* except FuzzWireDecoder;
@@ -88,6 +89,20 @@ def main():
     reassembler_corpus()
     frame_file_corpus(valid)
     spec_corpus()
+    generated_types_corpus()
+
+
+def generated_types_corpus():
+    """FuzzGeneratedTypes input: selector (0 UpsertStroke, 1 CanvasSnapshot, 2 PlaybackState), payload."""
+    folder = os.path.join(HERE, "corpus", "FuzzGeneratedTypes")
+    for selector, name in enumerate(["upsert-stroke", "canvas-snapshot", "playback-state"]):
+        payload = bytes.fromhex(DEMO_PAYLOADS[name])
+        write(folder, "demo-" + name + ".bin", bytes([selector]) + payload)
+        # The same payload read as the next type: mostly wrong wire types and unknown fields.
+        write(folder, "demo-" + name + "-as-type-" + str((selector + 1) % 3) + ".bin",
+              bytes([(selector + 1) % 3]) + payload)
+    for selector in range(3):
+        write(folder, "empty-" + str(selector) + ".bin", bytes([selector]))
 
 
 def uvarint(value: int) -> bytes:

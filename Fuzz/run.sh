@@ -2,7 +2,7 @@
 # Builds the fuzz targets once and runs each for a bounded time on its seed corpus.
 #
 # Usage: Fuzz/run.sh [TARGET|all] [SECONDS]       (defaults: all, 60)
-#   TARGET: FuzzFrameDecoder, FuzzPayloadDump, FuzzWireDecoder, or all.
+#   TARGET: one of ALL_TARGETS below (FuzzFrameDecoder, FuzzCompression, ...), or all.
 # Environment: FUZZ_MAX_LEN (default 4096) caps input size; short inputs run much faster
 # and still reach every length check, since lengths are read from varints.
 # FUZZ_BUILD_ONLY=1 builds and stops. FUZZ_CONFIG (default debug, which also checks
@@ -18,7 +18,7 @@ set -euo pipefail
 HERE="$(cd "$(dirname "$0")" && pwd)"
 TARGET="${1:-all}"
 SECONDS_PER_TARGET="${2:-60}"
-ALL_TARGETS=(FuzzFrameDecoder FuzzPayloadDump FuzzWireDecoder FuzzCompression FuzzReassembler FuzzFrameFile FuzzSpecCompiler)
+ALL_TARGETS=(FuzzFrameDecoder FuzzPayloadDump FuzzWireDecoder FuzzCompression FuzzReassembler FuzzFrameFile FuzzSpecCompiler FuzzGeneratedTypes)
 BUILD_DIR="$HERE/.build-fuzz"
 
 if [[ "$TARGET" == "all" ]]; then
