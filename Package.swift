@@ -19,8 +19,6 @@ let package = Package(
         .library(name: "GroupWireSession", targets: ["GroupWireSession"]),
         .library(name: "GroupWireSpec", targets: ["GroupWireSpec"]),
         .library(name: "GroupWireCodegen", targets: ["GroupWireCodegen"]),
-        // The example activities' generated types; a product so the Fuzz package can use them.
-        .library(name: "GroupWireExamples", targets: ["GroupWireExamples"]),
         .executable(name: "groupwire", targets: ["groupwire"]),
         .executable(name: "groupwire-generate", targets: ["groupwire-generate"]),
         .plugin(name: "GroupWireGeneratorPlugin", targets: ["GroupWireGeneratorPlugin"]),
