@@ -38,6 +38,7 @@ bench: setup
 	cd Benchmarks && $(SWIFT) run -c release GroupWireBenchmarks
 	cd Benchmarks && $(SWIFT) run -c release FragmentationBenchmark
 	cd Benchmarks && $(SWIFT) run -c release CompressionBenchmark
+	cd Benchmarks && $(SWIFT) run -c release GeneratedCodeBenchmark
 
 regenerate: setup
 	python3 Spec/vectors/generate.py

@@ -18,6 +18,7 @@ let package = Package(
         .library(name: "GroupWireCompression", targets: ["GroupWireCompression"]),
         .library(name: "GroupWireSession", targets: ["GroupWireSession"]),
         .library(name: "GroupWireSpec", targets: ["GroupWireSpec"]),
+        .library(name: "GroupWireDynamic", targets: ["GroupWireDynamic"]),
         .library(name: "GroupWireCodegen", targets: ["GroupWireCodegen"]),
         .executable(name: "groupwire", targets: ["groupwire"]),
         .executable(name: "groupwire-generate", targets: ["groupwire-generate"]),
@@ -47,6 +48,10 @@ let package = Package(
                 "GroupWire",
                 "GroupWireCapture",
                 "GroupWireCompression",
+                "GroupWireSpec",
+                "GroupWireDynamic",
+                "GroupWireTools",
+                "GroupWireCodegen",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: strictSwift
@@ -57,6 +62,25 @@ let package = Package(
         .testTarget(
             name: "GroupWireSpecTests",
             dependencies: ["GroupWireSpec"],
+            swiftSettings: strictSwift
+        ),
+        // Schema-driven JSON <-> payload codec for any spec type, without generated code.
+        .target(name: "GroupWireDynamic", dependencies: ["GroupWire", "GroupWireSpec"], swiftSettings: strictSwift),
+        .testTarget(
+            name: "GroupWireDynamicTests",
+            dependencies: ["GroupWireDynamic", "GroupWire", "GroupWireSpec", "DrawTogetherV1Golden", "WatchTogetherGolden"],
+            swiftSettings: strictSwift
+        ),
+        // What the CLI commands do, as testable values (results with output, messages, status).
+        .target(
+            name: "GroupWireTools",
+            dependencies: ["GroupWire", "GroupWireSpec", "GroupWireDynamic", "GroupWireCodegen", "GroupWireCompression"],
+            swiftSettings: strictSwift
+        ),
+        .testTarget(
+            name: "GroupWireToolsTests",
+            // groupwire: so `swift test` alone builds the binary the end-to-end tests run.
+            dependencies: ["GroupWireTools", "GroupWireDynamic", "GroupWireSpec", "GroupWire", "GroupWireCompression", "groupwire"],
             swiftSettings: strictSwift
         ),
         // Spec model in, Swift files in memory out (issue 3). Pure: no file system.

@@ -1,7 +1,9 @@
-// swift-tools-version: 6.1
-// GroupWire benchmarks: their own package, so benchmark-only dependencies never reach
-// users of GroupWire. One executable per suite; run them all in release with `make bench`,
-// or one with `swift run -c release NAME` from this folder (it keeps its own .build).
+// swift-tools-version: 6.2
+// GroupWire benchmarks: their own package, so benchmark-only dependencies (swift-protobuf)
+// never reach users of GroupWire. One executable per suite; run them all in release with
+// `make bench`, or one with `swift run -c release NAME` from this folder (own .build).
+// Profile one case of GeneratedCodeBenchmark:
+//   valgrind --tool=callgrind .build/release/GeneratedCodeBenchmark --profile UpsertStroke/GroupWire/encode
 
 import PackageDescription
 
@@ -11,6 +13,7 @@ let package = Package(
     dependencies: [
         // Named, because a path dependency is otherwise identified by its folder name.
         .package(name: "GroupWire", path: ".."),
+        .package(url: "https://github.com/apple/swift-protobuf", from: "1.39.0"),
     ],
     targets: [
         .executableTarget(
@@ -33,6 +36,21 @@ let package = Package(
                 .product(name: "GroupWireCompression", package: "GroupWire"),
             ],
             swiftSettings: [.swiftLanguageMode(.v6)]
+        ),
+        // Counts malloc-family calls by interposing them (Linux/glibc), for allocations per op.
+        .target(name: "CAllocationCounter"),
+        // Generated GroupWire types vs swift-protobuf vs Foundation JSON on the same shapes.
+        .executableTarget(
+            name: "GeneratedCodeBenchmark",
+            dependencies: [
+                "CAllocationCounter",
+                .product(name: "GroupWire", package: "GroupWire"),
+                .product(name: "SwiftProtobuf", package: "swift-protobuf"),
+            ],
+            swiftSettings: [.swiftLanguageMode(.v6)],
+            // Specs/ holds symlinks to Spec/Examples; the plugin generates their Swift types
+            // at build time, so the benchmark always measures the current generator.
+            plugins: [.plugin(name: "GroupWireGeneratorPlugin", package: "GroupWire")]
         ),
     ]
 )

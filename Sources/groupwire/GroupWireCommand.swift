@@ -7,6 +7,9 @@ struct GroupWireCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "groupwire",
         abstract: "Encode, inspect and validate GroupWire frames.",
-        subcommands: [InspectCommand.self, DemoCommand.self, DictCommand.self]
+        subcommands: [
+            InspectCommand.self, DemoCommand.self, DictCommand.self,
+            GenerateCommand.self, SpecCommand.self, EncodeCommand.self, DecodeCommand.self,
+        ]
     )
 }

@@ -93,4 +93,33 @@ import Testing
         }
         #expect(error?.kind == .decompressionFailed)
     }
+
+    @Test func aReceiverStopsUsingARemovedDictionaryAndPicksUpOneAddedUnderItsID() throws {
+        // The receiver caches its last dictionary lookup; every store change must end it.
+        let first = try DictionaryTrainer.train(samples: Self.playbackSamples(seed: 41), size: 4096, id: 600)
+        var strokes = SamplePayloads(seed: 42)
+        let second = try DictionaryTrainer.train(samples: (0..<2000).map { _ in strokes.upsertStroke() }, size: 4096, id: 600)
+        let store = try DictionaryStore([first])
+        let sender = try PayloadCompressor(policy: CompressionPolicy(threshold: 0, dictionaryID: 600), dictionaries: store)
+        let receiver = try PayloadCompressor(dictionaries: store)
+        let payload = Self.playbackSamples(seed: 43, count: 1)[0]
+        let body = try #require(try sender.compress(payload))
+        #expect(try receiver.decompress(body) == payload)
+        #expect(try receiver.decompress(body) == payload)  // from the cached lookup
+
+        #expect(store.remove(id: 600) != nil)
+        let missing = #expect(throws: WireError.self) { try receiver.decompress(body) }
+        #expect(missing?.kind == .unknownDictionary)
+        #expect(missing?.context.contains("600") == true)
+
+        // A different dictionary under the same id: the old body no longer decodes to the payload.
+        try store.add(second)
+        let result = Result { try receiver.decompress(body) }
+        if case .success(let bytes) = result {
+            #expect(bytes != payload)
+        }
+        store.remove(id: 600)
+        try store.add(first)
+        #expect(try receiver.decompress(body) == payload)
+    }
 }

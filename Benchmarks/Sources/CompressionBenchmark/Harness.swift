@@ -42,6 +42,17 @@ struct Harness {
     /// Per-round ns per operation for every case, by name. Rounds alternate the order of
     /// the cases (forward, then backward) so neighbours see the same machine load.
     func measure() throws -> Measurements {
+        // Profile mode (env `BENCH_PROFILE_ITERATIONS`, with `BENCH_FILTER`): run every case
+        // that many times, untimed, for `valgrind --tool=callgrind`, whose instruction
+        // counts stay stable on a loaded machine.
+        if let profile = ProcessInfo.processInfo.environment["BENCH_PROFILE_ITERATIONS"].flatMap({ Int($0) }) {
+            var sink = 0
+            for testCase in cases {
+                sink &+= try testCase.run(profile)
+            }
+            print("profiled \(cases.count) case(s) × \(profile) iterations (sink \(sink))")
+            return Measurements(samples: [:])
+        }
         var iterations: [Int] = []
         var sink = 0
         // Calibrate: enough iterations that one batch takes about the target time.

@@ -49,6 +49,89 @@ struct PlaybackState: Codable, Equatable {
     var updatedAt: Date
 }
 
+// MARK: The same shapes with numbered keys
+
+// Same fields as above, but `enum CodingKeys: Int, CodingKey`, so WireEncoder writes each
+// key as a number (Spec/FORMAT.md, "Keyed containers"); JSON and plists still use the names.
+
+/// ``StrokePoint`` with numbered keys.
+struct NumberedStrokePoint: Codable, Equatable {
+    var x: Double
+    var y: Double
+    enum CodingKeys: Int, CodingKey { case x = 1, y }
+}
+
+/// ``UpsertStroke`` with numbered keys.
+struct NumberedUpsertStroke: Codable, Equatable {
+    var id: UUID
+    var color: StrokeColor
+    var point: NumberedStrokePoint
+    enum CodingKeys: Int, CodingKey { case id = 1, color, point }
+}
+
+/// ``Stroke`` with numbered keys.
+struct NumberedStroke: Codable, Equatable {
+    var id: UUID
+    var color: StrokeColor
+    var width: Double
+    var points: [NumberedStrokePoint]
+    enum CodingKeys: Int, CodingKey { case id = 1, color, width, points }
+}
+
+/// ``CanvasSnapshot`` with numbered keys.
+struct NumberedCanvasSnapshot: Codable, Equatable {
+    var strokes: [NumberedStroke]
+    var pointCount: Int
+    enum CodingKeys: Int, CodingKey { case strokes = 1, pointCount }
+}
+
+/// ``PlaybackState`` with numbered keys.
+struct NumberedPlaybackState: Codable, Equatable {
+    var sessionID: UUID
+    var contentID: UUID
+    var title: String
+    var subtitle: String
+    var position: Double
+    var rate: Double
+    var isPlaying: Bool
+    var updatedBy: UUID
+    var queue: [UUID]
+    var updatedAt: Date
+    enum CodingKeys: Int, CodingKey {
+        case sessionID = 1, contentID, title, subtitle, position, rate, isPlaying, updatedBy, queue, updatedAt
+    }
+}
+
+extension NumberedStrokePoint {
+    init(_ point: StrokePoint) { self.init(x: point.x, y: point.y) }
+}
+
+extension NumberedUpsertStroke {
+    init(_ upsert: UpsertStroke) {
+        self.init(id: upsert.id, color: upsert.color, point: NumberedStrokePoint(upsert.point))
+    }
+}
+
+extension NumberedStroke {
+    init(_ stroke: Stroke) {
+        self.init(id: stroke.id, color: stroke.color, width: stroke.width, points: stroke.points.map(NumberedStrokePoint.init))
+    }
+}
+
+extension NumberedCanvasSnapshot {
+    init(_ canvas: CanvasSnapshot) {
+        self.init(strokes: canvas.strokes.map(NumberedStroke.init), pointCount: canvas.pointCount)
+    }
+}
+
+extension NumberedPlaybackState {
+    init(_ state: PlaybackState) {
+        self.init(sessionID: state.sessionID, contentID: state.contentID, title: state.title, subtitle: state.subtitle,
+                  position: state.position, rate: state.rate, isPlaying: state.isPlaying, updatedBy: state.updatedBy,
+                  queue: state.queue, updatedAt: state.updatedAt)
+    }
+}
+
 /// Deterministic sample data (SplitMix64), so every run measures the same bytes.
 struct SampleGenerator {
     private var state: UInt64
@@ -140,9 +223,15 @@ enum CodableSuite: BenchmarkSuite {
     static func run(harness: inout Harness) throws {
         print("## Codable: WireEncoder/WireDecoder vs JSONEncoder/JSONDecoder vs PropertyListEncoder/Decoder (binary)\n")
         var verdicts: [String] = []
-        try measure(CodableSamples.upsertStroke(), "UpsertStroke", &harness, &verdicts)
-        try measure(CodableSamples.playbackState(), "PlaybackState", &harness, &verdicts)
-        try measure(CodableSamples.canvasSnapshot(), "CanvasSnapshot (200 × 50 points)", &harness, &verdicts)
+        let upsert = CodableSamples.upsertStroke()
+        let playback = CodableSamples.playbackState()
+        let canvas = CodableSamples.canvasSnapshot()
+        try measure(upsert, "UpsertStroke, string keys", &harness, &verdicts)
+        try measure(NumberedUpsertStroke(upsert), "UpsertStroke, Int keys", &harness, &verdicts)
+        try measure(playback, "PlaybackState, string keys", &harness, &verdicts)
+        try measure(NumberedPlaybackState(playback), "PlaybackState, Int keys", &harness, &verdicts)
+        try measure(canvas, "CanvasSnapshot (200 × 50 points), string keys", &harness, &verdicts)
+        try measure(NumberedCanvasSnapshot(canvas), "CanvasSnapshot (200 × 50 points), Int keys", &harness, &verdicts)
         print("Targets: encode+decode ≥ 5× faster than JSON and ≥ 3× faster than binary plist; bytes ≤ 50% of JSON.\n")
         for verdict in verdicts {
             print("- \(verdict)")
@@ -156,6 +245,9 @@ enum CodableSuite: BenchmarkSuite {
         switch shape {
         case "playback": return try loop(CodableSamples.playbackState(), iterations, codec)
         case "canvas": return try loop(CodableSamples.canvasSnapshot(), iterations, codec)
+        case "upsert-int": return try loop(NumberedUpsertStroke(CodableSamples.upsertStroke()), iterations, codec)
+        case "playback-int": return try loop(NumberedPlaybackState(CodableSamples.playbackState()), iterations, codec)
+        case "canvas-int": return try loop(NumberedCanvasSnapshot(CodableSamples.canvasSnapshot()), iterations, codec)
         default: return try loop(CodableSamples.upsertStroke(), iterations, codec)
         }
     }

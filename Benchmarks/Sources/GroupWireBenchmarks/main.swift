@@ -2,7 +2,7 @@ import Foundation
 
 // GroupWire benchmarks. Usage:
 //   swift run -c release GroupWireBenchmarks [--rounds N] [--suite NAME]
-//   swift run -c release GroupWireBenchmarks --profile upsert|playback|canvas [ITERATIONS] [wire|json|plist]
+//   swift run -c release GroupWireBenchmarks --profile upsert|playback|canvas[-int] [ITERATIONS] [wire|json|plist]
 
 let suites: [any BenchmarkSuite.Type] = [CodableSuite.self]
 

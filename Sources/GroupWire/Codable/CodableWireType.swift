@@ -8,7 +8,7 @@
 enum CodableWireType {
     /// Unsigned LEB128: Bool, unsigned integers, signed integers zigzag-mapped.
     static let varint: UInt8 = 0
-    /// Eight bytes little-endian: Double, Date.
+    /// Eight bytes little-endian: Double (unless exact as a Float), Date.
     static let fixed64: UInt8 = 1
     /// `uvarint(length)` then that many bytes: strings, Data, URL, Decimal, keyed and
     /// unkeyed containers.
@@ -18,7 +18,7 @@ enum CodableWireType {
     /// Sixteen bytes: UUID (its bytes in order), 128-bit integers outside the 64-bit range
     /// (little-endian).
     static let fixed128: UInt8 = 4
-    /// Four bytes little-endian: Float.
+    /// Four bytes little-endian: Float, and Doubles exactly representable as Float.
     static let fixed32: UInt8 = 5
 
     /// Whether `type` is one of the six defined wire types (0 to 5).

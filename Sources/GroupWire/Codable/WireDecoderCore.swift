@@ -263,26 +263,39 @@ final class WireDecoderCore: Decoder {
 
     // MARK: Keyed lookup
 
-    /// A keyed entry: its value and where its key bytes are.
+    /// A keyed entry: its value and its key (a number, or where its name's bytes are).
     struct Entry {
         var value: WireValue
+        /// Named: the offset of the key bytes. Numbered: the offset of the header.
         var keyOffset: Int
         var keyLength: Int
-        var path: WirePathEntry { .key(offset: keyOffset, length: keyLength) }
+        /// The key's number, or -1 for a named entry.
+        var number: Int
+        /// The entry's coding path component; numbered keys are rebuilt as `Key`s.
+        @inline(__always) func path<Key: CodingKey>(_ type: Key.Type) -> WirePathEntry {
+            number >= 0 ? .number(number, Key.self) : .key(offset: keyOffset, length: keyLength)
+        }
         /// Whether a lookup found the key (``notFound`` otherwise).
         var found: Bool { keyOffset >= 0 }
         /// The result of a lookup that found nothing. (A sentinel rather than an Optional:
         /// Optional's metadata lookups in the generic containers cost more than the search.)
-        static let notFound = Entry(value: .null(at: 0), keyOffset: -1, keyLength: 0)
+        static let notFound = Entry(value: .null(at: 0), keyOffset: -1, keyLength: 0, number: -1)
     }
 
-    /// Finds the entry named `name` in a keyed container's `content`; ``Entry/notFound`` if absent.
-    func lookup(_ name: String, start: Int, end: Int, depth: Int) throws(WireError) -> Entry {
+    /// Finds the entry for `key` in a keyed container's content `start..<end`: by number when
+    /// ``WireKeyForm/number(of:)`` numbers the key, else by name; ``Entry/notFound`` if absent.
+    /// (No fallback between the forms: a type whose keys change form reads old data as missing.)
+    @inline(__always)
+    func lookup<Key: CodingKey>(_ key: Key, start: Int, end: Int, depth: Int) throws(WireError) -> Entry {
         let content = try reader(from: start, to: end)
-        var name = name
+        if let number = WireKeyForm.number(of: key) {
+            return try findEntry(UnsafeBufferPointer(start: nil, count: 0), number: number,
+                                 in: content, depth: depth) ?? .notFound
+        }
+        var name = key.stringValue
         let result: Result<Entry, WireError> = name.withUTF8 { utf8 in
             do throws(WireError) {
-                return .success(try findEntry(utf8, in: content, depth: depth) ?? .notFound)
+                return .success(try findEntry(utf8, number: -1, in: content, depth: depth) ?? .notFound)
             } catch {
                 return .failure(error)
             }
@@ -290,9 +303,11 @@ final class WireDecoderCore: Decoder {
         return try result.get()
     }
 
-    /// Finds the entry with key `key` in a keyed container's `content`, starting after the
-    /// previous hit at this depth and wrapping around once.
-    func findEntry(_ key: UnsafeBufferPointer<UInt8>, in content: ByteReader, depth: Int) throws(WireError) -> Entry? {
+    /// Finds the entry with key `key` (a name's UTF-8 bytes, with `number` -1) or number
+    /// `number` in a keyed container's `content`, starting after the previous hit at this
+    /// depth and wrapping around once.
+    func findEntry(_ key: UnsafeBufferPointer<UInt8>, number: Int, in content: ByteReader,
+                   depth: Int) throws(WireError) -> Entry? {
         let start = content.cursor
         let end = content.end
         var resume = start
@@ -314,7 +329,8 @@ final class WireDecoderCore: Decoder {
             }
             while reader.cursor < stop {
                 let entry = try readEntry(&reader)
-                if entry.keyLength == key.count, keyMatches(key, at: entry.keyOffset) {
+                guard entry.number == number else { continue }
+                if number >= 0 || (entry.keyLength == key.count && keyMatches(key, at: entry.keyOffset)) {
                     if useHint { setHint(Hint(start: start, next: reader.cursor), at: depth) }
                     return entry
                 }
@@ -323,19 +339,35 @@ final class WireDecoderCore: Decoder {
         return nil
     }
 
-    /// Reads one keyed entry (header, key, value) and moves past it.
+    /// Reads one keyed entry (header, key, value) and moves past it. The header is
+    /// `uvarint(keyLength << 3 | wireType)`; key length 0 is followed by `uvarint(tag)`:
+    /// 0 for the empty name, `number + 1` for a numbered key.
     @inline(__always) func readEntry(_ reader: inout ByteReader) throws(WireError) -> Entry {
         let headerOffset = reader.cursor
         let header = try reader.readUVarint()
         let keyLength = header >> 3
+        let type = UInt8(truncatingIfNeeded: header & 7)
+        if keyLength == 0 {
+            let tagOffset = reader.cursor
+            let tag = try reader.readUVarint()
+            if tag != 0 {
+                // safe because: tag >= 1, so tag - 1 cannot underflow.
+                guard tag - 1 <= UInt64(Int.max) else {
+                    throw WireError(.invalidValue, offset: tagOffset,
+                                    "key number \(tag - 1) is over Int.max")
+                }
+                let value = try WireValue.read(type: type, typeOffset: headerOffset, from: &reader)
+                return Entry(value: value, keyOffset: headerOffset, keyLength: 0, number: Int(tag - 1))
+            }
+        }
         guard keyLength <= UInt64(reader.remaining) else {
             throw WireError(.truncated, offset: headerOffset,
                             "key of \(keyLength) bytes runs past the end of its container (\(reader.remaining) bytes left)")
         }
         let keyOffset = reader.cursor
         reader.cursor += Int(keyLength)  // safe because: keyLength <= remaining was just checked.
-        let value = try WireValue.read(type: UInt8(truncatingIfNeeded: header & 7), typeOffset: headerOffset, from: &reader)
-        return Entry(value: value, keyOffset: keyOffset, keyLength: Int(keyLength))
+        let value = try WireValue.read(type: type, typeOffset: headerOffset, from: &reader)
+        return Entry(value: value, keyOffset: keyOffset, keyLength: Int(keyLength), number: -1)
     }
 
     @inline(__always) func keyMatches(_ key: UnsafeBufferPointer<UInt8>, at offset: Int) -> Bool {

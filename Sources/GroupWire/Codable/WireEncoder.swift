@@ -8,8 +8,11 @@ import Foundation
 /// (Spec/FORMAT.md, "Encoding of arbitrary Codable values").
 ///
 /// The output is one wire-type byte followed by the value's data. Keyed containers keep
-/// their string keys, so a ``WireDecoder`` built from a newer or older version of the type
-/// skips keys it does not know and reads missing optional keys as nil.
+/// their keys: by name, or by number for keys with a non-negative `intValue` (declare
+/// `enum CodingKeys: Int, CodingKey` for the smallest output). A ``WireDecoder`` built from
+/// a newer or older version of the type skips keys it does not know and reads missing
+/// optional keys as nil; switching a type between named and numbered keys is a breaking
+/// change. Doubles that are exact as Floats take four bytes.
 ///
 /// ```swift
 /// let bytes = try WireEncoder().encode(stroke)

@@ -245,18 +245,29 @@ final class WireEncoderCore: Encoder {
 
     // MARK: Writing entries
 
-    /// Writes a keyed entry's header and key, returning where the header starts and where the
-    /// key bytes are.
+    /// Writes a keyed entry's header and key, returning where the header starts and the
+    /// entry's coding path component. A named key is `uvarint(keyLength << 3 | type)` and
+    /// its UTF-8 bytes (an empty name: `type`, `00`); a numbered key is `type` (key length
+    /// field 0), then `uvarint(number + 1)`.
     @inline(__always) @discardableResult
-    func writeHeader<Key: CodingKey>(_ key: Key, type: UInt8) -> (header: Int, keyOffset: Int, keyLength: Int) {
-        var name = key.stringValue
+    func writeHeader<Key: CodingKey>(_ key: Key, type: UInt8) -> (header: Int, path: WirePathEntry) {
         let header = writer.count
+        if let number = WireKeyForm.number(of: key) {
+            writer.write(type)
+            // safe because: 0 <= number <= Int.max, so number + 1 fits UInt64.
+            writer.writeUVarint(UInt64(number) + 1)
+            return (header, .number(number, Key.self))
+        }
+        var name = key.stringValue
         return name.withUTF8 { utf8 in
             // safe because: a String's UTF-8 count is far below 2^61, so the shift cannot overflow.
             writer.writeUVarint(UInt64(utf8.count) << 3 | UInt64(type))
+            if utf8.isEmpty {
+                writer.write(0)  // key length 0 is followed by 0 for "no number": the empty name.
+            }
             let keyOffset = writer.count
             writer.write(contentsOf: UnsafeRawBufferPointer(utf8))
-            return (header, keyOffset, utf8.count)
+            return (header, .key(offset: keyOffset, length: utf8.count))
         }
     }
 

@@ -1,6 +1,7 @@
-/// The keyed container ``WireDecoder`` hands out. Keys are looked up by scanning the
-/// container's entries from just after the previous hit, so fields read in the order they
-/// were written cost one comparison each; unknown keys are skipped.
+/// The keyed container ``WireDecoder`` hands out. Keys are looked up (by number or by name,
+/// see ``WireKeyForm``) by scanning the container's entries from just after the previous
+/// hit, so fields read in the order they were written cost one comparison each; unknown keys
+/// are skipped.
 struct WireKeyedDecodingContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
     let core: WireDecoderCore
     /// The container's entries are at `start..<end` of the input. (Offsets, not a reader: the
@@ -40,6 +41,12 @@ struct WireKeyedDecodingContainer<Key: CodingKey>: KeyedDecodingContainerProtoco
                     pathDepth: pathDepth, prefix: prefix))
                 break
             }
+            if entry.number >= 0 {
+                if let key = Key(intValue: entry.number) {
+                    keys.append(key)
+                }
+                continue
+            }
             let bytes = core.input.bytes[entry.keyOffset..<(entry.keyOffset + entry.keyLength)]
             guard let name = String(validating: bytes, as: UTF8.self) else {
                 core.deferError(core.decorate(
@@ -57,7 +64,7 @@ struct WireKeyedDecodingContainer<Key: CodingKey>: KeyedDecodingContainerProtoco
     /// The entry for `key`, or ``WireDecoderCore/Entry/notFound``.
     private func find(_ key: Key) throws -> WireDecoderCore.Entry {
         do {
-            return try core.lookup(key.stringValue, start: start, end: end, depth: depth)
+            return try core.lookup(key, start: start, end: end, depth: depth)
         } catch {
             throw core.decorate(error, pathDepth: pathDepth, prefix: prefix)
         }
@@ -67,10 +74,18 @@ struct WireKeyedDecodingContainer<Key: CodingKey>: KeyedDecodingContainerProtoco
         let entry = try find(key)
         guard entry.found else {
             throw core.decorate(WireError(.missingField, offset: start,
-                                          "missing key \"\(key.stringValue)\""),
+                                          "missing key \(WireKeyedDecodingContainer.describe(key))"),
                                 pathDepth: pathDepth, prefix: prefix)
         }
         return entry
+    }
+
+    /// `"name"`, or `"name" (number N)` for a key looked up by number.
+    static func describe(_ key: Key) -> String {
+        if let number = WireKeyForm.number(of: key) {
+            return "\"\(key.stringValue)\" (number \(number))"
+        }
+        return "\"\(key.stringValue)\""
     }
 
     func contains(_ key: Key) -> Bool {
@@ -90,13 +105,13 @@ struct WireKeyedDecodingContainer<Key: CodingKey>: KeyedDecodingContainerProtoco
 
     @inline(__always) private func scalar<S: WireScalar>(_ type: S.Type, _ key: Key) throws -> S {
         let entry = try require(key)
-        return try core.scalar(S.self, entry.value, pathDepth: pathDepth, prefix: prefix, entry: entry.path)
+        return try core.scalar(S.self, entry.value, pathDepth: pathDepth, prefix: prefix, entry: entry.path(Key.self))
     }
 
     @inline(__always) private func scalarIfPresent<S: WireScalar>(_ type: S.Type, _ key: Key) throws -> S? {
         let entry = try find(key)
         guard entry.found, entry.value.type != CodableWireType.null else { return nil }
-        return try core.scalar(S.self, entry.value, pathDepth: pathDepth, prefix: prefix, entry: entry.path)
+        return try core.scalar(S.self, entry.value, pathDepth: pathDepth, prefix: prefix, entry: entry.path(Key.self))
     }
 
     func decode(_ type: Bool.Type, forKey key: Key) throws -> Bool { try scalar(type, key) }
@@ -123,7 +138,7 @@ struct WireKeyedDecodingContainer<Key: CodingKey>: KeyedDecodingContainerProtoco
     func decode<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T {
         let entry = try require(key)
         return try core.decodeValue(T.self, entry.value, parentDepth: depth, pathDepth: pathDepth,
-                                    prefix: prefix, entry: entry.path)
+                                    prefix: prefix, entry: entry.path(Key.self))
     }
 
     func decodeIfPresent(_ type: Bool.Type, forKey key: Key) throws -> Bool? { try scalarIfPresent(type, key) }
@@ -151,24 +166,24 @@ struct WireKeyedDecodingContainer<Key: CodingKey>: KeyedDecodingContainerProtoco
         let entry = try find(key)
         guard entry.found, entry.value.type != CodableWireType.null else { return nil }
         return try core.decodeValue(T.self, entry.value, parentDepth: depth, pathDepth: pathDepth,
-                                    prefix: prefix, entry: entry.path)
+                                    prefix: prefix, entry: entry.path(Key.self))
     }
 
     func nestedContainer<NestedKey: CodingKey>(
         keyedBy type: NestedKey.Type, forKey key: Key
     ) throws -> KeyedDecodingContainer<NestedKey> {
         let entry = try require(key)
-        try core.checkDepth(depth, at: entry.value.at, pathDepth: pathDepth, prefix: prefix, entry: entry.path)
-        try core.checkContainer(entry.value, "a keyed container", pathDepth: pathDepth, prefix: prefix, entry: entry.path)
+        try core.checkDepth(depth, at: entry.value.at, pathDepth: pathDepth, prefix: prefix, entry: entry.path(Key.self))
+        try core.checkContainer(entry.value, "a keyed container", pathDepth: pathDepth, prefix: prefix, entry: entry.path(Key.self))
         return KeyedDecodingContainer(WireKeyedDecodingContainer<NestedKey>(
             core: core, start: entry.value.start, end: entry.value.end, pathDepth: pathDepth,
-            prefix: core.extendPrefix(prefix, entry.path), depth: depth + 1))
+            prefix: core.extendPrefix(prefix, entry.path(Key.self)), depth: depth + 1))
     }
 
     func nestedUnkeyedContainer(forKey key: Key) throws -> any UnkeyedDecodingContainer {
         let entry = try require(key)
-        try core.checkDepth(depth, at: entry.value.at, pathDepth: pathDepth, prefix: prefix, entry: entry.path)
-        return try core.makeUnkeyed(entry.value, pathDepth: pathDepth, prefix: prefix, depth: depth + 1, entry: entry.path)
+        try core.checkDepth(depth, at: entry.value.at, pathDepth: pathDepth, prefix: prefix, entry: entry.path(Key.self))
+        return try core.makeUnkeyed(entry.value, pathDepth: pathDepth, prefix: prefix, depth: depth + 1, entry: entry.path(Key.self))
     }
 
     func superDecoder() throws -> any Decoder {
@@ -182,7 +197,7 @@ struct WireKeyedDecodingContainer<Key: CodingKey>: KeyedDecodingContainerProtoco
     private func superDecoder<K: CodingKey>(named key: K) throws -> any Decoder {
         let found: WireDecoderCore.Entry
         do {
-            found = try core.lookup(key.stringValue, start: start, end: end, depth: depth)
+            found = try core.lookup(key, start: start, end: end, depth: depth)
         } catch {
             throw core.decorate(error, pathDepth: pathDepth, prefix: prefix)
         }

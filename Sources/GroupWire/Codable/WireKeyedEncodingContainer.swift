@@ -1,5 +1,6 @@
-/// The keyed container ``WireEncoder`` hands out: entries `uvarint(keyLength << 3 | wireType)`,
-/// key bytes, value data, appended to the owning value's region.
+/// The keyed container ``WireEncoder`` hands out: entries of a header (a numbered key, or a
+/// named key's length and its bytes, see ``WireEncoderCore/writeHeader(_:type:)``) and the
+/// value data, appended to the owning value's region.
 struct WireKeyedEncodingContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
     let core: WireEncoderCore
     /// The level this container belongs to; -1 for a container that may not be written.
@@ -42,8 +43,7 @@ struct WireKeyedEncodingContainer<Key: CodingKey>: KeyedEncodingContainerProtoco
     mutating func encode<T: Encodable>(_ value: T, forKey key: Key) throws {
         try core.checkTop(serial)
         let header = core.writeHeader(key, type: 0)
-        try core.encodeValue(value, typeOffset: header.header,
-                             path: .key(offset: header.keyOffset, length: header.keyLength))
+        try core.encodeValue(value, typeOffset: header.header, path: header.path)
     }
 
     mutating func nestedContainer<NestedKey: CodingKey>(

@@ -140,13 +140,28 @@ extension Bool: WireScalar {
 }
 
 extension Double: WireScalar {
-    @inline(__always) var wireType: UInt8 { CodableWireType.fixed64 }
-
-    @inline(__always) func write(to writer: inout ByteWriter) {
-        writer.writeFixed64LE(bitPattern)
+    /// The value as a Float when converting back gives the same bit pattern (exact values
+    /// such as 12.5, 1, -0.0, the infinities, Float-range subnormals, NaNs whose payload
+    /// survives), else nil. Such values are written as fixed32: half the bytes, no loss.
+    @inline(__always) var exactFloat: Float? {
+        let narrow = Float(self)
+        return Double(narrow).bitPattern == bitPattern ? narrow : nil
     }
 
-    /// Reads fixed64, or widens a fixed32 Float (exact), so a field may grow from Float to Double.
+    @inline(__always) var wireType: UInt8 {
+        exactFloat == nil ? CodableWireType.fixed64 : CodableWireType.fixed32
+    }
+
+    @inline(__always) func write(to writer: inout ByteWriter) {
+        if let narrow = exactFloat {
+            writer.writeFixed32LE(narrow.bitPattern)
+        } else {
+            writer.writeFixed64LE(bitPattern)
+        }
+    }
+
+    /// Reads fixed64, or widens a fixed32 (exact): narrowed Doubles, and fields that grew
+    /// from Float to Double.
     static func read(_ value: WireValue, from input: ByteReader, limits: Limits) throws(WireError) -> Double {
         var reader = input
         reader.cursor = value.start

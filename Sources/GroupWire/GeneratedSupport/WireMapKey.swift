@@ -6,9 +6,9 @@ import Foundation
 
 /// A type that spec maps may use as key: integers, Bool, String and UUID.
 ///
-/// Gives the canonical entry order writers use (see /work/notes/WIRE-DETERMINISM.md:
+/// Gives the canonical entry order writers use (Spec/FORMAT.md, "Canonical writing":
 /// integers numerically, String by UTF-8 bytes, `false < true`, UUID by its 16 bytes) and
-/// the JSON object key spelling (Spec JSON mapping: decimal, `true`/`false`, uppercase UUID).
+/// the JSON object key spelling (Spec/FORMAT.md, "JSON form": decimal, `true`/`false`, uppercase UUID).
 public protocol WireMapKey: Hashable, Sendable {
     /// Whether `lhs` comes before `rhs` in the canonical entry order.
     static func wireOrder(_ lhs: Self, _ rhs: Self) -> Bool

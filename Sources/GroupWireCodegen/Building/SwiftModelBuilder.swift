@@ -223,7 +223,7 @@ struct SwiftModelBuilder: Sendable {
         return SwiftFunction(
             documentation: [
                 "Writes the fields in ascending number order, then the unknown fields (Spec/FORMAT.md,",
-                "notes/WIRE-DETERMINISM.md). Generic so one encoder serves both outputs.",
+                "\"Canonical writing\"). Generic so one encoder serves both outputs.",
             ],
             attributes: [], head: "func encodeFields", parameters: ["to writer: inout some WireWriting"], body: body)
     }

@@ -132,7 +132,7 @@ struct TypeMapper: Sendable {
         return "\(enumName)(rawValue: \(UInt32(truncatingIfNeeded: number)))"
     }
 
-    // MARK: JSON (see /work/notes/JSON-MAPPING.md)
+    // MARK: JSON (Spec/FORMAT.md, "JSON form")
 
     /// The Codable type that carries `ref` in JSON, or nil when `ref` itself does.
     func jsonType(_ ref: TypeRef) -> String? {

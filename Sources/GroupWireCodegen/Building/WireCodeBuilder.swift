@@ -18,7 +18,7 @@ struct WireField: Sendable, Hashable {
 }
 
 /// Builds the statements that size, write and read fields with PayloadWriter/PayloadReader,
-/// following Spec/FORMAT.md and /work/notes/WIRE-DETERMINISM.md.
+/// following Spec/FORMAT.md ("Payload encoding for structured messages", "Canonical writing").
 struct WireCodeBuilder: Sendable {
     let types: TypeMapper
 

@@ -73,19 +73,9 @@ public final class PayloadCompressor: Sendable {
                 .decompressedSizeExceeded,
                 "declared content size \(info.contentSize) is over the \(decompressor.maxOutputSize)-byte message limit")
         }
-        let dictionary: ZstdDictionary?
-        if info.dictionaryID == 0 {
-            dictionary = nil
-        } else {
-            guard let found = dictionaries.dictionary(id: info.dictionaryID) else {
-                throw WireError(
-                    .unknownDictionary,
-                    "frame was compressed with dictionary \(info.dictionaryID), which this receiver does not have")
-            }
-            dictionary = found
-        }
         // safe because contentSize <= maxOutputSize, an Int.
-        return try decompressor.decompress(bytes, expectedSize: Int(info.contentSize), dictionary: dictionary)
+        return try decompressor.decompress(
+            bytes, expectedSize: Int(info.contentSize), dictionaryID: info.dictionaryID, from: dictionaries)
     }
 
     /// Decompresses a ``CompressedBody``.

@@ -93,87 +93,124 @@ public final class ZstdDecompressor: Sendable {
     public func decompress(_ body: [UInt8], expectedSize: Int? = nil, dictionary: ZstdDictionary? = nil) throws
         -> [UInt8]
     {
-        let header = try inspect(body, expectedSize: expectedSize, dictionary: dictionary)
-        return try pool.withContext { context in
-            let dctx = context.pointer
-            // The context keeps the dictionary it last used; change it only when needed.
-            if context.dictionary !== dictionary {
-                let result = ZSTD_DCtx_refDDict(dctx, dictionary?.decompressionDictionary.pointer)
-                if ZstdResult.isError(result) {
-                    context.isReusable = false
-                    throw WireError(.decompressionFailed, "ZSTD_DCtx_refDDict failed: \(ZstdResult.name(result))")
-                }
-                context.dictionary = dictionary
+        // One scoped view of the bytes serves the checks and the decoding.
+        try body.withUnsafeBytes { raw in
+            let declaredSize = try inspect(raw, expectedSize: expectedSize, dictionary: dictionary)
+            // borrow/giveBack rather than pool.withContext: no closure context to capture
+            // body, dictionary and self into (three retains and releases per message).
+            let borrowed = try pool.borrow()
+            defer { pool.giveBack(borrowed) }
+            // safe because the borrowed +1 reference keeps the context alive until giveBack.
+            return try borrowed._withUnsafeGuaranteedRef { context in
+                try decode(
+                    body, raw, declaredSize: declaredSize, expectedSize: expectedSize, dictionary: dictionary,
+                    context: context)
             }
-            if let declared = header.declaredSize {
-                // One-pass decoding starts from a clean state on every call.
-                return try decompressKnownSize(body, size: declared, dctx: dctx)
-            }
-            // A streaming session may stop early (error, cap); reset it before reuse.
-            defer {
-                if ZstdResult.isError(ZSTD_DCtx_reset(dctx, ZSTD_reset_session_only)) {
-                    context.isReusable = false
-                }
-            }
-            return try decompressStreaming(body, limit: expectedSize ?? maxOutputSize, exact: expectedSize != nil, dctx: dctx)
         }
     }
 
-    /// What the zstd frame header says, checked against the caller's expectations.
-    private struct FrameHeaderFacts {
-        var declaredSize: Int?
+    /// Decompresses a body whose dictionary (when `dictionaryID` is not 0) comes from
+    /// `store`: the receiver's path through ``PayloadCompressor``.
+    ///
+    /// The context remembers the dictionary it last looked up, in which store, and the
+    /// store's ``DictionaryStore/generation`` then: a receiver getting message after
+    /// message with the same dictionary skips the store's lock and hash lookup, while any
+    /// add or remove forces a fresh lookup. The dictionary is resolved before the frame
+    /// checks (an unknown id is reported first, as before), which is why a context is
+    /// borrowed before them; the checks still all run before the output is allocated.
+    /// - Throws: ``WireError`` `.unknownDictionary` naming the id when the store lacks it;
+    ///   otherwise as ``decompress(_:expectedSize:dictionary:)``.
+    func decompress(_ body: [UInt8], expectedSize: Int?, dictionaryID: UInt32, from store: DictionaryStore) throws
+        -> [UInt8]
+    {
+        let borrowed = try pool.borrow()
+        defer { pool.giveBack(borrowed) }
+        // safe because the borrowed +1 reference keeps the context alive until giveBack.
+        return try borrowed._withUnsafeGuaranteedRef { context in
+            var dictionary: ZstdDictionary? = nil
+            if dictionaryID != 0 {
+                let generation = store.generation
+                if let cached = context.dictionary, cached.id == dictionaryID, let lookup = context.dictionaryLookup,
+                    lookup.store === store, lookup.generation == generation
+                {
+                    dictionary = cached
+                } else {
+                    dictionary = try Self.lookUp(dictionaryID, in: store, generation: generation, context: context)
+                }
+            }
+            return try body.withUnsafeBytes { raw in
+                let declaredSize = try inspect(raw, expectedSize: expectedSize, dictionary: dictionary)
+                return try decode(
+                    body, raw, declaredSize: declaredSize, expectedSize: expectedSize, dictionary: dictionary,
+                    context: context)
+            }
+        }
     }
 
-    private func inspect(_ body: [UInt8], expectedSize: Int?, dictionary: ZstdDictionary?) throws -> FrameHeaderFacts {
-        if let expectedSize {
-            guard expectedSize >= 0 else {
-                throw WireError(.invalidValue, "expected size \(expectedSize) is negative")
-            }
-            guard expectedSize <= maxOutputSize else {
-                throw WireError(
-                    .decompressedSizeExceeded,
-                    "declared content size \(expectedSize) is over the \(maxOutputSize)-byte limit")
-            }
-        }
-        guard body.count >= 4 else {
-            throw WireError(.truncated, offset: body.count, "a zstd frame needs at least 4 bytes, have \(body.count)")
-        }
-        guard ZstdFormat.startsWithFrameMagic(body) else {
-            if ZstdFormat.startsWithSkippableMagic(body) {
-                throw WireError(.decompressionFailed, offset: 0, "body is a zstd skippable frame; a data frame is required")
-            }
-            let seen = body[0..<4].map { String($0, radix: 16, uppercase: true) }.joined(separator: " ")
-            throw WireError(.decompressionFailed, offset: 0, "not a zstd frame: magic \(seen), expected 28 B5 2F FD")
-        }
-        let frameSize = body.withUnsafeBytes { ZSTD_findFrameCompressedSize($0.baseAddress, $0.count) }
-        if ZstdResult.isError(frameSize) {
-            if ZstdResult.errorCode(frameSize) == ZSTD_error_srcSize_wrong {
-                throw WireError(.truncated, offset: body.count, "zstd frame is cut off after \(body.count) bytes")
-            }
-            throw WireError(.decompressionFailed, "zstd frame header is invalid: \(ZstdResult.name(frameSize))")
-        }
-        guard frameSize == body.count else {
+    /// Looks `id` up in `store` (under its lock), points `context` at the dictionary and
+    /// records the lookup.
+    @inline(never)
+    private static func lookUp(_ id: UInt32, in store: DictionaryStore, generation: UInt64, context: ZstdContext) throws
+        -> ZstdDictionary
+    {
+        guard let found = store.dictionary(id: id) else {
             throw WireError(
-                .trailingBytes, offset: frameSize,
-                "\(body.count - frameSize) bytes follow the zstd frame; a body is exactly one frame")
+                .unknownDictionary, "frame was compressed with dictionary \(id), which this receiver does not have")
         }
-        guard let header = ZstdFrameHeader(body) else {
-            throw WireError(.truncated, offset: body.count, "zstd frame header is cut off")
+        if context.dictionary !== found {
+            try reference(found, in: context)
         }
+        // The generation read before the lookup: a change since then only makes the next
+        // call look up again.
+        context.dictionaryLookup = (store, generation)
+        return found
+    }
+
+    /// Decodes a checked body (`raw` is a view of `body`) with a borrowed context.
+    @inline(__always)
+    private func decode(
+        _ body: [UInt8], _ raw: UnsafeRawBufferPointer, declaredSize: Int?, expectedSize: Int?, dictionary: ZstdDictionary?, context: ZstdContext
+    ) throws -> [UInt8] {
+        // The context keeps the dictionary it last used; change it only when needed.
+        if context.dictionary !== dictionary {
+            try Self.reference(dictionary, in: context)
+        }
+        if let declaredSize {
+            // One-pass decoding starts from a clean state on every call.
+            return try Self.decompressKnownSize(raw, size: declaredSize, dctx: context.pointer)
+        }
+        return try decompressStreaming(body, expectedSize: expectedSize, context: context)
+    }
+
+    /// Points `context` at `dictionary` (or at none).
+    @inline(never)
+    private static func reference(_ dictionary: ZstdDictionary?, in context: ZstdContext) throws {
+        let result = ZSTD_DCtx_refDDict(context.pointer, dictionary?.decompressionDictionary.pointer)
+        if ZstdResult.isError(result) {
+            context.isReusable = false
+            throw WireError(.decompressionFailed, "ZSTD_DCtx_refDDict failed: \(ZstdResult.name(result))")
+        }
+        context.dictionary = dictionary
+        context.dictionaryLookup = nil
+    }
+
+    /// Checks 1 to 3 of the type's documentation, before anything is allocated: one pass
+    /// over the frame's header and block headers, then the dictionary id and the sizes.
+    /// - Returns: the size the zstd frame declares, nil when it declares none.
+    @inline(__always)
+    private func inspect(_ raw: UnsafeRawBufferPointer, expectedSize: Int?, dictionary: ZstdDictionary?) throws -> Int? {
+        if let expectedSize {
+            guard expectedSize >= 0, expectedSize <= maxOutputSize else {
+                throw Self.expectedSizeError(expectedSize, limit: maxOutputSize)
+            }
+        }
+        let header = try Self.measureFrame(raw)
         let frameDictionaryID = header.dictionaryID
-        if frameDictionaryID != 0 {
-            guard let dictionary else {
-                throw WireError(
-                    .unknownDictionary, "zstd frame needs dictionary \(frameDictionaryID) but none was given")
-            }
-            guard dictionary.id == frameDictionaryID else {
-                throw WireError(
-                    .dictionaryMismatch,
-                    "zstd frame was compressed with dictionary \(frameDictionaryID), not \(dictionary.id)")
-            }
+        if frameDictionaryID != 0, frameDictionaryID != dictionary?.id {
+            throw Self.dictionaryError(frameDictionaryID, given: dictionary)
         }
         guard let contentSize = header.contentSize else {
-            return FrameHeaderFacts(declaredSize: nil)
+            return nil
         }
         guard contentSize <= UInt64(maxOutputSize) else {
             throw WireError(
@@ -186,33 +223,99 @@ public final class ZstdDecompressor: Sendable {
                 .contentSizeMismatch,
                 "header declares content size \(expectedSize) but the zstd frame declares \(declared)")
         }
-        return FrameHeaderFacts(declaredSize: declared)
+        return declared
     }
 
-    private func decompressKnownSize(_ body: [UInt8], size: Int, dctx: OpaquePointer) throws -> [UInt8] {
+    /// Check 1: `raw` is exactly one standard zstd frame. One pass over the header and the
+    /// block headers finds where the frame ends (ZSTD_findFrameCompressedSize's verdicts,
+    /// cross-checked in tests); libzstd then decodes exactly these bytes.
+    @inline(__always)
+    private static func measureFrame(_ raw: UnsafeRawBufferPointer) throws -> ZstdFrameHeader {
+        // safe because raw.count >= 4 is checked first; the magic is 0xFD2FB528 LE.
+        guard raw.count >= 4, UInt32(littleEndian: raw.loadUnaligned(as: UInt32.self)) == 0xFD2F_B528 else {
+            throw notAFrameError(raw)
+        }
+        switch ZstdFrameExtent.measure(raw) {
+        case .truncated:
+            throw WireError(.truncated, offset: raw.count, "zstd frame is cut off after \(raw.count) bytes")
+        case .invalid(let reason):
+            throw WireError(.decompressionFailed, "zstd frame is invalid: \(reason)")
+        case .frame(let header, let frameSize):
+            guard frameSize == raw.count else {
+                throw WireError(
+                    .trailingBytes, offset: frameSize,
+                    "\(raw.count - frameSize) bytes follow the zstd frame; a body is exactly one frame")
+            }
+            return header
+        }
+    }
+
+    @inline(never)
+    private static func expectedSizeError(_ expectedSize: Int, limit: Int) -> WireError {
+        guard expectedSize >= 0 else {
+            return WireError(.invalidValue, "expected size \(expectedSize) is negative")
+        }
+        return WireError(
+            .decompressedSizeExceeded, "declared content size \(expectedSize) is over the \(limit)-byte limit")
+    }
+
+    @inline(never)
+    private static func notAFrameError(_ raw: UnsafeRawBufferPointer) -> WireError {
+        guard raw.count >= 4 else {
+            return WireError(.truncated, offset: raw.count, "a zstd frame needs at least 4 bytes, have \(raw.count)")
+        }
+        let magic = Array(raw.prefix(4))
+        if ZstdFormat.startsWithSkippableMagic(magic) {
+            return WireError(.decompressionFailed, offset: 0, "body is a zstd skippable frame; a data frame is required")
+        }
+        let seen = magic.map { String($0, radix: 16, uppercase: true) }.joined(separator: " ")
+        return WireError(.decompressionFailed, offset: 0, "not a zstd frame: magic \(seen), expected 28 B5 2F FD")
+    }
+
+    @inline(never)
+    private static func dictionaryError(_ frameDictionaryID: UInt32, given dictionary: ZstdDictionary?) -> WireError {
+        guard let dictionary else {
+            return WireError(.unknownDictionary, "zstd frame needs dictionary \(frameDictionaryID) but none was given")
+        }
+        return WireError(
+            .dictionaryMismatch,
+            "zstd frame was compressed with dictionary \(frameDictionaryID), not \(dictionary.id)")
+    }
+
+    private static func decompressKnownSize(_ src: UnsafeRawBufferPointer, size: Int, dctx: OpaquePointer) throws -> [UInt8] {
         // One extra byte of capacity (and never a zero-capacity buffer): a frame whose blocks
         // produce more than it declared is reported by libzstd, not silently cut.
-        var failure: Int?
-        let output = try [UInt8](unsafeUninitializedCapacity: size + 1) { buffer, initialized in
-            let written = body.withUnsafeBytes { src in
-                ZSTD_decompressDCtx(dctx, buffer.baseAddress, buffer.count, src.baseAddress, src.count)
-            }
-            if ZstdResult.isError(written) {
-                initialized = 0
-                failure = written
-                return
-            }
-            guard written == size else {
-                initialized = 0
-                throw WireError(
-                    .contentSizeMismatch, "zstd frame declares \(size) bytes but decompressed to \(written)")
-            }
-            initialized = written
+        var written = 0
+        let output = [UInt8](unsafeUninitializedCapacity: size + 1) { buffer, initialized in
+            written = ZSTD_decompressDCtx(dctx, buffer.baseAddress, buffer.count, src.baseAddress, src.count)
+            // An error code is a negative Int here, never equal to size (>= 0).
+            initialized = written == size ? size : 0
         }
-        if let failure {
-            throw Self.error(for: failure, call: "ZSTD_decompressDCtx")
+        guard written == size else {
+            throw knownSizeError(written: written, size: size)
         }
         return output
+    }
+
+    @inline(never)
+    private static func knownSizeError(written: Int, size: Int) -> WireError {
+        if ZstdResult.isError(written) {
+            return error(for: written, call: "ZSTD_decompressDCtx")
+        }
+        return WireError(.contentSizeMismatch, "zstd frame declares \(size) bytes but decompressed to \(written)")
+    }
+
+    /// Decodes a frame that does not declare its size, then resets the context's session
+    /// (it may have stopped early: error, cap) before the context is reused.
+    @inline(never)
+    private func decompressStreaming(_ body: [UInt8], expectedSize: Int?, context: ZstdContext) throws -> [UInt8] {
+        defer {
+            if ZstdResult.isError(ZSTD_DCtx_reset(context.pointer, ZSTD_reset_session_only)) {
+                context.isReusable = false
+            }
+        }
+        return try decompressStreaming(
+            body, limit: expectedSize ?? maxOutputSize, exact: expectedSize != nil, dctx: context.pointer)
     }
 
     private func decompressStreaming(_ body: [UInt8], limit: Int, exact: Bool, dctx: OpaquePointer) throws -> [UInt8] {

@@ -7,6 +7,15 @@ import Synchronization
 /// dictionaries themselves are immutable.
 public final class DictionaryStore: Sendable {
     private let dictionaries: Mutex<[UInt32: ZstdDictionary]>
+    /// Bumped under the lock by every change, so that a lookup cached with the generation
+    /// it was made at can be revalidated with one atomic load instead of the lock.
+    private let changes = Atomic<UInt64>(0)
+
+    /// The number of changes so far; any ``add(_:)`` that stores a dictionary and any
+    /// ``remove(id:)`` that removes one changes it.
+    var generation: UInt64 {
+        changes.load(ordering: .acquiring)
+    }
 
     /// Creates a store holding `dictionaries`.
     /// - Throws: ``WireError`` `.invalidDictionary` when two different dictionaries share an id.
@@ -30,13 +39,20 @@ public final class DictionaryStore: Sendable {
                 return
             }
             stored[dictionary.id] = dictionary
+            changes.wrappingAdd(1, ordering: .releasing)
         }
     }
 
     /// Removes the dictionary with `id`, returning it if it was present.
     @discardableResult
     public func remove(id: UInt32) -> ZstdDictionary? {
-        dictionaries.withLock { $0.removeValue(forKey: id) }
+        dictionaries.withLock { stored in
+            let removed = stored.removeValue(forKey: id)
+            if removed != nil {
+                changes.wrappingAdd(1, ordering: .releasing)
+            }
+            return removed
+        }
     }
 
     /// The dictionary with `id`, or nil.

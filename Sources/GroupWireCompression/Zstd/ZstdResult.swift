@@ -39,11 +39,6 @@ enum ZstdFormat {
     /// Smallest window log a zstd frame may use (`ZSTD_WINDOWLOG_ABSOLUTEMIN`).
     static let windowLogAbsoluteMin = 10
 
-    /// Whether `bytes` starts with the zstd frame magic (no allocation: this runs per message).
-    static func startsWithFrameMagic(_ bytes: [UInt8]) -> Bool {
-        bytes.count >= 4 && bytes[0] == 0x28 && bytes[1] == 0xB5 && bytes[2] == 0x2F && bytes[3] == 0xFD
-    }
-
     /// Whether `bytes` starts with a skippable-frame magic (0x184D2A50...0x184D2A5F LE).
     static func startsWithSkippableMagic(_ bytes: [UInt8]) -> Bool {
         bytes.count >= 4 && bytes[0] & 0xF0 == 0x50 && bytes[1] == 0x2A && bytes[2] == 0x4D

@@ -56,7 +56,7 @@ public struct Point: WirePayloadCodable, Codable, Sendable, Hashable {
     }
 
     /// Writes the fields in ascending number order, then the unknown fields (Spec/FORMAT.md,
-    /// notes/WIRE-DETERMINISM.md). Generic so one encoder serves both outputs.
+    /// "Canonical writing"). Generic so one encoder serves both outputs.
     func encodeFields(to writer: inout some WireWriting) {
         if self.x.bitPattern != 0 {
             writer.writeByte(0x09)
@@ -325,7 +325,7 @@ public struct Stroke: WirePayloadCodable, Codable, Sendable, Hashable {
     }
 
     /// Writes the fields in ascending number order, then the unknown fields (Spec/FORMAT.md,
-    /// notes/WIRE-DETERMINISM.md). Generic so one encoder serves both outputs.
+    /// "Canonical writing"). Generic so one encoder serves both outputs.
     func encodeFields(to writer: inout some WireWriting) {
         if self.id != WireDefaults.uuid {
             writer.writeByte(0x0A)
@@ -513,7 +513,7 @@ public struct UpsertStroke: WireMessage, Codable, Sendable, Hashable {
     }
 
     /// Writes the fields in ascending number order, then the unknown fields (Spec/FORMAT.md,
-    /// notes/WIRE-DETERMINISM.md). Generic so one encoder serves both outputs.
+    /// "Canonical writing"). Generic so one encoder serves both outputs.
     func encodeFields(to writer: inout some WireWriting) {
         if self.id != WireDefaults.uuid {
             writer.writeByte(0x0A)
@@ -683,7 +683,7 @@ public struct CanvasSnapshot: WireMessage, Codable, Sendable, Hashable {
     }
 
     /// Writes the fields in ascending number order, then the unknown fields (Spec/FORMAT.md,
-    /// notes/WIRE-DETERMINISM.md). Generic so one encoder serves both outputs.
+    /// "Canonical writing"). Generic so one encoder serves both outputs.
     func encodeFields(to writer: inout some WireWriting) {
         for element in self.strokes {
             writer.writeByte(0x0A)

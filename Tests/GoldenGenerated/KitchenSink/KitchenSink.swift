@@ -140,7 +140,7 @@ public struct Empty: WirePayloadCodable, Codable, Sendable, Hashable {
     }
 
     /// Writes the fields in ascending number order, then the unknown fields (Spec/FORMAT.md,
-    /// notes/WIRE-DETERMINISM.md). Generic so one encoder serves both outputs.
+    /// "Canonical writing"). Generic so one encoder serves both outputs.
     func encodeFields(to writer: inout some WireWriting) {
         writer.writeRaw(unknownFields)
     }
@@ -356,7 +356,7 @@ public struct Scalars: WirePayloadCodable, Codable, Sendable, Hashable {
     }
 
     /// Writes the fields in ascending number order, then the unknown fields (Spec/FORMAT.md,
-    /// notes/WIRE-DETERMINISM.md). Generic so one encoder serves both outputs.
+    /// "Canonical writing"). Generic so one encoder serves both outputs.
     func encodeFields(to writer: inout some WireWriting) {
         if self.flag {
             writer.writeByte(0x08)
@@ -715,7 +715,7 @@ public struct Optionals: WirePayloadCodable, Codable, Sendable, Hashable {
     }
 
     /// Writes the fields in ascending number order, then the unknown fields (Spec/FORMAT.md,
-    /// notes/WIRE-DETERMINISM.md). Generic so one encoder serves both outputs.
+    /// "Canonical writing"). Generic so one encoder serves both outputs.
     func encodeFields(to writer: inout some WireWriting) {
         if let value = self.flag {
             writer.writeByte(0x08)
@@ -1011,7 +1011,7 @@ public struct Defaults: WirePayloadCodable, Codable, Sendable, Hashable {
     }
 
     /// Writes the fields in ascending number order, then the unknown fields (Spec/FORMAT.md,
-    /// notes/WIRE-DETERMINISM.md). Generic so one encoder serves both outputs.
+    /// "Canonical writing"). Generic so one encoder serves both outputs.
     func encodeFields(to writer: inout some WireWriting) {
         if !self.flag {
             writer.writeByte(0x08)
@@ -1317,7 +1317,7 @@ public struct Arrays: WirePayloadCodable, Codable, Sendable, Hashable {
     }
 
     /// Writes the fields in ascending number order, then the unknown fields (Spec/FORMAT.md,
-    /// notes/WIRE-DETERMINISM.md). Generic so one encoder serves both outputs.
+    /// "Canonical writing"). Generic so one encoder serves both outputs.
     func encodeFields(to writer: inout some WireWriting) {
         if !self.flags.isEmpty {
             let packedSize = self.flags.count * 1
@@ -1738,7 +1738,7 @@ public struct Maps: WirePayloadCodable, Codable, Sendable, Hashable {
     }
 
     /// Writes the fields in ascending number order, then the unknown fields (Spec/FORMAT.md,
-    /// notes/WIRE-DETERMINISM.md). Generic so one encoder serves both outputs.
+    /// "Canonical writing"). Generic so one encoder serves both outputs.
     func encodeFields(to writer: inout some WireWriting) {
         self.byName.forEachWireSorted { entryKey, entryValue in
             writer.writeByte(0x0A)
@@ -2463,7 +2463,7 @@ public struct Awkward: WireMessage, Codable, Sendable, Hashable {
     }
 
     /// Writes the fields in ascending number order, then the unknown fields (Spec/FORMAT.md,
-    /// notes/WIRE-DETERMINISM.md). Generic so one encoder serves both outputs.
+    /// "Canonical writing"). Generic so one encoder serves both outputs.
     func encodeFields(to writer: inout some WireWriting) {
         if !self.`class`.isEmpty {
             writer.writeByte(0x0A)
@@ -2655,7 +2655,7 @@ public struct Ping: WireMessage, Codable, Sendable, Hashable {
     }
 
     /// Writes the fields in ascending number order, then the unknown fields (Spec/FORMAT.md,
-    /// notes/WIRE-DETERMINISM.md). Generic so one encoder serves both outputs.
+    /// "Canonical writing"). Generic so one encoder serves both outputs.
     func encodeFields(to writer: inout some WireWriting) {
         writer.writeRaw(unknownFields)
     }
@@ -2762,7 +2762,7 @@ public struct Tree: WirePayloadCodable, Codable, Sendable, Hashable {
     }
 
     /// Writes the fields in ascending number order, then the unknown fields (Spec/FORMAT.md,
-    /// notes/WIRE-DETERMINISM.md). Generic so one encoder serves both outputs.
+    /// "Canonical writing"). Generic so one encoder serves both outputs.
     func encodeFields(to writer: inout some WireWriting) {
         if !self.label.isEmpty {
             writer.writeByte(0x0A)

@@ -56,7 +56,7 @@ public struct ParticipantRef: WirePayloadCodable, Codable, Sendable, Hashable {
     }
 
     /// Writes the fields in ascending number order, then the unknown fields (Spec/FORMAT.md,
-    /// notes/WIRE-DETERMINISM.md). Generic so one encoder serves both outputs.
+    /// "Canonical writing"). Generic so one encoder serves both outputs.
     func encodeFields(to writer: inout some WireWriting) {
         if self.id != WireDefaults.uuid {
             writer.writeByte(0x0A)

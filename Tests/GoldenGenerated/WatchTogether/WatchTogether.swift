@@ -331,7 +331,7 @@ public struct CatalogItem: WirePayloadCodable, Codable, Sendable, Hashable {
     }
 
     /// Writes the fields in ascending number order, then the unknown fields (Spec/FORMAT.md,
-    /// notes/WIRE-DETERMINISM.md). Generic so one encoder serves both outputs.
+    /// "Canonical writing"). Generic so one encoder serves both outputs.
     func encodeFields(to writer: inout some WireWriting) {
         if self.contentID != WireDefaults.uuid {
             writer.writeByte(0x0A)
@@ -564,7 +564,7 @@ public struct PlaybackState: WireMessage, Codable, Sendable, Hashable {
     }
 
     /// Writes the fields in ascending number order, then the unknown fields (Spec/FORMAT.md,
-    /// notes/WIRE-DETERMINISM.md). Generic so one encoder serves both outputs.
+    /// "Canonical writing"). Generic so one encoder serves both outputs.
     func encodeFields(to writer: inout some WireWriting) {
         if self.stateID != WireDefaults.uuid {
             writer.writeByte(0x0A)
@@ -869,7 +869,7 @@ public struct ReadyState: WireMessage, Codable, Sendable, Hashable {
     }
 
     /// Writes the fields in ascending number order, then the unknown fields (Spec/FORMAT.md,
-    /// notes/WIRE-DETERMINISM.md). Generic so one encoder serves both outputs.
+    /// "Canonical writing"). Generic so one encoder serves both outputs.
     func encodeFields(to writer: inout some WireWriting) {
         if self.participant != WireDefaults.uuid {
             writer.writeByte(0x0A)

@@ -17,7 +17,11 @@ import Testing
 
     @Test func floatingPointValuesAreLittleEndianBitPatterns() throws {
         #expect(try bytes(1.0 as Float) == [0x05, 0x00, 0x00, 0x80, 0x3F])
-        #expect(try bytes(-2.0 as Double) == [0x01, 0, 0, 0, 0, 0, 0, 0, 0xC0])
+        // -2.0 is exact as a Float, so the Double is narrowed to fixed32; 0.1 is not.
+        #expect(try bytes(-2.0 as Double) == [0x05, 0x00, 0x00, 0x00, 0xC0])
+        #expect(try bytes(0.1 as Double) == [0x01, 0x9A, 0x99, 0x99, 0x99, 0x99, 0x99, 0xB9, 0x3F])
+        #expect(try bytes(12.5 as Double) == [0x05, 0x00, 0x00, 0x48, 0x41])
+        #expect(try bytes(-0.0 as Double) == [0x05, 0x00, 0x00, 0x00, 0x80])
     }
 
     @Test func stringsAndNilUseLenAndNullWireTypes() throws {
@@ -28,9 +32,10 @@ import Testing
 
     @Test func aStructIsAKeyedContainerOfHeaderKeyAndValueEntries() throws {
         let encoded = try bytes(Point(x: 1.5, y: -2))
-        #expect(encoded == [0x02, 0x14,
-                            0x09, 0x78, 0, 0, 0, 0, 0, 0, 0xF8, 0x3F,
-                            0x09, 0x79, 0, 0, 0, 0, 0, 0, 0x00, 0xC0])
+        // Both coordinates are exact as Floats: fixed32 (header 1 << 3 | 5 = 0x0d).
+        #expect(encoded == [0x02, 0x0C,
+                            0x0D, 0x78, 0x00, 0x00, 0xC0, 0x3F,
+                            0x0D, 0x79, 0x00, 0x00, 0x00, 0xC0])
     }
 
     @Test func anArrayIsACountThenTypedElements() throws {
@@ -80,5 +85,29 @@ import Testing
         #expect(encoded == [0x02, 0x0F,
                             0x42, 0x6C, 0x61, 0x62, 0x65, 0x6C, 0x6C, 0x65, 0x64,
                             0x05, 0x12, 0x5F, 0x30, 0x01, 0x61])
+    }
+
+    @Test func numberedKeysAreAZeroLengthHeaderThenTheNumberPlusOne() throws {
+        struct Numbered: Codable {
+            var x: Double
+            var name: String
+            enum CodingKeys: Int, CodingKey { case x = 1, name = 200 }
+        }
+        // x: header 0x05 (key length 0, fixed32), tag 2 (= 1 + 1), 1.5 as binary32.
+        // name: header 0x02 (key length 0, len), tag 201 = c9 01, "hi".
+        #expect(try bytes(Numbered(x: 1.5, name: "hi")) == [0x02, 0x0C,
+                                                              0x05, 0x02, 0x00, 0x00, 0xC0, 0x3F,
+                                                              0x02, 0xC9, 0x01, 0x02, 0x68, 0x69])
+    }
+
+    @Test func intKeyedDictionariesUseNumbersAndNegativeKeysTheirText() throws {
+        // [3: true]: one entry, header 0x00 (varint), tag 4, value 1.
+        #expect(try bytes([3: true]) == [0x02, 0x03, 0x00, 0x04, 0x01])
+        // [-1: true]: negative numbers are not numbered; the key is the text "-1".
+        #expect(try bytes([-1: true]) == [0x02, 0x04, 0x10, 0x2D, 0x31, 0x01])
+    }
+
+    @Test func anEmptyNameIsAZeroLengthHeaderThenZero() throws {
+        #expect(try bytes(["": 5]) == [0x02, 0x03, 0x00, 0x00, 0x0A])
     }
 }

@@ -56,6 +56,11 @@ import Testing
              { _ = try WireDecoder().decode(SuperList.self, from: $0) }),
             (try WireEncoder().encode([Shape.labelled("x", 1), .circle(center: Point(x: 1, y: 1), radius: 2)]),
              { _ = try WireDecoder().decode([Shape].self, from: $0) }),
+            (try WireEncoder().encode([WireCodableNumberedKeyTests.Track(
+                id: UUID(uuid: (1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16)), title: "t", rate: 0.5, tags: ["a"], cover: Point(x: 0.1, y: 1))]),
+             { _ = try WireDecoder().decode([WireCodableNumberedKeyTests.TrackV2].self, from: $0) }),
+            (try WireEncoder().encode([0: "zero", 300: "many", -2: "minus", Int.max: "max"]),
+             { _ = try WireDecoder().decode([Int: String].self, from: $0) }),
         ]
         var failures = 0
         for round in 0..<4_000 {

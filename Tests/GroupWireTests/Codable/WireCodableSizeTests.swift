@@ -20,9 +20,10 @@ import Testing
         let stroke = Stroke(id: UUID(), width: 2.5, points: points)
         let wire = try WireEncoder().encode(stroke)
         let json = try JSONEncoder().encode(stroke)
-        // Wire type and 2-byte length; id; width; points: header, key, 2-byte length, count,
-        // and per point an element byte, a length and two entries of header + key + 8 bytes.
-        #expect(wire.count == 3 + (1 + 2 + 16) + (1 + 5 + 8) + (1 + 6 + 2) + (1 + 50 * 22))
+        // Wire type and 2-byte length; id; width (2.5, exact as a Float: 4 bytes); points:
+        // header, key, 2-byte length, count, and per point an element byte, a length and two
+        // entries of header + key + 8 bytes.
+        #expect(wire.count == 3 + (1 + 2 + 16) + (1 + 5 + 4) + (1 + 6 + 2) + (1 + 50 * 22))
         #expect(wire.count * 2 <= json.count, "wire \(wire.count) B, JSON \(json.count) B")
         #expect(try WireDecoder().decode(Stroke.self, from: wire) == stroke)
     }

@@ -1,0 +1,153 @@
+import GroupWire
+import GroupWireSpec
+
+/// Encodes and decodes any message or struct of a spec set between JSON and the payload
+/// format of Spec/FORMAT.md, without generated code.
+///
+/// The JSON form follows the team's JSON mapping (the same one generated `Codable` types
+/// use): objects keyed by field name, UUIDs as uppercase strings, `Bytes` as base64,
+/// `Timestamp` as Int64 nanoseconds, enums as case names (numbers for unknown cases),
+/// unions as `{"caseName": payload}`, maps as objects with stringified keys. The bytes are
+/// the ones generated code writes for the same value: fields in number order, defaults of
+/// non-optional scalars and enums omitted, empty arrays and maps omitted, numbers packed,
+/// map entries sorted by key.
+///
+/// ```swift
+/// let codec = DynamicCodec(spec: spec)
+/// let payload = try codec.encode(try JSONParser().parse(text), as: "UpsertStroke")
+/// let json = try codec.decode(payload, as: "UpsertStroke")
+/// ```
+public struct DynamicCodec: Sendable {
+    /// Choices that change what the codec accepts and produces.
+    public struct Options: Sendable, Hashable {
+        /// Whether decoding keeps fields the spec does not declare, as base64 of the raw
+        /// fields under the member ``DynamicCodec/unknownFieldsKey``, and encoding writes that
+        /// member back after the known fields (the way generated types pass unknown fields
+        /// through). Off by default: unknown fields are skipped.
+        public var keepsUnknownFields: Bool
+
+        /// Creates options.
+        public init(keepsUnknownFields: Bool = false) {
+            self.keepsUnknownFields = keepsUnknownFields
+        }
+
+        /// Unknown fields skipped.
+        public static let `default` = Options()
+    }
+
+    /// The JSON member that holds kept unknown fields when ``Options/keepsUnknownFields`` is on.
+    public static let unknownFieldsKey = "$unknownFields"
+
+    /// The spec set whose types this codec reads and writes.
+    public let spec: SpecSet
+    /// The limits decoding checks every length, count and nesting level against, and that
+    /// encoding keeps to so that what it writes can be read back.
+    public let limits: Limits
+    /// The codec's options.
+    public let options: Options
+    private let schema: DynamicSchema
+
+    /// Creates a codec for the types of `spec` (a checked set from
+    /// ``GroupWireSpec/SpecCompilation/checkedSpec()``).
+    public init(spec: SpecSet, limits: Limits = .default, options: Options = .default) {
+        self.spec = spec
+        self.limits = limits
+        self.options = options
+        self.schema = DynamicSchema(spec)
+    }
+
+    /// The message with type id `typeID`, if the spec declares one.
+    public func message(typeID: UInt64) -> MessageDecl? {
+        guard let name = schema.messageNames[typeID], case .message(let decl)? = spec.declaration(named: name) else { return nil }
+        return decl
+    }
+
+    /// The message called `name`, if the spec declares one.
+    public func message(named name: String) -> MessageDecl? {
+        guard case .message(let decl)? = spec.declaration(named: name) else { return nil }
+        return decl
+    }
+
+    // MARK: Encoding
+
+    /// Encodes a JSON object as the payload of the message or struct called `typeName`.
+    /// - Throws: ``JSONInputError`` naming the JSON path of the first problem: a wrong JSON
+    ///   type, an unknown member, an integer out of range, a malformed UUID, base64 string or
+    ///   case name, a value over a limit, or an unknown `typeName`.
+    public func encode(_ json: JSONValue, as typeName: String) throws(JSONInputError) -> [UInt8] {
+        guard case .container(let container)? = schema.declarations[typeName] else {
+            throw JSONInputError(.unknownType, path: "$", "the spec declares no message or struct named \(typeName)\(suggestion(typeName))")
+        }
+        var encoder = DynamicEncoder(schema: schema, limits: limits, keepsUnknownFields: options.keepsUnknownFields)
+        var writer = PayloadWriter()
+        try encoder.encodeContainer(container, json, depth: 0, into: &writer)
+        guard writer.writer.count <= limits.maxMessageSize else {
+            throw JSONInputError(.limitExceeded, path: "$",
+                                 "the \(typeName) payload is \(writer.writer.count) bytes, over maxMessageSize \(limits.maxMessageSize)")
+        }
+        return writer.bytes
+    }
+
+    /// Encodes a JSON object as one data frame carrying message `messageName`.
+    /// - Throws: ``JSONInputError`` as ``encode(_:as:)`` does, with kind
+    ///   ``JSONInputError/Kind/unknownType`` when `messageName` is not a message and
+    ///   ``JSONInputError/Kind/frameTooLarge`` when the frame would exceed ``GroupWire/Limits/maxFrameSize``.
+    public func encodeFrame(_ json: JSONValue, message messageName: String) throws(JSONInputError) -> [UInt8] {
+        guard let message = message(named: messageName) else {
+            throw JSONInputError(.unknownType, path: "$", "the spec declares no message named \(messageName)\(suggestion(messageName))")
+        }
+        let payload = try encode(json, as: messageName)
+        do throws(WireError) {
+            return try FrameEncoder(limits: limits).encode(Frame(kind: .data, typeID: message.typeID, body: payload))
+        } catch {
+            throw JSONInputError(.frameTooLarge, path: "$", error.context)
+        }
+    }
+
+    // MARK: Decoding
+
+    /// Decodes the payload of the message or struct called `typeName` to JSON: every
+    /// non-optional field (absent ones as their default), optional fields when present.
+    /// - Throws: ``GroupWire/WireError`` with the byte offset of the problem;
+    ///   ``GroupWire/WireError/Kind/unknownType`` when the spec has no such type.
+    public func decode(_ payload: [UInt8], as typeName: String) throws(WireError) -> JSONValue {
+        guard case .container(let container)? = schema.declarations[typeName] else {
+            throw WireError(.unknownType, "the spec declares no message or struct named \(typeName)")
+        }
+        var reader = PayloadReader(payload, limits: limits)
+        let decoder = DynamicDecoder(schema: schema, limits: limits, keepsUnknownFields: options.keepsUnknownFields)
+        return try decoder.decodeContainer(container, from: &reader)
+    }
+
+    /// Decodes an uncompressed data frame whose type id names a message of the spec.
+    /// - Returns: the message declaration and its JSON.
+    /// - Throws: ``GroupWire/WireError``: ``GroupWire/WireError/Kind/unknownType`` for a type id
+    ///   the spec does not declare, ``GroupWire/WireError/Kind/unsupportedFrame`` for control,
+    ///   fragment or compressed frames, or the payload's decoding error.
+    public func decode(frame: Frame) throws(WireError) -> (message: MessageDecl, json: JSONValue) {
+        guard frame.kind == .data, frame.fragment == nil else {
+            throw WireError(.unsupportedFrame, "a \(frame.kind) frame does not carry one whole message; only data frames decode to JSON")
+        }
+        guard frame.compression == nil else {
+            throw WireError(.unsupportedFrame, "the frame is compressed; decompress it before decoding its payload")
+        }
+        guard let message = message(typeID: frame.typeID) else {
+            throw WireError(.unknownType, "the spec declares no message with type id \(frame.typeID)")
+        }
+        return (message, try decode(frame.body, as: message.name))
+    }
+
+    private func suggestion(_ name: String) -> String {
+        let names = spec.messages.map(\.name)
+        let lowered = name.lowercased()
+        if let close = names.first(where: { $0.lowercased() == lowered }) {
+            return "; did you mean \(close)?"
+        }
+        return names.isEmpty ? "" : "; its messages are \(names.joined(separator: ", "))"
+    }
+}
+
+extension WireError.Kind {
+    /// A frame the dynamic codec cannot turn into one message (control, fragment or compressed).
+    public static let unsupportedFrame = WireError.Kind(name: "unsupportedFrame")
+}

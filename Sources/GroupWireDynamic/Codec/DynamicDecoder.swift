@@ -1,0 +1,240 @@
+import GroupWire
+import GroupWireSpec
+
+/// Reads payloads into JSON values, walking the spec types (the wire → JSON half of
+/// ``DynamicCodec``). Every length, count and nesting level is checked against ``Limits``
+/// by ``PayloadReader`` or here before anything is allocated.
+struct DynamicDecoder {
+    let schema: DynamicSchema
+    let limits: Limits
+    let keepsUnknownFields: Bool
+
+    // MARK: Messages and structs
+
+    /// Reads the fields of `container` to the end of `reader` and returns the JSON object:
+    /// every non-optional field (absent ones as their default), optional fields only when present.
+    func decodeContainer(_ container: DynamicSchema.Container, from reader: inout PayloadReader) throws(WireError) -> JSONValue {
+        var singles: [Int: JSONValue] = [:]
+        var lists: [Int: [JSONValue]] = [:]
+        var maps: [Int: [String: JSONValue]] = [:]
+        var unknown: [UInt8] = []
+        while let key = try reader.nextKey() {
+            guard let index = container.indexByNumber[key.number] else {
+                if keepsUnknownFields {
+                    unknown.append(contentsOf: try reader.captureUnknown(key))
+                } else {
+                    try reader.skip(key)
+                }
+                continue
+            }
+            let field = container.fields[index]
+            let label = "\(container.name).\(field.name)"
+            switch field.type {
+            case .array(let element):
+                var list = lists.removeValue(forKey: index) ?? []
+                try readElements(element, key: key, label: label, into: &list, from: &reader)
+                lists[index] = list
+            case .map(let keyType, let valueType):
+                var map = maps.removeValue(forKey: index) ?? [:]
+                try readEntry(keyType, valueType, key: key, label: label, into: &map, from: &reader)
+                maps[index] = map
+            case .scalar, .named:
+                singles[index] = try readSingle(field.type, key: key, label: label, from: &reader)
+            }
+        }
+        var object: [String: JSONValue] = [:]
+        object.reserveCapacity(container.fields.count)
+        for (index, field) in container.fields.enumerated() {
+            switch field.type {
+            case .array: object[field.name] = .array(lists[index] ?? [])
+            case .map: object[field.name] = .object(maps[index] ?? [:])
+            case .scalar, .named:
+                if let value = singles[index] {
+                    object[field.name] = value
+                } else if !field.isOptional {
+                    object[field.name] = try defaultJSON(field.type, field.defaultValue, depth: 0)
+                }
+            }
+        }
+        if !unknown.isEmpty {
+            object[DynamicCodec.unknownFieldsKey] = .string(Base64.encode(unknown))
+        }
+        return .object(object)
+    }
+
+    // MARK: Values
+
+    /// Reads one value of a non-collection `type` whose key has just been read.
+    private func readSingle(_ type: TypeRef, key: FieldKey, label: String, from reader: inout PayloadReader) throws(WireError) -> JSONValue {
+        switch type {
+        case .scalar(let scalar):
+            try reader.expect(key, ScalarMapping.wireType(scalar), field: label)
+            return try ScalarMapping.read(scalar, from: &reader)
+        case .named(let name):
+            switch schema.declarations[name] {
+            case .enum(let decl):
+                try reader.expect(key, .varint, field: label)
+                return enumJSON(decl, try reader.readUInt(as: UInt32.self))
+            case .container(let decl):
+                try reader.expect(key, .lengthDelimited, field: label)
+                return try reader.readNested { (nested) throws(WireError) in try decodeContainer(decl, from: &nested) }
+            case .union(let decl):
+                try reader.expect(key, .lengthDelimited, field: label)
+                return try reader.readNested { (nested) throws(WireError) in try decodeUnion(decl, label: label, from: &nested) }
+            case nil:
+                throw WireError(.unknownType, offset: reader.reader.position, "the spec declares no type named \(name) (field \(label))")
+            }
+        case .array, .map:
+            throw WireError(.typeMismatch, offset: reader.reader.position, "field \(label) nests a collection directly, which specs do not allow")
+        }
+    }
+
+    /// Reads array elements from one field: a packed run or a single element.
+    private func readElements(
+        _ element: TypeRef, key: FieldKey, label: String, into list: inout [JSONValue], from reader: inout PayloadReader
+    ) throws(WireError) {
+        let packed = packedWireType(element)
+        if let packed, key.wireType == .lengthDelimited, packed != .lengthDelimited {
+            try reader.readPacked { (nested) throws(WireError) in
+                guard list.count < limits.maxCollectionCount else {
+                    throw WireError(.limitExceeded, offset: nested.reader.position,
+                                    "array \(label) has more than maxCollectionCount \(limits.maxCollectionCount) elements")
+                }
+                list.append(try readPackedElement(element, from: &nested))
+            }
+            return
+        }
+        guard list.count < limits.maxCollectionCount else {
+            throw WireError(.limitExceeded, offset: reader.reader.position,
+                            "array \(label) has more than maxCollectionCount \(limits.maxCollectionCount) elements")
+        }
+        list.append(try readSingle(element, key: key, label: label, from: &reader))
+    }
+
+    /// The wire type of a packable element (numbers, Bool, enums), or nil.
+    private func packedWireType(_ element: TypeRef) -> WireType? {
+        switch element {
+        case .scalar(let scalar): scalar.isPackable ? ScalarMapping.wireType(scalar) : nil
+        case .named(let name):
+            if case .enum = schema.declarations[name] { .varint } else { nil }
+        case .array, .map: nil
+        }
+    }
+
+    private func readPackedElement(_ element: TypeRef, from reader: inout PayloadReader) throws(WireError) -> JSONValue {
+        switch element {
+        case .scalar(let scalar):
+            return try ScalarMapping.read(scalar, from: &reader)
+        case .named(let name):
+            guard case .enum(let decl) = schema.declarations[name] else {
+                throw WireError(.typeMismatch, offset: reader.reader.position, "\(name) values cannot be packed")
+            }
+            return enumJSON(decl, try reader.readUInt(as: UInt32.self))
+        case .array, .map:
+            throw WireError(.typeMismatch, offset: reader.reader.position, "collections cannot be packed")
+        }
+    }
+
+    /// Reads one map entry `{1: key, 2: value}`; an absent key or value is its default, a
+    /// repeated key keeps the last value.
+    private func readEntry(
+        _ keyType: TypeRef, _ valueType: TypeRef, key: FieldKey, label: String,
+        into map: inout [String: JSONValue], from reader: inout PayloadReader
+    ) throws(WireError) {
+        try reader.expect(key, .lengthDelimited, field: label)
+        guard case .scalar(let keyScalar) = keyType else {
+            throw WireError(.typeMismatch, offset: reader.reader.position, "map \(label) has a key type that is not a scalar")
+        }
+        let entryOffset = reader.reader.position
+        let (entryKey, entryValue) = try reader.readNested { (entry) throws(WireError) -> (JSONValue?, JSONValue?) in
+            var entryKey: JSONValue?
+            var entryValue: JSONValue?
+            while let field = try entry.nextKey() {
+                switch field.number {
+                case 1: entryKey = try readSingle(keyType, key: field, label: "\(label) key", from: &entry)
+                case 2: entryValue = try readSingle(valueType, key: field, label: "\(label) value", from: &entry)
+                default: try entry.skip(field)
+                }
+            }
+            return (entryKey, entryValue)
+        }
+        let text = MapKey.jsonText(entryKey ?? ScalarMapping.defaultJSON(keyScalar, nil), type: keyScalar)
+        if map[text] == nil, map.count >= limits.maxCollectionCount {
+            throw WireError(.limitExceeded, offset: entryOffset,
+                            "map \(label) has more than maxCollectionCount \(limits.maxCollectionCount) entries")
+        }
+        if let entryValue {
+            map[text] = entryValue
+        } else {
+            map[text] = try defaultJSON(valueType, nil, depth: 0)
+        }
+    }
+
+    /// Reads a union's content: exactly one field, a known case.
+    private func decodeUnion(_ union: DynamicSchema.Union, label: String, from reader: inout PayloadReader) throws(WireError) -> JSONValue {
+        let start = reader.reader.position
+        guard let key = try reader.nextKey() else {
+            throw WireError(.missingField, offset: start, "union \(union.name) (\(label)) is empty; it must hold exactly one case")
+        }
+        guard let index = union.indexByNumber[key.number] else {
+            throw WireError(.invalidValue, offset: start, "union \(union.name) (\(label)) has no case numbered \(key.number)")
+        }
+        let chosen = union.cases[index]
+        let value: JSONValue
+        if let payload = chosen.payload {
+            value = try readSingle(payload, key: key, label: "\(union.name).\(chosen.name)", from: &reader)
+        } else {
+            try reader.expect(key, .lengthDelimited, field: "\(union.name).\(chosen.name)")
+            try reader.skip(key)
+            value = .object([:])
+        }
+        guard reader.isAtEnd else {
+            throw WireError(.invalidValue, offset: reader.reader.position,
+                            "union \(union.name) (\(label)) holds more than one field; it must hold exactly one case")
+        }
+        return .object([chosen.name: value])
+    }
+
+    // MARK: Enums and defaults
+
+    /// An enum value as its case name, or its number when the case is unknown.
+    private func enumJSON(_ decl: DynamicSchema.Enum, _ number: UInt32) -> JSONValue {
+        if let name = decl.nameByNumber[number] { return .string(name) }
+        return .number(JSONNumber(UInt64(number)))
+    }
+
+    /// The JSON of a value of `type` that is absent: its declared or zero default.
+    func defaultJSON(_ type: TypeRef, _ value: DefaultValue?, depth: Int) throws(WireError) -> JSONValue {
+        // A checked spec has no type containing itself by value, so this recursion ends;
+        // the bound only guards specs built by hand.
+        guard depth <= limits.maxNestingDepth else {
+            throw WireError(.depthExceeded, "the default value of \(type) nests deeper than maxNestingDepth \(limits.maxNestingDepth)")
+        }
+        switch type {
+        case .scalar(let scalar):
+            return ScalarMapping.defaultJSON(scalar, value)
+        case .array:
+            return .array([])
+        case .map:
+            return .object([:])
+        case .named(let name):
+            switch schema.declarations[name] {
+            case .enum(let decl):
+                if case .enumCase(let caseName, _) = value { return .string(caseName) }
+                return enumJSON(decl, 0)
+            case .container(let decl):
+                var object: [String: JSONValue] = [:]
+                for field in decl.fields where !field.isOptional {
+                    object[field.name] = try defaultJSON(field.type, field.defaultValue, depth: depth + 1)
+                }
+                return .object(object)
+            case .union(let decl):
+                guard let first = decl.cases.first else { return .object([:]) }
+                let payload = try first.payload.map { (payload) throws(WireError) in try defaultJSON(payload, nil, depth: depth + 1) }
+                return .object([first.name: payload ?? .object([:])])
+            case nil:
+                throw WireError(.unknownType, "the spec declares no type named \(name)")
+            }
+        }
+    }
+}

@@ -1,0 +1,113 @@
+import GroupWire
+import GroupWireSpec
+
+/// The lookups the dynamic codec needs, built once from a checked ``GroupWireSpec/SpecSet``:
+/// fields by number and by name, enum and union cases both ways.
+struct DynamicSchema: Sendable {
+    /// A field of a message or struct.
+    struct Field: Sendable {
+        let number: UInt32
+        let name: String
+        let type: TypeRef
+        let isOptional: Bool
+        let defaultValue: DefaultValue?
+    }
+
+    /// A message or struct: fields in ascending number order (the order they are written).
+    struct Container: Sendable {
+        let name: String
+        let fields: [Field]
+        let indexByName: [String: Int]
+        let indexByNumber: [UInt32: Int]
+    }
+
+    /// An open enum.
+    struct Enum: Sendable {
+        let name: String
+        let numberByName: [String: UInt32]
+        let nameByNumber: [UInt32: String]
+    }
+
+    /// A union case.
+    struct UnionCase: Sendable {
+        let number: UInt32
+        let name: String
+        let payload: TypeRef?
+    }
+
+    /// A closed union: cases in ascending number order; the first is the default.
+    struct Union: Sendable {
+        let name: String
+        let cases: [UnionCase]
+        let indexByName: [String: Int]
+        let indexByNumber: [UInt32: Int]
+    }
+
+    /// A named type.
+    enum Declaration: Sendable {
+        case container(Container)
+        case `enum`(Enum)
+        case union(Union)
+    }
+
+    /// Every declaration of the set by name.
+    let declarations: [String: Declaration]
+    /// Message names by type id.
+    let messageNames: [UInt64: String]
+
+    init(_ spec: SpecSet) {
+        var declarations: [String: Declaration] = [:]
+        var messageNames: [UInt64: String] = [:]
+        for declaration in spec.declarations where declarations[declaration.name] == nil {
+            switch declaration {
+            case .message(let decl):
+                declarations[decl.name] = .container(DynamicSchema.container(decl.name, decl.fields))
+                if messageNames[decl.typeID] == nil { messageNames[decl.typeID] = decl.name }
+            case .struct(let decl):
+                declarations[decl.name] = .container(DynamicSchema.container(decl.name, decl.fields))
+            case .enum(let decl):
+                var byName: [String: UInt32] = [:]
+                var byNumber: [UInt32: String] = [:]
+                for item in decl.casesByNumber {
+                    // A checked spec keeps enum numbers within 0...UInt32.max; others are left out.
+                    guard let number = UInt32(exactly: item.number) else { continue }
+                    if byName[item.name] == nil { byName[item.name] = number }
+                    if byNumber[number] == nil { byNumber[number] = item.name }
+                }
+                declarations[decl.name] = .enum(Enum(name: decl.name, numberByName: byName, nameByNumber: byNumber))
+            case .union(let decl):
+                let cases = decl.casesByNumber.compactMap { item -> UnionCase? in
+                    guard let number = UInt32(exactly: item.number), number >= 1, number <= FieldKey.maxNumber else { return nil }
+                    return UnionCase(number: number, name: item.name, payload: item.payload)
+                }
+                declarations[decl.name] = .union(Union(
+                    name: decl.name, cases: cases,
+                    indexByName: DynamicSchema.firstIndex(cases.map(\.name)),
+                    indexByNumber: DynamicSchema.firstIndex(cases.map(\.number))))
+            }
+        }
+        self.declarations = declarations
+        self.messageNames = messageNames
+    }
+
+    private static func container(_ name: String, _ declared: [FieldDecl]) -> Container {
+        let fields = declared.sorted { $0.number < $1.number }.compactMap { field -> Field? in
+            // A checked spec keeps field numbers within 1...2^29-1; others are left out.
+            guard let number = UInt32(exactly: field.number), number >= 1, number <= FieldKey.maxNumber else { return nil }
+            return Field(number: number, name: field.name, type: field.type, isOptional: field.isOptional,
+                         defaultValue: field.defaultValue)
+        }
+        return Container(name: name, fields: fields,
+                         indexByName: firstIndex(fields.map(\.name)),
+                         indexByNumber: firstIndex(fields.map(\.number)))
+    }
+
+    private static func firstIndex<Key: Hashable>(_ keys: [Key]) -> [Key: Int] {
+        var index: [Key: Int] = [:]
+        for (position, key) in keys.enumerated() where index[key] == nil {
+            index[key] = position
+        }
+        return index
+    }
+}
+

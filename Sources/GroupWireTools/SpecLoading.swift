@@ -1,0 +1,36 @@
+import GroupWireSpec
+
+/// Compiles spec files for the commands, turning problems into command results.
+enum SpecLoading {
+    /// Compiles `path` from disk.
+    /// - Throws: ``ToolFailure`` with status 2 when the file cannot be read or has errors
+    ///   (its diagnostics rendered compiler-style).
+    static func load(_ path: String) throws(ToolFailure) -> (spec: SpecSet, warnings: String) {
+        let compilation = try compile(path)
+        guard !compilation.hasErrors, let spec = try? compilation.checkedSpec() else {
+            throw ToolFailure(result: ToolResult(
+                messages: compilation.renderedDiagnostics + ToolResult.errorLine("\(path): the spec has errors"),
+                status: .failure))
+        }
+        return (spec, compilation.renderedDiagnostics)
+    }
+
+    /// Runs `body` with the spec at `path`, or returns the failure to load it (status 2).
+    static func withSpec(_ path: String, _ body: (SpecSet) -> ToolResult) -> ToolResult {
+        do throws(ToolFailure) {
+            return body(try load(path).spec)
+        } catch {
+            return error.result
+        }
+    }
+
+    /// Compiles `path` from disk without judging its diagnostics.
+    /// - Throws: ``ToolFailure`` with status 2 when the file cannot be read.
+    static func compile(_ path: String) throws(ToolFailure) -> SpecCompilation {
+        do throws(SpecError) {
+            return try SpecCompiler().compile(entry: path, loader: FileSpecLoader())
+        } catch {
+            throw ToolFailure(error.description)
+        }
+    }
+}

@@ -1,0 +1,38 @@
+import ArgumentParser
+import GroupWireTools
+
+extension DecodeTool.InputFormat: ExpressibleByArgument {}
+
+/// `groupwire decode --spec SPEC [FILE]`.
+struct DecodeCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "decode",
+        abstract: "Decode data frames to JSON, one document per frame.",
+        discussion: "Invalid frames are reported with their offset and reason and the command exits 1; valid frames around them are still printed."
+    )
+
+    @Option(help: "The spec file declaring the messages.")
+    var spec: String
+
+    @Argument(help: "A file of back-to-back frames (default: standard input).")
+    var file: String?
+
+    @Option(help: "Input format: auto, raw or hex.")
+    var input: DecodeTool.InputFormat = .auto
+
+    @Flag(help: "Wrap each message as {offset, type, typeID, value}.")
+    var envelope = false
+
+    @Flag(help: "Pretty-print each document.")
+    var pretty = false
+
+    @Flag(help: "Keep fields the spec does not declare, as \"$unknownFields\" (base64 of the raw fields).")
+    var keepUnknown = false
+
+    func run() throws {
+        let bytes = try StandardStreams.input(file)
+        var tool = DecodeTool(specPath: spec, inputFormat: input, envelope: envelope, pretty: pretty)
+        tool.keepsUnknownFields = keepUnknown
+        try StandardStreams.finish(tool.run(input: bytes))
+    }
+}
