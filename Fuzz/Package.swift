@@ -69,5 +69,14 @@ let package = Package(
             dependencies: [.product(name: "GroupWire", package: "GroupWire")],
             swiftSettings: strictSwift
         ),
+        .executableTarget(
+            name: "FuzzDynamicCodec",
+            dependencies: [
+                .product(name: "GroupWire", package: "GroupWire"),
+                .product(name: "GroupWireDynamic", package: "GroupWire"),
+                .product(name: "GroupWireSpec", package: "GroupWire"),
+            ],
+            swiftSettings: strictSwift
+        ),
     ]
 )

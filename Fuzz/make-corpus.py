@@ -9,8 +9,8 @@ below, copied from `groupwire demo --hex`.
 Also: FuzzCompression from Spec/vectors/compression (and frames made with the zstd CLI),
 FuzzReassembler from Spec/vectors/fragments and messages split the way the Fragmenter
 splits them, FuzzFrameFile from frames written as plain hex, `xxd` and `hexdump -C`
-dumps, FuzzSpecCompiler from Spec/Examples and Tests/Specs, FuzzGeneratedTypes from the
-example messages. Each target's input format is
+dumps, FuzzSpecCompiler from Spec/Examples and Tests/Specs, FuzzGeneratedTypes and
+FuzzDynamicCodec from the example messages. Each target's input format is
 described in its harness, Fuzz/Harnesses/*FuzzHarness.swift.
 
 Usage: python3 Fuzz/make-corpus.py   (rewrites Fuzz/corpus/* except FuzzWireDecoder;
@@ -90,6 +90,20 @@ def main():
     frame_file_corpus(valid)
     spec_corpus()
     generated_types_corpus()
+    dynamic_codec_corpus()
+
+
+def dynamic_codec_corpus():
+    """FuzzDynamicCodec input: selector (bit 0: keep unknown fields), PlaybackState payload."""
+    folder = os.path.join(HERE, "corpus", "FuzzDynamicCodec")
+    payload = bytes.fromhex(DEMO_PAYLOADS["playback-state"])
+    write(folder, "demo-playback-state.bin", b"\x00" + payload)
+    write(folder, "demo-playback-state-keep-unknown.bin", b"\x01" + payload)
+    # An unknown field 20 (LEN) and a map entry (field 14: {1: "k", 2: "v"}).
+    extra = bytes([0xA2, 0x01, 0x02, 0x68, 0x69]) + bytes([0x72, 0x06, 0x0A, 0x01, 0x6B, 0x12, 0x01, 0x76])
+    write(folder, "unknown-field-and-map.bin", b"\x00" + payload + extra)
+    write(folder, "unknown-field-and-map-keep-unknown.bin", b"\x01" + payload + extra)
+    write(folder, "empty.bin", b"\x00")
 
 
 def generated_types_corpus():

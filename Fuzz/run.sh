@@ -18,7 +18,7 @@ set -euo pipefail
 HERE="$(cd "$(dirname "$0")" && pwd)"
 TARGET="${1:-all}"
 SECONDS_PER_TARGET="${2:-60}"
-ALL_TARGETS=(FuzzFrameDecoder FuzzPayloadDump FuzzWireDecoder FuzzCompression FuzzReassembler FuzzFrameFile FuzzSpecCompiler FuzzGeneratedTypes)
+ALL_TARGETS=(FuzzFrameDecoder FuzzPayloadDump FuzzWireDecoder FuzzCompression FuzzReassembler FuzzFrameFile FuzzSpecCompiler FuzzGeneratedTypes FuzzDynamicCodec)
 BUILD_DIR="$HERE/.build-fuzz"
 
 if [[ "$TARGET" == "all" ]]; then
@@ -74,9 +74,15 @@ for target in "${TARGETS[@]}"; do
     if [[ -f "$HERE/dictionaries/$target.dict" ]]; then
         dict=(-dict="$HERE/dictionaries/$target.dict")
     fi
+    # Fuzz/lsan/TARGET.supp: LeakSanitizer false positives of that target only (each
+    # file says why).
+    lsan=""
+    if [[ -f "$HERE/lsan/$target.supp" ]]; then
+        lsan="suppressions=$HERE/lsan/$target.supp"
+    fi
     echo "== fuzzing $target for ${SECONDS_PER_TARGET}s"
     set +e
-    "$BIN/$target" "$work" "$HERE/corpus/$target" "$HERE/regressions/$target" \
+    LSAN_OPTIONS="$lsan" "$BIN/$target" "$work" "$HERE/corpus/$target" "$HERE/regressions/$target" \
         "${dict[@]}" -max_total_time="$SECONDS_PER_TARGET" -max_len="${FUZZ_MAX_LEN:-4096}" -timeout=10 \
         -rss_limit_mb=2048 -artifact_prefix="$artifacts/" -print_final_stats=1 \
         > "$BUILD_DIR/$target.log" 2>&1
