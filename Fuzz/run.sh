@@ -95,7 +95,7 @@ for target in "${TARGETS[@]}"; do
     # A timeout on a busy shared machine may only mean the process was not scheduled:
     # keep it only if the input is slow again when run alone.
     for timeout in "$artifacts"/timeout-*; do
-        if "$BIN/$target" -timeout=10 "$timeout" > "$BUILD_DIR/$target-recheck.log" 2>&1; then
+        if LSAN_OPTIONS="$lsan" "$BIN/$target" -timeout=10 "$timeout" > "$BUILD_DIR/$target-recheck.log" 2>&1; then
             echo "run.sh: warning: $(basename "$timeout") ran in time when run alone; not kept (machine load?)" >&2
             rm "$timeout"
         else
