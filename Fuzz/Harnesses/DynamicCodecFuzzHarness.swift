@@ -9,17 +9,13 @@ import GroupWireSpec
 /// Dynamic codecs for the WatchTogether example spec (Spec/Examples, found from this
 /// file's path), dropping and keeping unknown fields.
 let dynamicFuzzCodecs: [DynamicCodec] = {
-    var folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-    while folder.path != "/", !FileManager.default.fileExists(atPath: folder.appendingPathComponent("Spec").path) {
-        folder.deleteLastPathComponent()
-    }
-    let examples = folder.appendingPathComponent("Spec/Examples")
+    let examples = fuzzRepositoryFile("Spec/Examples")
     guard let entry = try? String(contentsOf: examples.appendingPathComponent("WatchTogether.gwspec"), encoding: .utf8),
         let common = try? String(contentsOf: examples.appendingPathComponent("Common.gwspec"), encoding: .utf8),
         let spec = try? SpecCompiler().compile(source: entry, path: "WatchTogether.gwspec", otherFiles: ["Common.gwspec": common])
             .checkedSpec()
     else {
-        preconditionFailure("cannot compile Spec/Examples/WatchTogether.gwspec under \(folder.path)")
+        preconditionFailure("cannot compile \(examples.path)/WatchTogether.gwspec")
     }
     return [DynamicCodec(spec: spec), DynamicCodec(spec: spec, options: DynamicCodec.Options(keepsUnknownFields: true))]
 }()

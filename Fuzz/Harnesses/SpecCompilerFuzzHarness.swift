@@ -50,16 +50,3 @@ func specCompilerFuzzViolations(_ input: [UInt8]) -> [String] {
     }
     return violations
 }
-
-/// `relativePath` under the repository root: the nearest folder above this source file
-/// (through a symlink or not) that holds `Spec/`.
-private func fuzzRepositoryFile(_ relativePath: String) -> URL {
-    var folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-    while folder.path != "/" {
-        if FileManager.default.fileExists(atPath: folder.appendingPathComponent("Spec").path) {
-            return folder.appendingPathComponent(relativePath)
-        }
-        folder.deleteLastPathComponent()
-    }
-    return URL(fileURLWithPath: relativePath)
-}

@@ -3,8 +3,5 @@
 /// which libFuzzer reports as a crash.
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzReassembler(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
-    let input = data.map { Array(UnsafeBufferPointer(start: $0, count: size)) } ?? []
-    let violations = reassemblerFuzzViolations(input)
-    precondition(violations.isEmpty, violations.joined(separator: "; "))
-    return 0
+    runFuzzCheck(data, size, reassemblerFuzzViolations)
 }

@@ -6,17 +6,7 @@ import Testing
 /// the very check the target runs (Fuzz/Harnesses/CompressionFuzzHarness.swift, linked here), so a
 /// fixed crash stays fixed without running the fuzzer.
 @Suite struct CompressionFuzzReplayTests {
-    static let root = URL(fileURLWithPath: #filePath)
-        .deletingLastPathComponent()  // Fuzz
-        .deletingLastPathComponent()  // GroupWireCompressionTests
-        .deletingLastPathComponent()  // Tests
-        .deletingLastPathComponent()  // root
-
-    static let inputs: [URL] = ["corpus", "regressions"].flatMap { folder -> [URL] in
-        let url = root.appendingPathComponent("Fuzz/\(folder)/FuzzCompression")
-        let names = (try? FileManager.default.contentsOfDirectory(atPath: url.path)) ?? []
-        return names.filter { !$0.hasPrefix(".") }.sorted().map { url.appendingPathComponent($0) }
-    }
+    static let inputs = fuzzReplayInputs(target: "FuzzCompression")
 
     @Test func theSeedCorpusIsCommitted() {
         #expect(Self.inputs.count >= 20, "seeds in Fuzz/corpus/FuzzCompression; run python3 Fuzz/make-corpus.py")

@@ -6,17 +6,7 @@ import Testing
 /// the very check the target runs (Fuzz/Harnesses/DynamicCodecFuzzHarness.swift, linked here), so a
 /// fixed crash stays fixed without running the fuzzer.
 @Suite struct DynamicCodecFuzzReplayTests {
-    static let root = URL(fileURLWithPath: #filePath)
-        .deletingLastPathComponent()  // Fuzz
-        .deletingLastPathComponent()  // GroupWireDynamicTests
-        .deletingLastPathComponent()  // Tests
-        .deletingLastPathComponent()  // root
-
-    static let inputs: [URL] = ["corpus", "regressions"].flatMap { folder -> [URL] in
-        let url = root.appendingPathComponent("Fuzz/\(folder)/FuzzDynamicCodec")
-        let names = (try? FileManager.default.contentsOfDirectory(atPath: url.path)) ?? []
-        return names.filter { !$0.hasPrefix(".") }.sorted().map { url.appendingPathComponent($0) }
-    }
+    static let inputs = fuzzReplayInputs(target: "FuzzDynamicCodec")
 
     @Test func theSeedCorpusIsCommitted() {
         #expect(Self.inputs.count >= 4, "seeds in Fuzz/corpus/FuzzDynamicCodec; run python3 Fuzz/make-corpus.py")

@@ -6,17 +6,7 @@ import Testing
 /// the very check the target runs (Fuzz/Harnesses/ReassemblerFuzzHarness.swift, linked here), so a
 /// fixed crash stays fixed without running the fuzzer.
 @Suite struct ReassemblerFuzzReplayTests {
-    static let root = URL(fileURLWithPath: #filePath)
-        .deletingLastPathComponent()  // Fuzz
-        .deletingLastPathComponent()  // GroupWireTests
-        .deletingLastPathComponent()  // Tests
-        .deletingLastPathComponent()  // root
-
-    static let inputs: [URL] = ["corpus", "regressions"].flatMap { folder -> [URL] in
-        let url = root.appendingPathComponent("Fuzz/\(folder)/FuzzReassembler")
-        let names = (try? FileManager.default.contentsOfDirectory(atPath: url.path)) ?? []
-        return names.filter { !$0.hasPrefix(".") }.sorted().map { url.appendingPathComponent($0) }
-    }
+    static let inputs = fuzzReplayInputs(target: "FuzzReassembler")
 
     @Test func theSeedCorpusIsCommitted() {
         #expect(Self.inputs.count >= 10, "seeds in Fuzz/corpus/FuzzReassembler; run python3 Fuzz/make-corpus.py")
