@@ -33,5 +33,50 @@ let package = Package(
             dependencies: [.product(name: "GroupWire", package: "GroupWire")],
             swiftSettings: strictSwift
         ),
+        // The targets below call a check function in Harnesses/ (linked in by a symlink)
+        // that the unit tests' corpus replay links too, so both check the same invariants.
+        .executableTarget(
+            name: "FuzzCompression",
+            dependencies: [
+                .product(name: "GroupWire", package: "GroupWire"),
+                .product(name: "GroupWireCompression", package: "GroupWire"),
+            ],
+            swiftSettings: strictSwift
+        ),
+        .executableTarget(
+            name: "FuzzReassembler",
+            dependencies: [.product(name: "GroupWire", package: "GroupWire")],
+            swiftSettings: strictSwift
+        ),
+        .executableTarget(
+            name: "FuzzFrameFile",
+            dependencies: [
+                .product(name: "GroupWire", package: "GroupWire"),
+                .product(name: "GroupWireCapture", package: "GroupWire"),
+            ],
+            swiftSettings: strictSwift
+        ),
+        .executableTarget(
+            name: "FuzzSpecCompiler",
+            dependencies: [.product(name: "GroupWireSpec", package: "GroupWire")],
+            swiftSettings: strictSwift
+        ),
+        // The example types generated from Spec/Examples, compiled from the goldens
+        // (Sources/FuzzGeneratedTypes/Generated links Tests/GoldenGenerated): the build
+        // plugin's tool cannot be built with the fuzzer flags (libFuzzer brings a `main`).
+        .executableTarget(
+            name: "FuzzGeneratedTypes",
+            dependencies: [.product(name: "GroupWire", package: "GroupWire")],
+            swiftSettings: strictSwift
+        ),
+        .executableTarget(
+            name: "FuzzDynamicCodec",
+            dependencies: [
+                .product(name: "GroupWire", package: "GroupWire"),
+                .product(name: "GroupWireDynamic", package: "GroupWire"),
+                .product(name: "GroupWireSpec", package: "GroupWire"),
+            ],
+            swiftSettings: strictSwift
+        ),
     ]
 )

@@ -6,15 +6,27 @@ Frames come from Spec/vectors/frames/*.json (written by Spec/vectors/generate.py
 has the independent encoder); payloads are those vectors' bodies plus the demo payloads
 below, copied from `groupwire demo --hex`.
 
-Usage: python3 Fuzz/make-corpus.py   (rewrites Fuzz/corpus/FuzzFrameDecoder and
-Fuzz/corpus/FuzzPayloadDump; files are small and committed)
+Also: FuzzCompression from Spec/vectors/compression (and frames made with the zstd CLI),
+FuzzReassembler from Spec/vectors/fragments and messages split the way the Fragmenter
+splits them, FuzzFrameFile from frames written as plain hex, `xxd` and `hexdump -C`
+dumps, FuzzSpecCompiler from Spec/Examples and Tests/Specs, FuzzGeneratedTypes and
+FuzzDynamicCodec from the example messages. Each target's input format is
+described in its harness, Fuzz/Harnesses/*FuzzHarness.swift.
+
+Usage: python3 Fuzz/make-corpus.py   (rewrites Fuzz/corpus/* except FuzzWireDecoder;
+files are small and committed; needs the zstd, xxd and hexdump commands)
 """
 import glob
 import json
 import os
+import shutil
+import subprocess
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-VECTORS = os.path.join(os.path.dirname(HERE), "Spec", "vectors", "frames")
+ROOT = os.path.dirname(HERE)
+VECTORS = os.path.join(ROOT, "Spec", "vectors", "frames")
+COMPRESSION_VECTORS = os.path.join(ROOT, "Spec", "vectors", "compression")
+FRAGMENT_VECTORS = os.path.join(ROOT, "Spec", "vectors", "fragments")
 
 # Bodies of the three frames `groupwire demo` writes (Sources/GroupWireCapture/Demo).
 DEMO_PAYLOADS = {
@@ -72,6 +84,144 @@ def main():
         write(payload_dir, "demo-" + name + "-small-limits.bin", b"\x9a" + bytes.fromhex(hex_text))
     write(payload_dir, "deep-nesting.bin", b"\x00" + nested(10))
     write(payload_dir, "deep-nesting-depth-3.bin", b"\x83" + nested(10))
+
+    compression_corpus()
+    reassembler_corpus()
+    frame_file_corpus(valid)
+    spec_corpus()
+    generated_types_corpus()
+    dynamic_codec_corpus()
+
+
+def dynamic_codec_corpus():
+    """FuzzDynamicCodec input: selector (bit 0: keep unknown fields), PlaybackState payload."""
+    folder = os.path.join(HERE, "corpus", "FuzzDynamicCodec")
+    payload = bytes.fromhex(DEMO_PAYLOADS["playback-state"])
+    write(folder, "demo-playback-state.bin", b"\x00" + payload)
+    write(folder, "demo-playback-state-keep-unknown.bin", b"\x01" + payload)
+    # An unknown field 20 (LEN) and a map entry (field 14: {1: "k", 2: "v"}).
+    extra = bytes([0xA2, 0x01, 0x02, 0x68, 0x69]) + bytes([0x72, 0x06, 0x0A, 0x01, 0x6B, 0x12, 0x01, 0x76])
+    write(folder, "unknown-field-and-map.bin", b"\x00" + payload + extra)
+    write(folder, "unknown-field-and-map-keep-unknown.bin", b"\x01" + payload + extra)
+    write(folder, "empty.bin", b"\x00")
+
+
+def generated_types_corpus():
+    """FuzzGeneratedTypes input: selector (0 UpsertStroke, 1 CanvasSnapshot, 2 PlaybackState), payload."""
+    folder = os.path.join(HERE, "corpus", "FuzzGeneratedTypes")
+    for selector, name in enumerate(["upsert-stroke", "canvas-snapshot", "playback-state"]):
+        payload = bytes.fromhex(DEMO_PAYLOADS[name])
+        write(folder, "demo-" + name + ".bin", bytes([selector]) + payload)
+        # The same payload read as the next type: mostly wrong wire types and unknown fields.
+        write(folder, "demo-" + name + "-as-type-" + str((selector + 1) % 3) + ".bin",
+              bytes([(selector + 1) % 3]) + payload)
+    for selector in range(3):
+        write(folder, "empty-" + str(selector) + ".bin", bytes([selector]))
+
+
+def uvarint(value: int) -> bytes:
+    out = bytearray()
+    while True:
+        byte = value & 0x7F
+        value >>= 7
+        if value:
+            out.append(byte | 0x80)
+        else:
+            out.append(byte)
+            return bytes(out)
+
+
+def compression_input(dictionary_id: int, content_size: int, body: bytes) -> bytes:
+    """FuzzCompression input: selector (dictionary choice, size shift), u16 size, body."""
+    selector = {0: 0, 4242: 1}.get(dictionary_id, 2)
+    if content_size > 0xFFFF:
+        selector |= 4
+        content_size = min(content_size >> 8, 0xFFFF)
+    return bytes([selector]) + content_size.to_bytes(2, "little") + body
+
+
+def compression_corpus():
+    folder = os.path.join(HERE, "corpus", "FuzzCompression")
+    for path in sorted(glob.glob(os.path.join(COMPRESSION_VECTORS, "*.json"))):
+        with open(path) as f:
+            vector = json.load(f)
+        frame = vector["frame"]
+        info = frame.get("compression") or {}
+        body = bytes.fromhex(frame.get("body", ""))
+        write(folder, "vector-" + vector["name"] + ".bin",
+              compression_input(info.get("dictionaryID", 0), info.get("contentSize", 0), body))
+    dictionary = os.path.join(COMPRESSION_VECTORS, "playback-4242.dict")
+    payloads = {name: bytes.fromhex(text) for name, text in DEMO_PAYLOADS.items()}
+    payloads["repeated-strokes"] = payloads["upsert-stroke"] * 12
+    for name, payload in payloads.items():
+        for suffix, options, dictionary_id in [("plain", [], 0), ("dict", ["-D", dictionary], 4242)]:
+            body = subprocess.run(["zstd", "-q", "-c", "-19", "--no-check"] + options, input=payload,
+                                  stdout=subprocess.PIPE, check=True).stdout
+            write(folder, "cli-" + name + "-" + suffix + ".bin",
+                  compression_input(dictionary_id, len(payload), body))
+
+
+def fragment_record(sender: int, message_id: int, index: int, count: int, total: int, offset: int,
+                    body: bytes) -> bytes:
+    """FuzzReassembler record: a fragment built from header fields (op bits 2-3 = 0)."""
+    record = uvarint(message_id) + uvarint(index) + uvarint(count) + uvarint(total) + uvarint(offset) + body
+    return bytes([sender, len(record)]) + record
+
+
+def split(message: bytes, chunk: int):
+    """(index, count, offset, body) of each fragment, as Fragmenter lays them out."""
+    count = max(1, (len(message) + chunk - 1) // chunk)
+    return [(i, count, i * chunk, message[i * chunk:(i + 1) * chunk]) for i in range(count)]
+
+
+def reassembler_corpus():
+    folder = os.path.join(HERE, "corpus", "FuzzReassembler")
+    for path in sorted(glob.glob(os.path.join(FRAGMENT_VECTORS, "*.json"))):
+        with open(path) as f:
+            vector = json.load(f)
+        frame = bytes.fromhex(vector["hex"])
+        if len(frame) < 256:
+            write(folder, "vector-" + vector["name"] + ".bin", bytes([4, len(frame)]) + frame)
+    message = bytes(range(100))
+    fragments = split(message, 40)
+    in_order = b"".join(fragment_record(0, 7, i, n, len(message), o, b) for i, n, o, b in fragments)
+    write(folder, "split-in-order.bin", in_order)
+    reverse = b"".join(fragment_record(1, 8, i, n, len(message), o, b) for i, n, o, b in reversed(fragments))
+    write(folder, "split-reversed.bin", reverse)
+    # Two senders interleaved, a duplicate, a clock jump past the timeout (op 2 << 2 = 8).
+    a = [fragment_record(0, 1, i, n, 100, o, b) for i, n, o, b in fragments]
+    b = [fragment_record(2, 1, i, n, 100, o, bb) for i, n, o, bb in split(bytes(100), 25)]
+    write(folder, "interleaved-duplicate-timeout.bin",
+          a[0] + b[0] + a[0] + b[1] + bytes([8, 11]) + a[1] + a[2] + b[2] + b[3])
+    # Budget pressure: large messages from three senders, then a sender removed (op 3 << 2).
+    big = b"".join(fragment_record(s, s + 10, 0, 4, 4000, 0, bytes(200)) for s in range(3))
+    write(folder, "budget-pressure-remove-sender.bin", big + bytes([12 | 1, 0]))
+
+
+def frame_file_corpus(valid):
+    folder = os.path.join(HERE, "corpus", "FuzzFrameFile")
+    names = ["data-upsert-stroke", "control-hello", "fragment-first"]
+    frames = b"".join(valid[name] for name in names)
+    write(folder, "raw-three-frames.bin", frames)
+    write(folder, "plain-hex.txt", (" ".join("%02x" % b for b in frames) + "\n").encode())
+    write(folder, "xxd-p-with-comment.txt", b"# three frames\n" + frames.hex().encode() + b"\n")
+    for tool, args in [("xxd", []), ("hexdump", ["-C"])]:
+        dump = subprocess.run([tool] + args, input=frames, stdout=subprocess.PIPE, check=True).stdout
+        write(folder, tool + "-three-frames.txt", dump)
+    # Repeated lines: hexdump -C writes '*' for them.
+    zeros = valid["data-upsert-stroke"] + bytes(80) + valid["control-hello"]
+    dump = subprocess.run(["hexdump", "-C"], input=zeros, stdout=subprocess.PIPE, check=True).stdout
+    write(folder, "hexdump-repeat-star.txt", dump)
+    write(folder, "bad-digit.txt", b"c7 01 0g\n")
+
+
+def spec_corpus():
+    folder = os.path.join(HERE, "corpus", "FuzzSpecCompiler")
+    sources = sorted(glob.glob(os.path.join(ROOT, "Spec", "Examples", "**", "*.gwspec"), recursive=True))
+    sources += sorted(glob.glob(os.path.join(ROOT, "Tests", "Specs", "*.gwspec")))
+    os.makedirs(folder, exist_ok=True)
+    for path in sources:
+        shutil.copyfile(path, os.path.join(folder, os.path.basename(path)))
 
 
 if __name__ == "__main__":

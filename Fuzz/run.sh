@@ -2,7 +2,7 @@
 # Builds the fuzz targets once and runs each for a bounded time on its seed corpus.
 #
 # Usage: Fuzz/run.sh [TARGET|all] [SECONDS]       (defaults: all, 60)
-#   TARGET: FuzzFrameDecoder, FuzzPayloadDump, FuzzWireDecoder, or all.
+#   TARGET: one of ALL_TARGETS below (FuzzFrameDecoder, FuzzCompression, ...), or all.
 # Environment: FUZZ_MAX_LEN (default 4096) caps input size; short inputs run much faster
 # and still reach every length check, since lengths are read from varints.
 # FUZZ_BUILD_ONLY=1 builds and stops. FUZZ_CONFIG (default debug, which also checks
@@ -18,7 +18,7 @@ set -euo pipefail
 HERE="$(cd "$(dirname "$0")" && pwd)"
 TARGET="${1:-all}"
 SECONDS_PER_TARGET="${2:-60}"
-ALL_TARGETS=(FuzzFrameDecoder FuzzPayloadDump FuzzWireDecoder)
+ALL_TARGETS=(FuzzFrameDecoder FuzzPayloadDump FuzzWireDecoder FuzzCompression FuzzReassembler FuzzFrameFile FuzzSpecCompiler FuzzGeneratedTypes FuzzDynamicCodec)
 BUILD_DIR="$HERE/.build-fuzz"
 
 if [[ "$TARGET" == "all" ]]; then
@@ -74,9 +74,15 @@ for target in "${TARGETS[@]}"; do
     if [[ -f "$HERE/dictionaries/$target.dict" ]]; then
         dict=(-dict="$HERE/dictionaries/$target.dict")
     fi
+    # Fuzz/lsan/TARGET.supp: LeakSanitizer false positives of that target only (each
+    # file says why).
+    lsan=""
+    if [[ -f "$HERE/lsan/$target.supp" ]]; then
+        lsan="suppressions=$HERE/lsan/$target.supp"
+    fi
     echo "== fuzzing $target for ${SECONDS_PER_TARGET}s"
     set +e
-    "$BIN/$target" "$work" "$HERE/corpus/$target" "$HERE/regressions/$target" \
+    LSAN_OPTIONS="$lsan" "$BIN/$target" "$work" "$HERE/corpus/$target" "$HERE/regressions/$target" \
         "${dict[@]}" -max_total_time="$SECONDS_PER_TARGET" -max_len="${FUZZ_MAX_LEN:-4096}" -timeout=10 \
         -rss_limit_mb=2048 -artifact_prefix="$artifacts/" -print_final_stats=1 \
         > "$BUILD_DIR/$target.log" 2>&1
@@ -89,7 +95,7 @@ for target in "${TARGETS[@]}"; do
     # A timeout on a busy shared machine may only mean the process was not scheduled:
     # keep it only if the input is slow again when run alone.
     for timeout in "$artifacts"/timeout-*; do
-        if "$BIN/$target" -timeout=10 "$timeout" > "$BUILD_DIR/$target-recheck.log" 2>&1; then
+        if LSAN_OPTIONS="$lsan" "$BIN/$target" -timeout=10 "$timeout" > "$BUILD_DIR/$target-recheck.log" 2>&1; then
             echo "run.sh: warning: $(basename "$timeout") ran in time when run alone; not kept (machine load?)" >&2
             rm "$timeout"
         else

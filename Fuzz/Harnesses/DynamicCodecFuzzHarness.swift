@@ -1,0 +1,46 @@
+// Shared by the FuzzDynamicCodec target (Fuzz/Sources/FuzzDynamicCodec, where a violation
+// traps) and its corpus replay test (Tests/GroupWireDynamicTests/Fuzz, where it is an
+// expectation): both link this file through a symlink, so they run the same checks.
+import Foundation
+import GroupWire
+import GroupWireDynamic
+import GroupWireSpec
+
+/// Dynamic codecs for the WatchTogether example spec (Spec/Examples, found from this
+/// file's path), dropping and keeping unknown fields.
+let dynamicFuzzCodecs: [DynamicCodec] = {
+    let examples = fuzzRepositoryFile("Spec/Examples")
+    guard let entry = try? String(contentsOf: examples.appendingPathComponent("WatchTogether.gwspec"), encoding: .utf8),
+        let common = try? String(contentsOf: examples.appendingPathComponent("Common.gwspec"), encoding: .utf8),
+        let spec = try? SpecCompiler().compile(source: entry, path: "WatchTogether.gwspec", otherFiles: ["Common.gwspec": common])
+            .checkedSpec()
+    else {
+        preconditionFailure("cannot compile \(examples.path)/WatchTogether.gwspec")
+    }
+    return [DynamicCodec(spec: spec), DynamicCodec(spec: spec, options: DynamicCodec.Options(keepsUnknownFields: true))]
+}()
+
+/// Decodes a fuzz input as a PlaybackState with the dynamic codec and returns every
+/// invariant it breaks (empty: none).
+///
+/// Input: `selector u8, payload`; selector bit 0 keeps unknown fields. Invariants:
+/// decoding never traps; JSON that decodes encodes again, and that payload decodes to
+/// the same JSON.
+func dynamicCodecFuzzViolations(_ input: [UInt8]) -> [String] {
+    guard let selector = input.first else { return [] }
+    let codec = dynamicFuzzCodecs[Int(selector & 1)]
+    let payload = Array(input.dropFirst())
+    guard let json = try? codec.decode(payload, as: "PlaybackState") else { return [] }
+    let encoded: [UInt8]
+    do {
+        encoded = try codec.encode(json, as: "PlaybackState")
+    } catch {
+        return ["decoded JSON does not encode: \(error); JSON: \(json)"]
+    }
+    do {
+        let again = try codec.decode(encoded, as: "PlaybackState")
+        return again == json ? [] : ["decode-encode-decode changed the JSON: \(json) became \(again)"]
+    } catch {
+        return ["the re-encoded payload does not decode: \(error)"]
+    }
+}

@@ -1,0 +1,1 @@
+../../../../Tests/GoldenGenerated/WatchTogether/Common.swift

@@ -1,0 +1,1 @@
+../../../../Tests/GoldenGenerated/DrawTogetherV1/DrawTogether.swift

@@ -1,0 +1,1 @@
+../../../../Tests/GoldenGenerated/WatchTogether/WatchTogether.swift

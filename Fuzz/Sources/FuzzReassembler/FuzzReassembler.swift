@@ -1,0 +1,7 @@
+/// libFuzzer entry point: the checks of `reassemblerFuzzViolations` (Fuzz/Harnesses/ReassemblerFuzzHarness.swift,
+/// shared with the corpus replay test) on arbitrary bytes; any broken invariant traps,
+/// which libFuzzer reports as a crash.
+@_cdecl("LLVMFuzzerTestOneInput")
+public func fuzzReassembler(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
+    runFuzzCheck(data, size, reassemblerFuzzViolations)
+}

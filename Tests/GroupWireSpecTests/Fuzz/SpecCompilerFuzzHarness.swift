@@ -1,0 +1,1 @@
+../../../Fuzz/Harnesses/SpecCompilerFuzzHarness.swift

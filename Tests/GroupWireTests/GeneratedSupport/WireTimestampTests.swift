@@ -1,0 +1,28 @@
+import Foundation
+import GroupWire
+import Testing
+
+/// Timestamp <-> Date conversion: whole microseconds both ways, so decoding is stable.
+@Suite struct WireTimestampTests {
+    @Test(arguments: [
+        Int64(0), 1, 499, 500, -500, -501, 1_700_000_000_123_456_789, 0x3D00_0000_0000_0000,
+        Int64(bitPattern: 0xFF40_0000_FF40_0000), .max, .min,
+    ])
+    func aDecodedTimestampReencodesAndDecodesToTheSameDate(_ nanoseconds: Int64) {
+        let date = WireTimestamp.date(nanoseconds: nanoseconds)
+        let again = WireTimestamp.date(nanoseconds: WireTimestamp.nanoseconds(from: date))
+        #expect(again == date)
+    }
+
+    @Test func decodingRoundsToTheNearestMicrosecondHalfAwayFromZero() {
+        #expect(WireTimestamp.nanoseconds(from: WireTimestamp.date(nanoseconds: 1_700_000_000_123_456_499)) == 1_700_000_000_123_456_000)
+        #expect(WireTimestamp.nanoseconds(from: WireTimestamp.date(nanoseconds: 1_700_000_000_123_456_500)) == 1_700_000_000_123_457_000)
+        #expect(WireTimestamp.nanoseconds(from: WireTimestamp.date(nanoseconds: -1_500)) == -2_000)
+    }
+
+    @Test func wholeMicrosecondsSurviveARoundTripExactly() {
+        for nanoseconds: Int64 in [0, 1_000, -1_000, 1_700_000_000_123_456_000, -2_208_988_800_000_000_000] {
+            #expect(WireTimestamp.nanoseconds(from: WireTimestamp.date(nanoseconds: nanoseconds)) == nanoseconds)
+        }
+    }
+}
