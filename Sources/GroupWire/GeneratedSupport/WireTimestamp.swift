@@ -22,10 +22,27 @@ public enum WireTimestamp {
     public static func nanoseconds(from date: Date) -> Int64 {
         // From the reference date `Date` stores, so only one rounding happens (going
         // through timeIntervalSince1970 adds an offset in floating point first).
-        let micros = (date.timeIntervalSinceReferenceDate * 1_000_000).rounded()
-        guard let whole = Int64(exactly: micros) else {
+        let seconds = date.timeIntervalSinceReferenceDate
+        let micros = (seconds * 1_000_000).rounded()
+        guard var whole = Int64(exactly: micros) else {
             if micros.isNaN { return 0 }
             return micros > 0 ? .max : .min
+        }
+        // Far from 2001 (beyond about 2^52 µs, around the year 2143) a Double no longer
+        // holds every microsecond, and the rounded product can miss the microsecond a
+        // decoded Date came from by one or two. Prefer a neighbour that decodes to exactly
+        // this Date, so decoding, re-encoding and decoding again is stable (found by
+        // FuzzGeneratedTypes). Near 2001 the first candidate matches at once.
+        // safe because: |whole| <= 2^63 - 1 was checked above and the candidates stay
+        // within ±2 of it, computed with overflow reporting.
+        if Double(whole) / 1_000_000 != seconds {
+            for delta: Int64 in -2...2 where delta != 0 {
+                let (candidate, overflow) = whole.addingReportingOverflow(delta)
+                if !overflow, Double(candidate) / 1_000_000 == seconds {
+                    whole = candidate
+                    break
+                }
+            }
         }
         let (since1970, offsetOverflow) = whole.addingReportingOverflow(referenceOffsetMicros)
         if offsetOverflow { return .max }
@@ -37,10 +54,10 @@ public enum WireTimestamp {
     /// The `Date` for `nanoseconds` since 1970, rounded to whole microseconds (half away
     /// from zero) like ``nanoseconds(from:)``.
     ///
-    /// Rounding here too, with the same single step from the reference date, makes
-    /// decoding and re-encoding stable: a decoded value re-encodes and decodes to an equal
-    /// `Date`. Keeping the sub-microsecond part made the first decode differ from the
-    /// second (found by FuzzGeneratedTypes).
+    /// Decoding and re-encoding is stable: the `Date` returned re-encodes (see
+    /// ``nanoseconds(from:)``) to microseconds that decode to the same `Date`. Keeping the
+    /// sub-microsecond part made the first decode differ from the second (found by
+    /// FuzzGeneratedTypes).
     public static func date(nanoseconds: Int64) -> Date {
         var micros = nanoseconds / 1_000
         let rest = nanoseconds % 1_000

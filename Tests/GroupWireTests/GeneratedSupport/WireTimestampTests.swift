@@ -25,4 +25,19 @@ import Testing
             #expect(WireTimestamp.nanoseconds(from: WireTimestamp.date(nanoseconds: nanoseconds)) == nanoseconds)
         }
     }
+
+    @Test func farFromTwoThousandOneDecodingStillReencodesToTheSameDate() {
+        // Beyond about 2^52 microseconds a Double cannot hold every microsecond; the
+        // fuzzer found 0x4A00_0000_0000_0000 ns (about the year 2138) decoding unstably.
+        var generator = SeededGenerator(seed: 0x71AE)
+        var values: [Int64] = [0x4A00_0000_0000_0000, -0x4A00_0000_0000_0000, 0x7FFF_FFFF_FFFF_0000]
+        for _ in 0..<20_000 {
+            values.append(Int64(bitPattern: generator.next()))
+        }
+        for nanoseconds in values {
+            let date = WireTimestamp.date(nanoseconds: nanoseconds)
+            let again = WireTimestamp.date(nanoseconds: WireTimestamp.nanoseconds(from: date))
+            #expect(again == date, "\(nanoseconds)")
+        }
+    }
 }
