@@ -130,10 +130,10 @@ public final class ZstdDecompressor: Sendable {
             var dictionary: ZstdDictionary? = nil
             if dictionaryID != 0 {
                 let generation = store.generation
-                if let cached = context.dictionary, cached.id == dictionaryID, let lookup = context.dictionaryLookup,
-                    lookup.store === store, lookup.generation == generation
+                if let lookup = context.dictionaryLookup, lookup.dictionary.id == dictionaryID, lookup.store === store,
+                    lookup.generation == generation
                 {
-                    dictionary = cached
+                    dictionary = lookup.dictionary
                 } else {
                     dictionary = try Self.lookUp(dictionaryID, in: store, generation: generation, context: context)
                 }
@@ -147,8 +147,7 @@ public final class ZstdDecompressor: Sendable {
         }
     }
 
-    /// Looks `id` up in `store` (under its lock), points `context` at the dictionary and
-    /// records the lookup.
+    /// Looks `id` up in `store` (under its lock) and records the lookup in `context`.
     @inline(never)
     private static func lookUp(_ id: UInt32, in store: DictionaryStore, generation: UInt64, context: ZstdContext) throws
         -> ZstdDictionary
@@ -157,32 +156,32 @@ public final class ZstdDecompressor: Sendable {
             throw WireError(
                 .unknownDictionary, "frame was compressed with dictionary \(id), which this receiver does not have")
         }
-        if context.dictionary !== found {
-            try reference(found, in: context)
-        }
         // The generation read before the lookup: a change since then only makes the next
         // call look up again.
-        context.dictionaryLookup = (store, generation)
+        context.dictionaryLookup = (store, generation, found)
         return found
     }
 
     /// Decodes a checked body (`raw` is a view of `body`) with a borrowed context.
     @inline(__always)
     private func decode(
-        _ body: [UInt8], _ raw: UnsafeRawBufferPointer, declaredSize: Int?, expectedSize: Int?, dictionary: ZstdDictionary?, context: ZstdContext
+        _ body: [UInt8], _ raw: UnsafeRawBufferPointer, declaredSize: Int?, expectedSize: Int?, dictionary: ZstdDictionary?,
+        context: ZstdContext
     ) throws -> [UInt8] {
-        // The context keeps the dictionary it last used; change it only when needed.
+        if let declaredSize {
+            // One-pass decoding starts from a clean state on every call and takes the
+            // dictionary as an argument, so the context needs no preparing.
+            return try Self.decompressKnownSize(
+                raw, size: declaredSize, dictionary: dictionary?.decompressionDictionary.pointer, dctx: context.pointer)
+        }
+        // Streaming uses the dictionary the context references; change it only when needed.
         if context.dictionary !== dictionary {
             try Self.reference(dictionary, in: context)
-        }
-        if let declaredSize {
-            // One-pass decoding starts from a clean state on every call.
-            return try Self.decompressKnownSize(raw, size: declaredSize, dctx: context.pointer)
         }
         return try decompressStreaming(body, expectedSize: expectedSize, context: context)
     }
 
-    /// Points `context` at `dictionary` (or at none).
+    /// Points `context` at `dictionary` (or at none) for streaming.
     @inline(never)
     private static func reference(_ dictionary: ZstdDictionary?, in context: ZstdContext) throws {
         let result = ZSTD_DCtx_refDDict(context.pointer, dictionary?.decompressionDictionary.pointer)
@@ -191,14 +190,35 @@ public final class ZstdDecompressor: Sendable {
             throw WireError(.decompressionFailed, "ZSTD_DCtx_refDDict failed: \(ZstdResult.name(result))")
         }
         context.dictionary = dictionary
-        context.dictionaryLookup = nil
     }
 
-    /// Checks 1 to 3 of the type's documentation, before anything is allocated: one pass
-    /// over the frame's header and block headers, then the dictionary id and the sizes.
+    /// Checks 1 to 3 of the type's documentation, before anything is allocated.
+    ///
+    /// The common frame (see ``ZstdFrameExtent/singleBlockFrame(_:)``) passes in one short
+    /// pass; any other frame, and every frame that fails a check, goes through
+    /// ``inspectFully(_:expectedSize:dictionary:)``, which decides the same way and words
+    /// the error.
     /// - Returns: the size the zstd frame declares, nil when it declares none.
     @inline(__always)
     private func inspect(_ raw: UnsafeRawBufferPointer, expectedSize: Int?, dictionary: ZstdDictionary?) throws -> Int? {
+        if let frame = ZstdFrameExtent.singleBlockFrame(raw), frame.contentSize <= UInt64(maxOutputSize),
+            frame.dictionaryID == 0 || frame.dictionaryID == dictionary?.id
+        {
+            let declared = Int(frame.contentSize)  // safe because contentSize <= maxOutputSize, an Int.
+            if expectedSize == nil || expectedSize == declared {
+                return declared
+            }
+        }
+        return try inspectFully(raw, expectedSize: expectedSize, dictionary: dictionary)
+    }
+
+    /// Checks 1 to 3 of the type's documentation for any body: one pass over the frame's
+    /// header and block headers, then the dictionary id and the sizes.
+    /// - Returns: the size the zstd frame declares, nil when it declares none.
+    @inline(never)
+    private func inspectFully(_ raw: UnsafeRawBufferPointer, expectedSize: Int?, dictionary: ZstdDictionary?) throws
+        -> Int?
+    {
         if let expectedSize {
             guard expectedSize >= 0, expectedSize <= maxOutputSize else {
                 throw Self.expectedSizeError(expectedSize, limit: maxOutputSize)
@@ -282,12 +302,15 @@ public final class ZstdDecompressor: Sendable {
             "zstd frame was compressed with dictionary \(frameDictionaryID), not \(dictionary.id)")
     }
 
-    private static func decompressKnownSize(_ src: UnsafeRawBufferPointer, size: Int, dctx: OpaquePointer) throws -> [UInt8] {
+    private static func decompressKnownSize(
+        _ src: UnsafeRawBufferPointer, size: Int, dictionary: OpaquePointer?, dctx: OpaquePointer
+    ) throws -> [UInt8] {
         // One extra byte of capacity (and never a zero-capacity buffer): a frame whose blocks
         // produce more than it declared is reported by libzstd, not silently cut.
         var written = 0
         let output = [UInt8](unsafeUninitializedCapacity: size + 1) { buffer, initialized in
-            written = ZSTD_decompressDCtx(dctx, buffer.baseAddress, buffer.count, src.baseAddress, src.count)
+            written = ZSTD_decompress_usingDDict(
+                dctx, buffer.baseAddress, buffer.count, src.baseAddress, src.count, dictionary)
             // An error code is a negative Int here, never equal to size (>= 0).
             initialized = written == size ? size : 0
         }
@@ -300,7 +323,7 @@ public final class ZstdDecompressor: Sendable {
     @inline(never)
     private static func knownSizeError(written: Int, size: Int) -> WireError {
         if ZstdResult.isError(written) {
-            return error(for: written, call: "ZSTD_decompressDCtx")
+            return error(for: written, call: "ZSTD_decompress_usingDDict")
         }
         return WireError(.contentSizeMismatch, "zstd frame declares \(size) bytes but decompressed to \(written)")
     }

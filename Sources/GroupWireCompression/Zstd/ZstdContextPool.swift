@@ -14,12 +14,13 @@ final class ZstdContext: @unchecked Sendable {
     /// The dictionary the context references (`ZSTD_CCtx_refCDict` / `ZSTD_DCtx_refDDict`),
     /// or nil in no-dictionary mode. Holding it keeps the prepared dictionary alive, so an
     /// idle context never points at freed memory, and lets the next borrower skip
-    /// re-referencing the same dictionary.
+    /// re-referencing the same dictionary. (One-pass decompression passes its dictionary
+    /// as an argument and leaves this alone.)
     var dictionary: ZstdDictionary?
-    /// The store ``dictionary`` was last looked up in and the store's generation then,
-    /// so that the next lookup of the same id can skip the store's lock (nil when the
-    /// dictionary was given directly).
-    var dictionaryLookup: (store: DictionaryStore, generation: UInt64)?
+    /// The dictionary a decompressor last looked up by id, the store it came from and the
+    /// store's generation then, so that the next lookup of the same id can skip the
+    /// store's lock.
+    var dictionaryLookup: (store: DictionaryStore, generation: UInt64, dictionary: ZstdDictionary)?
     /// False once a libzstd call left the context in a state we cannot vouch for; the
     /// pool then frees it instead of reusing it.
     var isReusable = true
