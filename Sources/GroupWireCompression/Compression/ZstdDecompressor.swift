@@ -95,6 +95,8 @@ public final class ZstdDecompressor: Sendable {
     {
         // One scoped view of the bytes serves the checks and the decoding.
         try body.withUnsafeBytes { raw in
+            // safe because the caller's reference keeps the dictionary alive for the call.
+            let dictionary = DictionaryHandle(dictionary)
             let declaredSize = try inspect(raw, expectedSize: expectedSize, dictionary: dictionary)
             // borrow/giveBack rather than pool.withContext: no closure context to capture
             // body, dictionary and self into (three retains and releases per message).
@@ -127,11 +129,13 @@ public final class ZstdDecompressor: Sendable {
         defer { pool.giveBack(borrowed) }
         // safe because the borrowed +1 reference keeps the context alive until giveBack.
         return try borrowed._withUnsafeGuaranteedRef { context in
-            var dictionary: ZstdDictionary? = nil
+            // Handles, not references: no reference counting on the per-message path; safe
+            // because the context keeps the looked-up dictionary and its store alive.
+            var dictionary = DictionaryHandle.none
             if dictionaryID != 0 {
                 let generation = store.generation
-                if let lookup = context.dictionaryLookup, lookup.dictionary.id == dictionaryID, lookup.store === store,
-                    lookup.generation == generation
+                if let lookup = context.lookupKey, lookup.dictionary.id == dictionaryID,
+                    lookup.store == ObjectIdentifier(store), lookup.generation == generation
                 {
                     dictionary = lookup.dictionary
                 } else {
@@ -150,7 +154,7 @@ public final class ZstdDecompressor: Sendable {
     /// Looks `id` up in `store` (under its lock) and records the lookup in `context`.
     @inline(never)
     private static func lookUp(_ id: UInt32, in store: DictionaryStore, generation: UInt64, context: ZstdContext) throws
-        -> ZstdDictionary
+        -> DictionaryHandle
     {
         guard let found = store.dictionary(id: id) else {
             throw WireError(
@@ -158,25 +162,25 @@ public final class ZstdDecompressor: Sendable {
         }
         // The generation read before the lookup: a change since then only makes the next
         // call look up again.
-        context.dictionaryLookup = (store, generation, found)
-        return found
+        return context.rememberLookup(of: found, in: store, generation: generation)
     }
 
     /// Decodes a checked body (`raw` is a view of `body`) with a borrowed context.
     @inline(__always)
     private func decode(
-        _ body: [UInt8], _ raw: UnsafeRawBufferPointer, declaredSize: Int?, expectedSize: Int?, dictionary: ZstdDictionary?,
+        _ body: [UInt8], _ raw: UnsafeRawBufferPointer, declaredSize: Int?, expectedSize: Int?, dictionary: DictionaryHandle,
         context: ZstdContext
     ) throws -> [UInt8] {
         if let declaredSize {
             // One-pass decoding starts from a clean state on every call and takes the
             // dictionary as an argument, so the context needs no preparing.
             return try Self.decompressKnownSize(
-                raw, size: declaredSize, dictionary: dictionary?.decompressionDictionary.pointer, dctx: context.pointer)
+                raw, size: declaredSize, dictionary: dictionary.decompressionDictionary, dctx: context.pointer)
         }
         // Streaming uses the dictionary the context references; change it only when needed.
-        if context.dictionary !== dictionary {
-            try Self.reference(dictionary, in: context)
+        let object = dictionary.object?.takeUnretainedValue()
+        if context.dictionary !== object {
+            try Self.reference(object, in: context)
         }
         return try decompressStreaming(body, expectedSize: expectedSize, context: context)
     }
@@ -200,9 +204,9 @@ public final class ZstdDecompressor: Sendable {
     /// the error.
     /// - Returns: the size the zstd frame declares, nil when it declares none.
     @inline(__always)
-    private func inspect(_ raw: UnsafeRawBufferPointer, expectedSize: Int?, dictionary: ZstdDictionary?) throws -> Int? {
+    private func inspect(_ raw: UnsafeRawBufferPointer, expectedSize: Int?, dictionary: DictionaryHandle) throws -> Int? {
         if let frame = ZstdFrameExtent.singleBlockFrame(raw), frame.contentSize <= UInt64(maxOutputSize),
-            frame.dictionaryID == 0 || frame.dictionaryID == dictionary?.id
+            frame.dictionaryID == 0 || frame.dictionaryID == dictionary.id
         {
             let declared = Int(frame.contentSize)  // safe because contentSize <= maxOutputSize, an Int.
             if expectedSize == nil || expectedSize == declared {
@@ -216,7 +220,7 @@ public final class ZstdDecompressor: Sendable {
     /// header and block headers, then the dictionary id and the sizes.
     /// - Returns: the size the zstd frame declares, nil when it declares none.
     @inline(never)
-    private func inspectFully(_ raw: UnsafeRawBufferPointer, expectedSize: Int?, dictionary: ZstdDictionary?) throws
+    private func inspectFully(_ raw: UnsafeRawBufferPointer, expectedSize: Int?, dictionary: DictionaryHandle) throws
         -> Int?
     {
         if let expectedSize {
@@ -226,7 +230,7 @@ public final class ZstdDecompressor: Sendable {
         }
         let header = try Self.measureFrame(raw)
         let frameDictionaryID = header.dictionaryID
-        if frameDictionaryID != 0, frameDictionaryID != dictionary?.id {
+        if frameDictionaryID != 0, frameDictionaryID != dictionary.id {
             throw Self.dictionaryError(frameDictionaryID, given: dictionary)
         }
         guard let contentSize = header.contentSize else {
@@ -293,8 +297,8 @@ public final class ZstdDecompressor: Sendable {
     }
 
     @inline(never)
-    private static func dictionaryError(_ frameDictionaryID: UInt32, given dictionary: ZstdDictionary?) -> WireError {
-        guard let dictionary else {
+    private static func dictionaryError(_ frameDictionaryID: UInt32, given dictionary: DictionaryHandle) -> WireError {
+        guard dictionary.id != 0 else {
             return WireError(.unknownDictionary, "zstd frame needs dictionary \(frameDictionaryID) but none was given")
         }
         return WireError(

@@ -106,3 +106,27 @@ final class ZstdPreparedDictionary: @unchecked Sendable {
         _ = free(pointer)
     }
 }
+
+/// A dictionary as one decompression uses it: its id and prepared tables, with no
+/// reference counting on the per-message path.
+///
+/// A handle does not keep its dictionary alive: whoever makes one must (the caller's
+/// reference for the duration of a call, or a context's remembered lookup).
+struct DictionaryHandle {
+    /// No dictionary.
+    static var none: DictionaryHandle { DictionaryHandle(nil) }
+
+    /// The dictionary id, 0 for none.
+    let id: UInt32
+    /// The prepared decompression dictionary (`ZSTD_DDict*`), nil for none.
+    let decompressionDictionary: OpaquePointer?
+    /// The dictionary itself, for the rare paths that must hold it.
+    let object: Unmanaged<ZstdDictionary>?
+
+    /// A handle for `dictionary`, which the caller keeps alive while the handle is used.
+    init(_ dictionary: ZstdDictionary?) {
+        id = dictionary?.id ?? 0
+        decompressionDictionary = dictionary?.decompressionDictionary.pointer
+        object = dictionary.map { Unmanaged.passUnretained($0) }
+    }
+}

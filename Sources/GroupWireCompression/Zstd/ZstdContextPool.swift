@@ -19,8 +19,11 @@ final class ZstdContext: @unchecked Sendable {
     var dictionary: ZstdDictionary?
     /// The dictionary a decompressor last looked up by id, the store it came from and the
     /// store's generation then, so that the next lookup of the same id can skip the
-    /// store's lock.
-    var dictionaryLookup: (store: DictionaryStore, generation: UInt64, dictionary: ZstdDictionary)?
+    /// store's lock. Plain values, compared and copied without reference counting; they
+    /// stay valid because ``lookupOwners`` keeps the store and the dictionary alive.
+    private(set) var lookupKey: (store: ObjectIdentifier, generation: UInt64, dictionary: DictionaryHandle)?
+    /// The objects ``lookupKey`` names.
+    private var lookupOwners: (store: DictionaryStore, dictionary: ZstdDictionary)?
     /// False once a libzstd call left the context in a state we cannot vouch for; the
     /// pool then frees it instead of reusing it.
     var isReusable = true
@@ -31,6 +34,16 @@ final class ZstdContext: @unchecked Sendable {
 
     init(pointer: OpaquePointer) {
         self.pointer = pointer
+    }
+
+    /// Records that `dictionary` was found in `store` at `generation`.
+    /// - Returns: the dictionary's handle, valid while the context remembers the lookup.
+    func rememberLookup(of dictionary: ZstdDictionary, in store: DictionaryStore, generation: UInt64) -> DictionaryHandle {
+        lookupOwners = (store, dictionary)
+        // safe because lookupOwners keeps the dictionary alive as long as the key is kept.
+        let handle = DictionaryHandle(dictionary)
+        lookupKey = (ObjectIdentifier(store), generation, handle)
+        return handle
     }
 }
 
