@@ -5,8 +5,8 @@ import GroupWireSpec
 
 /// `groupwire decode --spec SPEC [FILE]`: back-to-back frames → one JSON document per message.
 /// Fragment frames are put back together with a `Reassembler` (the input is one sender; a
-/// message is printed when its last fragment arrives); compressed messages (zstd, no
-/// dictionary) are decompressed first.
+/// message is printed when its last fragment arrives); compressed messages are decompressed
+/// first, with the dictionaries of ``dictionaryPaths`` when they need one.
 public struct DecodeTool: Sendable {
     /// How the input is written.
     public enum InputFormat: String, Sendable, CaseIterable {
@@ -31,6 +31,9 @@ public struct DecodeTool: Sendable {
     public var keepsUnknownFields = false
     /// The limits frames and payloads are checked against.
     public var limits: Limits
+    /// Zstd dictionary files (`groupwire dict train` output) for bodies compressed with one;
+    /// a body whose dictionary is not among them is reported with the dictionary's id.
+    public var dictionaryPaths: [String] = []
 
     /// Creates the tool.
     public init(specPath: String, inputFormat: InputFormat = .auto, envelope: Bool = false, pretty: Bool = false,
@@ -47,12 +50,18 @@ public struct DecodeTool: Sendable {
     ///   a fragmented one) on standard output, and for each invalid frame or dropped
     ///   message an error line with its offset and reason; status 1 if any frame was
     ///   invalid or a fragmented message incomplete (the valid ones are still printed), 2
-    ///   for spec problems.
+    ///   for spec problems and unreadable or invalid dictionary files.
     public func run(input: [UInt8]) -> ToolResult {
-        SpecLoading.withSpec(specPath) { spec in run(input: input, spec: spec) }
+        let dictionaries: DictionaryStore
+        do throws(ToolFailure) {
+            dictionaries = try DictionaryLoading.load(dictionaryPaths)
+        } catch {
+            return error.result
+        }
+        return SpecLoading.withSpec(specPath) { spec in run(input: input, spec: spec, dictionaries: dictionaries) }
     }
 
-    private func run(input: [UInt8], spec: SpecSet) -> ToolResult {
+    private func run(input: [UInt8], spec: SpecSet, dictionaries: DictionaryStore) -> ToolResult {
         var bytes = input
         if inputFormat == .hex || (inputFormat == .auto && HexText.looksLikeHex(input)) {
             switch HexText.decode(input) {
@@ -66,7 +75,7 @@ public struct DecodeTool: Sendable {
         let codec = DynamicCodec(spec: spec, limits: limits, options: .init(keepsUnknownFields: keepsUnknownFields))
         let writer = JSONWriter(prettyPrinted: pretty)
         // Only compressed frames need it; if zstd cannot start, only those fail.
-        let compressor = try? PayloadCompressor(limits: limits)
+        let compressor = try? PayloadCompressor(dictionaries: dictionaries, limits: limits)
         var result = ToolResult()
         // The whole input is one sender; time stands still, so nothing times out mid-file.
         var reassembler = Reassembler<Int>(limits: limits, clock: ReassemblyClock { .zero })
@@ -109,7 +118,7 @@ public struct DecodeTool: Sendable {
         return result
     }
 
-    /// The frame with its body decompressed (zstd, without a dictionary) when it is compressed.
+    /// The frame with its body decompressed when it is compressed.
     private func decompressed(_ frame: Frame, with compressor: PayloadCompressor?) throws(WireError) -> Frame {
         guard let info = frame.compression else { return frame }
         guard let compressor else {

@@ -9,7 +9,8 @@ struct DecodeCommand: ParsableCommand {
         commandName: "decode",
         abstract: "Decode data frames to JSON, one document per message.",
         discussion: """
-            Compressed frames (zstd, no dictionary) are decompressed, and fragment frames are \
+            Compressed frames are decompressed (those compressed with a dictionary need it \
+            given with --dictionary), and fragment frames are \
             put back together: a fragmented message is printed when its last fragment \
             arrives (its envelope offset is that fragment's). Invalid frames, dropped \
             fragments and messages left incomplete at the end are reported with their \
@@ -36,10 +37,14 @@ struct DecodeCommand: ParsableCommand {
     @Flag(help: "Keep fields the spec does not declare, as \"$unknownFields\" (base64 of the raw fields).")
     var keepUnknown = false
 
+    @Option(name: .customLong("dictionary"), help: "A zstd dictionary for bodies compressed with one (repeatable).")
+    var dictionaries: [String] = []
+
     func run() throws {
         let bytes = try StandardStreams.input(file)
         var tool = DecodeTool(specPath: spec, inputFormat: input, envelope: envelope, pretty: pretty)
         tool.keepsUnknownFields = keepUnknown
+        tool.dictionaryPaths = dictionaries
         try StandardStreams.finish(tool.run(input: bytes))
     }
 }

@@ -15,7 +15,9 @@ struct InspectCommand: ParsableCommand {
 
             Exit status: 0 when every frame is valid, 1 when some are not (each is reported \
             with its byte offset and reason, and the frames after it are still read), 2 for \
-            usage errors, unreadable files and malformed hex.
+            usage errors, unreadable files, malformed hex and unreadable or invalid \
+            dictionaries. Compressed bodies are decompressed to dump their payload; those \
+            compressed with a dictionary need it given with --dictionary.
             """
     )
 
@@ -45,6 +47,9 @@ struct InspectCommand: ParsableCommand {
     @Flag(exclusivity: .exclusive)
     var input: InputFormat?
 
+    @Option(name: .customLong("dictionary"), help: "A zstd dictionary for bodies compressed with one (repeatable).")
+    var dictionaries: [String] = []
+
     func run() throws {
         let fileFormat: FrameFileFormat? =
             switch input {
@@ -52,6 +57,7 @@ struct InspectCommand: ParsableCommand {
             case .raw: .raw
             case nil: nil
             }
-        try StandardStreams.finish(InspectTool.run(path: file, json: format == .json, fileFormat: fileFormat))
+        try StandardStreams.finish(
+            InspectTool.run(path: file, json: format == .json, fileFormat: fileFormat, dictionaryPaths: dictionaries))
     }
 }

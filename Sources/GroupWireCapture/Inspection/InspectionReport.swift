@@ -15,12 +15,17 @@ public struct InspectionReport: Sendable {
 
     /// Inspects `contents` with ``GroupWire/FrameDecoder/decodeAll(_:)``, so a bad frame
     /// is reported and the frames after it are still read.
-    public init(contents: FrameFileContents, limits: Limits = .default) {
+    /// - Parameters:
+    ///   - contents: the frame file.
+    ///   - limits: the limits frames and payload dumps are checked against.
+    ///   - dictionaries: dictionaries for bodies compressed with one; a body whose
+    ///     dictionary is missing is still reported, with the error naming its id.
+    public init(contents: FrameFileContents, limits: Limits = .default, dictionaries: DictionaryStore? = nil) {
         path = contents.path
         format = contents.format
         byteCount = contents.bytes.count
-        // Compressed bodies are decompressed (without dictionaries) to dump their payload.
-        let decompressor = try? PayloadCompressor(policy: .never, limits: limits)
+        // Compressed bodies are decompressed to dump their payload.
+        let decompressor = try? PayloadCompressor(policy: .never, dictionaries: dictionaries, limits: limits)
         entries = FrameDecoder(limits: limits).decodeAll(contents.bytes).map {
             FrameInspection(event: $0, contents: contents, limits: limits, decompressor: decompressor)
         }

@@ -10,6 +10,11 @@ enum Examples {
         try SpecCompiler().compile(entry: CLIRunner.root.appendingPathComponent("Spec/Examples/DrawTogether.gwspec").path,
                                    loader: FileSpecLoader()).checkedSpec()
     }
+
+    static func watch() throws -> SpecSet {
+        try SpecCompiler().compile(entry: CLIRunner.root.appendingPathComponent("Spec/Examples/WatchTogether.gwspec").path,
+                                   loader: FileSpecLoader()).checkedSpec()
+    }
 }
 
 /// Frames built from parts, for inputs the JSON encoder would never produce.
