@@ -7,7 +7,7 @@ DEMO_FILE ?= .build/demo/example-frames.gw
 DEMO_JSON ?= .build/demo/example-messages.json
 DEMO_REPORT ?= .build/demo/example-frames.txt
 
-.PHONY: setup build test demo fuzz fuzz-build fuzz-corpus bench regenerate vectors format clean
+.PHONY: setup build test demo fuzz fuzz-build fuzz-corpus bench bench-instructions regenerate vectors format clean
 
 setup:
 	@scripts/setup.sh
@@ -46,6 +46,10 @@ bench: setup
 	cd Benchmarks && $(SWIFT) run -c release FragmentationBenchmark
 	cd Benchmarks && $(SWIFT) run -c release CompressionBenchmark
 	cd Benchmarks && $(SWIFT) run -c release GeneratedCodeBenchmark
+
+# Noise-free companion to CompressionBenchmark's times: callgrind instruction counts.
+bench-instructions: setup
+	Benchmarks/instructions.sh
 
 regenerate: setup
 	python3 Spec/vectors/generate.py
