@@ -122,6 +122,7 @@ public final class ZstdDecompressor: Sendable {
     /// borrowed before them; the checks still all run before the output is allocated.
     /// - Throws: ``WireError`` `.unknownDictionary` naming the id when the store lacks it;
     ///   otherwise as ``decompress(_:expectedSize:dictionary:)``.
+    @inline(__always)  // one call less on the receiver's per-message path (PayloadCompressor).
     func decompress(_ body: [UInt8], expectedSize: Int?, dictionaryID: UInt32, from store: DictionaryStore) throws
         -> [UInt8]
     {
