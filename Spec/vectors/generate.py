@@ -8,7 +8,8 @@ implementations disagree, a test fails.
 
 Usage: python3 Spec/vectors/generate.py   (rewrites Spec/vectors/frames/*.json and
 Spec/vectors/fragments/*.json through generate_fragments.py, and
-Spec/vectors/compression/* through generate_compression.py, which needs the zstd tool)
+Spec/vectors/compression/* through generate_compression.py, which needs the zstd tool, and
+Spec/vectors/timestamps/*.json through generate_timestamps.py)
 """
 import os
 import struct
@@ -18,6 +19,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from wire import crc32c, uvarint, write_vectors  # noqa: E402
 import generate_fragments  # noqa: E402
 import generate_compression  # noqa: E402
+import generate_timestamps  # noqa: E402
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 OUT = os.path.join(HERE, "frames")
@@ -152,3 +154,4 @@ vectors.append(invalid("trailing-bytes", "A complete frame followed by a stray b
 write_vectors(OUT, vectors)
 write_vectors(os.path.join(HERE, "fragments"), generate_fragments.build())
 write_vectors(generate_compression.OUT, generate_compression.build())
+write_vectors(generate_timestamps.OUT, generate_timestamps.build())
