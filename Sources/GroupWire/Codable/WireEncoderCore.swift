@@ -331,6 +331,12 @@ final class WireEncoderCore: Encoder {
             record(misuse: "nested container requested from a container whose value has finished")
             return child  // never spliced: its writes are dropped and the encode fails.
         }
+        // Nested containers nest without encodeValue, so they are bounded here too (and an
+        // unbounded chain of them would otherwise recurse when spliced).
+        guard child.baseDepth <= maxDepth else {
+            record(misuse: "nesting deeper than maxNestingDepth \(maxDepth)")
+            return child  // never spliced, as above.
+        }
         if let key {
             let header = writeHeader(key, type: 0).header
             children.append(PendingChild(offset: writer.count, headerOffset: header, node: child))

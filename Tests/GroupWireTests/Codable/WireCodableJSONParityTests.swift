@@ -91,6 +91,18 @@ struct Nest: Codable, Equatable {
     }
 }
 
+/// A chain of `nestedUnkeyedContainer`s `depth` long, with no value encoded in between.
+struct NestedContainerChain: Encodable {
+    var depth: Int
+    func encode(to encoder: any Encoder) throws {
+        var container = encoder.unkeyedContainer()
+        for _ in 0..<depth {
+            container = container.nestedUnkeyedContainer()
+        }
+        try container.encode(1)
+    }
+}
+
 /// Asks for a keyed and then an unkeyed container of one value.
 struct KeyedThenUnkeyed: Encodable {
     func encode(to encoder: any Encoder) throws {
@@ -191,6 +203,24 @@ struct KeyedThenUnkeyed: Encodable {
                 #expect(context.debugDescription == "nesting deeper than maxNestingDepth \(limits.maxNestingDepth)")
                 // The path to the value that would have held the too-deep one.
                 #expect(context.codingPath.count == limits.maxNestingDepth)
+            }
+        }
+    }
+
+    @Test func aChainOfNestedContainersIsBoundedLikeNestedValues() throws {
+        let limits = Limits.default
+        let fits = try WireEncoder().encode(NestedContainerChain(depth: limits.maxNestingDepth))
+        #expect(fits.count > limits.maxNestingDepth)
+        for depth in [limits.maxNestingDepth + 1, 50_000] {
+            do {
+                _ = try WireEncoder().encode(NestedContainerChain(depth: depth))
+                Issue.record("a chain of \(depth) was encoded")
+            } catch let error as EncodingError {
+                guard case .invalidValue(_, let context) = error else {
+                    Issue.record("\(error)")
+                    continue
+                }
+                #expect(context.debugDescription == "nesting deeper than maxNestingDepth \(limits.maxNestingDepth)")
             }
         }
     }
