@@ -56,8 +56,9 @@ private func edited(_ from: String, _ to: String) -> String {
             "GW003 CanvasSnapshot.authors", "GW018 StrokeColor.orange", "GW002 UpsertStroke.drawnAt", "GW003 UpsertStroke.pressure",
         ])
         let removal = try #require(report.changes.first { $0.rule == .fieldRemoved })
-        #expect(removal.direction == .newWriterOldReader)
-        #expect(removal.failure == .silent)
+        #expect(removal.direction == .none)
+        #expect(removal.newReaderOldData == .decodes)
+        #expect(removal.oldReaderNewData.failure == .defaulted)
         #expect(removal.severity == .info)
     }
 
@@ -108,9 +109,10 @@ private func edited(_ from: String, _ to: String) -> String {
     @Test func removingAMessageBreaksOldWritersLoudly() throws {
         let new = "package t version 2\nmessage Other @ 5 {\n}\n"
         let found = try report("package t version 1\nmessage M @ 1 {\n}\n", new)
-        #expect(found.changes.map { "\($0.rule.id) \($0.path) \($0.direction.rawValue) \($0.failure.rawValue)" } == [
-            "GW016 Other new-writer-old-reader loud", "GW015 M old-writer-new-reader loud",
-        ].sorted { $0.split(separator: " ")[1] < $1.split(separator: " ")[1] })
+        #expect(found.changes.map { "\($0.rule.id) \($0.path) \($0.direction.rawValue): \($0.newReaderOldData) / \($0.oldReaderNewData)" } == [
+            "GW015 M old-writer-new-reader: loud unknownType (for every message of the type) / decodes",
+            "GW016 Other new-writer-old-reader: decodes / loud unknownType (for every message of the type; negotiation keeps senders from sending it)",
+        ])
         #expect(found.verdict == .breaking)
     }
 
@@ -164,7 +166,8 @@ private func edited(_ from: String, _ to: String) -> String {
         #expect(found.renderText() == """
             compatibility: t 1 (\(found.old.fingerprint)) -> t 2 (\(found.new.fingerprint))
             GW004 breaking field-wire-type-changed M.count: type of field 2 'count' changed from Int32 to String (wire type VARINT to LEN); readers fail with a type mismatch
-                breaks: both, failure: loud, at new.gwspec:12:14
+                new reader of old data: loud typeMismatch (when the field is present); old reader of new data: loud typeMismatch (when the field is present); at new.gwspec:12:14
+            message 1 M: new reader of old data: incompatible (GW004); old reader of new data: incompatible (GW004)
             verdict: breaking (1 breaking, 0 warning, 0 info)
 
             """)
@@ -177,13 +180,37 @@ private func edited(_ from: String, _ to: String) -> String {
               "changes": [
                 {
                   "breaks": "none",
-                  "failure": "none",
                   "location": "new.gwspec:4:5",
                   "message": "enum case 1 was renamed from 'red' to 'crimson'",
+                  "newReaderOldData": {
+                    "detail": "",
+                    "error": null,
+                    "failure": "none"
+                  },
+                  "oldReaderNewData": {
+                    "detail": "",
+                    "error": null,
+                    "failure": "none"
+                  },
                   "path": "Color.crimson",
                   "rule": "GW021",
                   "ruleName": "enum-case-renamed",
                   "severity": "warning"
+                }
+              ],
+              "messages": [
+                {
+                  "newName": "M",
+                  "newReaderOldData": {
+                    "failures": [],
+                    "verdict": "compatible"
+                  },
+                  "oldName": "M",
+                  "oldReaderNewData": {
+                    "failures": [],
+                    "verdict": "compatible"
+                  },
+                  "typeID": 1
                 }
               ],
               "new": {
