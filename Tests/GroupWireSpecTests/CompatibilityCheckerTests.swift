@@ -1,4 +1,5 @@
-import GroupWireSpec
+import Foundation
+@testable import GroupWireSpec
 import Testing
 
 /// The changes between two in-memory versions, as `RULE path` strings.
@@ -159,6 +160,43 @@ private func edited(_ from: String, _ to: String) -> String {
         #expect(Set(ids).count == ids.count)
         #expect(ids == (1...32).map { "GW" + String(repeating: "0", count: 3 - String($0).count) + String($0) })
         #expect(Set(CompatibilityRule.all.map(\.name)).count == ids.count)
+    }
+
+    @Test func theLanguageTableListsEveryRuleWithBothDirections() throws {
+        let text = String(decoding: try Data(contentsOf: Examples.root.appendingPathComponent("Spec/LANGUAGE.md")), as: UTF8.self)
+        let rows = text.split(separator: "\n").filter { $0.hasPrefix("| GW") }.map(String.init)
+        #expect(rows == CompatibilityRule.all.map {
+            "| \($0.id) | \($0.name) | \($0.severity.rawValue) | \($0.newReaderOldData) | \($0.oldReaderNewData) |"
+        })
+    }
+
+    @Test func rulesAreFoundByIdOrName() {
+        #expect(CompatibilityRule.named("GW006") == .integerWidened)
+        #expect(CompatibilityRule.named("gw006") == .integerWidened)
+        #expect(CompatibilityRule.named("integer-widened") == .integerWidened)
+        #expect(CompatibilityRule.named("GW099") == nil)
+    }
+
+    @Test func strictnessAndIgnoredRulesChangeTheVerdict() throws {
+        let widened = try report(v1, edited("2 count: Int32", "2 count: Int64"))
+        #expect(widened.verdict == .compatible)
+        #expect(widened.verdict(strict: true) == .breaking)
+        let ignored = widened.ignoring([.integerWidened])
+        #expect(ignored.changes.isEmpty)
+        #expect(ignored.verdict(strict: true) == .compatible)
+        #expect(widened.messages.first?.oldReaderNewData?.isCompatible == false)
+        #expect(ignored.messages.first?.oldReaderNewData == .compatible)
+    }
+
+    @Test func gitHubAnnotationsEscapeAndLocateEachChange() throws {
+        let found = try report(v1, edited("2 count: Int32", "2 count: String"))
+        #expect(found.renderAnnotations(newFiles: ["new.gwspec"], fallbackFile: "new.gwspec") == """
+            ::error file=new.gwspec,line=12,col=14,title=GW004 field-wire-type-changed::M.count: type of field 2 'count' changed from Int32 to String (wire type VARINT to LEN); readers fail with a type mismatch (new reader of old data: loud typeMismatch (when the field is present); old reader of new data: loud typeMismatch (when the field is present))
+            ::notice title=groupwire spec diff::compatibility: breaking (1 breaking, 0 warning, 0 info)
+
+            """)
+        #expect(CompatibilityReport.escapeData("50%\nnext\r") == "50%25%0Anext%0D")
+        #expect(CompatibilityReport.escapeProperty("file=a:b,c.gwspec") == "file=a%3Ab%2Cc.gwspec")
     }
 
     @Test func theTextRenderingListsEachChangeWithItsDirectionAndTheVerdict() throws {
