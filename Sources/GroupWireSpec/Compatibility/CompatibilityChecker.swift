@@ -239,13 +239,30 @@ private struct SpecDiffer {
         if oldWire != newWire {
             add(.fieldWireTypeChanged, path,
                 text + " (wire type \(oldWire.map(\.description) ?? "?") to \(newWire.map(\.description) ?? "?")); readers fail with a type mismatch",
-                at: location)
+                at: location,
+                newReader: arrayEffect(writer: oldType, reader: newType),
+                oldReader: arrayEffect(writer: newType, reader: oldType))
         } else {
             add(.fieldTypeChanged, path, text + " with the same wire type; readers misinterpret the bytes", at: location,
-                newReader: Self.sameWireTypeEffect(writer: oldType, reader: newType),
-                oldReader: Self.sameWireTypeEffect(writer: newType, reader: oldType))
+                newReader: arrayEffect(writer: oldType, reader: newType) ?? Self.sameWireTypeEffect(writer: oldType, reader: newType),
+                oldReader: arrayEffect(writer: newType, reader: oldType) ?? Self.sameWireTypeEffect(writer: newType, reader: oldType))
         }
         return true
+    }
+
+    /// What a reader does when one side is an array of the other's type, where it differs from
+    /// the rule's effect: an array reader takes a single value as a one-element array; a single
+    /// value reader of unpacked elements keeps the last one, and of packed ones throws.
+    private func arrayEffect(writer: TypeRef, reader: TypeRef) -> ReaderEffect? {
+        if case .array(let element) = reader, element == writer {
+            return .decodes("a single value reads as a one-element array")
+        }
+        if case .array(let element) = writer, element == reader {
+            let packed = old.isPacked(element) || new.isPacked(element)
+            return packed ? .loud("typeMismatch", "for a non-empty array, written packed")
+                          : .silent("only the last element of the array is kept")
+        }
+        return nil
     }
 
     /// What a reader of type `reader` does with a value written as `writer` when both share a
