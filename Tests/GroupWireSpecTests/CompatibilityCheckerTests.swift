@@ -170,6 +170,18 @@ private func edited(_ from: String, _ to: String) -> String {
         })
     }
 
+    @Test func aReaderWithoutTheMovedTypeIDRejectsItAsAnUnknownType() throws {
+        let old = try validSpec(v1, path: "old.gwspec")
+        let new = try validSpec(edited("message M @ 1", "message M @ 7"), path: "new.gwspec")
+        let view = ReaderWriterCompatibility(reader: new, writer: old)
+        #expect(view.messages.map(\.typeID) == [1])
+        #expect(view.messages.first?.readerName == nil)
+        #expect(view.verdict(typeID: 1) == .incompatible([
+            ReaderFailure(rule: .typeIDChanged, path: "M", effect: .loud("unknownType", "for every message of the type")),
+        ]))
+        #expect(ReaderWriterCompatibility(reader: old, writer: new).verdict(typeID: 7)?.isCompatible == false)
+    }
+
     @Test func rulesAreFoundByIdOrName() {
         #expect(CompatibilityRule.named("GW006") == .integerWidened)
         #expect(CompatibilityRule.named("gw006") == .integerWidened)

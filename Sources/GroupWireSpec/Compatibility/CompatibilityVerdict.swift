@@ -72,14 +72,15 @@ public struct MessageCompatibility: Sendable, Hashable {
             let oldMessage = old.message(typeID: typeID)
             let newMessage = new.message(typeID: typeID)
             let relevant = relevantChanges(old: oldMessage, in: old, new: newMessage, in: new, changes: changes)
-            let same = oldMessage.flatMap { old.fingerprint(ofMessage: $0.name) } != nil
-                && oldMessage.flatMap { old.fingerprint(ofMessage: $0.name) } == newMessage.flatMap { new.fingerprint(ofMessage: $0.name) }
+            let oldFingerprint = oldMessage.flatMap { old.fingerprint(ofMessage: $0.name) }
+            let same = oldFingerprint != nil && oldFingerprint == newMessage.flatMap { new.fingerprint(ofMessage: $0.name) }
+            let names = Set([oldMessage?.name, newMessage?.name].compactMap { $0 })
             return MessageCompatibility(
                 typeID: typeID, oldName: oldMessage?.name, newName: newMessage?.name,
-                newReaderOldData: oldMessage == nil ? nil : verdict(relevant, same: same, readerKnowsType: newMessage != nil,
+                newReaderOldData: oldMessage == nil ? nil : verdict(relevant, same: same, readerKnowsType: newMessage != nil, names: names,
                                                                     effect: \.newReaderOldData, fallback: .messageRemoved,
                                                                     path: oldMessage?.name ?? ""),
-                oldReaderNewData: newMessage == nil ? nil : verdict(relevant, same: same, readerKnowsType: oldMessage != nil,
+                oldReaderNewData: newMessage == nil ? nil : verdict(relevant, same: same, readerKnowsType: oldMessage != nil, names: names,
                                                                     effect: \.oldReaderNewData, fallback: .messageAdded,
                                                                     path: newMessage?.name ?? ""))
         }
@@ -94,11 +95,11 @@ public struct MessageCompatibility: Sendable, Hashable {
         return changes.filter { names.contains($0.declarationName) }
     }
 
-    private static func verdict(_ changes: [SpecChange], same: Bool, readerKnowsType: Bool,
+    private static func verdict(_ changes: [SpecChange], same: Bool, readerKnowsType: Bool, names: Set<String>,
                                 effect: KeyPath<SpecChange, ReaderEffect>, fallback: CompatibilityRule,
                                 path: String) -> CompatibilityVerdict {
-        // A reader without the type id rejects every message of it; only message-level changes explain why.
-        let candidates = readerKnowsType ? changes : changes.filter { !$0.path.contains(".") }
+        // A reader without the type id rejects every message of it; only changes to the message itself explain why.
+        let candidates = readerKnowsType ? changes : changes.filter { names.contains($0.path) }
         var failures = candidates.filter { $0[keyPath: effect].fails }
             .map { ReaderFailure(rule: $0.rule, path: $0.path, effect: $0[keyPath: effect]) }
         if !readerKnowsType && failures.isEmpty {
