@@ -10,44 +10,36 @@ import Testing
 @Suite struct CompatibilityDirectionTests {
     @Test(arguments: DirectionCase.all)
     func aNewReaderOfOldBytesFaresAsTheRuleSays(_ example: DirectionCase) throws {
-        let pair = try example.specs()
-        let change = try #require(pair.report.changes.first { $0.rule == example.rule && $0.path == example.path },
-                                  "changes: \(pair.report.changes.map { "\($0.rule.id) \($0.path)" })")
-        guard let written = example.oldWrites else {
-            #expect(change.newReaderOldData.failure == .none, "the old version cannot send this, so nothing can fail")
-            return
-        }
-        let observed = try Observed.decode(written, message: example.oldMessage, writer: pair.old, reader: pair.new,
-                                           sameValue: example.sameInNew)
-        #expect(observed.matches(change.newReaderOldData), "observed \(observed), rule says \(change.newReaderOldData)")
-        let view = ReaderWriterCompatibility(reader: pair.new, writer: pair.old)
-        let sent = try #require(messageNamed(example.oldMessage, in: pair.old))
-        let verdict = try #require(view.verdict(typeID: sent.typeID))
-        #expect(verdict.isCompatible == !observed.fails, "verdict \(verdict)")
+        try check(example, newReader: true)
     }
 
     @Test(arguments: DirectionCase.all)
     func anOldReaderOfNewBytesFaresAsTheRuleSays(_ example: DirectionCase) throws {
+        try check(example, newReader: false)
+    }
+
+    /// Writes the case's value with one version, reads it with the other, and compares what
+    /// happened with the change's effect for that direction and with both message views.
+    private func check(_ example: DirectionCase, newReader: Bool) throws {
         let pair = try example.specs()
         let change = try #require(pair.report.changes.first { $0.rule == example.rule && $0.path == example.path },
                                   "changes: \(pair.report.changes.map { "\($0.rule.id) \($0.path)" })")
-        guard let written = example.newWrites else {
-            #expect(change.oldReaderNewData.failure == .none, "the new version cannot send this, so nothing can fail")
+        let (reader, writer) = newReader ? (pair.new, pair.old) : (pair.old, pair.new)
+        let effect = newReader ? change.newReaderOldData : change.oldReaderNewData
+        let message = newReader ? example.oldMessage : example.newMessage
+        guard let written = newReader ? example.oldWrites : example.newWrites else {
+            #expect(effect.failure == .none, "the writer's version cannot send this, so nothing can fail")
             return
         }
-        let observed = try Observed.decode(written, message: example.newMessage, writer: pair.new, reader: pair.old,
-                                           sameValue: example.sameInOld)
-        #expect(observed.matches(change.oldReaderNewData), "observed \(observed), rule says \(change.oldReaderNewData)")
-        let view = ReaderWriterCompatibility(reader: pair.old, writer: pair.new)
-        let sent = try #require(messageNamed(example.newMessage, in: pair.new))
-        let verdict = try #require(view.verdict(typeID: sent.typeID))
+        let observed = try Observed.decode(written, message: message, writer: writer, reader: reader,
+                                           sameValue: newReader ? example.sameInNew : example.sameInOld)
+        #expect(observed.matches(effect), "observed \(observed), rule says \(effect)")
+        let sent = try #require(messageNamed(message, in: writer))
+        let verdict = try #require(ReaderWriterCompatibility(reader: reader, writer: writer).verdict(typeID: sent.typeID))
         #expect(verdict.isCompatible == !observed.fails, "verdict \(verdict)")
-        let mirrored = try #require(pair.report.messages.first { $0.newName == example.newMessage })
-        #expect(mirrored.oldReaderNewData == verdict, "the report's message view and the reader/writer view agree")
-        if example.oldWrites != nil {
-            let forward = try #require(pair.report.messages.first { $0.oldName == example.oldMessage })
-            #expect(forward.newReaderOldData == ReaderWriterCompatibility(reader: pair.new, writer: pair.old).verdict(typeID: forward.typeID))
-        }
+        let entry = try #require(pair.report.messages.first { $0.typeID == sent.typeID })
+        #expect((newReader ? entry.newReaderOldData : entry.oldReaderNewData) == verdict,
+                "the report's message view and the reader/writer view agree")
     }
 
     @Test func everyRuleHasACaseInBothDirections() {
