@@ -56,6 +56,7 @@ let package = Package(
                 .product(name: "GroupWire", package: "GroupWire"),
                 .product(name: "GroupWireSession", package: "GroupWire"),
                 .product(name: "GroupWireCompression", package: "GroupWire"),
+                .product(name: "GroupWireTesting", package: "GroupWire"),
             ],
             swiftSettings: strictSwift
         ),

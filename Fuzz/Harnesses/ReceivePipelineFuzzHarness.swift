@@ -4,7 +4,7 @@
 import GroupWire
 import GroupWireCompression
 import GroupWireSession
-import Synchronization
+import GroupWireTesting
 
 /// Small limits, so every frame, message, fragment and budget limit is reachable by short inputs.
 let receivePipelineFuzzLimits = Limits(maxFrameSize: 256, maxMessageSize: 2048, maxFragmentCount: 16)
@@ -20,19 +20,12 @@ struct ReceivePipelineFuzzMessage: CodableMessage {
     var nested: [String: Double]?
 }
 
-/// A clock the input moves forward by hand.
-final class ReceivePipelineFuzzClock: Sendable {
-    private let now = Mutex(Duration.zero)
-    var clock: ReassemblyClock { ReassemblyClock { self.now.withLock { $0 } } }
-    func advance(seconds: Int) { now.withLock { $0 += .seconds(seconds) } }
-}
-
 /// The zstd codec, made once: a fresh one per input would dominate the run time.
 let receivePipelineFuzzCodec: PayloadCompressor? = try? PayloadCompressor(limits: receivePipelineFuzzLimits)
 
 /// Feeds a fuzz input to the messenger's receiving path (frame decoder → reassembler per
-/// sender → bounded zstd decompression → type registry) and returns every invariant it
-/// breaks (empty: none).
+/// sender → bounded zstd decompression → type registry) on a virtual clock, and returns
+/// every invariant it breaks (empty: none).
 ///
 /// Input: records `op u8, length u8, length bytes`. `op % 3` is the sender. `op & 4`
 /// advances the clock by `length` seconds and expires instead (no bytes follow). `op & 8`
@@ -41,10 +34,10 @@ let receivePipelineFuzzCodec: PayloadCompressor? = try? PayloadCompressor(limits
 /// compressed one decompresses to exactly its declared size, the reassembler stays within
 /// its byte budget and partial-message count, and registry decoding only throws `WireError`.
 func receivePipelineFuzzViolations(_ input: [UInt8]) -> [String] {
-    let fakeClock = ReceivePipelineFuzzClock()
+    let clock = VirtualClock()
     var pipeline = ReceivePipeline<UInt8>(
         limits: receivePipelineFuzzLimits, reassemblyLimits: receivePipelineFuzzReassemblyLimits,
-        clock: fakeClock.clock, codec: receivePipelineFuzzCodec)
+        clock: clock.reassemblyClock, codec: receivePipelineFuzzCodec)
     guard let registry = try? MessageRegistry([ReceivePipelineFuzzMessage.self]) else { return ["registry"] }
     var violations: [String] = []
     var position = 0
@@ -55,7 +48,7 @@ func receivePipelineFuzzViolations(_ input: [UInt8]) -> [String] {
         position += 2
         step += 1
         if op & 4 != 0 {
-            fakeClock.advance(seconds: length)
+            clock.advance(by: .seconds(length))
             _ = pipeline.expire()
             continue
         }

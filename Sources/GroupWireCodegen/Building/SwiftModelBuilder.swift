@@ -44,10 +44,12 @@ struct SwiftModelBuilder: Sendable {
 
     /// The enum over every message of `file` (named after its package: `draw.together`
     /// gives `DrawTogetherMessage`), so a receiver can switch over all of them in one
-    /// place; nil when the file declares no message.
+    /// place; nil when the file declares no message (deprecated ones do not count).
     private func messageSet(_ file: SpecFile) -> SwiftType? {
+        // Deprecated messages stay out: naming them would make the set warn (or be
+        // deprecated) too. Receivers listen for them with `messages(of:)` alone.
         let messages = file.declarations.compactMap { decl -> MessageDecl? in
-            if case .message(let message) = decl { return message }
+            if case .message(let message) = decl, message.deprecation == nil { return message }
             return nil
         }
         guard !messages.isEmpty else { return nil }
@@ -55,9 +57,8 @@ struct SwiftModelBuilder: Sendable {
         let caseName = { (message: MessageDecl) in SwiftNames.identifier(Self.lowerFirst(message.name)) }
         var members: [SwiftMember] = messages.map { message in
             .enumCase(SwiftEnumCase(
-                documentation: ["A ``\(message.name)`` (type id \(message.typeID))."],
-                attributes: SwiftNames.deprecationAttribute(message.deprecation),
-                name: caseName(message), associatedType: "(\(message.name))"))
+                documentation: ["The ``\(message.name)`` message (type id \(message.typeID))."],
+                attributes: [], name: caseName(message), associatedType: "(\(message.name))"))
         }
         members.append(.property(SwiftProperty(
             documentation: ["Every message type of the spec, in spec order."], attributes: [],

@@ -2,6 +2,7 @@ import Foundation
 import GroupWire
 import GroupWireCompression
 import GroupWireExamples
+import GroupWireSession
 import GroupWireTesting
 
 /// The messages `groupwire demo` writes, built with the types the build plugin generates
@@ -13,7 +14,8 @@ import GroupWireTesting
 /// 3. a `PlaybackState` (type id 10), a data frame;
 /// 4. a large `CanvasSnapshot` (``largeStrokeCount`` strokes of ``largePointsPerStroke``
 ///    points), compressed with zstd (default policy, no dictionary) and, because it is still
-///    larger than one frame, cut into compressed fragment frames by `Fragmenter`.
+///    larger than one frame, cut into compressed fragment frames: all four through the
+///    messenger's sending path (`SendPipeline`, zstd codec, default profile).
 ///
 /// Every value comes from fixed constants and a seeded generator, so the demo file is the
 /// same on every run.
@@ -87,32 +89,31 @@ public enum DemoMessages {
     ///   `maxFrameSize`).
     /// - Throws: when zstd cannot be set up or a frame cannot be built.
     public static func frames(limits: Limits = .default) throws -> [(frame: Frame, comment: String)] {
-        let small = canvasSnapshot()
-        var frames: [(frame: Frame, comment: String)] = [
-            (
-                Frame(typeID: UpsertStroke.wireTypeID, body: upsertStroke().wirePayload()),
-                "UpsertStroke (type 1): red stroke, point (10.5, 20.25)"
-            ),
-            (
-                Frame(typeID: CanvasSnapshot.wireTypeID, body: small.wirePayload()),
-                "CanvasSnapshot (type 2): \(small.strokes.count) strokes, \(small.pointCount) points"
-            ),
-            (
-                Frame(typeID: PlaybackState.wireTypeID, body: playbackState().wirePayload()),
-                "PlaybackState (type 10): \"Movie night\" playing at 42.5 s"
-            ),
-        ]
-        let payload = largeCanvasSnapshot().wirePayload()
-        let compressed = try PayloadCompressor(limits: limits).makeFrame(typeID: CanvasSnapshot.wireTypeID, payload: payload)
-        let description = "CanvasSnapshot (type 2): \(largeStrokeCount) strokes, \(largeStrokeCount * largePointsPerStroke) points, "
-            + "\(payload.count) bytes compressed to \(compressed.body.count)"
-        let pieces = try Fragmenter(limits: limits).frames(
-            typeID: compressed.typeID, messageID: largeMessageID, compression: compressed.compression, body: compressed.body)
+        // The messenger's own sending path, with the zstd codec and the default profile.
+        let codec = try PayloadCompressor(limits: limits)
+        let pipeline = SendPipeline(codec: codec)
+        let profile = PeerProfile.default(codec: codec, limits: limits)
         let decoder = FrameDecoder(limits: limits)
-        for (index, bytes) in pieces.enumerated() {
-            let frame = try decoder.decode(bytes)
-            let part = pieces.count == 1 ? "" : ", fragment \(index + 1) of \(pieces.count)"
-            frames.append((frame, description + part))
+        let small = canvasSnapshot()
+        let large = largeCanvasSnapshot()
+        let messages: [(message: any WireMessage, messageID: UInt64, comment: String)] = [
+            (upsertStroke(), 0, "UpsertStroke (type 1): red stroke, point (10.5, 20.25)"),
+            (small, 0, "CanvasSnapshot (type 2): \(small.strokes.count) strokes, \(small.pointCount) points"),
+            (playbackState(), 0, "PlaybackState (type 10): \"Movie night\" playing at 42.5 s"),
+            (large, largeMessageID, "CanvasSnapshot (type 2): \(largeStrokeCount) strokes, \(largeStrokeCount * largePointsPerStroke) points, "),
+        ]
+        var frames: [(frame: Frame, comment: String)] = []
+        for (message, messageID, comment) in messages {
+            let payload = message.wirePayload()
+            let pieces = try pipeline.frames(
+                typeID: type(of: message).wireTypeID, payload: payload, messageID: messageID, profile: profile
+            ).map { try decoder.decode($0) }
+            let body = pieces.reduce(0) { $0 + $1.body.count }
+            for (index, frame) in pieces.enumerated() {
+                let compressed = frame.compression == nil ? "" : "\(payload.count) bytes compressed to \(body)"
+                let part = pieces.count == 1 ? "" : ", fragment \(index + 1) of \(pieces.count)"
+                frames.append((frame, comment + compressed + part))
+            }
         }
         return frames
     }
