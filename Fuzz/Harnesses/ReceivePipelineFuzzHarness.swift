@@ -35,10 +35,11 @@ let receivePipelineFuzzCodec: PayloadCompressor? = try? PayloadCompressor(limits
 /// its byte budget and partial-message count, and registry decoding only throws `WireError`.
 func receivePipelineFuzzViolations(_ input: [UInt8]) -> [String] {
     let clock = VirtualClock()
-    var pipeline = ReceivePipeline<UInt8>(
+    var pipeline = ReceivePipeline(
         limits: receivePipelineFuzzLimits, reassemblyLimits: receivePipelineFuzzReassemblyLimits,
         clock: clock.reassemblyClock, codec: receivePipelineFuzzCodec)
     guard let registry = try? MessageRegistry([ReceivePipelineFuzzMessage.self]) else { return ["registry"] }
+    let senders = (0..<3).map { ParticipantID.numbered(UInt64($0)) }
     var violations: [String] = []
     var position = 0
     var step = 0
@@ -61,7 +62,7 @@ func receivePipelineFuzzViolations(_ input: [UInt8]) -> [String] {
                 record[record.count - 4 + index] = UInt8(truncatingIfNeeded: crc >> (8 * UInt32(index)))
             }
         }
-        let result = pipeline.receive(frameBytes: record, from: op % 3)
+        let result = pipeline.receive(frameBytes: record, from: senders[Int(op % 3)])
         if let message = result.message {
             if message.payload.count > receivePipelineFuzzLimits.maxMessageSize {
                 violations.append("step \(step): \(message.payload.count)-byte message over maxMessageSize")

@@ -9,26 +9,27 @@ import SwiftProtobuf
 /// what one UpsertStroke costs from value to value (`--messenger`).
 enum MessengerPath {
     /// Value → payload → frame (CRC32C) through `SendPipeline`, then frame checks (CRC32C),
-    /// `ReceivePipeline` (the reassembler's whole-frame path, no codec: 42 bytes are under
+    /// `ReceivePipeline` (a whole frame skips the reassembler; no codec: 42 bytes are under
     /// every compression threshold) and the registry's decode: exactly what `Messenger`
     /// runs per message, without the transport and the stream.
     static func cases(_ value: UpsertStroke, _ proto: Groupwire_Bench_UpsertStroke) throws -> [BenchmarkCase] {
         let sender = SendPipeline()
+        let peer = ParticipantID.numbered(2)
         let profile = PeerProfile.default(codec: nil)
         let registry = try MessageRegistry([UpsertStroke.self])
         let frame = try sender.frames(typeID: UpsertStroke.wireTypeID, payload: value.wirePayload(), messageID: 0, profile: profile)[0]
-        var check = ReceivePipeline<Int>()
-        guard let payload = check.receive(frameBytes: frame, from: 0).message?.payload,
+        var check = ReceivePipeline()
+        guard let payload = check.receive(frameBytes: frame, from: peer).message?.payload,
               try registry.decode(typeID: UpsertStroke.wireTypeID, payload: payload) as? UpsertStroke == value
         else { throw BenchmarkError("the pipeline does not give UpsertStroke back") }
         return [
             BenchmarkCase(message: "UpsertStroke", codec: "GroupWire pipeline", operation: "round trip") { count in
-                var receiver = ReceivePipeline<Int>()
+                var receiver = ReceivePipeline()
                 var total = 0
                 for index in 0..<count {
                     guard let frames = try? sender.frames(
                         typeID: UpsertStroke.wireTypeID, payload: value.wirePayload(), messageID: UInt64(index), profile: profile),
-                        let message = receiver.receive(frameBytes: frames[0], from: 0).message,
+                        let message = receiver.receive(frameBytes: frames[0], from: peer).message,
                         let decoded = try? UpsertStroke(messagePayload: message.payload, limits: .default)
                     else { continue }
                     total &+= decoded.benchmarkChecksum
@@ -58,9 +59,12 @@ enum MessengerPath {
         ]
     }
 
-    /// One run over the in-process hub without faults: participant 1 sends `count`
-    /// UpsertStrokes to everybody, one at a time, each delivered (hub time advanced) before
-    /// the next; every other participant's messenger decodes them into its stream.
+    /// One run over the in-process hub without faults: participant 1 sends `messages`
+    /// UpsertStrokes to everybody; every other participant's messenger decodes them into
+    /// its stream. Open loop (`closedLoop` false): sends as fast as it can (hub time
+    /// advanced after each send), for throughput and allocations. Closed loop: waits for
+    /// every receiver to have each message before sending the next, for latency without
+    /// queueing: send to the last receiver's stream.
     struct HubRun {
         let participants: Int
         let messages: Int
@@ -78,38 +82,43 @@ enum MessengerPath {
         }
     }
 
-    static func hubRun(participants: Int, messages: Int, value: UpsertStroke) async throws -> HubRun {
+    static func hubRun(participants: Int, messages: Int, value: UpsertStroke, closedLoop: Bool) async throws -> HubRun {
         let hub = InProcessHub()
         var messengers: [Messenger] = []
         for number in 1...participants {
             messengers.append(Messenger(transport: try await hub.join(.numbered(UInt64(number)))))
         }
-        let sendTimes = SendTimes(count: messages)
+        let (arrivals, arrived) = AsyncStream<Void>.makeStream()
         let receivers = try messengers.dropFirst().map { messenger in
             let stream = try messenger.messages(of: UpsertStroke.self)
-            return Task { () -> [UInt64] in
-                var latencies: [UInt64] = []
-                latencies.reserveCapacity(messages)
-                for await (stroke, _) in stream {
-                    latencies.append(Harness.now() &- sendTimes.buffer[Int(stroke.point.y)])
-                    if latencies.count == messages { break }
+            return Task {
+                var count = 0
+                for await _ in stream {
+                    arrived.yield()
+                    count += 1
+                    if count == messages { break }
                 }
-                return latencies
             }
         }
+        var waiting = arrivals.makeAsyncIterator()
         let sender = messengers[0]
+        var latencies: [Double] = []
+        latencies.reserveCapacity(closedLoop ? messages : 0)
         let before = gw_allocation_count()
         let start = Harness.now()
         for index in 0..<messages {
             var stroke = value
             stroke.point.y = Double(index)
-            sendTimes.buffer[index] = Harness.now()
+            let sent = Harness.now()
             try await sender.send(stroke)
             await hub.advance(by: .zero)
+            if closedLoop {
+                for _ in 1..<participants { _ = await waiting.next() }
+                latencies.append(Double(Harness.now() - sent))
+            }
         }
-        var latencies: [Double] = []
         for receiver in receivers {
-            latencies += await receiver.value.map { Double($0) }
+            await receiver.value
         }
         let elapsed = Harness.now() - start
         let allocations = gw_allocation_count() - before
@@ -132,24 +141,13 @@ enum MessengerPath {
         }
         print("(checksum \(sink & 0xFFFF))")
         print("")
-        print("| over the hub, no faults | sent/s | delivered/s | p50 latency | p99 latency | allocations/message sent |")
+        print("| over the hub, no faults | sent/s (open loop) | delivered/s | allocations/message sent | p50 latency (closed loop) | p99 latency |")
         print("|---|---|---|---|---|---|")
         for participants in [2, 8] {
-            _ = try await hubRun(participants: participants, messages: min(hubMessages, 2_000), value: fixtures.upsert)
-            let run = try await hubRun(participants: participants, messages: hubMessages, value: fixtures.upsert)
-            print("| \(participants) participants | \(Int(run.sentPerSecond)) | \(Int(run.deliveredPerSecond)) | \(String(format: "%.1f µs", run.percentile(0.5) / 1e3)) | \(String(format: "%.1f µs", run.percentile(0.99) / 1e3)) | \(String(format: "%.1f", Double(run.allocations) / Double(run.messages))) |")
+            _ = try await hubRun(participants: participants, messages: min(hubMessages, 2_000), value: fixtures.upsert, closedLoop: false)
+            let open = try await hubRun(participants: participants, messages: hubMessages, value: fixtures.upsert, closedLoop: false)
+            let closed = try await hubRun(participants: participants, messages: hubMessages / 4, value: fixtures.upsert, closedLoop: true)
+            print("| \(participants) participants | \(Int(open.sentPerSecond)) | \(Int(open.deliveredPerSecond)) | \(String(format: "%.1f", Double(open.allocations) / Double(open.messages))) | \(String(format: "%.1f µs", closed.percentile(0.5) / 1e3)) | \(String(format: "%.1f µs", closed.percentile(0.99) / 1e3)) |")
         }
-    }
-
-    /// When each message was sent, indexed by the number it carries in `point.y`.
-    /// Unchecked Sendable, safe because: a slot is written before its message is sent and
-    /// read only by a receiver after that message arrived (the hub's actor orders the two).
-    final class SendTimes: @unchecked Sendable {
-        let buffer: UnsafeMutableBufferPointer<UInt64>
-        init(count: Int) {
-            buffer = .allocate(capacity: count)
-            buffer.initialize(repeating: 0)
-        }
-        deinit { buffer.deallocate() }
     }
 }

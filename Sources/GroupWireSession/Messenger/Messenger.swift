@@ -52,7 +52,7 @@ public final class Messenger: Sendable {
         sender = SendPipeline(codec: configuration.codec)
         let core = Core()
         self.core = core
-        let pipeline = ReceivePipeline<ParticipantID>(
+        let pipeline = ReceivePipeline(
             limits: configuration.limits, reassemblyLimits: configuration.reassemblyLimits,
             clock: configuration.clock, codec: configuration.codec)
         let events = transport.events
@@ -288,7 +288,7 @@ extension Messenger {
         }
 
         /// Handles one transport event on the receiving task.
-        func handle(_ event: TransportEvent, pipeline: inout ReceivePipeline<ParticipantID>, limits: Limits) {
+        func handle(_ event: TransportEvent, pipeline: inout ReceivePipeline, limits: Limits) {
             let message: TransportMessage
             switch event {
             case .joined(let participant):
@@ -337,7 +337,7 @@ extension Messenger {
             record(result, delivered: true, unrouted: false)
         }
 
-        private func record(_ result: ReceiveResult<ParticipantID>, delivered: Bool, unrouted: Bool) {
+        private func record(_ result: ReceiveResult, delivered: Bool, unrouted: Bool) {
             state.withLock { state in
                 state.statistics.framesReceived += 1
                 state.statistics.partialMessagesDropped += result.drops.count

@@ -8,13 +8,20 @@ import GroupWire
 /// and a compressed body is decompressed only when its declared size is within
 /// ``GroupWire/Limits/maxMessageSize``. A bad frame or body is reported in the result and
 /// never stops the pipeline.
-public struct ReceivePipeline<Sender: Hashable & Sendable>: Sendable {
+///
+/// Whole (unfragmented) frames, the common small message, bypass the reassembler; partial
+/// messages past their timeout are dropped whenever a fragment arrives, and whenever a
+/// whole frame arrives while some are held, or on ``expire()``.
+public struct ReceivePipeline: Sendable {
     /// The limits frames and messages are checked against.
     public let limits: Limits
     /// The codec that decompresses bodies, or nil: compressed messages are then rejected
     /// with ``GroupWire/WireError/Kind/unknownCodec``.
     public let codec: (any PayloadCodec)?
-    private var reassembler: Reassembler<Sender>
+    private var reassembler: Reassembler<ParticipantID>
+    /// Whether the reassembler holds partial messages, kept here so that a whole frame
+    /// costs no call into it.
+    private var holdsPartials = false
 
     /// Creates a pipeline.
     /// - Parameters:
@@ -31,26 +38,57 @@ public struct ReceivePipeline<Sender: Hashable & Sendable>: Sendable {
         reassembler = Reassembler(limits: limits, reassemblyLimits: reassemblyLimits, clock: clock)
     }
 
-    /// The reassembler's counters and what it holds now.
+    /// The reassembler's counters (fragments only) and what it holds now.
     public var reassemblyMetrics: ReassemblyMetrics { reassembler.metrics }
 
     /// Handles one transport message from `sender`: one frame.
     /// - Returns: the whole message it completed (if any), the messages dropped meanwhile,
     ///   and the reason the frame or its message was rejected (if it was).
-    public mutating func receive(frameBytes bytes: [UInt8], from sender: Sender) -> ReceiveResult<Sender> {
-        let reassembled: ReassemblyResult<Sender>
+    public mutating func receive(frameBytes bytes: [UInt8], from sender: ParticipantID) -> ReceiveResult {
+        let header: Frame
+        let range: Range<Int>
         do {
-            reassembled = try reassembler.receive(frameBytes: bytes, from: sender)
+            (header, range) = try FrameDecoder(limits: limits).decodeBorrowingBody(bytes)
         } catch {
             return ReceiveResult(rejection: error)
         }
-        return finish(reassembled, sender: sender)
+        guard header.kind == .fragment else {
+            var whole = header
+            whole.body = Array(bytes[range])
+            return finish(whole, drops: holdsPartials ? expire() : [], sender: sender)
+        }
+        let reassembled = bytes.withUnsafeBytes { raw in
+            reassembler.receive(header: header, body: UnsafeRawBufferPointer(rebasing: raw[range]), from: sender)
+        }
+        holdsPartials = reassembler.partialMessageCount > 0
+        return finish(reassembled.message, drops: reassembled.drops, sender: sender)
     }
 
-    /// The reassembler's result, with a completed message decompressed.
-    private func finish(_ reassembled: ReassemblyResult<Sender>, sender: Sender) -> ReceiveResult<Sender> {
-        var result = ReceiveResult<Sender>(drops: reassembled.drops)
-        guard let frame = reassembled.message else { return result }
+    /// Handles one frame from `sender` that was already decoded (read from a stream or a
+    /// file by a `FrameStreamReader`), like ``receive(frameBytes:from:)``.
+    public mutating func receive(_ frame: Frame, from sender: ParticipantID) -> ReceiveResult {
+        guard frame.kind == .fragment else {
+            return finish(frame, drops: holdsPartials ? expire() : [], sender: sender)
+        }
+        let reassembled = reassembler.receive(frame, from: sender)
+        holdsPartials = reassembler.partialMessageCount > 0
+        return finish(reassembled.message, drops: reassembled.drops, sender: sender)
+    }
+
+    /// Drops the partial messages past their timeout, returning what was dropped.
+    public mutating func expire() -> [DropEvent<ParticipantID>] {
+        let drops = reassembler.expire()
+        holdsPartials = reassembler.partialMessageCount > 0
+        return drops
+    }
+
+    /// The number of partial messages held.
+    public var partialMessageCount: Int { reassembler.partialMessageCount }
+
+    /// The result for a whole frame (if any), with its body decompressed.
+    private func finish(_ frame: Frame?, drops: [DropEvent<ParticipantID>], sender: ParticipantID) -> ReceiveResult {
+        var result = ReceiveResult(drops: drops)
+        guard let frame else { return result }
         do {
             result.message = try message(from: frame, sender: sender)
         } catch {
@@ -59,20 +97,8 @@ public struct ReceivePipeline<Sender: Hashable & Sendable>: Sendable {
         return result
     }
 
-    /// Handles one frame from `sender` that was already decoded (read from a stream or a
-    /// file by a `FrameStreamReader`), like ``receive(frameBytes:from:)``.
-    public mutating func receive(_ frame: Frame, from sender: Sender) -> ReceiveResult<Sender> {
-        let reassembled = reassembler.receive(frame, from: sender)
-        return finish(reassembled, sender: sender)
-    }
-
-    /// Drops the partial messages past their timeout, returning what was dropped.
-    public mutating func expire() -> [DropEvent<Sender>] {
-        reassembler.expire()
-    }
-
     /// The payload of a whole (data or control) frame, decompressed within the limits.
-    private func message(from frame: Frame, sender: Sender) throws(WireError) -> ReceivedMessage<Sender> {
+    private func message(from frame: Frame, sender: ParticipantID) throws(WireError) -> ReceivedMessage {
         guard let info = frame.compression else {
             return ReceivedMessage(sender: sender, kind: frame.kind, typeID: frame.typeID, payload: frame.body, compression: nil)
         }
@@ -91,9 +117,9 @@ public struct ReceivePipeline<Sender: Hashable & Sendable>: Sendable {
 }
 
 /// A whole message out of a ``ReceivePipeline``: its payload, decompressed.
-public struct ReceivedMessage<Sender: Hashable & Sendable>: Sendable {
+public struct ReceivedMessage: Sendable {
     /// Who sent it.
-    public var sender: Sender
+    public var sender: ParticipantID
     /// ``GroupWire/FrameKind/data`` or ``GroupWire/FrameKind/control``.
     public var kind: FrameKind
     /// The message type id (control id for control frames).
@@ -104,7 +130,7 @@ public struct ReceivedMessage<Sender: Hashable & Sendable>: Sendable {
     public var compression: CompressionInfo?
 
     /// Creates a received message.
-    public init(sender: Sender, kind: FrameKind, typeID: UInt64, payload: [UInt8], compression: CompressionInfo?) {
+    public init(sender: ParticipantID, kind: FrameKind, typeID: UInt64, payload: [UInt8], compression: CompressionInfo?) {
         self.sender = sender
         self.kind = kind
         self.typeID = typeID
@@ -114,16 +140,16 @@ public struct ReceivedMessage<Sender: Hashable & Sendable>: Sendable {
 }
 
 /// What one frame handed to a ``ReceivePipeline`` produced.
-public struct ReceiveResult<Sender: Hashable & Sendable>: Sendable {
+public struct ReceiveResult: Sendable {
     /// The whole message the frame completed, if any.
-    public var message: ReceivedMessage<Sender>?
+    public var message: ReceivedMessage?
     /// Partial messages dropped while handling the frame (evicted, timed out, contradicted).
-    public var drops: [DropEvent<Sender>]
+    public var drops: [DropEvent<ParticipantID>]
     /// Why the frame, or the message it completed, was rejected; nil when nothing was.
     public var rejection: WireError?
 
     /// Creates a result.
-    public init(message: ReceivedMessage<Sender>? = nil, drops: [DropEvent<Sender>] = [], rejection: WireError? = nil) {
+    public init(message: ReceivedMessage? = nil, drops: [DropEvent<ParticipantID>] = [], rejection: WireError? = nil) {
         self.message = message
         self.drops = drops
         self.rejection = rejection

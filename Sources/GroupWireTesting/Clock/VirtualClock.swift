@@ -60,6 +60,12 @@ public final class VirtualClock: Clock, Sendable {
         state.withLock { $0.now }
     }
 
+    /// How many tasks are asleep on this clock now, so a test can wait until a timer is set
+    /// before it moves time.
+    public var sleeperCount: Int {
+        state.withLock { $0.sleepers.count }
+    }
+
     /// Simulated time has no resolution limit.
     public var minimumResolution: Duration { .zero }
 
