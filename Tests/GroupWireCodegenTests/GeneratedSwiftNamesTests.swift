@@ -27,7 +27,10 @@ struct GeneratedSwiftNamesTests {
         var names: Set<String> = []
         for decl in spec.declarations {
             switch decl {
-            case .message(let message): names.formUnion(message.fields.flatMap { [$0.name, "_" + $0.name] })
+            case .message(let message):
+                names.formUnion(message.fields.flatMap { [$0.name, "_" + $0.name] })
+                // Its case in the file's message set enum.
+                names.insert(message.name.prefix(1).lowercased() + message.name.dropFirst())
             case .struct(let value): names.formUnion(value.fields.flatMap { [$0.name, "_" + $0.name] })
             case .enum(let value): names.formUnion(value.cases.map(\.name))
             case .union(let value): names.formUnion(value.cases.map(\.name))
@@ -49,7 +52,8 @@ struct GeneratedSwiftNamesTests {
                 let name = String(match.output.1)
                 found.insert(name)
                 guard !name.isEmpty, !own.contains(name), !renamedOnClash.contains(name) else { continue }
-                #expect(GeneratedSwiftNames.members.contains(name), "generated member '\(name)' is not reserved")
+                #expect(GeneratedSwiftNames.members.union(GeneratedSwiftNames.messageSetMembers).contains(name),
+                        "generated member '\(name)' is not reserved")
             }
         }
         // The scan saw the generated protocol members, or it would prove nothing.
@@ -60,7 +64,8 @@ struct GeneratedSwiftNamesTests {
     func everyNamedTypeIsReserved() throws {
         var seen: Set<String> = []
         for (spec, code) in try Self.generatedCode() {
-            let own = Set(spec.declarations.map(\.name)).union(["CodingKeys"])
+            let setNames = spec.files.map { GeneratedSwiftNames.messageSetName(package: $0.package?.name, path: $0.path) }
+            let own = Set(spec.declarations.map(\.name)).union(["CodingKeys"]).union(setNames)
             // Capitalised identifiers not reached through a dot (those cannot be hidden).
             for match in code.matches(of: /(?:^|[^.\w])([A-Z]\w*)/) {
                 let name = String(match.output.1)

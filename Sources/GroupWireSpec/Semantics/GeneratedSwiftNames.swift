@@ -15,6 +15,20 @@ public enum GeneratedSwiftNames {
         "init", "rawValue", "wireDefault", "wirePayload", "wireSize", "wireTypeID", "wireTypeName",
     ]
 
+    /// Members of the per-file message set enum next to its cases, which are the file's
+    /// message names with the first letter lowercased (so no message may be called
+    /// `Message` or `MessageTypes`).
+    public static let messageSetMembers: Set<String> = ["init", "message", "messageTypes"]
+
+    /// The name of the enum over a file's messages: `DrawTogetherMessage` for package
+    /// `draw.together`, else from the file name's stem (`Chat.gwspec` gives `ChatMessage`).
+    public static func messageSetName(package: String?, path: String) -> String {
+        let fileName = path.split(separator: "/", omittingEmptySubsequences: false).last.map(String.init) ?? path
+        let source = package ?? String(fileName.split(separator: ".").first ?? "Spec")
+        let words = source.split { !$0.isLetter && !$0.isNumber }
+        return words.map { $0.prefix(1).uppercased() + $0.dropFirst() }.joined() + "Message"
+    }
+
     /// Standard library types generated code names; a spec type of the same name would hide them.
     public static let swiftTypes: Set<String> = [
         "Any", "Array", "Bool", "Codable", "CodingKey", "Decodable", "Decoder", "DecodingError",
@@ -31,10 +45,10 @@ public enum GeneratedSwiftNames {
 
     /// GroupWire module and types generated code names.
     public static let groupWireTypes: Set<String> = [
-        "ByteWriter", "FieldKey", "GroupWire", "PayloadReader", "PayloadWriter", "WireCapacity",
+        "ByteWriter", "FieldKey", "GroupWire", "MessageCodable", "PayloadReader", "PayloadWriter", "WireCapacity",
         "WireDefaults", "WireError", "WireJSONBytes", "WireJSONFloat", "WireJSONMap",
         "WireJSONTimestamp", "WireMessage", "WirePayloadCodable", "WireSink", "WireSize",
-        "WireTimestamp", "WireWriting",
+        "WireMessageSet", "WireTimestamp", "WireWriting",
     ]
 
     /// Where `name` comes from when generated code uses a type (or module) of that name:

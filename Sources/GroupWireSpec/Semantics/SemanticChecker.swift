@@ -76,6 +76,18 @@ struct SemanticChecker {
                           hint: "choose another name for this \(decl.keyword), such as '\(decl.name)Value'")
                     continue
                 }
+                let setName = GeneratedSwiftNames.messageSetName(package: file.package?.name, path: file.path)
+                if decl.name == setName {
+                    error("type name '\(decl.name)' is the enum generated Swift declares over this file's messages",
+                          at: decl.location, hint: "choose another name for this \(decl.keyword), such as '\(decl.name)Kind'")
+                    continue
+                }
+                if case .message = decl,
+                   GeneratedSwiftNames.messageSetMembers.contains(decl.name.prefix(1).lowercased() + decl.name.dropFirst()) {
+                    error("message name '\(decl.name)' clashes with the member '\(decl.name.prefix(1).lowercased() + decl.name.dropFirst())' of the generated '\(setName)'",
+                          at: decl.location, hint: "choose another name for this message, such as '\(decl.name)Sent'")
+                    continue
+                }
                 if let first = declarations[decl.name] {
                     error("duplicate type name '\(decl.name)'", at: decl.location,
                           hint: "type names must be unique across all imported files",

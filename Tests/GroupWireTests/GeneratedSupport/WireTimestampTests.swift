@@ -1,6 +1,7 @@
 import Foundation
 import GroupWire
 import Testing
+import GroupWireTesting
 
 /// A vector from Spec/vectors/timestamps, written by generate_timestamps.py.
 struct TimestampVector: Decodable, CustomTestStringConvertible {
@@ -53,7 +54,7 @@ struct TimestampVector: Decodable, CustomTestStringConvertible {
     }
 
     @Test func aMillionRandomDatesOfTheYears1900To2200ComeBackEqual() {
-        var generator = SeededGenerator(seed: 0xDA7E)
+        var generator = SeededRandom(seed: 0xDA7E)
         let start = Date(timeIntervalSince1970: -2_208_988_800).timeIntervalSinceReferenceDate
         let end = Date(timeIntervalSince1970: 7_258_118_400).timeIntervalSinceReferenceDate
         var failures = 0
@@ -74,7 +75,7 @@ struct TimestampVector: Decodable, CustomTestStringConvertible {
     @Test func aMillionRandomBitPatternsDecodeToDatesThatComeBackEqual() {
         // Any Double (in range or not, near 2001 or not): the Date its Timestamp decodes
         // to comes back equal, so decoding, re-encoding and decoding again is stable.
-        var generator = SeededGenerator(seed: 0xB175)
+        var generator = SeededRandom(seed: 0xB175)
         for _ in 0..<1_000_000 {
             let date = Date(timeIntervalSinceReferenceDate: Double(bitPattern: generator.next()))
             let nanoseconds = WireTimestamp.nanoseconds(from: date)
@@ -90,7 +91,7 @@ struct TimestampVector: Decodable, CustomTestStringConvertible {
     @Test func decodingMatchesTheCorrectlyRoundedDecimalParse() {
         // Double(String) rounds a decimal correctly, an oracle independent of the code
         // under test: "S.nnnnnnnnn" seconds since 2001 is exactly the Timestamp.
-        var generator = SeededGenerator(seed: 0x0DEC)
+        var generator = SeededRandom(seed: 0x0DEC)
         var values: [Int64] = [.max, .min, 0, 978_307_200_000_000_000, 978_307_200_000_000_001,
                                978_307_199_999_999_999, 1 << 53, -(1 << 53)]
         for _ in 0..<100_000 { values.append(Int64(bitPattern: generator.next())) }
@@ -110,7 +111,7 @@ struct TimestampVector: Decodable, CustomTestStringConvertible {
     }
 
     @Test func nearTwoThousandOneTheDatesNearestToWholeNanosecondsComeBack() {
-        var generator = SeededGenerator(seed: 0x2001)
+        var generator = SeededRandom(seed: 0x2001)
         for _ in 0..<100_000 {
             // Within 2^23 s of 2001, where a Double is finer than a nanosecond.
             let nanoseconds = 978_307_200_000_000_000 + Int64.random(in: -8_388_607_999_999_999...8_388_607_999_999_999, using: &generator)
