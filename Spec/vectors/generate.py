@@ -7,8 +7,9 @@ taken from the Swift code). The Swift tests replay every vector it writes; if th
 implementations disagree, a test fails.
 
 Usage: python3 Spec/vectors/generate.py   (rewrites Spec/vectors/frames/*.json and
-Spec/vectors/fragments/*.json through generate_fragments.py, and
-Spec/vectors/compression/* through generate_compression.py, which needs the zstd tool)
+Spec/vectors/fragments/*.json through generate_fragments.py,
+Spec/vectors/compression/* through generate_compression.py, which needs the zstd tool, and
+Spec/vectors/streams/*.json through generate_streams.py and its stream reader)
 """
 import os
 import struct
@@ -18,6 +19,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from wire import crc32c, uvarint, write_vectors  # noqa: E402
 import generate_fragments  # noqa: E402
 import generate_compression  # noqa: E402
+import generate_streams  # noqa: E402
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 OUT = os.path.join(HERE, "frames")
@@ -110,8 +112,9 @@ add_valid("fragment-last", "Last of three fragments of a 10-byte message.", kind
 good = frame(type_id=1, body=upsert)
 
 vectors.append(invalid("bad-magic", "First byte is not 0xC7.", b"\x47" + good[1:], "badMagic", 0))
-vectors.append(invalid("truncated-prelude", "Only magic and version.", good[:2], "truncated", 2))
-vectors.append(invalid("truncated-body", "Frame cut one byte short of its checksum's end.", good[:-1], "truncated", len(good) - 1))
+# `truncated` points at the first byte of what the input ends inside: here, the frame.
+vectors.append(invalid("truncated-prelude", "Only magic and version.", good[:2], "truncated", 0))
+vectors.append(invalid("truncated-body", "Frame cut one byte short of its checksum's end.", good[:-1], "truncated", 0))
 bad_crc = bytearray(good)
 bad_crc[10] ^= 0x01
 vectors.append(invalid("checksum-mismatch-body", "One body bit flipped.", bytes(bad_crc), "checksumMismatch", len(good) - 4))
@@ -141,14 +144,15 @@ vectors.append(invalid("unknown-codec", "Compressed flag with codec 9.", frame(t
 vectors.append(invalid("content-size-over-limit", "Declared decompressed size 1 GiB is over maxMessageSize: rejected before allocating.",
                        frame(type_id=2, body=b"\x00", compression={"codec": 1, "dictionaryID": 0, "contentSize": 1 << 30}), "limitExceeded", 7))
 vectors.append(invalid("fragment-index-not-below-count", "Fragment index 3 of count 3.", frame(kind="fragment", type_id=2, body=b"\x00",
-                       fragment={"messageID": 1, "index": 3, "count": 3, "totalLength": 10, "offset": 0}), "invalidFragment", 5))
+                       fragment={"messageID": 1, "index": 3, "count": 3, "totalLength": 10, "offset": 0}), "invalidFragment", 6))
 vectors.append(invalid("fragment-count-one", "A message of one fragment is sent as a data frame.", frame(kind="fragment", type_id=2, body=b"\x00",
-                       fragment={"messageID": 1, "index": 0, "count": 1, "totalLength": 1, "offset": 0}), "invalidFragment", 5))
+                       fragment={"messageID": 1, "index": 0, "count": 1, "totalLength": 1, "offset": 0}), "invalidFragment", 7))
 vectors.append(invalid("fragment-past-total", "Fragment bytes run past the declared total length.", frame(kind="fragment", type_id=2, body=b"\x00\x01\x02",
-                       fragment={"messageID": 1, "index": 1, "count": 2, "totalLength": 4, "offset": 2}), "invalidFragment", 5))
+                       fragment={"messageID": 1, "index": 1, "count": 2, "totalLength": 4, "offset": 2}), "invalidFragment", 9))
 vectors.append(invalid("trailing-bytes", "A complete frame followed by a stray byte (single-frame decode).",
                        frame(type_id=1, body=b"") + b"\x00", "trailingBytes", len(frame(type_id=1, body=b""))))
 
 write_vectors(OUT, vectors)
 write_vectors(os.path.join(HERE, "fragments"), generate_fragments.build())
 write_vectors(generate_compression.OUT, generate_compression.build())
+write_vectors(generate_streams.OUT, generate_streams.build())

@@ -20,7 +20,8 @@ public struct FrameDecoder: Sendable {
     private func decodeSingle(_ bytes: [UInt8], copyBody: Bool) throws(WireError) -> (frame: Frame, end: Int) {
         switch scan(bytes, from: 0, copyBody: copyBody) {
         case .needMore:
-            throw WireError(.truncated, offset: bytes.count, "frame is incomplete: input ends after \(bytes.count) bytes")
+            // `truncated` points at the first byte of what the input ends inside: the frame.
+            throw WireError(.truncated, offset: 0, "frame is incomplete: input ends after \(bytes.count) bytes")
         case .invalid(let error, _), .unconfirmed(let error):
             throw error
         case .frame(let frame, let end):
@@ -168,28 +169,33 @@ public struct FrameDecoder: Sendable {
             throw WireError(.invalidTypeID, offset: typeOffset, "type id \(typeID) is outside 1...\(Frame.maxTypeID)")
         }
         var fragment: FragmentInfo?
-        let fragmentOffset = reader.position
+        var fieldOffsets: FragmentInfo.FieldOffsets?
         if kind == .fragment {
             let messageID = try reader.readUVarint()
+            let indexOffset = reader.position
             let index = try reader.readUVarint()
+            let countOffset = reader.position
             let count = try reader.readUVarint()
+            let totalOffset = reader.position
             let totalLength = try reader.readUVarint()
+            let offsetOffset = reader.position
             let offset = try reader.readUVarint()
-            guard count <= UInt64(limits.maxFragmentCount) else {
-                throw WireError(.limitExceeded, offset: fragmentOffset,
+            let offsets = FragmentInfo.FieldOffsets(index: indexOffset, count: countOffset, offset: offsetOffset)
+            // Rule 1 of "Consistency rules", then rule 2, before the compression header.
+            guard count <= UInt64(min(limits.maxFragmentCount, Int(UInt32.max))) else {
+                throw WireError(.limitExceeded, offset: countOffset,
                                 "fragment count \(count) is over maxFragmentCount \(limits.maxFragmentCount)")
             }
             guard totalLength <= UInt64(limits.maxMessageSize) else {
-                throw WireError(.limitExceeded, offset: fragmentOffset,
+                throw WireError(.limitExceeded, offset: totalOffset,
                                 "message total length \(totalLength) is over maxMessageSize \(limits.maxMessageSize)")
             }
-            // safe because: count <= maxFragmentCount (an Int) and index is checked below count
-            // by validate, so both conversions only see values that fit.
-            guard index <= UInt64(UInt32.max) else {
-                throw WireError(.invalidFragment, offset: fragmentOffset, "fragment index \(index) is not below count \(count)")
-            }
-            fragment = FragmentInfo(messageID: messageID, index: UInt32(index), count: UInt32(count),
+            try FragmentInfo.validateCountAndIndex(count: count, index: index, at: offsets)
+            // safe because: count fits UInt32 (checked above) and index < count.
+            let info = FragmentInfo(messageID: messageID, index: UInt32(index), count: UInt32(count),
                                     totalLength: totalLength, offset: offset)
+            fragment = info
+            fieldOffsets = offsets
         }
         var compression: CompressionInfo?
         if flags.contains(.compressed) {
@@ -214,7 +220,8 @@ public struct FrameDecoder: Sendable {
         let bodyCount = reader.remaining
         let body = copyBody ? try reader.readBytes(count: bodyCount, "frame body") : []
         if let fragment {
-            try FragmentInfo.validate(fragment, bodyCount: bodyCount, offset: fragmentOffset)
+            // Rule 3 needs the body's length, known once the compression header is read.
+            try FragmentInfo.validateRange(fragment, bodyCount: bodyCount, at: fieldOffsets)
         }
         return Frame(kind: kind, typeID: typeID, compression: compression, fragment: fragment, body: body)
     }

@@ -101,9 +101,8 @@ public struct FrameStreamReader: Sendable {
                     guard ended else { return nil }
                     // The stream ended inside this candidate: its length was never confirmed,
                     // so read the bytes after its magic byte again.
-                    let missing = base + buffer.count
                     let bytes = buffer.count - start
-                    pending = (base + start, WireError(.truncated, offset: missing,
+                    pending = (base + start, WireError(.truncated, offset: base + start,
                                                        "stream ends after \(bytes) byte\(bytes == 1 ? "" : "s") of a frame; the bytes after its magic byte are read again"))
                     start += 1
                     continue
