@@ -25,7 +25,7 @@ struct DecodeCommand: ParsableCommand {
     @Argument(help: "A file of back-to-back frames (default: standard input).")
     var file: String?
 
-    @Option(help: "Input format: auto, raw or hex.")
+    @Option(help: "Input format: auto (detected), raw or hex (plain hex, xxd, hexdump -C, groupwire demo --hex).")
     var input: DecodeTool.InputFormat = .auto
 
     @Flag(help: "Wrap each message as {offset, type, typeID, value}.")
@@ -41,10 +41,9 @@ struct DecodeCommand: ParsableCommand {
     var dictionaries: [String] = []
 
     func run() throws {
-        let bytes = try StandardStreams.input(file)
         var tool = DecodeTool(specPath: spec, inputFormat: input, envelope: envelope, pretty: pretty)
         tool.keepsUnknownFields = keepUnknown
         tool.dictionaryPaths = dictionaries
-        try StandardStreams.finish(tool.run(input: bytes))
+        try StandardStreams.exit(tool.run(path: file ?? "-", output: StandardStreams.streaming()))
     }
 }

@@ -38,8 +38,8 @@ struct InspectCommand: ParsableCommand {
         }
     }
 
-    @Argument(help: "The frame file to inspect.")
-    var file: String
+    @Argument(help: "The frame file to inspect (default, or '-': standard input).")
+    var file: String = "-"
 
     @Option(help: "Output format: text for people, json for programs (schema groupwire.inspect/1).")
     var format: OutputFormat = .text
@@ -57,7 +57,8 @@ struct InspectCommand: ParsableCommand {
             case .raw: .raw
             case nil: nil
             }
-        try StandardStreams.finish(
-            InspectTool.run(path: file, json: format == .json, fileFormat: fileFormat, dictionaryPaths: dictionaries))
+        try StandardStreams.exit(
+            InspectTool.run(path: file, json: format == .json, fileFormat: fileFormat, dictionaryPaths: dictionaries,
+                            output: StandardStreams.streaming()))
     }
 }

@@ -135,6 +135,15 @@ public struct FrameStreamReader: Sendable {
         }
     }
 
+    /// The bytes of `event` if they are still buffered: always for the event ``nextEvent()``
+    /// returned last when it is a frame or an error found after the checksum passed, until
+    /// the next ``append(_:)``. Use it to read a frame's bytes as they were received.
+    public func bytes(of event: FrameStreamEvent) -> ArraySlice<UInt8>? {
+        let first = event.offset - base
+        guard first >= 0, event.length >= 0, first <= buffer.count - event.length else { return nil }
+        return buffer[first..<(first + event.length)]
+    }
+
     /// Reports the pending non-frame event, which ends at `start`.
     private mutating func takePending() -> FrameStreamEvent? {
         guard let (offset, error) = pending else { return nil }
