@@ -16,7 +16,7 @@ import struct
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from wire import crc32c, uvarint, write_vectors  # noqa: E402
+from wire import crc32c, playback_state, uvarint, write_vectors  # noqa: E402
 import generate_fragments  # noqa: E402
 import generate_compression  # noqa: E402
 import generate_streams  # noqa: E402
@@ -64,9 +64,9 @@ UUID = bytes.fromhex("6f1c2a9e4b7d4e0f8a3b5c6d7e8f9a0b")
 # UpsertStroke-like payload: 1: id (UUID), 2: color (varint enum), 3: point {1: x f64, 2: y f64}
 point = payload_field(1, 1, struct.pack("<d", 12.5)) + payload_field(2, 1, struct.pack("<d", -3.25))
 upsert = payload_field(1, 2, ld(UUID)) + payload_field(2, 0, uvarint(2)) + payload_field(3, 2, ld(point))
-playback = (payload_field(1, 2, ld("Ponyo 崖の上".encode())) + payload_field(2, 2, ld(UUID))
-            + payload_field(3, 1, struct.pack("<d", 93.75)) + payload_field(4, 1, struct.pack("<d", 1.0))
-            + payload_field(5, 0, uvarint(1)))
+# A PlaybackState payload (WatchTogether.gwspec, message @10) with a non-ASCII title.
+playback = playback_state(UUID, "Ponyo 崖の上", bytes(range(16)), 93.75, 1.5, True, 1, bytes(range(16, 32)), "Ana",
+                          1_700_000_000_000_000_000, bytes(range(16)), {"audio": "ja"})
 
 
 def valid(name, description, raw, **fields):
@@ -92,7 +92,8 @@ def add_valid(name, description, **kw):
 add_valid("data-empty-body", "Smallest data frame: type id 1, empty body (5 header bytes + 4 checksum bytes).", type_id=1)
 add_valid("data-one-byte", "Data frame with a one-byte body.", type_id=7, body=b"\x2a")
 add_valid("data-upsert-stroke", "UpsertStroke-shaped payload: UUID, enum colour, nested point.", type_id=1, body=upsert)
-add_valid("data-playback-state", "PlaybackState-shaped payload with a non-ASCII title.", type_id=10, body=playback)
+add_valid("data-playback-state", "A PlaybackState payload (Spec/Examples/WatchTogether.gwspec, message @10) with a non-ASCII title.",
+          type_id=10, body=playback)
 add_valid("data-type-id-127", "Largest one-byte type id.", type_id=127, body=b"\x08\x01")
 add_valid("data-type-id-128", "Smallest two-byte type id.", type_id=128, body=b"\x08\x01")
 add_valid("data-type-id-max", "Largest type id, 2^32-1 (five-byte varint).", type_id=0xFFFFFFFF, body=b"")
