@@ -55,6 +55,17 @@ func frameFileFuzzViolations(_ input: [UInt8]) -> [String] {
                 }
             }
             if dump.location(ofByte: bytes.count) != nil { violations.append("the end offset has a location") }
+            // Fed in two pieces, split anywhere, the streaming reader gives the same bytes.
+            let split = Int(input[0]) * input.count / 256
+            var pieces = HexDumpReader(path: "fuzz.hex", maxBytes: frameFileFuzzMaxBytes)
+            do {
+                try pieces.append(input[..<split])
+                try pieces.append(input[split...])
+                try pieces.finish()
+                if pieces.takeBytes() != bytes { violations.append("hex split at \(split) gave other bytes") }
+            } catch {
+                violations.append("hex split at \(split) failed where the whole text did not: \(error)")
+            }
             if dump.location(ofByte: -1) != nil { violations.append("offset -1 has a location") }
         } catch {
             if let line = error.line {

@@ -7,7 +7,8 @@ import Testing
 /// Spec/Examples/WatchTogether.gwspec: they decode with it, under its type id, and the
 /// dynamic codec writes the same bytes back (the generator writes them canonically).
 @Suite struct PlaybackStateVectorTests {
-    /// (vector file, type id, payload) for every vector whose description names PlaybackState.
+    /// (vector file, type id, payload) for every vector whose description names
+    /// PlaybackState or whose frame has its type id, 10.
     static func payloads() throws -> [(name: String, typeID: UInt64, payload: [UInt8])] {
         var found: [(String, UInt64, [UInt8])] = []
         for folder in ["frames", "compression"] {
@@ -15,8 +16,8 @@ import Testing
             for name in try FileManager.default.contentsOfDirectory(atPath: url.path).sorted() where name.hasSuffix(".json") {
                 let object = try JSONSerialization.jsonObject(with: Data(contentsOf: url.appendingPathComponent(name)))
                 guard let vector = object as? [String: Any], let description = vector["description"] as? String,
-                    description.contains("PlaybackState"), let frame = vector["frame"] as? [String: Any],
-                    let typeID = frame["typeID"] as? Int
+                    let frame = vector["frame"] as? [String: Any], let typeID = frame["typeID"] as? Int,
+                    description.contains("PlaybackState") || typeID == 10
                 else { continue }
                 let decompressed = vector["decompressed"] as? [String: Any]
                 guard let hex = decompressed == nil ? frame["body"] as? String : decompressed?["payload"] as? String else {

@@ -13,7 +13,8 @@
 /// - a `*` line (from `hexdump -C` or `xxd -a`), which stands for repeats of the line
 ///   before it up to the offset of the line after it.
 ///
-/// Blank lines are skipped, and `#` starts a comment that runs to the end of the line.
+/// Blank lines are skipped, and `#` starts a comment that runs to the end of the line. A
+/// line is at most ``HexDumpReader/maxLineLength`` bytes long.
 /// Offsets are only used to expand `*` lines; they are not checked otherwise. Layouts
 /// that group bytes into little-endian words (`hexdump` without `-C`, `od`) are not hex
 /// of the bytes in order and are not supported.
