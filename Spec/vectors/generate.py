@@ -9,7 +9,8 @@ implementations disagree, a test fails.
 Usage: python3 Spec/vectors/generate.py   (rewrites Spec/vectors/frames/*.json and
 Spec/vectors/fragments/*.json through generate_fragments.py,
 Spec/vectors/compression/* through generate_compression.py, which needs the zstd tool, and
-Spec/vectors/streams/*.json through generate_streams.py and its stream reader)
+Spec/vectors/streams/*.json through generate_streams.py and its stream reader, and
+Spec/vectors/payloads/*.json through generate_payloads.py)
 """
 import os
 import struct
@@ -20,6 +21,7 @@ from wire import crc32c, playback_state, uvarint, write_vectors  # noqa: E402
 import generate_fragments  # noqa: E402
 import generate_compression  # noqa: E402
 import generate_streams  # noqa: E402
+import generate_payloads  # noqa: E402
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 OUT = os.path.join(HERE, "frames")
@@ -150,6 +152,19 @@ vectors.append(invalid("fragment-count-one", "A message of one fragment is sent 
                        fragment={"messageID": 1, "index": 0, "count": 1, "totalLength": 1, "offset": 0}), "invalidFragment", 7))
 vectors.append(invalid("fragment-past-total", "Fragment bytes run past the declared total length.", frame(kind="fragment", type_id=2, body=b"\x00\x01\x02",
                        fragment={"messageID": 1, "index": 1, "count": 2, "totalLength": 4, "offset": 2}), "invalidFragment", 9))
+# Which check wins when a frame breaks two rules (FORMAT.md, "Reading frames").
+vectors.append(invalid("unknown-kind-and-flag", "Reserved kind 3 and reserved flag 0x20 at once: the kind is checked first.",
+                       frame(kind_raw=3, type_id=1, body=b"", flags_extra=0x20), "unknownKind", 3))
+vectors.append(invalid("fragment-count-one-unknown-codec", "A fragment count of 1 and codec 9: fragment rule 2 comes before the compression header.",
+                       frame(kind="fragment", type_id=2, body=b"\x00", compression={"codec": 9, "dictionaryID": 0, "contentSize": 1},
+                             fragment={"messageID": 1, "index": 0, "count": 1, "totalLength": 1, "offset": 0}), "invalidFragment", 7))
+vectors.append(invalid("fragment-past-total-unknown-codec", "Fragment bytes past the total length and codec 9: the compression header comes before fragment rule 3.",
+                       frame(kind="fragment", type_id=2, body=b"\x00\x01\x02", compression={"codec": 9, "dictionaryID": 0, "contentSize": 1},
+                             fragment={"messageID": 1, "index": 1, "count": 2, "totalLength": 4, "offset": 2}), "unknownCodec", 10))
+bad_then_more = bytearray(frame(type_id=1, body=b"\x01"))
+bad_then_more[5] ^= 0x01
+vectors.append(invalid("checksum-mismatch-before-trailing-bytes", "A damaged frame followed by a stray byte: the frame's own error wins, trailingBytes is the last check.",
+                       bytes(bad_then_more) + b"\x00", "checksumMismatch", len(bad_then_more) - 4))
 vectors.append(invalid("trailing-bytes", "A complete frame followed by a stray byte (single-frame decode).",
                        frame(type_id=1, body=b"") + b"\x00", "trailingBytes", len(frame(type_id=1, body=b""))))
 
@@ -157,3 +172,4 @@ write_vectors(OUT, vectors)
 write_vectors(os.path.join(HERE, "fragments"), generate_fragments.build())
 write_vectors(generate_compression.OUT, generate_compression.build())
 write_vectors(generate_streams.OUT, generate_streams.build())
+write_vectors(generate_payloads.OUT, generate_payloads.build())

@@ -114,6 +114,12 @@ def build():
         at = 5 + (0 if single else 1) + did + fcs
         return body[:at] + bytes([body[at] | 0x06]) + body[at + 1:]
 
+    def zero_dictionary_id(body: bytes) -> bytes:
+        # Sets a one-byte Dictionary_ID field holding 0 (RFC 8878: no dictionary id).
+        descriptor = body[4]
+        at = 5 + (0 if descriptor & 0x20 else 1)
+        return body[:4] + bytes([descriptor | 0x01]) + body[5:at] + b"\x00" + body[at:]
+
     vectors = [
         ("zstd-stroke-points", "60 stroke points compressed by `zstd -3 --no-check`, content size in the zstd frame header.",
          2, 0, len(strokes), plain_body, [], {"payload": strokes.hex()}),
@@ -139,6 +145,8 @@ def build():
          2, 0, len(strokes), plain_body + b"\x00", [], {"error": {"kind": "trailingBytes"}}),
         ("zstd-reserved-block-type", "The first block header uses the reserved block type 3.",
          2, 0, len(strokes), reserved_block(plain_body), [], {"error": {"kind": "decompressionFailed"}}),
+        ("zstd-dictionary-id-field-zero", "The zstd frame carries a Dictionary_ID field holding 0, which means no dictionary id: read like an absent field.",
+         2, 0, len(strokes), zero_dictionary_id(plain_body), [], {"payload": strokes.hex()}),
         ("zstd-not-a-zstd-frame", "The body does not start with the zstd magic 28 B5 2F FD.",
          2, 0, 5, b"hello", [], {"error": {"kind": "decompressionFailed"}}),
         ("zstd-skippable-frame", "A zstd skippable frame is not a compressed body.",
