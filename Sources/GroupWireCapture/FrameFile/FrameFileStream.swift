@@ -80,7 +80,14 @@ public final class FrameFileStream {
             close(descriptor)
             throw FrameFileError(.unreadable, path: path, "is a directory, not a frame file")
         }
-        try self.init(source: .descriptor(descriptor, closes: true), path: path, format: format, limits: limits)
+        let first: [UInt8]
+        do throws(FrameFileError) {
+            first = try Self.read(descriptor, name: path)
+        } catch {
+            close(descriptor)
+            throw error
+        }
+        self.init(source: .descriptor(descriptor, closes: true), first: first, path: path, format: format, limits: limits)
     }
 
     /// Reads an open file descriptor (standard input is 0) to its end; it is not closed.
@@ -93,7 +100,8 @@ public final class FrameFileStream {
     public convenience init(descriptor: Int32, name: String, format: FrameFileFormat? = nil, limits: Limits = .default)
         throws(FrameFileError)
     {
-        try self.init(source: .descriptor(descriptor, closes: false), path: name, format: format, limits: limits)
+        let first = try Self.read(descriptor, name: name)
+        self.init(source: .descriptor(descriptor, closes: false), first: first, path: name, format: format, limits: limits)
     }
 
     /// Reads frame file contents held in memory, chunk by chunk as it would a file.
@@ -103,22 +111,18 @@ public final class FrameFileStream {
     ///   - format: the format to read it as; nil detects it.
     ///   - limits: the limits frames are checked against.
     public convenience init(bytes: [UInt8], path: String, format: FrameFileFormat? = nil, limits: Limits = .default) {
-        // Reading memory cannot fail.
-        try! self.init(source: .memory(bytes, position: 0), path: path, format: format, limits: limits)
+        let end = min(bytes.count, Self.chunkSize)
+        self.init(source: .memory(bytes, position: end), first: Array(bytes[..<end]), path: path, format: format,
+                  limits: limits)
     }
 
-    private init(source: Source, path: String, format: FrameFileFormat?, limits: Limits) throws(FrameFileError) {
+    /// Starts reading `source`, whose first chunk `first` has been read.
+    private init(source: Source, first: [UInt8], path: String, format: FrameFileFormat?, limits: Limits) {
         self.source = source
         self.path = path
         reader = FrameStreamReader(limits: limits)
-        do throws(FrameFileError) {
-            let first = try readChunk()
-            self.format = format ?? FrameFileFormat.detect(prefix: first)
-            firstChunk = first
-        } catch {
-            closeSource()
-            throw error
-        }
+        self.format = format ?? FrameFileFormat.detect(prefix: first)
+        firstChunk = first
         if self.format == .hex {
             hex = HexDumpReader(path: path)
         }
@@ -207,18 +211,23 @@ public final class FrameFileStream {
             source = .memory(bytes, position: end)
             return Array(bytes[position..<end])
         case .descriptor(let descriptor, _):
-            var chunk = [UInt8](repeating: 0, count: Self.chunkSize)
-            while true {
-                let count = chunk.withUnsafeMutableBytes { raw in
-                    systemRead(descriptor, raw.baseAddress, raw.count)
-                }
-                if count >= 0 {
-                    chunk.removeLast(chunk.count - count)
-                    return chunk
-                }
-                if errno == EINTR { continue }
-                throw FrameFileError(.unreadable, path: path, "cannot read (\(String(cString: strerror(errno))))")
+            return try Self.read(descriptor, name: path)
+        }
+    }
+
+    /// Up to ``chunkSize`` bytes from `descriptor`; empty at its end.
+    private static func read(_ descriptor: Int32, name: String) throws(FrameFileError) -> [UInt8] {
+        var chunk = [UInt8](repeating: 0, count: chunkSize)
+        while true {
+            let count = chunk.withUnsafeMutableBytes { raw in
+                systemRead(descriptor, raw.baseAddress, raw.count)
             }
+            if count >= 0 {
+                chunk.removeLast(chunk.count - count)
+                return chunk
+            }
+            if errno == EINTR { continue }
+            throw FrameFileError(.unreadable, path: name, "cannot read (\(String(cString: strerror(errno))))")
         }
     }
 
