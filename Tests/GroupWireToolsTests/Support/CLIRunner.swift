@@ -29,8 +29,9 @@ enum CLIRunner {
         var outputText: String { String(decoding: output, as: UTF8.self) }
     }
 
-    /// Runs `groupwire arguments...` in the repository root with `input` on standard input.
-    static func run(_ arguments: [String], input: [UInt8] = []) throws -> Run {
+    /// Runs `groupwire arguments...` in `directory` (default: the repository root) with
+    /// `input` on standard input.
+    static func run(_ arguments: [String], input: [UInt8] = [], in directory: URL? = nil) throws -> Run {
         let binary = try #require(binary, "build the groupwire product first (swift build)")
         let folder = try temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: folder) }
@@ -43,7 +44,7 @@ enum CLIRunner {
         let process = Process()
         process.executableURL = binary
         process.arguments = arguments
-        process.currentDirectoryURL = root
+        process.currentDirectoryURL = directory ?? root
         // Files instead of pipes: no deadlock however much either stream holds.
         process.standardInput = try FileHandle(forReadingFrom: inputURL)
         process.standardOutput = try FileHandle(forWritingTo: outputURL)
