@@ -17,6 +17,7 @@ let package = Package(
         .library(name: "GroupWireCapture", targets: ["GroupWireCapture"]),
         .library(name: "GroupWireCompression", targets: ["GroupWireCompression"]),
         .library(name: "GroupWireSession", targets: ["GroupWireSession"]),
+        .library(name: "GroupWireTesting", targets: ["GroupWireTesting"]),
         .library(name: "GroupWireSpec", targets: ["GroupWireSpec"]),
         .library(name: "GroupWireDynamic", targets: ["GroupWireDynamic"]),
         .library(name: "GroupWireCodegen", targets: ["GroupWireCodegen"]),
@@ -61,14 +62,14 @@ let package = Package(
         .target(name: "GroupWireSpec", swiftSettings: strictSwift),
         .testTarget(
             name: "GroupWireSpecTests",
-            dependencies: ["GroupWireSpec"],
+            dependencies: ["GroupWireSpec", "GroupWireTesting"],
             swiftSettings: strictSwift
         ),
         // Schema-driven JSON <-> payload codec for any spec type, without generated code.
         .target(name: "GroupWireDynamic", dependencies: ["GroupWire", "GroupWireSpec"], swiftSettings: strictSwift),
         .testTarget(
             name: "GroupWireDynamicTests",
-            dependencies: ["GroupWireDynamic", "GroupWire", "GroupWireSpec", "DrawTogetherV1Golden", "WatchTogetherGolden"],
+            dependencies: ["GroupWireDynamic", "GroupWire", "GroupWireSpec", "DrawTogetherV1Golden", "WatchTogetherGolden", "GroupWireTesting"],
             swiftSettings: strictSwift
         ),
         // What the CLI commands do, as testable values (results with output, messages, status).
@@ -76,7 +77,7 @@ let package = Package(
             name: "GroupWireTools",
             dependencies: [
                 "GroupWire", "GroupWireSpec", "GroupWireDynamic", "GroupWireCodegen", "GroupWireCompression",
-                "GroupWireCapture", "GroupWireExamples",
+                "GroupWireCapture", "GroupWireExamples", "GroupWireSession", "GroupWireTesting",
             ],
             swiftSettings: strictSwift
         ),
@@ -147,12 +148,12 @@ let package = Package(
         ),
         .testTarget(
             name: "GroupWireCompressionTests",
-            dependencies: ["GroupWireCompression", "GroupWire"],
+            dependencies: ["GroupWireCompression", "GroupWire", "GroupWireTesting"],
             swiftSettings: strictSwift
         ),
         .testTarget(
             name: "GroupWireTests",
-            dependencies: ["GroupWire"],
+            dependencies: ["GroupWire", "GroupWireTesting"],
             swiftSettings: strictSwift
         ),
         .testTarget(
@@ -160,10 +161,15 @@ let package = Package(
             dependencies: ["GroupWireCapture", "GroupWireCompression", "GroupWire"],
             swiftSettings: strictSwift
         ),
+        // The messenger pipeline and the transport protocol. GroupWire only: no libzstd, so
+        // an iOS target gets it all; compression plugs in through `PayloadCodec`.
         .target(name: "GroupWireSession", dependencies: ["GroupWire"], swiftSettings: strictSwift),
+        // For users' tests: the in-process hub with seeded fault injection, the virtual
+        // clock, and the package's one seeded random generator.
+        .target(name: "GroupWireTesting", dependencies: ["GroupWireSession", "GroupWire"], swiftSettings: strictSwift),
         .testTarget(
             name: "GroupWireSessionTests",
-            dependencies: ["GroupWireSession", "GroupWire"],
+            dependencies: ["GroupWireSession", "GroupWireTesting", "GroupWire", "GroupWireCompression", "GroupWireExamples"],
             swiftSettings: strictSwift
         ),
     ]

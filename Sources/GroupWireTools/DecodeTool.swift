@@ -1,13 +1,15 @@
 import GroupWire
 import GroupWireCapture
 import GroupWireCompression
+import GroupWireSession
 import GroupWireDynamic
 import GroupWireSpec
 
 /// `groupwire decode --spec SPEC [FILE]`: back-to-back frames → one JSON document per message.
-/// Fragment frames are put back together with a `Reassembler` (the input is one sender; a
-/// message is printed when its last fragment arrives); compressed messages are decompressed
-/// first, with the dictionaries of ``dictionaryPaths`` when they need one.
+/// Frames go through the messenger's receiving path, `ReceivePipeline`: fragments are put
+/// back together (the input is one sender; a message is printed when its last fragment
+/// arrives) and compressed messages decompressed, with the dictionaries of
+/// ``dictionaryPaths`` when they need one.
 public struct DecodeTool: Sendable {
     /// How the input is written.
     public enum InputFormat: String, Sendable, CaseIterable {
@@ -113,8 +115,10 @@ public struct DecodeTool: Sendable {
             output.message(ToolResult.errorLine(line))
             status = .invalidInput
         }
-        // The whole input is one sender; time stands still, so nothing times out mid-file.
-        var reassembler = Reassembler<Int>(limits: limits, clock: ReassemblyClock { .zero })
+        // The messenger's receiving path. The whole input is one sender; time stands still,
+        // so nothing times out mid-file.
+        var pipeline = ReceivePipeline(limits: limits, clock: ReassemblyClock { .zero }, codec: compressor)
+        let sender = ParticipantID.numbered(0)
         do throws(FrameFileError) {
             while let fileEvent = try stream.next() {
                 let event = fileEvent.event
@@ -122,26 +126,29 @@ public struct DecodeTool: Sendable {
                 case .failure(let error):
                     report("frame at offset \(event.offset): \(describe(error))")
                 case .success(let frame):
-                    let reassembly = reassembler.receive(frame, from: 0)
-                    for drop in reassembly.drops {
+                    let received = pipeline.receive(frame, from: sender)
+                    for drop in received.drops {
                         report("frame at offset \(event.offset) (type id \(frame.typeID)): \(drop)")
                     }
-                    guard let received = reassembly.message else { continue }
+                    if let rejection = received.rejection {
+                        report("frame at offset \(event.offset) (type id \(frame.typeID)): \(describe(rejection))")
+                    }
+                    guard let message = received.message else { continue }
                     do throws(WireError) {
-                        let frame = try decompressed(received, with: compressor)
-                        let (message, value) = try codec.decode(frame: frame)
+                        let (decoded, value) = try codec.decode(
+                            frame: Frame(kind: message.kind, typeID: message.typeID, body: message.payload))
                         let document: JSONValue = envelope
-                            ? ["offset": .number(JSONNumber(Int64(event.offset))), "type": .string(message.name),
-                               "typeID": .number(JSONNumber(message.typeID)), "value": value]
+                            ? ["offset": .number(JSONNumber(Int64(event.offset))), "type": .string(decoded.name),
+                               "typeID": .number(JSONNumber(decoded.typeID)), "value": value]
                             : value
                         output.write(writer.bytes(document) + [0x0A])
                     } catch {
                         // Payload offsets count from the body; report them in the input.
-                        // (Offsets inside a decompressed body have no place in the input: kept as they are.)
-                        let bodyStart = event.offset + event.length - 4 - received.body.count
-                        let shifted = received.compression == nil && frame.kind != .fragment
+                        // (Offsets inside a decompressed or reassembled body have no place in the input: kept as they are.)
+                        let bodyStart = event.offset + event.length - 4 - message.payload.count
+                        let shifted = message.compression == nil && frame.kind != .fragment
                             ? WireError(error.kind, offset: error.offset.map { $0 + bodyStart }, error.context) : error
-                        report("frame at offset \(event.offset) (type id \(received.typeID)): \(describe(shifted))")
+                        report("frame at offset \(event.offset) (type id \(message.typeID)): \(describe(shifted))")
                     }
                 }
             }
@@ -153,28 +160,10 @@ public struct DecodeTool: Sendable {
         if stream.byteCount == 0 {
             report("the input holds no frames")
         }
-        if reassembler.partialMessageCount > 0 {
-            report("the input ends inside \(reassembler.partialMessageCount) fragmented message(s) whose fragments are not all there")
+        if pipeline.partialMessageCount > 0 {
+            report("the input ends inside \(pipeline.partialMessageCount) fragmented message(s) whose fragments are not all there")
         }
         return status
-    }
-
-    /// The frame with its body decompressed when it is compressed.
-    private func decompressed(_ frame: Frame, with compressor: PayloadCompressor?) throws(WireError) -> Frame {
-        guard let info = frame.compression else { return frame }
-        guard let compressor else {
-            throw WireError(.unsupportedFrame, "the frame is compressed and zstd could not be set up")
-        }
-        var plain = frame
-        do {
-            plain.body = try compressor.decompress(frame.body, info: info)
-        } catch let error as WireError {
-            throw error
-        } catch {
-            throw WireError(.invalidValue, "cannot decompress the body: \(error)")
-        }
-        plain.compression = nil
-        return plain
     }
 
     private func describe(_ error: WireError) -> String {

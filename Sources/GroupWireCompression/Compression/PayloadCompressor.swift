@@ -42,10 +42,16 @@ public final class PayloadCompressor: Sendable {
     /// - Throws: ``WireError`` `.unknownDictionary` if the policy's dictionary was removed
     ///   from the store, `.compressionFailed` if libzstd fails.
     public func compress(_ payload: [UInt8]) throws -> CompressedBody? {
-        guard policy.shouldCompress(size: payload.count), payload.count > 1 else {
+        try compress(payload, dictionaryID: policy.dictionaryID, threshold: policy.threshold)
+    }
+
+    /// Compresses `payload` with the policy's level, the dictionary `dictionaryID` (nil:
+    /// none) and `threshold`, keeping the result only when it is strictly smaller.
+    func compress(_ payload: [UInt8], dictionaryID: UInt32?, threshold: Int) throws -> CompressedBody? {
+        guard payload.count >= threshold, payload.count > 1 else {
             return nil
         }
-        let dictionary = try policy.dictionaryID.map { try dictionaries.require(id: $0) }
+        let dictionary = try dictionaryID.map { try dictionaries.require(id: $0) }
         // Capacity one less than the payload: libzstd gives up as soon as the frame could
         // not be strictly smaller, so incompressible payloads cost as little as possible.
         guard let bytes = try compressor.compress(payload, dictionary: dictionary, capacity: payload.count - 1) else {
