@@ -1,5 +1,6 @@
 import Testing
 @testable import GroupWire
+import GroupWireTesting
 
 /// A length that its checksum has not confirmed is never used to skip: junk in front of a
 /// valid frame, a damaged frame, or a candidate cut off by the end of the stream never
@@ -72,7 +73,7 @@ import Testing
 
     /// A stream of valid frames with junk between them, and where each valid frame starts.
     static func randomStream(seed: UInt64) throws -> (bytes: [UInt8], frames: [(offset: Int, frame: Frame)]) {
-        var random = SeededGenerator(seed: seed)
+        var random = SeededRandom(seed: seed)
         var bytes: [UInt8] = []
         var frames: [(offset: Int, frame: Frame)] = []
         func randomFrame() -> Frame {
@@ -113,7 +114,7 @@ import Testing
     @Test(arguments: 1...40)
     func everyIntactFrameIsDeliveredOnceInOrderWithItsOffsetHoweverTheStreamIsChunked(seed: Int) throws {
         let (stream, expected) = try Self.randomStream(seed: UInt64(seed))
-        var random = SeededGenerator(seed: UInt64(seed) &* 7919)
+        var random = SeededRandom(seed: UInt64(seed) &* 7919)
         var randomSizes: [Int] = []
         var left = stream.count
         while left > 0 {
