@@ -38,12 +38,11 @@ struct FrameVector: Decodable, CustomTestStringConvertible {
 
     var testDescription: String { name }
 
-    /// Every frame-shaped vector file: frames, fragments and compression (the timestamp
-    /// conversions in Spec/vectors/timestamps are not frames).
+    /// Every vector file of one frame: all of Spec/vectors but the stream, payload and
+    /// timestamp-conversion vectors, which are not frames.
     static func files() -> [URL] {
-        RepositoryPaths.files(under: "Spec/vectors", withExtension: "json").filter {
-            $0.deletingLastPathComponent().lastPathComponent != "timestamps"
-        }
+        RepositoryPaths.files(under: "Spec/vectors", withExtension: "json")
+            .filter { !["streams", "payloads", "timestamps"].contains($0.deletingLastPathComponent().lastPathComponent) }
     }
 
     static func all() -> [FrameVector] {
