@@ -14,6 +14,7 @@ let package = Package(
     platforms: [.macOS(.v15), .iOS(.v18), .tvOS(.v18), .visionOS(.v2)],
     products: [
         .library(name: "GroupWire", targets: ["GroupWire"]),
+        .library(name: "GroupWireJSON", targets: ["GroupWireJSON"]),
         .library(name: "GroupWireCapture", targets: ["GroupWireCapture"]),
         .library(name: "GroupWireCompression", targets: ["GroupWireCompression"]),
         .library(name: "GroupWireSession", targets: ["GroupWireSession"]),
@@ -30,10 +31,13 @@ let package = Package(
     ],
     targets: [
         .target(name: "CGroupWireCRC32C"),
-        .target(name: "GroupWire", dependencies: ["CGroupWireCRC32C"], swiftSettings: strictSwift),
+        // The package's one JSON value, writer and parser. No dependencies.
+        .target(name: "GroupWireJSON", swiftSettings: strictSwift),
+        .testTarget(name: "GroupWireJSONTests", dependencies: ["GroupWireJSON"], swiftSettings: strictSwift),
+        .target(name: "GroupWire", dependencies: ["CGroupWireCRC32C", "GroupWireJSON"], swiftSettings: strictSwift),
         .target(
             name: "GroupWireCapture",
-            dependencies: ["GroupWire", "GroupWireCompression"],
+            dependencies: ["GroupWire", "GroupWireCompression", "GroupWireJSON"],
             swiftSettings: strictSwift
         ),
         .systemLibrary(name: "CZstd", pkgConfig: "libzstd", providers: [.apt(["libzstd-dev"])]),
@@ -57,15 +61,15 @@ let package = Package(
             swiftSettings: strictSwift
         ),
         // The spec language: lexer, parser, semantic model, fingerprints, compatibility.
-        // Foundation only, so tools and plugins can use it without the wire core.
-        .target(name: "GroupWireSpec", swiftSettings: strictSwift),
+        // Foundation and GroupWireJSON only, so tools and plugins can use it without the wire core.
+        .target(name: "GroupWireSpec", dependencies: ["GroupWireJSON"], swiftSettings: strictSwift),
         .testTarget(
             name: "GroupWireSpecTests",
             dependencies: ["GroupWireSpec"],
             swiftSettings: strictSwift
         ),
         // Schema-driven JSON <-> payload codec for any spec type, without generated code.
-        .target(name: "GroupWireDynamic", dependencies: ["GroupWire", "GroupWireSpec"], swiftSettings: strictSwift),
+        .target(name: "GroupWireDynamic", dependencies: ["GroupWire", "GroupWireSpec", "GroupWireJSON"], swiftSettings: strictSwift),
         .testTarget(
             name: "GroupWireDynamicTests",
             dependencies: ["GroupWireDynamic", "GroupWire", "GroupWireSpec", "DrawTogetherV1Golden", "WatchTogetherGolden"],
@@ -152,7 +156,7 @@ let package = Package(
         ),
         .testTarget(
             name: "GroupWireTests",
-            dependencies: ["GroupWire"],
+            dependencies: ["GroupWire", "GroupWireJSON"],
             swiftSettings: strictSwift
         ),
         .testTarget(

@@ -53,7 +53,12 @@ public struct EncodeTool: Sendable {
         for document in documents {
             let prefix = document.line.map { "line \($0): " } ?? ""
             do throws(JSONInputError) {
-                let value = try JSONParser().parse(Array(document.bytes))
+                let value: JSONValue
+                do throws(JSONSyntaxError) {
+                    value = try JSONParser().parse(Array(document.bytes))
+                } catch {
+                    throw JSONInputError(error)
+                }
                 let frame = try codec.encodeFrame(value, message: typeName)
                 if hex {
                     result.output += Array((HexText.encode(frame) + "\n").utf8)

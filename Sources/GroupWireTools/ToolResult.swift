@@ -65,7 +65,3 @@ struct ToolFailure: Error {
         self.result = result
     }
 }
-
-/// The dynamic codec's JSON value (GroupWire has a package-internal type of the same name
-/// for its own reports; this module means the public one).
-typealias JSONValue = GroupWireDynamic.JSONValue

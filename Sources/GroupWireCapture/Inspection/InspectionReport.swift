@@ -1,5 +1,6 @@
 import GroupWire
 import GroupWireCompression
+import GroupWireJSON
 
 /// The result of inspecting a frame file: every frame and every rejected run of bytes,
 /// in file order, renderable as text for people or JSON for programs.

@@ -68,6 +68,11 @@ public struct JSONInputError: Error, Sendable, Hashable, CustomStringConvertible
         self.context = context
     }
 
+    /// Creates a ``Kind/syntax`` error from the parser's error, keeping its position.
+    public init(_ syntaxError: JSONSyntaxError) {
+        self.init(syntaxAt: syntaxError.offset, line: syntaxError.line, column: syntaxError.column, syntaxError.context)
+    }
+
     /// `line 3, column 7: ...` for syntax errors, `$.path: ...` otherwise.
     public var description: String {
         if let line, let column {

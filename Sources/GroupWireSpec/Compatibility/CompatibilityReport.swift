@@ -1,3 +1,5 @@
+import GroupWireJSON
+
 /// The result of comparing two spec versions: every change and the verdict.
 public struct CompatibilityReport: Sendable, Hashable {
     /// Identifies one side of the comparison.
@@ -73,74 +75,30 @@ public struct CompatibilityReport: Sendable, Hashable {
     /// ending with a newline.
     public func renderJSON() -> String {
         func side(_ side: Side) -> JSONValue {
-            .object([("fingerprint", .string(side.fingerprint.description)), ("package", .string(side.package)),
-                     ("version", .number(String(side.version)))])
+            .object(["fingerprint": .string(side.fingerprint.description), "package": .string(side.package),
+                     "version": .uint(side.version)])
         }
         let changeValues: [JSONValue] = changes.map { change in
             .object([
-                ("breaks", .string(change.direction.rawValue)),
-                ("failure", .string(change.failure.rawValue)),
-                ("location", change.location.map { .string($0.description) } ?? .null),
-                ("message", .string(change.message)),
-                ("path", .string(change.path)),
-                ("rule", .string(change.rule.id)),
-                ("ruleName", .string(change.rule.name)),
-                ("severity", .string(change.severity.rawValue)),
+                "breaks": .string(change.direction.rawValue),
+                "failure": .string(change.failure.rawValue),
+                "location": change.location.map { .string($0.description) } ?? .null,
+                "message": .string(change.message),
+                "path": .string(change.path),
+                "rule": .string(change.rule.id),
+                "ruleName": .string(change.rule.name),
+                "severity": .string(change.severity.rawValue),
             ])
         }
         let root = JSONValue.object([
-            ("changes", .array(changeValues)),
-            ("new", side(new)),
-            ("old", side(old)),
-            ("summary", .object([("breaking", .number(String(count(.breaking)))), ("info", .number(String(count(.info)))),
-                                 ("warning", .number(String(count(.warning))))])),
-            ("verdict", .string(verdict.rawValue)),
+            "changes": .array(changeValues),
+            "new": side(new),
+            "old": side(old),
+            "summary": .object(["breaking": .int(Int64(count(.breaking))), "info": .int(Int64(count(.info))),
+                                "warning": .int(Int64(count(.warning)))]),
+            "verdict": .string(verdict.rawValue),
         ])
-        return root.rendered(indent: 0) + "\n"
+        return root.rendered() + "\n"
     }
 }
 
-/// A minimal JSON tree with a deterministic printer (keys in the given order).
-enum JSONValue {
-    case string(String)
-    case number(String)
-    case null
-    case array([JSONValue])
-    case object([(String, JSONValue)])
-
-    func rendered(indent: Int) -> String {
-        let pad = String(repeating: "  ", count: indent + 1)
-        let closePad = String(repeating: "  ", count: indent)
-        switch self {
-        case .string(let text): return JSONValue.quote(text)
-        case .number(let text): return text
-        case .null: return "null"
-        case .array(let items):
-            if items.isEmpty { return "[]" }
-            return "[\n" + items.map { pad + $0.rendered(indent: indent + 1) }.joined(separator: ",\n") + "\n" + closePad + "]"
-        case .object(let members):
-            if members.isEmpty { return "{}" }
-            return "{\n" + members.map { pad + JSONValue.quote($0.0) + ": " + $0.1.rendered(indent: indent + 1) }
-                .joined(separator: ",\n") + "\n" + closePad + "}"
-        }
-    }
-
-    /// RFC 8259 string: escapes `"`, `\` and control characters (`\n`, `\t`, `\r`, else `\u00XX`).
-    static func quote(_ text: String) -> String {
-        var result = "\""
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\"": result += "\\\""
-            case "\\": result += "\\\\"
-            case "\n": result += "\\n"
-            case "\t": result += "\\t"
-            case "\r": result += "\\r"
-            case _ where scalar.value < 0x20:
-                let hex = String(scalar.value, radix: 16)
-                result += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-            default: result.unicodeScalars.append(scalar)
-            }
-        }
-        return result + "\""
-    }
-}

@@ -28,6 +28,3 @@ enum FrameHex {
 enum HexTextForTests {
     static func encode(_ bytes: [UInt8]) -> String { HexText.encode(bytes) }
 }
-
-/// The public JSON value of GroupWireDynamic (GroupWire has a package-internal namesake).
-typealias JSONValue = GroupWireDynamic.JSONValue
