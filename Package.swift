@@ -65,14 +65,14 @@ let package = Package(
         .target(name: "GroupWireSpec", dependencies: ["GroupWireJSON"], swiftSettings: strictSwift),
         .testTarget(
             name: "GroupWireSpecTests",
-            dependencies: ["GroupWireSpec"],
+            dependencies: ["GroupWireSpec", "GroupWireTestSupport"],
             swiftSettings: strictSwift
         ),
         // Schema-driven JSON <-> payload codec for any spec type, without generated code.
         .target(name: "GroupWireDynamic", dependencies: ["GroupWire", "GroupWireSpec", "GroupWireJSON"], swiftSettings: strictSwift),
         .testTarget(
             name: "GroupWireDynamicTests",
-            dependencies: ["GroupWireDynamic", "GroupWire", "GroupWireSpec", "DrawTogetherV1Golden", "WatchTogetherGolden"],
+            dependencies: ["GroupWireDynamic", "GroupWire", "GroupWireSpec", "DrawTogetherV1Golden", "WatchTogetherGolden", "GroupWireTestSupport"],
             swiftSettings: strictSwift
         ),
         // What the CLI commands do, as testable values (results with output, messages, status).
@@ -84,12 +84,15 @@ let package = Package(
             ],
             swiftSettings: strictSwift
         ),
+        // What every test target shares: repository paths, the built products, a bounded
+        // child-process runner. Foundation only; not a product.
+        .target(name: "GroupWireTestSupport", path: "Tests/GroupWireTestSupport", swiftSettings: strictSwift),
         .testTarget(
             name: "GroupWireToolsTests",
             // groupwire: so `swift test` alone builds the binary the end-to-end tests run.
             dependencies: [
                 "GroupWireTools", "GroupWireDynamic", "GroupWireSpec", "GroupWire", "GroupWireCompression",
-                "GroupWireCapture", "GroupWireExamples", "groupwire",
+                "GroupWireCapture", "GroupWireExamples", "GroupWireTestSupport", "groupwire",
             ],
             swiftSettings: strictSwift
         ),
@@ -131,7 +134,7 @@ let package = Package(
         ),
         .testTarget(
             name: "GroupWireCodegenTests",
-            dependencies: ["GroupWireCodegen", "GroupWireSpec", "groupwire-generate"],
+            dependencies: ["GroupWireCodegen", "GroupWireSpec", "groupwire-generate", "GroupWireTestSupport"],
             swiftSettings: strictSwift
         ),
         // Golden generated Swift for the example specs (Tests/GoldenGenerated, written by
@@ -151,12 +154,12 @@ let package = Package(
         ),
         .testTarget(
             name: "GroupWireCompressionTests",
-            dependencies: ["GroupWireCompression", "GroupWire"],
+            dependencies: ["GroupWireCompression", "GroupWire", "GroupWireTestSupport"],
             swiftSettings: strictSwift
         ),
         .testTarget(
             name: "GroupWireTests",
-            dependencies: ["GroupWire", "GroupWireJSON"],
+            dependencies: ["GroupWire", "GroupWireJSON", "GroupWireTestSupport"],
             swiftSettings: strictSwift
         ),
         .testTarget(

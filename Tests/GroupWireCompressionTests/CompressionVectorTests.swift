@@ -1,5 +1,6 @@
 import Foundation
 import GroupWire
+import GroupWireTestSupport
 import Testing
 
 @testable import GroupWireCompression
@@ -22,11 +23,7 @@ struct CompressionVector: Decodable, CustomTestStringConvertible, Sendable {
 
     var testDescription: String { name }
 
-    static let folder = URL(fileURLWithPath: #filePath)
-        .deletingLastPathComponent()  // GroupWireCompressionTests
-        .deletingLastPathComponent()  // Tests
-        .deletingLastPathComponent()  // repository root
-        .appendingPathComponent("Spec/vectors/compression")
+    static let folder = RepositoryPaths.url("Spec/vectors/compression")
 
     static var files: [URL] {
         let names = (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []
