@@ -55,6 +55,7 @@ let package = Package(
                 "GroupWireSpec",
                 "GroupWireDynamic",
                 "GroupWireTools",
+                "GroupWireToolsCore",
                 "GroupWireCodegen",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
@@ -80,7 +81,7 @@ let package = Package(
             name: "GroupWireTools",
             dependencies: [
                 "GroupWire", "GroupWireSpec", "GroupWireDynamic", "GroupWireCodegen", "GroupWireCompression",
-                "GroupWireCapture", "GroupWireExamples",
+                "GroupWireCapture", "GroupWireExamples", "GroupWireToolsCore",
             ],
             swiftSettings: strictSwift
         ),
@@ -92,16 +93,25 @@ let package = Package(
             // groupwire: so `swift test` alone builds the binary the end-to-end tests run.
             dependencies: [
                 "GroupWireTools", "GroupWireDynamic", "GroupWireSpec", "GroupWire", "GroupWireCompression",
-                "GroupWireCapture", "GroupWireExamples", "GroupWireTestSupport", "groupwire",
+                "GroupWireCapture", "GroupWireExamples", "GroupWireTestSupport", "groupwire", "groupwire-generate",
             ],
             swiftSettings: strictSwift
         ),
         // Spec model in, Swift files in memory out (issue 3). Pure: no file system.
         .target(name: "GroupWireCodegen", dependencies: ["GroupWireSpec"], swiftSettings: strictSwift),
-        // The generator's command line, run by the build and command plugins.
+        // What the generate command and the plugins' tool share: results, spec loading, the
+        // generate command line. No wire core and no zstd, so the plugins build quickly.
+        .target(
+            name: "GroupWireToolsCore",
+            dependencies: [
+                "GroupWireSpec", "GroupWireCodegen", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ],
+            swiftSettings: strictSwift
+        ),
+        // The generator's command line, run by the build and command plugins: `groupwire generate`.
         .executableTarget(
             name: "groupwire-generate",
-            dependencies: ["GroupWireCodegen", "GroupWireSpec"],
+            dependencies: ["GroupWireToolsCore"],
             swiftSettings: strictSwift
         ),
         // Generates Swift from a target's .gwspec files at build time.
@@ -134,7 +144,7 @@ let package = Package(
         ),
         .testTarget(
             name: "GroupWireCodegenTests",
-            dependencies: ["GroupWireCodegen", "GroupWireSpec", "groupwire-generate", "GroupWireTestSupport"],
+            dependencies: ["GroupWireCodegen", "GroupWireSpec", "GroupWireTestSupport"],
             swiftSettings: strictSwift
         ),
         // Golden generated Swift for the example specs (Tests/GoldenGenerated, written by

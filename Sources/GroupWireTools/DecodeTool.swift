@@ -7,9 +7,9 @@ import GroupWireSpec
 /// Fragment frames are put back together with a `Reassembler` (the input is one sender; a
 /// message is printed when its last fragment arrives); compressed messages are decompressed
 /// first, with the dictionaries of ``dictionaryPaths`` when they need one.
-public struct DecodeTool: Sendable {
+package struct DecodeTool: Sendable {
     /// How the input is written.
-    public enum InputFormat: String, Sendable, CaseIterable {
+    package enum InputFormat: String, Sendable, CaseIterable {
         /// Hex if the first non-blank character is a hex digit, else raw bytes.
         case auto
         /// Raw frame bytes.
@@ -19,24 +19,24 @@ public struct DecodeTool: Sendable {
     }
 
     /// The spec file declaring the messages.
-    public var specPath: String
+    package var specPath: String
     /// How the input is written.
-    public var inputFormat: InputFormat
+    package var inputFormat: InputFormat
     /// Whether to wrap each value as `{"offset", "type", "typeID", "value"}`.
-    public var envelope: Bool
+    package var envelope: Bool
     /// Whether to pretty-print each document (else one per line).
-    public var pretty: Bool
+    package var pretty: Bool
     /// Whether fields the spec does not declare are kept as `"$unknownFields"` (base64) on
     /// decode and written back on encode, instead of being skipped or rejected.
-    public var keepsUnknownFields = false
+    package var keepsUnknownFields = false
     /// The limits frames and payloads are checked against.
-    public var limits: Limits
+    package var limits: Limits
     /// Zstd dictionary files (`groupwire dict train` output) for bodies compressed with one;
     /// a body whose dictionary is not among them is reported with the dictionary's id.
-    public var dictionaryPaths: [String] = []
+    package var dictionaryPaths: [String] = []
 
     /// Creates the tool.
-    public init(specPath: String, inputFormat: InputFormat = .auto, envelope: Bool = false, pretty: Bool = false,
+    package init(specPath: String, inputFormat: InputFormat = .auto, envelope: Bool = false, pretty: Bool = false,
                 limits: Limits = .default) {
         self.specPath = specPath
         self.inputFormat = inputFormat
@@ -51,7 +51,7 @@ public struct DecodeTool: Sendable {
     ///   message an error line with its offset and reason; status 1 if any frame was
     ///   invalid or a fragmented message incomplete (the valid ones are still printed), 2
     ///   for spec problems and unreadable or invalid dictionary files.
-    public func run(input: [UInt8]) -> ToolResult {
+    package func run(input: [UInt8]) -> ToolResult {
         let dictionaries: DictionaryStore
         do throws(ToolFailure) {
             dictionaries = try DictionaryLoading.load(dictionaryPaths)

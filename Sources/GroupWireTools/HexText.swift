@@ -1,7 +1,7 @@
 /// Hex text for frames: lowercase on output; on input any case, whitespace ignored.
-public enum HexText {
+package enum HexText {
     /// Lowercase hex digits of `bytes`.
-    public static func encode(_ bytes: [UInt8]) -> String {
+    package static func encode(_ bytes: [UInt8]) -> String {
         let digits = Array("0123456789abcdef".utf8)
         var output: [UInt8] = []
         output.reserveCapacity(bytes.count * 2)
@@ -15,7 +15,7 @@ public enum HexText {
     /// The bytes hex text spells, ignoring whitespace.
     /// - Returns: the bytes, or the offset of the first character that is not a hex digit
     ///   (or of the dangling last digit).
-    public static func decode(_ text: [UInt8]) -> Result<[UInt8], HexTextError> {
+    package static func decode(_ text: [UInt8]) -> Result<[UInt8], HexTextError> {
         var output: [UInt8] = []
         output.reserveCapacity(text.count / 2)
         var high: UInt8?
@@ -41,7 +41,7 @@ public enum HexText {
 
     /// Whether `text` looks like hex rather than raw frames: its first non-whitespace byte
     /// is a hex digit (raw frames start with the magic byte 0xC7).
-    public static func looksLikeHex(_ text: [UInt8]) -> Bool {
+    package static func looksLikeHex(_ text: [UInt8]) -> Bool {
         guard let first = text.first(where: { !isJSONWhitespace($0) }) else { return false }
         return digit(first) != nil
     }
@@ -57,9 +57,9 @@ public enum HexText {
 }
 
 /// Hex text that could not be decoded.
-public struct HexTextError: Error, Sendable, Hashable {
+package struct HexTextError: Error, Sendable, Hashable {
     /// The offset of the offending character in the text.
-    public let offset: Int
+    package let offset: Int
     /// What is wrong.
-    public let message: String
+    package let message: String
 }

@@ -2,9 +2,9 @@ import GroupWireSpec
 
 /// `groupwire spec diff OLD NEW`: whether peers on the two spec versions can talk, by the
 /// rules of the compatibility checker (Spec/LANGUAGE.md).
-public struct SpecDiffTool: Sendable {
+package struct SpecDiffTool: Sendable {
     /// Output formats.
-    public enum Format: String, Sendable, CaseIterable {
+    package enum Format: String, Sendable, CaseIterable {
         /// The checker's text report.
         case text
         /// The checker's JSON report.
@@ -12,14 +12,14 @@ public struct SpecDiffTool: Sendable {
     }
 
     /// The old spec's path.
-    public var oldPath: String
+    package var oldPath: String
     /// The new spec's path.
-    public var newPath: String
+    package var newPath: String
     /// The report format.
-    public var format: Format
+    package var format: Format
 
     /// Creates the tool.
-    public init(oldPath: String, newPath: String, format: Format = .text) {
+    package init(oldPath: String, newPath: String, format: Format = .text) {
         self.oldPath = oldPath
         self.newPath = newPath
         self.format = format
@@ -28,7 +28,7 @@ public struct SpecDiffTool: Sendable {
     /// Compares the specs.
     /// - Returns: the report on standard output; status 0 when compatible, 1 when a change
     ///   breaks, 2 when either spec cannot be read or has errors.
-    public func run() -> ToolResult {
+    package func run() -> ToolResult {
         let old: SpecSet
         let new: SpecSet
         do throws(ToolFailure) {

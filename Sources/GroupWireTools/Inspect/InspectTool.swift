@@ -3,7 +3,7 @@ import GroupWireCapture
 import GroupWireCompression
 
 /// `groupwire inspect FILE`: every frame's header fields and a schema-less payload dump.
-public enum InspectTool {
+package enum InspectTool {
     /// Runs `groupwire inspect`.
     /// - Parameters:
     ///   - path: the frame file.
@@ -16,7 +16,7 @@ public enum InspectTool {
     ///   messages when the output is JSON), ``ToolStatus/failure`` with
     ///   `groupwire: error: …` or `path:line:column: error: …` when the file cannot be
     ///   read or is not valid hex, or a dictionary file cannot be read or is not one.
-    public static func run(
+    package static func run(
         path: String, json: Bool, fileFormat: FrameFileFormat?, limits: Limits = .default, dictionaryPaths: [String] = []
     ) -> ToolResult {
         let dictionaries: DictionaryStore

@@ -10,20 +10,20 @@ import Darwin
 #endif
 
 /// Bounded reads of command input: standard input or a file, never more than a limit.
-public enum InputReading {
+package enum InputReading {
     /// The most input a command reads (64 MiB).
-    public static let defaultLimit = 64 << 20
+    package static let defaultLimit = 64 << 20
 
     /// Reads standard input to its end.
     /// - Throws: a message for the command line when the input is over `limit` bytes or unreadable.
-    public static func standardInput(limit: Int = defaultLimit) throws(InputReadingError) -> [UInt8] {
+    package static func standardInput(limit: Int = defaultLimit) throws(InputReadingError) -> [UInt8] {
         try read(descriptor: 0, name: "standard input", limit: limit)
     }
 
     /// Reads a whole file.
     /// - Throws: a message for the command line when the file cannot be opened, is over
     ///   `limit` bytes or cannot be read.
-    public static func file(_ path: String, limit: Int = defaultLimit) throws(InputReadingError) -> [UInt8] {
+    package static func file(_ path: String, limit: Int = defaultLimit) throws(InputReadingError) -> [UInt8] {
         let descriptor = open(path, O_RDONLY)
         guard descriptor >= 0 else {
             throw InputReadingError(message: "cannot open \(path): \(String(cString: strerror(errno)))")
@@ -62,7 +62,7 @@ private func systemRead(_ descriptor: Int32, _ buffer: UnsafeMutableRawPointer?,
 }
 
 /// Input that could not be read.
-public struct InputReadingError: Error, Sendable, Hashable {
+package struct InputReadingError: Error, Sendable, Hashable {
     /// What went wrong, for a `groupwire: error:` line.
-    public let message: String
+    package let message: String
 }
