@@ -185,3 +185,9 @@ let package = Package(
         ),
     ]
 )
+
+// `make docs` (GROUPWIRE_DOCS=1) adds the DocC plugin; other builds, and packages that
+// depend on this one, never resolve or build it.
+if Context.environment["GROUPWIRE_DOCS"] != nil {
+    package.dependencies.append(.package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"))
+}
