@@ -125,13 +125,7 @@ package struct DecodeTool: Sendable {
             throw WireError(.unsupportedFrame, "the frame is compressed and zstd could not be set up")
         }
         var plain = frame
-        do {
-            plain.body = try compressor.decompress(frame.body, info: info)
-        } catch let error as WireError {
-            throw error
-        } catch {
-            throw WireError(.invalidValue, "cannot decompress the body: \(error)")
-        }
+        plain.body = try compressor.decompress(frame.body, info: info)
         plain.compression = nil
         return plain
     }

@@ -77,8 +77,7 @@ package struct DictTrainTool: Sendable {
         do {
             dictionary = try DictionaryTrainer.train(samples: samples, size: capacity, id: stampedID)
         } catch {
-            let reason = (error as? WireError)?.context ?? "\(error)"
-            throw ToolFailure("\(reason) (\(samples.count) samples from \(inputs.count) inputs)")
+            throw ToolFailure("\(error.context) (\(samples.count) samples from \(inputs.count) inputs)")
         }
         do {
             try Data(dictionary.bytes).write(to: URL(fileURLWithPath: output), options: .atomic)

@@ -83,7 +83,7 @@ func hexBytes(_ text: String) -> [UInt8]? {
         do {
             let payload = try payloads.payload(of: frame)
             Issue.record("\(vector.name) decompressed to \(payload.count) bytes")
-        } catch let error as WireError {
+        } catch {
             #expect(error.kind.name == expected, "\(error)")
         }
     }

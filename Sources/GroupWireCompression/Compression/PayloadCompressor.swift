@@ -23,15 +23,20 @@ public final class PayloadCompressor: Sendable {
     /// - Throws: ``WireError`` `.invalidValue` for a level out of range,
     ///   `.unknownDictionary` when the policy names a dictionary the store lacks.
     public init(policy: CompressionPolicy = .default, dictionaries: DictionaryStore? = nil, limits: Limits = .default)
-        throws
+        throws(WireError)
     {
-        let dictionaries = try dictionaries ?? DictionaryStore()
+        let store: DictionaryStore
+        if let dictionaries {
+            store = dictionaries
+        } else {
+            store = try DictionaryStore()
+        }
         if let id = policy.dictionaryID {
-            _ = try dictionaries.require(id: id)
+            _ = try store.require(id: id)
         }
         self.policy = policy
         self.limits = limits
-        self.dictionaries = dictionaries
+        self.dictionaries = store
         self.compressor = try ZstdCompressor(level: policy.level)
         self.decompressor = ZstdDecompressor(limits: limits)
     }
@@ -41,11 +46,11 @@ public final class PayloadCompressor: Sendable {
     ///   (under the threshold, or not strictly smaller once compressed).
     /// - Throws: ``WireError`` `.unknownDictionary` if the policy's dictionary was removed
     ///   from the store, `.compressionFailed` if libzstd fails.
-    public func compress(_ payload: [UInt8]) throws -> CompressedBody? {
+    public func compress(_ payload: [UInt8]) throws(WireError) -> CompressedBody? {
         guard policy.shouldCompress(size: payload.count), payload.count > 1 else {
             return nil
         }
-        let dictionary = try policy.dictionaryID.map { try dictionaries.require(id: $0) }
+        let dictionary = try policy.dictionaryID.map { (id) throws(WireError) in try dictionaries.require(id: id) }
         // Capacity one less than the payload: libzstd gives up as soon as the frame could
         // not be strictly smaller, so incompressible payloads cost as little as possible.
         guard let bytes = try compressor.compress(payload, dictionary: dictionary, capacity: payload.count - 1) else {
@@ -64,7 +69,7 @@ public final class PayloadCompressor: Sendable {
     ///   `.decompressedSizeExceeded` (before any allocation), `.contentSizeMismatch`,
     ///   `.dictionaryMismatch`, `.truncated`, `.trailingBytes`, `.decompressionFailed`,
     ///   `.limitExceeded` (a streamed frame's window over the cap).
-    public func decompress(_ bytes: [UInt8], info: CompressionInfo) throws -> [UInt8] {
+    public func decompress(_ bytes: [UInt8], info: CompressionInfo) throws(WireError) -> [UInt8] {
         guard info.codec == CompressionInfo.zstdCodec else {
             throw WireError(.unknownCodec, "compression codec \(info.codec) is unknown; 1 (zstd) is the only codec")
         }
@@ -80,7 +85,7 @@ public final class PayloadCompressor: Sendable {
 
     /// Decompresses a ``CompressedBody``.
     /// - Throws: as ``decompress(_:info:)``.
-    public func decompress(_ body: CompressedBody) throws -> [UInt8] {
+    public func decompress(_ body: CompressedBody) throws(WireError) -> [UInt8] {
         try decompress(body.bytes, info: body.info)
     }
 }

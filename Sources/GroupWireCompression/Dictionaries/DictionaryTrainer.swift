@@ -25,7 +25,7 @@ public enum DictionaryTrainer {
     /// - Returns: the trained dictionary.
     /// - Throws: ``WireError`` `.dictionaryTrainingFailed` when there are too few samples,
     ///   the size is out of range, or ZDICT fails; `.invalidDictionary` when `id` is 0.
-    public static func train(samples: [[UInt8]], size: Int = defaultSize, id: UInt32? = nil) throws
+    public static func train(samples: [[UInt8]], size: Int = defaultSize, id: UInt32? = nil) throws(WireError)
         -> ZstdDictionary
     {
         guard size >= minimumSize, size <= ZstdDictionary.maxSize else {

@@ -21,7 +21,7 @@ enum ZstdResult {
 
     /// Returns `code` when it is a success value; throws `kind` naming `call` otherwise.
     @discardableResult
-    static func check(_ code: Int, _ kind: WireError.Kind, _ call: @autoclosure () -> String) throws -> Int {
+    static func check(_ code: Int, _ kind: WireError.Kind, _ call: @autoclosure () -> String) throws(WireError) -> Int {
         if isError(code) {
             throw WireError(kind, "\(call()) failed: \(name(code))")
         }
