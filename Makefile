@@ -31,16 +31,15 @@ demo: setup
 	@echo "decoded $$(wc -l < $(DEMO_JSON)) messages to $(DEMO_JSON) (first 200 characters of each):"
 	@cut -c1-200 $(DEMO_JSON)
 
-# DocC for the user-facing modules into .build/docs/MODULE (warnings are errors). The
-# DocC plugin is a dependency only when GROUPWIRE_DOCS is set (see Package.swift).
+# DocC for the user-facing modules, one combined archive in .build/docs (so symbol links
+# cross modules), warnings are errors. The DocC plugin is a dependency only when
+# GROUPWIRE_DOCS is set (see Package.swift).
 DOC_TARGETS ?= GroupWire GroupWireJSON GroupWireCompression GroupWireSession GroupWireSpec GroupWireDynamic GroupWireCodegen GroupWireCapture
 docs: setup
-	@for target in $(DOC_TARGETS); do \
-		echo "docs: $$target"; \
-		GROUPWIRE_DOCS=1 $(SWIFT) package --allow-writing-to-directory .build/docs \
-			generate-documentation --target $$target --warnings-as-errors \
-			--output-path .build/docs/$$target || exit 1; \
-	done
+	@mkdir -p .build/docs
+	GROUPWIRE_DOCS=1 $(SWIFT) package --allow-writing-to-directory .build/docs generate-documentation \
+		$(foreach target,$(DOC_TARGETS),--target $(target)) \
+		--enable-experimental-combined-documentation --warnings-as-errors --output-path .build/docs/GroupWire.doccarchive
 
 # The groupwire tool, release build, as $(PREFIX)/bin/groupwire (DESTDIR for packaging).
 install: setup

@@ -14,7 +14,7 @@ public struct InspectionReport: Sendable {
     /// One entry per frame or rejected run.
     public let entries: [FrameInspection]
 
-    /// Inspects `contents` with ``GroupWire/FrameDecoder/decodeAll(_:)``, so a bad frame
+    /// Inspects `contents` with `FrameDecoder/decodeAll(_:)`, so a bad frame
     /// is reported and the frames after it are still read.
     /// - Parameters:
     ///   - contents: the frame file.

@@ -247,7 +247,7 @@ enum ScalarMapping {
     // MARK: Wire to JSON
 
     /// Reads a `type` value whose key has already been read and checked, as JSON.
-    /// - Throws: ``WireError`` for truncated input, an out-of-range integer, invalid UTF-8, a
+    /// - Throws: `WireError` for truncated input, an out-of-range integer, invalid UTF-8, a
     ///   UUID of the wrong length, or a Bool other than 0 or 1.
     static func read(_ type: ScalarType, from reader: inout PayloadReader) throws(WireError) -> JSONValue {
         switch type {

@@ -19,7 +19,7 @@ public final class VirtualClock: Sendable {
         current.withLock { $0 = max($0, time) }
     }
 
-    /// A clock for a ``Reassembler`` that reads this simulated time.
+    /// A clock for a `Reassembler` that reads this simulated time.
     public var reassemblyClock: ReassemblyClock {
         ReassemblyClock { [self] in now }
     }
