@@ -72,7 +72,7 @@ import WatchTogetherGolden
             for _ in 0..<Int.random(in: 0...5, using: &random) {
                 metadata[random.string(maxLength: 4)] = random.string()
             }
-            // Whole microseconds within ±2e9 s of 1970 survive Date exactly (see WireTimestamp).
+            // Whole microseconds within ±2e9 s of 1970 survive Date exactly (see _WireTimestamp).
             let micros = random.chance(0.2) ? 0 : Int64.random(in: -2_000_000_000_000_000...2_000_000_000_000_000, using: &random)
             let value = PlaybackState(
                 stateID: UUID(uuid: random.uuidBytes()),
@@ -86,7 +86,7 @@ import WatchTogetherGolden
                 event: random.chance(0.1) ? PlaybackEvent(rawValue: UInt32.random(in: 6...99, using: &random))
                     : PlaybackEvent(rawValue: UInt32.random(in: 0...5, using: &random)),
                 changedBy: ParticipantRef(id: UUID(uuid: random.uuidBytes()), displayName: random.string()),
-                changedAt: WireTimestamp.date(nanoseconds: micros * 1000),
+                changedAt: _WireTimestamp.date(nanoseconds: micros * 1000),
                 source: source,
                 audioLanguage: random.chance(0.5) ? "en" : random.string(maxLength: 3),
                 metadata: metadata)

@@ -106,9 +106,9 @@ struct WatchTogetherGoldenTests {
         let date = Date(timeIntervalSince1970: 1_700_000_000.123456)
         let state = PlaybackState(changedAt: date)
         let decoded = try PlaybackState(wirePayload: state.wirePayload())
-        #expect(WireTimestamp.nanoseconds(from: decoded.changedAt) == 1_700_000_000_123_456_000)
-        #expect(WireTimestamp.nanoseconds(from: .distantFuture) == .max)
-        #expect(WireTimestamp.nanoseconds(from: .distantPast) == .min)
+        #expect(_WireTimestamp.nanoseconds(from: decoded.changedAt) == 1_700_000_000_123_456_000)
+        #expect(_WireTimestamp.nanoseconds(from: .distantFuture) == .max)
+        #expect(_WireTimestamp.nanoseconds(from: .distantPast) == .min)
     }
 
     @Test("JSON follows the agreed mapping and round-trips")

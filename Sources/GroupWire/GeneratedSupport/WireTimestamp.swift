@@ -11,7 +11,7 @@ import Foundation
 /// microseconds: a Timestamp that is a multiple of 1000 ns survives a round trip exactly,
 /// and a decoded `Date` re-encodes and decodes to the same `Date`.
 /// Dates outside the Int64 nanosecond range clamp to its ends; NaN becomes 0. Never traps.
-public enum WireTimestamp {
+public enum _WireTimestamp {
     /// The Timestamp default: 1970-01-01T00:00:00Z.
     public static let epoch = Date(timeIntervalSince1970: 0)
 
@@ -69,7 +69,7 @@ public enum WireTimestamp {
 }
 
 /// Defaults generated types use for fields without a spec default.
-public enum WireDefaults {
+public enum _WireDefaults {
     /// The UUID default: all 16 bytes zero.
     public static let uuid = UUID(uuid: (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0))
 }

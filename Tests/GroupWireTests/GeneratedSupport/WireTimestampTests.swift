@@ -9,20 +9,20 @@ import Testing
         Int64(bitPattern: 0xFF40_0000_FF40_0000), .max, .min,
     ])
     func aDecodedTimestampReencodesAndDecodesToTheSameDate(_ nanoseconds: Int64) {
-        let date = WireTimestamp.date(nanoseconds: nanoseconds)
-        let again = WireTimestamp.date(nanoseconds: WireTimestamp.nanoseconds(from: date))
+        let date = _WireTimestamp.date(nanoseconds: nanoseconds)
+        let again = _WireTimestamp.date(nanoseconds: _WireTimestamp.nanoseconds(from: date))
         #expect(again == date)
     }
 
     @Test func decodingRoundsToTheNearestMicrosecondHalfAwayFromZero() {
-        #expect(WireTimestamp.nanoseconds(from: WireTimestamp.date(nanoseconds: 1_700_000_000_123_456_499)) == 1_700_000_000_123_456_000)
-        #expect(WireTimestamp.nanoseconds(from: WireTimestamp.date(nanoseconds: 1_700_000_000_123_456_500)) == 1_700_000_000_123_457_000)
-        #expect(WireTimestamp.nanoseconds(from: WireTimestamp.date(nanoseconds: -1_500)) == -2_000)
+        #expect(_WireTimestamp.nanoseconds(from: _WireTimestamp.date(nanoseconds: 1_700_000_000_123_456_499)) == 1_700_000_000_123_456_000)
+        #expect(_WireTimestamp.nanoseconds(from: _WireTimestamp.date(nanoseconds: 1_700_000_000_123_456_500)) == 1_700_000_000_123_457_000)
+        #expect(_WireTimestamp.nanoseconds(from: _WireTimestamp.date(nanoseconds: -1_500)) == -2_000)
     }
 
     @Test func wholeMicrosecondsSurviveARoundTripExactly() {
         for nanoseconds: Int64 in [0, 1_000, -1_000, 1_700_000_000_123_456_000, -2_208_988_800_000_000_000] {
-            #expect(WireTimestamp.nanoseconds(from: WireTimestamp.date(nanoseconds: nanoseconds)) == nanoseconds)
+            #expect(_WireTimestamp.nanoseconds(from: _WireTimestamp.date(nanoseconds: nanoseconds)) == nanoseconds)
         }
     }
 
@@ -35,8 +35,8 @@ import Testing
             values.append(Int64(bitPattern: generator.next()))
         }
         for nanoseconds in values {
-            let date = WireTimestamp.date(nanoseconds: nanoseconds)
-            let again = WireTimestamp.date(nanoseconds: WireTimestamp.nanoseconds(from: date))
+            let date = _WireTimestamp.date(nanoseconds: nanoseconds)
+            let again = _WireTimestamp.date(nanoseconds: _WireTimestamp.nanoseconds(from: date))
             #expect(again == date, "\(nanoseconds)")
         }
     }
