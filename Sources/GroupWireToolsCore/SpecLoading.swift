@@ -5,8 +5,8 @@ package enum SpecLoading {
     /// Compiles `path` from disk.
     /// - Throws: ``ToolFailure`` with status 2 when the file cannot be read or has errors
     ///   (its diagnostics rendered compiler-style).
-    package static func load(_ path: String) throws(ToolFailure) -> (spec: SpecSet, warnings: String) {
-        let compilation = try compile(path)
+    package static func load(_ path: String, loader: some SpecLoader = FileSpecLoader()) throws(ToolFailure) -> (spec: SpecSet, warnings: String) {
+        let compilation = try compile(path, loader: loader)
         guard !compilation.hasErrors, let spec = try? compilation.checkedSpec() else {
             throw ToolFailure(result: ToolResult(
                 messages: compilation.renderedDiagnostics + ToolResult.errorLine("\(path): the spec has errors"),
@@ -26,9 +26,9 @@ package enum SpecLoading {
 
     /// Compiles `path` from disk without judging its diagnostics.
     /// - Throws: ``ToolFailure`` with status 2 when the file cannot be read.
-    package static func compile(_ path: String) throws(ToolFailure) -> SpecCompilation {
+    package static func compile(_ path: String, loader: some SpecLoader = FileSpecLoader()) throws(ToolFailure) -> SpecCompilation {
         do throws(SpecError) {
-            return try SpecCompiler().compile(entry: path, loader: FileSpecLoader())
+            return try SpecCompiler().compile(entry: path, loader: loader)
         } catch {
             throw ToolFailure(error.description)
         }

@@ -1,4 +1,5 @@
-import GroupWireSpec
+import Foundation
+@testable import GroupWireSpec
 import Testing
 
 /// The changes between two in-memory versions, as `RULE path` strings.
@@ -56,8 +57,9 @@ private func edited(_ from: String, _ to: String) -> String {
             "GW003 CanvasSnapshot.authors", "GW018 StrokeColor.orange", "GW002 UpsertStroke.drawnAt", "GW003 UpsertStroke.pressure",
         ])
         let removal = try #require(report.changes.first { $0.rule == .fieldRemoved })
-        #expect(removal.direction == .newWriterOldReader)
-        #expect(removal.failure == .silent)
+        #expect(removal.direction == .none)
+        #expect(removal.newReaderOldData == .decodes)
+        #expect(removal.oldReaderNewData.failure == .defaulted)
         #expect(removal.severity == .info)
     }
 
@@ -108,9 +110,10 @@ private func edited(_ from: String, _ to: String) -> String {
     @Test func removingAMessageBreaksOldWritersLoudly() throws {
         let new = "package t version 2\nmessage Other @ 5 {\n}\n"
         let found = try report("package t version 1\nmessage M @ 1 {\n}\n", new)
-        #expect(found.changes.map { "\($0.rule.id) \($0.path) \($0.direction.rawValue) \($0.failure.rawValue)" } == [
-            "GW016 Other new-writer-old-reader loud", "GW015 M old-writer-new-reader loud",
-        ].sorted { $0.split(separator: " ")[1] < $1.split(separator: " ")[1] })
+        #expect(found.changes.map { "\($0.rule.id) \($0.path) \($0.direction.rawValue): \($0.newReaderOldData) / \($0.oldReaderNewData)" } == [
+            "GW015 M old-writer-new-reader: loud unknownType (for every message of the type) / decodes",
+            "GW016 Other new-writer-old-reader: decodes / loud unknownType (for every message of the type; negotiation keeps senders from sending it)",
+        ])
         #expect(found.verdict == .breaking)
     }
 
@@ -159,12 +162,62 @@ private func edited(_ from: String, _ to: String) -> String {
         #expect(Set(CompatibilityRule.all.map(\.name)).count == ids.count)
     }
 
+    @Test func theLanguageTableListsEveryRuleWithBothDirections() throws {
+        let text = String(decoding: try Data(contentsOf: Examples.root.appendingPathComponent("Spec/LANGUAGE.md")), as: UTF8.self)
+        let rows = text.split(separator: "\n").filter { $0.hasPrefix("| GW") }.map(String.init)
+        #expect(rows == CompatibilityRule.all.map {
+            "| \($0.id) | \($0.name) | \($0.severity.rawValue) | \($0.newReaderOldData) | \($0.oldReaderNewData) |"
+        })
+    }
+
+    @Test func aReaderWithoutTheMovedTypeIDRejectsItAsAnUnknownType() throws {
+        let old = try validSpec(v1, path: "old.gwspec")
+        let new = try validSpec(edited("message M @ 1", "message M @ 7"), path: "new.gwspec")
+        let view = ReaderWriterCompatibility(reader: new, writer: old)
+        #expect(view.messages.map(\.typeID) == [1])
+        #expect(view.messages.first?.readerName == nil)
+        #expect(view.verdict(typeID: 1) == .incompatible([
+            ReaderFailure(rule: .typeIDChanged, path: "M", effect: .loud("unknownType", "for every message of the type")),
+        ]))
+        #expect(ReaderWriterCompatibility(reader: old, writer: new).verdict(typeID: 7)?.isCompatible == false)
+    }
+
+    @Test func rulesAreFoundByIdOrName() {
+        #expect(CompatibilityRule.named("GW006") == .integerWidened)
+        #expect(CompatibilityRule.named("gw006") == .integerWidened)
+        #expect(CompatibilityRule.named("integer-widened") == .integerWidened)
+        #expect(CompatibilityRule.named("GW099") == nil)
+    }
+
+    @Test func strictnessAndIgnoredRulesChangeTheVerdict() throws {
+        let widened = try report(v1, edited("2 count: Int32", "2 count: Int64"))
+        #expect(widened.verdict == .compatible)
+        #expect(widened.verdict(strict: true) == .breaking)
+        let ignored = widened.ignoring([.integerWidened])
+        #expect(ignored.changes.isEmpty)
+        #expect(ignored.verdict(strict: true) == .compatible)
+        #expect(widened.messages.first?.oldReaderNewData?.isCompatible == false)
+        #expect(ignored.messages.first?.oldReaderNewData == .compatible)
+    }
+
+    @Test func gitHubAnnotationsEscapeAndLocateEachChange() throws {
+        let found = try report(v1, edited("2 count: Int32", "2 count: String"))
+        #expect(found.renderAnnotations(newFiles: ["new.gwspec"], fallbackFile: "new.gwspec") == """
+            ::error file=new.gwspec,line=12,col=14,title=GW004 field-wire-type-changed::M.count: type of field 2 'count' changed from Int32 to String (wire type VARINT to LEN); readers fail with a type mismatch (new reader of old data: loud typeMismatch (when the field is present); old reader of new data: loud typeMismatch (when the field is present))
+            ::notice title=groupwire spec diff::compatibility: breaking (1 breaking, 0 warning, 0 info)
+
+            """)
+        #expect(CompatibilityReport.escapeData("50%\nnext\r") == "50%25%0Anext%0D")
+        #expect(CompatibilityReport.escapeProperty("file=a:b,c.gwspec") == "file=a%3Ab%2Cc.gwspec")
+    }
+
     @Test func theTextRenderingListsEachChangeWithItsDirectionAndTheVerdict() throws {
         let found = try report(v1, edited("2 count: Int32", "2 count: String"))
         #expect(found.renderText() == """
             compatibility: t 1 (\(found.old.fingerprint)) -> t 2 (\(found.new.fingerprint))
             GW004 breaking field-wire-type-changed M.count: type of field 2 'count' changed from Int32 to String (wire type VARINT to LEN); readers fail with a type mismatch
-                breaks: both, failure: loud, at new.gwspec:12:14
+                new reader of old data: loud typeMismatch (when the field is present); old reader of new data: loud typeMismatch (when the field is present); at new.gwspec:12:14
+            message 1 M: new reader of old data: incompatible (GW004); old reader of new data: incompatible (GW004)
             verdict: breaking (1 breaking, 0 warning, 0 info)
 
             """)
@@ -177,13 +230,37 @@ private func edited(_ from: String, _ to: String) -> String {
               "changes": [
                 {
                   "breaks": "none",
-                  "failure": "none",
                   "location": "new.gwspec:4:5",
                   "message": "enum case 1 was renamed from 'red' to 'crimson'",
+                  "newReaderOldData": {
+                    "detail": "",
+                    "error": null,
+                    "failure": "none"
+                  },
+                  "oldReaderNewData": {
+                    "detail": "",
+                    "error": null,
+                    "failure": "none"
+                  },
                   "path": "Color.crimson",
                   "rule": "GW021",
                   "ruleName": "enum-case-renamed",
                   "severity": "warning"
+                }
+              ],
+              "messages": [
+                {
+                  "newName": "M",
+                  "newReaderOldData": {
+                    "failures": [],
+                    "verdict": "compatible"
+                  },
+                  "oldName": "M",
+                  "oldReaderNewData": {
+                    "failures": [],
+                    "verdict": "compatible"
+                  },
+                  "typeID": 1
                 }
               ],
               "new": {

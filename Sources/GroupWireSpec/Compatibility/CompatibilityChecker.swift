@@ -14,7 +14,8 @@ public enum CompatibilityChecker {
         differ.run()
         let changes = differ.changes.sorted { ($0.path, $0.rule.id, $0.message) < ($1.path, $1.rule.id, $1.message) }
         return CompatibilityReport(
-            old: .init(spec: old), new: .init(spec: new), changes: changes)
+            old: .init(spec: old), new: .init(spec: new), changes: changes,
+            messages: MessageCompatibility.all(old: old, new: new, changes: changes))
     }
 }
 
@@ -59,8 +60,9 @@ private struct SpecDiffer {
     }
 
     private mutating func add(_ rule: CompatibilityRule, _ path: String, _ message: String, at location: SourceLocation?,
-                              direction: BreakDirection? = nil, failure: FailureMode? = nil) {
-        changes.append(SpecChange(rule, path: path, message, location: location, direction: direction, failure: failure))
+                              newReader: ReaderEffect? = nil, oldReader: ReaderEffect? = nil) {
+        changes.append(SpecChange(rule, path: path, message, location: location,
+                                  newReaderOldData: newReader, oldReaderNewData: oldReader))
     }
 
     mutating func run() {
@@ -224,9 +226,11 @@ private struct SpecDiffer {
             if a.isSignedInteger != b.isSignedInteger {
                 add(.integerSignednessChanged, path, text + "; zigzag and plain varints decode to different numbers", at: location)
             } else if (b.bitWidth ?? 0) > (a.bitWidth ?? 0) {
-                add(.integerWidened, path, text + "; old readers reject values that do not fit \(a.rawValue)", at: location)
+                add(.integerWidened, path, text + "; old readers reject values that do not fit \(a.rawValue)", at: location,
+                    oldReader: .loud("invalidValue", "for values that do not fit \(a.rawValue)"))
             } else {
-                add(.integerNarrowed, path, text + "; new readers reject old values that do not fit \(b.rawValue)", at: location)
+                add(.integerNarrowed, path, text + "; new readers reject old values that do not fit \(b.rawValue)", at: location,
+                    newReader: .loud("invalidValue", "for old values that do not fit \(b.rawValue)"))
             }
             return true
         }
@@ -235,11 +239,40 @@ private struct SpecDiffer {
         if oldWire != newWire {
             add(.fieldWireTypeChanged, path,
                 text + " (wire type \(oldWire.map(\.description) ?? "?") to \(newWire.map(\.description) ?? "?")); readers fail with a type mismatch",
-                at: location)
+                at: location,
+                newReader: arrayEffect(writer: oldType, reader: newType),
+                oldReader: arrayEffect(writer: newType, reader: oldType))
         } else {
-            add(.fieldTypeChanged, path, text + " with the same wire type; readers misinterpret the bytes", at: location)
+            add(.fieldTypeChanged, path, text + " with the same wire type; readers misinterpret the bytes", at: location,
+                newReader: arrayEffect(writer: oldType, reader: newType) ?? Self.sameWireTypeEffect(writer: oldType, reader: newType),
+                oldReader: arrayEffect(writer: newType, reader: oldType) ?? Self.sameWireTypeEffect(writer: newType, reader: oldType))
         }
         return true
+    }
+
+    /// What a reader does when one side is an array of the other's type, where it differs from
+    /// the rule's effect: an array reader takes a single value as a one-element array; a single
+    /// value reader of unpacked elements keeps the last one, and of packed ones throws.
+    private func arrayEffect(writer: TypeRef, reader: TypeRef) -> ReaderEffect? {
+        if case .array(let element) = reader, element == writer {
+            return .decodes("a single value reads as a one-element array")
+        }
+        if case .array(let element) = writer, element == reader {
+            let packed = old.isPacked(element) || new.isPacked(element)
+            return packed ? .loud("typeMismatch", "for a non-empty array, written packed")
+                          : .silent("only the last element of the array is kept")
+        }
+        return nil
+    }
+
+    /// What a reader of type `reader` does with a value written as `writer` when both share a
+    /// wire type, where it differs from ``CompatibilityRule/fieldTypeChanged``'s effect.
+    private static func sameWireTypeEffect(writer: TypeRef, reader: TypeRef) -> ReaderEffect? {
+        switch (writer.scalar, reader.scalar) {
+        case (.string?, .bytes?): .decodes("the text's UTF-8 bytes")
+        case (.bytes?, .string?): .loud("invalidUTF8", "for bytes that are not UTF-8; UTF-8 bytes decode as text")
+        default: nil
+        }
     }
 
     /// Whether `oldName` in the old set and `newName` in the new set are the same kind of
@@ -322,7 +355,9 @@ private struct SpecDiffer {
                 let newWire = newCase.payload.flatMap { new.wireType(of: $0) } ?? .len
                 add(.unionCasePayloadChanged, path,
                     "payload of union case \(newCase.number) '\(newCase.name)' changed from \(oldCase.payload.map { "\($0)" } ?? "none") to \(newCase.payload.map { "\($0)" } ?? "none")",
-                    at: newCase.payloadLocation, failure: oldWire == newWire ? .silent : .loud)
+                    at: newCase.payloadLocation,
+                    newReader: oldWire == newWire ? nil : .loud("typeMismatch", "for values that use the case"),
+                    oldReader: oldWire == newWire ? nil : .loud("typeMismatch", "for values that use the case"))
             }
         }
         for (oldCase, newCase) in match.renumbered {

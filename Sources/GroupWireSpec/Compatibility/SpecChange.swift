@@ -2,10 +2,10 @@
 public struct SpecChange: Sendable, Hashable {
     /// The rule that classifies the change.
     public var rule: CompatibilityRule
-    /// The effective direction (usually the rule's; some changes refine it).
-    public var direction: BreakDirection
-    /// The effective failure mode (usually the rule's).
-    public var failure: FailureMode
+    /// What a new reader does with old bytes (usually the rule's; some changes refine it).
+    public var newReaderOldData: ReaderEffect
+    /// What an old reader does with new bytes (usually the rule's; some changes refine it).
+    public var oldReaderNewData: ReaderEffect
     /// What changed: `Declaration` or `Declaration.member`, or `package`.
     public var path: String
     /// A one-line explanation.
@@ -13,12 +13,12 @@ public struct SpecChange: Sendable, Hashable {
     /// Where the change is in the new spec (or the old one, for removals).
     public var location: SourceLocation?
 
-    /// Creates a change with the rule's direction and failure mode unless given.
+    /// Creates a change with the rule's effects unless given.
     public init(_ rule: CompatibilityRule, path: String, _ message: String, location: SourceLocation?,
-                direction: BreakDirection? = nil, failure: FailureMode? = nil) {
+                newReaderOldData: ReaderEffect? = nil, oldReaderNewData: ReaderEffect? = nil) {
         self.rule = rule
-        self.direction = direction ?? rule.direction
-        self.failure = failure ?? rule.failure
+        self.newReaderOldData = newReaderOldData ?? rule.newReaderOldData
+        self.oldReaderNewData = oldReaderNewData ?? rule.oldReaderNewData
         self.path = path
         self.message = message
         self.location = location
@@ -26,4 +26,14 @@ public struct SpecChange: Sendable, Hashable {
 
     /// The rule's severity.
     public var severity: ChangeSeverity { rule.severity }
+
+    /// The pairings in which a reader fails.
+    public var direction: BreakDirection {
+        BreakDirection(newReaderFails: newReaderOldData.fails, oldReaderFails: oldReaderNewData.fails)
+    }
+
+    /// The declaration the change belongs to (the part of ``path`` before the first `.`).
+    public var declarationName: String {
+        String(path.prefix { $0 != "." })
+    }
 }

@@ -13,10 +13,11 @@ enum CLIRunner {
     /// What a run produced.
     typealias Run = ChildProcess.Run
 
-    /// Runs `groupwire arguments...` in the repository root with `input` on standard input.
-    static func run(_ arguments: [String], input: [UInt8] = []) throws -> Run {
+    /// Runs `groupwire arguments...` in `directory` (default: the repository root) with
+    /// `input` on standard input.
+    static func run(_ arguments: [String], input: [UInt8] = [], in directory: URL? = nil) throws -> Run {
         let binary = try #require(binary, "build the groupwire product first (swift build)")
-        return try ChildProcess.run(binary, arguments, input: input)
+        return try ChildProcess.run(binary, arguments, input: input, directory: directory ?? root)
     }
 
     /// A fresh empty folder.
