@@ -63,6 +63,7 @@ bench: setup
 	cd Benchmarks && $(SWIFT) run -c release FragmentationBenchmark
 	cd Benchmarks && $(SWIFT) run -c release CompressionBenchmark
 	cd Benchmarks && $(SWIFT) run -c release GeneratedCodeBenchmark
+	cd Benchmarks && $(SWIFT) run -c release GeneratedCodeBenchmark --messenger
 
 # Noise-free companion to CompressionBenchmark's times: callgrind instruction counts.
 bench-instructions: setup

@@ -18,6 +18,7 @@ let package = Package(
         .library(name: "GroupWireCapture", targets: ["GroupWireCapture"]),
         .library(name: "GroupWireCompression", targets: ["GroupWireCompression"]),
         .library(name: "GroupWireSession", targets: ["GroupWireSession"]),
+        .library(name: "GroupWireTesting", targets: ["GroupWireTesting"]),
         .library(name: "GroupWireSpec", targets: ["GroupWireSpec"]),
         .library(name: "GroupWireDynamic", targets: ["GroupWireDynamic"]),
         .library(name: "GroupWireCodegen", targets: ["GroupWireCodegen"]),
@@ -66,14 +67,14 @@ let package = Package(
         .target(name: "GroupWireSpec", dependencies: ["GroupWireJSON"], swiftSettings: strictSwift),
         .testTarget(
             name: "GroupWireSpecTests",
-            dependencies: ["GroupWireSpec", "GroupWireTestSupport"],
+            dependencies: ["GroupWireSpec", "GroupWireTestSupport", "GroupWireTesting"],
             swiftSettings: strictSwift
         ),
         // Schema-driven JSON <-> payload codec for any spec type, without generated code.
         .target(name: "GroupWireDynamic", dependencies: ["GroupWire", "GroupWireSpec", "GroupWireJSON"], swiftSettings: strictSwift),
         .testTarget(
             name: "GroupWireDynamicTests",
-            dependencies: ["GroupWireDynamic", "GroupWire", "GroupWireSpec", "DrawTogetherV1Golden", "WatchTogetherGolden", "GroupWireTestSupport"],
+            dependencies: ["GroupWireDynamic", "GroupWire", "GroupWireSpec", "DrawTogetherV1Golden", "WatchTogetherGolden", "GroupWireTestSupport", "GroupWireTesting"],
             swiftSettings: strictSwift
         ),
         // What the CLI commands do, as testable values (results with output, messages, status).
@@ -81,7 +82,7 @@ let package = Package(
             name: "GroupWireTools",
             dependencies: [
                 "GroupWire", "GroupWireSpec", "GroupWireDynamic", "GroupWireCodegen", "GroupWireCompression",
-                "GroupWireCapture", "GroupWireExamples", "GroupWireToolsCore",
+                "GroupWireCapture", "GroupWireExamples", "GroupWireToolsCore", "GroupWireSession", "GroupWireTesting",
             ],
             swiftSettings: strictSwift
         ),
@@ -164,12 +165,12 @@ let package = Package(
         ),
         .testTarget(
             name: "GroupWireCompressionTests",
-            dependencies: ["GroupWireCompression", "GroupWire", "GroupWireTestSupport"],
+            dependencies: ["GroupWireCompression", "GroupWire", "GroupWireTestSupport", "GroupWireTesting"],
             swiftSettings: strictSwift
         ),
         .testTarget(
             name: "GroupWireTests",
-            dependencies: ["GroupWire", "GroupWireJSON", "GroupWireTestSupport"],
+            dependencies: ["GroupWire", "GroupWireJSON", "GroupWireTestSupport", "GroupWireTesting"],
             swiftSettings: strictSwift
         ),
         .testTarget(
@@ -177,10 +178,15 @@ let package = Package(
             dependencies: ["GroupWireCapture", "GroupWireCompression", "GroupWire"],
             swiftSettings: strictSwift
         ),
+        // The messenger pipeline and the transport protocol. GroupWire only: no libzstd, so
+        // an iOS target gets it all; compression plugs in through `PayloadCodec`.
         .target(name: "GroupWireSession", dependencies: ["GroupWire"], swiftSettings: strictSwift),
+        // For users' tests: the in-process hub with seeded fault injection, the virtual
+        // clock, and the package's one seeded random generator.
+        .target(name: "GroupWireTesting", dependencies: ["GroupWireSession", "GroupWire"], swiftSettings: strictSwift),
         .testTarget(
             name: "GroupWireSessionTests",
-            dependencies: ["GroupWireSession", "GroupWire"],
+            dependencies: ["GroupWireSession", "GroupWireTesting", "GroupWire", "GroupWireCompression", "GroupWireExamples"],
             swiftSettings: strictSwift
         ),
     ]

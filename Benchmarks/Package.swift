@@ -18,7 +18,10 @@ let package = Package(
     targets: [
         .executableTarget(
             name: "GroupWireBenchmarks",
-            dependencies: [.product(name: "GroupWire", package: "GroupWire")],
+            dependencies: [
+                .product(name: "GroupWire", package: "GroupWire"),
+                .product(name: "GroupWireTesting", package: "GroupWire"),
+            ],
             swiftSettings: [.swiftLanguageMode(.v6)]
         ),
         .executableTarget(
@@ -26,6 +29,7 @@ let package = Package(
             dependencies: [
                 .product(name: "GroupWire", package: "GroupWire"),
                 .product(name: "GroupWireSession", package: "GroupWire"),
+                .product(name: "GroupWireTesting", package: "GroupWire"),
             ],
             swiftSettings: [.swiftLanguageMode(.v6)]
         ),
@@ -34,6 +38,7 @@ let package = Package(
             dependencies: [
                 .product(name: "GroupWire", package: "GroupWire"),
                 .product(name: "GroupWireCompression", package: "GroupWire"),
+                .product(name: "GroupWireTesting", package: "GroupWire"),
             ],
             swiftSettings: [.swiftLanguageMode(.v6)]
         ),
@@ -45,6 +50,8 @@ let package = Package(
             dependencies: [
                 "CAllocationCounter",
                 .product(name: "GroupWire", package: "GroupWire"),
+                .product(name: "GroupWireSession", package: "GroupWire"),
+                .product(name: "GroupWireTesting", package: "GroupWire"),
                 .product(name: "SwiftProtobuf", package: "swift-protobuf"),
             ],
             swiftSettings: [.swiftLanguageMode(.v6)],

@@ -48,6 +48,18 @@ let package = Package(
             dependencies: [.product(name: "GroupWire", package: "GroupWire")],
             swiftSettings: strictSwift
         ),
+        // The messenger's receiving path: frames from three peers through the decoder,
+        // the reassembler, zstd decompression and the type registry.
+        .executableTarget(
+            name: "FuzzReceivePipeline",
+            dependencies: [
+                .product(name: "GroupWire", package: "GroupWire"),
+                .product(name: "GroupWireSession", package: "GroupWire"),
+                .product(name: "GroupWireCompression", package: "GroupWire"),
+                .product(name: "GroupWireTesting", package: "GroupWire"),
+            ],
+            swiftSettings: strictSwift
+        ),
         .executableTarget(
             name: "FuzzFrameFile",
             dependencies: [

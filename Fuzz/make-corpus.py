@@ -8,7 +8,8 @@ below, copied from `groupwire demo --hex`.
 
 Also: FuzzCompression from Spec/vectors/compression (and frames made with the zstd CLI),
 FuzzReassembler from Spec/vectors/fragments and messages split the way the Fragmenter
-splits them, FuzzFrameFile from frames written as plain hex, `xxd` and `hexdump -C`
+splits them, FuzzReceivePipeline from frame, fragment and compression vectors sent by
+three peers, FuzzFrameFile from frames written as plain hex, `xxd` and `hexdump -C`
 dumps, FuzzSpecCompiler from Spec/Examples and Tests/Specs, FuzzGeneratedTypes and
 FuzzDynamicCodec from the example messages. Each target's input format is
 described in its harness, Fuzz/Harnesses/*FuzzHarness.swift.
@@ -87,6 +88,7 @@ def main():
 
     compression_corpus()
     reassembler_corpus()
+    receive_pipeline_corpus(valid)
     frame_file_corpus(valid)
     spec_corpus()
     generated_types_corpus()
@@ -196,6 +198,32 @@ def reassembler_corpus():
     # Budget pressure: large messages from three senders, then a sender removed (op 3 << 2).
     big = b"".join(fragment_record(s, s + 10, 0, 4, 4000, 0, bytes(200)) for s in range(3))
     write(folder, "budget-pressure-remove-sender.bin", big + bytes([12 | 1, 0]))
+
+
+def receive_pipeline_corpus(valid):
+    """FuzzReceivePipeline input: records `op, length, frame`; op % 3 is the sender."""
+    folder = os.path.join(HERE, "corpus", "FuzzReceivePipeline")
+    def record(sender, frame):
+        return bytes([sender, len(frame)]) + frame
+    for name, frame in sorted(valid.items()):
+        if len(frame) < 256:
+            write(folder, "frame-" + name + ".bin", record(0, frame))
+    for directory in (FRAGMENT_VECTORS, COMPRESSION_VECTORS):
+        for path in sorted(glob.glob(os.path.join(directory, "*.json"))):
+            with open(path) as f:
+                vector = json.load(f)
+            frame = bytes.fromhex(vector["hex"])
+            if len(frame) < 256:
+                write(folder, "vector-" + vector["name"] + ".bin", record(1, frame))
+    # Every fragment vector from two senders, interleaved, then a clock jump (op 4) past the timeout.
+    fragments = []
+    for path in sorted(glob.glob(os.path.join(FRAGMENT_VECTORS, "*.json")))[:6]:
+        with open(path) as f:
+            frame = bytes.fromhex(json.load(f)["hex"])
+        if len(frame) < 256:
+            fragments.append(frame)
+    mixed = b"".join(record(0, f) + record(2, f) for f in fragments)
+    write(folder, "two-senders-then-timeout.bin", mixed + bytes([4, 11]) + mixed[:2 + len(fragments[0])])
 
 
 def frame_file_corpus(valid):

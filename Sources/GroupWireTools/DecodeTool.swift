@@ -1,12 +1,14 @@
 import GroupWire
 import GroupWireCompression
+import GroupWireSession
 import GroupWireDynamic
 import GroupWireSpec
 
 /// `groupwire decode --spec SPEC [FILE]`: back-to-back frames → one JSON document per message.
-/// Fragment frames are put back together with a `Reassembler` (the input is one sender; a
-/// message is printed when its last fragment arrives); compressed messages are decompressed
-/// first, with the dictionaries of ``dictionaryPaths`` when they need one.
+/// Frames go through the messenger's receiving path, `ReceivePipeline`: fragments are put
+/// back together (the input is one sender; a message is printed when its last fragment
+/// arrives) and compressed messages decompressed, with the dictionaries of
+/// ``dictionaryPaths`` when they need one.
 package struct DecodeTool: Sendable {
     /// How the input is written.
     package enum InputFormat: String, Sendable, CaseIterable {
@@ -77,57 +79,50 @@ package struct DecodeTool: Sendable {
         // Only compressed frames need it; if zstd cannot start, only those fail.
         let compressor = try? PayloadCompressor(dictionaries: dictionaries, limits: limits)
         var result = ToolResult()
-        // The whole input is one sender; time stands still, so nothing times out mid-file.
-        var reassembler = Reassembler<Int>(limits: limits, clock: ReassemblyClock { .zero })
+        // The messenger's receiving path. The whole input is one sender; time stands still,
+        // so nothing times out mid-file.
+        var pipeline = ReceivePipeline(limits: limits, clock: ReassemblyClock { .zero }, codec: compressor)
+        let sender = ParticipantID.numbered(0)
         for event in FrameDecoder(limits: limits).decodeAll(bytes) {
             switch event.result {
             case .failure(let error):
                 result.messages += ToolResult.errorLine("frame at offset \(event.offset): \(describe(error))")
                 result.status = .invalidInput
             case .success(let frame):
-                let reassembly = reassembler.receive(frame, from: 0)
-                for drop in reassembly.drops {
+                let received = pipeline.receive(frame, from: sender)
+                for drop in received.drops {
                     result.messages += ToolResult.errorLine("frame at offset \(event.offset) (type id \(frame.typeID)): \(drop)")
                     result.status = .invalidInput
                 }
-                guard let received = reassembly.message else { continue }
+                if let rejection = received.rejection {
+                    result.messages += ToolResult.errorLine("frame at offset \(event.offset) (type id \(frame.typeID)): \(describe(rejection))")
+                    result.status = .invalidInput
+                }
+                guard let message = received.message else { continue }
                 do throws(WireError) {
-                    let frame = try decompressed(received, with: compressor)
-                    let (message, value) = try codec.decode(frame: frame)
+                    let (decoded, value) = try codec.decode(frame: Frame(kind: message.kind, typeID: message.typeID, body: message.payload))
                     let document: JSONValue = envelope
-                        ? ["offset": .number(JSONNumber(Int64(event.offset))), "type": .string(message.name),
-                           "typeID": .number(JSONNumber(message.typeID)), "value": value]
+                        ? ["offset": .number(JSONNumber(Int64(event.offset))), "type": .string(decoded.name),
+                           "typeID": .number(JSONNumber(decoded.typeID)), "value": value]
                         : value
                     result.output += writer.bytes(document) + [0x0A]
                 } catch {
                     // Payload offsets count from the body; report them in the input.
-                    // (Offsets inside a decompressed body have no place in the input: kept as they are.)
-                    let bodyStart = event.offset + event.length - 4 - received.body.count
-                    let shifted = received.compression == nil && frame.kind != .fragment
+                    // (Offsets inside a decompressed or reassembled body have no place in the input: kept as they are.)
+                    let bodyStart = event.offset + event.length - 4 - message.payload.count
+                    let shifted = message.compression == nil && frame.kind != .fragment
                         ? WireError(error.kind, offset: error.offset.map { $0 + bodyStart }, error.context) : error
-                    result.messages += ToolResult.errorLine("frame at offset \(event.offset) (type id \(received.typeID)): \(describe(shifted))")
+                    result.messages += ToolResult.errorLine("frame at offset \(event.offset) (type id \(message.typeID)): \(describe(shifted))")
                     result.status = .invalidInput
                 }
             }
         }
-        if reassembler.partialMessageCount > 0 {
+        if pipeline.partialMessageCount > 0 {
             result.messages += ToolResult.errorLine(
-                "the input ends inside \(reassembler.partialMessageCount) fragmented message(s) whose fragments are not all there")
+                "the input ends inside \(pipeline.partialMessageCount) fragmented message(s) whose fragments are not all there")
             result.status = .invalidInput
         }
         return result
-    }
-
-    /// The frame with its body decompressed when it is compressed.
-    private func decompressed(_ frame: Frame, with compressor: PayloadCompressor?) throws(WireError) -> Frame {
-        guard let info = frame.compression else { return frame }
-        guard let compressor else {
-            throw WireError(.unsupportedFrame, "the frame is compressed and zstd could not be set up")
-        }
-        var plain = frame
-        plain.body = try compressor.decompress(frame.body, info: info)
-        plain.compression = nil
-        return plain
     }
 
     private func describe(_ error: WireError) -> String {

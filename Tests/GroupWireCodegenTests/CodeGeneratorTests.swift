@@ -105,6 +105,32 @@ struct CodeGeneratorTests {
         #expect(entry.map(\.path) == ["Main.swift"])
     }
 
+    @Test("Each file with messages gets an enum over them, named after its package; deprecated messages stay out")
+    func messageSet() throws {
+        let source = """
+            package draw.together_app version 1
+            message First @ 1 {
+                1 a: Int32
+            }
+            @deprecated("gone")
+            message Old @ 2 {
+                1 a: Int32
+            }
+            message Second @ 3 {
+                1 b: String
+            }
+            """
+        let text = try #require(CodeGenerator().generate(try compile(source)).first).contents
+        #expect(text.contains("public enum DrawTogetherAppMessage: WireMessageSet, Sendable, Hashable {"))
+        #expect(text.contains("    case first(First)\n"))
+        #expect(text.contains("    case second(Second)\n"))
+        #expect(!text.contains("case old("))
+        #expect(text.contains("public static let messageTypes: [any MessageCodable.Type] = [First.self, Second.self]"))
+        #expect(text.contains("        case let value as Second:\n            self = .second(value)\n"))
+        let noMessages = try #require(CodeGenerator().generate(try compile("package p version 1\nstruct S {\n    1 a: Int32\n}\n")).first)
+        #expect(!noMessages.contents.contains("WireMessageSet"))
+    }
+
     @Test("Output paths replace .gwspec with .swift and drop folders")
     func outputPaths() {
         #expect(CodeGenerator.outputPath(forSpec: "Spec/Examples/Versions/DrawTogether-v2.gwspec") == "DrawTogether-v2.swift")

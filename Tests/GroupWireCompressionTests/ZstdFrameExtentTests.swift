@@ -2,6 +2,7 @@ import CZstd
 import Testing
 
 @testable import GroupWireCompression
+import GroupWireTesting
 
 /// Our one-pass measurement of a zstd frame replaces `ZSTD_findFrameCompressedSize` on
 /// every message, so it must reach libzstd's verdict on every input: the same frame size,
@@ -83,7 +84,7 @@ import Testing
     }
 
     @Test func thousandsOfMutatedFramesGetLibzstdsVerdict() throws {
-        var generator = SplitMix64(state: 96)
+        var generator = SeededRandom(seed: 96)
         var verdicts: [Verdict: Int] = [:]
         for frame in try sampleFrames() where frame.count > 8 {
             for _ in 0..<1_500 {

@@ -2,6 +2,7 @@ import GroupWire
 import GroupWireDynamic
 import GroupWireSpec
 import Testing
+import GroupWireTesting
 
 /// Seeded random and mutated inputs never trap: the decoder either throws a WireError or
 /// returns JSON that encodes and decodes back to itself; the JSON parser either throws or
@@ -16,7 +17,7 @@ import Testing
 
     @Test func mutatedPayloadsDecodeOrFailButNeverTrap() throws {
         let codec = DynamicCodec(spec: try TestSpecs.everything(), options: .init(keepsUnknownFields: true))
-        var random = SeededGenerator(seed: 0xF0_2201)
+        var random = SeededRandom(seed: 0xF0_2201)
         var decoded = 0
         for round in 0..<3000 {
             var bytes = hexBytes(Self.seeds[round % Self.seeds.count])
@@ -47,7 +48,7 @@ import Testing
 
     @Test func randomBytesNeverTrapTheDecoder() throws {
         let codec = DynamicCodec(spec: try TestSpecs.example("WatchTogether.gwspec"))
-        var random = SeededGenerator(seed: 0xF0_2202)
+        var random = SeededRandom(seed: 0xF0_2202)
         for _ in 0..<3000 {
             let bytes = (0..<Int.random(in: 0...64, using: &random)).map { _ in UInt8.random(in: 0...255, using: &random) }
             _ = try? codec.decode(bytes, as: "PlaybackState")
@@ -56,7 +57,7 @@ import Testing
 
     @Test func mutatedJSONParsesOrFailsAndWhatParsesRoundTrips() throws {
         let text = Array(#"{"a": [1, -2.5e3, true, null, "x\u00e9\n"], "b": {"c": "😀", "d": []}, "e": 18446744073709551615}"#.utf8)
-        var random = SeededGenerator(seed: 0xF0_2203)
+        var random = SeededRandom(seed: 0xF0_2203)
         var parsed = 0
         for _ in 0..<3000 {
             var bytes = text
@@ -82,7 +83,7 @@ import Testing
     @Test func mutatedJSONNeverTrapsTheEncoder() throws {
         let codec = DynamicCodec(spec: try TestSpecs.example("WatchTogether.gwspec"))
         let sample = try TestSpecs.sample("PlaybackState")
-        var random = SeededGenerator(seed: 0xF0_2204)
+        var random = SeededRandom(seed: 0xF0_2204)
         var encoded = 0
         for _ in 0..<2000 {
             var bytes = sample

@@ -150,4 +150,22 @@ struct DrawTogetherGoldenTests {
         #expect(try Stroke(wirePayload: hex("0a 10 6f1c2a9e4b7d4e0f8a3b5c6d7e8f9a0b")).id == exampleID)
         #expect(throws: WireError.self) { try Stroke(wirePayload: hex("0a 0f 6f1c2a9e4b7d4e0f8a3b5c6d7e8f9a")) }
     }
+
+    @Test("The spec's message enum wraps each of its messages, refuses others, and registers them all")
+    func messageSet() throws {
+        let stroke = UpsertStroke(id: exampleID, color: .red, point: Point(x: 1, y: 2))
+        let snapshot = CanvasSnapshot(strokes: [], pointCount: 0)
+        #expect(DrawTogetherMessage(stroke) == .upsertStroke(stroke))
+        #expect(DrawTogetherMessage(snapshot) == .canvasSnapshot(snapshot))
+        #expect(DrawTogetherMessage(stroke)?.message as? UpsertStroke == stroke)
+        #expect(DrawTogetherMessage(Other(text: "x")) == nil)
+        #expect(DrawTogetherMessage.messageTypes.map { $0.wireTypeID } == [1, 2])
+        #expect(try DrawTogetherMessage.registry().typeIDs == [1, 2])
+    }
+}
+
+/// A message that belongs to no spec.
+private struct Other: CodableMessage {
+    static let wireTypeID: UInt64 = 500
+    var text: String
 }

@@ -1,5 +1,6 @@
 import GroupWire
 import GroupWireSession
+import GroupWireTesting
 
 /// One message a test sends: who sends it and its body. Its type id (1 + its number)
 /// identifies it after reassembly.
@@ -59,7 +60,7 @@ func deliver(
         reassembler: Reassembler(limits: limits, reassemblyLimits: ReassemblyLimits(timeout: timeout), clock: clock.reassemblyClock))
     let byKey = Dictionary(messages.map { (MessageKey(sender: $0.sender, typeID: $0.typeID), $0) }, uniquingKeysWith: { first, _ in first })
     let decoder = FrameDecoder(limits: limits)
-    for await delivery in receiver.incoming {
+    for await delivery in receiver.messages {
         outcome.transcript.append(delivery)
         clock.advance(to: delivery.arrival)
         let frame = try decoder.decode(delivery.bytes)
@@ -74,7 +75,7 @@ func deliver(
         if let message = result.message { outcome.messages.append(message) }
         outcome.drops += result.drops
     }
-    clock.advance(to: clock.now + timeout)
+    clock.advance(to: clock.elapsed + timeout)
     outcome.drops += outcome.reassembler.expire()
     return outcome
 }

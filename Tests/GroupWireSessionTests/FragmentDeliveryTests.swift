@@ -1,6 +1,7 @@
 import Testing
 import GroupWire
 import GroupWireSession
+import GroupWireTesting
 
 @Suite struct FragmentDeliveryTests {
     let alice = ParticipantID.numbered(1)

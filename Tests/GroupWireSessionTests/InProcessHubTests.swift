@@ -1,6 +1,7 @@
 import Testing
 import GroupWire
 import GroupWireSession
+import GroupWireTesting
 
 @Suite struct InProcessHubTests {
     let alice = ParticipantID.numbered(1)
@@ -11,7 +12,7 @@ import GroupWireSession
     private func received(by endpoint: HubEndpoint, closing hub: InProcessHub) async -> [TransportMessage] {
         await hub.close()
         var messages: [TransportMessage] = []
-        for await message in endpoint.incoming {
+        for await message in endpoint.messages {
             messages.append(message)
         }
         return messages
@@ -26,11 +27,11 @@ import GroupWireSession
         await hub.runUntilIdle()
         await hub.close()
         var toBob: [TransportMessage] = []
-        for await message in b.incoming { toBob.append(message) }
+        for await message in b.messages { toBob.append(message) }
         var toCarol: [TransportMessage] = []
-        for await message in c.incoming { toCarol.append(message) }
+        for await message in c.messages { toCarol.append(message) }
         var toAlice: [TransportMessage] = []
-        for await message in a.incoming { toAlice.append(message) }
+        for await message in a.messages { toAlice.append(message) }
         #expect(toBob == [TransportMessage(source: alice, bytes: [1, 2, 3], arrival: .zero)])
         #expect(toCarol == toBob)
         #expect(toAlice.isEmpty)
@@ -46,9 +47,9 @@ import GroupWireSession
         #expect(await hub.statistics.delivered == 1)
         await hub.close()
         var toBob = 0
-        for await _ in b.incoming { toBob += 1 }
+        for await _ in b.messages { toBob += 1 }
         var toCarol: [[UInt8]] = []
-        for await message in c.incoming { toCarol.append(message.bytes) }
+        for await message in c.messages { toCarol.append(message.bytes) }
         #expect(toBob == 0)
         #expect(toCarol == [[9]])
     }
@@ -94,7 +95,7 @@ import GroupWireSession
         await hub.leave(bob)
         await hub.runUntilIdle()
         var count = 0
-        for await _ in b.incoming { count += 1 }
+        for await _ in b.messages { count += 1 }
         #expect(count == 0)
         #expect(await hub.participants == [alice])
     }

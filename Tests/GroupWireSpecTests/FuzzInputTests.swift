@@ -1,18 +1,8 @@
 import Foundation
 import GroupWireSpec
 import Testing
+import GroupWireTesting
 
-/// SplitMix64: a tiny seeded generator so garbage inputs are reproducible.
-struct SeededGenerator: RandomNumberGenerator {
-    var state: UInt64
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}
 
 /// Throws garbage at the lexer, parser and checker: nothing may trap or hang, and every
 /// diagnostic must point inside the input.
@@ -36,7 +26,7 @@ struct SeededGenerator: RandomNumberGenerator {
     }
 
     @Test func randomBytesNeverTrap() {
-        var random = SeededGenerator(state: 1)
+        var random = SeededRandom(seed: 1)
         for _ in 0..<400 {
             let count = Int.random(in: 0..<300, using: &random)
             let bytes = (0..<count).map { _ in UInt8.random(in: 0...255, using: &random) }
@@ -49,7 +39,7 @@ struct SeededGenerator: RandomNumberGenerator {
                           "(", ")", "{", "}", "[", "]", ":", ",", ";", "=", "?", "-", ".", "...", "0", "1", "7", "99999999999999999999999",
                           "0x", "0xFF", "1.5", "1e400", "\"s\"", "\"\\u{110000}\"", "\"", "/*", "*/", "//", "///", "\n", " ", "\t",
                           "Int32", "String", "UUID", "Bytes", "Float32", "A", "B", "x", "true", "é", "\u{0}", "\\"]
-        var random = SeededGenerator(state: 2)
+        var random = SeededRandom(seed: 2)
         for _ in 0..<600 {
             let count = Int.random(in: 0..<80, using: &random)
             var text = ""
@@ -62,7 +52,7 @@ struct SeededGenerator: RandomNumberGenerator {
     }
 
     @Test func mutatedExamplesNeverTrap() throws {
-        var random = SeededGenerator(state: 3)
+        var random = SeededRandom(seed: 3)
         let names = ["DrawTogether.gwspec", "Versions/DrawTogether-v2.gwspec", "Versions/DrawTogether-v3.gwspec"]
         let sources = try names.map { Array(try String(contentsOfFile: Examples.path($0), encoding: .utf8).utf8) }
         let baselines = try names.map { try Examples.spec($0) }

@@ -1,15 +1,16 @@
 import GroupWire
+import GroupWireTesting
 
 /// Representative payload bytes for the three example message shapes, written with
 /// GroupWire's PayloadWriter: what the generated encoders produce.
 struct MessageShapes {
-    private var rng: Random
+    private var rng: SeededRandom
     /// Everyone in one watch party: participant ids recur from message to message.
     private let party: [[UInt8]]
 
     init(seed: UInt64) {
-        rng = Random(seed: seed)
-        var partyRNG = Random(seed: 0xC0FFEE)
+        rng = SeededRandom(seed: seed)
+        var partyRNG = SeededRandom(seed: 0xC0FFEE)
         party = (0..<8).map { _ in partyRNG.bytes(16) }
     }
 
@@ -77,26 +78,5 @@ struct MessageShapes {
             }
         }
         return out.bytes
-    }
-}
-
-/// SplitMix64: small, fast and the same on every platform, so runs compare.
-struct Random {
-    private var state: UInt64
-
-    init(seed: UInt64) {
-        state = seed
-    }
-
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var mixed = state
-        mixed = (mixed ^ (mixed >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        mixed = (mixed ^ (mixed >> 27)) &* 0x94D0_49BB_1331_11EB
-        return mixed ^ (mixed >> 31)
-    }
-
-    mutating func bytes(_ count: Int) -> [UInt8] {
-        (0..<count).map { _ in UInt8(truncatingIfNeeded: next()) }
     }
 }

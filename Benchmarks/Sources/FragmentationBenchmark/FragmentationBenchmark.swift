@@ -1,6 +1,7 @@
 import Foundation
 import GroupWire
 import GroupWireSession
+import GroupWireTesting
 
 /// Fragment + reassemble throughput for 1 MiB and 16 MiB messages next to a plain memcpy
 /// of the same size, measured in the same run with interleaved rounds (medians), and the

@@ -1,5 +1,6 @@
 import Foundation
 import GroupWire
+import GroupWireTesting
 
 /// The three benchmark messages, built once in both representations from the same data.
 struct Fixtures {
@@ -11,7 +12,7 @@ struct Fixtures {
     let playbackProto: Groupwire_Bench_PlaybackState
 
     init(seed: UInt64) {
-        var random = SplitMix64(seed: seed)
+        var random = SeededRandom(seed: seed)
 
         let strokeID = random.uuid()
         upsert = UpsertStroke(id: strokeID, color: .blue, point: Point(x: 412.75, y: 1093.5))
@@ -76,36 +77,6 @@ struct Fixtures {
         playbackProto.audioLanguage = "de"
         playbackProto.metadata = ["quality": "1080p", "chapter": "12"]
         self.playbackProto = playbackProto
-    }
-}
-
-/// SplitMix64, so the data is the same on every run.
-struct SplitMix64: RandomNumberGenerator {
-    private var state: UInt64
-
-    init(seed: UInt64) {
-        state = seed
-    }
-
-    mutating func next() -> UInt64 {
-        // Wrapping arithmetic is the algorithm.
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var mixed = state
-        mixed = (mixed ^ (mixed >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        mixed = (mixed ^ (mixed >> 27)) &* 0x94D0_49BB_1331_11EB
-        return mixed ^ (mixed >> 31)
-    }
-
-    mutating func uuid() -> UUID {
-        let high = next()
-        let low = next()
-        var bytes = [UInt8](repeating: 0, count: 16)
-        for index in 0..<8 {
-            bytes[index] = UInt8(truncatingIfNeeded: high >> (8 * UInt64(index)))
-            bytes[index + 8] = UInt8(truncatingIfNeeded: low >> (8 * UInt64(index)))
-        }
-        return UUID(uuid: (bytes[0], bytes[1], bytes[2], bytes[3], bytes[4], bytes[5], bytes[6], bytes[7],
-                           bytes[8], bytes[9], bytes[10], bytes[11], bytes[12], bytes[13], bytes[14], bytes[15]))
     }
 }
 

@@ -1,4 +1,5 @@
 import CAllocationCounter
+import GroupWireTesting
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -59,7 +60,7 @@ struct Harness {
         var sink = 0
         let iterations = cases.map { calibrate($0, sink: &sink) }
         var samples = [[Double]](repeating: [], count: cases.count)
-        var random = SplitMix64(seed: 42)
+        var random = SeededRandom(seed: 42)
         for _ in 0..<rounds {
             for index in Array(cases.indices).shuffled(using: &random) {
                 let start = Self.now()

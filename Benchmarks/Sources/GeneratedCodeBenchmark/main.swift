@@ -4,14 +4,17 @@ import SwiftProtobuf
 
 // Generated GroupWire types vs swift-protobuf 1.39.0 vs Foundation JSON, on the issue 3
 // shapes, in one process: encode and decode time (median of interleaved rounds), payload
-// bytes and heap allocations per operation. Usage:
-//   swift run -c release GeneratedCodeBenchmark [--rounds N] [--output FILE]
+// bytes and heap allocations per operation. `--messenger` measures the messenger's paths
+// instead (MessengerPath.swift). Usage:
+//   swift run -c release GeneratedCodeBenchmark [--rounds N] [--output FILE] [--messenger]
 
 var rounds = 61
 var sampleMilliseconds = 1
 var outputPath: String?
 var profileCase: String?
 var profileIterations = 100_000
+var messengerMode = false
+var hubMessages = 20_000
 var arguments = CommandLine.arguments.dropFirst()
 while let argument = arguments.popFirst() {
     switch argument {
@@ -20,13 +23,28 @@ while let argument = arguments.popFirst() {
     case "--sample-ms": sampleMilliseconds = arguments.popFirst().flatMap { Int($0) } ?? sampleMilliseconds
     case "--profile": profileCase = arguments.popFirst()
     case "--iterations": profileIterations = arguments.popFirst().flatMap { Int($0) } ?? profileIterations
+    case "--messenger": messengerMode = true
+    case "--hub-messages": hubMessages = arguments.popFirst().flatMap { Int($0) } ?? hubMessages
     default:
-        print("usage: GeneratedCodeBenchmark [--rounds N] [--sample-ms N] [--output FILE] [--profile MESSAGE/CODEC/OP [--iterations N]]")
+        print("usage: GeneratedCodeBenchmark [--rounds N] [--sample-ms N] [--output FILE] [--profile MESSAGE/CODEC/OP [--iterations N]] [--messenger [--hub-messages N]]")
         exit(2)
     }
 }
 
 let fixtures = Fixtures(seed: 0x6772_6F75_7077_6972)
+
+if messengerMode {
+    // The messenger's paths only (MessengerPath.swift): the synchronous small-message path
+    // beside its floor and swift-protobuf, then the pipeline over the in-process hub.
+    do {
+        try await MessengerPath.report(fixtures: fixtures, rounds: rounds, sampleMilliseconds: sampleMilliseconds,
+                                       hubMessages: hubMessages)
+    } catch {
+        print("error: \(error)")
+        exit(1)
+    }
+    exit(0)
+}
 let jsonEncoder = JSONEncoder()
 let jsonDecoder = JSONDecoder()
 
@@ -136,6 +154,7 @@ do {
 }
 
 if let profileCase {
+    allCases += (try? MessengerPath.cases(fixtures.upsert, fixtures.upsertProto)) ?? []
     // One case in a loop and nothing else, for valgrind --tool=callgrind.
     guard let chosen = allCases.first(where: { "\($0.message)/\($0.codec)/\($0.operation)" == profileCase }) else {
         print("no case \(profileCase); cases: " + allCases.map { "\($0.message)/\($0.codec)/\($0.operation)" }.joined(separator: " "))

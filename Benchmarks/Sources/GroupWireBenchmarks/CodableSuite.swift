@@ -1,5 +1,6 @@
 import Foundation
 import GroupWire
+import GroupWireTesting
 
 // MARK: Example shapes
 
@@ -132,35 +133,9 @@ extension NumberedPlaybackState {
     }
 }
 
-/// Deterministic sample data (SplitMix64), so every run measures the same bytes.
-struct SampleGenerator {
-    private var state: UInt64
-
-    init(seed: UInt64) {
-        state = seed
-    }
-
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15  // safe because: SplitMix64 wraps by design.
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-
-    /// Uniform in 0..<1.
-    mutating func unit() -> Double {
-        Double(next() >> 11) / Double(1 << 53)
-    }
-
-    mutating func uuid() -> UUID {
-        let high = next(), low = next()
-        return withUnsafeBytes(of: (high, low)) { raw in
-            UUID(uuid: (raw[0], raw[1], raw[2], raw[3], raw[4], raw[5], raw[6], raw[7],
-                        raw[8], raw[9], raw[10], raw[11], raw[12], raw[13], raw[14], raw[15]))
-        }
-    }
-
+/// Deterministic sample data from the package's one seeded generator, so every run
+/// measures the same bytes.
+extension SeededRandom {
     mutating func color() -> StrokeColor {
         StrokeColor.allCases[Int(next() % UInt64(StrokeColor.allCases.count))]
     }
@@ -186,19 +161,19 @@ struct SampleGenerator {
 
 enum CodableSamples {
     static func upsertStroke() -> UpsertStroke {
-        var generator = SampleGenerator(seed: 1)
+        var generator = SeededRandom(seed: 1)
         let stroke = generator.stroke(points: 1)
         return UpsertStroke(id: stroke.id, color: stroke.color, point: stroke.points[0])
     }
 
     static func canvasSnapshot() -> CanvasSnapshot {
-        var generator = SampleGenerator(seed: 2)
+        var generator = SeededRandom(seed: 2)
         let strokes = (0..<200).map { _ in generator.stroke(points: 50) }
         return CanvasSnapshot(strokes: strokes, pointCount: strokes.reduce(0) { $0 + $1.points.count })
     }
 
     static func playbackState() -> PlaybackState {
-        var generator = SampleGenerator(seed: 3)
+        var generator = SeededRandom(seed: 3)
         return PlaybackState(
             sessionID: generator.uuid(), contentID: generator.uuid(),
             title: "Episode 4: The Long Way Round", subtitle: "Season 2 · Sunday Drive",

@@ -38,6 +38,8 @@ public struct WireError: Error, Sendable, Hashable, CustomStringConvertible {
         public static let malformedVarint = Kind(name: "malformedVarint")
         /// A message type id is zero or out of range.
         public static let invalidTypeID = Kind(name: "invalidTypeID")
+        /// Two different message types declare the same type id.
+        public static let duplicateTypeID = Kind(name: "duplicateTypeID")
         /// A payload field uses a wire type that does not exist.
         public static let unknownWireType = Kind(name: "unknownWireType")
         /// A length, count or size is over the configured limit.

@@ -85,14 +85,21 @@ public struct Reassembler<Sender: Hashable & Sendable>: Sendable {
     ///   ``limits``; nothing about any message changes then.
     public mutating func receive(frameBytes bytes: [UInt8], from sender: Sender) throws(WireError) -> ReassemblyResult<Sender> {
         let (header, range) = try FrameDecoder(limits: limits).decodeBorrowingBody(bytes)
+        return bytes.withUnsafeBytes { raw in
+            receive(header: header, body: UnsafeRawBufferPointer(rebasing: raw[range]), from: sender)
+        }
+    }
+
+    /// Handles one frame whose header ``FrameDecoder/decodeBorrowingBody(_:)`` decoded and
+    /// whose body is `body` (the header's own ``Frame/body`` is ignored), like
+    /// ``receive(_:from:)``: a fragment's body is copied straight into its message.
+    public mutating func receive(header: Frame, body: UnsafeRawBufferPointer, from sender: Sender) -> ReassemblyResult<Sender> {
         guard header.kind == .fragment else {
             var whole = header
-            whole.body = Array(bytes[range])
+            whole.body = Array(body)
             return receive(whole, from: sender)
         }
-        return bytes.withUnsafeBytes { raw in
-            receive(header, body: UnsafeRawBufferPointer(rebasing: raw[range]), from: sender)
-        }
+        return receive(header, body: body, from: sender)
     }
 
     /// Handles `frame`, whose body (for a fragment) is `body`.

@@ -14,4 +14,11 @@ public struct ReassemblyClock: Sendable {
         let origin = ContinuousClock.now
         return ReassemblyClock { ContinuousClock.now - origin }
     }
+
+    /// Reads `clock` (a real clock, or a virtual one in tests), with its origin at the
+    /// moment this is called.
+    public init<C: Clock>(_ clock: C) where C.Duration == Duration {
+        let origin = clock.now
+        self.init { origin.duration(to: clock.now) }
+    }
 }

@@ -13,12 +13,22 @@ public protocol WirePayloadCodable: Sendable {
     func wirePayload() -> [UInt8]
 }
 
-/// A top-level message: a payload type with a stable type id that frames carry.
-public protocol WireMessage: WirePayloadCodable {
-    /// The message's type id, 1 ... 2^32-1, unique within an application's specs.
-    static var wireTypeID: UInt64 { get }
-    /// The message's name, for diagnostics and inspection.
-    static var wireTypeName: String { get }
+/// A top-level message of a spec: a payload type with a stable type id that frames carry.
+/// Generated messages adopt it; their payload is the field-tagged format.
+public protocol WireMessage: WirePayloadCodable, MessageCodable {}
+
+extension WireMessage {
+    /// The field-tagged payload (``WirePayloadCodable/wirePayload()``).
+    @inlinable
+    public func messagePayload() throws(WireError) -> [UInt8] {
+        wirePayload()
+    }
+
+    /// Decodes the field-tagged payload (``WirePayloadCodable/init(wirePayload:limits:)``).
+    @inlinable
+    public init(messagePayload payload: [UInt8], limits: Limits) throws(WireError) {
+        try self.init(wirePayload: payload, limits: limits)
+    }
 }
 
 extension WirePayloadCodable {

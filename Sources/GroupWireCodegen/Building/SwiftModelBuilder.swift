@@ -36,8 +36,62 @@ struct SwiftModelBuilder: Sendable {
                 .line("#endif"),
                 .line("import GroupWire"),
             ],
-            types: file.declarations.map(type)
+            types: file.declarations.map(type) + [messageSet(file)].compactMap { $0 }
         )
+    }
+
+    // MARK: The message set
+
+    /// The enum over every message of `file` (named after its package: `draw.together`
+    /// gives `DrawTogetherMessage`), so a receiver can switch over all of them in one
+    /// place; nil when the file declares no message (deprecated ones do not count).
+    private func messageSet(_ file: SpecFile) -> SwiftType? {
+        // Deprecated messages stay out: naming them would make the set warn (or be
+        // deprecated) too. Receivers listen for them with `messages(of:)` alone.
+        let messages = file.declarations.compactMap { decl -> MessageDecl? in
+            if case .message(let message) = decl, message.deprecation == nil { return message }
+            return nil
+        }
+        guard !messages.isEmpty else { return nil }
+        let name = Self.messageSetName(file)
+        let caseName = { (message: MessageDecl) in SwiftNames.identifier(Self.lowerFirst(message.name)) }
+        var members: [SwiftMember] = messages.map { message in
+            .enumCase(SwiftEnumCase(
+                documentation: ["The ``\(message.name)`` message (type id \(message.typeID))."],
+                attributes: [], name: caseName(message), associatedType: "(\(message.name))"))
+        }
+        members.append(.property(SwiftProperty(
+            documentation: ["Every message type of the spec, in spec order."], attributes: [],
+            modifiers: access + "static ", keyword: "let", name: "messageTypes", type: "[any MessageCodable.Type]",
+            initialValue: "[" + messages.map { "\($0.name).self" }.joined(separator: ", ") + "]")))
+        members.append(.function(SwiftFunction(
+            documentation: ["Wraps `message`, or returns nil when it is not a message of this spec."], attributes: [],
+            head: access + "init?", parameters: ["_ message: any MessageCodable"],
+            body: [.switchBlock("switch message {", messages.map { message in
+                SwitchCase(label: "case let value as \(message.name):", body: [.line("self = .\(caseName(message))(value)")])
+            } + [SwitchCase(label: "default:", body: [.line("return nil")])])])))
+        members.append(.property(SwiftProperty(
+            documentation: ["The wrapped message."], attributes: [], modifiers: access, keyword: "var", name: "message",
+            type: "any MessageCodable", initialValue: nil,
+            getter: [.switchBlock("switch self {", messages.map { message in
+                SwitchCase(label: "case .\(caseName(message))(let value):", body: [.line("return value")])
+            })])))
+        return SwiftType(
+            kind: .enum, name: name,
+            documentation: ["Every message of \(file.package.map { "package `\($0.name)`" } ?? Self.fileName(of: file.path)), one case each: receive them all with `messenger.messages(of: \(name).self)`."],
+            attributes: [], access: access, conformances: ["WireMessageSet", "Sendable", "Hashable"], members: members)
+    }
+
+    /// `DrawTogetherMessage` for package `draw.together`; the file name's stem without a package.
+    static func messageSetName(_ file: SpecFile) -> String {
+        let source = file.package?.name ?? String(fileName(of: file.path).split(separator: ".").first ?? "Spec")
+        let words = source.split { !$0.isLetter && !$0.isNumber }
+        return words.map { $0.prefix(1).uppercased() + $0.dropFirst() }.joined() + "Message"
+    }
+
+    /// `name` with its first letter lowercased: `UpsertStroke` → `upsertStroke`.
+    private static func lowerFirst(_ name: String) -> String {
+        name.prefix(1).lowercased() + name.dropFirst()
     }
 
     /// The spec's doc comment lines, or `fallback` so every public symbol has one.

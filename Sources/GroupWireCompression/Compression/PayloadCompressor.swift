@@ -47,10 +47,16 @@ public final class PayloadCompressor: Sendable {
     /// - Throws: ``GroupWire/WireError`` `.unknownDictionary` if the policy's dictionary was removed
     ///   from the store, `.compressionFailed` if libzstd fails.
     public func compress(_ payload: [UInt8]) throws(WireError) -> CompressedBody? {
-        guard policy.shouldCompress(size: payload.count), payload.count > 1 else {
+        try compress(payload, dictionaryID: policy.dictionaryID, threshold: policy.threshold)
+    }
+
+    /// Compresses `payload` with the policy's level, the dictionary `dictionaryID` (nil:
+    /// none) and `threshold`, keeping the result only when it is strictly smaller.
+    func compress(_ payload: [UInt8], dictionaryID: UInt32?, threshold: Int) throws(WireError) -> CompressedBody? {
+        guard payload.count >= threshold, payload.count > 1 else {
             return nil
         }
-        let dictionary = try policy.dictionaryID.map { (id) throws(WireError) in try dictionaries.require(id: id) }
+        let dictionary = try dictionaryID.map { (id) throws(WireError) in try dictionaries.require(id: id) }
         // Capacity one less than the payload: libzstd gives up as soon as the frame could
         // not be strictly smaller, so incompressible payloads cost as little as possible.
         guard let bytes = try compressor.compress(payload, dictionary: dictionary, capacity: payload.count - 1) else {

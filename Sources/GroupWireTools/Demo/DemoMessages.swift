@@ -2,6 +2,8 @@ import Foundation
 import GroupWire
 import GroupWireCompression
 import GroupWireExamples
+import GroupWireSession
+import GroupWireTesting
 
 /// The messages `groupwire demo` writes, built with the types the build plugin generates
 /// from Spec/Examples (DrawTogether.gwspec, WatchTogether.gwspec), so their payloads always
@@ -12,7 +14,8 @@ import GroupWireExamples
 /// 3. a `PlaybackState` (type id 10), a data frame;
 /// 4. a large `CanvasSnapshot` (``largeStrokeCount`` strokes of ``largePointsPerStroke``
 ///    points), compressed with zstd (default policy, no dictionary) and, because it is still
-///    larger than one frame, cut into compressed fragment frames by `Fragmenter`.
+///    larger than one frame, cut into compressed fragment frames: all four through the
+///    messenger's sending path (`SendPipeline`, zstd codec, default profile).
 ///
 /// Every value comes from fixed constants and a seeded generator, so the demo file is the
 /// same on every run.
@@ -35,13 +38,13 @@ package enum DemoMessages {
 
     /// The `UpsertStroke`: a red stroke's first point, (10.5, 20.25).
     package static func upsertStroke() -> UpsertStroke {
-        var generator = DemoRandom(seed: seed)
+        var generator = SeededRandom(seed: seed)
         return UpsertStroke(id: generator.uuid(), color: .red, point: Point(x: 10.5, y: 20.25))
     }
 
     /// The small `CanvasSnapshot`: three strokes of neighbouring points (4, 3 and 2 points).
     package static func canvasSnapshot() -> CanvasSnapshot {
-        var generator = DemoRandom(seed: seed &+ 1)  // safe because: wrapping is intended, any seed works.
+        var generator = SeededRandom(seed: seed &+ 1)  // safe because: wrapping is intended, any seed works.
         let strokes = [
             stroke(&generator, color: .red, start: Point(x: 10.5, y: 20.25), pointCount: 4, roundedTo: 0.25),
             stroke(&generator, color: .blue, start: Point(x: 200, y: 120), pointCount: 3, roundedTo: 0.25),
@@ -71,7 +74,7 @@ package enum DemoMessages {
     /// neighbouring points each, at full `Double` precision (so zstd cannot shrink it to
     /// one frame).
     package static func largeCanvasSnapshot() -> CanvasSnapshot {
-        var generator = DemoRandom(seed: seed &+ 2)  // safe because: wrapping is intended, any seed works.
+        var generator = SeededRandom(seed: seed &+ 2)  // safe because: wrapping is intended, any seed works.
         let colors: [StrokeColor] = [.black, .red, .green, .blue, .yellow]
         let strokes = (0..<largeStrokeCount).map { index in
             let start = Point(x: generator.unit() * 1000, y: generator.unit() * 800)
@@ -86,32 +89,31 @@ package enum DemoMessages {
     ///   `maxFrameSize`).
     /// - Throws: when zstd cannot be set up or a frame cannot be built.
     package static func frames(limits: Limits = .default) throws -> [(frame: Frame, comment: String)] {
-        let small = canvasSnapshot()
-        var frames: [(frame: Frame, comment: String)] = [
-            (
-                Frame(typeID: UpsertStroke.wireTypeID, body: upsertStroke().wirePayload()),
-                "UpsertStroke (type 1): red stroke, point (10.5, 20.25)"
-            ),
-            (
-                Frame(typeID: CanvasSnapshot.wireTypeID, body: small.wirePayload()),
-                "CanvasSnapshot (type 2): \(small.strokes.count) strokes, \(small.pointCount) points"
-            ),
-            (
-                Frame(typeID: PlaybackState.wireTypeID, body: playbackState().wirePayload()),
-                "PlaybackState (type 10): \"Movie night\" playing at 42.5 s"
-            ),
-        ]
-        let payload = largeCanvasSnapshot().wirePayload()
-        let compressed = try PayloadCompressor(limits: limits).makeFrame(typeID: CanvasSnapshot.wireTypeID, payload: payload)
-        let description = "CanvasSnapshot (type 2): \(largeStrokeCount) strokes, \(largeStrokeCount * largePointsPerStroke) points, "
-            + "\(payload.count) bytes compressed to \(compressed.body.count)"
-        let pieces = try Fragmenter(limits: limits).frames(
-            typeID: compressed.typeID, messageID: largeMessageID, compression: compressed.compression, body: compressed.body)
+        // The messenger's own sending path, with the zstd codec and the default profile.
+        let codec = try PayloadCompressor(limits: limits)
+        let pipeline = SendPipeline(codec: codec)
+        let profile = PeerProfile.default(codec: codec, limits: limits)
         let decoder = FrameDecoder(limits: limits)
-        for (index, bytes) in pieces.enumerated() {
-            let frame = try decoder.decode(bytes)
-            let part = pieces.count == 1 ? "" : ", fragment \(index + 1) of \(pieces.count)"
-            frames.append((frame, description + part))
+        let small = canvasSnapshot()
+        let large = largeCanvasSnapshot()
+        let messages: [(message: any WireMessage, messageID: UInt64, comment: String)] = [
+            (upsertStroke(), 0, "UpsertStroke (type 1): red stroke, point (10.5, 20.25)"),
+            (small, 0, "CanvasSnapshot (type 2): \(small.strokes.count) strokes, \(small.pointCount) points"),
+            (playbackState(), 0, "PlaybackState (type 10): \"Movie night\" playing at 42.5 s"),
+            (large, largeMessageID, "CanvasSnapshot (type 2): \(largeStrokeCount) strokes, \(largeStrokeCount * largePointsPerStroke) points, "),
+        ]
+        var frames: [(frame: Frame, comment: String)] = []
+        for (message, messageID, comment) in messages {
+            let payload = message.wirePayload()
+            let pieces = try pipeline.frames(
+                typeID: type(of: message).wireTypeID, payload: payload, messageID: messageID, profile: profile
+            ).map { try decoder.decode($0) }
+            let body = pieces.reduce(0) { $0 + $1.body.count }
+            for (index, frame) in pieces.enumerated() {
+                let compressed = frame.compression == nil ? "" : "\(payload.count) bytes compressed to \(body)"
+                let part = pieces.count == 1 ? "" : ", fragment \(index + 1) of \(pieces.count)"
+                frames.append((frame, comment + compressed + part))
+            }
         }
         return frames
     }
@@ -119,7 +121,7 @@ package enum DemoMessages {
     /// A stroke of `pointCount` neighbouring points from `start`, each a small step from
     /// the last (rounded to a multiple of `roundedTo` when given).
     private static func stroke(
-        _ generator: inout DemoRandom, color: StrokeColor, start: Point, pointCount: Int, roundedTo step: Double?
+        _ generator: inout SeededRandom, color: StrokeColor, start: Point, pointCount: Int, roundedTo step: Double?
     ) -> Stroke {
         let id = generator.uuid()
         var points = [start]
@@ -135,40 +137,5 @@ package enum DemoMessages {
             points.append(last)
         }
         return Stroke(id: id, color: color, points: points)
-    }
-}
-
-/// SplitMix64: a small seeded generator, so the demo values are the same on every run and
-/// every platform (the standard library's generator is not seedable).
-struct DemoRandom {
-    private var state: UInt64
-
-    init(seed: UInt64) {
-        state = seed
-    }
-
-    mutating func next() -> UInt64 {
-        state = state &+ 0x9E37_79B9_7F4A_7C15  // safe because: SplitMix64 is defined modulo 2^64.
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9  // safe because: defined modulo 2^64.
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB  // safe because: defined modulo 2^64.
-        return z ^ (z >> 31)
-    }
-
-    /// A value in [0, 1) with 53 random bits.
-    mutating func unit() -> Double {
-        Double(next() >> 11) / Double(UInt64(1) << 53)
-    }
-
-    /// A version 4 UUID.
-    mutating func uuid() -> UUID {
-        let high = next()
-        let low = next()
-        var bytes = (0..<8).map { UInt8(truncatingIfNeeded: high >> (8 * $0)) }
-            + (0..<8).map { UInt8(truncatingIfNeeded: low >> (8 * $0)) }
-        bytes[6] = bytes[6] & 0x0F | 0x40
-        bytes[8] = bytes[8] & 0x3F | 0x80
-        return UUID(uuid: (bytes[0], bytes[1], bytes[2], bytes[3], bytes[4], bytes[5], bytes[6], bytes[7],
-                           bytes[8], bytes[9], bytes[10], bytes[11], bytes[12], bytes[13], bytes[14], bytes[15]))
     }
 }

@@ -823,3 +823,37 @@ public struct CanvasSnapshot: WireMessage, Codable, Sendable, Hashable {
         try container.encode(_WireJSONMap(self.authors), forKey: .authors)
     }
 }
+
+/// Every message of package `draw.together`, one case each: receive them all with `messenger.messages(of: DrawTogetherMessage.self)`.
+public enum DrawTogetherMessage: WireMessageSet, Sendable, Hashable {
+    /// The ``UpsertStroke`` message (type id 1).
+    case upsertStroke(UpsertStroke)
+
+    /// The ``CanvasSnapshot`` message (type id 2).
+    case canvasSnapshot(CanvasSnapshot)
+
+    /// Every message type of the spec, in spec order.
+    public static let messageTypes: [any MessageCodable.Type] = [UpsertStroke.self, CanvasSnapshot.self]
+
+    /// Wraps `message`, or returns nil when it is not a message of this spec.
+    public init?(_ message: any MessageCodable) {
+        switch message {
+        case let value as UpsertStroke:
+            self = .upsertStroke(value)
+        case let value as CanvasSnapshot:
+            self = .canvasSnapshot(value)
+        default:
+            return nil
+        }
+    }
+
+    /// The wrapped message.
+    public var message: any MessageCodable {
+        switch self {
+        case .upsertStroke(let value):
+            return value
+        case .canvasSnapshot(let value):
+            return value
+        }
+    }
+}

@@ -2882,3 +2882,37 @@ public struct Tree: WirePayloadCodable, Codable, Sendable, Hashable {
         try container.encode(self.byName, forKey: .byName)
     }
 }
+
+/// Every message of package `kitchen.sink`, one case each: receive them all with `messenger.messages(of: KitchenSinkMessage.self)`.
+public enum KitchenSinkMessage: WireMessageSet, Sendable, Hashable {
+    /// The ``Awkward`` message (type id 77).
+    case awkward(Awkward)
+
+    /// The ``Ping`` message (type id 78).
+    case ping(Ping)
+
+    /// Every message type of the spec, in spec order.
+    public static let messageTypes: [any MessageCodable.Type] = [Awkward.self, Ping.self]
+
+    /// Wraps `message`, or returns nil when it is not a message of this spec.
+    public init?(_ message: any MessageCodable) {
+        switch message {
+        case let value as Awkward:
+            self = .awkward(value)
+        case let value as Ping:
+            self = .ping(value)
+        default:
+            return nil
+        }
+    }
+
+    /// The wrapped message.
+    public var message: any MessageCodable {
+        switch self {
+        case .awkward(let value):
+            return value
+        case .ping(let value):
+            return value
+        }
+    }
+}

@@ -960,3 +960,37 @@ public struct ReadyState: WireMessage, Codable, Sendable, Hashable {
         try container.encode(_WireJSONFloat<Float>(self.bufferedAhead), forKey: .bufferedAhead)
     }
 }
+
+/// Every message of package `watch.together`, one case each: receive them all with `messenger.messages(of: WatchTogetherMessage.self)`.
+public enum WatchTogetherMessage: WireMessageSet, Sendable, Hashable {
+    /// The ``PlaybackState`` message (type id 10).
+    case playbackState(PlaybackState)
+
+    /// The ``ReadyState`` message (type id 11).
+    case readyState(ReadyState)
+
+    /// Every message type of the spec, in spec order.
+    public static let messageTypes: [any MessageCodable.Type] = [PlaybackState.self, ReadyState.self]
+
+    /// Wraps `message`, or returns nil when it is not a message of this spec.
+    public init?(_ message: any MessageCodable) {
+        switch message {
+        case let value as PlaybackState:
+            self = .playbackState(value)
+        case let value as ReadyState:
+            self = .readyState(value)
+        default:
+            return nil
+        }
+    }
+
+    /// The wrapped message.
+    public var message: any MessageCodable {
+        switch self {
+        case .playbackState(let value):
+            return value
+        case .readyState(let value):
+            return value
+        }
+    }
+}

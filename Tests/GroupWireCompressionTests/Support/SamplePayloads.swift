@@ -1,16 +1,17 @@
 import GroupWire
+import GroupWireTesting
 
 /// Deterministic sample payloads shaped like the example messages, encoded with the
 /// field-tagged payload layout of FORMAT.md (key uvarint, then value).
 struct SamplePayloads {
-    private var state: UInt64
+    private var random: SeededRandom
     /// Participants stay the same for a whole session, as in a real group activity.
     private let participants: [[UInt8]]
 
     init(seed: UInt64) {
-        state = seed
+        random = SeededRandom(seed: seed)
         var participants: [[UInt8]] = []
-        var generator = SplitMix64(state: seed ^ 0x5EED)
+        var generator = SeededRandom(seed: seed ^ 0x5EED)
         for _ in 0..<8 {
             participants.append((0..<16).map { _ in UInt8(truncatingIfNeeded: generator.next()) })
         }
@@ -18,10 +19,7 @@ struct SamplePayloads {
     }
 
     mutating func next() -> UInt64 {
-        var generator = SplitMix64(state: state)
-        let value = generator.next()
-        state = generator.state
-        return value
+        random.next()
     }
 
     mutating func randomBytes(_ count: Int) -> [UInt8] {
@@ -80,17 +78,5 @@ struct SamplePayloads {
             }
         }
         return canvas.bytes
-    }
-}
-
-struct SplitMix64 {
-    var state: UInt64
-
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15  // safe because wrapping is the algorithm.
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }

@@ -1,5 +1,6 @@
 import Testing
 @testable import GroupWire
+import GroupWireTesting
 
 @Suite struct CRC32CTests {
     @Test func theStandardCheckValueOf123456789IsE3069283() {
@@ -20,7 +21,7 @@ import Testing
 
     @Test(arguments: [0, 1, 7, 8, 9, 63, 4095, 4096, 12_287, 12_288, 12_289, 40_000, 100_003])
     func hardwareAndTablePathsAgreeAtEveryLengthAndAlignment(length: Int) {
-        var generator = SeededGenerator(seed: UInt64(length))
+        var generator = SeededRandom(seed: UInt64(length))
         let data = (0..<(length + 7)).map { _ in UInt8.random(in: 0...255, using: &generator) }
         for misalignment in [0, 3, 7] {
             data.withUnsafeBytes { raw in

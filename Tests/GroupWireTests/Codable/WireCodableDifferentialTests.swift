@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import GroupWire
+import GroupWireTesting
 
 /// A value with a bit of everything, for the JSON differential test and the fuzz test.
 struct KitchenSink: Codable, Equatable {
@@ -32,7 +33,7 @@ struct KitchenSink: Codable, Equatable {
     var flags: Set<Bool>
     var nested: [String: [String: Point?]]
 
-    static func random(using rng: inout SeededGenerator) -> KitchenSink {
+    static func random(using rng: inout SeededRandom) -> KitchenSink {
         func int<T: FixedWidthInteger>(_: T.Type) -> T {
             switch rng.next() % 4 {
             case 0: return T.random(in: -3...3 as ClosedRange<T>, using: &rng)
@@ -119,7 +120,7 @@ struct KitchenSink: Codable, Equatable {
     }
 
     @Test func everyValueThatRoundTripsThroughJSONRoundTripsThroughWire() throws {
-        var rng = SeededGenerator(seed: 0xC0DA_B1E)
+        var rng = SeededRandom(seed: 0xC0DA_B1E)
         var compared = 0
         for _ in 0..<400 {
             let value = KitchenSink.random(using: &rng)
@@ -134,7 +135,7 @@ struct KitchenSink: Codable, Equatable {
     }
 
     @Test func scalarsThatRoundTripThroughJSONRoundTripThroughWire() throws {
-        var rng = SeededGenerator(seed: 42)
+        var rng = SeededRandom(seed: 42)
         for _ in 0..<2_000 {
             let double = Double(bitPattern: rng.next())
             if jsonRoundTrips([double]) {

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import GroupWire
+import GroupWireTesting
 
 @Suite struct WireCodableFuzzTests {
     /// Decodes `bytes`, failing the test on anything but success, WireError or DecodingError.
@@ -21,7 +22,7 @@ import Testing
     }
 
     @Test func thousandsOfMutatedEncodingsOnlyEverThrowWireOrDecodingErrors() throws {
-        var rng = SeededGenerator(seed: 0xF022)
+        var rng = SeededRandom(seed: 0xF022)
         let seeds = try (0..<8).map { _ in try WireEncoder().encode(KitchenSink.random(using: &rng)) }
         var outcome = (decoded: 0, wireErrors: 0, decodingErrors: 0)
         for round in 0..<4_000 {
@@ -46,7 +47,7 @@ import Testing
     }
 
     @Test func mutatedNestedSuperAndOutOfOrderEncodingsOnlyEverThrowWireOrDecodingErrors() throws {
-        var rng = SeededGenerator(seed: 0x5EED)
+        var rng = SeededRandom(seed: 0x5EED)
         let samples: [(bytes: [UInt8], decode: ([UInt8]) throws -> Void)] = [
             (try WireEncoder().encode(OutOfOrder(first: [1, 2, 300], inner: "in", last: 9, late: Point(x: 1, y: 2))),
              { _ = try WireDecoder().decode(OutOfOrder.self, from: $0) }),
@@ -86,7 +87,7 @@ import Testing
     }
 
     @Test func thousandsOfRandomByteStringsOnlyEverThrowWireOrDecodingErrors() {
-        var rng = SeededGenerator(seed: 7)
+        var rng = SeededRandom(seed: 7)
         var outcome = (decoded: 0, wireErrors: 0, decodingErrors: 0)
         for _ in 0..<4_000 {
             let count = Int(rng.next() % 64)

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import GroupWire
+import GroupWireTesting
 
 @Suite struct WireCodableSizeTests {
     struct Stroke: Codable, Equatable {
@@ -10,7 +11,7 @@ import Testing
     }
 
     @Test func aStrokeOfFullPrecisionPointsTakesAtMostHalfTheBytesOfJSON() throws {
-        var rng = SeededGenerator(seed: 99)
+        var rng = SeededRandom(seed: 99)
         var x = 100.0, y = 200.0
         let points = (0..<50).map { _ in
             x += Double.random(in: -3...3, using: &rng)

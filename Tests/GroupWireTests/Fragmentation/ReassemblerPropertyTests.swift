@@ -1,10 +1,11 @@
 import Testing
 @testable import GroupWire
+import GroupWireTesting
 
 @Suite struct ReassemblerPropertyTests {
     /// A fragment frame with small random fields, so that edge cases (count 0 or 1, index at
     /// the count, offsets off by one, empty bodies, lying totals) come up often.
-    private func randomFragment(using random: inout SeededGenerator) -> Frame {
+    private func randomFragment(using random: inout SeededRandom) -> Frame {
         let count = UInt32.random(in: 0...6, using: &random)
         let info = FragmentInfo(
             messageID: UInt64.random(in: 0...20, using: &random), index: UInt32.random(in: 0...7, using: &random), count: count,
@@ -16,7 +17,7 @@ import Testing
 
     @Test(arguments: 0..<4)
     func hostileFragmentsNeverBreakTheLimitsNorAnHonestSendersMessages(seed: UInt64) throws {
-        var random = SeededGenerator(seed: seed)
+        var random = SeededRandom(seed: seed)
         let limits = ReassemblyLimits(maxPartialMessagesPerSender: 5, byteBudget: 4_096)
         var reassembler = Reassembler<String>(reassemblyLimits: limits)
         let honest = (0..<10).map { number in

@@ -1,5 +1,6 @@
 import Testing
 @testable import GroupWire
+import GroupWireTesting
 
 @Suite struct FrameStreamReaderTests {
     /// A stream of good frames with every kind of bad run between them.
@@ -67,7 +68,7 @@ import Testing
     @Test(arguments: 1...20)
     func feedingInRandomSplitsGivesTheSameEventsAsAllAtOnce(seed: Int) throws {
         let (stream, _) = try Self.mixedStream()
-        var generator = SeededGenerator(seed: UInt64(seed))
+        var generator = SeededRandom(seed: UInt64(seed))
         var chunks: [Int] = []
         var left = stream.count
         while left > 0 {

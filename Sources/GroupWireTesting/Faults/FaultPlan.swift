@@ -1,3 +1,5 @@
+import GroupWireSession
+
 /// The faults a simulated transport injects, and the seed that makes them replay.
 ///
 /// Decisions are drawn per link (sender → receiver) from a generator derived from

@@ -1,4 +1,5 @@
 import GroupWire
+import GroupWireSession
 
 /// Connects participants in one process, with simulated time and injected faults.
 ///
@@ -7,19 +8,24 @@ import GroupWire
 /// ``runUntilIdle()``), and then copies arrive in order of delivery time, ties in send
 /// order. Because time is simulated and faults are seeded per link, a test replays
 /// exactly: same seed, same sends, same deliveries.
+///
+/// Joins and leaves reach the other participants at once, as ``TransportEvent/joined(_:)``
+/// and ``TransportEvent/left(_:)``; a participant that joins first hears of everyone
+/// already connected. Copies already on their way from a participant that leaves are
+/// still delivered, as on a real network.
 public actor InProcessHub {
     /// The faults injected on every link.
     public nonisolated let plan: FaultPlan
     /// The largest message the hub carries.
     public nonisolated let maxMessageSize: Int
     /// The hub's simulated time.
-    public nonisolated let clock = VirtualClock()
+    public nonisolated let clock: VirtualClock
     /// What the hub did to the messages so far.
     public private(set) var statistics = FaultStatistics()
 
     private struct Member {
         let number: UInt64
-        let continuation: AsyncStream<TransportMessage>.Continuation
+        let continuation: AsyncStream<TransportEvent>.Continuation
     }
 
     private struct Scheduled {
@@ -41,9 +47,18 @@ public actor InProcessHub {
     ///   - plan: the faults to inject; by default a reliable link without delay.
     ///   - maxMessageSize: the largest message carried, 65,536 bytes by default (the
     ///     platform messenger's first limit).
-    public init(plan: FaultPlan = .reliable(), maxMessageSize: Int = 65_536) {
+    ///   - clock: the simulated time the hub schedules deliveries on; a new clock at zero
+    ///     by default. Share one with the messengers so their timers see the same time.
+    public init(plan: FaultPlan = .reliable(), maxMessageSize: Int = 65_536, clock: VirtualClock = VirtualClock()) {
         self.plan = plan
         self.maxMessageSize = maxMessageSize
+        self.clock = clock
+    }
+
+    /// What every endpoint of the hub promises.
+    public nonisolated var guarantees: TransportGuarantees {
+        let reliable = plan.mode == .reliable
+        return TransportGuarantees(isReliable: reliable, isOrdered: reliable, maxMessageSize: maxMessageSize)
     }
 
     /// Connects a participant.
@@ -54,17 +69,25 @@ public actor InProcessHub {
         guard members[participant] == nil else {
             throw WireError(.alreadyJoined, "participant \(participant) is already connected")
         }
-        let (stream, continuation) = AsyncStream<TransportMessage>.makeStream()
+        let (stream, continuation) = AsyncStream<TransportEvent>.makeStream()
+        for (other, member) in members.sorted(by: { $0.value.number < $1.value.number }) {
+            continuation.yield(.joined(other))
+            member.continuation.yield(.joined(participant))
+        }
         members[participant] = Member(number: joined, continuation: continuation)
         joined += 1
-        return HubEndpoint(hub: self, localParticipant: participant, incoming: stream)
+        return HubEndpoint(hub: self, localParticipant: participant, events: stream)
     }
 
-    /// Disconnects a participant: its stream finishes and copies still on the way to it are lost.
+    /// Disconnects a participant: its stream finishes, copies still on the way to it are
+    /// lost, and every other participant hears that it left.
     public func leave(_ participant: ParticipantID) {
         guard let member = members.removeValue(forKey: participant) else { return }
         member.continuation.finish()
         scheduled.removeAll { $0.recipient == participant }
+        for other in members.values.sorted(by: { $0.number < $1.number }) {
+            other.continuation.yield(.left(participant))
+        }
     }
 
     /// The connected participants.
@@ -81,7 +104,7 @@ public actor InProcessHub {
         guard bytes.count <= maxMessageSize else {
             throw WireError(.messageTooLarge, "message of \(bytes.count) bytes is over the transport's \(maxMessageSize)-byte limit")
         }
-        let now = clock.now
+        let now = clock.elapsed
         let targets = members.filter { $0.key != source && (recipients.participants?.contains($0.key) ?? true) }
         for (recipient, member) in targets.sorted(by: { $0.value.number < $1.value.number }) {
             // safe because: member numbers are join counts, far below 2^32.
@@ -103,7 +126,7 @@ public actor InProcessHub {
 
     /// Moves simulated time forward by `duration`, delivering every copy due by then.
     public func advance(by duration: Duration) {
-        deliver(through: clock.now + duration)
+        deliver(through: clock.elapsed + duration)
     }
 
     /// Delivers every scheduled copy, moving time to the last delivery.
@@ -128,7 +151,7 @@ public actor InProcessHub {
         for copy in due {
             clock.advance(to: copy.due)
             guard let member = members[copy.recipient] else { continue }
-            member.continuation.yield(copy.message)
+            member.continuation.yield(.message(copy.message))
             statistics.delivered += 1
         }
         clock.advance(to: time)

@@ -1,3 +1,5 @@
+import GroupWireSession
+
 /// What a simulated transport did to the messages sent through it.
 public struct FaultStatistics: Sendable, Hashable {
     /// Copies of messages sent, one per recipient.

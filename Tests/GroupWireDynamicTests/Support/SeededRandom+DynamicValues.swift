@@ -1,27 +1,7 @@
-/// SplitMix64: a small deterministic generator so random tests replay exactly from a seed.
-struct SeededGenerator: RandomNumberGenerator {
-    private var state: UInt64
+import GroupWireTesting
 
-    init(seed: UInt64) {
-        state = seed
-    }
-
-    mutating func next() -> UInt64 {
-        // Wrapping arithmetic is the algorithm.
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var mixed = state
-        mixed = (mixed ^ (mixed >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        mixed = (mixed ^ (mixed >> 27)) &* 0x94D0_49BB_1331_11EB
-        return mixed ^ (mixed >> 31)
-    }
-}
-
-extension SeededGenerator {
-    /// True with probability `chance`.
-    mutating func chance(_ chance: Double) -> Bool {
-        Double.random(in: 0..<1, using: &self) < chance
-    }
-
+/// Random values for the dynamic codec's property tests, from the package's one seeded generator.
+extension SeededRandom {
     /// A Float64 drawn from interesting values and ordinary ones.
     mutating func double() -> Double {
         switch Int.random(in: 0..<10, using: &self) {

@@ -1,3 +1,5 @@
+import GroupWireSession
+
 /// What a ``FaultInjector`` decided for one message on one link.
 public struct FaultDecision: Sendable, Hashable {
     /// When each copy is to be delivered: none when the message is dropped, two when duplicated.

@@ -1,3 +1,5 @@
+import GroupWireSession
+
 /// Decides, for each message on one link, whether it is dropped, duplicated, held back,
 /// and when it arrives; seeded so that a failing run replays exactly.
 public struct FaultInjector: Sendable {

@@ -1,0 +1,1 @@
+../../Harnesses/ReceivePipelineFuzzHarness.swift

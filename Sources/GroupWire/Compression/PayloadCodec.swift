@@ -1,0 +1,21 @@
+/// Compresses and decompresses message payloads for a pipeline, so that the core and the
+/// messenger work without any compression library and one plugs in where it exists.
+///
+/// `GroupWireCompression`'s `PayloadCompressor` is the zstd codec. A codec decides itself
+/// whether a payload is worth compressing (threshold, strictly smaller output).
+public protocol PayloadCodec: Sendable {
+    /// The codec id frames carry in ``CompressionInfo/codec``.
+    var codecID: UInt8 { get }
+    /// The dictionary the codec compresses with when nothing else is agreed, 0 for none.
+    var preferredDictionaryID: UInt32 { get }
+
+    /// Compresses `payload` with the dictionary `dictionaryID` (0: none).
+    /// - Returns: the compressed body, or nil when the payload should travel uncompressed.
+    /// - Throws: a ``WireError`` when the dictionary is unknown or the codec fails.
+    func compressPayload(_ payload: [UInt8], dictionaryID: UInt32) throws(WireError) -> [UInt8]?
+
+    /// Decompresses a body received with compression header `info`, never producing more
+    /// than `info.contentSize` bytes (which the caller has checked against its limits).
+    /// - Throws: a ``WireError`` for an unknown dictionary or a malformed body.
+    func decompressPayload(_ body: [UInt8], info: CompressionInfo) throws(WireError) -> [UInt8]
+}

@@ -1,0 +1,366 @@
+import GroupWire
+import Synchronization
+
+/// Sends values to the other participants of a group session and delivers theirs, as
+/// typed async streams: the one pipeline from value to transport and back.
+///
+/// Sending: the value's payload (a generated ``GroupWire/WireMessage``, any
+/// ``GroupWire/CodableMessage``, or raw bytes under a type id) is compressed as the
+/// recipient's ``PeerProfile`` says, framed, and fragmented to fit the profile and the
+/// transport. Receiving: frames are decoded and checked, fragments reassembled per
+/// sender, bodies decompressed within the limits, and payloads decoded by the type the
+/// type id names, then yielded to every stream listening for that type.
+///
+/// ```swift
+/// let messenger = Messenger(transport: endpoint)
+/// let strokes = try messenger.messages(of: UpsertStroke.self)
+/// try await messenger.send(UpsertStroke(id: id, color: .red, point: point))
+/// for await (stroke, context) in strokes { print(context.source, stroke.point) }
+/// ```
+///
+/// Messages of a type nobody listens for are counted (``MessengerStatistics/messagesUnrouted``)
+/// and dropped, as the platform messenger does. What a peer sends can never crash the
+/// receiver: invalid frames and bodies are rejected and counted, and memory for partial
+/// messages is bounded by ``MessengerConfiguration/reassemblyLimits``. Delivery is what
+/// the transport gives (``Transport/guarantees``).
+public final class Messenger: Sendable {
+    /// A stream of messages of one type, each with its ``MessageContext``.
+    public typealias Messages<Message> = AsyncStream<(message: Message, context: MessageContext)>
+
+    /// The transport messages travel over.
+    public let transport: any Transport
+    /// The configuration the messenger was created with.
+    public let configuration: MessengerConfiguration
+    /// The profile every recipient without one of its own gets.
+    public let defaultProfile: PeerProfile
+
+    private let core: Core
+    private let sender: SendPipeline
+    private let receiving: Task<Void, Never>
+
+    /// Creates a messenger and starts receiving from `transport`.
+    /// - Parameters:
+    ///   - transport: the transport to send and receive through; the messenger consumes
+    ///     its ``Transport/events``.
+    ///   - configuration: codec, limits and clock.
+    public init(transport: any Transport, configuration: MessengerConfiguration = MessengerConfiguration()) {
+        self.transport = transport
+        self.configuration = configuration
+        var profile = PeerProfile.default(codec: configuration.codec, limits: configuration.limits)
+        profile.maxFrameSize = min(profile.maxFrameSize, transport.guarantees.maxMessageSize)
+        defaultProfile = profile
+        sender = SendPipeline(codec: configuration.codec)
+        let core = Core()
+        self.core = core
+        let pipeline = ReceivePipeline(
+            limits: configuration.limits, reassemblyLimits: configuration.reassemblyLimits,
+            clock: configuration.clock, codec: configuration.codec)
+        let events = transport.events
+        let limits = configuration.limits
+        receiving = Task {
+            var pipeline = pipeline
+            for await event in events {
+                core.handle(event, pipeline: &pipeline, limits: limits)
+            }
+            core.finish()
+        }
+    }
+
+    deinit {
+        receiving.cancel()
+    }
+
+    // MARK: Sending
+
+    /// Sends `message` to `recipients`.
+    /// - Parameters:
+    ///   - message: a generated message or any ``GroupWire/CodableMessage``.
+    ///   - recipients: everybody else (default) or some participants.
+    /// - Throws: ``GroupWire/WireError/Kind/duplicateTypeID`` when another type uses its type id
+    ///   on this messenger; ``GroupWire/WireError/Kind/messageTooLarge`` over a recipient's
+    ///   maximum message size (before anything is sent); the encoder's, codec's and
+    ///   transport's errors.
+    public func send<Message: MessageCodable>(_ message: Message, to recipients: Recipients = .all) async throws(WireError) {
+        try core.register(Message.self)
+        let payload = try message.messagePayload()
+        try await send(typeID: Message.wireTypeID, payload: payload, to: recipients)
+    }
+
+    /// Sends raw bytes under `typeID`; receivers read them with ``rawMessages(typeID:)``.
+    /// - Throws: ``GroupWire/WireError/Kind/duplicateTypeID`` when a message type uses `typeID`
+    ///   on this messenger; otherwise as ``send(_:to:)``.
+    public func send(_ bytes: [UInt8], typeID: UInt64, to recipients: Recipients = .all) async throws(WireError) {
+        try core.registerRaw(typeID)
+        try await send(typeID: typeID, payload: bytes, to: recipients)
+    }
+
+    /// Encodes once per distinct profile among the recipients and hands the frames over.
+    private func send(typeID: UInt64, payload: [UInt8], to recipients: Recipients) async throws(WireError) {
+        let (messageID, groups) = core.plan(recipients, defaultProfile: defaultProfile)
+        var encoded: [(frames: [[UInt8]], recipients: Recipients)] = []
+        for group in groups {
+            var profile = group.profile
+            profile.maxFrameSize = min(profile.maxFrameSize, transport.guarantees.maxMessageSize)
+            let frames = try sender.frames(typeID: typeID, payload: payload, messageID: messageID, profile: profile)
+            encoded.append((frames, group.recipients))
+        }
+        for (frames, target) in encoded {
+            for frame in frames {
+                try await transport.send(frame, to: target)
+            }
+        }
+        core.countSent(frames: encoded.reduce(0) { $0 + $1.frames.count })
+    }
+
+    // MARK: Receiving
+
+    /// The messages of type `type` from the other participants, as they arrive.
+    ///
+    /// Registers the type: from now on, messages with its type id are decoded as it.
+    /// Several streams may listen for one type; each gets every message. A stream finishes
+    /// when the transport closes.
+    /// - Throws: ``GroupWire/WireError/Kind/duplicateTypeID`` when another type (or raw
+    ///   bytes) uses its type id on this messenger.
+    public func messages<Message: MessageCodable>(of type: Message.Type) throws(WireError) -> Messages<Message> {
+        try core.register(Message.self)
+        return subscribe(to: [Message.wireTypeID]) { value in value as? Message }
+    }
+
+    /// Every message of a spec, as the generated enum over them, so one loop can switch
+    /// over all of them.
+    /// - Throws: ``GroupWire/WireError/Kind/duplicateTypeID`` when another type uses an id of
+    ///   the set on this messenger.
+    public func messages<MessageSet: WireMessageSet>(of set: MessageSet.Type) throws(WireError) -> Messages<MessageSet> {
+        for type in MessageSet.messageTypes {
+            try core.register(type)
+        }
+        return subscribe(to: MessageSet.messageTypes.map { $0.wireTypeID }) { value in
+            (value as? any MessageCodable).flatMap(MessageSet.init)
+        }
+    }
+
+    /// The raw bytes sent under `typeID` with ``send(_:typeID:to:)``.
+    /// - Throws: ``GroupWire/WireError/Kind/duplicateTypeID`` when a message type uses `typeID`.
+    public func rawMessages(typeID: UInt64) throws(WireError) -> Messages<[UInt8]> {
+        try core.registerRaw(typeID)
+        return subscribe(to: [typeID]) { value in value as? [UInt8] }
+    }
+
+    /// A stream fed from `typeIDs`, converting each decoded value with `convert`.
+    private func subscribe<Element: Sendable>(
+        to typeIDs: [UInt64], convert: @escaping @Sendable (any Sendable) -> Element?
+    ) -> Messages<Element> {
+        let (stream, continuation) = Messages<Element>.makeStream()
+        let subscriber = Subscriber(
+            deliver: { value, context in
+                if let element = convert(value) { continuation.yield((element, context)) }
+            },
+            finish: { continuation.finish() })
+        if let token = core.subscribe(subscriber, to: typeIDs) {
+            continuation.onTermination = { [core] _ in core.unsubscribe(token) }
+        } else {
+            continuation.finish()
+        }
+        return stream
+    }
+
+    // MARK: State
+
+    /// The participants the transport says are reachable now.
+    public var reachableParticipants: Swift.Set<ParticipantID> {
+        core.reachableParticipants
+    }
+
+    /// Sets the profile used for `participant` (nil: the default profile). Negotiation
+    /// calls this once it knows what a peer reads.
+    public func setProfile(_ profile: PeerProfile?, for participant: ParticipantID) {
+        core.setProfile(profile, for: participant)
+    }
+
+    /// What was sent and received so far.
+    public var statistics: MessengerStatistics {
+        core.statistics
+    }
+}
+
+/// One stream listening for messages.
+struct Subscriber: Sendable {
+    let deliver: @Sendable (any Sendable, MessageContext) -> Void
+    let finish: @Sendable () -> Void
+}
+
+extension Messenger {
+    /// The messenger's shared state, behind one lock. Streams are fed and finished outside
+    /// the lock, so a stream's termination handler may call back in.
+    final class Core: Sendable {
+        private struct State {
+            var registry = MessageRegistry()
+            var rawTypeIDs: Swift.Set<UInt64> = []
+            var subscribers: [UInt64: [UInt64: Subscriber]] = [:]
+            var nextToken: UInt64 = 0
+            var nextMessageID: UInt64 = 0
+            var reachable: Swift.Set<ParticipantID> = []
+            var profiles: [ParticipantID: PeerProfile] = [:]
+            var statistics = MessengerStatistics()
+            var isFinished = false
+        }
+
+        private let state = Mutex(State())
+
+        func register(_ type: any MessageCodable.Type) throws(WireError) {
+            try state.withLock { (state) throws(WireError) in
+                guard !state.rawTypeIDs.contains(type.wireTypeID) else {
+                    throw WireError(.duplicateTypeID, "type id \(type.wireTypeID) is taken by raw bytes and \(type.wireTypeName)")
+                }
+                try state.registry.register(type)
+            }
+        }
+
+        func registerRaw(_ typeID: UInt64) throws(WireError) {
+            try MessageRegistry.checkRange(typeID, name: "raw bytes")
+            try state.withLock { (state) throws(WireError) in
+                if let type = state.registry.type(for: typeID) {
+                    throw WireError(.duplicateTypeID, "type id \(typeID) is taken by \(type.wireTypeName) and raw bytes")
+                }
+                state.rawTypeIDs.insert(typeID)
+            }
+        }
+
+        /// Adds `subscriber` for `typeIDs`; nil when the transport has closed already.
+        func subscribe(_ subscriber: Subscriber, to typeIDs: [UInt64]) -> UInt64? {
+            state.withLock { state in
+                guard !state.isFinished else { return nil }
+                state.nextToken += 1
+                for id in typeIDs {
+                    state.subscribers[id, default: [:]][state.nextToken] = subscriber
+                }
+                return state.nextToken
+            }
+        }
+
+        func unsubscribe(_ token: UInt64) {
+            state.withLock { state in
+                for id in Array(state.subscribers.keys) {
+                    state.subscribers[id]?[token] = nil
+                    if state.subscribers[id]?.isEmpty == true { state.subscribers[id] = nil }
+                }
+            }
+        }
+
+        /// A fresh message id, and the recipients grouped by profile.
+        func plan(_ recipients: Recipients, defaultProfile: PeerProfile)
+            -> (messageID: UInt64, groups: [(profile: PeerProfile, recipients: Recipients)])
+        {
+            state.withLock { state in
+                let messageID = state.nextMessageID
+                state.nextMessageID &+= 1  // safe because: 2^64 sends never happen; ids only need to differ in flight.
+                state.statistics.messagesSent += 1
+                // Everybody on the default profile: one encoding, the transport fans out.
+                let named = recipients.participants ?? state.reachable
+                guard named.contains(where: { state.profiles[$0] != nil }) else {
+                    return (messageID, [(defaultProfile, recipients)])
+                }
+                var byProfile: [PeerProfile: Swift.Set<ParticipantID>] = [:]
+                for participant in named {
+                    byProfile[state.profiles[participant] ?? defaultProfile, default: []].insert(participant)
+                }
+                // In a stable order: by each group's first participant.
+                let groups = byProfile.sorted { ($0.value.min()?.description ?? "") < ($1.value.min()?.description ?? "") }
+                    .map { (profile: $0.key, recipients: Recipients.only($0.value)) }
+                return (messageID, groups)
+            }
+        }
+
+        func countSent(frames: Int) {
+            state.withLock { $0.statistics.framesSent += frames }
+        }
+
+        var reachableParticipants: Swift.Set<ParticipantID> {
+            state.withLock { $0.reachable }
+        }
+
+        func setProfile(_ profile: PeerProfile?, for participant: ParticipantID) {
+            state.withLock { $0.profiles[participant] = profile }
+        }
+
+        var statistics: MessengerStatistics {
+            state.withLock { $0.statistics }
+        }
+
+        /// Handles one transport event on the receiving task.
+        func handle(_ event: TransportEvent, pipeline: inout ReceivePipeline, limits: Limits) {
+            let message: TransportMessage
+            switch event {
+            case .joined(let participant):
+                state.withLock { _ = $0.reachable.insert(participant) }
+                return
+            case .left(let participant):
+                state.withLock { _ = $0.reachable.remove(participant) }
+                return
+            case .message(let received):
+                message = received
+            }
+            let result = pipeline.receive(frameBytes: message.bytes, from: message.source)
+            guard let whole = result.message, whole.kind == .data else {
+                record(result, delivered: false, unrouted: false)
+                return
+            }
+            let (subscribers, registered, isRaw) = state.withLock { state in
+                (state.subscribers[whole.typeID].map { Array($0.values) } ?? [],
+                 state.registry.type(for: whole.typeID), state.rawTypeIDs.contains(whole.typeID))
+            }
+            guard !subscribers.isEmpty else {
+                record(result, delivered: false, unrouted: true)
+                return
+            }
+            let value: any Sendable
+            if isRaw {
+                value = whole.payload
+            } else if let registered {
+                do {
+                    value = try registered.init(messagePayload: whole.payload, limits: limits)
+                } catch {
+                    var rejected = result
+                    rejected.rejection = WireError(error.kind, offset: error.offset,
+                                                   "\(registered.wireTypeName) from \(message.source): \(error.context)")
+                    record(rejected, delivered: false, unrouted: false)
+                    return
+                }
+            } else {
+                record(result, delivered: false, unrouted: true)
+                return
+            }
+            let context = MessageContext(source: message.source, typeID: whole.typeID, wasCompressed: whole.compression != nil)
+            for subscriber in subscribers {
+                subscriber.deliver(value, context)
+            }
+            record(result, delivered: true, unrouted: false)
+        }
+
+        private func record(_ result: ReceiveResult, delivered: Bool, unrouted: Bool) {
+            state.withLock { state in
+                state.statistics.framesReceived += 1
+                state.statistics.partialMessagesDropped += result.drops.count
+                if let rejection = result.rejection {
+                    state.statistics.rejected += 1
+                    state.statistics.lastRejection = rejection
+                }
+                if delivered { state.statistics.messagesDelivered += 1 }
+                if unrouted { state.statistics.messagesUnrouted += 1 }
+            }
+        }
+
+        /// Finishes every stream: the transport closed.
+        func finish() {
+            let subscribers = state.withLock { state -> [Subscriber] in
+                state.isFinished = true
+                let all = state.subscribers.values.flatMap { $0.values }
+                state.subscribers.removeAll()
+                return all
+            }
+            for subscriber in subscribers {
+                subscriber.finish()
+            }
+        }
+    }
+}

@@ -1,0 +1,27 @@
+import GroupWire
+
+/// How a ``Messenger`` encodes, compresses and bounds what it sends and receives.
+public struct MessengerConfiguration: Sendable {
+    /// The compression codec, or nil: the messenger then sends everything uncompressed
+    /// and rejects compressed messages. `GroupWireCompression`'s `PayloadCompressor` is
+    /// the zstd codec; it needs the system libzstd, which an iOS target lacks.
+    public var codec: (any PayloadCodec)?
+    /// The limits received frames and messages are checked against; also the sizes of
+    /// the default profile.
+    public var limits: Limits
+    /// The bounds on partially received (fragmented) messages.
+    public var reassemblyLimits: ReassemblyLimits
+    /// The time source for reassembly timeouts: the system's clock, or a virtual one in tests.
+    public var clock: ReassemblyClock
+
+    /// Creates a configuration; every argument defaults to the documented default.
+    public init(
+        codec: (any PayloadCodec)? = nil, limits: Limits = .default, reassemblyLimits: ReassemblyLimits = .default,
+        clock: ReassemblyClock = .continuous()
+    ) {
+        self.codec = codec
+        self.limits = limits
+        self.reassemblyLimits = reassemblyLimits
+        self.clock = clock
+    }
+}

@@ -1,0 +1,157 @@
+import GroupWire
+
+/// The receiving half of the messenger's pipeline: frame decoder → reassembler (per
+/// sender) → bounded decompression, yielding whole message payloads.
+///
+/// Everything a peer sends is untrusted: frames are checked against ``limits`` before
+/// anything is allocated, partial messages are bounded by ``GroupWire/ReassemblyLimits``,
+/// and a compressed body is decompressed only when its declared size is within
+/// ``GroupWire/Limits/maxMessageSize``. A bad frame or body is reported in the result and
+/// never stops the pipeline.
+///
+/// Whole (unfragmented) frames, the common small message, bypass the reassembler; partial
+/// messages past their timeout are dropped whenever a fragment arrives, and whenever a
+/// whole frame arrives while some are held, or on ``expire()``.
+public struct ReceivePipeline: Sendable {
+    /// The limits frames and messages are checked against.
+    public let limits: Limits
+    /// The codec that decompresses bodies, or nil: compressed messages are then rejected
+    /// with ``GroupWire/WireError/Kind/unknownCodec``.
+    public let codec: (any PayloadCodec)?
+    private var reassembler: Reassembler<ParticipantID>
+    /// Whether the reassembler holds partial messages, kept here so that a whole frame
+    /// costs no call into it.
+    private var holdsPartials = false
+
+    /// Creates a pipeline.
+    /// - Parameters:
+    ///   - limits: the frame and message limits.
+    ///   - reassemblyLimits: the bounds on partial messages.
+    ///   - clock: the time source for reassembly timeouts.
+    ///   - codec: the decompressing codec, if any.
+    public init(
+        limits: Limits = .default, reassemblyLimits: ReassemblyLimits = .default,
+        clock: ReassemblyClock = .continuous(), codec: (any PayloadCodec)? = nil
+    ) {
+        self.limits = limits
+        self.codec = codec
+        reassembler = Reassembler(limits: limits, reassemblyLimits: reassemblyLimits, clock: clock)
+    }
+
+    /// The reassembler's counters (fragments only) and what it holds now.
+    public var reassemblyMetrics: ReassemblyMetrics { reassembler.metrics }
+
+    /// Handles one transport message from `sender`: one frame.
+    /// - Returns: the whole message it completed (if any), the messages dropped meanwhile,
+    ///   and the reason the frame or its message was rejected (if it was).
+    public mutating func receive(frameBytes bytes: [UInt8], from sender: ParticipantID) -> ReceiveResult {
+        let header: Frame
+        let range: Range<Int>
+        do {
+            (header, range) = try FrameDecoder(limits: limits).decodeBorrowingBody(bytes)
+        } catch {
+            return ReceiveResult(rejection: error)
+        }
+        guard header.kind == .fragment else {
+            var whole = header
+            whole.body = Array(bytes[range])
+            return finish(whole, drops: holdsPartials ? expire() : [], sender: sender)
+        }
+        let reassembled = bytes.withUnsafeBytes { raw in
+            reassembler.receive(header: header, body: UnsafeRawBufferPointer(rebasing: raw[range]), from: sender)
+        }
+        holdsPartials = reassembler.partialMessageCount > 0
+        return finish(reassembled.message, drops: reassembled.drops, sender: sender)
+    }
+
+    /// Handles one frame from `sender` that was already decoded (read from a stream or a
+    /// file by a `FrameStreamReader`), like ``receive(frameBytes:from:)``.
+    public mutating func receive(_ frame: Frame, from sender: ParticipantID) -> ReceiveResult {
+        guard frame.kind == .fragment else {
+            return finish(frame, drops: holdsPartials ? expire() : [], sender: sender)
+        }
+        let reassembled = reassembler.receive(frame, from: sender)
+        holdsPartials = reassembler.partialMessageCount > 0
+        return finish(reassembled.message, drops: reassembled.drops, sender: sender)
+    }
+
+    /// Drops the partial messages past their timeout, returning what was dropped.
+    public mutating func expire() -> [DropEvent<ParticipantID>] {
+        let drops = reassembler.expire()
+        holdsPartials = reassembler.partialMessageCount > 0
+        return drops
+    }
+
+    /// The number of partial messages held.
+    public var partialMessageCount: Int { reassembler.partialMessageCount }
+
+    /// The result for a whole frame (if any), with its body decompressed.
+    private func finish(_ frame: Frame?, drops: [DropEvent<ParticipantID>], sender: ParticipantID) -> ReceiveResult {
+        var result = ReceiveResult(drops: drops)
+        guard let frame else { return result }
+        do {
+            result.message = try message(from: frame, sender: sender)
+        } catch {
+            result.rejection = error
+        }
+        return result
+    }
+
+    /// The payload of a whole (data or control) frame, decompressed within the limits.
+    private func message(from frame: Frame, sender: ParticipantID) throws(WireError) -> ReceivedMessage {
+        guard let info = frame.compression else {
+            return ReceivedMessage(sender: sender, kind: frame.kind, typeID: frame.typeID, payload: frame.body, compression: nil)
+        }
+        guard let codec, codec.codecID == info.codec else {
+            throw WireError(.unknownCodec, "type \(frame.typeID): body compressed with codec \(info.codec), which this receiver lacks")
+        }
+        guard info.contentSize <= UInt64(limits.maxMessageSize) else {
+            throw WireError(.limitExceeded, "type \(frame.typeID): declared content size \(info.contentSize) is over maxMessageSize \(limits.maxMessageSize)")
+        }
+        let payload = try codec.decompressPayload(frame.body, info: info)
+        guard payload.count == Int(info.contentSize) else {
+            throw WireError(.invalidValue, "type \(frame.typeID): body decompressed to \(payload.count) bytes, not the declared \(info.contentSize)")
+        }
+        return ReceivedMessage(sender: sender, kind: frame.kind, typeID: frame.typeID, payload: payload, compression: info)
+    }
+}
+
+/// A whole message out of a ``ReceivePipeline``: its payload, decompressed.
+public struct ReceivedMessage: Sendable {
+    /// Who sent it.
+    public var sender: ParticipantID
+    /// ``GroupWire/FrameKind/data`` or ``GroupWire/FrameKind/control``.
+    public var kind: FrameKind
+    /// The message type id (control id for control frames).
+    public var typeID: UInt64
+    /// The message payload, reassembled and decompressed.
+    public var payload: [UInt8]
+    /// The compression header it travelled with, nil when it was not compressed.
+    public var compression: CompressionInfo?
+
+    /// Creates a received message.
+    public init(sender: ParticipantID, kind: FrameKind, typeID: UInt64, payload: [UInt8], compression: CompressionInfo?) {
+        self.sender = sender
+        self.kind = kind
+        self.typeID = typeID
+        self.payload = payload
+        self.compression = compression
+    }
+}
+
+/// What one frame handed to a ``ReceivePipeline`` produced.
+public struct ReceiveResult: Sendable {
+    /// The whole message the frame completed, if any.
+    public var message: ReceivedMessage?
+    /// Partial messages dropped while handling the frame (evicted, timed out, contradicted).
+    public var drops: [DropEvent<ParticipantID>]
+    /// Why the frame, or the message it completed, was rejected; nil when nothing was.
+    public var rejection: WireError?
+
+    /// Creates a result.
+    public init(message: ReceivedMessage? = nil, drops: [DropEvent<ParticipantID>] = [], rejection: WireError? = nil) {
+        self.message = message
+        self.drops = drops
+        self.rejection = rejection
+    }
+}

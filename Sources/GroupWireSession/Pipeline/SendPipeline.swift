@@ -1,0 +1,64 @@
+import GroupWire
+
+/// The sending half of the messenger's pipeline: payload → compression → frame →
+/// fragments, synchronous and without state, so tools and benchmarks use the very path
+/// a ``Messenger`` sends through.
+public struct SendPipeline: Sendable {
+    /// The codec that compresses payloads, or nil: payloads then travel uncompressed.
+    public let codec: (any PayloadCodec)?
+
+    /// Creates a pipeline.
+    public init(codec: (any PayloadCodec)? = nil) {
+        self.codec = codec
+    }
+
+    /// The frames (one transport message each) that carry `payload` to a recipient with
+    /// `profile`.
+    /// - Parameters:
+    ///   - kind: ``GroupWire/FrameKind/data`` or ``GroupWire/FrameKind/control``.
+    ///   - typeID: the message type id.
+    ///   - payload: the encoded message.
+    ///   - messageID: the sender's id for this message, unique among its messages in flight
+    ///     (names the fragments, when there are several).
+    ///   - profile: the recipient's profile.
+    /// - Returns: one frame, or the fragments of a body over the profile's frame size.
+    /// - Throws: ``GroupWire/WireError/Kind/messageTooLarge`` when the payload is over the
+    ///   profile's message size (nothing is sent then),
+    ///   ``GroupWire/WireError/Kind/unsupportedVersion`` for an envelope version other than
+    ///   1, ``GroupWire/WireError/Kind/unknownCodec`` when the profile names a codec the
+    ///   pipeline lacks, and the codec's and ``GroupWire/Fragmenter``'s errors.
+    public func frames(
+        kind: FrameKind = .data, typeID: UInt64, payload: [UInt8], messageID: UInt64, profile: PeerProfile
+    ) throws(WireError) -> [[UInt8]] {
+        let (compression, body) = try body(for: payload, profile: profile)
+        guard kind == .data || kind == .control else {
+            throw WireError(.invalidValue, "a message travels in a data or control frame, not \(kind)")
+        }
+        let limits = profile.limits
+        if kind == .control {
+            return [try FrameEncoder(limits: limits).encode(Frame(kind: .control, typeID: typeID, compression: compression, body: body))]
+        }
+        return try Fragmenter(limits: limits).frames(typeID: typeID, messageID: messageID, compression: compression, body: body)
+    }
+
+    /// The frame body for `payload` under `profile`: compressed (with its header) when the
+    /// profile names a codec and compressing makes it strictly smaller, else `payload`.
+    /// - Throws: as ``frames(kind:typeID:payload:messageID:profile:)``.
+    public func body(for payload: [UInt8], profile: PeerProfile) throws(WireError) -> (CompressionInfo?, [UInt8]) {
+        guard profile.envelopeVersion == Frame.version else {
+            throw WireError(.unsupportedVersion, "envelope version \(profile.envelopeVersion) is not supported; this library writes version \(Frame.version)")
+        }
+        guard payload.count <= profile.maxMessageSize else {
+            throw WireError(.messageTooLarge, "message payload of \(payload.count) bytes is over the recipient's maxMessageSize \(profile.maxMessageSize)")
+        }
+        guard let choice = profile.compression else { return (nil, payload) }
+        guard let codec, codec.codecID == choice.codec else {
+            throw WireError(.unknownCodec, "the profile asks for codec \(choice.codec) but the pipeline has \(codec.map { "codec \($0.codecID)" } ?? "no codec")")
+        }
+        guard let compressed = try codec.compressPayload(payload, dictionaryID: choice.dictionaryID) else {
+            return (nil, payload)
+        }
+        let info = CompressionInfo(codec: choice.codec, dictionaryID: choice.dictionaryID, contentSize: UInt64(payload.count))
+        return (info, compressed)
+    }
+}

@@ -1,0 +1,1 @@
+../../../Fuzz/Harnesses/ReceivePipelineFuzzHarness.swift
