@@ -1,13 +1,14 @@
 # GroupWire workflow. `make demo` runs the main job on built-in data; `make test` runs
-# every test. Both install what they need on a fresh Debian machine first.
+# every test. Both install what they need first (scripts/setup.sh: apt-get, or Homebrew on macOS).
 
 SWIFT ?= swift
 FUZZ_SECONDS ?= 60
 DEMO_FILE ?= .build/demo/example-frames.gw
 DEMO_JSON ?= .build/demo/example-messages.json
 DEMO_REPORT ?= .build/demo/example-frames.txt
+PREFIX ?= /usr/local
 
-.PHONY: setup build test demo fuzz fuzz-build fuzz-corpus bench bench-instructions regenerate vectors format clean
+.PHONY: setup build test demo docs install fuzz fuzz-build fuzz-corpus bench bench-instructions regenerate vectors format clean
 
 setup:
 	@scripts/setup.sh
@@ -29,6 +30,22 @@ demo: setup
 	$(SWIFT) run --skip-build groupwire decode --spec Spec/Examples/Demo.gwspec --envelope $(DEMO_FILE) > $(DEMO_JSON)
 	@echo "decoded $$(wc -l < $(DEMO_JSON)) messages to $(DEMO_JSON) (first 200 characters of each):"
 	@cut -c1-200 $(DEMO_JSON)
+
+# DocC for the user-facing modules, one combined archive in .build/docs (so symbol links
+# cross modules), warnings are errors. The DocC plugin is a dependency only when
+# GROUPWIRE_DOCS is set (see Package.swift).
+DOC_TARGETS ?= GroupWire GroupWireJSON GroupWireCompression GroupWireSession GroupWireSpec GroupWireDynamic GroupWireCodegen GroupWireCapture
+docs: setup
+	@mkdir -p .build/docs
+	GROUPWIRE_DOCS=1 $(SWIFT) package --allow-writing-to-directory .build/docs generate-documentation \
+		$(foreach target,$(DOC_TARGETS),--target $(target)) \
+		--enable-experimental-combined-documentation --warnings-as-errors --output-path .build/docs/GroupWire.doccarchive
+
+# The groupwire tool, release build, as $(PREFIX)/bin/groupwire (DESTDIR for packaging).
+install: setup
+	$(SWIFT) build -c release --product groupwire
+	install -d "$(DESTDIR)$(PREFIX)/bin"
+	install -m 755 "$$($(SWIFT) build -c release --show-bin-path)/groupwire" "$(DESTDIR)$(PREFIX)/bin/groupwire"
 
 # run.sh builds with the flags libFuzzer needs (see Fuzz/README.md), then fuzzes each
 # target for FUZZ_SECONDS; a crash fails and is saved to Fuzz/regressions/.

@@ -14,6 +14,7 @@ let package = Package(
     platforms: [.macOS(.v15), .iOS(.v18), .tvOS(.v18), .visionOS(.v2)],
     products: [
         .library(name: "GroupWire", targets: ["GroupWire"]),
+        .library(name: "GroupWireJSON", targets: ["GroupWireJSON"]),
         .library(name: "GroupWireCapture", targets: ["GroupWireCapture"]),
         .library(name: "GroupWireCompression", targets: ["GroupWireCompression"]),
         .library(name: "GroupWireSession", targets: ["GroupWireSession"]),
@@ -31,10 +32,13 @@ let package = Package(
     ],
     targets: [
         .target(name: "CGroupWireCRC32C"),
-        .target(name: "GroupWire", dependencies: ["CGroupWireCRC32C"], swiftSettings: strictSwift),
+        // The package's one JSON value, writer and parser. No dependencies.
+        .target(name: "GroupWireJSON", swiftSettings: strictSwift),
+        .testTarget(name: "GroupWireJSONTests", dependencies: ["GroupWireJSON"], swiftSettings: strictSwift),
+        .target(name: "GroupWire", dependencies: ["CGroupWireCRC32C", "GroupWireJSON"], swiftSettings: strictSwift),
         .target(
             name: "GroupWireCapture",
-            dependencies: ["GroupWire", "GroupWireCompression"],
+            dependencies: ["GroupWire", "GroupWireCompression", "GroupWireJSON"],
             swiftSettings: strictSwift
         ),
         .systemLibrary(name: "CZstd", pkgConfig: "libzstd", providers: [.apt(["libzstd-dev"])]),
@@ -52,24 +56,25 @@ let package = Package(
                 "GroupWireSpec",
                 "GroupWireDynamic",
                 "GroupWireTools",
+                "GroupWireToolsCore",
                 "GroupWireCodegen",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: strictSwift
         ),
         // The spec language: lexer, parser, semantic model, fingerprints, compatibility.
-        // Foundation only, so tools and plugins can use it without the wire core.
-        .target(name: "GroupWireSpec", swiftSettings: strictSwift),
+        // Foundation and GroupWireJSON only, so tools and plugins can use it without the wire core.
+        .target(name: "GroupWireSpec", dependencies: ["GroupWireJSON"], swiftSettings: strictSwift),
         .testTarget(
             name: "GroupWireSpecTests",
-            dependencies: ["GroupWireSpec", "GroupWireTesting"],
+            dependencies: ["GroupWireSpec", "GroupWireTestSupport", "GroupWireTesting"],
             swiftSettings: strictSwift
         ),
         // Schema-driven JSON <-> payload codec for any spec type, without generated code.
-        .target(name: "GroupWireDynamic", dependencies: ["GroupWire", "GroupWireSpec"], swiftSettings: strictSwift),
+        .target(name: "GroupWireDynamic", dependencies: ["GroupWire", "GroupWireSpec", "GroupWireJSON"], swiftSettings: strictSwift),
         .testTarget(
             name: "GroupWireDynamicTests",
-            dependencies: ["GroupWireDynamic", "GroupWire", "GroupWireSpec", "DrawTogetherV1Golden", "WatchTogetherGolden", "GroupWireTesting"],
+            dependencies: ["GroupWireDynamic", "GroupWire", "GroupWireSpec", "DrawTogetherV1Golden", "WatchTogetherGolden", "GroupWireTestSupport", "GroupWireTesting"],
             swiftSettings: strictSwift
         ),
         // What the CLI commands do, as testable values (results with output, messages, status).
@@ -77,25 +82,37 @@ let package = Package(
             name: "GroupWireTools",
             dependencies: [
                 "GroupWire", "GroupWireSpec", "GroupWireDynamic", "GroupWireCodegen", "GroupWireCompression",
-                "GroupWireCapture", "GroupWireExamples", "GroupWireSession", "GroupWireTesting",
+                "GroupWireCapture", "GroupWireExamples", "GroupWireToolsCore", "GroupWireSession", "GroupWireTesting",
             ],
             swiftSettings: strictSwift
         ),
+        // What every test target shares: repository paths, the built products, a bounded
+        // child-process runner. Foundation only; not a product.
+        .target(name: "GroupWireTestSupport", path: "Tests/GroupWireTestSupport", swiftSettings: strictSwift),
         .testTarget(
             name: "GroupWireToolsTests",
             // groupwire: so `swift test` alone builds the binary the end-to-end tests run.
             dependencies: [
                 "GroupWireTools", "GroupWireDynamic", "GroupWireSpec", "GroupWire", "GroupWireCompression",
-                "GroupWireCapture", "GroupWireExamples", "groupwire",
+                "GroupWireCapture", "GroupWireExamples", "GroupWireTestSupport", "groupwire", "groupwire-generate",
             ],
             swiftSettings: strictSwift
         ),
         // Spec model in, Swift files in memory out (issue 3). Pure: no file system.
         .target(name: "GroupWireCodegen", dependencies: ["GroupWireSpec"], swiftSettings: strictSwift),
-        // The generator's command line, run by the build and command plugins.
+        // What the generate command and the plugins' tool share: results, spec loading, the
+        // generate command line. No wire core and no zstd, so the plugins build quickly.
+        .target(
+            name: "GroupWireToolsCore",
+            dependencies: [
+                "GroupWireSpec", "GroupWireCodegen", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ],
+            swiftSettings: strictSwift
+        ),
+        // The generator's command line, run by the build and command plugins: `groupwire generate`.
         .executableTarget(
             name: "groupwire-generate",
-            dependencies: ["GroupWireCodegen", "GroupWireSpec"],
+            dependencies: ["GroupWireToolsCore"],
             swiftSettings: strictSwift
         ),
         // Generates Swift from a target's .gwspec files at build time.
@@ -128,7 +145,7 @@ let package = Package(
         ),
         .testTarget(
             name: "GroupWireCodegenTests",
-            dependencies: ["GroupWireCodegen", "GroupWireSpec", "groupwire-generate"],
+            dependencies: ["GroupWireCodegen", "GroupWireSpec", "GroupWireTestSupport"],
             swiftSettings: strictSwift
         ),
         // Golden generated Swift for the example specs (Tests/GoldenGenerated, written by
@@ -148,12 +165,12 @@ let package = Package(
         ),
         .testTarget(
             name: "GroupWireCompressionTests",
-            dependencies: ["GroupWireCompression", "GroupWire", "GroupWireTesting"],
+            dependencies: ["GroupWireCompression", "GroupWire", "GroupWireTestSupport", "GroupWireTesting"],
             swiftSettings: strictSwift
         ),
         .testTarget(
             name: "GroupWireTests",
-            dependencies: ["GroupWire", "GroupWireTesting"],
+            dependencies: ["GroupWire", "GroupWireJSON", "GroupWireTestSupport", "GroupWireTesting"],
             swiftSettings: strictSwift
         ),
         .testTarget(
@@ -174,3 +191,9 @@ let package = Package(
         ),
     ]
 )
+
+// `make docs` (GROUPWIRE_DOCS=1) adds the DocC plugin; other builds, and packages that
+// depend on this one, never resolve or build it.
+if Context.environment["GROUPWIRE_DOCS"] != nil {
+    package.dependencies.append(.package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"))
+}

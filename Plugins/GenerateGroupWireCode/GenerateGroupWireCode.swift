@@ -23,7 +23,7 @@ struct GenerateGroupWireCode: CommandPlugin {
             let specs = target.sourceFiles(withSuffix: "gwspec").map(\.url).sorted { $0.path < $1.path }
             guard !specs.isEmpty else { continue }
             let output = target.directoryURL.appending(path: "Generated")
-            var arguments = ["--output", output.path(percentEncoded: false)]
+            var arguments = ["--entry-only", "--output", output.path(percentEncoded: false)]
             if let accessLevel {
                 arguments += ["--access-level", accessLevel]
             }

@@ -2,7 +2,8 @@ import Foundation
 import PackagePlugin
 
 /// Build tool plugin: generates Swift from the `.gwspec` files of the target it is applied
-/// to. It only builds command lines; `groupwire-generate` does the work.
+/// to, in SwiftPM packages and (through `XcodeBuildToolPlugin`) in Xcode app targets. It
+/// only builds command lines; `groupwire-generate` does the work.
 ///
 /// One command per spec file, writing exactly `<Name>.swift` (what the generator names the
 /// file) into the plugin's work folder. Every spec of the target is an input of every
@@ -11,16 +12,25 @@ import PackagePlugin
 struct GroupWireGeneratorPlugin: BuildToolPlugin {
     func createBuildCommands(context: PluginContext, target: Target) async throws -> [Command] {
         guard let target = target as? SourceModuleTarget else { return [] }
-        let specs = target.sourceFiles(withSuffix: "gwspec").map(\.url).sorted { $0.path < $1.path }
+        return try Self.commands(
+            specs: target.sourceFiles(withSuffix: "gwspec").map(\.url), workDirectory: context.pluginWorkDirectoryURL,
+            tool: context.tool(named:))
+    }
+
+    /// The commands for `specs`, whoever hosts the plugin.
+    static func commands(
+        specs unsorted: [URL], workDirectory: URL, tool: (String) throws -> PluginContext.Tool
+    ) throws -> [Command] {
+        let specs = unsorted.sorted { $0.path < $1.path }
         guard !specs.isEmpty else { return [] }
-        let tool = try context.tool(named: "groupwire-generate")
-        let output = context.pluginWorkDirectoryURL.appending(path: "GeneratedSources")
+        let generator = try tool("groupwire-generate")
+        let output = workDirectory.appending(path: "GeneratedSources")
         return specs.map { spec in
-            let swiftFile = output.appending(path: Self.outputName(forSpec: spec.lastPathComponent))
+            let swiftFile = output.appending(path: outputName(forSpec: spec.lastPathComponent))
             return .buildCommand(
                 displayName: "Generating \(swiftFile.lastPathComponent) from \(spec.lastPathComponent)",
-                executable: tool.url,
-                arguments: ["--output", output.path(percentEncoded: false), spec.path(percentEncoded: false)],
+                executable: generator.url,
+                arguments: ["--entry-only", "--output", output.path(percentEncoded: false), spec.path(percentEncoded: false)],
                 inputFiles: specs,
                 outputFiles: [swiftFile]
             )
@@ -32,3 +42,16 @@ struct GroupWireGeneratorPlugin: BuildToolPlugin {
         (name.hasSuffix(".gwspec") ? String(name.dropLast(".gwspec".count)) : name) + ".swift"
     }
 }
+
+#if canImport(XcodeProjectPlugin)
+import XcodeProjectPlugin
+
+extension GroupWireGeneratorPlugin: XcodeBuildToolPlugin {
+    /// The same commands for the `.gwspec` files of an Xcode target.
+    func createBuildCommands(context: XcodePluginContext, target: XcodeTarget) throws -> [Command] {
+        try Self.commands(
+            specs: target.inputFiles.filter { $0.url.pathExtension == "gwspec" }.map(\.url),
+            workDirectory: context.pluginWorkDirectoryURL, tool: context.tool(named:))
+    }
+}
+#endif

@@ -4,7 +4,7 @@ import GroupWireSpec
 ///
 /// Pure and deterministic: the same spec set and options give the same files, byte for
 /// byte, with no file system or clock access. Stages: spec model → Swift model
-/// (``SwiftModelBuilder``) → text (``SwiftRenderer`` over a ``CodePrinter``).
+/// (`SwiftModelBuilder`) → text (`SwiftRenderer` over a ``CodePrinter``).
 public struct CodeGenerator: Sendable {
     /// How the Swift is written.
     public var options: GeneratorOptions

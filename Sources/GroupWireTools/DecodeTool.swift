@@ -10,9 +10,9 @@ import GroupWireSpec
 /// back together (the input is one sender; a message is printed when its last fragment
 /// arrives) and compressed messages decompressed, with the dictionaries of
 /// ``dictionaryPaths`` when they need one.
-public struct DecodeTool: Sendable {
+package struct DecodeTool: Sendable {
     /// How the input is written.
-    public enum InputFormat: String, Sendable, CaseIterable {
+    package enum InputFormat: String, Sendable, CaseIterable {
         /// Detected from the first bytes (``GroupWireCapture/FrameFileFormat/detect(prefix:)``):
         /// raw when the input starts with the magic byte 0xC7 or is not text, else hex.
         case auto
@@ -33,24 +33,24 @@ public struct DecodeTool: Sendable {
     }
 
     /// The spec file declaring the messages.
-    public var specPath: String
+    package var specPath: String
     /// How the input is written.
-    public var inputFormat: InputFormat
+    package var inputFormat: InputFormat
     /// Whether to wrap each value as `{"offset", "type", "typeID", "value"}`.
-    public var envelope: Bool
+    package var envelope: Bool
     /// Whether to pretty-print each document (else one per line).
-    public var pretty: Bool
+    package var pretty: Bool
     /// Whether fields the spec does not declare are kept as `"$unknownFields"` (base64) on
     /// decode and written back on encode, instead of being skipped or rejected.
-    public var keepsUnknownFields = false
+    package var keepsUnknownFields = false
     /// The limits frames and payloads are checked against.
-    public var limits: Limits
+    package var limits: Limits
     /// Zstd dictionary files (`groupwire dict train` output) for bodies compressed with one;
     /// a body whose dictionary is not among them is reported with the dictionary's id.
-    public var dictionaryPaths: [String] = []
+    package var dictionaryPaths: [String] = []
 
     /// Creates the tool.
-    public init(specPath: String, inputFormat: InputFormat = .auto, envelope: Bool = false, pretty: Bool = false,
+    package init(specPath: String, inputFormat: InputFormat = .auto, envelope: Bool = false, pretty: Bool = false,
                 limits: Limits = .default) {
         self.specPath = specPath
         self.inputFormat = inputFormat
@@ -61,7 +61,7 @@ public struct DecodeTool: Sendable {
 
     /// Decodes every frame of `input` held in memory, and collects what would be printed.
     /// - Returns: see ``run(stream:output:)``.
-    public func run(input: [UInt8]) -> ToolResult {
+    package func run(input: [UInt8]) -> ToolResult {
         ToolOutput.collecting { output in
             run(stream: FrameFileStream(bytes: input, path: "standard input", format: inputFormat.fileFormat, limits: limits),
                 output: output)
@@ -71,7 +71,7 @@ public struct DecodeTool: Sendable {
     /// Decodes every frame of the file at `path` (`-`: standard input) as it is read.
     /// - Returns: see ``run(stream:output:)``; ``ToolStatus/failure`` when the file cannot
     ///   be opened.
-    public func run(path: String, output: ToolOutput) -> ToolStatus {
+    package func run(path: String, output: ToolOutput) -> ToolStatus {
         let stream: FrameFileStream
         do throws(FrameFileError) {
             stream = try FrameFileStream.reading(path, format: inputFormat.fileFormat, limits: limits)
@@ -89,7 +89,7 @@ public struct DecodeTool: Sendable {
     ///   any frame was invalid, the input is not valid hex or holds no frames, or a
     ///   fragmented message is incomplete (the valid ones are still printed), 2 for spec
     ///   problems and unreadable or invalid dictionary files.
-    public func run(stream: FrameFileStream, output: ToolOutput) -> ToolStatus {
+    package func run(stream: FrameFileStream, output: ToolOutput) -> ToolStatus {
         let dictionaries: DictionaryStore
         do throws(ToolFailure) {
             dictionaries = try DictionaryLoading.load(dictionaryPaths)

@@ -36,10 +36,8 @@ enum DictionaryLoading {
         }
         do {
             return try ZstdDictionary(bytes: bytes)
-        } catch let error as WireError {
-            throw ToolFailure("\(path): \(error.context)")
         } catch {
-            throw ToolFailure("\(path): \(error)")
+            throw ToolFailure("\(path): \(error.context)")
         }
     }
 }

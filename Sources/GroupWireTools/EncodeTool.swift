@@ -3,23 +3,23 @@ import GroupWireDynamic
 import GroupWireSpec
 
 /// `groupwire encode --spec SPEC --type NAME`: JSON on standard input → a data frame.
-public struct EncodeTool: Sendable {
+package struct EncodeTool: Sendable {
     /// The spec file declaring the message.
-    public var specPath: String
+    package var specPath: String
     /// The message name.
-    public var typeName: String
+    package var typeName: String
     /// Whether to write lowercase hex (one frame per line) instead of raw bytes.
-    public var hex: Bool
+    package var hex: Bool
     /// Whether the input is JSON Lines: one message per non-empty line, one frame each.
-    public var lines: Bool
+    package var lines: Bool
     /// Whether fields the spec does not declare are kept as `"$unknownFields"` (base64) on
     /// decode and written back on encode, instead of being skipped or rejected.
-    public var keepsUnknownFields = false
+    package var keepsUnknownFields = false
     /// The limits frames are written within.
-    public var limits: Limits
+    package var limits: Limits
 
     /// Creates the tool.
-    public init(specPath: String, typeName: String, hex: Bool = false, lines: Bool = false, limits: Limits = .default) {
+    package init(specPath: String, typeName: String, hex: Bool = false, lines: Bool = false, limits: Limits = .default) {
         self.specPath = specPath
         self.typeName = typeName
         self.hex = hex
@@ -30,7 +30,7 @@ public struct EncodeTool: Sendable {
     /// Encodes `input` (UTF-8 JSON).
     /// - Returns: the frame(s) on standard output; status 1 for invalid JSON or JSON that
     ///   does not fit the message (with its path), 2 for spec problems or an unknown message.
-    public func run(input: [UInt8]) -> ToolResult {
+    package func run(input: [UInt8]) -> ToolResult {
         SpecLoading.withSpec(specPath) { spec in run(input: input, spec: spec) }
     }
 
@@ -53,7 +53,12 @@ public struct EncodeTool: Sendable {
         for document in documents {
             let prefix = document.line.map { "line \($0): " } ?? ""
             do throws(JSONInputError) {
-                let value = try JSONParser().parse(Array(document.bytes))
+                let value: JSONValue
+                do throws(JSONSyntaxError) {
+                    value = try JSONParser().parse(Array(document.bytes))
+                } catch {
+                    throw JSONInputError(error)
+                }
                 let frame = try codec.encodeFrame(value, message: typeName)
                 if hex {
                     result.output += Array((PayloadDump.hexString(frame) + "\n").utf8)

@@ -2,19 +2,19 @@ import GroupWireSpec
 
 /// `groupwire spec check SPEC...`: compiles each spec and prints its diagnostics
 /// compiler-style (`file:line:col: error: …` with the source line and a caret).
-public struct SpecCheckTool: Sendable {
+package struct SpecCheckTool: Sendable {
     /// The spec files to check.
-    public var paths: [String]
+    package var paths: [String]
 
     /// Creates the tool.
-    public init(paths: [String]) {
+    package init(paths: [String]) {
         self.paths = paths
     }
 
     /// Checks every spec.
     /// - Returns: diagnostics on standard error, one summary line per spec on standard
     ///   output; status 0 when no spec has errors (warnings allowed), 2 otherwise.
-    public func run() -> ToolResult {
+    package func run() -> ToolResult {
         var result = ToolResult()
         var summary: [String] = []
         for path in paths {

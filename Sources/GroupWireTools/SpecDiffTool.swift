@@ -3,9 +3,9 @@ import GroupWireSpec
 
 /// `groupwire spec diff OLD NEW` (or `spec diff NEW --against REV`): whether peers on the two
 /// spec versions can talk, by the rules of the compatibility checker (Spec/LANGUAGE.md).
-public struct SpecDiffTool: Sendable {
+package struct SpecDiffTool: Sendable {
     /// Output formats.
-    public enum Format: String, Sendable, CaseIterable {
+    package enum Format: String, Sendable, CaseIterable {
         /// The checker's text report.
         case text
         /// The checker's JSON report.
@@ -15,23 +15,23 @@ public struct SpecDiffTool: Sendable {
     }
 
     /// The name of the settings file read from the new spec's folder.
-    public static let configFileName = "groupwire-diff.conf"
+    package static let configFileName = "groupwire-diff.conf"
 
     /// The old spec's path, or `nil` with ``against``.
-    public var oldPath: String?
+    package var oldPath: String?
     /// The new spec's path.
-    public var newPath: String
+    package var newPath: String
     /// A git revision whose copy of ``newPath`` is the old version (instead of ``oldPath``).
-    public var against: String?
+    package var against: String?
     /// The report format.
-    public var format: Format
+    package var format: Format
     /// Whether warnings fail the comparison too.
-    public var strict: Bool
+    package var strict: Bool
     /// Rules (ids or names) whose changes are left out of the report and the verdict.
-    public var ignoredRules: [String]
+    package var ignoredRules: [String]
 
     /// Creates the tool.
-    public init(oldPath: String?, newPath: String, against: String? = nil, format: Format = .text,
+    package init(oldPath: String?, newPath: String, against: String? = nil, format: Format = .text,
                 strict: Bool = false, ignoredRules: [String] = []) {
         self.oldPath = oldPath
         self.newPath = newPath
@@ -45,7 +45,7 @@ public struct SpecDiffTool: Sendable {
     /// - Returns: the report on standard output; status 0 when compatible, 1 when a change
     ///   breaks (or, strictly, warns), 2 on a usage error, when either spec cannot be read or
     ///   has errors, or when the settings file is invalid.
-    public func run() -> ToolResult {
+    package func run() -> ToolResult {
         do throws(ToolFailure) {
             let settings = try DiffSettings.load(folder: Self.folder(of: newPath))
             var ignored = settings.ignoredRules

@@ -4,9 +4,9 @@ import GroupWireSpec
 /// `groupwire spec fingerprint SPEC...`: the fingerprint of each spec (its entry file and
 /// everything reachable from it) and of each message (Spec/LANGUAGE.md, "Canonical form
 /// and fingerprints").
-public struct SpecFingerprintTool: Sendable {
+package struct SpecFingerprintTool: Sendable {
     /// Output formats.
-    public enum Format: String, Sendable, CaseIterable {
+    package enum Format: String, Sendable, CaseIterable {
         /// One line per spec, then one indented line per message.
         case text
         /// A JSON array with one object per spec.
@@ -14,12 +14,12 @@ public struct SpecFingerprintTool: Sendable {
     }
 
     /// The spec files.
-    public var paths: [String]
+    package var paths: [String]
     /// The output format.
-    public var format: Format
+    package var format: Format
 
     /// Creates the tool.
-    public init(paths: [String], format: Format = .text) {
+    package init(paths: [String], format: Format = .text) {
         self.paths = paths
         self.format = format
     }
@@ -27,7 +27,7 @@ public struct SpecFingerprintTool: Sendable {
     /// Computes the fingerprints.
     /// - Returns: the listing on standard output; status 2 if any spec cannot be read or has
     ///   errors (the others are still listed).
-    public func run() -> ToolResult {
+    package func run() -> ToolResult {
         var result = ToolResult()
         var lines: [String] = []
         var specs: [JSONValue] = []

@@ -1,15 +1,21 @@
 import ArgumentParser
-import GroupWire
+import GroupWireToolsCore
 
 /// The `groupwire` command-line tool.
 @main
 struct GroupWireCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "groupwire",
-        abstract: "Encode, inspect and validate GroupWire frames.",
+        abstract: "Inspect, encode and decode GroupWire frames; check, compare and generate code from specs.",
+        version: GroupWireVersion.current,
         subcommands: [
             InspectCommand.self, DemoCommand.self, DictCommand.self,
             GenerateCommand.self, SpecCommand.self, EncodeCommand.self, DecodeCommand.self,
         ]
     )
+
+    /// Runs the command line; usage mistakes exit 2 with a `groupwire: error:` line.
+    static func main() {
+        mainReportingUsageErrors(as: "groupwire")
+    }
 }

@@ -1,6 +1,7 @@
 import Foundation
 import GroupWireCodegen
 import GroupWireSpec
+import GroupWireTestSupport
 import Testing
 
 /// The generated Swift for every example spec is checked in under Tests/GoldenGenerated and
@@ -25,8 +26,7 @@ struct GoldenFileTests {
         Golden(spec: "Tests/Specs/KitchenSink.gwspec", folder: "Tests/GoldenGenerated/KitchenSink"),
     ]
 
-    static let packageRoot = URL(fileURLWithPath: #filePath)
-        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    static var packageRoot: URL { RepositoryPaths.root }
 
     static var isRecording: Bool { ProcessInfo.processInfo.environment["GROUPWIRE_RECORD_GOLDENS"] == "1" }
 

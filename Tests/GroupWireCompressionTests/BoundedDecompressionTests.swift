@@ -18,10 +18,8 @@ import Testing
         do {
             _ = try decompressor.decompress(body, expectedSize: expectedSize, dictionary: dictionary)
             return nil
-        } catch let error as WireError {
-            return error.kind
         } catch {
-            return WireError.Kind(name: "untyped")
+            return error.kind
         }
     }
 
@@ -100,10 +98,8 @@ import Testing
                 let info = CompressionInfo(codec: codec, dictionaryID: dictionaryID, contentSize: contentSize)
                 _ = try compressor.decompress(body, info: info)
                 return nil
-            } catch let error as WireError {
-                return error.kind
             } catch {
-                return WireError.Kind(name: "untyped")
+                return error.kind
             }
         }
         let size = UInt64(payload.count)

@@ -1,5 +1,6 @@
 import Foundation
 import GroupWire
+import GroupWireTestSupport
 import Testing
 
 @testable import GroupWireCompression
@@ -22,11 +23,7 @@ struct CompressionVector: Decodable, CustomTestStringConvertible, Sendable {
 
     var testDescription: String { name }
 
-    static let folder = URL(fileURLWithPath: #filePath)
-        .deletingLastPathComponent()  // GroupWireCompressionTests
-        .deletingLastPathComponent()  // Tests
-        .deletingLastPathComponent()  // repository root
-        .appendingPathComponent("Spec/vectors/compression")
+    static let folder = RepositoryPaths.url("Spec/vectors/compression")
 
     static var files: [URL] {
         let names = (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []
@@ -86,7 +83,7 @@ func hexBytes(_ text: String) -> [UInt8]? {
         do {
             let payload = try payloads.payload(of: frame)
             Issue.record("\(vector.name) decompressed to \(payload.count) bytes")
-        } catch let error as WireError {
+        } catch {
             #expect(error.kind.name == expected, "\(error)")
         }
     }

@@ -38,7 +38,7 @@ import GroupWireTesting
                         let output = try decompressor.decompress(mutated, expectedSize: expected, dictionary: used)
                         #expect(output.count <= (expected ?? decompressor.maxOutputSize))
                         outcomes["decoded", default: 0] += 1
-                    } catch let error as WireError {
+                    } catch {
                         outcomes[error.kind.name, default: 0] += 1
                     }
                 }

@@ -73,7 +73,7 @@ import GroupWireTesting
             for _ in 0..<Int.random(in: 0...5, using: &random) {
                 metadata[random.string(maxLength: 4)] = random.string()
             }
-            // Any Timestamp: the Date it decodes to comes back to it (see WireTimestamp).
+            // Any Timestamp: the Date it decodes to comes back to it (see _WireTimestamp).
             let nanoseconds = random.chance(0.2) ? 0 : Int64.random(in: .min ... .max, using: &random)
             let value = PlaybackState(
                 stateID: UUID(uuid: random.uuidBytes()),
@@ -87,7 +87,7 @@ import GroupWireTesting
                 event: random.chance(0.1) ? PlaybackEvent(rawValue: UInt32.random(in: 6...99, using: &random))
                     : PlaybackEvent(rawValue: UInt32.random(in: 0...5, using: &random)),
                 changedBy: ParticipantRef(id: UUID(uuid: random.uuidBytes()), displayName: random.string()),
-                changedAt: WireTimestamp.date(nanoseconds: nanoseconds),
+                changedAt: _WireTimestamp.date(nanoseconds: nanoseconds),
                 source: source,
                 audioLanguage: random.chance(0.5) ? "en" : random.string(maxLength: 3),
                 metadata: metadata)

@@ -24,8 +24,8 @@ struct KitchenSinkGoldenTests {
             byID: [exampleID: Date(timeIntervalSince1970: 4), otherID: Date(timeIntervalSince1970: 5)],
             moods: ["m": .default], items: [-5: scalars], choices: ["c": .nothing], floats: [1: .infinity]),
         defaults: Defaults(flag: false, small: 0, ratio: 0.5),
-        optionals: Optionals(flag: false, i32: 0, u64: 0, f32: 0, text: "", blob: [], id: WireDefaults.uuid,
-                             at: WireTimestamp.epoch, mood: .calm, inner: Scalars(), choice: .nothing))
+        optionals: Optionals(flag: false, i32: 0, u64: 0, f32: 0, text: "", blob: [], id: _WireDefaults.uuid,
+                             at: _WireTimestamp.epoch, mood: .calm, inner: Scalars(), choice: .nothing))
 
     @Test("Names next to the reserved ones compile and round-trip through bytes and JSON")
     func nearMisses() throws {

@@ -108,9 +108,9 @@ struct WatchTogetherGoldenTests {
         let decoded = try PlaybackState(wirePayload: state.wirePayload())
         #expect(decoded.changedAt == date)
         // The literal's nearest Double (steps of 2^-22 s after 1970) lies 0.46 ns below 717.
-        #expect(WireTimestamp.nanoseconds(from: decoded.changedAt) == 1_700_000_000_123_456_717)
-        #expect(WireTimestamp.nanoseconds(from: .distantFuture) == .max)
-        #expect(WireTimestamp.nanoseconds(from: .distantPast) == .min)
+        #expect(_WireTimestamp.nanoseconds(from: decoded.changedAt) == 1_700_000_000_123_456_717)
+        #expect(_WireTimestamp.nanoseconds(from: .distantFuture) == .max)
+        #expect(_WireTimestamp.nanoseconds(from: .distantPast) == .min)
     }
 
     @Test("Messages built with Date() come back equal through the wire and JSON")

@@ -15,12 +15,7 @@ import Testing
     private func fixture(in folder: URL) throws -> (sample: [UInt8], frame: [UInt8], dictionaryPath: String, payloadSize: Int) {
         let sample = try CLIRunner.file("Spec/Examples/Samples/PlaybackState.json")
         let codec = DynamicCodec(spec: try Examples.watch())
-        let text = String(decoding: sample, as: UTF8.self)
-        let variations = try (0..<300).map { index in
-            let varied = text.replacingOccurrences(of: "1234.5", with: "\(index * 7).25")
-                .replacingOccurrences(of: "The Long Film", with: "The Long Film, part \(index)")
-            return try codec.encode(try JSONParser().parse(Array(varied.utf8)), as: "PlaybackState")
-        }
+        let variations = try Examples.playbackStateVariations()
         let dictionary = try DictionaryTrainer.train(samples: variations, size: 4096, id: Self.dictionaryID)
         let dictionaryURL = folder.appendingPathComponent("playback.dict")
         try Data(dictionary.bytes).write(to: dictionaryURL)

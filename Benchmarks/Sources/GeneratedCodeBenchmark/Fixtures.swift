@@ -56,7 +56,7 @@ struct Fixtures {
             stateID: ids[0], previousStateID: ids[1], title: "The Grand Budapest Hotel",
             subtitle: "Director's cut", contentID: ids[2], position: 1234.56, rate: 1.5, isPlaying: true,
             event: .seek, changedBy: ParticipantRef(id: ids[3], displayName: "Alice"),
-            changedAt: WireTimestamp.date(nanoseconds: changedAt),
+            changedAt: _WireTimestamp.date(nanoseconds: changedAt),
             source: .catalog(CatalogItem(contentID: ids[4], seriesID: ids[5])),
             audioLanguage: "de", metadata: ["quality": "1080p", "chapter": "12"])
         var playbackProto = Groupwire_Bench_PlaybackState()

@@ -1,6 +1,6 @@
 /// A cursor over untrusted bytes with one bounds check for every read.
 ///
-/// Every read goes through ``require(_:)``, which throws a ``WireError`` of kind
+/// Every read goes through ``require(_:_:)``, which throws a ``WireError`` of kind
 /// ``WireError/Kind/truncated`` (with the offset) instead of trapping. Offsets are absolute
 /// positions in ``bytes``, so errors raised by a reader over a sub-range still point into
 /// the whole input.

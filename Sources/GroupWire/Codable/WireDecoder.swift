@@ -58,7 +58,7 @@ public struct WireDecoder: Sendable {
     ///   - type: the type to decode.
     ///   - data: the output of ``WireEncoder/encodeData(_:)``.
     /// - Returns: the decoded value.
-    /// - Throws: what ``decode(_:from:)-([UInt8])`` throws.
+    /// - Throws: what the `[UInt8]` overload of `decode(_:from:)` throws.
     public func decode<T: Decodable>(_ type: T.Type, from data: Data) throws -> T {
         try decode(T.self, from: [UInt8](data))
     }

@@ -5,7 +5,7 @@ import Foundation
 #endif
 
 /// JSON form of a spec `Bytes` value: a standard base64 string with padding.
-public struct WireJSONBytes: Codable, Sendable {
+public struct _WireJSONBytes: Codable, Sendable {
     /// The bytes.
     public var value: [UInt8]
 
@@ -31,7 +31,7 @@ public struct WireJSONBytes: Codable, Sendable {
 }
 
 /// JSON form of a spec `Timestamp`: Int64 nanoseconds since 1970 as a JSON number.
-public struct WireJSONTimestamp: Codable, Sendable {
+public struct _WireJSONTimestamp: Codable, Sendable {
     /// The date.
     public var value: Date
 
@@ -41,19 +41,19 @@ public struct WireJSONTimestamp: Codable, Sendable {
     /// Decodes an Int64 number of nanoseconds.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.singleValueContainer()
-        value = WireTimestamp.date(nanoseconds: try container.decode(Int64.self))
+        value = _WireTimestamp.date(nanoseconds: try container.decode(Int64.self))
     }
 
-    /// Encodes an Int64 number of nanoseconds (the nearest one, see ``WireTimestamp``).
+    /// Encodes an Int64 number of nanoseconds (the nearest one, see ``_WireTimestamp``).
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.singleValueContainer()
-        try container.encode(WireTimestamp.nanoseconds(from: value))
+        try container.encode(_WireTimestamp.nanoseconds(from: value))
     }
 }
 
 /// JSON form of a spec `Float32`/`Float64`: a number, or `"NaN"`, `"Infinity"`,
 /// `"-Infinity"` for values JSON numbers cannot hold.
-public struct WireJSONFloat<Value: BinaryFloatingPoint & Codable & Sendable>: Codable, Sendable {
+public struct _WireJSONFloat<Value: BinaryFloatingPoint & Codable & Sendable>: Codable, Sendable {
     /// The number.
     public var value: Value
 
@@ -89,8 +89,8 @@ public struct WireJSONFloat<Value: BinaryFloatingPoint & Codable & Sendable>: Co
     }
 }
 
-/// JSON form of a spec map: an object whose keys are the ``WireMapKey`` spellings.
-public struct WireJSONMap<Key: WireMapKey, Value: Codable & Sendable>: Codable, Sendable {
+/// JSON form of a spec map: an object whose keys are the ``_WireMapKey`` spellings.
+public struct _WireJSONMap<Key: _WireMapKey, Value: Codable & Sendable>: Codable, Sendable {
     /// The map.
     public var value: [Key: Value]
 

@@ -9,7 +9,7 @@ import Foundation
 /// Gives the canonical entry order writers use (Spec/FORMAT.md, "Canonical writing":
 /// integers numerically, String by UTF-8 bytes, `false < true`, UUID by its 16 bytes) and
 /// the JSON object key spelling (Spec/FORMAT.md, "JSON form": decimal, `true`/`false`, uppercase UUID).
-public protocol WireMapKey: Hashable, Sendable {
+public protocol _WireMapKey: Hashable, Sendable {
     /// Whether `lhs` comes before `rhs` in the canonical entry order.
     static func wireOrder(_ lhs: Self, _ rhs: Self) -> Bool
     /// The key as a JSON object key.
@@ -18,7 +18,7 @@ public protocol WireMapKey: Hashable, Sendable {
     init?(wireJSONKey: String)
 }
 
-extension WireMapKey where Self: FixedWidthInteger {
+extension _WireMapKey where Self: FixedWidthInteger {
     /// Numeric order.
     @inlinable public static func wireOrder(_ lhs: Self, _ rhs: Self) -> Bool { lhs < rhs }
     /// The decimal spelling.
@@ -27,16 +27,16 @@ extension WireMapKey where Self: FixedWidthInteger {
     public init?(wireJSONKey: String) { self.init(wireJSONKey, radix: 10) }
 }
 
-extension Int8: WireMapKey {}
-extension Int16: WireMapKey {}
-extension Int32: WireMapKey {}
-extension Int64: WireMapKey {}
-extension UInt8: WireMapKey {}
-extension UInt16: WireMapKey {}
-extension UInt32: WireMapKey {}
-extension UInt64: WireMapKey {}
+extension Int8: _WireMapKey {}
+extension Int16: _WireMapKey {}
+extension Int32: _WireMapKey {}
+extension Int64: _WireMapKey {}
+extension UInt8: _WireMapKey {}
+extension UInt16: _WireMapKey {}
+extension UInt32: _WireMapKey {}
+extension UInt64: _WireMapKey {}
 
-extension Bool: WireMapKey {
+extension Bool: _WireMapKey {
     /// `false` before `true`.
     public static func wireOrder(_ lhs: Bool, _ rhs: Bool) -> Bool { !lhs && rhs }
     /// `true` or `false`.
@@ -51,7 +51,7 @@ extension Bool: WireMapKey {
     }
 }
 
-extension String: WireMapKey {
+extension String: _WireMapKey {
     /// Lexicographic order of the UTF-8 bytes (not Unicode collation).
     @inlinable public static func wireOrder(_ lhs: String, _ rhs: String) -> Bool {
         lhs.utf8.lexicographicallyPrecedes(rhs.utf8)
@@ -62,7 +62,7 @@ extension String: WireMapKey {
     public init?(wireJSONKey: String) { self = wireJSONKey }
 }
 
-extension UUID: WireMapKey {
+extension UUID: _WireMapKey {
     /// Lexicographic order of the 16 bytes.
     public static func wireOrder(_ lhs: UUID, _ rhs: UUID) -> Bool {
         withUnsafeBytes(of: lhs.uuid) { left in
@@ -77,7 +77,7 @@ extension UUID: WireMapKey {
     public init?(wireJSONKey: String) { self.init(uuidString: wireJSONKey) }
 }
 
-extension Dictionary where Key: WireMapKey {
+extension Dictionary where Key: _WireMapKey {
     /// The entries in canonical key order, the order generated writers use.
     /// Inlinable so the sort is specialized for the key type (measured: unspecialized it
     /// cost more than the rest of a PlaybackState encode).

@@ -3,7 +3,7 @@
 ///
 /// These are `@inlinable` because generated code in other modules calls them once per
 /// field on the encode path (measured: without inlining the size pass costs a call per field).
-public enum WireSize {
+public enum _WireSize {
     /// The bytes `uvarint(value)` takes.
     @inlinable public static func uvarint(_ value: UInt64) -> Int {
         Varint.encodedLength(value)
@@ -26,7 +26,7 @@ public enum WireSize {
 }
 
 /// Capacity hints for generated decoders.
-public enum WireCapacity {
+public enum _WireCapacity {
     /// The most elements a hint reserves: bounds the memory a small input can make a
     /// decoder reserve (larger arrays grow as usual).
     public static let maxHint = 1_024

@@ -16,7 +16,7 @@ import Foundation
 /// that `Date()` returns today, and every decoded `Date`, comes back exactly.
 /// Dates outside the Int64 nanosecond range clamp to its ends; NaN becomes 0. Never traps.
 /// Spec/FORMAT.md ("Timestamps in Swift") states the same rule for other implementations.
-public enum WireTimestamp {
+public enum _WireTimestamp {
     /// The Timestamp default: 1970-01-01T00:00:00Z.
     public static let epoch = Date(timeIntervalSince1970: 0)
 
@@ -122,7 +122,7 @@ public enum WireTimestamp {
 }
 
 /// Defaults generated types use for fields without a spec default.
-public enum WireDefaults {
+public enum _WireDefaults {
     /// The UUID default: all 16 bytes zero.
     public static let uuid = UUID(uuid: (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0))
 }

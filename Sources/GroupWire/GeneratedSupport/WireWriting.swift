@@ -4,12 +4,12 @@ import FoundationEssentials
 import Foundation
 #endif
 
-/// What generated encoders write to: ``ByteWriter`` (growable) or ``WireSink`` (exact size).
+/// What generated encoders write to: ``ByteWriter`` (growable) or ``_WireSink`` (exact size).
 ///
 /// Generated types write each field as a key (a constant, precomputed by the generator)
 /// and a value through these calls, generic over the output, so one encoder serves both
 /// `encodeWire(to: &payloadWriter)` and the one-allocation `wirePayload()`.
-public protocol WireWriting {
+public protocol _WireWriting {
     /// Appends one byte.
     mutating func writeByte(_ byte: UInt8)
     /// Appends an unsigned LEB128 varint.
@@ -30,7 +30,7 @@ public protocol WireWriting {
     mutating func writeRaw(_ bytes: [UInt8])
 }
 
-extension ByteWriter: WireWriting {
+extension ByteWriter: _WireWriting {
     /// Appends one byte.
     @inlinable public mutating func writeByte(_ byte: UInt8) {
         write(byte)
@@ -69,7 +69,7 @@ extension ByteWriter: WireWriting {
 /// A sink only exists inside ``encode(size:_:)``'s closure (its pointer never escapes).
 /// A write that would pass the end is dropped and marks the sink overflowed, so a wrong
 /// size can never write out of bounds; ``encode(size:_:)`` then returns nil.
-public struct WireSink: WireWriting {
+public struct _WireSink: _WireWriting {
     @usableFromInline let base: UnsafeMutableRawPointer?
     @usableFromInline let capacity: Int
     @usableFromInline var written: Int
@@ -89,11 +89,11 @@ public struct WireSink: WireWriting {
 
     /// Allocates exactly `size` bytes, lets `body` fill them and returns them; nil when
     /// `body` wrote more or fewer than `size` bytes (then encode another way).
-    @inlinable public static func encode(size: Int, _ body: (inout WireSink) -> Void) -> [UInt8]? {
+    @inlinable public static func encode(size: Int, _ body: (inout _WireSink) -> Void) -> [UInt8]? {
         guard size >= 0 else { return nil }
         var complete = false
         let bytes = [UInt8](unsafeUninitializedCapacity: size) { buffer, initialized in
-            var sink = WireSink(base: buffer.baseAddress.map(UnsafeMutableRawPointer.init), capacity: size)
+            var sink = _WireSink(base: buffer.baseAddress.map(UnsafeMutableRawPointer.init), capacity: size)
             body(&sink)
             complete = !sink.overflowed && sink.count == size
             initialized = sink.count

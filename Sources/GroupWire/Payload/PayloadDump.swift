@@ -1,3 +1,5 @@
+import GroupWireJSON
+
 /// A schema-less view of a field-tagged payload: every field's number, wire type, offset
 /// and value, for inspecting bytes whose message type is unknown.
 ///
@@ -273,7 +275,7 @@ extension PayloadDump {
             object["double"] = .double(Double(bitPattern: value))
         case .fixed32(let value):
             object["uint"] = .uint(UInt64(value))
-            object["float"] = .double(Double(Float(bitPattern: value)))
+            object["float"] = .float(Float(bitPattern: value))
         case .string(let text):
             object["length"] = .int(Int64(text.utf8.count))
             object["string"] = .string(text)

@@ -20,7 +20,7 @@ public struct FrameFileWriter: Sendable {
     /// The file content for `frames`: back to back when raw; when hex, each frame's bytes
     /// in lowercase hex lines after a `# frame N: comment` line.
     /// - Parameter frames: the frames, each with a comment (used by hex output only).
-    /// - Throws: ``GroupWire/WireError`` when a frame cannot be encoded.
+    /// - Throws: `WireError` when a frame cannot be encoded.
     public func contents(of frames: [(frame: Frame, comment: String)]) throws(WireError) -> [UInt8] {
         var writer = ByteWriter()
         if format == .hex {

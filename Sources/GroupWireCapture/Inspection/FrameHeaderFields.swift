@@ -1,7 +1,7 @@
 import GroupWire
 
 /// Every header field of a valid frame as it appears on the wire, including the ones a
-/// decoded ``GroupWire/Frame`` does not keep (version, length field, kind byte, checksum).
+/// decoded `Frame` does not keep (version, length field, kind byte, checksum).
 public struct FrameHeaderFields: Sendable, Hashable {
     /// The version byte.
     public let version: UInt8

@@ -1,4 +1,5 @@
 import GroupWire
+import GroupWireJSON
 
 /// Renders inspection entries one at a time, so a report can be printed while the frames
 /// are still being read: ``start()``, then ``render(_:)`` for each entry in file order,

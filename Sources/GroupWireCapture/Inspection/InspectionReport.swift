@@ -1,5 +1,6 @@
 import GroupWire
 import GroupWireCompression
+import GroupWireJSON
 
 /// The result of inspecting frame bytes held in memory: every frame and every rejected run
 /// of bytes, in file order, rendered by an ``InspectionRenderer`` as text for people or
@@ -14,7 +15,7 @@ public struct InspectionReport: Sendable {
     /// One entry per frame or rejected run.
     public let entries: [FrameInspection]
 
-    /// Inspects `contents` with ``GroupWire/FrameDecoder/decodeAll(_:)``, so a bad frame
+    /// Inspects `contents` with `FrameDecoder/decodeAll(_:)`, so a bad frame
     /// is reported and the frames after it are still read.
     /// - Parameters:
     ///   - contents: the frame file.

@@ -253,7 +253,7 @@ struct SwiftModelBuilder: Sendable {
                 documentation: ["The payload bytes, written into one buffer of exactly ``wireSize`` bytes."],
                 attributes: [], head: "\(access)func wirePayload", parameters: [], tail: " -> [UInt8]",
                 body: [
-                    .block("if let bytes = WireSink.encode(size: wireSize, { sink in encodeFields(to: &sink) }) {", [
+                    .block("if let bytes = _WireSink.encode(size: wireSize, { sink in encodeFields(to: &sink) }) {", [
                         .line("return bytes")
                     ]),
                     .line("var writer = ByteWriter()"),
@@ -278,7 +278,7 @@ struct SwiftModelBuilder: Sendable {
                 "Writes the fields in ascending number order, then the unknown fields (Spec/FORMAT.md,",
                 "\"Canonical writing\"). Generic so one encoder serves both outputs.",
             ],
-            attributes: [], head: "func encodeFields", parameters: ["to writer: inout some WireWriting"], body: body)
+            attributes: [], head: "func encodeFields", parameters: ["to writer: inout some _WireWriting"], body: body)
     }
 
     private func decodeWire(name: String, fields: [FieldDecl], unknown: String) -> SwiftFunction {
@@ -547,7 +547,7 @@ struct SwiftModelBuilder: Sendable {
         members.append(contentsOf: encodingEntryPoints())
         members.append(.function(SwiftFunction(
             documentation: ["Writes the one field of the current case."], attributes: [],
-            head: "func encodeFields", parameters: ["to writer: inout some WireWriting"],
+            head: "func encodeFields", parameters: ["to writer: inout some _WireWriting"],
             body: [.switchBlock("switch self {", decl.cases.map { unionCase in
                 SwitchCase(label: pattern(unionCase), body: unionCase.payload.map {
                     wire.encodeStatements(wireCase(unionCase, $0), "value")

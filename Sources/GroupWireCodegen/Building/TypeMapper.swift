@@ -100,8 +100,8 @@ struct TypeMapper: Sendable {
             case .bool: return "false"
             case .string: return "\"\""
             case .bytes: return "[]"
-            case .uuid: return "WireDefaults.uuid"
-            case .timestamp: return "WireTimestamp.epoch"
+            case .uuid: return "_WireDefaults.uuid"
+            case .timestamp: return "_WireTimestamp.epoch"
             default: return "0"
             }
         case .named(let name):
@@ -137,10 +137,10 @@ struct TypeMapper: Sendable {
     /// The Codable type that carries `ref` in JSON, or nil when `ref` itself does.
     func jsonType(_ ref: TypeRef) -> String? {
         switch ref {
-        case .scalar(.float32): return "WireJSONFloat<Float>"
-        case .scalar(.float64): return "WireJSONFloat<Double>"
-        case .scalar(.bytes): return "WireJSONBytes"
-        case .scalar(.timestamp): return "WireJSONTimestamp"
+        case .scalar(.float32): return "_WireJSONFloat<Float>"
+        case .scalar(.float64): return "_WireJSONFloat<Double>"
+        case .scalar(.bytes): return "_WireJSONBytes"
+        case .scalar(.timestamp): return "_WireJSONTimestamp"
         case .scalar, .named: return nil
         case .array(let element):
             return jsonType(element).map { "[\($0)]" }
@@ -148,7 +148,7 @@ struct TypeMapper: Sendable {
             if key == .scalar(.string) {
                 return jsonType(value).map { "[String: \($0)]" }
             }
-            return "WireJSONMap<\(swiftType(key)), \(jsonType(value) ?? swiftType(value))>"
+            return "_WireJSONMap<\(swiftType(key)), \(jsonType(value) ?? swiftType(value))>"
         }
     }
 
@@ -163,7 +163,7 @@ struct TypeMapper: Sendable {
             return "\(expression).map { \(wrapper)($0) }"
         case .map(let key, let value):
             let values = jsonType(value).map { wrapper in "\(expression).mapValues { \(wrapper)($0) }" } ?? expression
-            return key == .scalar(.string) ? values : "WireJSONMap(\(values))"
+            return key == .scalar(.string) ? values : "_WireJSONMap(\(values))"
         }
     }
 

@@ -60,20 +60,20 @@ struct WireCodeBuilder: Sendable {
         case .scalar(let scalar):
             switch scalar {
             case .bool: return (1, nil)
-            case .int64: return (0, "WireSize.svarint(\(value))")
-            case .int8, .int16, .int32: return (0, "WireSize.svarint(Int64(\(value)))")
-            case .uint64: return (0, "WireSize.uvarint(\(value))")
-            case .uint8, .uint16, .uint32: return (0, "WireSize.uvarint(UInt64(\(value)))")
+            case .int64: return (0, "_WireSize.svarint(\(value))")
+            case .int8, .int16, .int32: return (0, "_WireSize.svarint(Int64(\(value)))")
+            case .uint64: return (0, "_WireSize.uvarint(\(value))")
+            case .uint8, .uint16, .uint32: return (0, "_WireSize.uvarint(UInt64(\(value)))")
             case .float32: return (4, nil)
             case .float64, .timestamp: return (8, nil)
-            case .string: return (0, "WireSize.string(\(value))")
-            case .bytes: return (0, "WireSize.lengthDelimited(\(value).count)")
+            case .string: return (0, "_WireSize.string(\(value))")
+            case .bytes: return (0, "_WireSize.lengthDelimited(\(value).count)")
             case .uuid: return (17, nil)
             }
         case .enumeration:
-            return (0, "WireSize.uvarint(UInt64(\(value).rawValue))")
+            return (0, "_WireSize.uvarint(UInt64(\(value).rawValue))")
         case .nested:
-            return (0, "WireSize.lengthDelimited(\(value).wireSize)")
+            return (0, "_WireSize.lengthDelimited(\(value).wireSize)")
         }
     }
 
@@ -119,7 +119,7 @@ struct WireCodeBuilder: Sendable {
             case .float64: return [.line("writer.writeFixed64LE(\(value).bitPattern)")]
             case .string, .bytes, .uuid: return [.line("writer.writeLengthPrefixed(\(value))")]
             case .timestamp:
-                return [.line("writer.writeFixed64LE(UInt64(bitPattern: WireTimestamp.nanoseconds(from: \(value))))")]
+                return [.line("writer.writeFixed64LE(UInt64(bitPattern: _WireTimestamp.nanoseconds(from: \(value))))")]
             }
         case .enumeration:
             return [.line("writer.writeUVarint(UInt64(\(value).rawValue))")]
@@ -151,7 +151,7 @@ struct WireCodeBuilder: Sendable {
             case .string: return "try \(reader).readWireString()"
             case .bytes: return "try \(reader).readBytes()"
             case .uuid: return "try \(reader).readWireUUID()"
-            case .timestamp: return "WireTimestamp.date(nanoseconds: try \(reader).readTimestampNanoseconds())"
+            case .timestamp: return "_WireTimestamp.date(nanoseconds: try \(reader).readTimestampNanoseconds())"
             }
         case .enumeration(let name):
             return "\(name)(rawValue: try \(reader).readUInt(as: UInt32.self))"
@@ -175,8 +175,8 @@ struct WireCodeBuilder: Sendable {
             case (.string, .string(let text)) where !text.isEmpty:
                 return "\(value) != \(SwiftNames.stringLiteral(text))"
             case (.string, _), (.bytes, _): return "!\(value).isEmpty"
-            case (.uuid, _): return "\(value) != WireDefaults.uuid"
-            case (.timestamp, _): return "WireTimestamp.nanoseconds(from: \(value)) != 0"
+            case (.uuid, _): return "\(value) != _WireDefaults.uuid"
+            case (.timestamp, _): return "_WireTimestamp.nanoseconds(from: \(value)) != 0"
             case (_, .signed(let number)): return "\(value) != \(number)"
             case (_, .unsigned(let number)): return "\(value) != \(number)"
             default: return "\(value) != 0"
@@ -229,7 +229,7 @@ struct WireCodeBuilder: Sendable {
             guard let kind = types.kind(of: element) else { return [] }
             if types.isPacked(element) {
                 let body = packedSizeStatements(kind, value)
-                    + [.line("size += \(keySize(field.number, wireType: 2)) + WireSize.lengthDelimited(packedSize)")]
+                    + [.line("size += \(keySize(field.number, wireType: 2)) + _WireSize.lengthDelimited(packedSize)")]
                 return field.omitsDefault ? [.block("if !\(value).isEmpty {", body)] : [.block("do {", body)]
             }
             let (constant, expression) = valueSize(kind, "element")
@@ -249,7 +249,7 @@ struct WireCodeBuilder: Sendable {
             let pattern = "(\(Int(keyPart) == nil ? "key" : "_"), \(Int(valuePart) == nil ? "value" : "_"))"
             return [
                 .block("for \(pattern) in \(value) {", [
-                    .line("size += \(keySize(field.number, wireType: 2)) + WireSize.lengthDelimited(\(entry))")
+                    .line("size += \(keySize(field.number, wireType: 2)) + _WireSize.lengthDelimited(\(entry))")
                 ])
             ]
         case .scalar, .named:
@@ -324,7 +324,7 @@ struct WireCodeBuilder: Sendable {
                 return [SwitchCase(label: keyLabel(field.number, wireType: wireType(kind)), body: [
                     .line("\(variable).append(\(readValue(kind, "reader")))"),
                     .block("if \(variable).count == 1 {", [
-                        .line("WireCapacity.reserve(&\(variable), elementBytes: reader.reader.position - keyOffset, remaining: end - reader.reader.position)")
+                        .line("_WireCapacity.reserve(&\(variable), elementBytes: reader.reader.position - keyOffset, remaining: end - reader.reader.position)")
                     ]),
                 ])]
             }
@@ -366,7 +366,7 @@ struct WireCodeBuilder: Sendable {
                 ),
                 .line("\(variable)[entry.0] = entry.1"),
                 .block("if \(variable).count == 1 {", [
-                    .line("WireCapacity.reserve(&\(variable), elementBytes: reader.reader.position - keyOffset, remaining: end - reader.reader.position)")
+                    .line("_WireCapacity.reserve(&\(variable), elementBytes: reader.reader.position - keyOffset, remaining: end - reader.reader.position)")
                 ]),
             ]
             return [SwitchCase(label: keyLabel(field.number, wireType: 2), body: body)]

@@ -1,7 +1,7 @@
 import GroupWire
 
 /// Compresses message payloads by a ``CompressionPolicy`` and decompresses them within the
-/// receiver's ``Limits``, looking dictionaries up in a ``DictionaryStore``.
+/// receiver's `Limits`, looking dictionaries up in a ``DictionaryStore``.
 ///
 /// One instance serves any number of concurrent tasks: the zstd contexts it uses are
 /// pooled and reused, never created per message.
@@ -20,18 +20,23 @@ public final class PayloadCompressor: Sendable {
     ///   - policy: when and how to compress outgoing payloads.
     ///   - dictionaries: the dictionaries this peer holds (default: none).
     ///   - limits: the receiver's limits; decompressed bodies never exceed `maxMessageSize`.
-    /// - Throws: ``WireError`` `.invalidValue` for a level out of range,
+    /// - Throws: ``GroupWire/WireError`` `.invalidValue` for a level out of range,
     ///   `.unknownDictionary` when the policy names a dictionary the store lacks.
     public init(policy: CompressionPolicy = .default, dictionaries: DictionaryStore? = nil, limits: Limits = .default)
-        throws
+        throws(WireError)
     {
-        let dictionaries = try dictionaries ?? DictionaryStore()
+        let store: DictionaryStore
+        if let dictionaries {
+            store = dictionaries
+        } else {
+            store = try DictionaryStore()
+        }
         if let id = policy.dictionaryID {
-            _ = try dictionaries.require(id: id)
+            _ = try store.require(id: id)
         }
         self.policy = policy
         self.limits = limits
-        self.dictionaries = dictionaries
+        self.dictionaries = store
         self.compressor = try ZstdCompressor(level: policy.level)
         self.decompressor = ZstdDecompressor(limits: limits)
     }
@@ -39,19 +44,19 @@ public final class PayloadCompressor: Sendable {
     /// Compresses `payload` if the policy says so and it gets strictly smaller.
     /// - Returns: the compressed body, or nil when the payload should travel uncompressed
     ///   (under the threshold, or not strictly smaller once compressed).
-    /// - Throws: ``WireError`` `.unknownDictionary` if the policy's dictionary was removed
+    /// - Throws: ``GroupWire/WireError`` `.unknownDictionary` if the policy's dictionary was removed
     ///   from the store, `.compressionFailed` if libzstd fails.
-    public func compress(_ payload: [UInt8]) throws -> CompressedBody? {
+    public func compress(_ payload: [UInt8]) throws(WireError) -> CompressedBody? {
         try compress(payload, dictionaryID: policy.dictionaryID, threshold: policy.threshold)
     }
 
     /// Compresses `payload` with the policy's level, the dictionary `dictionaryID` (nil:
     /// none) and `threshold`, keeping the result only when it is strictly smaller.
-    func compress(_ payload: [UInt8], dictionaryID: UInt32?, threshold: Int) throws -> CompressedBody? {
+    func compress(_ payload: [UInt8], dictionaryID: UInt32?, threshold: Int) throws(WireError) -> CompressedBody? {
         guard payload.count >= threshold, payload.count > 1 else {
             return nil
         }
-        let dictionary = try dictionaryID.map { try dictionaries.require(id: $0) }
+        let dictionary = try dictionaryID.map { (id) throws(WireError) in try dictionaries.require(id: id) }
         // Capacity one less than the payload: libzstd gives up as soon as the frame could
         // not be strictly smaller, so incompressible payloads cost as little as possible.
         guard let bytes = try compressor.compress(payload, dictionary: dictionary, capacity: payload.count - 1) else {
@@ -66,11 +71,11 @@ public final class PayloadCompressor: Sendable {
     ///   - bytes: the compressed body (one zstd frame).
     ///   - info: the frame's compression header.
     /// - Returns: the decompressed payload, exactly `info.contentSize` bytes.
-    /// - Throws: ``WireError``: `.unknownCodec`, `.unknownDictionary` (naming the id),
+    /// - Throws: ``GroupWire/WireError``: `.unknownCodec`, `.unknownDictionary` (naming the id),
     ///   `.decompressedSizeExceeded` (before any allocation), `.contentSizeMismatch`,
     ///   `.dictionaryMismatch`, `.truncated`, `.trailingBytes`, `.decompressionFailed`,
     ///   `.limitExceeded` (a streamed frame's window over the cap).
-    public func decompress(_ bytes: [UInt8], info: CompressionInfo) throws -> [UInt8] {
+    public func decompress(_ bytes: [UInt8], info: CompressionInfo) throws(WireError) -> [UInt8] {
         guard info.codec == CompressionInfo.zstdCodec else {
             throw WireError(.unknownCodec, "compression codec \(info.codec) is unknown; 1 (zstd) is the only codec")
         }
@@ -86,7 +91,7 @@ public final class PayloadCompressor: Sendable {
 
     /// Decompresses a ``CompressedBody``.
     /// - Throws: as ``decompress(_:info:)``.
-    public func decompress(_ body: CompressedBody) throws -> [UInt8] {
+    public func decompress(_ body: CompressedBody) throws(WireError) -> [UInt8] {
         try decompress(body.bytes, info: body.info)
     }
 }

@@ -22,8 +22,8 @@ public final class ZstdCompressor: Sendable {
     /// - Parameters:
     ///   - level: a zstd level in `ZSTD_minCLevel()...ZSTD_maxCLevel()`.
     ///   - maxIdleContexts: contexts kept for reuse between calls (default 4).
-    /// - Throws: ``WireError`` `.invalidValue` for a level out of range.
-    public init(level: Int = CompressionPolicy.defaultLevel, maxIdleContexts: Int = 4) throws {
+    /// - Throws: ``GroupWire/WireError`` `.invalidValue` for a level out of range.
+    public init(level: Int = CompressionPolicy.defaultLevel, maxIdleContexts: Int = 4) throws(WireError) {
         let range = Int(ZSTD_minCLevel())...Int(ZSTD_maxCLevel())
         guard range.contains(level), level != 0 else {
             throw WireError(
@@ -33,12 +33,12 @@ public final class ZstdCompressor: Sendable {
         self.level = level
         self.pool = ZstdContextPool(
             maxIdle: maxIdleContexts,
-            create: { try Self.makeContext(level: level) },
+            create: { () throws(WireError) in try Self.makeContext(level: level) },
             destroy: { ZSTD_freeCCtx($0.pointer) }
         )
     }
 
-    private static func makeContext(level: Int32) throws -> ZstdContext {
+    private static func makeContext(level: Int32) throws(WireError) -> ZstdContext {
         guard let cctx = ZSTD_createCCtx() else {
             throw WireError(.compressionFailed, "ZSTD_createCCtx returned NULL (out of memory)")
         }
@@ -64,8 +64,8 @@ public final class ZstdCompressor: Sendable {
     ///   - input: the bytes to compress.
     ///   - dictionary: a dictionary to compress with, or nil.
     /// - Returns: the zstd frame.
-    /// - Throws: ``WireError`` `.compressionFailed` if libzstd fails.
-    public func compress(_ input: [UInt8], dictionary: ZstdDictionary? = nil) throws -> [UInt8] {
+    /// - Throws: ``GroupWire/WireError`` `.compressionFailed` if libzstd fails.
+    public func compress(_ input: [UInt8], dictionary: ZstdDictionary? = nil) throws(WireError) -> [UInt8] {
         let bound = ZSTD_compressBound(input.count)
         try ZstdResult.check(bound, .compressionFailed, "ZSTD_compressBound(\(input.count))")
         guard let frame = try compress(input, dictionary: dictionary, capacity: bound) else {
@@ -79,13 +79,13 @@ public final class ZstdCompressor: Sendable {
     /// This is how the policy keeps only bodies that shrink: with `capacity` one less than
     /// the input size, libzstd stops as soon as the frame cannot be smaller.
     /// - Returns: the frame, or nil when it would be longer than `capacity`.
-    /// - Throws: ``WireError`` `.compressionFailed` if libzstd fails for another reason.
-    public func compress(_ input: [UInt8], dictionary: ZstdDictionary?, capacity: Int) throws -> [UInt8]? {
+    /// - Throws: ``GroupWire/WireError`` `.compressionFailed` if libzstd fails for another reason.
+    public func compress(_ input: [UInt8], dictionary: ZstdDictionary?, capacity: Int) throws(WireError) -> [UInt8]? {
         guard capacity > 0 else {
             return nil
         }
         let level = self.level
-        return try pool.withContext { context -> [UInt8]? in
+        return try pool.withContext { (context) throws(WireError) -> [UInt8]? in
             let cctx = context.pointer
             // ZSTD_compress2 starts a fresh session itself; only the dictionary may need
             // changing, and the context keeps the one it last used.
@@ -99,7 +99,8 @@ public final class ZstdCompressor: Sendable {
                 context.dictionary = dictionary
             }
             var tooSmall = false
-            let frame = try [UInt8](unsafeUninitializedCapacity: capacity) { buffer, initialized in
+            var failure: WireError?
+            let frame = [UInt8](unsafeUninitializedCapacity: capacity) { buffer, initialized in
                 let written = input.withUnsafeBytes { src in
                     ZSTD_compress2(cctx, buffer.baseAddress, buffer.count, src.baseAddress, src.count)
                 }
@@ -109,10 +110,13 @@ public final class ZstdCompressor: Sendable {
                         tooSmall = true
                         return
                     }
-                    throw WireError(.compressionFailed, "ZSTD_compress2 failed: \(ZstdResult.name(written))")
+                    // The initializer rethrows untyped errors: the failure is thrown after it.
+                    failure = WireError(.compressionFailed, "ZSTD_compress2 failed: \(ZstdResult.name(written))")
+                    return
                 }
                 initialized = min(written, buffer.count)
             }
+            if let failure { throw failure }
             guard !tooSmall else {
                 return nil
             }

@@ -53,7 +53,7 @@ public final class ZstdDecompressor: Sendable {
         self.windowLogMax = windowLogMax
         self.pool = ZstdContextPool(
             maxIdle: maxIdleContexts,
-            create: {
+            create: { () throws(WireError) in
                 guard let dctx = ZSTD_createDCtx() else {
                     throw WireError(.decompressionFailed, "ZSTD_createDCtx returned NULL (out of memory)")
                 }
@@ -87,14 +87,15 @@ public final class ZstdDecompressor: Sendable {
     ///     GroupWire header's `contentSize`), or nil when there is none.
     ///   - dictionary: the dictionary the body was compressed with, or nil.
     /// - Returns: the decompressed bytes, at most ``maxOutputSize`` of them.
-    /// - Throws: ``WireError`` of kind `.truncated`, `.trailingBytes`, `.decompressionFailed`,
+    /// - Throws: ``GroupWire/WireError`` of kind `.truncated`, `.trailingBytes`, `.decompressionFailed`,
     ///   `.unknownDictionary`, `.dictionaryMismatch`, `.contentSizeMismatch`,
     ///   `.decompressedSizeExceeded` or `.limitExceeded` (window too large); never traps.
-    public func decompress(_ body: [UInt8], expectedSize: Int? = nil, dictionary: ZstdDictionary? = nil) throws
+    public func decompress(_ body: [UInt8], expectedSize: Int? = nil, dictionary: ZstdDictionary? = nil) throws(WireError)
         -> [UInt8]
     {
-        // One scoped view of the bytes serves the checks and the decoding.
-        try body.withUnsafeBytes { raw in
+        // One scoped view of the bytes serves the checks and the decoding. (withUnsafeBytes
+        // and _withUnsafeGuaranteedRef rethrow untyped errors: a Result keeps the type.)
+        try body.withUnsafeBytes { raw in Result { () throws(WireError) -> [UInt8] in
             // safe because the caller's reference keeps the dictionary alive for the call.
             let dictionary = DictionaryHandle(dictionary)
             let declaredSize = try inspect(raw, expectedSize: expectedSize, dictionary: dictionary)
@@ -104,11 +105,13 @@ public final class ZstdDecompressor: Sendable {
             defer { pool.giveBack(borrowed) }
             // safe because the borrowed +1 reference keeps the context alive until giveBack.
             return try borrowed._withUnsafeGuaranteedRef { context in
-                try decode(
-                    body, raw, declaredSize: declaredSize, expectedSize: expectedSize, dictionary: dictionary,
-                    context: context)
-            }
-        }
+                Result { () throws(WireError) -> [UInt8] in
+                    try decode(
+                        body, raw, declaredSize: declaredSize, expectedSize: expectedSize, dictionary: dictionary,
+                        context: context)
+                }
+            }.get()
+        } }.get()
     }
 
     /// Decompresses a body whose dictionary (when `dictionaryID` is not 0) comes from
@@ -120,16 +123,16 @@ public final class ZstdDecompressor: Sendable {
     /// add or remove forces a fresh lookup. The dictionary is resolved before the frame
     /// checks (an unknown id is reported first, as before), which is why a context is
     /// borrowed before them; the checks still all run before the output is allocated.
-    /// - Throws: ``WireError`` `.unknownDictionary` naming the id when the store lacks it;
+    /// - Throws: ``GroupWire/WireError`` `.unknownDictionary` naming the id when the store lacks it;
     ///   otherwise as ``decompress(_:expectedSize:dictionary:)``.
     @inline(__always)  // one call less on the receiver's per-message path (PayloadCompressor).
-    func decompress(_ body: [UInt8], expectedSize: Int?, dictionaryID: UInt32, from store: DictionaryStore) throws
+    func decompress(_ body: [UInt8], expectedSize: Int?, dictionaryID: UInt32, from store: DictionaryStore) throws(WireError)
         -> [UInt8]
     {
         let borrowed = try pool.borrow()
         defer { pool.giveBack(borrowed) }
         // safe because the borrowed +1 reference keeps the context alive until giveBack.
-        return try borrowed._withUnsafeGuaranteedRef { context in
+        return try borrowed._withUnsafeGuaranteedRef { context in Result { () throws(WireError) -> [UInt8] in
             // Handles, not references: no reference counting on the per-message path; safe
             // because the context keeps the looked-up dictionary and its store alive.
             var dictionary = DictionaryHandle.none
@@ -144,17 +147,19 @@ public final class ZstdDecompressor: Sendable {
                 }
             }
             return try body.withUnsafeBytes { raw in
-                let declaredSize = try inspect(raw, expectedSize: expectedSize, dictionary: dictionary)
-                return try decode(
-                    body, raw, declaredSize: declaredSize, expectedSize: expectedSize, dictionary: dictionary,
-                    context: context)
-            }
-        }
+                Result { () throws(WireError) -> [UInt8] in
+                    let declaredSize = try inspect(raw, expectedSize: expectedSize, dictionary: dictionary)
+                    return try decode(
+                        body, raw, declaredSize: declaredSize, expectedSize: expectedSize, dictionary: dictionary,
+                        context: context)
+                }
+            }.get()
+        } }.get()
     }
 
     /// Looks `id` up in `store` (under its lock) and records the lookup in `context`.
     @inline(never)
-    private static func lookUp(_ id: UInt32, in store: DictionaryStore, generation: UInt64, context: ZstdContext) throws
+    private static func lookUp(_ id: UInt32, in store: DictionaryStore, generation: UInt64, context: ZstdContext) throws(WireError)
         -> DictionaryHandle
     {
         guard let found = store.dictionary(id: id) else {
@@ -171,7 +176,7 @@ public final class ZstdDecompressor: Sendable {
     private func decode(
         _ body: [UInt8], _ raw: UnsafeRawBufferPointer, declaredSize: Int?, expectedSize: Int?, dictionary: DictionaryHandle,
         context: ZstdContext
-    ) throws -> [UInt8] {
+    ) throws(WireError) -> [UInt8] {
         if let declaredSize {
             // One-pass decoding starts from a clean state on every call and takes the
             // dictionary as an argument, so the context needs no preparing.
@@ -188,7 +193,7 @@ public final class ZstdDecompressor: Sendable {
 
     /// Points `context` at `dictionary` (or at none) for streaming.
     @inline(never)
-    private static func reference(_ dictionary: ZstdDictionary?, in context: ZstdContext) throws {
+    private static func reference(_ dictionary: ZstdDictionary?, in context: ZstdContext) throws(WireError) {
         let result = ZSTD_DCtx_refDDict(context.pointer, dictionary?.decompressionDictionary.pointer)
         if ZstdResult.isError(result) {
             context.isReusable = false
@@ -205,7 +210,7 @@ public final class ZstdDecompressor: Sendable {
     /// the error.
     /// - Returns: the size the zstd frame declares, nil when it declares none.
     @inline(__always)
-    private func inspect(_ raw: UnsafeRawBufferPointer, expectedSize: Int?, dictionary: DictionaryHandle) throws -> Int? {
+    private func inspect(_ raw: UnsafeRawBufferPointer, expectedSize: Int?, dictionary: DictionaryHandle) throws(WireError) -> Int? {
         if let frame = ZstdFrameExtent.singleBlockFrame(raw), frame.contentSize <= UInt64(maxOutputSize),
             frame.dictionaryID == 0 || frame.dictionaryID == dictionary.id
         {
@@ -221,7 +226,7 @@ public final class ZstdDecompressor: Sendable {
     /// header and block headers, then the dictionary id and the sizes.
     /// - Returns: the size the zstd frame declares, nil when it declares none.
     @inline(never)
-    private func inspectFully(_ raw: UnsafeRawBufferPointer, expectedSize: Int?, dictionary: DictionaryHandle) throws
+    private func inspectFully(_ raw: UnsafeRawBufferPointer, expectedSize: Int?, dictionary: DictionaryHandle) throws(WireError)
         -> Int?
     {
         if let expectedSize {
@@ -255,7 +260,7 @@ public final class ZstdDecompressor: Sendable {
     /// block headers finds where the frame ends (ZSTD_findFrameCompressedSize's verdicts,
     /// cross-checked in tests); libzstd then decodes exactly these bytes.
     @inline(__always)
-    private static func measureFrame(_ raw: UnsafeRawBufferPointer) throws -> ZstdFrameHeader {
+    private static func measureFrame(_ raw: UnsafeRawBufferPointer) throws(WireError) -> ZstdFrameHeader {
         // safe because raw.count >= 4 is checked first; the magic is 0xFD2FB528 LE.
         guard raw.count >= 4, UInt32(littleEndian: raw.loadUnaligned(as: UInt32.self)) == 0xFD2F_B528 else {
             throw notAFrameError(raw)
@@ -309,7 +314,7 @@ public final class ZstdDecompressor: Sendable {
 
     private static func decompressKnownSize(
         _ src: UnsafeRawBufferPointer, size: Int, dictionary: OpaquePointer?, dctx: OpaquePointer
-    ) throws -> [UInt8] {
+    ) throws(WireError) -> [UInt8] {
         // One extra byte of capacity (and never a zero-capacity buffer): a frame whose blocks
         // produce more than it declared is reported by libzstd, not silently cut.
         var written = 0
@@ -336,7 +341,7 @@ public final class ZstdDecompressor: Sendable {
     /// Decodes a frame that does not declare its size, then resets the context's session
     /// (it may have stopped early: error, cap) before the context is reused.
     @inline(never)
-    private func decompressStreaming(_ body: [UInt8], expectedSize: Int?, context: ZstdContext) throws -> [UInt8] {
+    private func decompressStreaming(_ body: [UInt8], expectedSize: Int?, context: ZstdContext) throws(WireError) -> [UInt8] {
         defer {
             if ZstdResult.isError(ZSTD_DCtx_reset(context.pointer, ZSTD_reset_session_only)) {
                 context.isReusable = false
@@ -346,7 +351,7 @@ public final class ZstdDecompressor: Sendable {
             body, limit: expectedSize ?? maxOutputSize, exact: expectedSize != nil, dctx: context.pointer)
     }
 
-    private func decompressStreaming(_ body: [UInt8], limit: Int, exact: Bool, dctx: OpaquePointer) throws -> [UInt8] {
+    private func decompressStreaming(_ body: [UInt8], limit: Int, exact: Bool, dctx: OpaquePointer) throws(WireError) -> [UInt8] {
         // Decode through a fixed scratch chunk and append what each call produced: the
         // output grows only as far as the data really goes, and stops one byte past the
         // limit (enough to know the frame is too large).

@@ -23,9 +23,9 @@ public enum DictionarySamples {
     ///   - bytes: the input.
     ///   - payloads: decompresses compressed frames, within its limits and dictionaries.
     /// - Returns: the samples.
-    /// - Throws: the ``WireError`` of the first invalid frame of a frame stream, with its
+    /// - Throws: the ``GroupWire/WireError`` of the first invalid frame of a frame stream, with its
     ///   stream offset, or of a compressed frame that does not decompress.
-    public static func extract(from bytes: [UInt8], payloads: PayloadCompressor) throws -> Extracted {
+    public static func extract(from bytes: [UInt8], payloads: PayloadCompressor) throws(WireError) -> Extracted {
         guard bytes.count >= 2, bytes[0] == Frame.magic, bytes[1] == Frame.version else {
             return Extracted(samples: bytes.isEmpty ? [] : [bytes], isFrameStream: false, skippedFrames: 0)
         }
@@ -42,7 +42,7 @@ public enum DictionarySamples {
                 }
                 do {
                     samples.append(try payloads.payload(of: frame))
-                } catch let error as WireError {
+                } catch {
                     throw WireError(error.kind, offset: event.offset, "frame at offset \(event.offset): \(error.context)")
                 }
             }

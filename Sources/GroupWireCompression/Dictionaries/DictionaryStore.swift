@@ -18,8 +18,8 @@ public final class DictionaryStore: Sendable {
     }
 
     /// Creates a store holding `dictionaries`.
-    /// - Throws: ``WireError`` `.invalidDictionary` when two different dictionaries share an id.
-    public init(_ dictionaries: [ZstdDictionary] = []) throws {
+    /// - Throws: ``GroupWire/WireError`` `.invalidDictionary` when two different dictionaries share an id.
+    public init(_ dictionaries: [ZstdDictionary] = []) throws(WireError) {
         self.dictionaries = Mutex([:])
         for dictionary in dictionaries {
             try add(dictionary)
@@ -27,9 +27,9 @@ public final class DictionaryStore: Sendable {
     }
 
     /// Adds a dictionary. Adding the same bytes twice is allowed and keeps one copy.
-    /// - Throws: ``WireError`` `.invalidDictionary` when a different dictionary already has its id.
-    public func add(_ dictionary: ZstdDictionary) throws {
-        try dictionaries.withLock { stored in
+    /// - Throws: ``GroupWire/WireError`` `.invalidDictionary` when a different dictionary already has its id.
+    public func add(_ dictionary: ZstdDictionary) throws(WireError) {
+        try dictionaries.withLock { (stored) throws(WireError) in
             if let existing = stored[dictionary.id] {
                 guard existing.bytes == dictionary.bytes else {
                     throw WireError(
@@ -61,8 +61,8 @@ public final class DictionaryStore: Sendable {
     }
 
     /// The dictionary with `id`.
-    /// - Throws: ``WireError`` `.unknownDictionary` naming the id when the store lacks it.
-    public func require(id: UInt32) throws -> ZstdDictionary {
+    /// - Throws: ``GroupWire/WireError`` `.unknownDictionary` naming the id when the store lacks it.
+    public func require(id: UInt32) throws(WireError) -> ZstdDictionary {
         guard let dictionary = dictionary(id: id) else {
             throw WireError(.unknownDictionary, "no dictionary with id \(id) in the store")
         }

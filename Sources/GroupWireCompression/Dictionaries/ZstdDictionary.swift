@@ -28,9 +28,9 @@ public final class ZstdDictionary: Sendable {
 
     /// Loads a dictionary from its standard-format bytes.
     /// - Parameter bytes: a dictionary as written by ZDICT, `zstd --train` or ``bytes``.
-    /// - Throws: ``WireError`` `.invalidDictionary` when the bytes are not a zstd
+    /// - Throws: ``GroupWire/WireError`` `.invalidDictionary` when the bytes are not a zstd
     ///   dictionary (wrong magic, id 0, entropy tables libzstd rejects, over ``maxSize``).
-    public init(bytes: [UInt8]) throws {
+    public init(bytes: [UInt8]) throws(WireError) {
         guard bytes.count <= Self.maxSize else {
             throw WireError(
                 .invalidDictionary, "dictionary is \(bytes.count) bytes, over the \(Self.maxSize)-byte limit")
@@ -57,8 +57,8 @@ public final class ZstdDictionary: Sendable {
     /// Returns a copy of this dictionary stamped with another id (the 4 header bytes
     /// after the magic); the content and entropy tables are unchanged.
     /// - Parameter newID: the new id, nonzero.
-    /// - Throws: ``WireError`` `.invalidDictionary` when `newID` is 0.
-    public func withID(_ newID: UInt32) throws -> ZstdDictionary {
+    /// - Throws: ``GroupWire/WireError`` `.invalidDictionary` when `newID` is 0.
+    public func withID(_ newID: UInt32) throws(WireError) -> ZstdDictionary {
         var stamped = bytes
         // safe because init checked bytes.count > 8.
         stamped[4] = UInt8(truncatingIfNeeded: newID)
@@ -69,8 +69,8 @@ public final class ZstdDictionary: Sendable {
     }
 
     /// The prepared compression dictionary for `level`, built on first use.
-    func compressionDictionary(level: Int32) throws -> ZstdPreparedDictionary {
-        try compressionDictionaries.withLock { prepared in
+    func compressionDictionary(level: Int32) throws(WireError) -> ZstdPreparedDictionary {
+        try compressionDictionaries.withLock { (prepared) throws(WireError) in
             if let handle = prepared[level] {
                 return handle
             }

@@ -4,13 +4,13 @@ extension PayloadCompressor {
     /// Makes a data (or control) frame carrying `payload`, compressed when the policy says
     /// so and it gets strictly smaller; otherwise the frame carries `payload` as is.
     /// - Parameters:
-    ///   - kind: ``FrameKind/data`` (default) or ``FrameKind/control``.
+    ///   - kind: `FrameKind/data` (default) or `FrameKind/control`.
     ///   - typeID: the message type id.
     ///   - payload: the encoded message.
-    /// - Returns: the frame; its ``Frame/compression`` is set exactly when the body is compressed.
-    /// - Throws: ``WireError`` `.invalidValue` for a fragment kind (fragmentation splits a
+    /// - Returns: the frame; its `Frame/compression` is set exactly when the body is compressed.
+    /// - Throws: ``GroupWire/WireError`` `.invalidValue` for a fragment kind (fragmentation splits a
     ///   body that was compressed whole), or the errors of ``compress(_:)``.
-    public func makeFrame(kind: FrameKind = .data, typeID: UInt64, payload: [UInt8]) throws -> Frame {
+    public func makeFrame(kind: FrameKind = .data, typeID: UInt64, payload: [UInt8]) throws(WireError) -> Frame {
         guard kind == .data || kind == .control else {
             throw WireError(.invalidValue, "makeFrame builds data and control frames, not \(kind)")
         }
@@ -25,9 +25,9 @@ extension PayloadCompressor {
     /// - Parameter frame: a decoded frame (not a fragment: reassemble first, then call
     ///   ``decompress(_:info:)`` with the reassembled body).
     /// - Returns: the payload; for an uncompressed frame, its body unchanged.
-    /// - Throws: ``WireError`` `.invalidValue` for a fragment frame, or the errors of
+    /// - Throws: ``GroupWire/WireError`` `.invalidValue` for a fragment frame, or the errors of
     ///   ``decompress(_:info:)``.
-    public func payload(of frame: Frame) throws -> [UInt8] {
+    public func payload(of frame: Frame) throws(WireError) -> [UInt8] {
         guard frame.kind != .fragment else {
             throw WireError(.invalidValue, "a fragment carries part of a body; reassemble the message first")
         }

@@ -71,7 +71,7 @@ final class ZstdContextPool: Sendable {
     /// Whether a slot context exists (idle in the slot or borrowed).
     private let hasSlotContext: Atomic<Bool>
     private let idle: Mutex<FreeList>
-    private let create: @Sendable () throws -> ZstdContext
+    private let create: @Sendable () throws(WireError) -> ZstdContext
     private let destroy: @Sendable (ZstdContext) -> Void
 
     /// Creates a pool.
@@ -81,7 +81,7 @@ final class ZstdContextPool: Sendable {
     ///   - destroy: frees a context's libzstd memory.
     init(
         maxIdle: Int,
-        create: @escaping @Sendable () throws -> ZstdContext,
+        create: @escaping @Sendable () throws(WireError) -> ZstdContext,
         destroy: @escaping @Sendable (ZstdContext) -> Void
     ) {
         self.maxIdle = max(1, maxIdle)
@@ -102,11 +102,15 @@ final class ZstdContextPool: Sendable {
     }
 
     /// Runs `body` with a context nobody else is using, then returns it to the pool.
-    func withContext<Result>(_ body: (ZstdContext) throws -> Result) throws -> Result {
+    func withContext<Value>(_ body: (ZstdContext) throws(WireError) -> Value) throws(WireError) -> Value {
         let borrowed = try borrow()
         defer { giveBack(borrowed) }
         // safe because the borrowed +1 reference keeps the context alive until giveBack.
-        return try borrowed._withUnsafeGuaranteedRef { try body($0) }
+        // (_withUnsafeGuaranteedRef rethrows untyped errors: the Result keeps the type.)
+        let result = borrowed._withUnsafeGuaranteedRef { context in
+            Result { () throws(WireError) -> Value in try body(context) }
+        }
+        return try result.get()
     }
 
     /// Takes a context nobody else is using: the slot context if it is idle (one atomic
@@ -114,7 +118,7 @@ final class ZstdContextPool: Sendable {
     /// - Returns: an owned (+1) reference that the caller must hand to ``giveBack(_:)``
     ///   exactly once (use `defer`).
     @inline(__always)
-    func borrow() throws -> Unmanaged<ZstdContext> {
+    func borrow() throws(WireError) -> Unmanaged<ZstdContext> {
         // Acquiring: the previous borrower's writes to the context (released when it was
         // given back) are visible here.
         if let cached = slot.exchange(nil, ordering: .acquiring) {
@@ -124,8 +128,13 @@ final class ZstdContextPool: Sendable {
     }
 
     @inline(never)
-    private func borrowFromList() throws -> Unmanaged<ZstdContext> {
-        let context = try idle.withLock { $0.pop() } ?? create()
+    private func borrowFromList() throws(WireError) -> Unmanaged<ZstdContext> {
+        let context: ZstdContext
+        if let reused = idle.withLock({ $0.pop() }) {
+            context = reused
+        } else {
+            context = try create()
+        }
         return Unmanaged.passRetained(context)
     }
 

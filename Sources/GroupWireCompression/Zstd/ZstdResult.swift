@@ -2,7 +2,7 @@ import CZstd
 import GroupWire
 
 /// Checks the `size_t` results of libzstd calls: the one place that turns a zstd error
-/// code into a ``WireError``.
+/// code into a ``GroupWire/WireError``.
 enum ZstdResult {
     /// Whether `code` is a zstd error code.
     static func isError(_ code: Int) -> Bool {
@@ -21,7 +21,7 @@ enum ZstdResult {
 
     /// Returns `code` when it is a success value; throws `kind` naming `call` otherwise.
     @discardableResult
-    static func check(_ code: Int, _ kind: WireError.Kind, _ call: @autoclosure () -> String) throws -> Int {
+    static func check(_ code: Int, _ kind: WireError.Kind, _ call: @autoclosure () -> String) throws(WireError) -> Int {
         if isError(code) {
             throw WireError(kind, "\(call()) failed: \(name(code))")
         }

@@ -48,7 +48,7 @@ public struct DynamicCodec: Sendable {
     private let schema: DynamicSchema
 
     /// Creates a codec for the types of `spec` (a checked set from
-    /// ``GroupWireSpec/SpecCompilation/checkedSpec()``).
+    /// `SpecCompilation/checkedSpec()`).
     public init(spec: SpecSet, limits: Limits = .default, options: Options = .default) {
         self.spec = spec
         self.limits = limits
@@ -91,7 +91,7 @@ public struct DynamicCodec: Sendable {
     /// Encodes a JSON object as one data frame carrying message `messageName`.
     /// - Throws: ``JSONInputError`` as ``encode(_:as:)`` does, with kind
     ///   ``JSONInputError/Kind/unknownType`` when `messageName` is not a message and
-    ///   ``JSONInputError/Kind/frameTooLarge`` when the frame would exceed ``GroupWire/Limits/maxFrameSize``.
+    ///   ``JSONInputError/Kind/frameTooLarge`` when the frame would exceed `Limits/maxFrameSize`.
     public func encodeFrame(_ json: JSONValue, message messageName: String) throws(JSONInputError) -> [UInt8] {
         guard let message = message(named: messageName) else {
             throw JSONInputError(.unknownType, path: "$", "the spec declares no message named \(messageName)\(suggestion(messageName))")
@@ -108,8 +108,8 @@ public struct DynamicCodec: Sendable {
 
     /// Decodes the payload of the message or struct called `typeName` to JSON: every
     /// non-optional field (absent ones as their default), optional fields when present.
-    /// - Throws: ``GroupWire/WireError`` with the byte offset of the problem;
-    ///   ``GroupWire/WireError/Kind/unknownType`` when the spec has no such type.
+    /// - Throws: `WireError` with the byte offset of the problem;
+    ///   `WireError/Kind/unknownType` when the spec has no such type.
     public func decode(_ payload: [UInt8], as typeName: String) throws(WireError) -> JSONValue {
         guard case .container(let container)? = schema.declarations[typeName] else {
             throw WireError(.unknownType, "the spec declares no message or struct named \(typeName)")
@@ -121,8 +121,8 @@ public struct DynamicCodec: Sendable {
 
     /// Decodes an uncompressed data frame whose type id names a message of the spec.
     /// - Returns: the message declaration and its JSON.
-    /// - Throws: ``GroupWire/WireError``: ``GroupWire/WireError/Kind/unknownType`` for a type id
-    ///   the spec does not declare, ``GroupWire/WireError/Kind/unsupportedFrame`` for control,
+    /// - Throws: `WireError`: `WireError/Kind/unknownType` for a type id
+    ///   the spec does not declare, `WireError/Kind/unsupportedFrame` for control,
     ///   fragment or compressed frames, or the payload's decoding error.
     public func decode(frame: Frame) throws(WireError) -> (message: MessageDecl, json: JSONValue) {
         guard frame.kind == .data, frame.fragment == nil else {

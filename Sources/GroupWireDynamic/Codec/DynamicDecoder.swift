@@ -2,8 +2,8 @@ import GroupWire
 import GroupWireSpec
 
 /// Reads payloads into JSON values, walking the spec types (the wire → JSON half of
-/// ``DynamicCodec``). Every length, count and nesting level is checked against ``Limits``
-/// by ``PayloadReader`` or here before anything is allocated.
+/// ``DynamicCodec``). Every length, count and nesting level is checked against `Limits`
+/// by `PayloadReader` or here before anything is allocated.
 struct DynamicDecoder {
     let schema: DynamicSchema
     let limits: Limits

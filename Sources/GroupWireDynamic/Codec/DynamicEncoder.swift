@@ -231,7 +231,7 @@ struct DynamicEncoder {
     }
 
     /// Writes a nested LEN field whose content `body` writes, checking the nesting depth
-    /// the same way ``PayloadReader/readNested(_:)`` will.
+    /// the same way `PayloadReader/readNested(_:)` will.
     private mutating func nested(
         _ number: UInt32, depth: Int, into writer: inout PayloadWriter,
         _ body: (inout DynamicEncoder, inout PayloadWriter) throws(JSONInputError) -> Void

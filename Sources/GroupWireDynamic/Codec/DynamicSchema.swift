@@ -1,7 +1,7 @@
 import GroupWire
 import GroupWireSpec
 
-/// The lookups the dynamic codec needs, built once from a checked ``GroupWireSpec/SpecSet``:
+/// The lookups the dynamic codec needs, built once from a checked `SpecSet`:
 /// fields by number and by name, enum and union cases both ways.
 struct DynamicSchema: Sendable {
     /// A field of a message or struct.

@@ -166,7 +166,7 @@ enum ScalarMapping {
             }
             return value
         case .string(let text):
-            guard let value = nonFinite(text) else {
+            guard let value = JSONValue.nonFiniteDouble(named: text) else {
                 throw JSONInputError(.invalidValue, path: path(),
                                      "\(quoted(text)) is not a number; only \"NaN\", \"Infinity\" and \"-Infinity\" may be strings")
             }
@@ -191,14 +191,6 @@ enum ScalarMapping {
         }
     }
 
-    private static func nonFinite(_ text: String) -> Double? {
-        switch text {
-        case "NaN": .nan
-        case "Infinity": .infinity
-        case "-Infinity": -.infinity
-        default: nil
-        }
-    }
 
     /// Parses `8-4-4-4-12` hexadecimal (either case) into 16 bytes.
     static func uuidBytes(_ text: String) -> [UInt8]? {
@@ -255,7 +247,7 @@ enum ScalarMapping {
     // MARK: Wire to JSON
 
     /// Reads a `type` value whose key has already been read and checked, as JSON.
-    /// - Throws: ``WireError`` for truncated input, an out-of-range integer, invalid UTF-8, a
+    /// - Throws: `WireError` for truncated input, an out-of-range integer, invalid UTF-8, a
     ///   UUID of the wrong length, or a Bool other than 0 or 1.
     static func read(_ type: ScalarType, from reader: inout PayloadReader) throws(WireError) -> JSONValue {
         switch type {
@@ -268,10 +260,10 @@ enum ScalarMapping {
         case .uint16: return .number(JSONNumber(UInt64(try reader.readUInt(as: UInt16.self))))
         case .uint32: return .number(JSONNumber(UInt64(try reader.readUInt(as: UInt32.self))))
         case .uint64: return .number(JSONNumber(try reader.readUInt()))
-        case .float64: return json(double: try reader.readDouble())
+        case .float64: return JSONValue.double(try reader.readDouble())
         case .float32:
             let value = try reader.readFloat()
-            return JSONNumber(value).map(JSONValue.number) ?? json(double: Double(value))
+            return JSONValue.float(value)
         case .string: return .string(try reader.readString())
         case .bytes: return .string(Base64.encode(try reader.readBytes()))
         case .uuid:
@@ -283,13 +275,6 @@ enum ScalarMapping {
             return .string(uuidString(try reader.reader.readBytes(count: 16, "UUID")))
         case .timestamp: return .number(JSONNumber(try reader.readTimestampNanoseconds()))
         }
-    }
-
-    /// The JSON form of a Float64: a number, or `"NaN"`, `"Infinity"`, `"-Infinity"`.
-    static func json(double value: Double) -> JSONValue {
-        if let number = JSONNumber(value) { return .number(number) }
-        if value.isNaN { return .string("NaN") }
-        return .string(value < 0 ? "-Infinity" : "Infinity")
     }
 
     /// The JSON form of a field's default.
@@ -305,10 +290,10 @@ enum ScalarMapping {
             if case .unsigned(let number) = value { return .number(JSONNumber(number)) }
             return .number(JSONNumber(UInt64(0)))
         case .float64:
-            if case .float(let number) = value { return json(double: number) }
+            if case .float(let number) = value { return JSONValue.double(number) }
             return .number(JSONNumber(Int64(0)))
         case .float32:
-            if case .float(let number) = value { return JSONNumber(Float(number)).map(JSONValue.number) ?? json(double: number) }
+            if case .float(let number) = value { return JSONValue.float(Float(number)) }
             return .number(JSONNumber(Int64(0)))
         case .string:
             if case .string(let text) = value { return .string(text) }

@@ -27,7 +27,7 @@ public struct JSONInputError: Error, Sendable, Hashable, CustomStringConvertible
         /// A value has the right JSON type but is not allowed: a malformed UUID, base64 or
         /// timestamp, an unknown enum or union case name, a union object with two members.
         public static let invalidValue = Kind("invalidValue")
-        /// A string, byte string, collection or nesting level is over its ``GroupWire/Limits`` value.
+        /// A string, byte string, collection or nesting level is over its `Limits` value.
         public static let limitExceeded = Kind("limitExceeded")
         /// The spec has no message or type of the requested name.
         public static let unknownType = Kind("unknownType")
@@ -66,6 +66,11 @@ public struct JSONInputError: Error, Sendable, Hashable, CustomStringConvertible
         self.line = line
         self.column = column
         self.context = context
+    }
+
+    /// Creates a ``Kind/syntax`` error from the parser's error, keeping its position.
+    public init(_ syntaxError: JSONSyntaxError) {
+        self.init(syntaxAt: syntaxError.offset, line: syntaxError.line, column: syntaxError.column, syntaxError.context)
     }
 
     /// `line 3, column 7: ...` for syntax errors, `$.path: ...` otherwise.

@@ -1,3 +1,5 @@
+import GroupWireJSON
+
 /// The result of comparing two spec versions: every change and the verdict.
 public struct CompatibilityReport: Sendable, Hashable {
     /// Identifies one side of the comparison.
@@ -109,11 +111,11 @@ public struct CompatibilityReport: Sendable, Hashable {
     /// ending with a newline.
     public func renderJSON() -> String {
         func side(_ side: Side) -> JSONValue {
-            .object([("fingerprint", .string(side.fingerprint.description)), ("package", .string(side.package)),
-                     ("version", .number(String(side.version)))])
+            .members([("fingerprint", .string(side.fingerprint.description)), ("package", .string(side.package)),
+                     ("version", .uint(side.version))])
         }
         func effect(_ effect: ReaderEffect) -> JSONValue {
-            .object([("detail", .string(effect.detail)), ("error", effect.errorKind.map(JSONValue.string) ?? .null),
+            .members([("detail", .string(effect.detail)), ("error", effect.errorKind.map(JSONValue.string) ?? .null),
                      ("failure", .string(effect.failure.rawValue))])
         }
         func verdictValue(_ verdict: CompatibilityVerdict?) -> JSONValue {
@@ -121,22 +123,22 @@ public struct CompatibilityReport: Sendable, Hashable {
             var failures: [JSONValue] = []
             if case .incompatible(let list) = verdict {
                 failures = list.map {
-                    .object([("effect", effect($0.effect)), ("path", .string($0.path)), ("rule", .string($0.rule.id))])
+                    .members([("effect", effect($0.effect)), ("path", .string($0.path)), ("rule", .string($0.rule.id))])
                 }
             }
-            return .object([("failures", .array(failures)), ("verdict", .string(verdict.name))])
+            return .members([("failures", .array(failures)), ("verdict", .string(verdict.name))])
         }
         let messageValues: [JSONValue] = messages.map { message in
-            .object([
+            .members([
                 ("newName", message.newName.map(JSONValue.string) ?? .null),
                 ("newReaderOldData", verdictValue(message.newReaderOldData)),
                 ("oldName", message.oldName.map(JSONValue.string) ?? .null),
                 ("oldReaderNewData", verdictValue(message.oldReaderNewData)),
-                ("typeID", .number(String(message.typeID))),
+                ("typeID", .uint(message.typeID)),
             ])
         }
         let changeValues: [JSONValue] = changes.map { change in
-            .object([
+            .members([
                 ("breaks", .string(change.direction.rawValue)),
                 ("location", change.location.map { .string($0.description) } ?? .null),
                 ("message", .string(change.message)),
@@ -148,16 +150,16 @@ public struct CompatibilityReport: Sendable, Hashable {
                 ("severity", .string(change.severity.rawValue)),
             ])
         }
-        let root = JSONValue.object([
+        let root = JSONValue.members([
             ("changes", .array(changeValues)),
             ("messages", .array(messageValues)),
             ("new", side(new)),
             ("old", side(old)),
-            ("summary", .object([("breaking", .number(String(count(.breaking)))), ("info", .number(String(count(.info)))),
-                                 ("warning", .number(String(count(.warning))))])),
+            ("summary", .members([("breaking", .int(Int64(count(.breaking)))), ("info", .int(Int64(count(.info)))),
+                                 ("warning", .int(Int64(count(.warning))))])),
             ("verdict", .string(verdict.rawValue)),
         ])
-        return root.rendered(indent: 0) + "\n"
+        return root.rendered() + "\n"
     }
 }
 
@@ -222,47 +224,10 @@ extension MessageCompatibility {
     }
 }
 
-/// A minimal JSON tree with a deterministic printer (keys in the given order).
-enum JSONValue {
-    case string(String)
-    case number(String)
-    case null
-    case array([JSONValue])
-    case object([(String, JSONValue)])
 
-    func rendered(indent: Int) -> String {
-        let pad = String(repeating: "  ", count: indent + 1)
-        let closePad = String(repeating: "  ", count: indent)
-        switch self {
-        case .string(let text): return JSONValue.quote(text)
-        case .number(let text): return text
-        case .null: return "null"
-        case .array(let items):
-            if items.isEmpty { return "[]" }
-            return "[\n" + items.map { pad + $0.rendered(indent: indent + 1) }.joined(separator: ",\n") + "\n" + closePad + "]"
-        case .object(let members):
-            if members.isEmpty { return "{}" }
-            return "{\n" + members.map { pad + JSONValue.quote($0.0) + ": " + $0.1.rendered(indent: indent + 1) }
-                .joined(separator: ",\n") + "\n" + closePad + "}"
-        }
-    }
-
-    /// RFC 8259 string: escapes `"`, `\` and control characters (`\n`, `\t`, `\r`, else `\u00XX`).
-    static func quote(_ text: String) -> String {
-        var result = "\""
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\"": result += "\\\""
-            case "\\": result += "\\\\"
-            case "\n": result += "\\n"
-            case "\t": result += "\\t"
-            case "\r": result += "\\r"
-            case _ where scalar.value < 0x20:
-                let hex = String(scalar.value, radix: 16)
-                result += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-            default: result.unicodeScalars.append(scalar)
-            }
-        }
-        return result + "\""
+extension JSONValue {
+    /// An object from members listed in key order (the writer sorts keys anyway).
+    fileprivate static func members(_ members: [(String, JSONValue)]) -> JSONValue {
+        .object(Dictionary(members, uniquingKeysWith: { _, last in last }))
     }
 }

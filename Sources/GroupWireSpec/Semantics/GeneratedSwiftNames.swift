@@ -45,10 +45,10 @@ public enum GeneratedSwiftNames {
 
     /// GroupWire module and types generated code names.
     public static let groupWireTypes: Set<String> = [
-        "ByteWriter", "FieldKey", "GroupWire", "MessageCodable", "PayloadReader", "PayloadWriter", "WireCapacity",
-        "WireDefaults", "WireError", "WireJSONBytes", "WireJSONFloat", "WireJSONMap",
-        "WireJSONTimestamp", "WireMessage", "WirePayloadCodable", "WireSink", "WireSize",
-        "WireMessageSet", "WireTimestamp", "WireWriting",
+        "ByteWriter", "FieldKey", "GroupWire", "MessageCodable", "PayloadReader", "PayloadWriter", "_WireCapacity",
+        "_WireDefaults", "WireError", "_WireJSONBytes", "_WireJSONFloat", "_WireJSONMap",
+        "_WireJSONTimestamp", "_WireMapKey", "WireMessage", "WirePayloadCodable", "_WireSink", "_WireSize",
+        "WireMessageSet", "_WireTimestamp", "_WireWriting",
     ]
 
     /// Where `name` comes from when generated code uses a type (or module) of that name:

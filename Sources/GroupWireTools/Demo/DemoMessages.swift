@@ -19,31 +19,31 @@ import GroupWireTesting
 ///
 /// Every value comes from fixed constants and a seeded generator, so the demo file is the
 /// same on every run.
-public enum DemoMessages {
+package enum DemoMessages {
     /// Strokes in the large snapshot.
-    public static let largeStrokeCount = 200
+    package static let largeStrokeCount = 200
     /// Points per stroke in the large snapshot.
-    public static let largePointsPerStroke = 50
+    package static let largePointsPerStroke = 50
     /// The message id of the large snapshot's fragments.
-    public static let largeMessageID: UInt64 = 1
+    package static let largeMessageID: UInt64 = 1
     /// The seed of the generator behind every stroke id and point.
-    public static let seed: UInt64 = 0x6772_6F75_7077_6972  // "groupwir"
+    package static let seed: UInt64 = 0x6772_6F75_7077_6972  // "groupwir"
 
     /// The demo movie's content id.
-    public static let contentID = UUID(
+    package static let contentID = UUID(
         uuid: (
             0xC0, 0xFF, 0xEE, 0x00, 0x12, 0x34, 0x45, 0x67,
             0x89, 0xAB, 0xCD, 0xEF, 0x01, 0x23, 0x45, 0x67
         ))
 
     /// The `UpsertStroke`: a red stroke's first point, (10.5, 20.25).
-    public static func upsertStroke() -> UpsertStroke {
+    package static func upsertStroke() -> UpsertStroke {
         var generator = SeededRandom(seed: seed)
         return UpsertStroke(id: generator.uuid(), color: .red, point: Point(x: 10.5, y: 20.25))
     }
 
     /// The small `CanvasSnapshot`: three strokes of neighbouring points (4, 3 and 2 points).
-    public static func canvasSnapshot() -> CanvasSnapshot {
+    package static func canvasSnapshot() -> CanvasSnapshot {
         var generator = SeededRandom(seed: seed &+ 1)  // safe because: wrapping is intended, any seed works.
         let strokes = [
             stroke(&generator, color: .red, start: Point(x: 10.5, y: 20.25), pointCount: 4, roundedTo: 0.25),
@@ -54,7 +54,7 @@ public enum DemoMessages {
     }
 
     /// The `PlaybackState`: "Movie night" playing at 42.5 s, started by Ada.
-    public static func playbackState() -> PlaybackState {
+    package static func playbackState() -> PlaybackState {
         PlaybackState(
             stateID: UUID(uuid: (0x5E, 0x1F, 0, 0, 0, 0, 0x40, 0, 0x80, 0, 0, 0, 0, 0, 0, 0x0A)),
             title: "Movie night",
@@ -73,7 +73,7 @@ public enum DemoMessages {
     /// The large `CanvasSnapshot`: ``largeStrokeCount`` strokes of ``largePointsPerStroke``
     /// neighbouring points each, at full `Double` precision (so zstd cannot shrink it to
     /// one frame).
-    public static func largeCanvasSnapshot() -> CanvasSnapshot {
+    package static func largeCanvasSnapshot() -> CanvasSnapshot {
         var generator = SeededRandom(seed: seed &+ 2)  // safe because: wrapping is intended, any seed works.
         let colors: [StrokeColor] = [.black, .red, .green, .blue, .yellow]
         let strokes = (0..<largeStrokeCount).map { index in
@@ -88,7 +88,7 @@ public enum DemoMessages {
     /// - Parameter limits: the limits the frames must fit (the fragment size follows
     ///   `maxFrameSize`).
     /// - Throws: when zstd cannot be set up or a frame cannot be built.
-    public static func frames(limits: Limits = .default) throws -> [(frame: Frame, comment: String)] {
+    package static func frames(limits: Limits = .default) throws -> [(frame: Frame, comment: String)] {
         // The messenger's own sending path, with the zstd codec and the default profile.
         let codec = try PayloadCompressor(limits: limits)
         let pipeline = SendPipeline(codec: codec)

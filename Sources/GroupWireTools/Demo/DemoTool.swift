@@ -2,14 +2,14 @@ import GroupWire
 import GroupWireCapture
 
 /// `groupwire demo --output FILE`: writes the ``DemoMessages`` frames to a frame file.
-public enum DemoTool {
+package enum DemoTool {
     /// Runs `groupwire demo`.
     /// - Parameters:
     ///   - outputPath: the file to write (replaced).
     ///   - fileFormat: `FrameFileFormat.raw` or `FrameFileFormat.hex`.
     /// - Returns: a one-line summary with status ``ToolStatus/ok``; or
     ///   ``ToolStatus/failure`` with a diagnostic when the file cannot be written.
-    public static func run(outputPath: String, fileFormat: FrameFileFormat) -> ToolResult {
+    package static func run(outputPath: String, fileFormat: FrameFileFormat) -> ToolResult {
         let frames: [(frame: Frame, comment: String)]
         let bytes: [UInt8]
         do {

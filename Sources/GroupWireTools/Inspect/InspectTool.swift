@@ -3,7 +3,7 @@ import GroupWireCapture
 import GroupWireCompression
 
 /// `groupwire inspect FILE`: every frame's header fields and a schema-less payload dump.
-public enum InspectTool {
+package enum InspectTool {
     /// Runs `groupwire inspect` and collects what it prints (for tests and callers that
     /// want the whole report; the command itself prints as it reads, with
     /// ``run(path:json:fileFormat:limits:dictionaryPaths:output:)``).
@@ -14,7 +14,7 @@ public enum InspectTool {
     ///   - limits: the limits frames and payload dumps are checked against.
     ///   - dictionaryPaths: zstd dictionary files for bodies compressed with one.
     /// - Returns: the report and status, see the streaming form.
-    public static func run(
+    package static func run(
         path: String, json: Bool, fileFormat: FrameFileFormat?, limits: Limits = .default, dictionaryPaths: [String] = []
     ) -> ToolResult {
         ToolOutput.collecting { output in
@@ -35,7 +35,7 @@ public enum InspectTool {
     ///   ``ToolStatus/failure`` with `groupwire: error: …` or `path:line:column: error: …`
     ///   when the file cannot be read or is not valid hex, or a dictionary file cannot be
     ///   read or is not one.
-    public static func run(
+    package static func run(
         path: String, json: Bool, fileFormat: FrameFileFormat?, limits: Limits = .default, dictionaryPaths: [String] = [],
         output: ToolOutput
     ) -> ToolStatus {

@@ -42,7 +42,7 @@ public struct Point: WirePayloadCodable, Codable, Sendable, Hashable {
 
     /// The payload bytes, written into one buffer of exactly ``wireSize`` bytes.
     public func wirePayload() -> [UInt8] {
-        if let bytes = WireSink.encode(size: wireSize, { sink in encodeFields(to: &sink) }) {
+        if let bytes = _WireSink.encode(size: wireSize, { sink in encodeFields(to: &sink) }) {
             return bytes
         }
         var writer = ByteWriter()
@@ -57,7 +57,7 @@ public struct Point: WirePayloadCodable, Codable, Sendable, Hashable {
 
     /// Writes the fields in ascending number order, then the unknown fields (Spec/FORMAT.md,
     /// "Canonical writing"). Generic so one encoder serves both outputs.
-    func encodeFields(to writer: inout some WireWriting) {
+    func encodeFields(to writer: inout some _WireWriting) {
         if self.x.bitPattern != 0 {
             writer.writeByte(0x09)
             writer.writeFixed64LE(self.x.bitPattern)
@@ -124,16 +124,16 @@ public struct Point: WirePayloadCodable, Codable, Sendable, Hashable {
     /// Decodes the JSON object form (field names as keys; missing keys take defaults).
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
-        self.x = (try container.decodeIfPresent(WireJSONFloat<Double>.self, forKey: .x)).map { $0.value } ?? 0
-        self.y = (try container.decodeIfPresent(WireJSONFloat<Double>.self, forKey: .y)).map { $0.value } ?? 0
+        self.x = (try container.decodeIfPresent(_WireJSONFloat<Double>.self, forKey: .x)).map { $0.value } ?? 0
+        self.y = (try container.decodeIfPresent(_WireJSONFloat<Double>.self, forKey: .y)).map { $0.value } ?? 0
         self.unknownFields = []
     }
 
     /// Encodes the JSON object form (every non-optional field, optionals when set).
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(WireJSONFloat<Double>(self.x), forKey: .x)
-        try container.encode(WireJSONFloat<Double>(self.y), forKey: .y)
+        try container.encode(_WireJSONFloat<Double>(self.x), forKey: .x)
+        try container.encode(_WireJSONFloat<Double>(self.y), forKey: .y)
     }
 }
 
@@ -264,7 +264,7 @@ public struct Stroke: WirePayloadCodable, Codable, Sendable, Hashable {
     /// Creates a `Stroke`; each field defaults to its spec default.
     /// - Parameter unknownFields: fields unknown to this version, as read from the wire.
     public init(
-        id: UUID = WireDefaults.uuid,
+        id: UUID = _WireDefaults.uuid,
         color: StrokeColor = .black,
         points: [Point] = [],
         unknownFields: [UInt8] = []
@@ -278,21 +278,21 @@ public struct Stroke: WirePayloadCodable, Codable, Sendable, Hashable {
     /// The exact number of bytes ``encodeWire(to:)`` writes.
     public var wireSize: Int {
         var size = unknownFields.count
-        if self.id != WireDefaults.uuid {
+        if self.id != _WireDefaults.uuid {
             size += 18
         }
         if self.color.rawValue != 0 {
-            size += 1 + WireSize.uvarint(UInt64(self.color.rawValue))
+            size += 1 + _WireSize.uvarint(UInt64(self.color.rawValue))
         }
         for element in self.points {
-            size += 1 + WireSize.lengthDelimited(element.wireSize)
+            size += 1 + _WireSize.lengthDelimited(element.wireSize)
         }
         return size
     }
 
     /// The payload bytes, written into one buffer of exactly ``wireSize`` bytes.
     public func wirePayload() -> [UInt8] {
-        if let bytes = WireSink.encode(size: wireSize, { sink in encodeFields(to: &sink) }) {
+        if let bytes = _WireSink.encode(size: wireSize, { sink in encodeFields(to: &sink) }) {
             return bytes
         }
         var writer = ByteWriter()
@@ -307,8 +307,8 @@ public struct Stroke: WirePayloadCodable, Codable, Sendable, Hashable {
 
     /// Writes the fields in ascending number order, then the unknown fields (Spec/FORMAT.md,
     /// "Canonical writing"). Generic so one encoder serves both outputs.
-    func encodeFields(to writer: inout some WireWriting) {
-        if self.id != WireDefaults.uuid {
+    func encodeFields(to writer: inout some _WireWriting) {
+        if self.id != _WireDefaults.uuid {
             writer.writeByte(0x0A)
             writer.writeLengthPrefixed(self.id)
         }
@@ -342,7 +342,7 @@ public struct Stroke: WirePayloadCodable, Codable, Sendable, Hashable {
     /// - Throws: a `WireError` for malformed input, a field of the wrong wire type, or a
     ///   field running past `end`.
     init(decodingWire reader: inout PayloadReader, end: Int, depth: Int) throws(WireError) {
-        var field1: UUID = WireDefaults.uuid
+        var field1: UUID = _WireDefaults.uuid
         var field2: StrokeColor = .black
         var field3: [Point] = []
         var unknownFields: [UInt8] = []
@@ -357,7 +357,7 @@ public struct Stroke: WirePayloadCodable, Codable, Sendable, Hashable {
             case 0x1A:
                 field3.append(try Point.decodeNested(from: &reader, depth: depth))
                 if field3.count == 1 {
-                    WireCapacity.reserve(&field3, elementBytes: reader.reader.position - keyOffset, remaining: end - reader.reader.position)
+                    _WireCapacity.reserve(&field3, elementBytes: reader.reader.position - keyOffset, remaining: end - reader.reader.position)
                 }
             default:
                 let key = try reader.fieldKey(raw: rawKey, at: keyOffset)
@@ -387,7 +387,7 @@ public struct Stroke: WirePayloadCodable, Codable, Sendable, Hashable {
     /// Decodes the JSON object form (field names as keys; missing keys take defaults).
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
-        self.id = try container.decodeIfPresent(UUID.self, forKey: .id) ?? WireDefaults.uuid
+        self.id = try container.decodeIfPresent(UUID.self, forKey: .id) ?? _WireDefaults.uuid
         self.color = try container.decodeIfPresent(StrokeColor.self, forKey: .color) ?? .black
         self.points = try container.decodeIfPresent([Point].self, forKey: .points) ?? []
         self.unknownFields = []
@@ -427,7 +427,7 @@ public struct UpsertStroke: WireMessage, Codable, Sendable, Hashable {
     /// Creates a `UpsertStroke`; each field defaults to its spec default.
     /// - Parameter unknownFields: fields unknown to this version, as read from the wire.
     public init(
-        id: UUID = WireDefaults.uuid,
+        id: UUID = _WireDefaults.uuid,
         color: StrokeColor = .black,
         point: Point = Point(),
         unknownFields: [UInt8] = []
@@ -441,19 +441,19 @@ public struct UpsertStroke: WireMessage, Codable, Sendable, Hashable {
     /// The exact number of bytes ``encodeWire(to:)`` writes.
     public var wireSize: Int {
         var size = unknownFields.count
-        if self.id != WireDefaults.uuid {
+        if self.id != _WireDefaults.uuid {
             size += 18
         }
         if self.color.rawValue != 0 {
-            size += 1 + WireSize.uvarint(UInt64(self.color.rawValue))
+            size += 1 + _WireSize.uvarint(UInt64(self.color.rawValue))
         }
-        size += 1 + WireSize.lengthDelimited(self.point.wireSize)
+        size += 1 + _WireSize.lengthDelimited(self.point.wireSize)
         return size
     }
 
     /// The payload bytes, written into one buffer of exactly ``wireSize`` bytes.
     public func wirePayload() -> [UInt8] {
-        if let bytes = WireSink.encode(size: wireSize, { sink in encodeFields(to: &sink) }) {
+        if let bytes = _WireSink.encode(size: wireSize, { sink in encodeFields(to: &sink) }) {
             return bytes
         }
         var writer = ByteWriter()
@@ -468,8 +468,8 @@ public struct UpsertStroke: WireMessage, Codable, Sendable, Hashable {
 
     /// Writes the fields in ascending number order, then the unknown fields (Spec/FORMAT.md,
     /// "Canonical writing"). Generic so one encoder serves both outputs.
-    func encodeFields(to writer: inout some WireWriting) {
-        if self.id != WireDefaults.uuid {
+    func encodeFields(to writer: inout some _WireWriting) {
+        if self.id != _WireDefaults.uuid {
             writer.writeByte(0x0A)
             writer.writeLengthPrefixed(self.id)
         }
@@ -501,7 +501,7 @@ public struct UpsertStroke: WireMessage, Codable, Sendable, Hashable {
     /// - Throws: a `WireError` for malformed input, a field of the wrong wire type, or a
     ///   field running past `end`.
     init(decodingWire reader: inout PayloadReader, end: Int, depth: Int) throws(WireError) {
-        var field1: UUID = WireDefaults.uuid
+        var field1: UUID = _WireDefaults.uuid
         var field2: StrokeColor = .black
         var field3: Point = Point()
         var unknownFields: [UInt8] = []
@@ -543,7 +543,7 @@ public struct UpsertStroke: WireMessage, Codable, Sendable, Hashable {
     /// Decodes the JSON object form (field names as keys; missing keys take defaults).
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
-        self.id = try container.decodeIfPresent(UUID.self, forKey: .id) ?? WireDefaults.uuid
+        self.id = try container.decodeIfPresent(UUID.self, forKey: .id) ?? _WireDefaults.uuid
         self.color = try container.decodeIfPresent(StrokeColor.self, forKey: .color) ?? .black
         self.point = try container.decodeIfPresent(Point.self, forKey: .point) ?? Point()
         self.unknownFields = []
@@ -589,17 +589,17 @@ public struct CanvasSnapshot: WireMessage, Codable, Sendable, Hashable {
     public var wireSize: Int {
         var size = unknownFields.count
         for element in self.strokes {
-            size += 1 + WireSize.lengthDelimited(element.wireSize)
+            size += 1 + _WireSize.lengthDelimited(element.wireSize)
         }
         if self.pointCount != 0 {
-            size += 1 + WireSize.uvarint(self.pointCount)
+            size += 1 + _WireSize.uvarint(self.pointCount)
         }
         return size
     }
 
     /// The payload bytes, written into one buffer of exactly ``wireSize`` bytes.
     public func wirePayload() -> [UInt8] {
-        if let bytes = WireSink.encode(size: wireSize, { sink in encodeFields(to: &sink) }) {
+        if let bytes = _WireSink.encode(size: wireSize, { sink in encodeFields(to: &sink) }) {
             return bytes
         }
         var writer = ByteWriter()
@@ -614,7 +614,7 @@ public struct CanvasSnapshot: WireMessage, Codable, Sendable, Hashable {
 
     /// Writes the fields in ascending number order, then the unknown fields (Spec/FORMAT.md,
     /// "Canonical writing"). Generic so one encoder serves both outputs.
-    func encodeFields(to writer: inout some WireWriting) {
+    func encodeFields(to writer: inout some _WireWriting) {
         for element in self.strokes {
             writer.writeByte(0x0A)
             writer.writeUVarint(UInt64(element.wireSize))
@@ -655,7 +655,7 @@ public struct CanvasSnapshot: WireMessage, Codable, Sendable, Hashable {
             case 0x0A:
                 field1.append(try Stroke.decodeNested(from: &reader, depth: depth))
                 if field1.count == 1 {
-                    WireCapacity.reserve(&field1, elementBytes: reader.reader.position - keyOffset, remaining: end - reader.reader.position)
+                    _WireCapacity.reserve(&field1, elementBytes: reader.reader.position - keyOffset, remaining: end - reader.reader.position)
                 }
             case 0x10:
                 field2 = try reader.readUInt()

@@ -42,7 +42,7 @@ public struct Point: WirePayloadCodable, Codable, Sendable, Hashable {
 
     /// The payload bytes, written into one buffer of exactly ``wireSize`` bytes.
     public func wirePayload() -> [UInt8] {
-        if let bytes = WireSink.encode(size: wireSize, { sink in encodeFields(to: &sink) }) {
+        if let bytes = _WireSink.encode(size: wireSize, { sink in encodeFields(to: &sink) }) {
             return bytes
         }
         var writer = ByteWriter()
@@ -57,7 +57,7 @@ public struct Point: WirePayloadCodable, Codable, Sendable, Hashable {
 
     /// Writes the fields in ascending number order, then the unknown fields (Spec/FORMAT.md,
     /// "Canonical writing"). Generic so one encoder serves both outputs.
-    func encodeFields(to writer: inout some WireWriting) {
+    func encodeFields(to writer: inout some _WireWriting) {
         if self.x.bitPattern != 0 {
             writer.writeByte(0x09)
             writer.writeFixed64LE(self.x.bitPattern)
@@ -124,16 +124,16 @@ public struct Point: WirePayloadCodable, Codable, Sendable, Hashable {
     /// Decodes the JSON object form (field names as keys; missing keys take defaults).
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
-        self.x = (try container.decodeIfPresent(WireJSONFloat<Double>.self, forKey: .x)).map { $0.value } ?? 0
-        self.y = (try container.decodeIfPresent(WireJSONFloat<Double>.self, forKey: .y)).map { $0.value } ?? 0
+        self.x = (try container.decodeIfPresent(_WireJSONFloat<Double>.self, forKey: .x)).map { $0.value } ?? 0
+        self.y = (try container.decodeIfPresent(_WireJSONFloat<Double>.self, forKey: .y)).map { $0.value } ?? 0
         self.unknownFields = []
     }
 
     /// Encodes the JSON object form (every non-optional field, optionals when set).
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(WireJSONFloat<Double>(self.x), forKey: .x)
-        try container.encode(WireJSONFloat<Double>(self.y), forKey: .y)
+        try container.encode(_WireJSONFloat<Double>(self.x), forKey: .x)
+        try container.encode(_WireJSONFloat<Double>(self.y), forKey: .y)
     }
 }
 
@@ -289,7 +289,7 @@ public struct Stroke: WirePayloadCodable, Codable, Sendable, Hashable {
     /// Creates a `Stroke`; each field defaults to its spec default.
     /// - Parameter unknownFields: fields unknown to this version, as read from the wire.
     public init(
-        id: UUID = WireDefaults.uuid,
+        id: UUID = _WireDefaults.uuid,
         color: StrokeColor = .black,
         points: [Point] = [],
         width: Float = 3.0,
@@ -305,14 +305,14 @@ public struct Stroke: WirePayloadCodable, Codable, Sendable, Hashable {
     /// The exact number of bytes ``encodeWire(to:)`` writes.
     public var wireSize: Int {
         var size = unknownFields.count
-        if self.id != WireDefaults.uuid {
+        if self.id != _WireDefaults.uuid {
             size += 18
         }
         if self.color.rawValue != 0 {
-            size += 1 + WireSize.uvarint(UInt64(self.color.rawValue))
+            size += 1 + _WireSize.uvarint(UInt64(self.color.rawValue))
         }
         for element in self.points {
-            size += 1 + WireSize.lengthDelimited(element.wireSize)
+            size += 1 + _WireSize.lengthDelimited(element.wireSize)
         }
         if self.width.bitPattern != (3.0 as Float).bitPattern {
             size += 5
@@ -322,7 +322,7 @@ public struct Stroke: WirePayloadCodable, Codable, Sendable, Hashable {
 
     /// The payload bytes, written into one buffer of exactly ``wireSize`` bytes.
     public func wirePayload() -> [UInt8] {
-        if let bytes = WireSink.encode(size: wireSize, { sink in encodeFields(to: &sink) }) {
+        if let bytes = _WireSink.encode(size: wireSize, { sink in encodeFields(to: &sink) }) {
             return bytes
         }
         var writer = ByteWriter()
@@ -337,8 +337,8 @@ public struct Stroke: WirePayloadCodable, Codable, Sendable, Hashable {
 
     /// Writes the fields in ascending number order, then the unknown fields (Spec/FORMAT.md,
     /// "Canonical writing"). Generic so one encoder serves both outputs.
-    func encodeFields(to writer: inout some WireWriting) {
-        if self.id != WireDefaults.uuid {
+    func encodeFields(to writer: inout some _WireWriting) {
+        if self.id != _WireDefaults.uuid {
             writer.writeByte(0x0A)
             writer.writeLengthPrefixed(self.id)
         }
@@ -376,7 +376,7 @@ public struct Stroke: WirePayloadCodable, Codable, Sendable, Hashable {
     /// - Throws: a `WireError` for malformed input, a field of the wrong wire type, or a
     ///   field running past `end`.
     init(decodingWire reader: inout PayloadReader, end: Int, depth: Int) throws(WireError) {
-        var field1: UUID = WireDefaults.uuid
+        var field1: UUID = _WireDefaults.uuid
         var field2: StrokeColor = .black
         var field3: [Point] = []
         var field4: Float = 3.0
@@ -392,7 +392,7 @@ public struct Stroke: WirePayloadCodable, Codable, Sendable, Hashable {
             case 0x1A:
                 field3.append(try Point.decodeNested(from: &reader, depth: depth))
                 if field3.count == 1 {
-                    WireCapacity.reserve(&field3, elementBytes: reader.reader.position - keyOffset, remaining: end - reader.reader.position)
+                    _WireCapacity.reserve(&field3, elementBytes: reader.reader.position - keyOffset, remaining: end - reader.reader.position)
                 }
             case 0x25:
                 field4 = try reader.readFloat()
@@ -426,10 +426,10 @@ public struct Stroke: WirePayloadCodable, Codable, Sendable, Hashable {
     /// Decodes the JSON object form (field names as keys; missing keys take defaults).
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
-        self.id = try container.decodeIfPresent(UUID.self, forKey: .id) ?? WireDefaults.uuid
+        self.id = try container.decodeIfPresent(UUID.self, forKey: .id) ?? _WireDefaults.uuid
         self.color = try container.decodeIfPresent(StrokeColor.self, forKey: .color) ?? .black
         self.points = try container.decodeIfPresent([Point].self, forKey: .points) ?? []
-        self.width = (try container.decodeIfPresent(WireJSONFloat<Float>.self, forKey: .width)).map { $0.value } ?? 3.0
+        self.width = (try container.decodeIfPresent(_WireJSONFloat<Float>.self, forKey: .width)).map { $0.value } ?? 3.0
         self.unknownFields = []
     }
 
@@ -439,7 +439,7 @@ public struct Stroke: WirePayloadCodable, Codable, Sendable, Hashable {
         try container.encode(self.id, forKey: .id)
         try container.encode(self.color, forKey: .color)
         try container.encode(self.points, forKey: .points)
-        try container.encode(WireJSONFloat<Float>(self.width), forKey: .width)
+        try container.encode(_WireJSONFloat<Float>(self.width), forKey: .width)
     }
 }
 
@@ -474,7 +474,7 @@ public struct UpsertStroke: WireMessage, Codable, Sendable, Hashable {
     /// Creates a `UpsertStroke`; each field defaults to its spec default.
     /// - Parameter unknownFields: fields unknown to this version, as read from the wire.
     public init(
-        id: UUID = WireDefaults.uuid,
+        id: UUID = _WireDefaults.uuid,
         color: StrokeColor = .black,
         point: Point = Point(),
         width: Float = 3.0,
@@ -492,13 +492,13 @@ public struct UpsertStroke: WireMessage, Codable, Sendable, Hashable {
     /// The exact number of bytes ``encodeWire(to:)`` writes.
     public var wireSize: Int {
         var size = unknownFields.count
-        if self.id != WireDefaults.uuid {
+        if self.id != _WireDefaults.uuid {
             size += 18
         }
         if self.color.rawValue != 0 {
-            size += 1 + WireSize.uvarint(UInt64(self.color.rawValue))
+            size += 1 + _WireSize.uvarint(UInt64(self.color.rawValue))
         }
-        size += 1 + WireSize.lengthDelimited(self.point.wireSize)
+        size += 1 + _WireSize.lengthDelimited(self.point.wireSize)
         if self.width.bitPattern != (3.0 as Float).bitPattern {
             size += 5
         }
@@ -510,7 +510,7 @@ public struct UpsertStroke: WireMessage, Codable, Sendable, Hashable {
 
     /// The payload bytes, written into one buffer of exactly ``wireSize`` bytes.
     public func wirePayload() -> [UInt8] {
-        if let bytes = WireSink.encode(size: wireSize, { sink in encodeFields(to: &sink) }) {
+        if let bytes = _WireSink.encode(size: wireSize, { sink in encodeFields(to: &sink) }) {
             return bytes
         }
         var writer = ByteWriter()
@@ -525,8 +525,8 @@ public struct UpsertStroke: WireMessage, Codable, Sendable, Hashable {
 
     /// Writes the fields in ascending number order, then the unknown fields (Spec/FORMAT.md,
     /// "Canonical writing"). Generic so one encoder serves both outputs.
-    func encodeFields(to writer: inout some WireWriting) {
-        if self.id != WireDefaults.uuid {
+    func encodeFields(to writer: inout some _WireWriting) {
+        if self.id != _WireDefaults.uuid {
             writer.writeByte(0x0A)
             writer.writeLengthPrefixed(self.id)
         }
@@ -566,7 +566,7 @@ public struct UpsertStroke: WireMessage, Codable, Sendable, Hashable {
     /// - Throws: a `WireError` for malformed input, a field of the wrong wire type, or a
     ///   field running past `end`.
     init(decodingWire reader: inout PayloadReader, end: Int, depth: Int) throws(WireError) {
-        var field1: UUID = WireDefaults.uuid
+        var field1: UUID = _WireDefaults.uuid
         var field2: StrokeColor = .black
         var field3: Point = Point()
         var field4: Float = 3.0
@@ -618,11 +618,11 @@ public struct UpsertStroke: WireMessage, Codable, Sendable, Hashable {
     /// Decodes the JSON object form (field names as keys; missing keys take defaults).
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
-        self.id = try container.decodeIfPresent(UUID.self, forKey: .id) ?? WireDefaults.uuid
+        self.id = try container.decodeIfPresent(UUID.self, forKey: .id) ?? _WireDefaults.uuid
         self.color = try container.decodeIfPresent(StrokeColor.self, forKey: .color) ?? .black
         self.point = try container.decodeIfPresent(Point.self, forKey: .point) ?? Point()
-        self.width = (try container.decodeIfPresent(WireJSONFloat<Float>.self, forKey: .width)).map { $0.value } ?? 3.0
-        self.pressure = (try container.decodeIfPresent(WireJSONFloat<Float>.self, forKey: .pressure)).map { $0.value }
+        self.width = (try container.decodeIfPresent(_WireJSONFloat<Float>.self, forKey: .width)).map { $0.value } ?? 3.0
+        self.pressure = (try container.decodeIfPresent(_WireJSONFloat<Float>.self, forKey: .pressure)).map { $0.value }
         self.unknownFields = []
     }
 
@@ -632,9 +632,9 @@ public struct UpsertStroke: WireMessage, Codable, Sendable, Hashable {
         try container.encode(self.id, forKey: .id)
         try container.encode(self.color, forKey: .color)
         try container.encode(self.point, forKey: .point)
-        try container.encode(WireJSONFloat<Float>(self.width), forKey: .width)
+        try container.encode(_WireJSONFloat<Float>(self.width), forKey: .width)
         if let value = self.pressure {
-            try container.encode(WireJSONFloat<Float>(value), forKey: .pressure)
+            try container.encode(_WireJSONFloat<Float>(value), forKey: .pressure)
         }
     }
 }
@@ -679,10 +679,10 @@ public struct CanvasSnapshot: WireMessage, Codable, Sendable, Hashable {
     public var wireSize: Int {
         var size = unknownFields.count
         for element in self.strokes {
-            size += 1 + WireSize.lengthDelimited(element.wireSize)
+            size += 1 + _WireSize.lengthDelimited(element.wireSize)
         }
         if self.pointCount != 0 {
-            size += 1 + WireSize.uvarint(self.pointCount)
+            size += 1 + _WireSize.uvarint(self.pointCount)
         }
         size += self.authors.count * 38
         return size
@@ -690,7 +690,7 @@ public struct CanvasSnapshot: WireMessage, Codable, Sendable, Hashable {
 
     /// The payload bytes, written into one buffer of exactly ``wireSize`` bytes.
     public func wirePayload() -> [UInt8] {
-        if let bytes = WireSink.encode(size: wireSize, { sink in encodeFields(to: &sink) }) {
+        if let bytes = _WireSink.encode(size: wireSize, { sink in encodeFields(to: &sink) }) {
             return bytes
         }
         var writer = ByteWriter()
@@ -705,7 +705,7 @@ public struct CanvasSnapshot: WireMessage, Codable, Sendable, Hashable {
 
     /// Writes the fields in ascending number order, then the unknown fields (Spec/FORMAT.md,
     /// "Canonical writing"). Generic so one encoder serves both outputs.
-    func encodeFields(to writer: inout some WireWriting) {
+    func encodeFields(to writer: inout some _WireWriting) {
         for element in self.strokes {
             writer.writeByte(0x0A)
             writer.writeUVarint(UInt64(element.wireSize))
@@ -755,14 +755,14 @@ public struct CanvasSnapshot: WireMessage, Codable, Sendable, Hashable {
             case 0x0A:
                 field1.append(try Stroke.decodeNested(from: &reader, depth: depth))
                 if field1.count == 1 {
-                    WireCapacity.reserve(&field1, elementBytes: reader.reader.position - keyOffset, remaining: end - reader.reader.position)
+                    _WireCapacity.reserve(&field1, elementBytes: reader.reader.position - keyOffset, remaining: end - reader.reader.position)
                 }
             case 0x10:
                 field2 = try reader.readUInt()
             case 0x1A:
                 let entry = try reader.readNested { (entryReader: inout PayloadReader) throws(WireError) -> (UUID, UUID) in
-                    var entryKey: UUID = WireDefaults.uuid
-                    var entryValue: UUID = WireDefaults.uuid
+                    var entryKey: UUID = _WireDefaults.uuid
+                    var entryValue: UUID = _WireDefaults.uuid
                     while let entryField = try entryReader.nextKey() {
                         switch entryField.number {
                         case 1:
@@ -779,7 +779,7 @@ public struct CanvasSnapshot: WireMessage, Codable, Sendable, Hashable {
                 }
                 field3[entry.0] = entry.1
                 if field3.count == 1 {
-                    WireCapacity.reserve(&field3, elementBytes: reader.reader.position - keyOffset, remaining: end - reader.reader.position)
+                    _WireCapacity.reserve(&field3, elementBytes: reader.reader.position - keyOffset, remaining: end - reader.reader.position)
                 }
             default:
                 let key = try reader.fieldKey(raw: rawKey, at: keyOffset)
@@ -811,7 +811,7 @@ public struct CanvasSnapshot: WireMessage, Codable, Sendable, Hashable {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         self.strokes = try container.decodeIfPresent([Stroke].self, forKey: .strokes) ?? []
         self.pointCount = try container.decodeIfPresent(UInt64.self, forKey: .pointCount) ?? 0
-        self.authors = (try container.decodeIfPresent(WireJSONMap<UUID, UUID>.self, forKey: .authors)).map { $0.value } ?? [:]
+        self.authors = (try container.decodeIfPresent(_WireJSONMap<UUID, UUID>.self, forKey: .authors)).map { $0.value } ?? [:]
         self.unknownFields = []
     }
 
@@ -820,7 +820,7 @@ public struct CanvasSnapshot: WireMessage, Codable, Sendable, Hashable {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(self.strokes, forKey: .strokes)
         try container.encode(self.pointCount, forKey: .pointCount)
-        try container.encode(WireJSONMap(self.authors), forKey: .authors)
+        try container.encode(_WireJSONMap(self.authors), forKey: .authors)
     }
 }
 

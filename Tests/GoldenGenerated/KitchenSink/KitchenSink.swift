@@ -126,7 +126,7 @@ public struct Empty: WirePayloadCodable, Codable, Sendable, Hashable {
 
     /// The payload bytes, written into one buffer of exactly ``wireSize`` bytes.
     public func wirePayload() -> [UInt8] {
-        if let bytes = WireSink.encode(size: wireSize, { sink in encodeFields(to: &sink) }) {
+        if let bytes = _WireSink.encode(size: wireSize, { sink in encodeFields(to: &sink) }) {
             return bytes
         }
         var writer = ByteWriter()
@@ -141,7 +141,7 @@ public struct Empty: WirePayloadCodable, Codable, Sendable, Hashable {
 
     /// Writes the fields in ascending number order, then the unknown fields (Spec/FORMAT.md,
     /// "Canonical writing"). Generic so one encoder serves both outputs.
-    func encodeFields(to writer: inout some WireWriting) {
+    func encodeFields(to writer: inout some _WireWriting) {
         writer.writeRaw(unknownFields)
     }
 
@@ -262,8 +262,8 @@ public struct Scalars: WirePayloadCodable, Codable, Sendable, Hashable {
         f64: Double = 0,
         text: String = "",
         blob: [UInt8] = [],
-        id: UUID = WireDefaults.uuid,
-        at: Date = WireTimestamp.epoch,
+        id: UUID = _WireDefaults.uuid,
+        at: Date = _WireTimestamp.epoch,
         mood: Mood = .calm,
         unknownFields: [UInt8] = []
     ) {
@@ -293,28 +293,28 @@ public struct Scalars: WirePayloadCodable, Codable, Sendable, Hashable {
             size += 2
         }
         if self.i8 != 0 {
-            size += 1 + WireSize.svarint(Int64(self.i8))
+            size += 1 + _WireSize.svarint(Int64(self.i8))
         }
         if self.i16 != 0 {
-            size += 1 + WireSize.svarint(Int64(self.i16))
+            size += 1 + _WireSize.svarint(Int64(self.i16))
         }
         if self.i32 != 0 {
-            size += 1 + WireSize.svarint(Int64(self.i32))
+            size += 1 + _WireSize.svarint(Int64(self.i32))
         }
         if self.i64 != 0 {
-            size += 1 + WireSize.svarint(self.i64)
+            size += 1 + _WireSize.svarint(self.i64)
         }
         if self.u8 != 0 {
-            size += 1 + WireSize.uvarint(UInt64(self.u8))
+            size += 1 + _WireSize.uvarint(UInt64(self.u8))
         }
         if self.u16 != 0 {
-            size += 1 + WireSize.uvarint(UInt64(self.u16))
+            size += 1 + _WireSize.uvarint(UInt64(self.u16))
         }
         if self.u32 != 0 {
-            size += 1 + WireSize.uvarint(UInt64(self.u32))
+            size += 1 + _WireSize.uvarint(UInt64(self.u32))
         }
         if self.u64 != 0 {
-            size += 1 + WireSize.uvarint(self.u64)
+            size += 1 + _WireSize.uvarint(self.u64)
         }
         if self.f32.bitPattern != 0 {
             size += 5
@@ -323,26 +323,26 @@ public struct Scalars: WirePayloadCodable, Codable, Sendable, Hashable {
             size += 9
         }
         if !self.text.isEmpty {
-            size += 1 + WireSize.string(self.text)
+            size += 1 + _WireSize.string(self.text)
         }
         if !self.blob.isEmpty {
-            size += 1 + WireSize.lengthDelimited(self.blob.count)
+            size += 1 + _WireSize.lengthDelimited(self.blob.count)
         }
-        if self.id != WireDefaults.uuid {
+        if self.id != _WireDefaults.uuid {
             size += 18
         }
-        if WireTimestamp.nanoseconds(from: self.at) != 0 {
+        if _WireTimestamp.nanoseconds(from: self.at) != 0 {
             size += 9
         }
         if self.mood.rawValue != 0 {
-            size += 2 + WireSize.uvarint(UInt64(self.mood.rawValue))
+            size += 2 + _WireSize.uvarint(UInt64(self.mood.rawValue))
         }
         return size
     }
 
     /// The payload bytes, written into one buffer of exactly ``wireSize`` bytes.
     public func wirePayload() -> [UInt8] {
-        if let bytes = WireSink.encode(size: wireSize, { sink in encodeFields(to: &sink) }) {
+        if let bytes = _WireSink.encode(size: wireSize, { sink in encodeFields(to: &sink) }) {
             return bytes
         }
         var writer = ByteWriter()
@@ -357,7 +357,7 @@ public struct Scalars: WirePayloadCodable, Codable, Sendable, Hashable {
 
     /// Writes the fields in ascending number order, then the unknown fields (Spec/FORMAT.md,
     /// "Canonical writing"). Generic so one encoder serves both outputs.
-    func encodeFields(to writer: inout some WireWriting) {
+    func encodeFields(to writer: inout some _WireWriting) {
         if self.flag {
             writer.writeByte(0x08)
             writer.writeByte(self.flag ? 1 : 0)
@@ -410,13 +410,13 @@ public struct Scalars: WirePayloadCodable, Codable, Sendable, Hashable {
             writer.writeByte(0x6A)
             writer.writeLengthPrefixed(self.blob)
         }
-        if self.id != WireDefaults.uuid {
+        if self.id != _WireDefaults.uuid {
             writer.writeByte(0x72)
             writer.writeLengthPrefixed(self.id)
         }
-        if WireTimestamp.nanoseconds(from: self.at) != 0 {
+        if _WireTimestamp.nanoseconds(from: self.at) != 0 {
             writer.writeByte(0x79)
-            writer.writeFixed64LE(UInt64(bitPattern: WireTimestamp.nanoseconds(from: self.at)))
+            writer.writeFixed64LE(UInt64(bitPattern: _WireTimestamp.nanoseconds(from: self.at)))
         }
         if self.mood.rawValue != 0 {
             writer.writeUVarint(128)
@@ -456,8 +456,8 @@ public struct Scalars: WirePayloadCodable, Codable, Sendable, Hashable {
         var field11: Double = 0
         var field12: String = ""
         var field13: [UInt8] = []
-        var field14: UUID = WireDefaults.uuid
-        var field15: Date = WireTimestamp.epoch
+        var field14: UUID = _WireDefaults.uuid
+        var field15: Date = _WireTimestamp.epoch
         var field16: Mood = .calm
         var unknownFields: [UInt8] = []
         while reader.reader.position < end {
@@ -493,7 +493,7 @@ public struct Scalars: WirePayloadCodable, Codable, Sendable, Hashable {
             case 0x72:
                 field14 = try reader.readWireUUID()
             case 0x79:
-                field15 = WireTimestamp.date(nanoseconds: try reader.readTimestampNanoseconds())
+                field15 = _WireTimestamp.date(nanoseconds: try reader.readTimestampNanoseconds())
             case 0x80:
                 field16 = Mood(rawValue: try reader.readUInt(as: UInt32.self))
             default:
@@ -559,12 +559,12 @@ public struct Scalars: WirePayloadCodable, Codable, Sendable, Hashable {
         self.u16 = try container.decodeIfPresent(UInt16.self, forKey: .u16) ?? 0
         self.u32 = try container.decodeIfPresent(UInt32.self, forKey: .u32) ?? 0
         self.u64 = try container.decodeIfPresent(UInt64.self, forKey: .u64) ?? 0
-        self.f32 = (try container.decodeIfPresent(WireJSONFloat<Float>.self, forKey: .f32)).map { $0.value } ?? 0
-        self.f64 = (try container.decodeIfPresent(WireJSONFloat<Double>.self, forKey: .f64)).map { $0.value } ?? 0
+        self.f32 = (try container.decodeIfPresent(_WireJSONFloat<Float>.self, forKey: .f32)).map { $0.value } ?? 0
+        self.f64 = (try container.decodeIfPresent(_WireJSONFloat<Double>.self, forKey: .f64)).map { $0.value } ?? 0
         self.text = try container.decodeIfPresent(String.self, forKey: .text) ?? ""
-        self.blob = (try container.decodeIfPresent(WireJSONBytes.self, forKey: .blob)).map { $0.value } ?? []
-        self.id = try container.decodeIfPresent(UUID.self, forKey: .id) ?? WireDefaults.uuid
-        self.at = (try container.decodeIfPresent(WireJSONTimestamp.self, forKey: .at)).map { $0.value } ?? WireTimestamp.epoch
+        self.blob = (try container.decodeIfPresent(_WireJSONBytes.self, forKey: .blob)).map { $0.value } ?? []
+        self.id = try container.decodeIfPresent(UUID.self, forKey: .id) ?? _WireDefaults.uuid
+        self.at = (try container.decodeIfPresent(_WireJSONTimestamp.self, forKey: .at)).map { $0.value } ?? _WireTimestamp.epoch
         self.mood = try container.decodeIfPresent(Mood.self, forKey: .mood) ?? .calm
         self.unknownFields = []
     }
@@ -581,12 +581,12 @@ public struct Scalars: WirePayloadCodable, Codable, Sendable, Hashable {
         try container.encode(self.u16, forKey: .u16)
         try container.encode(self.u32, forKey: .u32)
         try container.encode(self.u64, forKey: .u64)
-        try container.encode(WireJSONFloat<Float>(self.f32), forKey: .f32)
-        try container.encode(WireJSONFloat<Double>(self.f64), forKey: .f64)
+        try container.encode(_WireJSONFloat<Float>(self.f32), forKey: .f32)
+        try container.encode(_WireJSONFloat<Double>(self.f64), forKey: .f64)
         try container.encode(self.text, forKey: .text)
-        try container.encode(WireJSONBytes(self.blob), forKey: .blob)
+        try container.encode(_WireJSONBytes(self.blob), forKey: .blob)
         try container.encode(self.id, forKey: .id)
-        try container.encode(WireJSONTimestamp(self.at), forKey: .at)
+        try container.encode(_WireJSONTimestamp(self.at), forKey: .at)
         try container.encode(self.mood, forKey: .mood)
     }
 }
@@ -667,19 +667,19 @@ public struct Optionals: WirePayloadCodable, Codable, Sendable, Hashable {
             size += 2
         }
         if let value = self.i32 {
-            size += 1 + WireSize.svarint(Int64(value))
+            size += 1 + _WireSize.svarint(Int64(value))
         }
         if let value = self.u64 {
-            size += 1 + WireSize.uvarint(value)
+            size += 1 + _WireSize.uvarint(value)
         }
         if self.f32 != nil {
             size += 5
         }
         if let value = self.text {
-            size += 1 + WireSize.string(value)
+            size += 1 + _WireSize.string(value)
         }
         if let value = self.blob {
-            size += 1 + WireSize.lengthDelimited(value.count)
+            size += 1 + _WireSize.lengthDelimited(value.count)
         }
         if self.id != nil {
             size += 18
@@ -688,20 +688,20 @@ public struct Optionals: WirePayloadCodable, Codable, Sendable, Hashable {
             size += 9
         }
         if let value = self.mood {
-            size += 1 + WireSize.uvarint(UInt64(value.rawValue))
+            size += 1 + _WireSize.uvarint(UInt64(value.rawValue))
         }
         if let value = self.inner {
-            size += 1 + WireSize.lengthDelimited(value.wireSize)
+            size += 1 + _WireSize.lengthDelimited(value.wireSize)
         }
         if let value = self.choice {
-            size += 1 + WireSize.lengthDelimited(value.wireSize)
+            size += 1 + _WireSize.lengthDelimited(value.wireSize)
         }
         return size
     }
 
     /// The payload bytes, written into one buffer of exactly ``wireSize`` bytes.
     public func wirePayload() -> [UInt8] {
-        if let bytes = WireSink.encode(size: wireSize, { sink in encodeFields(to: &sink) }) {
+        if let bytes = _WireSink.encode(size: wireSize, { sink in encodeFields(to: &sink) }) {
             return bytes
         }
         var writer = ByteWriter()
@@ -716,7 +716,7 @@ public struct Optionals: WirePayloadCodable, Codable, Sendable, Hashable {
 
     /// Writes the fields in ascending number order, then the unknown fields (Spec/FORMAT.md,
     /// "Canonical writing"). Generic so one encoder serves both outputs.
-    func encodeFields(to writer: inout some WireWriting) {
+    func encodeFields(to writer: inout some _WireWriting) {
         if let value = self.flag {
             writer.writeByte(0x08)
             writer.writeByte(value ? 1 : 0)
@@ -747,7 +747,7 @@ public struct Optionals: WirePayloadCodable, Codable, Sendable, Hashable {
         }
         if let value = self.at {
             writer.writeByte(0x41)
-            writer.writeFixed64LE(UInt64(bitPattern: WireTimestamp.nanoseconds(from: value)))
+            writer.writeFixed64LE(UInt64(bitPattern: _WireTimestamp.nanoseconds(from: value)))
         }
         if let value = self.mood {
             writer.writeByte(0x48)
@@ -815,7 +815,7 @@ public struct Optionals: WirePayloadCodable, Codable, Sendable, Hashable {
             case 0x3A:
                 field7 = try reader.readWireUUID()
             case 0x41:
-                field8 = WireTimestamp.date(nanoseconds: try reader.readTimestampNanoseconds())
+                field8 = _WireTimestamp.date(nanoseconds: try reader.readTimestampNanoseconds())
             case 0x48:
                 field9 = Mood(rawValue: try reader.readUInt(as: UInt32.self))
             case 0x52:
@@ -869,11 +869,11 @@ public struct Optionals: WirePayloadCodable, Codable, Sendable, Hashable {
         self.flag = try container.decodeIfPresent(Bool.self, forKey: .flag)
         self.i32 = try container.decodeIfPresent(Int32.self, forKey: .i32)
         self.u64 = try container.decodeIfPresent(UInt64.self, forKey: .u64)
-        self.f32 = (try container.decodeIfPresent(WireJSONFloat<Float>.self, forKey: .f32)).map { $0.value }
+        self.f32 = (try container.decodeIfPresent(_WireJSONFloat<Float>.self, forKey: .f32)).map { $0.value }
         self.text = try container.decodeIfPresent(String.self, forKey: .text)
-        self.blob = (try container.decodeIfPresent(WireJSONBytes.self, forKey: .blob)).map { $0.value }
+        self.blob = (try container.decodeIfPresent(_WireJSONBytes.self, forKey: .blob)).map { $0.value }
         self.id = try container.decodeIfPresent(UUID.self, forKey: .id)
-        self.at = (try container.decodeIfPresent(WireJSONTimestamp.self, forKey: .at)).map { $0.value }
+        self.at = (try container.decodeIfPresent(_WireJSONTimestamp.self, forKey: .at)).map { $0.value }
         self.mood = try container.decodeIfPresent(Mood.self, forKey: .mood)
         self.inner = try container.decodeIfPresent(Scalars.self, forKey: .inner)
         self.choice = try container.decodeIfPresent(Choice.self, forKey: .choice)
@@ -893,19 +893,19 @@ public struct Optionals: WirePayloadCodable, Codable, Sendable, Hashable {
             try container.encode(value, forKey: .u64)
         }
         if let value = self.f32 {
-            try container.encode(WireJSONFloat<Float>(value), forKey: .f32)
+            try container.encode(_WireJSONFloat<Float>(value), forKey: .f32)
         }
         if let value = self.text {
             try container.encode(value, forKey: .text)
         }
         if let value = self.blob {
-            try container.encode(WireJSONBytes(value), forKey: .blob)
+            try container.encode(_WireJSONBytes(value), forKey: .blob)
         }
         if let value = self.id {
             try container.encode(value, forKey: .id)
         }
         if let value = self.at {
-            try container.encode(WireJSONTimestamp(value), forKey: .at)
+            try container.encode(_WireJSONTimestamp(value), forKey: .at)
         }
         if let value = self.mood {
             try container.encode(value, forKey: .mood)
@@ -975,10 +975,10 @@ public struct Defaults: WirePayloadCodable, Codable, Sendable, Hashable {
             size += 2
         }
         if self.small != -7 {
-            size += 1 + WireSize.svarint(Int64(self.small))
+            size += 1 + _WireSize.svarint(Int64(self.small))
         }
         if self.big != 1000 {
-            size += 1 + WireSize.uvarint(self.big)
+            size += 1 + _WireSize.uvarint(self.big)
         }
         if self.ratio.bitPattern != (0.5 as Float).bitPattern {
             size += 5
@@ -987,17 +987,17 @@ public struct Defaults: WirePayloadCodable, Codable, Sendable, Hashable {
             size += 9
         }
         if self.name != "tab\there \"quoted\"" {
-            size += 1 + WireSize.string(self.name)
+            size += 1 + _WireSize.string(self.name)
         }
         if self.mood.rawValue != 2 {
-            size += 1 + WireSize.uvarint(UInt64(self.mood.rawValue))
+            size += 1 + _WireSize.uvarint(UInt64(self.mood.rawValue))
         }
         return size
     }
 
     /// The payload bytes, written into one buffer of exactly ``wireSize`` bytes.
     public func wirePayload() -> [UInt8] {
-        if let bytes = WireSink.encode(size: wireSize, { sink in encodeFields(to: &sink) }) {
+        if let bytes = _WireSink.encode(size: wireSize, { sink in encodeFields(to: &sink) }) {
             return bytes
         }
         var writer = ByteWriter()
@@ -1012,7 +1012,7 @@ public struct Defaults: WirePayloadCodable, Codable, Sendable, Hashable {
 
     /// Writes the fields in ascending number order, then the unknown fields (Spec/FORMAT.md,
     /// "Canonical writing"). Generic so one encoder serves both outputs.
-    func encodeFields(to writer: inout some WireWriting) {
+    func encodeFields(to writer: inout some _WireWriting) {
         if !self.flag {
             writer.writeByte(0x08)
             writer.writeByte(self.flag ? 1 : 0)
@@ -1127,8 +1127,8 @@ public struct Defaults: WirePayloadCodable, Codable, Sendable, Hashable {
         self.flag = try container.decodeIfPresent(Bool.self, forKey: .flag) ?? true
         self.small = try container.decodeIfPresent(Int32.self, forKey: .small) ?? -7
         self.big = try container.decodeIfPresent(UInt64.self, forKey: .big) ?? 1000
-        self.ratio = (try container.decodeIfPresent(WireJSONFloat<Float>.self, forKey: .ratio)).map { $0.value } ?? 0.5
-        self.scale = (try container.decodeIfPresent(WireJSONFloat<Double>.self, forKey: .scale)).map { $0.value } ?? -2.25
+        self.ratio = (try container.decodeIfPresent(_WireJSONFloat<Float>.self, forKey: .ratio)).map { $0.value } ?? 0.5
+        self.scale = (try container.decodeIfPresent(_WireJSONFloat<Double>.self, forKey: .scale)).map { $0.value } ?? -2.25
         self.name = try container.decodeIfPresent(String.self, forKey: .name) ?? "tab\there \"quoted\""
         self.mood = try container.decodeIfPresent(Mood.self, forKey: .mood) ?? Mood(rawValue: 2)
         self.unknownFields = []
@@ -1140,8 +1140,8 @@ public struct Defaults: WirePayloadCodable, Codable, Sendable, Hashable {
         try container.encode(self.flag, forKey: .flag)
         try container.encode(self.small, forKey: .small)
         try container.encode(self.big, forKey: .big)
-        try container.encode(WireJSONFloat<Float>(self.ratio), forKey: .ratio)
-        try container.encode(WireJSONFloat<Double>(self.scale), forKey: .scale)
+        try container.encode(_WireJSONFloat<Float>(self.ratio), forKey: .ratio)
+        try container.encode(_WireJSONFloat<Double>(self.scale), forKey: .scale)
         try container.encode(self.name, forKey: .name)
         try container.encode(self.mood, forKey: .mood)
     }
@@ -1236,74 +1236,74 @@ public struct Arrays: WirePayloadCodable, Codable, Sendable, Hashable {
         var size = unknownFields.count
         if !self.flags.isEmpty {
             let packedSize = self.flags.count * 1
-            size += 1 + WireSize.lengthDelimited(packedSize)
+            size += 1 + _WireSize.lengthDelimited(packedSize)
         }
         if !self.ints.isEmpty {
             var packedSize = 0
             for element in self.ints {
-                packedSize += WireSize.svarint(Int64(element))
+                packedSize += _WireSize.svarint(Int64(element))
             }
-            size += 1 + WireSize.lengthDelimited(packedSize)
+            size += 1 + _WireSize.lengthDelimited(packedSize)
         }
         if !self.longs.isEmpty {
             var packedSize = 0
             for element in self.longs {
-                packedSize += WireSize.svarint(element)
+                packedSize += _WireSize.svarint(element)
             }
-            size += 1 + WireSize.lengthDelimited(packedSize)
+            size += 1 + _WireSize.lengthDelimited(packedSize)
         }
         if !self.bytes8.isEmpty {
             var packedSize = 0
             for element in self.bytes8 {
-                packedSize += WireSize.uvarint(UInt64(element))
+                packedSize += _WireSize.uvarint(UInt64(element))
             }
-            size += 1 + WireSize.lengthDelimited(packedSize)
+            size += 1 + _WireSize.lengthDelimited(packedSize)
         }
         if !self.counts.isEmpty {
             var packedSize = 0
             for element in self.counts {
-                packedSize += WireSize.uvarint(element)
+                packedSize += _WireSize.uvarint(element)
             }
-            size += 1 + WireSize.lengthDelimited(packedSize)
+            size += 1 + _WireSize.lengthDelimited(packedSize)
         }
         if !self.floats.isEmpty {
             let packedSize = self.floats.count * 4
-            size += 1 + WireSize.lengthDelimited(packedSize)
+            size += 1 + _WireSize.lengthDelimited(packedSize)
         }
         if !self.doubles.isEmpty {
             let packedSize = self.doubles.count * 8
-            size += 1 + WireSize.lengthDelimited(packedSize)
+            size += 1 + _WireSize.lengthDelimited(packedSize)
         }
         if !self.times.isEmpty {
             let packedSize = self.times.count * 8
-            size += 1 + WireSize.lengthDelimited(packedSize)
+            size += 1 + _WireSize.lengthDelimited(packedSize)
         }
         if !self.moods.isEmpty {
             var packedSize = 0
             for element in self.moods {
-                packedSize += WireSize.uvarint(UInt64(element.rawValue))
+                packedSize += _WireSize.uvarint(UInt64(element.rawValue))
             }
-            size += 1 + WireSize.lengthDelimited(packedSize)
+            size += 1 + _WireSize.lengthDelimited(packedSize)
         }
         for element in self.texts {
-            size += 1 + WireSize.string(element)
+            size += 1 + _WireSize.string(element)
         }
         for element in self.blobs {
-            size += 1 + WireSize.lengthDelimited(element.count)
+            size += 1 + _WireSize.lengthDelimited(element.count)
         }
         size += self.ids.count * 18
         for element in self.items {
-            size += 1 + WireSize.lengthDelimited(element.wireSize)
+            size += 1 + _WireSize.lengthDelimited(element.wireSize)
         }
         for element in self.choices {
-            size += 1 + WireSize.lengthDelimited(element.wireSize)
+            size += 1 + _WireSize.lengthDelimited(element.wireSize)
         }
         return size
     }
 
     /// The payload bytes, written into one buffer of exactly ``wireSize`` bytes.
     public func wirePayload() -> [UInt8] {
-        if let bytes = WireSink.encode(size: wireSize, { sink in encodeFields(to: &sink) }) {
+        if let bytes = _WireSink.encode(size: wireSize, { sink in encodeFields(to: &sink) }) {
             return bytes
         }
         var writer = ByteWriter()
@@ -1318,7 +1318,7 @@ public struct Arrays: WirePayloadCodable, Codable, Sendable, Hashable {
 
     /// Writes the fields in ascending number order, then the unknown fields (Spec/FORMAT.md,
     /// "Canonical writing"). Generic so one encoder serves both outputs.
-    func encodeFields(to writer: inout some WireWriting) {
+    func encodeFields(to writer: inout some _WireWriting) {
         if !self.flags.isEmpty {
             let packedSize = self.flags.count * 1
             writer.writeByte(0x0A)
@@ -1330,7 +1330,7 @@ public struct Arrays: WirePayloadCodable, Codable, Sendable, Hashable {
         if !self.ints.isEmpty {
             var packedSize = 0
             for element in self.ints {
-                packedSize += WireSize.svarint(Int64(element))
+                packedSize += _WireSize.svarint(Int64(element))
             }
             writer.writeByte(0x12)
             writer.writeUVarint(UInt64(packedSize))
@@ -1341,7 +1341,7 @@ public struct Arrays: WirePayloadCodable, Codable, Sendable, Hashable {
         if !self.longs.isEmpty {
             var packedSize = 0
             for element in self.longs {
-                packedSize += WireSize.svarint(element)
+                packedSize += _WireSize.svarint(element)
             }
             writer.writeByte(0x1A)
             writer.writeUVarint(UInt64(packedSize))
@@ -1352,7 +1352,7 @@ public struct Arrays: WirePayloadCodable, Codable, Sendable, Hashable {
         if !self.bytes8.isEmpty {
             var packedSize = 0
             for element in self.bytes8 {
-                packedSize += WireSize.uvarint(UInt64(element))
+                packedSize += _WireSize.uvarint(UInt64(element))
             }
             writer.writeByte(0x22)
             writer.writeUVarint(UInt64(packedSize))
@@ -1363,7 +1363,7 @@ public struct Arrays: WirePayloadCodable, Codable, Sendable, Hashable {
         if !self.counts.isEmpty {
             var packedSize = 0
             for element in self.counts {
-                packedSize += WireSize.uvarint(element)
+                packedSize += _WireSize.uvarint(element)
             }
             writer.writeByte(0x2A)
             writer.writeUVarint(UInt64(packedSize))
@@ -1392,13 +1392,13 @@ public struct Arrays: WirePayloadCodable, Codable, Sendable, Hashable {
             writer.writeByte(0x42)
             writer.writeUVarint(UInt64(packedSize))
             for element in self.times {
-                writer.writeFixed64LE(UInt64(bitPattern: WireTimestamp.nanoseconds(from: element)))
+                writer.writeFixed64LE(UInt64(bitPattern: _WireTimestamp.nanoseconds(from: element)))
             }
         }
         if !self.moods.isEmpty {
             var packedSize = 0
             for element in self.moods {
-                packedSize += WireSize.uvarint(UInt64(element.rawValue))
+                packedSize += _WireSize.uvarint(UInt64(element.rawValue))
             }
             writer.writeByte(0x4A)
             writer.writeUVarint(UInt64(packedSize))
@@ -1512,10 +1512,10 @@ public struct Arrays: WirePayloadCodable, Codable, Sendable, Hashable {
                 field7.append(try reader.readDouble())
             case 0x42:
                 try reader.readPacked { (packed: inout PayloadReader) throws(WireError) in
-                    field8.append(WireTimestamp.date(nanoseconds: try packed.readTimestampNanoseconds()))
+                    field8.append(_WireTimestamp.date(nanoseconds: try packed.readTimestampNanoseconds()))
                 }
             case 0x41:
-                field8.append(WireTimestamp.date(nanoseconds: try reader.readTimestampNanoseconds()))
+                field8.append(_WireTimestamp.date(nanoseconds: try reader.readTimestampNanoseconds()))
             case 0x4A:
                 try reader.readPacked { (packed: inout PayloadReader) throws(WireError) in
                     field9.append(Mood(rawValue: try packed.readUInt(as: UInt32.self)))
@@ -1525,27 +1525,27 @@ public struct Arrays: WirePayloadCodable, Codable, Sendable, Hashable {
             case 0x52:
                 field10.append(try reader.readWireString())
                 if field10.count == 1 {
-                    WireCapacity.reserve(&field10, elementBytes: reader.reader.position - keyOffset, remaining: end - reader.reader.position)
+                    _WireCapacity.reserve(&field10, elementBytes: reader.reader.position - keyOffset, remaining: end - reader.reader.position)
                 }
             case 0x5A:
                 field11.append(try reader.readBytes())
                 if field11.count == 1 {
-                    WireCapacity.reserve(&field11, elementBytes: reader.reader.position - keyOffset, remaining: end - reader.reader.position)
+                    _WireCapacity.reserve(&field11, elementBytes: reader.reader.position - keyOffset, remaining: end - reader.reader.position)
                 }
             case 0x62:
                 field12.append(try reader.readWireUUID())
                 if field12.count == 1 {
-                    WireCapacity.reserve(&field12, elementBytes: reader.reader.position - keyOffset, remaining: end - reader.reader.position)
+                    _WireCapacity.reserve(&field12, elementBytes: reader.reader.position - keyOffset, remaining: end - reader.reader.position)
                 }
             case 0x6A:
                 field13.append(try Scalars.decodeNested(from: &reader, depth: depth))
                 if field13.count == 1 {
-                    WireCapacity.reserve(&field13, elementBytes: reader.reader.position - keyOffset, remaining: end - reader.reader.position)
+                    _WireCapacity.reserve(&field13, elementBytes: reader.reader.position - keyOffset, remaining: end - reader.reader.position)
                 }
             case 0x72:
                 field14.append(try Choice.decodeNested(from: &reader, depth: depth))
                 if field14.count == 1 {
-                    WireCapacity.reserve(&field14, elementBytes: reader.reader.position - keyOffset, remaining: end - reader.reader.position)
+                    _WireCapacity.reserve(&field14, elementBytes: reader.reader.position - keyOffset, remaining: end - reader.reader.position)
                 }
             default:
                 let key = try reader.fieldKey(raw: rawKey, at: keyOffset)
@@ -1602,12 +1602,12 @@ public struct Arrays: WirePayloadCodable, Codable, Sendable, Hashable {
         self.longs = try container.decodeIfPresent([Int64].self, forKey: .longs) ?? []
         self.bytes8 = try container.decodeIfPresent([UInt8].self, forKey: .bytes8) ?? []
         self.counts = try container.decodeIfPresent([UInt64].self, forKey: .counts) ?? []
-        self.floats = (try container.decodeIfPresent([WireJSONFloat<Float>].self, forKey: .floats)).map { $0.map(\.value) } ?? []
-        self.doubles = (try container.decodeIfPresent([WireJSONFloat<Double>].self, forKey: .doubles)).map { $0.map(\.value) } ?? []
-        self.times = (try container.decodeIfPresent([WireJSONTimestamp].self, forKey: .times)).map { $0.map(\.value) } ?? []
+        self.floats = (try container.decodeIfPresent([_WireJSONFloat<Float>].self, forKey: .floats)).map { $0.map(\.value) } ?? []
+        self.doubles = (try container.decodeIfPresent([_WireJSONFloat<Double>].self, forKey: .doubles)).map { $0.map(\.value) } ?? []
+        self.times = (try container.decodeIfPresent([_WireJSONTimestamp].self, forKey: .times)).map { $0.map(\.value) } ?? []
         self.moods = try container.decodeIfPresent([Mood].self, forKey: .moods) ?? []
         self.texts = try container.decodeIfPresent([String].self, forKey: .texts) ?? []
-        self.blobs = (try container.decodeIfPresent([WireJSONBytes].self, forKey: .blobs)).map { $0.map(\.value) } ?? []
+        self.blobs = (try container.decodeIfPresent([_WireJSONBytes].self, forKey: .blobs)).map { $0.map(\.value) } ?? []
         self.ids = try container.decodeIfPresent([UUID].self, forKey: .ids) ?? []
         self.items = try container.decodeIfPresent([Scalars].self, forKey: .items) ?? []
         self.choices = try container.decodeIfPresent([Choice].self, forKey: .choices) ?? []
@@ -1622,12 +1622,12 @@ public struct Arrays: WirePayloadCodable, Codable, Sendable, Hashable {
         try container.encode(self.longs, forKey: .longs)
         try container.encode(self.bytes8, forKey: .bytes8)
         try container.encode(self.counts, forKey: .counts)
-        try container.encode(self.floats.map { WireJSONFloat<Float>($0) }, forKey: .floats)
-        try container.encode(self.doubles.map { WireJSONFloat<Double>($0) }, forKey: .doubles)
-        try container.encode(self.times.map { WireJSONTimestamp($0) }, forKey: .times)
+        try container.encode(self.floats.map { _WireJSONFloat<Float>($0) }, forKey: .floats)
+        try container.encode(self.doubles.map { _WireJSONFloat<Double>($0) }, forKey: .doubles)
+        try container.encode(self.times.map { _WireJSONTimestamp($0) }, forKey: .times)
         try container.encode(self.moods, forKey: .moods)
         try container.encode(self.texts, forKey: .texts)
-        try container.encode(self.blobs.map { WireJSONBytes($0) }, forKey: .blobs)
+        try container.encode(self.blobs.map { _WireJSONBytes($0) }, forKey: .blobs)
         try container.encode(self.ids, forKey: .ids)
         try container.encode(self.items, forKey: .items)
         try container.encode(self.choices, forKey: .choices)
@@ -1697,34 +1697,34 @@ public struct Maps: WirePayloadCodable, Codable, Sendable, Hashable {
     public var wireSize: Int {
         var size = unknownFields.count
         for (key, value) in self.byName {
-            size += 1 + WireSize.lengthDelimited(1 + WireSize.string(key) + 1 + WireSize.svarint(Int64(value)))
+            size += 1 + _WireSize.lengthDelimited(1 + _WireSize.string(key) + 1 + _WireSize.svarint(Int64(value)))
         }
         for (key, value) in self.byNumber {
-            size += 1 + WireSize.lengthDelimited(1 + WireSize.svarint(Int64(key)) + 1 + WireSize.string(value))
+            size += 1 + _WireSize.lengthDelimited(1 + _WireSize.svarint(Int64(key)) + 1 + _WireSize.string(value))
         }
         for (key, value) in self.byCount {
-            size += 1 + WireSize.lengthDelimited(1 + WireSize.uvarint(key) + 1 + WireSize.lengthDelimited(value.count))
+            size += 1 + _WireSize.lengthDelimited(1 + _WireSize.uvarint(key) + 1 + _WireSize.lengthDelimited(value.count))
         }
         size += self.byFlag.count * 13
         size += self.byID.count * 29
         for (key, value) in self.moods {
-            size += 1 + WireSize.lengthDelimited(1 + WireSize.string(key) + 1 + WireSize.uvarint(UInt64(value.rawValue)))
+            size += 1 + _WireSize.lengthDelimited(1 + _WireSize.string(key) + 1 + _WireSize.uvarint(UInt64(value.rawValue)))
         }
         for (key, value) in self.items {
-            size += 1 + WireSize.lengthDelimited(1 + WireSize.svarint(key) + 1 + WireSize.lengthDelimited(value.wireSize))
+            size += 1 + _WireSize.lengthDelimited(1 + _WireSize.svarint(key) + 1 + _WireSize.lengthDelimited(value.wireSize))
         }
         for (key, value) in self.choices {
-            size += 1 + WireSize.lengthDelimited(1 + WireSize.string(key) + 1 + WireSize.lengthDelimited(value.wireSize))
+            size += 1 + _WireSize.lengthDelimited(1 + _WireSize.string(key) + 1 + _WireSize.lengthDelimited(value.wireSize))
         }
         for (key, _) in self.floats {
-            size += 1 + WireSize.lengthDelimited(1 + WireSize.uvarint(UInt64(key)) + 5)
+            size += 1 + _WireSize.lengthDelimited(1 + _WireSize.uvarint(UInt64(key)) + 5)
         }
         return size
     }
 
     /// The payload bytes, written into one buffer of exactly ``wireSize`` bytes.
     public func wirePayload() -> [UInt8] {
-        if let bytes = WireSink.encode(size: wireSize, { sink in encodeFields(to: &sink) }) {
+        if let bytes = _WireSink.encode(size: wireSize, { sink in encodeFields(to: &sink) }) {
             return bytes
         }
         var writer = ByteWriter()
@@ -1739,10 +1739,10 @@ public struct Maps: WirePayloadCodable, Codable, Sendable, Hashable {
 
     /// Writes the fields in ascending number order, then the unknown fields (Spec/FORMAT.md,
     /// "Canonical writing"). Generic so one encoder serves both outputs.
-    func encodeFields(to writer: inout some WireWriting) {
+    func encodeFields(to writer: inout some _WireWriting) {
         self.byName.forEachWireSorted { entryKey, entryValue in
             writer.writeByte(0x0A)
-            writer.writeUVarint(UInt64(1 + WireSize.string(entryKey) + 1 + WireSize.svarint(Int64(entryValue))))
+            writer.writeUVarint(UInt64(1 + _WireSize.string(entryKey) + 1 + _WireSize.svarint(Int64(entryValue))))
             writer.writeByte(0x0A)
             writer.writeLengthPrefixed(entryKey)
             writer.writeByte(0x10)
@@ -1750,7 +1750,7 @@ public struct Maps: WirePayloadCodable, Codable, Sendable, Hashable {
         }
         self.byNumber.forEachWireSorted { entryKey, entryValue in
             writer.writeByte(0x12)
-            writer.writeUVarint(UInt64(1 + WireSize.svarint(Int64(entryKey)) + 1 + WireSize.string(entryValue)))
+            writer.writeUVarint(UInt64(1 + _WireSize.svarint(Int64(entryKey)) + 1 + _WireSize.string(entryValue)))
             writer.writeByte(0x08)
             writer.writeSVarint(Int64(entryKey))
             writer.writeByte(0x12)
@@ -1758,7 +1758,7 @@ public struct Maps: WirePayloadCodable, Codable, Sendable, Hashable {
         }
         self.byCount.forEachWireSorted { entryKey, entryValue in
             writer.writeByte(0x1A)
-            writer.writeUVarint(UInt64(1 + WireSize.uvarint(entryKey) + 1 + WireSize.lengthDelimited(entryValue.count)))
+            writer.writeUVarint(UInt64(1 + _WireSize.uvarint(entryKey) + 1 + _WireSize.lengthDelimited(entryValue.count)))
             writer.writeByte(0x08)
             writer.writeUVarint(entryKey)
             writer.writeByte(0x12)
@@ -1778,11 +1778,11 @@ public struct Maps: WirePayloadCodable, Codable, Sendable, Hashable {
             writer.writeByte(0x0A)
             writer.writeLengthPrefixed(entryKey)
             writer.writeByte(0x11)
-            writer.writeFixed64LE(UInt64(bitPattern: WireTimestamp.nanoseconds(from: entryValue)))
+            writer.writeFixed64LE(UInt64(bitPattern: _WireTimestamp.nanoseconds(from: entryValue)))
         }
         self.moods.forEachWireSorted { entryKey, entryValue in
             writer.writeByte(0x32)
-            writer.writeUVarint(UInt64(1 + WireSize.string(entryKey) + 1 + WireSize.uvarint(UInt64(entryValue.rawValue))))
+            writer.writeUVarint(UInt64(1 + _WireSize.string(entryKey) + 1 + _WireSize.uvarint(UInt64(entryValue.rawValue))))
             writer.writeByte(0x0A)
             writer.writeLengthPrefixed(entryKey)
             writer.writeByte(0x10)
@@ -1790,7 +1790,7 @@ public struct Maps: WirePayloadCodable, Codable, Sendable, Hashable {
         }
         self.items.forEachWireSorted { entryKey, entryValue in
             writer.writeByte(0x3A)
-            writer.writeUVarint(UInt64(1 + WireSize.svarint(entryKey) + 1 + WireSize.lengthDelimited(entryValue.wireSize)))
+            writer.writeUVarint(UInt64(1 + _WireSize.svarint(entryKey) + 1 + _WireSize.lengthDelimited(entryValue.wireSize)))
             writer.writeByte(0x08)
             writer.writeSVarint(entryKey)
             writer.writeByte(0x12)
@@ -1799,7 +1799,7 @@ public struct Maps: WirePayloadCodable, Codable, Sendable, Hashable {
         }
         self.choices.forEachWireSorted { entryKey, entryValue in
             writer.writeByte(0x42)
-            writer.writeUVarint(UInt64(1 + WireSize.string(entryKey) + 1 + WireSize.lengthDelimited(entryValue.wireSize)))
+            writer.writeUVarint(UInt64(1 + _WireSize.string(entryKey) + 1 + _WireSize.lengthDelimited(entryValue.wireSize)))
             writer.writeByte(0x0A)
             writer.writeLengthPrefixed(entryKey)
             writer.writeByte(0x12)
@@ -1808,7 +1808,7 @@ public struct Maps: WirePayloadCodable, Codable, Sendable, Hashable {
         }
         self.floats.forEachWireSorted { entryKey, entryValue in
             writer.writeByte(0x4A)
-            writer.writeUVarint(UInt64(1 + WireSize.uvarint(UInt64(entryKey)) + 5))
+            writer.writeUVarint(UInt64(1 + _WireSize.uvarint(UInt64(entryKey)) + 5))
             writer.writeByte(0x08)
             writer.writeUVarint(UInt64(entryKey))
             writer.writeByte(0x15)
@@ -1869,7 +1869,7 @@ public struct Maps: WirePayloadCodable, Codable, Sendable, Hashable {
                 }
                 field1[entry.0] = entry.1
                 if field1.count == 1 {
-                    WireCapacity.reserve(&field1, elementBytes: reader.reader.position - keyOffset, remaining: end - reader.reader.position)
+                    _WireCapacity.reserve(&field1, elementBytes: reader.reader.position - keyOffset, remaining: end - reader.reader.position)
                 }
             case 0x12:
                 let entry = try reader.readNested { (entryReader: inout PayloadReader) throws(WireError) -> (Int32, String) in
@@ -1891,7 +1891,7 @@ public struct Maps: WirePayloadCodable, Codable, Sendable, Hashable {
                 }
                 field2[entry.0] = entry.1
                 if field2.count == 1 {
-                    WireCapacity.reserve(&field2, elementBytes: reader.reader.position - keyOffset, remaining: end - reader.reader.position)
+                    _WireCapacity.reserve(&field2, elementBytes: reader.reader.position - keyOffset, remaining: end - reader.reader.position)
                 }
             case 0x1A:
                 let entry = try reader.readNested { (entryReader: inout PayloadReader) throws(WireError) -> (UInt64, [UInt8]) in
@@ -1913,7 +1913,7 @@ public struct Maps: WirePayloadCodable, Codable, Sendable, Hashable {
                 }
                 field3[entry.0] = entry.1
                 if field3.count == 1 {
-                    WireCapacity.reserve(&field3, elementBytes: reader.reader.position - keyOffset, remaining: end - reader.reader.position)
+                    _WireCapacity.reserve(&field3, elementBytes: reader.reader.position - keyOffset, remaining: end - reader.reader.position)
                 }
             case 0x22:
                 let entry = try reader.readNested { (entryReader: inout PayloadReader) throws(WireError) -> (Bool, Double) in
@@ -1935,12 +1935,12 @@ public struct Maps: WirePayloadCodable, Codable, Sendable, Hashable {
                 }
                 field4[entry.0] = entry.1
                 if field4.count == 1 {
-                    WireCapacity.reserve(&field4, elementBytes: reader.reader.position - keyOffset, remaining: end - reader.reader.position)
+                    _WireCapacity.reserve(&field4, elementBytes: reader.reader.position - keyOffset, remaining: end - reader.reader.position)
                 }
             case 0x2A:
                 let entry = try reader.readNested { (entryReader: inout PayloadReader) throws(WireError) -> (UUID, Date) in
-                    var entryKey: UUID = WireDefaults.uuid
-                    var entryValue: Date = WireTimestamp.epoch
+                    var entryKey: UUID = _WireDefaults.uuid
+                    var entryValue: Date = _WireTimestamp.epoch
                     while let entryField = try entryReader.nextKey() {
                         switch entryField.number {
                         case 1:
@@ -1948,7 +1948,7 @@ public struct Maps: WirePayloadCodable, Codable, Sendable, Hashable {
                             entryKey = try entryReader.readWireUUID()
                         case 2:
                             try entryReader.expect(entryField, .fixed64, field: "Maps.byID")
-                            entryValue = WireTimestamp.date(nanoseconds: try entryReader.readTimestampNanoseconds())
+                            entryValue = _WireTimestamp.date(nanoseconds: try entryReader.readTimestampNanoseconds())
                         default:
                             try entryReader.skip(entryField)
                         }
@@ -1957,7 +1957,7 @@ public struct Maps: WirePayloadCodable, Codable, Sendable, Hashable {
                 }
                 field5[entry.0] = entry.1
                 if field5.count == 1 {
-                    WireCapacity.reserve(&field5, elementBytes: reader.reader.position - keyOffset, remaining: end - reader.reader.position)
+                    _WireCapacity.reserve(&field5, elementBytes: reader.reader.position - keyOffset, remaining: end - reader.reader.position)
                 }
             case 0x32:
                 let entry = try reader.readNested { (entryReader: inout PayloadReader) throws(WireError) -> (String, Mood) in
@@ -1979,7 +1979,7 @@ public struct Maps: WirePayloadCodable, Codable, Sendable, Hashable {
                 }
                 field6[entry.0] = entry.1
                 if field6.count == 1 {
-                    WireCapacity.reserve(&field6, elementBytes: reader.reader.position - keyOffset, remaining: end - reader.reader.position)
+                    _WireCapacity.reserve(&field6, elementBytes: reader.reader.position - keyOffset, remaining: end - reader.reader.position)
                 }
             case 0x3A:
                 let entry = try reader.readNested { (entryReader: inout PayloadReader) throws(WireError) -> (Int64, Scalars) in
@@ -2001,7 +2001,7 @@ public struct Maps: WirePayloadCodable, Codable, Sendable, Hashable {
                 }
                 field7[entry.0] = entry.1
                 if field7.count == 1 {
-                    WireCapacity.reserve(&field7, elementBytes: reader.reader.position - keyOffset, remaining: end - reader.reader.position)
+                    _WireCapacity.reserve(&field7, elementBytes: reader.reader.position - keyOffset, remaining: end - reader.reader.position)
                 }
             case 0x42:
                 let entry = try reader.readNested { (entryReader: inout PayloadReader) throws(WireError) -> (String, Choice) in
@@ -2023,7 +2023,7 @@ public struct Maps: WirePayloadCodable, Codable, Sendable, Hashable {
                 }
                 field8[entry.0] = entry.1
                 if field8.count == 1 {
-                    WireCapacity.reserve(&field8, elementBytes: reader.reader.position - keyOffset, remaining: end - reader.reader.position)
+                    _WireCapacity.reserve(&field8, elementBytes: reader.reader.position - keyOffset, remaining: end - reader.reader.position)
                 }
             case 0x4A:
                 let entry = try reader.readNested { (entryReader: inout PayloadReader) throws(WireError) -> (UInt8, Float) in
@@ -2045,7 +2045,7 @@ public struct Maps: WirePayloadCodable, Codable, Sendable, Hashable {
                 }
                 field9[entry.0] = entry.1
                 if field9.count == 1 {
-                    WireCapacity.reserve(&field9, elementBytes: reader.reader.position - keyOffset, remaining: end - reader.reader.position)
+                    _WireCapacity.reserve(&field9, elementBytes: reader.reader.position - keyOffset, remaining: end - reader.reader.position)
                 }
             default:
                 let key = try reader.fieldKey(raw: rawKey, at: keyOffset)
@@ -2088,14 +2088,14 @@ public struct Maps: WirePayloadCodable, Codable, Sendable, Hashable {
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         self.byName = try container.decodeIfPresent([String: Int32].self, forKey: .byName) ?? [:]
-        self.byNumber = (try container.decodeIfPresent(WireJSONMap<Int32, String>.self, forKey: .byNumber)).map { $0.value } ?? [:]
-        self.byCount = (try container.decodeIfPresent(WireJSONMap<UInt64, WireJSONBytes>.self, forKey: .byCount)).map { $0.value.mapValues(\.value) } ?? [:]
-        self.byFlag = (try container.decodeIfPresent(WireJSONMap<Bool, WireJSONFloat<Double>>.self, forKey: .byFlag)).map { $0.value.mapValues(\.value) } ?? [:]
-        self.byID = (try container.decodeIfPresent(WireJSONMap<UUID, WireJSONTimestamp>.self, forKey: .byID)).map { $0.value.mapValues(\.value) } ?? [:]
+        self.byNumber = (try container.decodeIfPresent(_WireJSONMap<Int32, String>.self, forKey: .byNumber)).map { $0.value } ?? [:]
+        self.byCount = (try container.decodeIfPresent(_WireJSONMap<UInt64, _WireJSONBytes>.self, forKey: .byCount)).map { $0.value.mapValues(\.value) } ?? [:]
+        self.byFlag = (try container.decodeIfPresent(_WireJSONMap<Bool, _WireJSONFloat<Double>>.self, forKey: .byFlag)).map { $0.value.mapValues(\.value) } ?? [:]
+        self.byID = (try container.decodeIfPresent(_WireJSONMap<UUID, _WireJSONTimestamp>.self, forKey: .byID)).map { $0.value.mapValues(\.value) } ?? [:]
         self.moods = try container.decodeIfPresent([String: Mood].self, forKey: .moods) ?? [:]
-        self.items = (try container.decodeIfPresent(WireJSONMap<Int64, Scalars>.self, forKey: .items)).map { $0.value } ?? [:]
+        self.items = (try container.decodeIfPresent(_WireJSONMap<Int64, Scalars>.self, forKey: .items)).map { $0.value } ?? [:]
         self.choices = try container.decodeIfPresent([String: Choice].self, forKey: .choices) ?? [:]
-        self.floats = (try container.decodeIfPresent(WireJSONMap<UInt8, WireJSONFloat<Float>>.self, forKey: .floats)).map { $0.value.mapValues(\.value) } ?? [:]
+        self.floats = (try container.decodeIfPresent(_WireJSONMap<UInt8, _WireJSONFloat<Float>>.self, forKey: .floats)).map { $0.value.mapValues(\.value) } ?? [:]
         self.unknownFields = []
     }
 
@@ -2103,14 +2103,14 @@ public struct Maps: WirePayloadCodable, Codable, Sendable, Hashable {
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(self.byName, forKey: .byName)
-        try container.encode(WireJSONMap(self.byNumber), forKey: .byNumber)
-        try container.encode(WireJSONMap(self.byCount.mapValues { WireJSONBytes($0) }), forKey: .byCount)
-        try container.encode(WireJSONMap(self.byFlag.mapValues { WireJSONFloat<Double>($0) }), forKey: .byFlag)
-        try container.encode(WireJSONMap(self.byID.mapValues { WireJSONTimestamp($0) }), forKey: .byID)
+        try container.encode(_WireJSONMap(self.byNumber), forKey: .byNumber)
+        try container.encode(_WireJSONMap(self.byCount.mapValues { _WireJSONBytes($0) }), forKey: .byCount)
+        try container.encode(_WireJSONMap(self.byFlag.mapValues { _WireJSONFloat<Double>($0) }), forKey: .byFlag)
+        try container.encode(_WireJSONMap(self.byID.mapValues { _WireJSONTimestamp($0) }), forKey: .byID)
         try container.encode(self.moods, forKey: .moods)
-        try container.encode(WireJSONMap(self.items), forKey: .items)
+        try container.encode(_WireJSONMap(self.items), forKey: .items)
         try container.encode(self.choices, forKey: .choices)
-        try container.encode(WireJSONMap(self.floats.mapValues { WireJSONFloat<Float>($0) }), forKey: .floats)
+        try container.encode(_WireJSONMap(self.floats.mapValues { _WireJSONFloat<Float>($0) }), forKey: .floats)
     }
 }
 
@@ -2148,13 +2148,13 @@ public enum Choice: WirePayloadCodable, Codable, Sendable, Hashable {
         case .nothing:
             size += 2
         case .number(let value):
-            size += 1 + WireSize.svarint(value)
+            size += 1 + _WireSize.svarint(value)
         case .text(let value):
-            size += 1 + WireSize.string(value)
+            size += 1 + _WireSize.string(value)
         case .item(let value):
-            size += 1 + WireSize.lengthDelimited(value.wireSize)
+            size += 1 + _WireSize.lengthDelimited(value.wireSize)
         case .mood(let value):
-            size += 1 + WireSize.uvarint(UInt64(value.rawValue))
+            size += 1 + _WireSize.uvarint(UInt64(value.rawValue))
         case .old:
             size += 2
         case .time:
@@ -2165,7 +2165,7 @@ public enum Choice: WirePayloadCodable, Codable, Sendable, Hashable {
 
     /// The payload bytes, written into one buffer of exactly ``wireSize`` bytes.
     public func wirePayload() -> [UInt8] {
-        if let bytes = WireSink.encode(size: wireSize, { sink in encodeFields(to: &sink) }) {
+        if let bytes = _WireSink.encode(size: wireSize, { sink in encodeFields(to: &sink) }) {
             return bytes
         }
         var writer = ByteWriter()
@@ -2179,7 +2179,7 @@ public enum Choice: WirePayloadCodable, Codable, Sendable, Hashable {
     }
 
     /// Writes the one field of the current case.
-    func encodeFields(to writer: inout some WireWriting) {
+    func encodeFields(to writer: inout some _WireWriting) {
         switch self {
         case .nothing:
             writer.writeByte(0x0A)
@@ -2202,7 +2202,7 @@ public enum Choice: WirePayloadCodable, Codable, Sendable, Hashable {
             writer.writeByte(value ? 1 : 0)
         case .time(let value):
             writer.writeByte(0x51)
-            writer.writeFixed64LE(UInt64(bitPattern: WireTimestamp.nanoseconds(from: value)))
+            writer.writeFixed64LE(UInt64(bitPattern: _WireTimestamp.nanoseconds(from: value)))
         }
     }
 
@@ -2272,8 +2272,8 @@ public enum Choice: WirePayloadCodable, Codable, Sendable, Hashable {
                 guard result == nil else {
                     throw WireError(.invalidValue, offset: reader.reader.position, "union Choice holds more than one case")
                 }
-                var field10: Date = WireTimestamp.epoch
-                field10 = WireTimestamp.date(nanoseconds: try reader.readTimestampNanoseconds())
+                var field10: Date = _WireTimestamp.epoch
+                field10 = _WireTimestamp.date(nanoseconds: try reader.readTimestampNanoseconds())
                 result = .time(field10)
             default:
                 let key = try reader.fieldKey(raw: rawKey, at: keyOffset)
@@ -2324,7 +2324,7 @@ public enum Choice: WirePayloadCodable, Codable, Sendable, Hashable {
         case .old:
             self = .old(try container.decode(Bool.self, forKey: .old))
         case .time:
-            self = .time(try container.decode(WireJSONTimestamp.self, forKey: .time).value)
+            self = .time(try container.decode(_WireJSONTimestamp.self, forKey: .time).value)
         }
     }
 
@@ -2345,7 +2345,7 @@ public enum Choice: WirePayloadCodable, Codable, Sendable, Hashable {
         case .old(let value):
             try container.encode(value, forKey: .old)
         case .time(let value):
-            try container.encode(WireJSONTimestamp(value), forKey: .time)
+            try container.encode(_WireJSONTimestamp(value), forKey: .time)
         }
     }
 }
@@ -2428,28 +2428,28 @@ public struct Awkward: WireMessage, Codable, Sendable, Hashable {
     public var wireSize: Int {
         var size = wireUnknownFields.count
         if !self.`class`.isEmpty {
-            size += 1 + WireSize.string(self.`class`)
+            size += 1 + _WireSize.string(self.`class`)
         }
         if self.unknownFields != 0 {
-            size += 1 + WireSize.svarint(Int64(self.unknownFields))
+            size += 1 + _WireSize.svarint(Int64(self.unknownFields))
         }
         if self._legacy != 0 {
-            size += 1 + WireSize.svarint(Int64(self._legacy))
+            size += 1 + _WireSize.svarint(Int64(self._legacy))
         }
         if self.renamed != 0 {
-            size += 1 + WireSize.svarint(Int64(self.renamed))
+            size += 1 + _WireSize.svarint(Int64(self.renamed))
         }
-        size += 1 + WireSize.lengthDelimited(self.`self`.wireSize)
-        size += 1 + WireSize.lengthDelimited(self.nested.wireSize)
-        size += 1 + WireSize.lengthDelimited(self.maps.wireSize)
-        size += 1 + WireSize.lengthDelimited(self.defaults.wireSize)
-        size += 1 + WireSize.lengthDelimited(self.optionals.wireSize)
+        size += 1 + _WireSize.lengthDelimited(self.`self`.wireSize)
+        size += 1 + _WireSize.lengthDelimited(self.nested.wireSize)
+        size += 1 + _WireSize.lengthDelimited(self.maps.wireSize)
+        size += 1 + _WireSize.lengthDelimited(self.defaults.wireSize)
+        size += 1 + _WireSize.lengthDelimited(self.optionals.wireSize)
         return size
     }
 
     /// The payload bytes, written into one buffer of exactly ``wireSize`` bytes.
     public func wirePayload() -> [UInt8] {
-        if let bytes = WireSink.encode(size: wireSize, { sink in encodeFields(to: &sink) }) {
+        if let bytes = _WireSink.encode(size: wireSize, { sink in encodeFields(to: &sink) }) {
             return bytes
         }
         var writer = ByteWriter()
@@ -2464,7 +2464,7 @@ public struct Awkward: WireMessage, Codable, Sendable, Hashable {
 
     /// Writes the fields in ascending number order, then the unknown fields (Spec/FORMAT.md,
     /// "Canonical writing"). Generic so one encoder serves both outputs.
-    func encodeFields(to writer: inout some WireWriting) {
+    func encodeFields(to writer: inout some _WireWriting) {
         if !self.`class`.isEmpty {
             writer.writeByte(0x0A)
             writer.writeLengthPrefixed(self.`class`)
@@ -2641,7 +2641,7 @@ public struct Ping: WireMessage, Codable, Sendable, Hashable {
 
     /// The payload bytes, written into one buffer of exactly ``wireSize`` bytes.
     public func wirePayload() -> [UInt8] {
-        if let bytes = WireSink.encode(size: wireSize, { sink in encodeFields(to: &sink) }) {
+        if let bytes = _WireSink.encode(size: wireSize, { sink in encodeFields(to: &sink) }) {
             return bytes
         }
         var writer = ByteWriter()
@@ -2656,7 +2656,7 @@ public struct Ping: WireMessage, Codable, Sendable, Hashable {
 
     /// Writes the fields in ascending number order, then the unknown fields (Spec/FORMAT.md,
     /// "Canonical writing"). Generic so one encoder serves both outputs.
-    func encodeFields(to writer: inout some WireWriting) {
+    func encodeFields(to writer: inout some _WireWriting) {
         writer.writeRaw(unknownFields)
     }
 
@@ -2735,20 +2735,20 @@ public struct Tree: WirePayloadCodable, Codable, Sendable, Hashable {
     public var wireSize: Int {
         var size = unknownFields.count
         if !self.label.isEmpty {
-            size += 1 + WireSize.string(self.label)
+            size += 1 + _WireSize.string(self.label)
         }
         for element in self.children {
-            size += 1 + WireSize.lengthDelimited(element.wireSize)
+            size += 1 + _WireSize.lengthDelimited(element.wireSize)
         }
         for (key, value) in self.byName {
-            size += 1 + WireSize.lengthDelimited(1 + WireSize.string(key) + 1 + WireSize.lengthDelimited(value.wireSize))
+            size += 1 + _WireSize.lengthDelimited(1 + _WireSize.string(key) + 1 + _WireSize.lengthDelimited(value.wireSize))
         }
         return size
     }
 
     /// The payload bytes, written into one buffer of exactly ``wireSize`` bytes.
     public func wirePayload() -> [UInt8] {
-        if let bytes = WireSink.encode(size: wireSize, { sink in encodeFields(to: &sink) }) {
+        if let bytes = _WireSink.encode(size: wireSize, { sink in encodeFields(to: &sink) }) {
             return bytes
         }
         var writer = ByteWriter()
@@ -2763,7 +2763,7 @@ public struct Tree: WirePayloadCodable, Codable, Sendable, Hashable {
 
     /// Writes the fields in ascending number order, then the unknown fields (Spec/FORMAT.md,
     /// "Canonical writing"). Generic so one encoder serves both outputs.
-    func encodeFields(to writer: inout some WireWriting) {
+    func encodeFields(to writer: inout some _WireWriting) {
         if !self.label.isEmpty {
             writer.writeByte(0x0A)
             writer.writeLengthPrefixed(self.label)
@@ -2775,7 +2775,7 @@ public struct Tree: WirePayloadCodable, Codable, Sendable, Hashable {
         }
         self.byName.forEachWireSorted { entryKey, entryValue in
             writer.writeByte(0x1A)
-            writer.writeUVarint(UInt64(1 + WireSize.string(entryKey) + 1 + WireSize.lengthDelimited(entryValue.wireSize)))
+            writer.writeUVarint(UInt64(1 + _WireSize.string(entryKey) + 1 + _WireSize.lengthDelimited(entryValue.wireSize)))
             writer.writeByte(0x0A)
             writer.writeLengthPrefixed(entryKey)
             writer.writeByte(0x12)
@@ -2816,7 +2816,7 @@ public struct Tree: WirePayloadCodable, Codable, Sendable, Hashable {
             case 0x12:
                 field2.append(try Tree.decodeNested(from: &reader, depth: depth))
                 if field2.count == 1 {
-                    WireCapacity.reserve(&field2, elementBytes: reader.reader.position - keyOffset, remaining: end - reader.reader.position)
+                    _WireCapacity.reserve(&field2, elementBytes: reader.reader.position - keyOffset, remaining: end - reader.reader.position)
                 }
             case 0x1A:
                 let entry = try reader.readNested { (entryReader: inout PayloadReader) throws(WireError) -> (String, Tree) in
@@ -2838,7 +2838,7 @@ public struct Tree: WirePayloadCodable, Codable, Sendable, Hashable {
                 }
                 field3[entry.0] = entry.1
                 if field3.count == 1 {
-                    WireCapacity.reserve(&field3, elementBytes: reader.reader.position - keyOffset, remaining: end - reader.reader.position)
+                    _WireCapacity.reserve(&field3, elementBytes: reader.reader.position - keyOffset, remaining: end - reader.reader.position)
                 }
             default:
                 let key = try reader.fieldKey(raw: rawKey, at: keyOffset)
@@ -2953,9 +2953,9 @@ public struct NearMisses: WireMessage, Codable, Sendable, Hashable {
         rawValues: [UInt8] = [],
         wirePayloads: Bool = false,
         initial: Int64 = 0,
-        date: Date = WireTimestamp.epoch,
+        date: Date = _WireTimestamp.epoch,
         data: [UInt8] = [],
-        uuid: UUID = WireDefaults.uuid,
+        uuid: UUID = _WireDefaults.uuid,
         string: String = "",
         int: Int32 = 0,
         hasher: UInt8 = 0,
@@ -2988,61 +2988,61 @@ public struct NearMisses: WireMessage, Codable, Sendable, Hashable {
     public var wireSize: Int {
         var size = unknownFields.count
         if self.wireSizes != 0 {
-            size += 1 + WireSize.svarint(Int64(self.wireSizes))
+            size += 1 + _WireSize.svarint(Int64(self.wireSizes))
         }
         if !self.hashValues.isEmpty {
             var packedSize = 0
             for element in self.hashValues {
-                packedSize += WireSize.svarint(Int64(element))
+                packedSize += _WireSize.svarint(Int64(element))
             }
-            size += 1 + WireSize.lengthDelimited(packedSize)
+            size += 1 + _WireSize.lengthDelimited(packedSize)
         }
         if !self.encoded.isEmpty {
-            size += 1 + WireSize.string(self.encoded)
+            size += 1 + _WireSize.string(self.encoded)
         }
         if !self.rawValues.isEmpty {
-            size += 1 + WireSize.lengthDelimited(self.rawValues.count)
+            size += 1 + _WireSize.lengthDelimited(self.rawValues.count)
         }
         if self.wirePayloads {
             size += 2
         }
         if self.initial != 0 {
-            size += 1 + WireSize.svarint(self.initial)
+            size += 1 + _WireSize.svarint(self.initial)
         }
-        if WireTimestamp.nanoseconds(from: self.date) != 0 {
+        if _WireTimestamp.nanoseconds(from: self.date) != 0 {
             size += 9
         }
         if !self.data.isEmpty {
-            size += 1 + WireSize.lengthDelimited(self.data.count)
+            size += 1 + _WireSize.lengthDelimited(self.data.count)
         }
-        if self.uuid != WireDefaults.uuid {
+        if self.uuid != _WireDefaults.uuid {
             size += 18
         }
         if !self.string.isEmpty {
-            size += 1 + WireSize.string(self.string)
+            size += 1 + _WireSize.string(self.string)
         }
         if self.int != 0 {
-            size += 1 + WireSize.svarint(Int64(self.int))
+            size += 1 + _WireSize.svarint(Int64(self.int))
         }
         if self.hasher != 0 {
-            size += 1 + WireSize.uvarint(UInt64(self.hasher))
+            size += 1 + _WireSize.uvarint(UInt64(self.hasher))
         }
         if self.wireTypeIDs != 0 {
-            size += 1 + WireSize.uvarint(UInt64(self.wireTypeIDs))
+            size += 1 + _WireSize.uvarint(UInt64(self.wireTypeIDs))
         }
         if self.codingKeys.bitPattern != 0 {
             size += 9
         }
         if self.dates.rawValue != 0 {
-            size += 1 + WireSize.uvarint(UInt64(self.dates.rawValue))
+            size += 1 + _WireSize.uvarint(UInt64(self.dates.rawValue))
         }
-        size += 2 + WireSize.lengthDelimited(self.wireDefaults.wireSize)
+        size += 2 + _WireSize.lengthDelimited(self.wireDefaults.wireSize)
         return size
     }
 
     /// The payload bytes, written into one buffer of exactly ``wireSize`` bytes.
     public func wirePayload() -> [UInt8] {
-        if let bytes = WireSink.encode(size: wireSize, { sink in encodeFields(to: &sink) }) {
+        if let bytes = _WireSink.encode(size: wireSize, { sink in encodeFields(to: &sink) }) {
             return bytes
         }
         var writer = ByteWriter()
@@ -3057,7 +3057,7 @@ public struct NearMisses: WireMessage, Codable, Sendable, Hashable {
 
     /// Writes the fields in ascending number order, then the unknown fields (Spec/FORMAT.md,
     /// "Canonical writing"). Generic so one encoder serves both outputs.
-    func encodeFields(to writer: inout some WireWriting) {
+    func encodeFields(to writer: inout some _WireWriting) {
         if self.wireSizes != 0 {
             writer.writeByte(0x08)
             writer.writeSVarint(Int64(self.wireSizes))
@@ -3065,7 +3065,7 @@ public struct NearMisses: WireMessage, Codable, Sendable, Hashable {
         if !self.hashValues.isEmpty {
             var packedSize = 0
             for element in self.hashValues {
-                packedSize += WireSize.svarint(Int64(element))
+                packedSize += _WireSize.svarint(Int64(element))
             }
             writer.writeByte(0x12)
             writer.writeUVarint(UInt64(packedSize))
@@ -3089,15 +3089,15 @@ public struct NearMisses: WireMessage, Codable, Sendable, Hashable {
             writer.writeByte(0x30)
             writer.writeSVarint(self.initial)
         }
-        if WireTimestamp.nanoseconds(from: self.date) != 0 {
+        if _WireTimestamp.nanoseconds(from: self.date) != 0 {
             writer.writeByte(0x39)
-            writer.writeFixed64LE(UInt64(bitPattern: WireTimestamp.nanoseconds(from: self.date)))
+            writer.writeFixed64LE(UInt64(bitPattern: _WireTimestamp.nanoseconds(from: self.date)))
         }
         if !self.data.isEmpty {
             writer.writeByte(0x42)
             writer.writeLengthPrefixed(self.data)
         }
-        if self.uuid != WireDefaults.uuid {
+        if self.uuid != _WireDefaults.uuid {
             writer.writeByte(0x4A)
             writer.writeLengthPrefixed(self.uuid)
         }
@@ -3155,9 +3155,9 @@ public struct NearMisses: WireMessage, Codable, Sendable, Hashable {
         var field4: [UInt8] = []
         var field5: Bool = false
         var field6: Int64 = 0
-        var field7: Date = WireTimestamp.epoch
+        var field7: Date = _WireTimestamp.epoch
         var field8: [UInt8] = []
-        var field9: UUID = WireDefaults.uuid
+        var field9: UUID = _WireDefaults.uuid
         var field10: String = ""
         var field11: Int32 = 0
         var field12: UInt8 = 0
@@ -3187,7 +3187,7 @@ public struct NearMisses: WireMessage, Codable, Sendable, Hashable {
             case 0x30:
                 field6 = try reader.readInt()
             case 0x39:
-                field7 = WireTimestamp.date(nanoseconds: try reader.readTimestampNanoseconds())
+                field7 = _WireTimestamp.date(nanoseconds: try reader.readTimestampNanoseconds())
             case 0x42:
                 field8 = try reader.readBytes()
             case 0x4A:
@@ -3263,17 +3263,17 @@ public struct NearMisses: WireMessage, Codable, Sendable, Hashable {
         self.wireSizes = try container.decodeIfPresent(Int32.self, forKey: .wireSizes) ?? 0
         self.hashValues = try container.decodeIfPresent([Int32].self, forKey: .hashValues) ?? []
         self.encoded = try container.decodeIfPresent(String.self, forKey: .encoded) ?? ""
-        self.rawValues = (try container.decodeIfPresent(WireJSONBytes.self, forKey: .rawValues)).map { $0.value } ?? []
+        self.rawValues = (try container.decodeIfPresent(_WireJSONBytes.self, forKey: .rawValues)).map { $0.value } ?? []
         self.wirePayloads = try container.decodeIfPresent(Bool.self, forKey: .wirePayloads) ?? false
         self.initial = try container.decodeIfPresent(Int64.self, forKey: .initial) ?? 0
-        self.date = (try container.decodeIfPresent(WireJSONTimestamp.self, forKey: .date)).map { $0.value } ?? WireTimestamp.epoch
-        self.data = (try container.decodeIfPresent(WireJSONBytes.self, forKey: .data)).map { $0.value } ?? []
-        self.uuid = try container.decodeIfPresent(UUID.self, forKey: .uuid) ?? WireDefaults.uuid
+        self.date = (try container.decodeIfPresent(_WireJSONTimestamp.self, forKey: .date)).map { $0.value } ?? _WireTimestamp.epoch
+        self.data = (try container.decodeIfPresent(_WireJSONBytes.self, forKey: .data)).map { $0.value } ?? []
+        self.uuid = try container.decodeIfPresent(UUID.self, forKey: .uuid) ?? _WireDefaults.uuid
         self.string = try container.decodeIfPresent(String.self, forKey: .string) ?? ""
         self.int = try container.decodeIfPresent(Int32.self, forKey: .int) ?? 0
         self.hasher = try container.decodeIfPresent(UInt8.self, forKey: .hasher) ?? 0
         self.wireTypeIDs = try container.decodeIfPresent(UInt32.self, forKey: .wireTypeIDs) ?? 0
-        self.codingKeys = (try container.decodeIfPresent(WireJSONFloat<Double>.self, forKey: .codingKeys)).map { $0.value } ?? 0
+        self.codingKeys = (try container.decodeIfPresent(_WireJSONFloat<Double>.self, forKey: .codingKeys)).map { $0.value } ?? 0
         self.dates = try container.decodeIfPresent(Dates.self, forKey: .dates) ?? .rawValues
         self.wireDefaults = try container.decodeIfPresent(WireDefaulted.self, forKey: .wireDefaults) ?? WireDefaulted.wireDefault
         self.unknownFields = []
@@ -3285,17 +3285,17 @@ public struct NearMisses: WireMessage, Codable, Sendable, Hashable {
         try container.encode(self.wireSizes, forKey: .wireSizes)
         try container.encode(self.hashValues, forKey: .hashValues)
         try container.encode(self.encoded, forKey: .encoded)
-        try container.encode(WireJSONBytes(self.rawValues), forKey: .rawValues)
+        try container.encode(_WireJSONBytes(self.rawValues), forKey: .rawValues)
         try container.encode(self.wirePayloads, forKey: .wirePayloads)
         try container.encode(self.initial, forKey: .initial)
-        try container.encode(WireJSONTimestamp(self.date), forKey: .date)
-        try container.encode(WireJSONBytes(self.data), forKey: .data)
+        try container.encode(_WireJSONTimestamp(self.date), forKey: .date)
+        try container.encode(_WireJSONBytes(self.data), forKey: .data)
         try container.encode(self.uuid, forKey: .uuid)
         try container.encode(self.string, forKey: .string)
         try container.encode(self.int, forKey: .int)
         try container.encode(self.hasher, forKey: .hasher)
         try container.encode(self.wireTypeIDs, forKey: .wireTypeIDs)
-        try container.encode(WireJSONFloat<Double>(self.codingKeys), forKey: .codingKeys)
+        try container.encode(_WireJSONFloat<Double>(self.codingKeys), forKey: .codingKeys)
         try container.encode(self.dates, forKey: .dates)
         try container.encode(self.wireDefaults, forKey: .wireDefaults)
     }
@@ -3407,9 +3407,9 @@ public enum WireDefaulted: WirePayloadCodable, Codable, Sendable, Hashable {
         var size = 0
         switch self {
         case .wireDefaulted(let value):
-            size += 1 + WireSize.svarint(Int64(value))
+            size += 1 + _WireSize.svarint(Int64(value))
         case .encodeWires(let value):
-            size += 1 + WireSize.string(value)
+            size += 1 + _WireSize.string(value)
         case .decodeNest:
             size += 2
         }
@@ -3418,7 +3418,7 @@ public enum WireDefaulted: WirePayloadCodable, Codable, Sendable, Hashable {
 
     /// The payload bytes, written into one buffer of exactly ``wireSize`` bytes.
     public func wirePayload() -> [UInt8] {
-        if let bytes = WireSink.encode(size: wireSize, { sink in encodeFields(to: &sink) }) {
+        if let bytes = _WireSink.encode(size: wireSize, { sink in encodeFields(to: &sink) }) {
             return bytes
         }
         var writer = ByteWriter()
@@ -3432,7 +3432,7 @@ public enum WireDefaulted: WirePayloadCodable, Codable, Sendable, Hashable {
     }
 
     /// Writes the one field of the current case.
-    func encodeFields(to writer: inout some WireWriting) {
+    func encodeFields(to writer: inout some _WireWriting) {
         switch self {
         case .wireDefaulted(let value):
             writer.writeByte(0x08)

@@ -22,7 +22,7 @@ public struct ParticipantRef: WirePayloadCodable, Codable, Sendable, Hashable {
 
     /// Creates a `ParticipantRef`; each field defaults to its spec default.
     /// - Parameter unknownFields: fields unknown to this version, as read from the wire.
-    public init(id: UUID = WireDefaults.uuid, displayName: String = "", unknownFields: [UInt8] = []) {
+    public init(id: UUID = _WireDefaults.uuid, displayName: String = "", unknownFields: [UInt8] = []) {
         self.id = id
         self.displayName = displayName
         self.unknownFields = unknownFields
@@ -31,18 +31,18 @@ public struct ParticipantRef: WirePayloadCodable, Codable, Sendable, Hashable {
     /// The exact number of bytes ``encodeWire(to:)`` writes.
     public var wireSize: Int {
         var size = unknownFields.count
-        if self.id != WireDefaults.uuid {
+        if self.id != _WireDefaults.uuid {
             size += 18
         }
         if !self.displayName.isEmpty {
-            size += 1 + WireSize.string(self.displayName)
+            size += 1 + _WireSize.string(self.displayName)
         }
         return size
     }
 
     /// The payload bytes, written into one buffer of exactly ``wireSize`` bytes.
     public func wirePayload() -> [UInt8] {
-        if let bytes = WireSink.encode(size: wireSize, { sink in encodeFields(to: &sink) }) {
+        if let bytes = _WireSink.encode(size: wireSize, { sink in encodeFields(to: &sink) }) {
             return bytes
         }
         var writer = ByteWriter()
@@ -57,8 +57,8 @@ public struct ParticipantRef: WirePayloadCodable, Codable, Sendable, Hashable {
 
     /// Writes the fields in ascending number order, then the unknown fields (Spec/FORMAT.md,
     /// "Canonical writing"). Generic so one encoder serves both outputs.
-    func encodeFields(to writer: inout some WireWriting) {
-        if self.id != WireDefaults.uuid {
+    func encodeFields(to writer: inout some _WireWriting) {
+        if self.id != _WireDefaults.uuid {
             writer.writeByte(0x0A)
             writer.writeLengthPrefixed(self.id)
         }
@@ -87,7 +87,7 @@ public struct ParticipantRef: WirePayloadCodable, Codable, Sendable, Hashable {
     /// - Throws: a `WireError` for malformed input, a field of the wrong wire type, or a
     ///   field running past `end`.
     init(decodingWire reader: inout PayloadReader, end: Int, depth: Int) throws(WireError) {
-        var field1: UUID = WireDefaults.uuid
+        var field1: UUID = _WireDefaults.uuid
         var field2: String = ""
         var unknownFields: [UInt8] = []
         while reader.reader.position < end {
@@ -124,7 +124,7 @@ public struct ParticipantRef: WirePayloadCodable, Codable, Sendable, Hashable {
     /// Decodes the JSON object form (field names as keys; missing keys take defaults).
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
-        self.id = try container.decodeIfPresent(UUID.self, forKey: .id) ?? WireDefaults.uuid
+        self.id = try container.decodeIfPresent(UUID.self, forKey: .id) ?? _WireDefaults.uuid
         self.displayName = try container.decodeIfPresent(String.self, forKey: .displayName) ?? ""
         self.unknownFields = []
     }

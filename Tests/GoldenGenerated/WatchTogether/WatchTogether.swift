@@ -147,9 +147,9 @@ public enum MediaSource: WirePayloadCodable, Codable, Sendable, Hashable {
         var size = 0
         switch self {
         case .catalog(let value):
-            size += 1 + WireSize.lengthDelimited(value.wireSize)
+            size += 1 + _WireSize.lengthDelimited(value.wireSize)
         case .url(let value):
-            size += 1 + WireSize.string(value)
+            size += 1 + _WireSize.string(value)
         case .local:
             size += 2
         }
@@ -158,7 +158,7 @@ public enum MediaSource: WirePayloadCodable, Codable, Sendable, Hashable {
 
     /// The payload bytes, written into one buffer of exactly ``wireSize`` bytes.
     public func wirePayload() -> [UInt8] {
-        if let bytes = WireSink.encode(size: wireSize, { sink in encodeFields(to: &sink) }) {
+        if let bytes = _WireSink.encode(size: wireSize, { sink in encodeFields(to: &sink) }) {
             return bytes
         }
         var writer = ByteWriter()
@@ -172,7 +172,7 @@ public enum MediaSource: WirePayloadCodable, Codable, Sendable, Hashable {
     }
 
     /// Writes the one field of the current case.
-    func encodeFields(to writer: inout some WireWriting) {
+    func encodeFields(to writer: inout some _WireWriting) {
         switch self {
         case .catalog(let value):
             writer.writeByte(0x0A)
@@ -297,7 +297,7 @@ public struct CatalogItem: WirePayloadCodable, Codable, Sendable, Hashable {
 
     /// Creates a `CatalogItem`; each field defaults to its spec default.
     /// - Parameter unknownFields: fields unknown to this version, as read from the wire.
-    public init(contentID: UUID = WireDefaults.uuid, seriesID: UUID? = nil, unknownFields: [UInt8] = []) {
+    public init(contentID: UUID = _WireDefaults.uuid, seriesID: UUID? = nil, unknownFields: [UInt8] = []) {
         self.contentID = contentID
         self.seriesID = seriesID
         self.unknownFields = unknownFields
@@ -306,7 +306,7 @@ public struct CatalogItem: WirePayloadCodable, Codable, Sendable, Hashable {
     /// The exact number of bytes ``encodeWire(to:)`` writes.
     public var wireSize: Int {
         var size = unknownFields.count
-        if self.contentID != WireDefaults.uuid {
+        if self.contentID != _WireDefaults.uuid {
             size += 18
         }
         if self.seriesID != nil {
@@ -317,7 +317,7 @@ public struct CatalogItem: WirePayloadCodable, Codable, Sendable, Hashable {
 
     /// The payload bytes, written into one buffer of exactly ``wireSize`` bytes.
     public func wirePayload() -> [UInt8] {
-        if let bytes = WireSink.encode(size: wireSize, { sink in encodeFields(to: &sink) }) {
+        if let bytes = _WireSink.encode(size: wireSize, { sink in encodeFields(to: &sink) }) {
             return bytes
         }
         var writer = ByteWriter()
@@ -332,8 +332,8 @@ public struct CatalogItem: WirePayloadCodable, Codable, Sendable, Hashable {
 
     /// Writes the fields in ascending number order, then the unknown fields (Spec/FORMAT.md,
     /// "Canonical writing"). Generic so one encoder serves both outputs.
-    func encodeFields(to writer: inout some WireWriting) {
-        if self.contentID != WireDefaults.uuid {
+    func encodeFields(to writer: inout some _WireWriting) {
+        if self.contentID != _WireDefaults.uuid {
             writer.writeByte(0x0A)
             writer.writeLengthPrefixed(self.contentID)
         }
@@ -362,7 +362,7 @@ public struct CatalogItem: WirePayloadCodable, Codable, Sendable, Hashable {
     /// - Throws: a `WireError` for malformed input, a field of the wrong wire type, or a
     ///   field running past `end`.
     init(decodingWire reader: inout PayloadReader, end: Int, depth: Int) throws(WireError) {
-        var field1: UUID = WireDefaults.uuid
+        var field1: UUID = _WireDefaults.uuid
         var field2: UUID? = nil
         var unknownFields: [UInt8] = []
         while reader.reader.position < end {
@@ -399,7 +399,7 @@ public struct CatalogItem: WirePayloadCodable, Codable, Sendable, Hashable {
     /// Decodes the JSON object form (field names as keys; missing keys take defaults).
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
-        self.contentID = try container.decodeIfPresent(UUID.self, forKey: .contentID) ?? WireDefaults.uuid
+        self.contentID = try container.decodeIfPresent(UUID.self, forKey: .contentID) ?? _WireDefaults.uuid
         self.seriesID = try container.decodeIfPresent(UUID.self, forKey: .seriesID)
         self.unknownFields = []
     }
@@ -471,17 +471,17 @@ public struct PlaybackState: WireMessage, Codable, Sendable, Hashable {
     /// Creates a `PlaybackState`; each field defaults to its spec default.
     /// - Parameter unknownFields: fields unknown to this version, as read from the wire.
     public init(
-        stateID: UUID = WireDefaults.uuid,
+        stateID: UUID = _WireDefaults.uuid,
         previousStateID: UUID? = nil,
         title: String = "",
         subtitle: String? = nil,
-        contentID: UUID = WireDefaults.uuid,
+        contentID: UUID = _WireDefaults.uuid,
         position: Double = 0,
         rate: Double = 1.0,
         isPlaying: Bool = false,
         event: PlaybackEvent = .none,
         changedBy: ParticipantRef = ParticipantRef(),
-        changedAt: Date = WireTimestamp.epoch,
+        changedAt: Date = _WireTimestamp.epoch,
         source: MediaSource = MediaSource.wireDefault,
         audioLanguage: String = "en",
         metadata: [String: String] = [:],
@@ -507,19 +507,19 @@ public struct PlaybackState: WireMessage, Codable, Sendable, Hashable {
     /// The exact number of bytes ``encodeWire(to:)`` writes.
     public var wireSize: Int {
         var size = unknownFields.count
-        if self.stateID != WireDefaults.uuid {
+        if self.stateID != _WireDefaults.uuid {
             size += 18
         }
         if self.previousStateID != nil {
             size += 18
         }
         if !self.title.isEmpty {
-            size += 1 + WireSize.string(self.title)
+            size += 1 + _WireSize.string(self.title)
         }
         if let value = self.subtitle {
-            size += 1 + WireSize.string(value)
+            size += 1 + _WireSize.string(value)
         }
-        if self.contentID != WireDefaults.uuid {
+        if self.contentID != _WireDefaults.uuid {
             size += 18
         }
         if self.position.bitPattern != 0 {
@@ -532,25 +532,25 @@ public struct PlaybackState: WireMessage, Codable, Sendable, Hashable {
             size += 2
         }
         if self.event.rawValue != 0 {
-            size += 1 + WireSize.uvarint(UInt64(self.event.rawValue))
+            size += 1 + _WireSize.uvarint(UInt64(self.event.rawValue))
         }
-        size += 1 + WireSize.lengthDelimited(self.changedBy.wireSize)
-        if WireTimestamp.nanoseconds(from: self.changedAt) != 0 {
+        size += 1 + _WireSize.lengthDelimited(self.changedBy.wireSize)
+        if _WireTimestamp.nanoseconds(from: self.changedAt) != 0 {
             size += 9
         }
-        size += 1 + WireSize.lengthDelimited(self.source.wireSize)
+        size += 1 + _WireSize.lengthDelimited(self.source.wireSize)
         if self.audioLanguage != "en" {
-            size += 1 + WireSize.string(self.audioLanguage)
+            size += 1 + _WireSize.string(self.audioLanguage)
         }
         for (key, value) in self.metadata {
-            size += 1 + WireSize.lengthDelimited(1 + WireSize.string(key) + 1 + WireSize.string(value))
+            size += 1 + _WireSize.lengthDelimited(1 + _WireSize.string(key) + 1 + _WireSize.string(value))
         }
         return size
     }
 
     /// The payload bytes, written into one buffer of exactly ``wireSize`` bytes.
     public func wirePayload() -> [UInt8] {
-        if let bytes = WireSink.encode(size: wireSize, { sink in encodeFields(to: &sink) }) {
+        if let bytes = _WireSink.encode(size: wireSize, { sink in encodeFields(to: &sink) }) {
             return bytes
         }
         var writer = ByteWriter()
@@ -565,8 +565,8 @@ public struct PlaybackState: WireMessage, Codable, Sendable, Hashable {
 
     /// Writes the fields in ascending number order, then the unknown fields (Spec/FORMAT.md,
     /// "Canonical writing"). Generic so one encoder serves both outputs.
-    func encodeFields(to writer: inout some WireWriting) {
-        if self.stateID != WireDefaults.uuid {
+    func encodeFields(to writer: inout some _WireWriting) {
+        if self.stateID != _WireDefaults.uuid {
             writer.writeByte(0x0A)
             writer.writeLengthPrefixed(self.stateID)
         }
@@ -582,7 +582,7 @@ public struct PlaybackState: WireMessage, Codable, Sendable, Hashable {
             writer.writeByte(0x22)
             writer.writeLengthPrefixed(value)
         }
-        if self.contentID != WireDefaults.uuid {
+        if self.contentID != _WireDefaults.uuid {
             writer.writeByte(0x2A)
             writer.writeLengthPrefixed(self.contentID)
         }
@@ -605,9 +605,9 @@ public struct PlaybackState: WireMessage, Codable, Sendable, Hashable {
         writer.writeByte(0x52)
         writer.writeUVarint(UInt64(self.changedBy.wireSize))
         self.changedBy.encodeFields(to: &writer)
-        if WireTimestamp.nanoseconds(from: self.changedAt) != 0 {
+        if _WireTimestamp.nanoseconds(from: self.changedAt) != 0 {
             writer.writeByte(0x59)
-            writer.writeFixed64LE(UInt64(bitPattern: WireTimestamp.nanoseconds(from: self.changedAt)))
+            writer.writeFixed64LE(UInt64(bitPattern: _WireTimestamp.nanoseconds(from: self.changedAt)))
         }
         writer.writeByte(0x62)
         writer.writeUVarint(UInt64(self.source.wireSize))
@@ -618,7 +618,7 @@ public struct PlaybackState: WireMessage, Codable, Sendable, Hashable {
         }
         self.metadata.forEachWireSorted { entryKey, entryValue in
             writer.writeByte(0x72)
-            writer.writeUVarint(UInt64(1 + WireSize.string(entryKey) + 1 + WireSize.string(entryValue)))
+            writer.writeUVarint(UInt64(1 + _WireSize.string(entryKey) + 1 + _WireSize.string(entryValue)))
             writer.writeByte(0x0A)
             writer.writeLengthPrefixed(entryKey)
             writer.writeByte(0x12)
@@ -645,17 +645,17 @@ public struct PlaybackState: WireMessage, Codable, Sendable, Hashable {
     /// - Throws: a `WireError` for malformed input, a field of the wrong wire type, or a
     ///   field running past `end`.
     init(decodingWire reader: inout PayloadReader, end: Int, depth: Int) throws(WireError) {
-        var field1: UUID = WireDefaults.uuid
+        var field1: UUID = _WireDefaults.uuid
         var field2: UUID? = nil
         var field3: String = ""
         var field4: String? = nil
-        var field5: UUID = WireDefaults.uuid
+        var field5: UUID = _WireDefaults.uuid
         var field6: Double = 0
         var field7: Double = 1.0
         var field8: Bool = false
         var field9: PlaybackEvent = .none
         var field10: ParticipantRef = ParticipantRef()
-        var field11: Date = WireTimestamp.epoch
+        var field11: Date = _WireTimestamp.epoch
         var field12: MediaSource = MediaSource.wireDefault
         var field13: String = "en"
         var field14: [String: String] = [:]
@@ -685,7 +685,7 @@ public struct PlaybackState: WireMessage, Codable, Sendable, Hashable {
             case 0x52:
                 field10 = try ParticipantRef.decodeNested(from: &reader, depth: depth)
             case 0x59:
-                field11 = WireTimestamp.date(nanoseconds: try reader.readTimestampNanoseconds())
+                field11 = _WireTimestamp.date(nanoseconds: try reader.readTimestampNanoseconds())
             case 0x62:
                 field12 = try MediaSource.decodeNested(from: &reader, depth: depth)
             case 0x6A:
@@ -710,7 +710,7 @@ public struct PlaybackState: WireMessage, Codable, Sendable, Hashable {
                 }
                 field14[entry.0] = entry.1
                 if field14.count == 1 {
-                    WireCapacity.reserve(&field14, elementBytes: reader.reader.position - keyOffset, remaining: end - reader.reader.position)
+                    _WireCapacity.reserve(&field14, elementBytes: reader.reader.position - keyOffset, remaining: end - reader.reader.position)
                 }
             default:
                 let key = try reader.fieldKey(raw: rawKey, at: keyOffset)
@@ -762,17 +762,17 @@ public struct PlaybackState: WireMessage, Codable, Sendable, Hashable {
     /// Decodes the JSON object form (field names as keys; missing keys take defaults).
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
-        self.stateID = try container.decodeIfPresent(UUID.self, forKey: .stateID) ?? WireDefaults.uuid
+        self.stateID = try container.decodeIfPresent(UUID.self, forKey: .stateID) ?? _WireDefaults.uuid
         self.previousStateID = try container.decodeIfPresent(UUID.self, forKey: .previousStateID)
         self.title = try container.decodeIfPresent(String.self, forKey: .title) ?? ""
         self.subtitle = try container.decodeIfPresent(String.self, forKey: .subtitle)
-        self.contentID = try container.decodeIfPresent(UUID.self, forKey: .contentID) ?? WireDefaults.uuid
-        self.position = (try container.decodeIfPresent(WireJSONFloat<Double>.self, forKey: .position)).map { $0.value } ?? 0
-        self.rate = (try container.decodeIfPresent(WireJSONFloat<Double>.self, forKey: .rate)).map { $0.value } ?? 1.0
+        self.contentID = try container.decodeIfPresent(UUID.self, forKey: .contentID) ?? _WireDefaults.uuid
+        self.position = (try container.decodeIfPresent(_WireJSONFloat<Double>.self, forKey: .position)).map { $0.value } ?? 0
+        self.rate = (try container.decodeIfPresent(_WireJSONFloat<Double>.self, forKey: .rate)).map { $0.value } ?? 1.0
         self.isPlaying = try container.decodeIfPresent(Bool.self, forKey: .isPlaying) ?? false
         self.event = try container.decodeIfPresent(PlaybackEvent.self, forKey: .event) ?? .none
         self.changedBy = try container.decodeIfPresent(ParticipantRef.self, forKey: .changedBy) ?? ParticipantRef()
-        self.changedAt = (try container.decodeIfPresent(WireJSONTimestamp.self, forKey: .changedAt)).map { $0.value } ?? WireTimestamp.epoch
+        self.changedAt = (try container.decodeIfPresent(_WireJSONTimestamp.self, forKey: .changedAt)).map { $0.value } ?? _WireTimestamp.epoch
         self.source = try container.decodeIfPresent(MediaSource.self, forKey: .source) ?? MediaSource.wireDefault
         self.audioLanguage = try container.decodeIfPresent(String.self, forKey: .audioLanguage) ?? "en"
         self.metadata = try container.decodeIfPresent([String: String].self, forKey: .metadata) ?? [:]
@@ -791,12 +791,12 @@ public struct PlaybackState: WireMessage, Codable, Sendable, Hashable {
             try container.encode(value, forKey: .subtitle)
         }
         try container.encode(self.contentID, forKey: .contentID)
-        try container.encode(WireJSONFloat<Double>(self.position), forKey: .position)
-        try container.encode(WireJSONFloat<Double>(self.rate), forKey: .rate)
+        try container.encode(_WireJSONFloat<Double>(self.position), forKey: .position)
+        try container.encode(_WireJSONFloat<Double>(self.rate), forKey: .rate)
         try container.encode(self.isPlaying, forKey: .isPlaying)
         try container.encode(self.event, forKey: .event)
         try container.encode(self.changedBy, forKey: .changedBy)
-        try container.encode(WireJSONTimestamp(self.changedAt), forKey: .changedAt)
+        try container.encode(_WireJSONTimestamp(self.changedAt), forKey: .changedAt)
         try container.encode(self.source, forKey: .source)
         try container.encode(self.audioLanguage, forKey: .audioLanguage)
         try container.encode(self.metadata, forKey: .metadata)
@@ -827,7 +827,7 @@ public struct ReadyState: WireMessage, Codable, Sendable, Hashable {
     /// Creates a `ReadyState`; each field defaults to its spec default.
     /// - Parameter unknownFields: fields unknown to this version, as read from the wire.
     public init(
-        participant: UUID = WireDefaults.uuid,
+        participant: UUID = _WireDefaults.uuid,
         isReady: Bool = false,
         bufferedAhead: Float = 0,
         unknownFields: [UInt8] = []
@@ -841,7 +841,7 @@ public struct ReadyState: WireMessage, Codable, Sendable, Hashable {
     /// The exact number of bytes ``encodeWire(to:)`` writes.
     public var wireSize: Int {
         var size = unknownFields.count
-        if self.participant != WireDefaults.uuid {
+        if self.participant != _WireDefaults.uuid {
             size += 18
         }
         if self.isReady {
@@ -855,7 +855,7 @@ public struct ReadyState: WireMessage, Codable, Sendable, Hashable {
 
     /// The payload bytes, written into one buffer of exactly ``wireSize`` bytes.
     public func wirePayload() -> [UInt8] {
-        if let bytes = WireSink.encode(size: wireSize, { sink in encodeFields(to: &sink) }) {
+        if let bytes = _WireSink.encode(size: wireSize, { sink in encodeFields(to: &sink) }) {
             return bytes
         }
         var writer = ByteWriter()
@@ -870,8 +870,8 @@ public struct ReadyState: WireMessage, Codable, Sendable, Hashable {
 
     /// Writes the fields in ascending number order, then the unknown fields (Spec/FORMAT.md,
     /// "Canonical writing"). Generic so one encoder serves both outputs.
-    func encodeFields(to writer: inout some WireWriting) {
-        if self.participant != WireDefaults.uuid {
+    func encodeFields(to writer: inout some _WireWriting) {
+        if self.participant != _WireDefaults.uuid {
             writer.writeByte(0x0A)
             writer.writeLengthPrefixed(self.participant)
         }
@@ -904,7 +904,7 @@ public struct ReadyState: WireMessage, Codable, Sendable, Hashable {
     /// - Throws: a `WireError` for malformed input, a field of the wrong wire type, or a
     ///   field running past `end`.
     init(decodingWire reader: inout PayloadReader, end: Int, depth: Int) throws(WireError) {
-        var field1: UUID = WireDefaults.uuid
+        var field1: UUID = _WireDefaults.uuid
         var field2: Bool = false
         var field3: Float = 0
         var unknownFields: [UInt8] = []
@@ -946,9 +946,9 @@ public struct ReadyState: WireMessage, Codable, Sendable, Hashable {
     /// Decodes the JSON object form (field names as keys; missing keys take defaults).
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
-        self.participant = try container.decodeIfPresent(UUID.self, forKey: .participant) ?? WireDefaults.uuid
+        self.participant = try container.decodeIfPresent(UUID.self, forKey: .participant) ?? _WireDefaults.uuid
         self.isReady = try container.decodeIfPresent(Bool.self, forKey: .isReady) ?? false
-        self.bufferedAhead = (try container.decodeIfPresent(WireJSONFloat<Float>.self, forKey: .bufferedAhead)).map { $0.value } ?? 0
+        self.bufferedAhead = (try container.decodeIfPresent(_WireJSONFloat<Float>.self, forKey: .bufferedAhead)).map { $0.value } ?? 0
         self.unknownFields = []
     }
 
@@ -957,7 +957,7 @@ public struct ReadyState: WireMessage, Codable, Sendable, Hashable {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(self.participant, forKey: .participant)
         try container.encode(self.isReady, forKey: .isReady)
-        try container.encode(WireJSONFloat<Float>(self.bufferedAhead), forKey: .bufferedAhead)
+        try container.encode(_WireJSONFloat<Float>(self.bufferedAhead), forKey: .bufferedAhead)
     }
 }
 

@@ -1,4 +1,5 @@
 import Foundation
+import GroupWireTestSupport
 
 /// Runs the real `zstd` command-line tool for interop and bomb tests.
 enum ZstdCLI {
@@ -8,42 +9,16 @@ enum ZstdCLI {
         FileManager.default.isExecutableFile(atPath: path)
     }
 
-    struct Failure: Error, CustomStringConvertible {
-        let description: String
-    }
-
     /// A fresh temporary directory, removed by the caller.
     static func makeTemporaryDirectory() throws -> URL {
-        let url = FileManager.default.temporaryDirectory
-            .appendingPathComponent("groupwire-zstd-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-        return url
+        try RepositoryPaths.temporaryDirectory(prefix: "groupwire-zstd")
     }
 
     /// Runs `executable` with `arguments`, feeding `input` on stdin; returns stdout.
+    /// - Throws: ``GroupWireTestSupport/ChildProcess/Failure`` when it exits non-zero.
     @discardableResult
     static func run(_ executable: String, _ arguments: [String], input: [UInt8] = []) throws -> [UInt8] {
-        let directory = try makeTemporaryDirectory()
-        defer { try? FileManager.default.removeItem(at: directory) }
-        let inputURL = directory.appendingPathComponent("stdin")
-        let outputURL = directory.appendingPathComponent("stdout")
-        let errorURL = directory.appendingPathComponent("stderr")
-        try Data(input).write(to: inputURL)
-        _ = FileManager.default.createFile(atPath: outputURL.path, contents: nil)
-        _ = FileManager.default.createFile(atPath: errorURL.path, contents: nil)
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: executable)
-        process.arguments = arguments
-        process.standardInput = try FileHandle(forReadingFrom: inputURL)
-        process.standardOutput = try FileHandle(forWritingTo: outputURL)
-        process.standardError = try FileHandle(forWritingTo: errorURL)
-        try process.run()
-        process.waitUntilExit()
-        let stderr = String(decoding: try Data(contentsOf: errorURL), as: UTF8.self)
-        guard process.terminationStatus == 0 else {
-            throw Failure(description: "\(executable) \(arguments) exited \(process.terminationStatus): \(stderr)")
-        }
-        return Array(try Data(contentsOf: outputURL))
+        try ChildProcess.output(URL(fileURLWithPath: executable), arguments, input: input)
     }
 
     /// Runs `zstd` with `arguments` on `input` and returns its stdout.

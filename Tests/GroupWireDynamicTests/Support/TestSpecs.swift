@@ -2,13 +2,13 @@ import Foundation
 import GroupWire
 import GroupWireDynamic
 import GroupWireSpec
+import GroupWireTestSupport
 import Testing
 
 /// The example specs and an in-memory spec that uses every kind of type.
 enum TestSpecs {
-    /// The repository root, found from this file's path.
-    static let root = URL(fileURLWithPath: #filePath)
-        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    /// The repository root.
+    static var root: URL { RepositoryPaths.root }
 
     /// The absolute path of a file under Spec/Examples.
     static func examplePath(_ name: String) -> String {

@@ -1,12 +1,12 @@
 import Foundation
 import GroupWireSpec
+import GroupWireTestSupport
 import Testing
 
 /// Access to the example specs in Spec/Examples and small compile helpers.
 enum Examples {
-    /// The repository root, found from this file's path.
-    static let root = URL(fileURLWithPath: #filePath)
-        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    /// The repository root.
+    static var root: URL { RepositoryPaths.root }
 
     /// The absolute path of an example, e.g. `DrawTogether.gwspec` or `Versions/DrawTogether-v2.gwspec`.
     static func path(_ name: String) -> String {

@@ -1,4 +1,5 @@
 import Foundation
+import GroupWireTestSupport
 import Testing
 @testable import GroupWire
 

@@ -1,3 +1,4 @@
+import GroupWireTestSupport
 import Foundation
 import Testing
 @testable import GroupWire

@@ -1,3 +1,4 @@
+import GroupWireTestSupport
 import Foundation
 import GroupWire
 import Testing
@@ -44,10 +45,10 @@ struct TimestampVector: Decodable, CustomTestStringConvertible {
     func aTimestampVectorConvertsAsThePythonImplementationSays(vector: TimestampVector) throws {
         let date = try #require(vector.date)
         if vector.directions.contains("encode") {
-            #expect(WireTimestamp.nanoseconds(from: date) == vector.nanoseconds)
+            #expect(_WireTimestamp.nanoseconds(from: date) == vector.nanoseconds)
         }
         if vector.directions.contains("decode") {
-            let decoded = WireTimestamp.date(nanoseconds: vector.nanoseconds)
+            let decoded = _WireTimestamp.date(nanoseconds: vector.nanoseconds)
             #expect(decoded.timeIntervalSinceReferenceDate.bitPattern
                     == date.timeIntervalSinceReferenceDate.bitPattern)
         }
@@ -64,7 +65,7 @@ struct TimestampVector: Decodable, CustomTestStringConvertible {
             guard seconds.magnitude >= Self.exactFromSecondsSince2001 else { continue }
             tested += 1
             let date = Date(timeIntervalSinceReferenceDate: seconds)
-            if WireTimestamp.date(nanoseconds: WireTimestamp.nanoseconds(from: date)) != date {
+            if _WireTimestamp.date(nanoseconds: _WireTimestamp.nanoseconds(from: date)) != date {
                 failures += 1
                 if failures < 5 { Issue.record("\(seconds.bitPattern) did not come back") }
             }
@@ -78,10 +79,10 @@ struct TimestampVector: Decodable, CustomTestStringConvertible {
         var generator = SeededRandom(seed: 0xB175)
         for _ in 0..<1_000_000 {
             let date = Date(timeIntervalSinceReferenceDate: Double(bitPattern: generator.next()))
-            let nanoseconds = WireTimestamp.nanoseconds(from: date)
-            let decoded = WireTimestamp.date(nanoseconds: nanoseconds)
-            let again = WireTimestamp.nanoseconds(from: decoded)
-            if WireTimestamp.date(nanoseconds: again) != decoded {
+            let nanoseconds = _WireTimestamp.nanoseconds(from: date)
+            let decoded = _WireTimestamp.date(nanoseconds: nanoseconds)
+            let again = _WireTimestamp.nanoseconds(from: decoded)
+            if _WireTimestamp.date(nanoseconds: again) != decoded {
                 Issue.record("bits \(date.timeIntervalSinceReferenceDate.bitPattern) unstable")
                 return
             }
@@ -106,7 +107,7 @@ struct TimestampVector: Decodable, CustomTestStringConvertible {
             let fraction = String(magnitude % 1_000_000_000)
             let text = "\(sign)\(magnitude / 1_000_000_000).\(String(repeating: "0", count: 9 - fraction.count))\(fraction)"
             let expected = Double(text)
-            #expect(WireTimestamp.date(nanoseconds: nanoseconds).timeIntervalSinceReferenceDate == expected, "\(nanoseconds)")
+            #expect(_WireTimestamp.date(nanoseconds: nanoseconds).timeIntervalSinceReferenceDate == expected, "\(nanoseconds)")
         }
     }
 
@@ -115,14 +116,14 @@ struct TimestampVector: Decodable, CustomTestStringConvertible {
         for _ in 0..<100_000 {
             // Within 2^23 s of 2001, where a Double is finer than a nanosecond.
             let nanoseconds = 978_307_200_000_000_000 + Int64.random(in: -8_388_607_999_999_999...8_388_607_999_999_999, using: &generator)
-            let date = WireTimestamp.date(nanoseconds: nanoseconds)
-            #expect(WireTimestamp.nanoseconds(from: date) == nanoseconds)
+            let date = _WireTimestamp.date(nanoseconds: nanoseconds)
+            #expect(_WireTimestamp.nanoseconds(from: date) == nanoseconds)
         }
     }
 
     @Test func nearTwoThousandOneADateFinerThanANanosecondComesBackAsTheNearestNanosecond() {
         let date = Date(timeIntervalSinceReferenceDate: 0.001 + 0x1p-60)
-        let decoded = WireTimestamp.date(nanoseconds: WireTimestamp.nanoseconds(from: date))
+        let decoded = _WireTimestamp.date(nanoseconds: _WireTimestamp.nanoseconds(from: date))
         #expect(decoded != date)
         #expect(decoded == Date(timeIntervalSinceReferenceDate: 0.001))
     }
@@ -130,34 +131,34 @@ struct TimestampVector: Decodable, CustomTestStringConvertible {
     @Test func datesOfNowComeBackEqual() {
         for _ in 0..<1_000 {
             let date = Date()
-            #expect(WireTimestamp.date(nanoseconds: WireTimestamp.nanoseconds(from: date)) == date)
+            #expect(_WireTimestamp.date(nanoseconds: _WireTimestamp.nanoseconds(from: date)) == date)
         }
     }
 
     @Test func aTimestampComesBackAsTheNanosecondNearestToItsDate() {
         // In 2023 a Date's Double steps by 2^-23 s (119 ns): the wire value 789 ns lands
         // on the Date nearest to it, which re-encodes as its own nearest nanosecond.
-        let date = WireTimestamp.date(nanoseconds: 1_700_000_000_123_456_789)
-        #expect(WireTimestamp.nanoseconds(from: date) == 1_700_000_000_123_456_836)
-        #expect(WireTimestamp.date(nanoseconds: 1_700_000_000_123_456_836) == date)
+        let date = _WireTimestamp.date(nanoseconds: 1_700_000_000_123_456_789)
+        #expect(_WireTimestamp.nanoseconds(from: date) == 1_700_000_000_123_456_836)
+        #expect(_WireTimestamp.date(nanoseconds: 1_700_000_000_123_456_836) == date)
         // Near 2001 the Double is finer than a nanosecond, and every count survives.
-        #expect(WireTimestamp.nanoseconds(from: WireTimestamp.date(nanoseconds: 978_307_200_000_000_001)) == 978_307_200_000_000_001)
+        #expect(_WireTimestamp.nanoseconds(from: _WireTimestamp.date(nanoseconds: 978_307_200_000_000_001)) == 978_307_200_000_000_001)
     }
 
     @Test func theEndsClampAndNaNIsZero() {
-        #expect(WireTimestamp.nanoseconds(from: .distantFuture) == .max)
-        #expect(WireTimestamp.nanoseconds(from: .distantPast) == .min)
-        #expect(WireTimestamp.nanoseconds(from: Date(timeIntervalSinceReferenceDate: .infinity)) == .max)
-        #expect(WireTimestamp.nanoseconds(from: Date(timeIntervalSinceReferenceDate: -.infinity)) == .min)
-        #expect(WireTimestamp.nanoseconds(from: Date(timeIntervalSinceReferenceDate: .nan)) == 0)
+        #expect(_WireTimestamp.nanoseconds(from: .distantFuture) == .max)
+        #expect(_WireTimestamp.nanoseconds(from: .distantPast) == .min)
+        #expect(_WireTimestamp.nanoseconds(from: Date(timeIntervalSinceReferenceDate: .infinity)) == .max)
+        #expect(_WireTimestamp.nanoseconds(from: Date(timeIntervalSinceReferenceDate: -.infinity)) == .min)
+        #expect(_WireTimestamp.nanoseconds(from: Date(timeIntervalSinceReferenceDate: .nan)) == 0)
         for end in [Int64.max, .min] {
-            let date = WireTimestamp.date(nanoseconds: end)
-            #expect(WireTimestamp.date(nanoseconds: WireTimestamp.nanoseconds(from: date)) == date)
+            let date = _WireTimestamp.date(nanoseconds: end)
+            #expect(_WireTimestamp.date(nanoseconds: _WireTimestamp.nanoseconds(from: date)) == date)
         }
     }
 
     @Test func theDefaultIsTheUnixEpoch() {
-        #expect(WireTimestamp.nanoseconds(from: WireTimestamp.epoch) == 0)
-        #expect(WireTimestamp.date(nanoseconds: 0) == WireTimestamp.epoch)
+        #expect(_WireTimestamp.nanoseconds(from: _WireTimestamp.epoch) == 0)
+        #expect(_WireTimestamp.date(nanoseconds: 0) == _WireTimestamp.epoch)
     }
 }

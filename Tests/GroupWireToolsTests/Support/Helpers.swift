@@ -1,3 +1,4 @@
+import Foundation
 import GroupWire
 import GroupWireDynamic
 import GroupWireSpec
@@ -15,6 +16,18 @@ enum Examples {
         try SpecCompiler().compile(entry: CLIRunner.root.appendingPathComponent("Spec/Examples/WatchTogether.gwspec").path,
                                    loader: FileSpecLoader()).checkedSpec()
     }
+
+    /// 300 variations of Spec/Examples/Samples/PlaybackState.json (position and title
+    /// change), encoded as payloads: samples to train a dictionary on.
+    static func playbackStateVariations() throws -> [[UInt8]] {
+        let text = String(decoding: try CLIRunner.file("Spec/Examples/Samples/PlaybackState.json"), as: UTF8.self)
+        let codec = DynamicCodec(spec: try watch())
+        return try (0..<300).map { index in
+            let varied = text.replacingOccurrences(of: "1234.5", with: "\(index * 7).25")
+                .replacingOccurrences(of: "The Long Film", with: "The Long Film, part \(index)")
+            return try codec.encode(try JSONParser().parse(Array(varied.utf8)), as: "PlaybackState")
+        }
+    }
 }
 
 /// Frames built from parts, for inputs the JSON encoder would never produce.
@@ -28,6 +41,3 @@ enum FrameHex {
 enum HexTextForTests {
     static func encode(_ bytes: [UInt8]) -> String { PayloadDump.hexString(bytes) }
 }
-
-/// The public JSON value of GroupWireDynamic (GroupWire has a package-internal namesake).
-typealias JSONValue = GroupWireDynamic.JSONValue

@@ -1,11 +1,11 @@
 import GroupWireSpec
 
 /// Compiles spec files for the commands, turning problems into command results.
-enum SpecLoading {
+package enum SpecLoading {
     /// Compiles `path` from disk.
     /// - Throws: ``ToolFailure`` with status 2 when the file cannot be read or has errors
     ///   (its diagnostics rendered compiler-style).
-    static func load(_ path: String, loader: some SpecLoader = FileSpecLoader()) throws(ToolFailure) -> (spec: SpecSet, warnings: String) {
+    package static func load(_ path: String, loader: some SpecLoader = FileSpecLoader()) throws(ToolFailure) -> (spec: SpecSet, warnings: String) {
         let compilation = try compile(path, loader: loader)
         guard !compilation.hasErrors, let spec = try? compilation.checkedSpec() else {
             throw ToolFailure(result: ToolResult(
@@ -16,7 +16,7 @@ enum SpecLoading {
     }
 
     /// Runs `body` with the spec at `path`, or returns the failure to load it (status 2).
-    static func withSpec(_ path: String, _ body: (SpecSet) -> ToolResult) -> ToolResult {
+    package static func withSpec(_ path: String, _ body: (SpecSet) -> ToolResult) -> ToolResult {
         do throws(ToolFailure) {
             return body(try load(path).spec)
         } catch {
@@ -26,7 +26,7 @@ enum SpecLoading {
 
     /// Compiles `path` from disk without judging its diagnostics.
     /// - Throws: ``ToolFailure`` with status 2 when the file cannot be read.
-    static func compile(_ path: String, loader: some SpecLoader = FileSpecLoader()) throws(ToolFailure) -> SpecCompilation {
+    package static func compile(_ path: String, loader: some SpecLoader = FileSpecLoader()) throws(ToolFailure) -> SpecCompilation {
         do throws(SpecError) {
             return try SpecCompiler().compile(entry: path, loader: loader)
         } catch {

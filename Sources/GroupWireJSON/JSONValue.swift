@@ -1,7 +1,9 @@
-/// A JSON document as a value: what the dynamic codec reads and writes.
+/// A JSON document as a value: what the dynamic codec reads and writes, and what every
+/// machine-readable tool output (payload dumps, inspection reports, compatibility reports)
+/// is built from.
 ///
-/// Objects are dictionaries: the parser rejects duplicate keys, and ``JSONWriter`` writes
-/// keys sorted, so output is deterministic.
+/// Objects are dictionaries: ``JSONParser`` rejects duplicate keys, and ``JSONWriter`` writes
+/// keys sorted by their UTF-8 bytes, so output is deterministic.
 public enum JSONValue: Sendable, Hashable {
     /// `null`.
     case null
@@ -50,6 +52,53 @@ public enum JSONValue: Sendable, Hashable {
     /// The member `key` of an object; nil when absent or when this is not an object.
     public subscript(key: String) -> JSONValue? {
         objectValue?[key]
+    }
+
+    /// A signed integer, written with all its digits.
+    public static func int(_ value: Int64) -> JSONValue {
+        .number(JSONNumber(value))
+    }
+
+    /// An unsigned integer, written with all its digits (readers that parse numbers as
+    /// doubles lose precision above 2^53; the digits themselves are exact).
+    public static func uint(_ value: UInt64) -> JSONValue {
+        .number(JSONNumber(value))
+    }
+
+    /// A `Double` in the one JSON form of Spec/FORMAT.md: a number in its shortest
+    /// round-trip form, or, since JSON has no spelling for them, the strings `"NaN"`,
+    /// `"Infinity"` and `"-Infinity"`.
+    public static func double(_ value: Double) -> JSONValue {
+        if let number = JSONNumber(value) { return .number(number) }
+        if value.isNaN { return .string(nonFiniteNaN) }
+        return .string(value < 0 ? nonFiniteNegativeInfinity : nonFiniteInfinity)
+    }
+
+    /// A `Float` in the same form as ``double(_:)``, written in the shortest text that reads
+    /// back as the same `Float` (`0.1`, not `0.10000000149011612`).
+    public static func float(_ value: Float) -> JSONValue {
+        if let number = JSONNumber(value) { return .number(number) }
+        return double(Double(value))
+    }
+
+    /// The non-finite `Double` a string spells (`"NaN"`, `"Infinity"`, `"-Infinity"`), or nil.
+    public static func nonFiniteDouble(named text: String) -> Double? {
+        switch text {
+        case nonFiniteNaN: .nan
+        case nonFiniteInfinity: .infinity
+        case nonFiniteNegativeInfinity: -.infinity
+        default: nil
+        }
+    }
+
+    private static let nonFiniteNaN = "NaN"
+    private static let nonFiniteInfinity = "Infinity"
+    private static let nonFiniteNegativeInfinity = "-Infinity"
+
+    /// The value as JSON text with sorted keys (no trailing newline).
+    /// - Parameter pretty: two-space indentation and one member per line when true.
+    public func rendered(pretty: Bool = true) -> String {
+        JSONWriter(prettyPrinted: pretty).string(self)
     }
 }
 

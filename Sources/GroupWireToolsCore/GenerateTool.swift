@@ -4,13 +4,13 @@ import GroupWireSpec
 
 /// `groupwire generate SPEC... --output DIR`: Swift types for spec files, written only
 /// where the content changed (so builds depending on them do not rerun).
-public struct GenerateTool: Sendable {
+package struct GenerateTool: Sendable {
     /// The spec files.
-    public var paths: [String]
+    package var paths: [String]
     /// The folder the Swift files go to (created when missing).
-    public var outputDirectory: String
+    package var outputDirectory: String
     /// How the Swift is written.
-    public var options: GeneratorOptions
+    package var options: GeneratorOptions
 
     /// Creates the tool.
     /// - Parameters:
@@ -18,7 +18,7 @@ public struct GenerateTool: Sendable {
     ///     `options.files` is ``GroupWireCodegen/GeneratorOptions/FileSelection/entryOnly``.
     ///   - outputDirectory: where to write.
     ///   - options: access level and file selection.
-    public init(paths: [String], outputDirectory: String, options: GeneratorOptions) {
+    package init(paths: [String], outputDirectory: String, options: GeneratorOptions) {
         self.paths = paths
         self.outputDirectory = outputDirectory
         self.options = options
@@ -28,7 +28,7 @@ public struct GenerateTool: Sendable {
     /// - Returns: one line per file (`wrote PATH` or `unchanged PATH`) on standard output;
     ///   status 2 when a spec cannot be read or has errors, two specs would write different
     ///   contents to one file, or a file cannot be written.
-    public func run() -> ToolResult {
+    package func run() -> ToolResult {
         var result = ToolResult()
         var files: [String: String] = [:]
         var order: [String] = []

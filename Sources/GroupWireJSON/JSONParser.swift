@@ -19,9 +19,8 @@ public struct JSONParser: Sendable {
     }
 
     /// Parses one JSON value that fills `bytes` (surrounding whitespace allowed).
-    /// - Throws: ``JSONInputError`` of kind ``JSONInputError/Kind/syntax`` with the offset,
-    ///   line and column of the problem.
-    public func parse(_ bytes: [UInt8]) throws(JSONInputError) -> JSONValue {
+    /// - Throws: ``JSONSyntaxError`` with the offset, line and column of the problem.
+    public func parse(_ bytes: [UInt8]) throws(JSONSyntaxError) -> JSONValue {
         var state = State(bytes: bytes, maxDepth: maxDepth, maxNumberLength: maxNumberLength)
         state.skipWhitespace()
         let value = try state.parseValue(depth: 0)
@@ -33,8 +32,8 @@ public struct JSONParser: Sendable {
     }
 
     /// Parses one JSON value from text.
-    /// - Throws: ``JSONInputError`` of kind ``JSONInputError/Kind/syntax``.
-    public func parse(_ text: String) throws(JSONInputError) -> JSONValue {
+    /// - Throws: ``JSONSyntaxError``.
+    public func parse(_ text: String) throws(JSONSyntaxError) -> JSONValue {
         try parse(Array(text.utf8))
     }
 
@@ -59,7 +58,7 @@ public struct JSONParser: Sendable {
             return "byte 0x\(String(byte, radix: 16, uppercase: true))"
         }
 
-        func error(_ message: String, at offset: Int? = nil) -> JSONInputError {
+        func error(_ message: String, at offset: Int? = nil) -> JSONSyntaxError {
             let offset = min(offset ?? position, bytes.count)
             var line = 1
             var lineStart = 0
@@ -68,7 +67,7 @@ public struct JSONParser: Sendable {
                 line += 1
                 lineStart = index + 1
             }
-            return JSONInputError(syntaxAt: offset, line: line, column: offset - lineStart + 1, message)
+            return JSONSyntaxError(offset: offset, line: line, column: offset - lineStart + 1, message)
         }
 
         mutating func skipWhitespace() {
@@ -77,7 +76,7 @@ public struct JSONParser: Sendable {
             }
         }
 
-        mutating func expect(_ literal: StaticString, value: JSONValue) throws(JSONInputError) -> JSONValue {
+        mutating func expect(_ literal: StaticString, value: JSONValue) throws(JSONSyntaxError) -> JSONValue {
             let start = position
             let expected = literal.withUTF8Buffer { Array($0) }
             for byte in expected {
@@ -89,7 +88,7 @@ public struct JSONParser: Sendable {
             return value
         }
 
-        mutating func parseValue(depth: Int) throws(JSONInputError) -> JSONValue {
+        mutating func parseValue(depth: Int) throws(JSONSyntaxError) -> JSONValue {
             guard let byte = current else { throw error("expected a value, found end of input") }
             switch byte {
             case UInt8(ascii: "{"): return try parseObject(depth: depth + 1)
@@ -103,7 +102,7 @@ public struct JSONParser: Sendable {
             }
         }
 
-        mutating func parseObject(depth: Int) throws(JSONInputError) -> JSONValue {
+        mutating func parseObject(depth: Int) throws(JSONSyntaxError) -> JSONValue {
             guard depth <= maxDepth else { throw error("nesting is deeper than \(maxDepth) levels") }
             position += 1  // "{"
             var members: [String: JSONValue] = [:]
@@ -138,7 +137,7 @@ public struct JSONParser: Sendable {
             }
         }
 
-        mutating func parseArray(depth: Int) throws(JSONInputError) -> JSONValue {
+        mutating func parseArray(depth: Int) throws(JSONSyntaxError) -> JSONValue {
             guard depth <= maxDepth else { throw error("nesting is deeper than \(maxDepth) levels") }
             position += 1  // "["
             var elements: [JSONValue] = []
@@ -161,7 +160,7 @@ public struct JSONParser: Sendable {
             }
         }
 
-        mutating func parseString() throws(JSONInputError) -> String {
+        mutating func parseString() throws(JSONSyntaxError) -> String {
             let start = position
             position += 1  // opening quote
             var utf8: [UInt8] = []
@@ -186,7 +185,7 @@ public struct JSONParser: Sendable {
             }
         }
 
-        mutating func parseEscape(into utf8: inout [UInt8]) throws(JSONInputError) {
+        mutating func parseEscape(into utf8: inout [UInt8]) throws(JSONSyntaxError) {
             guard let byte = current else { throw error("unterminated escape sequence") }
             position += 1
             switch byte {
@@ -220,7 +219,7 @@ public struct JSONParser: Sendable {
             }
         }
 
-        mutating func parseHex4() throws(JSONInputError) -> UInt16 {
+        mutating func parseHex4() throws(JSONSyntaxError) -> UInt16 {
             var value: UInt16 = 0
             for _ in 0..<4 {
                 guard let byte = current else { throw error("expected 4 hex digits in a \\u escape") }
@@ -237,7 +236,7 @@ public struct JSONParser: Sendable {
             return value
         }
 
-        mutating func parseNumber() throws(JSONInputError) -> JSONNumber {
+        mutating func parseNumber() throws(JSONSyntaxError) -> JSONNumber {
             let start = position
             if current == UInt8(ascii: "-") { position += 1 }
             guard let first = current, isDigit(first) else { throw error("expected a digit in a number") }

@@ -1,10 +1,19 @@
-import GroupWireDynamic
+import GroupWireJSON
 import Testing
 
 /// The JSON parser and writer: values, exact numbers, escapes, and errors with positions.
 @Suite struct JSONParserTests {
-    func syntaxError(_ text: String, maxDepth: Int = 512) -> JSONInputError? {
-        jsonError { () throws(JSONInputError) in _ = try JSONParser(maxDepth: maxDepth).parse(text) }
+    func syntaxError(_ text: String, maxDepth: Int = 512) -> JSONSyntaxError? {
+        syntaxError { () throws(JSONSyntaxError) in _ = try JSONParser(maxDepth: maxDepth).parse(text) }
+    }
+
+    func syntaxError(_ body: () throws(JSONSyntaxError) -> Void) -> JSONSyntaxError? {
+        do {
+            try body()
+            return nil
+        } catch {
+            return error
+        }
     }
 
     @Test func valuesParseToTheirCases() throws {
@@ -59,7 +68,6 @@ import Testing
     ])
     func malformedJSONIsReportedAtItsLineAndColumn(text: String, line: Int, column: Int) throws {
         let error = try #require(syntaxError(text))
-        #expect(error.kind == .syntax)
         #expect(error.line == line)
         #expect(error.column == column)
     }
@@ -72,7 +80,38 @@ import Testing
     }
 
     @Test func invalidUTF8InStringsIsRejected() throws {
-        let error = jsonError { () throws(JSONInputError) in _ = try JSONParser().parse([0x22, 0xFF, 0x22]) }
-        #expect(error?.kind == .syntax)
+        let error = syntaxError { () throws(JSONSyntaxError) in _ = try JSONParser().parse([0x22, 0xFF, 0x22]) }
+        #expect(error?.offset == 0)  // the string that holds the bad byte
+    }
+
+    @Test func stringsEscapeQuotesBackslashesControlCharactersAndDelete() {
+        let value = JSONValue.object(["b": .string("q\"\\\n\u{01}\u{7F}\u{8}"), "a": .double(.nan), "c": .array([])])
+        #expect(value.rendered(pretty: false) == #"{"a":"NaN","b":"q\"\\\n\u0001\u007f\b","c":[]}"#)
+        #expect(
+            JSONValue.object(["k": .array([.int(-1), .bool(true), .null])]).rendered() == """
+                {
+                  "k": [
+                    -1,
+                    true,
+                    null
+                  ]
+                }
+                """)
+    }
+
+    @Test func nonFiniteDoublesHaveTheOneSpellingOfFormatMDAndReadBack() {
+        #expect([JSONValue.double(.nan), .double(.infinity), .double(-.infinity), .float(-.infinity)]
+            == [.string("NaN"), .string("Infinity"), .string("-Infinity"), .string("-Infinity")])
+        #expect(JSONValue.nonFiniteDouble(named: "Infinity") == .infinity)
+        #expect(JSONValue.nonFiniteDouble(named: "-Infinity") == -.infinity)
+        #expect(JSONValue.nonFiniteDouble(named: "NaN")?.isNaN == true)
+        #expect(JSONValue.nonFiniteDouble(named: "nan") == nil)
+        #expect(JSONValue.double(2.0) == .number(JSONNumber(Int64(2))))
+        #expect(JSONValue.float(0.1).description == "0.1")
+    }
+
+    @Test func keysSortByTheirUTF8Bytes() {
+        let value: JSONValue = ["é": 1, "z": 2, "Z": 3]
+        #expect(JSONWriter().string(value) == #"{"Z":3,"z":2,"é":1}"#)
     }
 }

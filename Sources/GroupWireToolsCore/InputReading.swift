@@ -1,5 +1,3 @@
-import GroupWireCapture
-
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
@@ -12,20 +10,20 @@ import Darwin
 #endif
 
 /// Bounded reads of command input: standard input or a file, never more than a limit.
-public enum InputReading {
+package enum InputReading {
     /// The most input a command reads (64 MiB).
-    public static let defaultLimit = 64 << 20
+    package static let defaultLimit = 64 << 20
 
     /// Reads standard input to its end.
     /// - Throws: a message for the command line when the input is over `limit` bytes or unreadable.
-    public static func standardInput(limit: Int = defaultLimit) throws(InputReadingError) -> [UInt8] {
+    package static func standardInput(limit: Int = defaultLimit) throws(InputReadingError) -> [UInt8] {
         try read(descriptor: 0, name: "standard input", limit: limit)
     }
 
     /// Reads a whole file.
     /// - Throws: a message for the command line when the file cannot be opened, is over
     ///   `limit` bytes or cannot be read.
-    public static func file(_ path: String, limit: Int = defaultLimit) throws(InputReadingError) -> [UInt8] {
+    package static func file(_ path: String, limit: Int = defaultLimit) throws(InputReadingError) -> [UInt8] {
         let descriptor = open(path, O_RDONLY)
         guard descriptor >= 0 else {
             throw InputReadingError(message: "cannot open \(path): \(String(cString: strerror(errno)))")
@@ -38,8 +36,13 @@ public enum InputReading {
         var bytes: [UInt8] = []
         var chunk = [UInt8](repeating: 0, count: 65_536)
         while true {
+            // Qualified: `read` alone would name this type's own method.
             let count = chunk.withUnsafeMutableBytes { raw in
-                systemRead(descriptor, raw.baseAddress, raw.count)
+                #if canImport(Glibc)
+                Glibc.read(descriptor, raw.baseAddress, raw.count)
+                #else
+                Darwin.read(descriptor, raw.baseAddress, raw.count)
+                #endif
             }
             if count == 0 { return bytes }
             if count < 0 {
@@ -55,7 +58,7 @@ public enum InputReading {
 }
 
 /// Input that could not be read.
-public struct InputReadingError: Error, Sendable, Hashable {
+package struct InputReadingError: Error, Sendable, Hashable {
     /// What went wrong, for a `groupwire: error:` line.
-    public let message: String
+    package let message: String
 }

@@ -1,5 +1,4 @@
 import ArgumentParser
-import GroupWireTools
 
 #if canImport(Glibc)
 import Glibc
@@ -9,9 +8,9 @@ import Darwin
 
 /// Writes a command's result to the process's standard streams and ends the command with
 /// its exit status.
-enum StandardStreams {
+package enum StandardStreams {
     /// Writes `result` and throws its exit code (unless 0) for ArgumentParser to exit with.
-    static func finish(_ result: ToolResult) throws {
+    package static func finish(_ result: ToolResult) throws {
         write(result.output, to: 1)
         write(Array(result.messages.utf8), to: 2)
         if result.status != .ok {
@@ -21,7 +20,7 @@ enum StandardStreams {
 
     /// An output that writes standard output through a 64 KiB buffer (flushed when full,
     /// when the command waits for input, and by ``exit(_:)``) and standard error at once.
-    static func streaming() -> ToolOutput {
+    package static func streaming() -> ToolOutput {
         ToolOutput(
             output: { standardOutput.write($0) },
             messages: { text in
@@ -33,7 +32,7 @@ enum StandardStreams {
 
     /// Flushes standard output and throws `status`'s exit code (unless 0) for
     /// ArgumentParser to exit with.
-    static func exit(_ status: ToolStatus) throws {
+    package static func exit(_ status: ToolStatus) throws {
         standardOutput.flush()
         if status != .ok {
             throw ExitCode(status.rawValue)
@@ -66,7 +65,7 @@ enum StandardStreams {
     }
 
     /// Reads a command's input from `path`, or standard input when it is nil or `-`.
-    static func input(_ path: String?) throws -> [UInt8] {
+    package static func input(_ path: String?) throws -> [UInt8] {
         do throws(InputReadingError) {
             if let path, path != "-" {
                 return try InputReading.file(path)
@@ -79,7 +78,7 @@ enum StandardStreams {
     }
 
     /// Writes text to standard error.
-    static func standardError(_ text: String) {
+    package static func standardError(_ text: String) {
         write(Array(text.utf8), to: 2)
     }
 

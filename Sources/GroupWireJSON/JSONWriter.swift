@@ -1,5 +1,9 @@
-/// Writes a ``JSONValue`` as JSON text with object keys sorted, so equal values always
-/// produce the same text.
+/// Writes a ``JSONValue`` as JSON text with object keys sorted by their UTF-8 bytes, so equal
+/// values always produce the same text.
+///
+/// Strings are escaped per RFC 8259: `"` and `\`, the short escapes `\n`, `\r`, `\t`,
+/// `\b`, `\f`, and `\u00XX` for the other control characters and DEL (0x7F), so the
+/// text is safe to print on a terminal.
 public struct JSONWriter: Sendable {
     /// Whether to write one member or element per line, indented by two spaces.
     public var prettyPrinted: Bool
@@ -49,7 +53,7 @@ public struct JSONWriter: Sendable {
                 return
             }
             output.append(UInt8(ascii: "{"))
-            for (index, key) in members.keys.sorted().enumerated() {
+            for (index, key) in members.keys.sorted(by: { $0.utf8.lexicographicallyPrecedes($1.utf8) }).enumerated() {
                 if index > 0 { output.append(UInt8(ascii: ",")) }
                 newline(indent + 1, into: &output)
                 writeString(key, into: &output)
@@ -79,7 +83,7 @@ public struct JSONWriter: Sendable {
             case 0x09: output.append(contentsOf: "\\t".utf8)
             case 0x08: output.append(contentsOf: "\\b".utf8)
             case 0x0C: output.append(contentsOf: "\\f".utf8)
-            case 0..<0x20:
+            case 0..<0x20, 0x7F:
                 let hex = String(byte, radix: 16, uppercase: false)
                 output.append(contentsOf: ("\\u00" + (hex.count < 2 ? "0" + hex : hex)).utf8)
             default: output.append(byte)

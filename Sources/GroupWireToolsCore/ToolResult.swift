@@ -1,71 +1,65 @@
-import GroupWireDynamic
-
 /// How a `groupwire` command ended: its exit status.
-public struct ToolStatus: RawRepresentable, Sendable, Hashable, CustomStringConvertible {
+package struct ToolStatus: RawRepresentable, Sendable, Hashable, CustomStringConvertible {
     /// The process exit code.
-    public let rawValue: Int32
+    package let rawValue: Int32
 
     /// Creates a status from an exit code.
-    public init(rawValue: Int32) {
+    package init(rawValue: Int32) {
         self.rawValue = rawValue
     }
 
     /// Exit 0: success (for `spec diff`, compatible).
-    public static let ok = ToolStatus(rawValue: 0)
+    package static let ok = ToolStatus(rawValue: 0)
     /// Exit 1: the input data is invalid (bad JSON, bad frames; for `spec diff`, breaking).
-    public static let invalidInput = ToolStatus(rawValue: 1)
+    package static let invalidInput = ToolStatus(rawValue: 1)
     /// Exit 2: a usage, spec or I/O error.
-    public static let failure = ToolStatus(rawValue: 2)
+    package static let failure = ToolStatus(rawValue: 2)
 
     /// The exit code as text.
-    public var description: String { String(rawValue) }
+    package var description: String { String(rawValue) }
 }
 
 /// What a `groupwire` command produced: bytes for standard output, text for standard
 /// error, and an exit status. Commands compute it without touching the process, so tests
 /// can check all three.
-public struct ToolResult: Sendable, Hashable {
+package struct ToolResult: Sendable, Hashable {
     /// Bytes for standard output.
-    public var output: [UInt8]
+    package var output: [UInt8]
     /// Text for standard error: diagnostics and `groupwire: error: …` lines.
-    public var messages: String
+    package var messages: String
     /// The exit status.
-    public var status: ToolStatus
+    package var status: ToolStatus
 
     /// Creates a result.
-    public init(output: [UInt8] = [], messages: String = "", status: ToolStatus = .ok) {
+    package init(output: [UInt8] = [], messages: String = "", status: ToolStatus = .ok) {
         self.output = output
         self.messages = messages
         self.status = status
     }
 
     /// A result with only an error line (`groupwire: error: <message>`) and `status`.
-    public static func error(_ message: String, status: ToolStatus) -> ToolResult {
+    package static func error(_ message: String, status: ToolStatus) -> ToolResult {
         ToolResult(messages: ToolResult.errorLine(message), status: status)
     }
 
     /// `groupwire: error: <message>` with a newline.
-    public static func errorLine(_ message: String) -> String {
+    package static func errorLine(_ message: String) -> String {
         "groupwire: error: \(message)\n"
     }
 
     /// Standard output as UTF-8 text.
-    public var outputText: String { String(decoding: output, as: UTF8.self) }
+    package var outputText: String { String(decoding: output, as: UTF8.self) }
 }
 
 /// A failure that ends a command early, carrying what to print and the exit status.
-struct ToolFailure: Error {
-    let result: ToolResult
+package struct ToolFailure: Error {
+    package let result: ToolResult
 
-    init(_ message: String, status: ToolStatus = .failure) {
+    package init(_ message: String, status: ToolStatus = .failure) {
         result = .error(message, status: status)
     }
 
-    init(result: ToolResult) {
+    package init(result: ToolResult) {
         self.result = result
     }
 }
-
-/// The dynamic codec's JSON value (GroupWire has a package-internal type of the same name
-/// for its own reports; this module means the public one).
-typealias JSONValue = GroupWireDynamic.JSONValue

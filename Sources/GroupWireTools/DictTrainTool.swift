@@ -1,0 +1,107 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+import GroupWire
+import GroupWireCompression
+
+/// `groupwire dict train INPUT... -o DICT [--size BYTES] [--id N]`: trains a standard zstd
+/// dictionary from sample messages, each INPUT being a frame file (every data and control
+/// frame's payload is a sample) or a file holding one sample message.
+package struct DictTrainTool: Sendable {
+    /// Most bytes read from all inputs together (256 MiB).
+    package static let maxInputBytes = 256 << 20
+
+    /// Sample message files or frame files.
+    package var inputs: [String]
+    /// Where to write the dictionary.
+    package var output: String?
+    /// Dictionary capacity in bytes, as given on the command line (default 16384).
+    package var size: String?
+    /// Dictionary id to stamp, as given on the command line (default: from the content).
+    package var id: String?
+
+    /// Creates the tool.
+    package init(inputs: [String], output: String?, size: String? = nil, id: String? = nil) {
+        self.inputs = inputs
+        self.output = output
+        self.size = size
+        self.id = id
+    }
+
+    /// Trains and writes the dictionary.
+    /// - Returns: a `wrote PATH: dictionary id N, B bytes, S samples` line on standard output;
+    ///   status 2 with a `groupwire: error:` line on a usage, input, training or write error.
+    package func run() -> ToolResult {
+        do throws(ToolFailure) {
+            return try train()
+        } catch {
+            return error.result
+        }
+    }
+
+    private func train() throws(ToolFailure) -> ToolResult {
+        guard !inputs.isEmpty else {
+            throw ToolFailure("no INPUT files given; usage: groupwire dict train INPUT... -o DICT")
+        }
+        guard let output, !output.isEmpty else {
+            throw ToolFailure("missing -o DICT: say where to write the dictionary")
+        }
+        let capacity = try parseSize()
+        let stampedID = try parseID()
+        let payloads: PayloadCompressor
+        do {
+            payloads = try PayloadCompressor()
+        } catch {
+            throw ToolFailure("cannot set up zstd: \(error)")
+        }
+        var samples: [[UInt8]] = []
+        var totalBytes = 0
+        for path in inputs {
+            let bytes: [UInt8]
+            do throws(InputReadingError) {
+                bytes = try InputReading.file(path, limit: Self.maxInputBytes - totalBytes)
+            } catch {
+                // Over the limit here means over what the inputs before it left of maxInputBytes.
+                throw ToolFailure(error.message)
+            }
+            totalBytes += bytes.count  // safe because: InputReading keeps the total within maxInputBytes.
+            do {
+                samples.append(contentsOf: try DictionarySamples.extract(from: bytes, payloads: payloads).samples)
+            } catch {
+                throw ToolFailure("\(path): \(error)")
+            }
+        }
+        let dictionary: ZstdDictionary
+        do {
+            dictionary = try DictionaryTrainer.train(samples: samples, size: capacity, id: stampedID)
+        } catch {
+            throw ToolFailure("\(error.context) (\(samples.count) samples from \(inputs.count) inputs)")
+        }
+        do {
+            try Data(dictionary.bytes).write(to: URL(fileURLWithPath: output), options: .atomic)
+        } catch {
+            throw ToolFailure("cannot write \(output): \(error.localizedDescription)")
+        }
+        let line = "wrote \(output): dictionary id \(dictionary.id), \(dictionary.bytes.count) bytes, \(samples.count) samples\n"
+        return ToolResult(output: Array(line.utf8))
+    }
+
+    private func parseSize() throws(ToolFailure) -> Int {
+        guard let size else { return DictionaryTrainer.defaultSize }
+        guard let value = Int(size), (DictionaryTrainer.minimumSize...ZstdDictionary.maxSize).contains(value) else {
+            throw ToolFailure(
+                "--size \(size) is not a size in \(DictionaryTrainer.minimumSize)...\(ZstdDictionary.maxSize) bytes")
+        }
+        return value
+    }
+
+    private func parseID() throws(ToolFailure) -> UInt32? {
+        guard let id else { return nil }
+        guard let value = UInt32(id), value != 0 else {
+            throw ToolFailure("--id \(id) is not a dictionary id in 1...4294967295")
+        }
+        return value
+    }
+}
