@@ -17,7 +17,7 @@ import GroupWireSession
         let body = payload(size)
         let profile = PeerProfile()
         let frames = try SendPipeline().frames(typeID: 300, payload: body, messageID: 9, profile: profile)
-        let reference = try Fragmenter(limits: profile.limits).frames(typeID: 300, messageID: 9, body: body)
+        let reference = try Fragmenter(limits: Limits(maxFrameSize: profile.maxFrameSize, maxMessageSize: profile.maxMessageSize)).frames(typeID: 300, messageID: 9, body: body)
         #expect(frames == reference)
         #expect(frames.count == 1)
         #expect(frames[0].count == FrameEncoder.frameSize(typeID: 300, compression: nil, fragment: nil, bodyCount: size))
@@ -31,12 +31,13 @@ import GroupWireSession
 
     @Test func aBodyOneByteOverTheFrameSizeIsFragmentedAsBefore() throws {
         let profile = PeerProfile(maxFrameSize: 256)
-        let fits = 256 - FrameEncoder.frameSize(typeID: 5, compression: nil, fragment: nil, bodyCount: 0)
+        // The largest body whose data frame is at most 256 bytes (the length varint grows with it).
+        let fits = (0...256).last { FrameEncoder.frameSize(typeID: 5, compression: nil, fragment: nil, bodyCount: $0) <= 256 }!
         let whole = try SendPipeline().frames(typeID: 5, payload: payload(fits), messageID: 1, profile: profile)
         #expect(whole.count == 1)
         #expect(whole[0].count == 256)
         let split = try SendPipeline().frames(typeID: 5, payload: payload(fits + 1), messageID: 1, profile: profile)
-        #expect(split == (try Fragmenter(limits: profile.limits).frames(typeID: 5, messageID: 1, body: payload(fits + 1))))
+        #expect(split == (try Fragmenter(limits: Limits(maxFrameSize: profile.maxFrameSize, maxMessageSize: profile.maxMessageSize)).frames(typeID: 5, messageID: 1, body: payload(fits + 1))))
         #expect(split.count == 2)
     }
 

@@ -45,7 +45,7 @@ public struct SendPipeline: Sendable {
         var writer = ByteWriter(capacity: single)
         var failure: WireError?
         body.withUnsafeBytes { raw in
-            do {
+            do throws(WireError) {
                 try FrameEncoder(limits: limits).encode(kind: kind, typeID: typeID, compression: compression, body: raw, into: &writer)
             } catch {
                 failure = error
