@@ -79,6 +79,12 @@ def main():
     write(frames_dir, "stream-corrupted-second.bin", bytes(corrupted))
     write(frames_dir, "stream-garbage-between.bin",
           valid[names[0]] + b"garbage" + valid[names[-1]] + valid[names[0]][:5])
+    # Stream vectors: junk that looks like frame starts, cut and damaged frames.
+    for path in sorted(glob.glob(os.path.join(VECTORS, "..", "streams", "*.json"))):
+        with open(path) as f:
+            vector = json.load(f)
+        if vector["hex"]:
+            write(frames_dir, "stream-vector-" + vector["name"] + ".bin", bytes.fromhex(vector["hex"]))
     # Payloads: selector byte 0x00 (default limits) or with bit 7 set (small limits).
     for name, hex_text in DEMO_PAYLOADS.items():
         write(payload_dir, "demo-" + name + ".bin", b"\x00" + bytes.fromhex(hex_text))

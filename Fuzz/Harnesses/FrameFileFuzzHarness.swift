@@ -14,7 +14,8 @@ let frameFileFuzzMaxBytes = 1 << 16
 /// Invariants: reading never traps; a raw file is its bytes; a hex dump's error names a
 /// line and column inside the text (column at most one past the line's end); every byte
 /// a hex dump yields has a location inside the text, and the offset after the last has
-/// none; the frames decoded from the bytes tile them.
+/// none; the frames decoded from the bytes tile them; and `FrameFileStream`, reading the
+/// file a chunk at a time, reports the same events.
 func frameFileFuzzViolations(_ input: [UInt8]) -> [String] {
     var violations: [String] = []
     // Line lengths without the newline (and without a CR before it), 1-based lines.
@@ -54,6 +55,17 @@ func frameFileFuzzViolations(_ input: [UInt8]) -> [String] {
                 }
             }
             if dump.location(ofByte: bytes.count) != nil { violations.append("the end offset has a location") }
+            // Fed in two pieces, split anywhere, the streaming reader gives the same bytes.
+            let split = Int(input[0]) * input.count / 256
+            var pieces = HexDumpReader(path: "fuzz.hex", maxBytes: frameFileFuzzMaxBytes)
+            do {
+                try pieces.append(input[..<split])
+                try pieces.append(input[split...])
+                try pieces.finish()
+                if pieces.takeBytes() != bytes { violations.append("hex split at \(split) gave other bytes") }
+            } catch {
+                violations.append("hex split at \(split) failed where the whole text did not: \(error)")
+            }
             if dump.location(ofByte: -1) != nil { violations.append("offset -1 has a location") }
         } catch {
             if let line = error.line {
@@ -72,8 +84,19 @@ func frameFileFuzzViolations(_ input: [UInt8]) -> [String] {
         if bytes != input { violations.append("a raw file's bytes differ from the input") }
     }
 
+    // The streaming reader every command uses gives the same events, chunk by chunk.
+    let whole = FrameDecoder().decodeAll(bytes)
+    let stream = FrameFileStream(bytes: input, path: "fuzz", format: format)
+    var streamed: [FrameStreamEvent] = []
+    do {
+        while let event = try stream.next() { streamed.append(event.event) }
+        if streamed != whole { violations.append("streaming the file gave other events than reading it whole") }
+    } catch {
+        violations.append("streaming failed where reading whole did not: \(error)")
+    }
+
     var end = 0
-    for event in FrameDecoder().decodeAll(bytes) {
+    for event in whole {
         if event.offset != end || event.length <= 0 {
             violations.append("frame events do not tile the bytes at \(end)")
             break

@@ -1,4 +1,5 @@
 import GroupWire
+import GroupWireCapture
 import GroupWireCompression
 import GroupWireSession
 import GroupWireDynamic
@@ -12,12 +13,23 @@ import GroupWireSpec
 public struct DecodeTool: Sendable {
     /// How the input is written.
     public enum InputFormat: String, Sendable, CaseIterable {
-        /// Hex if the first non-blank character is a hex digit, else raw bytes.
+        /// Detected from the first bytes (``GroupWireCapture/FrameFileFormat/detect(prefix:)``):
+        /// raw when the input starts with the magic byte 0xC7 or is not text, else hex.
         case auto
         /// Raw frame bytes.
         case raw
-        /// Hex digits, whitespace ignored.
+        /// A hex dump: plain hex, the lines `groupwire demo --hex` writes, `xxd`,
+        /// `hexdump -C` (see ``GroupWireCapture/HexDump``).
         case hex
+
+        /// The frame file format to read, or nil to detect it.
+        var fileFormat: FrameFileFormat? {
+            switch self {
+            case .auto: nil
+            case .raw: .raw
+            case .hex: .hex
+            }
+        }
     }
 
     /// The spec file declaring the messages.
@@ -47,82 +59,111 @@ public struct DecodeTool: Sendable {
         self.limits = limits
     }
 
-    /// Decodes every frame of `input`.
+    /// Decodes every frame of `input` held in memory, and collects what would be printed.
+    /// - Returns: see ``run(stream:output:)``.
+    public func run(input: [UInt8]) -> ToolResult {
+        ToolOutput.collecting { output in
+            run(stream: FrameFileStream(bytes: input, path: "standard input", format: inputFormat.fileFormat, limits: limits),
+                output: output)
+        }
+    }
+
+    /// Decodes every frame of the file at `path` (`-`: standard input) as it is read.
+    /// - Returns: see ``run(stream:output:)``; ``ToolStatus/failure`` when the file cannot
+    ///   be opened.
+    public func run(path: String, output: ToolOutput) -> ToolStatus {
+        let stream: FrameFileStream
+        do throws(FrameFileError) {
+            stream = try FrameFileStream.reading(path, format: inputFormat.fileFormat, limits: limits)
+        } catch {
+            output.message(InspectTool.diagnostic(error))
+            return .failure
+        }
+        return run(stream: stream, output: output)
+    }
+
+    /// Decodes every frame of `stream`, printing each message as soon as it is complete.
     /// - Returns: one JSON document per valid message (a data frame, or the last fragment of
     ///   a fragmented one) on standard output, and for each invalid frame or dropped
-    ///   message an error line with its offset and reason; status 1 if any frame was
-    ///   invalid or a fragmented message incomplete (the valid ones are still printed), 2
-    ///   for spec problems and unreadable or invalid dictionary files.
-    public func run(input: [UInt8]) -> ToolResult {
+    ///   message an error line with its offset and reason on standard error; status 1 if
+    ///   any frame was invalid, the input is not valid hex or holds no frames, or a
+    ///   fragmented message is incomplete (the valid ones are still printed), 2 for spec
+    ///   problems and unreadable or invalid dictionary files.
+    public func run(stream: FrameFileStream, output: ToolOutput) -> ToolStatus {
         let dictionaries: DictionaryStore
         do throws(ToolFailure) {
             dictionaries = try DictionaryLoading.load(dictionaryPaths)
         } catch {
-            return error.result
+            output.message(error.result.messages)
+            return error.result.status
         }
-        return SpecLoading.withSpec(specPath) { spec in run(input: input, spec: spec, dictionaries: dictionaries) }
+        let loaded = SpecLoading.withSpec(specPath) { spec in
+            ToolResult(status: run(stream: stream, spec: spec, dictionaries: dictionaries, output: output))
+        }
+        output.message(loaded.messages)
+        return loaded.status
     }
 
-    private func run(input: [UInt8], spec: SpecSet, dictionaries: DictionaryStore) -> ToolResult {
-        var bytes = input
-        if inputFormat == .hex || (inputFormat == .auto && HexText.looksLikeHex(input)) {
-            switch HexText.decode(input) {
-            case .success(let decoded): bytes = decoded
-            case .failure(let error): return .error("input is not hex: \(error.message)", status: .invalidInput)
-            }
-        }
-        guard !bytes.isEmpty else {
-            return .error("the input holds no frames", status: .invalidInput)
-        }
+    private func run(stream: FrameFileStream, spec: SpecSet, dictionaries: DictionaryStore, output: ToolOutput) -> ToolStatus {
+        stream.willRead = { output.flush() }
         let codec = DynamicCodec(spec: spec, limits: limits, options: .init(keepsUnknownFields: keepsUnknownFields))
         let writer = JSONWriter(prettyPrinted: pretty)
         // Only compressed frames need it; if zstd cannot start, only those fail.
         let compressor = try? PayloadCompressor(dictionaries: dictionaries, limits: limits)
-        var result = ToolResult()
+        var status = ToolStatus.ok
+        func report(_ line: String) {
+            output.message(ToolResult.errorLine(line))
+            status = .invalidInput
+        }
         // The messenger's receiving path. The whole input is one sender; time stands still,
         // so nothing times out mid-file.
         var pipeline = ReceivePipeline(limits: limits, clock: ReassemblyClock { .zero }, codec: compressor)
         let sender = ParticipantID.numbered(0)
-        for event in FrameDecoder(limits: limits).decodeAll(bytes) {
-            switch event.result {
-            case .failure(let error):
-                result.messages += ToolResult.errorLine("frame at offset \(event.offset): \(describe(error))")
-                result.status = .invalidInput
-            case .success(let frame):
-                let received = pipeline.receive(frame, from: sender)
-                for drop in received.drops {
-                    result.messages += ToolResult.errorLine("frame at offset \(event.offset) (type id \(frame.typeID)): \(drop)")
-                    result.status = .invalidInput
-                }
-                if let rejection = received.rejection {
-                    result.messages += ToolResult.errorLine("frame at offset \(event.offset) (type id \(frame.typeID)): \(describe(rejection))")
-                    result.status = .invalidInput
-                }
-                guard let message = received.message else { continue }
-                do throws(WireError) {
-                    let (decoded, value) = try codec.decode(frame: Frame(kind: message.kind, typeID: message.typeID, body: message.payload))
-                    let document: JSONValue = envelope
-                        ? ["offset": .number(JSONNumber(Int64(event.offset))), "type": .string(decoded.name),
-                           "typeID": .number(JSONNumber(decoded.typeID)), "value": value]
-                        : value
-                    result.output += writer.bytes(document) + [0x0A]
-                } catch {
-                    // Payload offsets count from the body; report them in the input.
-                    // (Offsets inside a decompressed or reassembled body have no place in the input: kept as they are.)
-                    let bodyStart = event.offset + event.length - 4 - message.payload.count
-                    let shifted = message.compression == nil && frame.kind != .fragment
-                        ? WireError(error.kind, offset: error.offset.map { $0 + bodyStart }, error.context) : error
-                    result.messages += ToolResult.errorLine("frame at offset \(event.offset) (type id \(message.typeID)): \(describe(shifted))")
-                    result.status = .invalidInput
+        do throws(FrameFileError) {
+            while let fileEvent = try stream.next() {
+                let event = fileEvent.event
+                switch event.result {
+                case .failure(let error):
+                    report("frame at offset \(event.offset): \(describe(error))")
+                case .success(let frame):
+                    let received = pipeline.receive(frame, from: sender)
+                    for drop in received.drops {
+                        report("frame at offset \(event.offset) (type id \(frame.typeID)): \(drop)")
+                    }
+                    if let rejection = received.rejection {
+                        report("frame at offset \(event.offset) (type id \(frame.typeID)): \(describe(rejection))")
+                    }
+                    guard let message = received.message else { continue }
+                    do throws(WireError) {
+                        let (decoded, value) = try codec.decode(
+                            frame: Frame(kind: message.kind, typeID: message.typeID, body: message.payload))
+                        let document: JSONValue = envelope
+                            ? ["offset": .number(JSONNumber(Int64(event.offset))), "type": .string(decoded.name),
+                               "typeID": .number(JSONNumber(decoded.typeID)), "value": value]
+                            : value
+                        output.write(writer.bytes(document) + [0x0A])
+                    } catch {
+                        // Payload offsets count from the body; report them in the input.
+                        // (Offsets inside a decompressed or reassembled body have no place in the input: kept as they are.)
+                        let bodyStart = event.offset + event.length - 4 - message.payload.count
+                        let shifted = message.compression == nil && frame.kind != .fragment
+                            ? WireError(error.kind, offset: error.offset.map { $0 + bodyStart }, error.context) : error
+                        report("frame at offset \(event.offset) (type id \(message.typeID)): \(describe(shifted))")
+                    }
                 }
             }
+        } catch {
+            output.flush()
+            output.message(InspectTool.diagnostic(error))
+            return .invalidInput
+        }
+        if stream.byteCount == 0 {
+            report("the input holds no frames")
         }
         if pipeline.partialMessageCount > 0 {
-            result.messages += ToolResult.errorLine(
-                "the input ends inside \(pipeline.partialMessageCount) fragmented message(s) whose fragments are not all there")
-            result.status = .invalidInput
+            report("the input ends inside \(pipeline.partialMessageCount) fragmented message(s) whose fragments are not all there")
         }
-        return result
+        return status
     }
 
     private func describe(_ error: WireError) -> String {

@@ -56,7 +56,7 @@ public struct EncodeTool: Sendable {
                 let value = try JSONParser().parse(Array(document.bytes))
                 let frame = try codec.encodeFrame(value, message: typeName)
                 if hex {
-                    result.output += Array((HexText.encode(frame) + "\n").utf8)
+                    result.output += Array((PayloadDump.hexString(frame) + "\n").utf8)
                 } else {
                     result.output += frame
                 }

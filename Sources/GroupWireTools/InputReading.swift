@@ -1,3 +1,5 @@
+import GroupWireCapture
+
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
@@ -50,15 +52,6 @@ public enum InputReading {
             bytes.append(contentsOf: chunk[0..<count])
         }
     }
-}
-
-/// `read(2)`, named apart from the `read` methods above.
-private func systemRead(_ descriptor: Int32, _ buffer: UnsafeMutableRawPointer?, _ count: Int) -> Int {
-    #if canImport(Glibc)
-    Glibc.read(descriptor, buffer, count)
-    #else
-    Darwin.read(descriptor, buffer, count)
-    #endif
 }
 
 /// Input that could not be read.

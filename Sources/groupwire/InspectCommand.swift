@@ -8,10 +8,14 @@ struct InspectCommand: ParsableCommand {
         commandName: "inspect",
         abstract: "Print the header fields and payload of every frame in a frame file.",
         discussion: """
-            FILE holds frames back to back, raw or as a hex dump (plain hex, xxd -p, xxd, \
-            hexdump -C; '#' comments). The format is detected: a file starting with the \
-            magic byte 0xC7 is raw; a text file (UTF-8, no control characters but tab, CR \
-            and LF) is hex; anything else is raw. --hex or --raw overrides the detection.
+            FILE (default, or '-': standard input) holds frames back to back, raw or as a \
+            hex dump (plain hex, the lines 'groupwire demo --hex' writes, xxd -p, xxd, \
+            hexdump -C; '#' comments). The format is detected from the first bytes read \
+            (up to 64 KiB): input starting with the magic byte 0xC7 is raw; text (UTF-8, no \
+            control characters but tab, CR and LF) is hex; anything else is raw. --hex or \
+            --raw overrides the detection. The input is read as a stream: each frame is \
+            printed as soon as it is read, and memory stays flat however large the input. \
+            With --format json the entries come one a line and the counts after them.
 
             Exit status: 0 when every frame is valid, 1 when some are not (each is reported \
             with its byte offset and reason, and the frames after it are still read), 2 for \
@@ -38,8 +42,8 @@ struct InspectCommand: ParsableCommand {
         }
     }
 
-    @Argument(help: "The frame file to inspect.")
-    var file: String
+    @Argument(help: "The frame file to inspect (default, or '-': standard input).")
+    var file: String = "-"
 
     @Option(help: "Output format: text for people, json for programs (schema groupwire.inspect/1).")
     var format: OutputFormat = .text
@@ -57,7 +61,8 @@ struct InspectCommand: ParsableCommand {
             case .raw: .raw
             case nil: nil
             }
-        try StandardStreams.finish(
-            InspectTool.run(path: file, json: format == .json, fileFormat: fileFormat, dictionaryPaths: dictionaries))
+        try StandardStreams.exit(
+            InspectTool.run(path: file, json: format == .json, fileFormat: fileFormat, dictionaryPaths: dictionaries,
+                            output: StandardStreams.streaming()))
     }
 }

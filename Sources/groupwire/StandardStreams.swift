@@ -19,6 +19,52 @@ enum StandardStreams {
         }
     }
 
+    /// An output that writes standard output through a 64 KiB buffer (flushed when full,
+    /// when the command waits for input, and by ``exit(_:)``) and standard error at once.
+    static func streaming() -> ToolOutput {
+        ToolOutput(
+            output: { standardOutput.write($0) },
+            messages: { text in
+                standardOutput.flush()
+                write(Array(text.utf8), to: 2)
+            },
+            flush: { standardOutput.flush() })
+    }
+
+    /// Flushes standard output and throws `status`'s exit code (unless 0) for
+    /// ArgumentParser to exit with.
+    static func exit(_ status: ToolStatus) throws {
+        standardOutput.flush()
+        if status != .ok {
+            throw ExitCode(status.rawValue)
+        }
+    }
+
+    /// The buffer behind ``streaming``; commands run on one thread.
+    nonisolated(unsafe) private static let standardOutput = BufferedOutput(descriptor: 1)
+
+    /// Bytes for a descriptor, written in large pieces.
+    private final class BufferedOutput {
+        let descriptor: Int32
+        var buffer: [UInt8] = []
+
+        init(descriptor: Int32) {
+            self.descriptor = descriptor
+            buffer.reserveCapacity(1 << 16)
+        }
+
+        func write(_ bytes: [UInt8]) {
+            buffer += bytes
+            if buffer.count >= 1 << 16 { flush() }
+        }
+
+        func flush() {
+            guard !buffer.isEmpty else { return }
+            StandardStreams.write(buffer, to: descriptor)
+            buffer.removeAll(keepingCapacity: true)
+        }
+    }
+
     /// Reads a command's input from `path`, or standard input when it is nil or `-`.
     static func input(_ path: String?) throws -> [UInt8] {
         do throws(InputReadingError) {
@@ -37,7 +83,7 @@ enum StandardStreams {
         write(Array(text.utf8), to: 2)
     }
 
-    private static func write(_ bytes: [UInt8], to descriptor: Int32) {
+    fileprivate static func write(_ bytes: [UInt8], to descriptor: Int32) {
         var offset = 0
         while offset < bytes.count {
             let written = bytes[offset...].withUnsafeBytes { raw in

@@ -7,17 +7,23 @@ taken from the Swift code). The Swift tests replay every vector it writes; if th
 implementations disagree, a test fails.
 
 Usage: python3 Spec/vectors/generate.py   (rewrites Spec/vectors/frames/*.json and
-Spec/vectors/fragments/*.json through generate_fragments.py, and
-Spec/vectors/compression/* through generate_compression.py, which needs the zstd tool)
+Spec/vectors/fragments/*.json through generate_fragments.py,
+Spec/vectors/compression/* through generate_compression.py, which needs the zstd tool,
+Spec/vectors/streams/*.json through generate_streams.py and its stream reader,
+Spec/vectors/payloads/*.json through generate_payloads.py, and
+Spec/vectors/timestamps/*.json through generate_timestamps.py)
 """
 import os
 import struct
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from wire import crc32c, uvarint, write_vectors  # noqa: E402
+from wire import crc32c, playback_state, uvarint, write_vectors  # noqa: E402
 import generate_fragments  # noqa: E402
 import generate_compression  # noqa: E402
+import generate_timestamps  # noqa: E402
+import generate_streams  # noqa: E402
+import generate_payloads  # noqa: E402
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 OUT = os.path.join(HERE, "frames")
@@ -62,9 +68,9 @@ UUID = bytes.fromhex("6f1c2a9e4b7d4e0f8a3b5c6d7e8f9a0b")
 # UpsertStroke-like payload: 1: id (UUID), 2: color (varint enum), 3: point {1: x f64, 2: y f64}
 point = payload_field(1, 1, struct.pack("<d", 12.5)) + payload_field(2, 1, struct.pack("<d", -3.25))
 upsert = payload_field(1, 2, ld(UUID)) + payload_field(2, 0, uvarint(2)) + payload_field(3, 2, ld(point))
-playback = (payload_field(1, 2, ld("Ponyo 崖の上".encode())) + payload_field(2, 2, ld(UUID))
-            + payload_field(3, 1, struct.pack("<d", 93.75)) + payload_field(4, 1, struct.pack("<d", 1.0))
-            + payload_field(5, 0, uvarint(1)))
+# A PlaybackState payload (WatchTogether.gwspec, message @10) with a non-ASCII title.
+playback = playback_state(UUID, "Ponyo 崖の上", bytes(range(16)), 93.75, 1.5, True, 1, bytes(range(16, 32)), "Ana",
+                          1_700_000_000_000_000_000, bytes(range(16)), {"audio": "ja"})
 
 
 def valid(name, description, raw, **fields):
@@ -90,7 +96,8 @@ def add_valid(name, description, **kw):
 add_valid("data-empty-body", "Smallest data frame: type id 1, empty body (5 header bytes + 4 checksum bytes).", type_id=1)
 add_valid("data-one-byte", "Data frame with a one-byte body.", type_id=7, body=b"\x2a")
 add_valid("data-upsert-stroke", "UpsertStroke-shaped payload: UUID, enum colour, nested point.", type_id=1, body=upsert)
-add_valid("data-playback-state", "PlaybackState-shaped payload with a non-ASCII title.", type_id=10, body=playback)
+add_valid("data-playback-state", "A PlaybackState payload (Spec/Examples/WatchTogether.gwspec, message @10) with a non-ASCII title.",
+          type_id=10, body=playback)
 add_valid("data-type-id-127", "Largest one-byte type id.", type_id=127, body=b"\x08\x01")
 add_valid("data-type-id-128", "Smallest two-byte type id.", type_id=128, body=b"\x08\x01")
 add_valid("data-type-id-max", "Largest type id, 2^32-1 (five-byte varint).", type_id=0xFFFFFFFF, body=b"")
@@ -110,8 +117,9 @@ add_valid("fragment-last", "Last of three fragments of a 10-byte message.", kind
 good = frame(type_id=1, body=upsert)
 
 vectors.append(invalid("bad-magic", "First byte is not 0xC7.", b"\x47" + good[1:], "badMagic", 0))
-vectors.append(invalid("truncated-prelude", "Only magic and version.", good[:2], "truncated", 2))
-vectors.append(invalid("truncated-body", "Frame cut one byte short of its checksum's end.", good[:-1], "truncated", len(good) - 1))
+# `truncated` points at the first byte of what the input ends inside: here, the frame.
+vectors.append(invalid("truncated-prelude", "Only magic and version.", good[:2], "truncated", 0))
+vectors.append(invalid("truncated-body", "Frame cut one byte short of its checksum's end.", good[:-1], "truncated", 0))
 bad_crc = bytearray(good)
 bad_crc[10] ^= 0x01
 vectors.append(invalid("checksum-mismatch-body", "One body bit flipped.", bytes(bad_crc), "checksumMismatch", len(good) - 4))
@@ -141,14 +149,30 @@ vectors.append(invalid("unknown-codec", "Compressed flag with codec 9.", frame(t
 vectors.append(invalid("content-size-over-limit", "Declared decompressed size 1 GiB is over maxMessageSize: rejected before allocating.",
                        frame(type_id=2, body=b"\x00", compression={"codec": 1, "dictionaryID": 0, "contentSize": 1 << 30}), "limitExceeded", 7))
 vectors.append(invalid("fragment-index-not-below-count", "Fragment index 3 of count 3.", frame(kind="fragment", type_id=2, body=b"\x00",
-                       fragment={"messageID": 1, "index": 3, "count": 3, "totalLength": 10, "offset": 0}), "invalidFragment", 5))
+                       fragment={"messageID": 1, "index": 3, "count": 3, "totalLength": 10, "offset": 0}), "invalidFragment", 6))
 vectors.append(invalid("fragment-count-one", "A message of one fragment is sent as a data frame.", frame(kind="fragment", type_id=2, body=b"\x00",
-                       fragment={"messageID": 1, "index": 0, "count": 1, "totalLength": 1, "offset": 0}), "invalidFragment", 5))
+                       fragment={"messageID": 1, "index": 0, "count": 1, "totalLength": 1, "offset": 0}), "invalidFragment", 7))
 vectors.append(invalid("fragment-past-total", "Fragment bytes run past the declared total length.", frame(kind="fragment", type_id=2, body=b"\x00\x01\x02",
-                       fragment={"messageID": 1, "index": 1, "count": 2, "totalLength": 4, "offset": 2}), "invalidFragment", 5))
+                       fragment={"messageID": 1, "index": 1, "count": 2, "totalLength": 4, "offset": 2}), "invalidFragment", 9))
+# Which check wins when a frame breaks two rules (FORMAT.md, "Reading frames").
+vectors.append(invalid("unknown-kind-and-flag", "Reserved kind 3 and reserved flag 0x20 at once: the kind is checked first.",
+                       frame(kind_raw=3, type_id=1, body=b"", flags_extra=0x20), "unknownKind", 3))
+vectors.append(invalid("fragment-count-one-unknown-codec", "A fragment count of 1 and codec 9: fragment rule 2 comes before the compression header.",
+                       frame(kind="fragment", type_id=2, body=b"\x00", compression={"codec": 9, "dictionaryID": 0, "contentSize": 1},
+                             fragment={"messageID": 1, "index": 0, "count": 1, "totalLength": 1, "offset": 0}), "invalidFragment", 7))
+vectors.append(invalid("fragment-past-total-unknown-codec", "Fragment bytes past the total length and codec 9: the compression header comes before fragment rule 3.",
+                       frame(kind="fragment", type_id=2, body=b"\x00\x01\x02", compression={"codec": 9, "dictionaryID": 0, "contentSize": 1},
+                             fragment={"messageID": 1, "index": 1, "count": 2, "totalLength": 4, "offset": 2}), "unknownCodec", 10))
+bad_then_more = bytearray(frame(type_id=1, body=b"\x01"))
+bad_then_more[5] ^= 0x01
+vectors.append(invalid("checksum-mismatch-before-trailing-bytes", "A damaged frame followed by a stray byte: the frame's own error wins, trailingBytes is the last check.",
+                       bytes(bad_then_more) + b"\x00", "checksumMismatch", len(bad_then_more) - 4))
 vectors.append(invalid("trailing-bytes", "A complete frame followed by a stray byte (single-frame decode).",
                        frame(type_id=1, body=b"") + b"\x00", "trailingBytes", len(frame(type_id=1, body=b""))))
 
 write_vectors(OUT, vectors)
 write_vectors(os.path.join(HERE, "fragments"), generate_fragments.build())
 write_vectors(generate_compression.OUT, generate_compression.build())
+write_vectors(generate_timestamps.OUT, generate_timestamps.build())
+write_vectors(generate_streams.OUT, generate_streams.build())
+write_vectors(generate_payloads.OUT, generate_payloads.build())

@@ -23,11 +23,14 @@ import sys
 import tempfile
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import wire  # noqa: E402
 from wire import crc32c, uvarint, write_vectors  # noqa: E402
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 OUT = os.path.join(HERE, "compression")
 DICT_NAME = "playback-4242.dict"
+# PlaybackState's type id in Spec/Examples/WatchTogether.gwspec.
+PLAYBACK_TYPE_ID = 10
 ZSTD = shutil.which("zstd") or "/usr/bin/zstd"
 
 
@@ -47,17 +50,16 @@ def field(number: int, wire_type: int, value: bytes) -> bytes:
 
 
 def playback_state(rng: random.Random) -> bytes:
+    """A PlaybackState payload (Spec/Examples/WatchTogether.gwspec, message @10)."""
     episode = rng.randrange(1, 25)
-    media = f"media:show/season-2/episode-{episode}".encode()
-    title = f"The Long Way Home: Episode {episode}".encode()
-    out = field(1, 2, uvarint(len(media)) + media) + field(2, 2, uvarint(len(title)) + title)
-    out += field(3, 1, struct.pack("<d", rng.randrange(2_700_000) / 1000))
-    out += field(4, 1, struct.pack("<d", rng.choice([1.0, 1.0, 1.5, 0.0])))
-    out += field(5, 0, uvarint(rng.randrange(3)))
-    for _ in range(6):
-        out += field(6, 2, uvarint(16) + bytes(rng.randrange(256) for _ in range(16)))
-    out += field(7, 0, uvarint(rng.randrange(100_000)))
-    return out
+    show = bytes(rng.randrange(256) for _ in range(16))
+    return wire.playback_state(
+        bytes(rng.randrange(256) for _ in range(16)), f"The Long Way Home: Episode {episode}",
+        bytes(rng.randrange(256) for _ in range(16)), rng.randrange(2_700_000) / 1000,
+        rng.choice([1.0, 1.0, 1.5, 0.0]), rng.random() < 0.7, rng.randrange(6),
+        bytes(rng.randrange(256) for _ in range(16)), rng.choice(["Ana", "Bo", "Chidi", "Dana"]),
+        1_700_000_000_000_000_000 + rng.randrange(10 ** 15), show,
+        {"season": "2", "episode": str(episode), "media": f"media:show/season-2/episode-{episode}"})
 
 
 def stroke_points(rng: random.Random, points: int) -> bytes:
@@ -112,21 +114,27 @@ def build():
         at = 5 + (0 if single else 1) + did + fcs
         return body[:at] + bytes([body[at] | 0x06]) + body[at + 1:]
 
+    def zero_dictionary_id(body: bytes) -> bytes:
+        # Sets a one-byte Dictionary_ID field holding 0 (RFC 8878: no dictionary id).
+        descriptor = body[4]
+        at = 5 + (0 if descriptor & 0x20 else 1)
+        return body[:4] + bytes([descriptor | 0x01]) + body[5:at] + b"\x00" + body[at:]
+
     vectors = [
         ("zstd-stroke-points", "60 stroke points compressed by `zstd -3 --no-check`, content size in the zstd frame header.",
          2, 0, len(strokes), plain_body, [], {"payload": strokes.hex()}),
         ("zstd-playback-dictionary", "A PlaybackState payload compressed with dictionary 4242 (`--no-dictID --no-check`): what our writer produces.",
-         3, 4242, len(playback), dict_body, [DICT_NAME], {"payload": playback.hex()}),
+         PLAYBACK_TYPE_ID, 4242, len(playback), dict_body, [DICT_NAME], {"payload": playback.hex()}),
         ("zstd-cli-defaults-with-dictionary", "`zstd -D` with the tool's defaults: the zstd frame also carries dictionary id 4242 and an XXH64 checksum; readers accept both.",
-         3, 4242, len(playback), cli_default_dict_body, [DICT_NAME], {"payload": playback.hex()}),
+         PLAYBACK_TYPE_ID, 4242, len(playback), cli_default_dict_body, [DICT_NAME], {"payload": playback.hex()}),
         ("zstd-streamed-no-content-size", "A body streamed from a pipe: the zstd frame declares no size, the header's contentSize bounds the output.",
          2, 0, len(strokes), streamed_body, [], {"payload": strokes.hex()}),
         ("zstd-unknown-dictionary", "The body needs dictionary 4242 but the receiver holds none: the error names the id.",
-         3, 4242, len(playback), dict_body, [], {"error": {"kind": "unknownDictionary"}}),
+         PLAYBACK_TYPE_ID, 4242, len(playback), dict_body, [], {"error": {"kind": "unknownDictionary"}}),
         ("zstd-dictionary-id-disagrees", "The header says no dictionary but the zstd frame names dictionary 4242.",
-         3, 0, len(playback), cli_default_dict_body, [DICT_NAME], {"error": {"kind": "unknownDictionary"}}),
+         PLAYBACK_TYPE_ID, 0, len(playback), cli_default_dict_body, [DICT_NAME], {"error": {"kind": "unknownDictionary"}}),
         ("zstd-dictionary-mismatch", "The header names dictionary 4242, which the receiver holds, but the zstd frame was made with dictionary 4243.",
-         3, 4242, len(playback), other_dict_body, [DICT_NAME], {"error": {"kind": "dictionaryMismatch"}}),
+         PLAYBACK_TYPE_ID, 4242, len(playback), other_dict_body, [DICT_NAME], {"error": {"kind": "dictionaryMismatch"}}),
         ("zstd-content-size-mismatch", "The header declares one byte more than the zstd frame does.",
          2, 0, len(strokes) + 1, plain_body, [], {"error": {"kind": "contentSizeMismatch"}}),
         ("zstd-streamed-longer-than-declared", "A streamed body (no size in the zstd frame) that decompresses to more than the header's contentSize.",
@@ -137,6 +145,8 @@ def build():
          2, 0, len(strokes), plain_body + b"\x00", [], {"error": {"kind": "trailingBytes"}}),
         ("zstd-reserved-block-type", "The first block header uses the reserved block type 3.",
          2, 0, len(strokes), reserved_block(plain_body), [], {"error": {"kind": "decompressionFailed"}}),
+        ("zstd-dictionary-id-field-zero", "The zstd frame carries a Dictionary_ID field holding 0, which means no dictionary id: read like an absent field.",
+         2, 0, len(strokes), zero_dictionary_id(plain_body), [], {"payload": strokes.hex()}),
         ("zstd-not-a-zstd-frame", "The body does not start with the zstd magic 28 B5 2F FD.",
          2, 0, 5, b"hello", [], {"error": {"kind": "decompressionFailed"}}),
         ("zstd-skippable-frame", "A zstd skippable frame is not a compressed body.",

@@ -74,15 +74,17 @@ def build():
     valid("wide-varints", "Fragment 200 of 250 of a 1,000-byte message in 4-byte pieces: index, count, total and offset "
           "all take two-byte varints.", 77, info(1 << 35, 200, 250, 1000, 800), bytes.fromhex("deadbeef"))
 
-    # Frame-level rejections (the frame decoder, before any reassembly state exists).
+    # Frame-level rejections (the frame decoder, before any reassembly state exists). Each
+    # points at the field whose value is wrong (kind byte at 3, type id at 4, message id at
+    # 5, then index, count, totalLength, offset).
     invalid("count-over-limit", "Fragment count 4,097 is over maxFragmentCount (4,096).",
-            fragment_frame(9, info(1, 0, 4097, 8194, 0), b"\x00\x01"), "limitExceeded", 5)
+            fragment_frame(9, info(1, 0, 4097, 8194, 0), b"\x00\x01"), "limitExceeded", 7)
     invalid("total-over-limit", "Total length 16 MiB + 1 is over maxMessageSize.",
-            fragment_frame(9, info(1, 0, 2, (16 << 20) + 1, 0), b"\x00"), "limitExceeded", 5)
+            fragment_frame(9, info(1, 0, 2, (16 << 20) + 1, 0), b"\x00"), "limitExceeded", 8)
     invalid("index-far-past-count", "Index 70,000 of count 3.",
-            fragment_frame(9, info(1, 70000, 3, 10, 0), b"\x00"), "invalidFragment", 5)
+            fragment_frame(9, info(1, 70000, 3, 10, 0), b"\x00"), "invalidFragment", 6)
     invalid("offset-past-total", "Offset 11 lies beyond the 10-byte total.",
-            fragment_frame(9, info(1, 1, 3, 10, 11), b"\x00"), "invalidFragment", 5)
+            fragment_frame(9, info(1, 1, 3, 10, 11), b"\x00"), "invalidFragment", 9)
     invalid("header-truncated", "The fragment header stops after the message id and index (the checksum is valid).",
             fragment_frame(9, info(300, 1, 3, 10, 4), b"", cut=4), "truncated", 8)
 

@@ -40,3 +40,42 @@ def write_vectors(folder, vectors):
             json.dump(vector, handle, indent=2, sort_keys=True, ensure_ascii=False)
             handle.write("\n")
     print(f"wrote {len(vectors)} vectors to {os.path.relpath(folder)}")
+
+
+def field(number: int, wire_type: int, value: bytes) -> bytes:
+    """A payload field: key uvarint(number << 3 | wire_type), then the value's bytes."""
+    return uvarint(number << 3 | wire_type) + value
+
+
+def length_delimited(value: bytes) -> bytes:
+    return uvarint(len(value)) + value
+
+
+def playback_state(state_id: bytes, title: str, content_id: bytes, position: float, rate: float,
+                   playing: bool, event: int, who_id: bytes, who_name: str, changed_at_ns: int,
+                   catalog_id: bytes, metadata=None) -> bytes:
+    """A canonical PlaybackState payload (message @10 of Spec/Examples/WatchTogether.gwspec):
+    ascending field numbers, non-optional scalars equal to their default omitted (rate 1,
+    audioLanguage "en"), structs and unions always written, map entries sorted by key."""
+    import struct
+    out = field(1, 2, length_delimited(state_id))
+    out += field(3, 2, length_delimited(title.encode()))
+    out += field(5, 2, length_delimited(content_id))
+    if struct.pack("<d", position) != bytes(8):
+        out += field(6, 1, struct.pack("<d", position))
+    if rate != 1.0:
+        out += field(7, 1, struct.pack("<d", rate))
+    if playing:
+        out += field(8, 0, uvarint(1))
+    if event:
+        out += field(9, 0, uvarint(event))
+    participant = field(1, 2, length_delimited(who_id)) + field(2, 2, length_delimited(who_name.encode()))
+    out += field(10, 2, length_delimited(participant))
+    if changed_at_ns:
+        out += field(11, 1, struct.pack("<q", changed_at_ns))
+    catalog_item = field(1, 2, length_delimited(catalog_id))
+    out += field(12, 2, length_delimited(field(1, 2, length_delimited(catalog_item))))
+    for key, value in sorted((metadata or {}).items(), key=lambda item: item[0].encode()):
+        entry = field(1, 2, length_delimited(key.encode())) + field(2, 2, length_delimited(value.encode()))
+        out += field(14, 2, length_delimited(entry))
+    return out

@@ -73,8 +73,8 @@ import GroupWireTesting
             for _ in 0..<Int.random(in: 0...5, using: &random) {
                 metadata[random.string(maxLength: 4)] = random.string()
             }
-            // Whole microseconds within ±2e9 s of 1970 survive Date exactly (see WireTimestamp).
-            let micros = random.chance(0.2) ? 0 : Int64.random(in: -2_000_000_000_000_000...2_000_000_000_000_000, using: &random)
+            // Any Timestamp: the Date it decodes to comes back to it (see WireTimestamp).
+            let nanoseconds = random.chance(0.2) ? 0 : Int64.random(in: .min ... .max, using: &random)
             let value = PlaybackState(
                 stateID: UUID(uuid: random.uuidBytes()),
                 previousStateID: random.chance(0.5) ? UUID(uuid: random.uuidBytes()) : nil,
@@ -87,7 +87,7 @@ import GroupWireTesting
                 event: random.chance(0.1) ? PlaybackEvent(rawValue: UInt32.random(in: 6...99, using: &random))
                     : PlaybackEvent(rawValue: UInt32.random(in: 0...5, using: &random)),
                 changedBy: ParticipantRef(id: UUID(uuid: random.uuidBytes()), displayName: random.string()),
-                changedAt: WireTimestamp.date(nanoseconds: micros * 1000),
+                changedAt: WireTimestamp.date(nanoseconds: nanoseconds),
                 source: source,
                 audioLanguage: random.chance(0.5) ? "en" : random.string(maxLength: 3),
                 metadata: metadata)

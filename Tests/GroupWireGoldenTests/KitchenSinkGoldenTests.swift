@@ -27,6 +27,21 @@ struct KitchenSinkGoldenTests {
         optionals: Optionals(flag: false, i32: 0, u64: 0, f32: 0, text: "", blob: [], id: WireDefaults.uuid,
                              at: WireTimestamp.epoch, mood: .calm, inner: Scalars(), choice: .nothing))
 
+    @Test("Names next to the reserved ones compile and round-trip through bytes and JSON")
+    func nearMisses() throws {
+        let value = NearMisses(
+            wireSizes: -1, hashValues: [1, 2], encoded: "e", rawValues: [9], wirePayloads: true, initial: .min,
+            date: Date(), data: [1, 2], uuid: exampleID, string: "s", int: 7, hasher: 255, wireTypeIDs: 3,
+            codingKeys: 0.5, dates: .initValue, wireDefaults: .encodeWires("w"))
+        let bytes = value.wirePayload()
+        #expect(bytes.count == value.wireSize)
+        #expect(try NearMisses(wirePayload: bytes) == value)
+        #expect(try JSONDecoder().decode(NearMisses.self, from: JSONEncoder().encode(value)) == value)
+        let object = try JSONSerialization.jsonObject(with: JSONEncoder().encode(value)) as? [String: Any]
+        #expect(object?.keys.contains("hashValues") == true)
+        #expect(WireDefaulted.wireDefault == .wireDefaulted(0))
+    }
+
     @Test("A value using every shape round-trips through bytes with an exact size")
     func everythingRoundTrips() throws {
         let bytes = Self.awkward.wirePayload()

@@ -101,14 +101,25 @@ struct WatchTogetherGoldenTests {
         #expect(kind(hex("4a00")) == .invalidValue)
     }
 
-    @Test("Timestamps keep microsecond precision and clamp instead of trapping")
+    @Test("Timestamps carry the nearest nanosecond, come back equal and clamp instead of trapping")
     func timestamps() throws {
-        let date = Date(timeIntervalSince1970: 1_700_000_000.123456)
+        let date = Date(timeIntervalSince1970: 1_700_000_000.123456789)
         let state = PlaybackState(changedAt: date)
         let decoded = try PlaybackState(wirePayload: state.wirePayload())
-        #expect(WireTimestamp.nanoseconds(from: decoded.changedAt) == 1_700_000_000_123_456_000)
+        #expect(decoded.changedAt == date)
+        // The literal's nearest Double (steps of 2^-22 s after 1970) lies 0.46 ns below 717.
+        #expect(WireTimestamp.nanoseconds(from: decoded.changedAt) == 1_700_000_000_123_456_717)
         #expect(WireTimestamp.nanoseconds(from: .distantFuture) == .max)
         #expect(WireTimestamp.nanoseconds(from: .distantPast) == .min)
+    }
+
+    @Test("Messages built with Date() come back equal through the wire and JSON")
+    func messagesOfNowComeBackEqual() throws {
+        for _ in 0..<1_000 {
+            let state = PlaybackState(title: "now", changedAt: Date())
+            #expect(try PlaybackState(wirePayload: state.wirePayload()) == state)
+            #expect(try JSONDecoder().decode(PlaybackState.self, from: JSONEncoder().encode(state)) == state)
+        }
     }
 
     @Test("JSON follows the agreed mapping and round-trips")

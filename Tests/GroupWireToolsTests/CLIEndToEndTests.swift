@@ -115,6 +115,52 @@ import Testing
         #expect(run.output == sample)
     }
 
+    @Test func decodePrintsBothMessagesOfAValidFrameThreeStrayBytesAndAValidFrame() throws {
+        let first = try FrameHex.frame(typeID: 2, body: [0x10, 0x05])
+        let second = try FrameHex.frame(typeID: 2, body: [0x10, 0x07])
+        let run = try CLIRunner.run(["decode", "--spec", Self.draw], input: first + [0xC7, 0x01, 0x30] + second)
+        #expect(run.outputText == "{\"pointCount\":5,\"strokes\":[]}\n{\"pointCount\":7,\"strokes\":[]}\n")
+        #expect(run.status == 1)
+        #expect(run.errors.hasPrefix("groupwire: error: frame at offset \(first.count): truncated at offset \(first.count): "))
+    }
+
+    @Test(arguments: [["inspect", "-"], ["inspect", "--format", "json"], ["decode", "--spec", draw]])
+    func aCommandPrintsTheFirstFrameWhileItsInputIsStillOpen(arguments: [String]) throws {
+        let binary = try #require(CLIRunner.binary, "build the groupwire product first (swift build)")
+        let process = Process()
+        process.executableURL = binary
+        process.arguments = arguments
+        process.currentDirectoryURL = CLIRunner.root
+        let input = Pipe()
+        let output = Pipe()
+        process.standardInput = input
+        process.standardOutput = output
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        // Bounded: if nothing is printed, the process is killed and its output ends.
+        let pid = process.processIdentifier
+        let watchdog = DispatchWorkItem { kill(pid, SIGKILL) }
+        DispatchQueue.global().asyncAfter(deadline: .now() + 30, execute: watchdog)
+        defer {
+            watchdog.cancel()
+            if process.isRunning { kill(pid, SIGKILL) }
+            process.waitUntilExit()
+        }
+        input.fileHandleForWriting.write(Data(try FrameHex.frame(typeID: 2, body: [0x10, 0x05])))
+        var text = ""
+        while !text.contains("\n    {"), !text.contains("frame 0 at byte 0"), !text.contains("pointCount") {
+            let chunk = output.fileHandleForReading.availableData
+            if chunk.isEmpty { break }
+            text += String(decoding: chunk, as: UTF8.self)
+        }
+        #expect(process.isRunning, "the command should still wait for more input")
+        #expect(text.contains("frame 0 at byte 0, 11 bytes") || text.contains("\"offset\":0") || text == "{\"pointCount\":5,\"strokes\":[]}\n",
+                "\(text)")
+        try input.fileHandleForWriting.close()
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 0)
+    }
+
     @Test func decodeOfAnUnknownTypeIDOrGarbageExitsOne() throws {
         let unknown = try FrameHex.frame(typeID: 99, body: [])
         let run = try CLIRunner.run(["decode", "--spec", Self.draw], input: unknown)
@@ -122,7 +168,7 @@ import Testing
         #expect(run.errors.contains("unknownType"))
         let garbage = try CLIRunner.run(["decode", "--spec", Self.draw, "--input", "hex"], input: Array("c7 01 zz".utf8))
         #expect(garbage.status == 1)
-        #expect(garbage.errors == "groupwire: error: input is not hex: character at offset 6 is not a hex digit\n")
+        #expect(garbage.errors == "standard input:1:7: error: 'z' is not a hex digit\n")
     }
 
     @Test func specCheckPrintsCompilerStyleDiagnosticsAndExitsTwoOnErrors() throws {

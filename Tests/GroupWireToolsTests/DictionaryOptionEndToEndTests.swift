@@ -65,7 +65,7 @@ import Testing
 
         let without = try CLIRunner.run(["inspect", framePath, "--format", "json"])
         #expect(without.status == 0)
-        #expect(without.outputText.contains(#""decompressedLength": null"#))
+        #expect(without.outputText.contains(#""decompressedLength":null"#))
         #expect(without.outputText.contains("compressed with dictionary 4242, which this receiver does not have"))
     }
 

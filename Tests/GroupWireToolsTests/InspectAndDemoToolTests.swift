@@ -17,7 +17,7 @@ import Testing
         let output = InspectTool.run(path: path, json: false, fileFormat: nil)
         #expect(output.status.rawValue == 0)
         #expect(output.messages == "")
-        #expect(output.outputText.hasSuffix("summary: \(frameCount) valid frames, 0 invalid\n"))
+        #expect(output.outputText.hasSuffix("summary: \(frameCount) valid frames, 0 invalid, \(written.count) bytes\n"))
     }
 
     @Test func aMissingFileExitsWithTwoAndACompilerStyleMessage() {

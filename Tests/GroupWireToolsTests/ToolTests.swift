@@ -7,16 +7,48 @@ import Testing
 @Suite struct ToolTests {
     static let draw = CLIRunner.root.appendingPathComponent("Spec/Examples/DrawTogether.gwspec").path
 
-    @Test func hexTextIgnoresWhitespaceAndRejectsStrayCharacters() throws {
-        #expect(try HexText.decode(Array("c7 01\n0A".utf8)).get() == [0xC7, 0x01, 0x0A])
-        guard case .failure(let error) = HexText.decode(Array("c70".utf8)) else {
-            Issue.record("odd digits decoded")
-            return
+    /// Two DrawTogether frames and the JSON `decode` prints for them.
+    static func twoFrames() throws -> (bytes: [UInt8], firstLength: Int, output: String) {
+        let first = try FrameHex.frame(typeID: 2, body: [0x10, 0x05])
+        let second = try FrameHex.frame(typeID: 2, body: [0x10, 0x07])
+        return (first + second, first.count, "{\"pointCount\":5,\"strokes\":[]}\n{\"pointCount\":7,\"strokes\":[]}\n")
+    }
+
+    @Test(arguments: ["plain", "demo", "xxd", "hexdump"])
+    func decodeReadsEveryHexLayoutInspectReads(layout: String) throws {
+        let (bytes, firstLength, expected) = try Self.twoFrames()
+        let hex = bytes.map { String($0, radix: 16).count == 1 ? "0" + String($0, radix: 16) : String($0, radix: 16) }
+        let text: String
+        switch layout {
+        case "plain":
+            text = hex.joined(separator: " ") + "\n"
+        case "demo":  // what `groupwire demo --hex` writes: comment lines, then hex lines
+            text = "# GroupWire frames, hex: 2 frames\n# frame 0: first\n" + hex.prefix(firstLength).joined() + "\n# frame 1: second\n"
+                + hex.dropFirst(firstLength).joined() + "\n"
+        case "xxd":
+            text = "00000000: " + stride(from: 0, to: hex.count, by: 2).map { hex[$0..<min($0 + 2, hex.count)].joined() }
+                .joined(separator: " ") + "  " + String(repeating: ".", count: bytes.count) + "\n"
+        default:  // hexdump -C
+            text = "00000000  " + hex.joined(separator: " ") + "  |" + String(repeating: ".", count: bytes.count) + "|\n"
+                + String(repeating: "0", count: 6) + String(bytes.count, radix: 16) + "\n"
         }
-        #expect(error.offset == 2)
-        #expect(HexText.encode([0x00, 0xAB, 0xFF]) == "00abff")
-        #expect(HexText.looksLikeHex(Array("  c7".utf8)))
-        #expect(!HexText.looksLikeHex([0xC7, 0x01]))
+        let result = DecodeTool(specPath: Self.draw).run(input: Array(text.utf8))
+        #expect(result.messages == "")
+        #expect(result.status == .ok)
+        #expect(result.outputText == expected)
+    }
+
+    @Test func decodePrintsBothMessagesAroundThreeStrayBytesThatLookLikeAFrameStart() throws {
+        let (bytes, firstLength, _) = try Self.twoFrames()
+        let input = Array(bytes[..<firstLength]) + [0xC7, 0x01, 0x30] + bytes[firstLength...]
+        let result = DecodeTool(specPath: Self.draw, envelope: true).run(input: input)
+        #expect(result.status == .invalidInput)
+        #expect(result.outputText == """
+            {"offset":0,"type":"CanvasSnapshot","typeID":2,"value":{"pointCount":5,"strokes":[]}}
+            {"offset":\(firstLength + 3),"type":"CanvasSnapshot","typeID":2,"value":{"pointCount":7,"strokes":[]}}
+
+            """)
+        #expect(result.messages.hasPrefix("groupwire: error: frame at offset \(firstLength): truncated at offset \(firstLength): "))
     }
 
     @Test func decodeEnvelopesCarryEachFramesOffsetInTheInput() throws {

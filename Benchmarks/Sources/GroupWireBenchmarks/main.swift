@@ -4,7 +4,7 @@ import Foundation
 //   swift run -c release GroupWireBenchmarks [--rounds N] [--suite NAME]
 //   swift run -c release GroupWireBenchmarks --profile upsert|playback|canvas[-int] [ITERATIONS] [wire|json|plist]
 
-let suites: [any BenchmarkSuite.Type] = [CodableSuite.self]
+let suites: [any BenchmarkSuite.Type] = [CodableSuite.self, NestedContainersSuite.self]
 
 var rounds = 31
 var selected: String?

@@ -220,7 +220,7 @@ final class WireDecoderCore: Decoder {
     func decodeValue<T: Decodable>(_ type: T.Type, _ value: WireValue, parentDepth: Int,
                                    pathDepth: Int, prefix: Int, entry: WirePathEntry) throws -> T {
         try checkDepth(parentDepth, at: value.at, pathDepth: pathDepth, prefix: prefix, entry: entry)
-        if WireDecoderCore.isFoundationType(T.self) {
+        if WireDecoderCore.isFoundationType(T.self), isCompactForm(T.self, value) {
             return try decodeFoundation(T.self, value, pathDepth: pathDepth, prefix: prefix, entry: entry)
         }
         let savedValue = current
@@ -244,7 +244,7 @@ final class WireDecoderCore: Decoder {
 
     /// Decodes the top-level value.
     func decodeRoot<T: Decodable>(_ type: T.Type) throws -> T {
-        if WireDecoderCore.isFoundationType(T.self) {
+        if WireDecoderCore.isFoundationType(T.self), isCompactForm(T.self, current) {
             return try decodeFoundation(T.self, current, pathDepth: 0, prefix: 0, entry: .none)
         }
         return try T(from: self)
@@ -393,8 +393,23 @@ final class WireDecoderCore: Decoder {
             || T.self == Decimal.self
     }
 
-    /// Reads a UUID, Date, Data, URL or Decimal (`T` is one of them) with the coding path
-    /// added to errors.
+    /// Whether `value` holds a Foundation type's compact form (`T` is one of them).
+    ///
+    /// Anything else is decoded through `T`'s own `Codable` conformance, as written by a type
+    /// that forwards `encode(to:)` to a wrapped UUID, Date, Data, URL or Decimal: a UUID
+    /// string, a Date's Double (fixed32 when exact as a Float), Data's unkeyed bytes, URL's
+    /// and Decimal's keyed containers. JSON reads those back too (or throws for Data);
+    /// since the compact forms of Data, URL and Decimal are `opaque`, never `len`, neither
+    /// form can be taken for the other.
+    @inline(__always)
+    func isCompactForm<T>(_ type: T.Type, _ value: WireValue) -> Bool {
+        if T.self == UUID.self { return value.type == CodableWireType.fixed128 }
+        if T.self == Date.self { return value.type == CodableWireType.fixed64 }
+        return value.type == CodableWireType.opaque
+    }
+
+    /// Reads a UUID, Date, Data, URL or Decimal (`T` is one of them) in its compact form
+    /// with the coding path added to errors.
     func decodeFoundation<T>(_ type: T.Type, _ value: WireValue, pathDepth: Int,
                              prefix: Int, entry: WirePathEntry) throws -> T {
         do {
@@ -421,8 +436,10 @@ final class WireDecoderCore: Decoder {
             let seconds = Double(bitPattern: try reader.readFixed64LE())
             return sameType(Date(timeIntervalSinceReferenceDate: seconds), as: T.self)
         }
+        guard value.type == CodableWireType.opaque else {
+            throw mismatch("Data, URL or Decimal (wire type opaque)", value)
+        }
         if T.self == Data.self {
-            guard value.type == CodableWireType.len else { throw mismatch("Data", value) }
             guard length <= limits.maxBytesLength else {
                 throw WireError(.limitExceeded, offset: value.at,
                                 "Data of \(length) bytes is over maxBytesLength \(limits.maxBytesLength)")
@@ -430,7 +447,8 @@ final class WireDecoderCore: Decoder {
             let data = try reader.withBytes(count: length) { raw in Data(raw) }
             return sameType(data, as: T.self)
         }
-        let text = try String.read(value, from: input, limits: limits)
+        let text = try String.read(WireValue(type: CodableWireType.len, at: value.at, start: value.start, end: value.end),
+                                   from: input, limits: limits)
         if T.self == URL.self {
             guard let url = URL(string: text) else {
                 throw WireError(.invalidValue, offset: value.at, "\"\(text.prefix(80))\" is not a URL")

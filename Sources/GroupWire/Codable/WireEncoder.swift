@@ -22,9 +22,16 @@ public struct WireEncoder: Sendable {
     /// Values handed to every `Encoder.userInfo` during encoding.
     public var userInfo: [CodingUserInfoKey: any Sendable]
 
+    /// Bounds shared with ``WireDecoder``; the encoder uses `maxNestingDepth`, so it never
+    /// writes a value its decoder would refuse as too deep (or overflows the stack).
+    public var limits: Limits
+
     /// Creates an encoder.
-    /// - Parameter userInfo: values the encoded types can read from `Encoder.userInfo`.
-    public init(userInfo: [CodingUserInfoKey: any Sendable] = [:]) {
+    /// - Parameters:
+    ///   - limits: the nesting depth to refuse beyond (the decoder's, by default).
+    ///   - userInfo: values the encoded types can read from `Encoder.userInfo`.
+    public init(limits: Limits = .default, userInfo: [CodingUserInfoKey: any Sendable] = [:]) {
+        self.limits = limits
         self.userInfo = userInfo
     }
 
@@ -32,9 +39,10 @@ public struct WireEncoder: Sendable {
     /// - Parameter value: the value to encode.
     /// - Returns: the encoded bytes: a wire-type byte, then the value's data.
     /// - Throws: what `value`'s `encode(to:)` throws, or `EncodingError.invalidValue` when a
-    ///   container is used after its value finished.
+    ///   container is misused (used after its value finished, or a keyed and an unkeyed
+    ///   container asked of one value) or values nest deeper than `limits.maxNestingDepth`.
     public func encode<T: Encodable>(_ value: T) throws -> [UInt8] {
-        let core = WireEncoderCore(userInfo: userInfo)
+        let core = WireEncoderCore(userInfo: userInfo, maxDepth: limits.maxNestingDepth)
         core.writer.write(0)
         try core.encodeValue(value, typeOffset: 0, path: .none)
         if let failure = core.failure {

@@ -14,7 +14,8 @@ import Foundation
 /// element count), patched when the value finishes (growing the prefix if it needs more than
 /// one byte). Containers that may be filled after their siblings (`nestedContainer`,
 /// `superEncoder`) get their own core and buffer, spliced into this one when the value that
-/// owns them finishes.
+/// owns them finishes: all of a value's children in one pass that copies its tail once, so
+/// a container handing out n nested containers costs O(n), not O(n^2).
 final class WireEncoderCore: Encoder {
     /// What one value being encoded has become so far.
     struct Level {
@@ -59,11 +60,18 @@ final class WireEncoderCore: Encoder {
     let userInfoStorage: [CodingUserInfoKey: any Sendable]
     /// The coding path above this core (for child cores).
     let basePath: [any CodingKey]
+    /// How deep this core's first level sits (0 for the top-level core).
+    let baseDepth: Int
+    /// ``Limits/maxNestingDepth``: a value nested deeper is refused.
+    let maxDepth: Int
 
-    init(userInfo: [CodingUserInfoKey: any Sendable], basePath: [any CodingKey] = [], capacity: Int = 64) {
+    init(userInfo: [CodingUserInfoKey: any Sendable], maxDepth: Int, basePath: [any CodingKey] = [],
+         baseDepth: Int = 0, capacity: Int = 64) {
         writer = ByteWriter(capacity: capacity)
         userInfoStorage = userInfo
         self.basePath = basePath
+        self.baseDepth = baseDepth
+        self.maxDepth = maxDepth
         levels.reserveCapacity(8)
     }
 
@@ -166,6 +174,14 @@ final class WireEncoderCore: Encoder {
 
     /// Encodes `value` at a slot whose wire type goes at `typeOffset`.
     func encodeValue<T: Encodable>(_ value: T, typeOffset: Int, path: WirePathEntry) throws {
+        // The top-level value has depth 0; each enclosing value adds one, as the decoder counts.
+        guard baseDepth + levels.count <= maxDepth else {
+            let error = misuse("nesting deeper than maxNestingDepth \(maxDepth)")
+            if failure == nil {
+                failure = error
+            }
+            throw error
+        }
         if encodeSpecial(value, typeOffset: typeOffset) {
             return
         }
@@ -184,7 +200,9 @@ final class WireEncoderCore: Encoder {
             if levels.count >= depth {
                 levels.removeSubrange((depth - 1)...)
             }
-            throw error
+            // The first problem recorded is the precise one: a misuse the protocol gave no
+            // way to throw comes before what failed because of it.
+            throw failure ?? error
         }
     }
 
@@ -192,17 +210,7 @@ final class WireEncoderCore: Encoder {
     func pop() throws {
         guard let level = levels.popLast() else { return }
         if children.count > level.childrenStart {
-            for child in children[level.childrenStart...].reversed() {
-                let bytes = try child.node.finish()
-                guard let childType = bytes.first else { continue }  // finish always writes a type byte.
-                if let header = child.headerOffset {
-                    setType(childType & 7, at: header)
-                    writer.storage.insert(contentsOf: bytes[1...], at: child.offset)
-                } else {
-                    writer.storage.insert(contentsOf: bytes, at: child.offset)
-                }
-            }
-            children.removeSubrange(level.childrenStart...)
+            try spliceChildren(from: level.childrenStart)
         }
         switch level.state {
         case .pending:
@@ -217,6 +225,40 @@ final class WireEncoderCore: Encoder {
         case .single:
             break
         }
+    }
+
+    /// Splices the pending children from `first` on into the buffer, at the offsets where
+    /// they were requested, copying the bytes after the first child's offset once.
+    private func spliceChildren(from first: Int) throws {
+        let pending = children[first...]
+        children.removeSubrange(first...)
+        var parts: [(offset: Int, bytes: [UInt8], skip: Int)] = []
+        parts.reserveCapacity(pending.count)
+        var added = 0
+        for child in pending {
+            let bytes = try child.node.finish()
+            guard let childType = bytes.first else { continue }  // finish always writes a type byte.
+            var skip = 0
+            if let header = child.headerOffset {
+                // A keyed entry: the wire type goes in the header's low bits, not a byte.
+                setType(childType & 7, at: header)
+                skip = 1
+            }
+            parts.append((child.offset, bytes, skip))
+            added += bytes.count - skip
+        }
+        guard let start = parts.first?.offset else { return }
+        // Offsets only grow: children are queued in the order they are requested.
+        var tail: [UInt8] = []
+        tail.reserveCapacity(writer.count - start + added)
+        var copied = start
+        for part in parts {
+            tail.append(contentsOf: writer.storage[copied..<part.offset])
+            tail.append(contentsOf: part.bytes[part.skip...])
+            copied = part.offset
+        }
+        tail.append(contentsOf: writer.storage[copied...])
+        writer.storage.replaceSubrange(start..., with: tail)
     }
 
     /// Stores `value` as a uvarint in the one byte reserved at `offset`, inserting more bytes
@@ -280,12 +322,20 @@ final class WireEncoderCore: Encoder {
         } else if let index {
             path.append(WireCodingKey(intValue: index))
         }
-        let child = WireEncoderCore(userInfo: userInfoStorage, basePath: path, capacity: 32)
+        // The child's container is one level below the value handing it out.
+        let child = WireEncoderCore(userInfo: userInfoStorage, maxDepth: maxDepth, basePath: path,
+                                    baseDepth: baseDepth + levels.count, capacity: 32)
         child.writer.write(0)
         child.push(typeOffset: 0, path: .none)
         guard let top = levels.last, top.serial == serial, !sealed else {
             record(misuse: "nested container requested from a container whose value has finished")
             return child  // never spliced: its writes are dropped and the encode fails.
+        }
+        // Nested containers nest without encodeValue, so they are bounded here too (and an
+        // unbounded chain of them would otherwise recurse when spliced).
+        guard child.baseDepth <= maxDepth else {
+            record(misuse: "nesting deeper than maxNestingDepth \(maxDepth)")
+            return child  // never spliced, as above.
         }
         if let key {
             let header = writeHeader(key, type: 0).header
@@ -317,20 +367,20 @@ final class WireEncoderCore: Encoder {
         }
         if T.self == Data.self {
             let data = sameType(value, as: Data.self)
-            setType(CodableWireType.len, at: typeOffset)
+            setType(CodableWireType.opaque, at: typeOffset)
             writer.writeUVarint(UInt64(data.count))
             writer.write(contentsOf: data)
             return true
         }
         if T.self == URL.self {
             let url = sameType(value, as: URL.self)
-            setType(CodableWireType.len, at: typeOffset)
+            setType(CodableWireType.opaque, at: typeOffset)
             url.absoluteString.write(to: &writer)
             return true
         }
         if T.self == Decimal.self {
             let decimal = sameType(value, as: Decimal.self)
-            setType(CodableWireType.len, at: typeOffset)
+            setType(CodableWireType.opaque, at: typeOffset)
             WireDecimal.text(decimal).write(to: &writer)
             return true
         }

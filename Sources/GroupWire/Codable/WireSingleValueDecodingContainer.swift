@@ -1,3 +1,9 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+
 /// The single-value container ``WireDecoder`` hands out, bound to one value.
 ///
 /// Kept to three words so that `any SingleValueDecodingContainer` stores it inline instead of
@@ -38,7 +44,15 @@ struct WireSingleValueDecodingContainer: SingleValueDecodingContainer {
 
     func decodeNil() -> Bool { type == CodableWireType.null }
     func decode(_ type: Bool.Type) throws -> Bool { try scalar(type) }
-    func decode(_ type: String.Type) throws -> String { try scalar(type) }
+    func decode(_ type: String.Type) throws -> String {
+        // UUID's own Decodable reads a String here; a UUID written in its compact form
+        // (fixed128) gives its text back, as JSON would (forwarding wrappers rely on it).
+        if self.type == CodableWireType.fixed128 {
+            let uuid = try core.decodeFoundation(UUID.self, value, pathDepth: pathDepth, prefix: 0, entry: .none)
+            return uuid.uuidString
+        }
+        return try scalar(type)
+    }
     func decode(_ type: Double.Type) throws -> Double { try scalar(type) }
     func decode(_ type: Float.Type) throws -> Float { try scalar(type) }
     func decode(_ type: Int.Type) throws -> Int { try scalar(type) }

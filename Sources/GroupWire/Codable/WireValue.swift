@@ -1,6 +1,6 @@
 /// Where one encoded value sits in the input of a ``WireDecoder``.
 ///
-/// For `len` values `start..<end` is the content after the length prefix; for the others
+/// For `len` and `opaque` values `start..<end` is the content after the length prefix; for the others
 /// it is the data itself (empty for `nil`). The extent has been checked against the
 /// enclosing container, so reads inside it cannot run past the input.
 struct WireValue {
@@ -33,7 +33,7 @@ struct WireValue {
             try reader.require(8, "fixed64")
             reader.cursor += 8  // safe because: require(8) proved the bytes are there.
             return WireValue(type: type, at: at, start: at, end: reader.cursor)
-        case CodableWireType.len:
+        case CodableWireType.len, CodableWireType.opaque:
             let length = try reader.readUVarint()
             guard length <= UInt64(reader.remaining) else {
                 throw WireError(.truncated, offset: at, "length \(length) runs past the end (\(reader.remaining) bytes left)")

@@ -12,8 +12,9 @@ extension FrameDecoder {
                 events.append(event)
             }
         }
-        if let last = reader.finish() {
-            events.append(last)
+        reader.finish()
+        while let event = reader.nextEvent() {
+            events.append(event)
         }
         return events
     }

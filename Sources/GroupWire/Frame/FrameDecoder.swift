@@ -20,8 +20,9 @@ public struct FrameDecoder: Sendable {
     private func decodeSingle(_ bytes: [UInt8], copyBody: Bool) throws(WireError) -> (frame: Frame, end: Int) {
         switch scan(bytes, from: 0, copyBody: copyBody) {
         case .needMore:
-            throw WireError(.truncated, offset: bytes.count, "frame is incomplete: input ends after \(bytes.count) bytes")
-        case .invalid(let error, _):
+            // `truncated` points at the first byte of what the input ends inside: the frame.
+            throw WireError(.truncated, offset: 0, "frame is incomplete: input ends after \(bytes.count) bytes")
+        case .invalid(let error, _), .unconfirmed(let error):
             throw error
         case .frame(let frame, let end):
             guard end == bytes.count else {
@@ -43,8 +44,14 @@ public struct FrameDecoder: Sendable {
         case needMore
         /// A valid frame, ending at `end`.
         case frame(Frame, end: Int)
-        /// An invalid frame or run of bytes; reading resumes at `resume`.
+        /// A run of bytes without a magic byte (ending at `resume`, the next 0xC7 or the
+        /// end of the bytes), or a frame whose checksum passed but whose content is invalid
+        /// (`resume` is its end: a confirmed length may be skipped).
         case invalid(WireError, resume: Int)
+        /// A candidate frame at `start` whose length its checksum has not confirmed: a bad
+        /// length, or a checksum that does not match. Its length is not trusted, so reading
+        /// resumes at the byte after its magic byte (Spec/FORMAT.md, "Reading a stream").
+        case unconfirmed(WireError)
     }
 
     /// Decodes exactly one frame that fills `bytes`, like ``decode(_:)``, but leaves the
@@ -99,14 +106,12 @@ public struct FrameDecoder: Sendable {
             let byte = bytes[cursor]
             cursor += 1
             if shift == 63, byte > 1 {
-                return .invalid(WireError(.malformedVarint, offset: start + 2, "frame length varint does not fit 64 bits"),
-                                resume: start + 1)
+                return .unconfirmed(WireError(.malformedVarint, offset: start + 2, "frame length varint does not fit 64 bits"))
             }
             length |= UInt64(byte & 0x7F) << shift
             if byte & 0x80 == 0 {
                 if byte == 0, shift > 0 {
-                    return .invalid(WireError(.malformedVarint, offset: start + 2, "frame length varint is not minimally encoded"),
-                                    resume: start + 1)
+                    return .unconfirmed(WireError(.malformedVarint, offset: start + 2, "frame length varint is not minimally encoded"))
                 }
                 break
             }
@@ -114,14 +119,12 @@ public struct FrameDecoder: Sendable {
         }
         let prelude = cursor - start
         guard length >= 5 else {
-            return .invalid(WireError(.frameTooSmall, offset: start + 2,
-                                      "frame length \(length) is below the minimum of 5 (kind byte and checksum)"),
-                            resume: start + 1)
+            return .unconfirmed(WireError(.frameTooSmall, offset: start + 2,
+                                      "frame length \(length) is below the minimum of 5 (kind byte and checksum)"))
         }
         guard length <= UInt64(limits.maxFrameSize), prelude + Int(length) <= limits.maxFrameSize else {
-            return .invalid(WireError(.frameTooLarge, offset: start + 2,
-                                      "frame of \(UInt64(prelude) &+ length) bytes is over maxFrameSize \(limits.maxFrameSize)"),
-                            resume: start + 1)
+            return .unconfirmed(WireError(.frameTooLarge, offset: start + 2,
+                                      "frame of \(UInt64(prelude) &+ length) bytes is over maxFrameSize \(limits.maxFrameSize)"))
         }
         // safe because: length <= maxFrameSize (an Int), so the sum cannot overflow.
         let end = cursor + Int(length)
@@ -129,9 +132,8 @@ public struct FrameDecoder: Sendable {
         let stored = UInt32(bytes[end - 4]) | UInt32(bytes[end - 3]) << 8 | UInt32(bytes[end - 2]) << 16 | UInt32(bytes[end - 1]) << 24
         let computed = CRC32C.checksum(bytes, range: start..<(end - 4))
         guard stored == computed else {
-            return .invalid(WireError(.checksumMismatch, offset: end - 4,
-                                      "stored crc32c \(hex32(stored)) but the \(end - 4 - start) bytes it covers give \(hex32(computed))"),
-                            resume: end)
+            return .unconfirmed(WireError(.checksumMismatch, offset: end - 4,
+                                          "stored crc32c \(hex32(stored)) but the \(end - 4 - start) bytes it covers give \(hex32(computed))"))
         }
         let version = bytes[start + 1]
         guard version == Frame.version else {
@@ -167,28 +169,33 @@ public struct FrameDecoder: Sendable {
             throw WireError(.invalidTypeID, offset: typeOffset, "type id \(typeID) is outside 1...\(Frame.maxTypeID)")
         }
         var fragment: FragmentInfo?
-        let fragmentOffset = reader.position
+        var fieldOffsets: FragmentInfo.FieldOffsets?
         if kind == .fragment {
             let messageID = try reader.readUVarint()
+            let indexOffset = reader.position
             let index = try reader.readUVarint()
+            let countOffset = reader.position
             let count = try reader.readUVarint()
+            let totalOffset = reader.position
             let totalLength = try reader.readUVarint()
+            let offsetOffset = reader.position
             let offset = try reader.readUVarint()
-            guard count <= UInt64(limits.maxFragmentCount) else {
-                throw WireError(.limitExceeded, offset: fragmentOffset,
+            let offsets = FragmentInfo.FieldOffsets(index: indexOffset, count: countOffset, offset: offsetOffset)
+            // Rule 1 of "Consistency rules", then rule 2, before the compression header.
+            guard count <= UInt64(min(limits.maxFragmentCount, Int(UInt32.max))) else {
+                throw WireError(.limitExceeded, offset: countOffset,
                                 "fragment count \(count) is over maxFragmentCount \(limits.maxFragmentCount)")
             }
             guard totalLength <= UInt64(limits.maxMessageSize) else {
-                throw WireError(.limitExceeded, offset: fragmentOffset,
+                throw WireError(.limitExceeded, offset: totalOffset,
                                 "message total length \(totalLength) is over maxMessageSize \(limits.maxMessageSize)")
             }
-            // safe because: count <= maxFragmentCount (an Int) and index is checked below count
-            // by validate, so both conversions only see values that fit.
-            guard index <= UInt64(UInt32.max) else {
-                throw WireError(.invalidFragment, offset: fragmentOffset, "fragment index \(index) is not below count \(count)")
-            }
-            fragment = FragmentInfo(messageID: messageID, index: UInt32(index), count: UInt32(count),
+            try FragmentInfo.validateCountAndIndex(count: count, index: index, at: offsets)
+            // safe because: count fits UInt32 (checked above) and index < count.
+            let info = FragmentInfo(messageID: messageID, index: UInt32(index), count: UInt32(count),
                                     totalLength: totalLength, offset: offset)
+            fragment = info
+            fieldOffsets = offsets
         }
         var compression: CompressionInfo?
         if flags.contains(.compressed) {
@@ -213,7 +220,8 @@ public struct FrameDecoder: Sendable {
         let bodyCount = reader.remaining
         let body = copyBody ? try reader.readBytes(count: bodyCount, "frame body") : []
         if let fragment {
-            try FragmentInfo.validate(fragment, bodyCount: bodyCount, offset: fragmentOffset)
+            // Rule 3 needs the body's length, known once the compression header is read.
+            try FragmentInfo.validateRange(fragment, bodyCount: bodyCount, at: fieldOffsets)
         }
         return Frame(kind: kind, typeID: typeID, compression: compression, fragment: fragment, body: body)
     }

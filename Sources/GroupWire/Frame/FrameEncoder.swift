@@ -108,24 +108,42 @@ public struct FrameEncoder: Sendable {
                 : "only fragment frames carry a fragment header")
         }
         if let fragment {
-            try FragmentInfo.validate(fragment, bodyCount: bodyCount, offset: nil)
+            try FragmentInfo.validate(fragment, bodyCount: bodyCount)
         }
     }
 }
 
 extension FragmentInfo {
+    /// Where a decoded fragment's fields start in the input, so that an error points at
+    /// the field whose value is wrong.
+    struct FieldOffsets {
+        let index: Int
+        let count: Int
+        let offset: Int
+    }
+
     /// Checks the fields that one fragment can be checked on alone (Spec/FORMAT.md,
     /// "Fragment frames"): count at least 2, index below count, the body inside the total.
-    static func validate(_ info: FragmentInfo, bodyCount: Int, offset: Int?) throws(WireError) {
-        guard info.count >= 2 else {
-            throw WireError(.invalidFragment, offset: offset, "fragment count \(info.count) is below 2")
+    static func validate(_ info: FragmentInfo, bodyCount: Int) throws(WireError) {
+        try validateCountAndIndex(count: UInt64(info.count), index: UInt64(info.index), at: nil)
+        try validateRange(info, bodyCount: bodyCount, at: nil)
+    }
+
+    /// Rule 2: count at least 2 (an error points at `count`), index below count (at `index`).
+    static func validateCountAndIndex(count: UInt64, index: UInt64, at offsets: FieldOffsets?) throws(WireError) {
+        guard count >= 2 else {
+            throw WireError(.invalidFragment, offset: offsets?.count, "fragment count \(count) is below 2")
         }
-        guard info.index < info.count else {
-            throw WireError(.invalidFragment, offset: offset, "fragment index \(info.index) is not below count \(info.count)")
+        guard index < count else {
+            throw WireError(.invalidFragment, offset: offsets?.index, "fragment index \(index) is not below count \(count)")
         }
+    }
+
+    /// Rule 3: the fragment's bytes lie inside the total length (an error points at `offset`).
+    static func validateRange(_ info: FragmentInfo, bodyCount: Int, at offsets: FieldOffsets?) throws(WireError) {
         // Both values are below 2^64; compare without overflow.
         guard info.offset <= info.totalLength, UInt64(bodyCount) <= info.totalLength - info.offset else {
-            throw WireError(.invalidFragment, offset: offset,
+            throw WireError(.invalidFragment, offset: offsets?.offset,
                             "fragment bytes \(info.offset)..<\(info.offset)+\(bodyCount) run past total length \(info.totalLength)")
         }
     }

@@ -44,7 +44,7 @@ public struct WireJSONTimestamp: Codable, Sendable {
         value = WireTimestamp.date(nanoseconds: try container.decode(Int64.self))
     }
 
-    /// Encodes an Int64 number of nanoseconds (microsecond precision, see ``WireTimestamp``).
+    /// Encodes an Int64 number of nanoseconds (the nearest one, see ``WireTimestamp``).
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.singleValueContainer()
         try container.encode(WireTimestamp.nanoseconds(from: value))

@@ -29,9 +29,30 @@ public struct FrameFileFormat: Sendable, Hashable, CustomStringConvertible {
     /// Frames are binary, so rule 2 only misreads a raw file that does not start with a
     /// frame and happens to be text; use `--raw` to read such a file as raw.
     public static func detect(_ bytes: [UInt8]) -> FrameFileFormat {
+        detect(bytes, isPrefix: false)
+    }
+
+    /// How many bytes at the start of a stream ``detect(prefix:)`` looks at (64 KiB).
+    public static let detectionLength = 1 << 16
+
+    /// Guesses the format of a stream from its first bytes (up to ``detectionLength``), by
+    /// the rule of ``detect(_:)``; a UTF-8 sequence cut off by the end of `prefix` counts
+    /// as text.
+    public static func detect(prefix: [UInt8]) -> FrameFileFormat {
+        detect(prefix, isPrefix: true)
+    }
+
+    private static func detect(_ bytes: [UInt8], isPrefix: Bool) -> FrameFileFormat {
         guard let first = bytes.first else { return .raw }
         if first == 0xC7 { return .raw }
-        guard let text = String(validating: bytes, as: UTF8.self) else { return .raw }
+        var text = String(validating: bytes, as: UTF8.self)
+        // A prefix may end inside a character of up to four bytes.
+        var cut = 1
+        while text == nil, isPrefix, cut <= 3, cut < bytes.count {
+            text = String(validating: bytes.dropLast(cut), as: UTF8.self)
+            cut += 1
+        }
+        guard let text else { return .raw }
         for scalar in text.unicodeScalars where scalar.value < 0x20 || scalar.value == 0x7F {
             if scalar != "\t", scalar != "\n", scalar != "\r" { return .raw }
         }

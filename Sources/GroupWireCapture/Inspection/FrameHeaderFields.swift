@@ -16,16 +16,31 @@ public struct FrameHeaderFields: Sendable, Hashable {
     /// - Returns: nil when the bytes are not a frame prelude (callers pass valid frames).
     public init?(_ bytes: [UInt8], offset: Int, length: Int) {
         guard length >= Frame.fixedOverhead, offset >= 0, offset <= bytes.count - length else { return nil }
-        do throws(WireError) {
-            var reader = try ByteReader(bytes, range: offset..<(offset + length))
-            _ = try reader.readByte()
-            version = try reader.readByte()
-            lengthField = try reader.readUVarint()
-            kindByte = try reader.readByte()
-            var tail = try ByteReader(bytes, range: (offset + length - 4)..<(offset + length))
-            crc32c = try tail.readFixed32LE()
-        } catch {
-            return nil
+        self.init(frameBytes: bytes[offset..<(offset + length)])
+    }
+
+    /// Reads the fields of the frame whose bytes are `frame`, exactly.
+    /// - Returns: nil when the bytes are not a frame prelude (callers pass valid frames).
+    public init?(frameBytes frame: ArraySlice<UInt8>) {
+        guard frame.count >= Frame.fixedOverhead else { return nil }
+        let start = frame.startIndex
+        version = frame[start + 1]
+        // The length varint, at most 10 bytes; the kind byte follows it.
+        var value: UInt64 = 0
+        var index = start + 2
+        var shift: UInt64 = 0
+        while true {
+            guard index < frame.endIndex - 4, shift <= 63 else { return nil }
+            let byte = frame[index]
+            value |= UInt64(byte & 0x7F) << shift
+            index += 1
+            if byte & 0x80 == 0 { break }
+            shift += 7
         }
+        guard index < frame.endIndex - 4 else { return nil }
+        lengthField = value
+        kindByte = frame[index]
+        let end = frame.endIndex
+        crc32c = UInt32(frame[end - 4]) | UInt32(frame[end - 3]) << 8 | UInt32(frame[end - 2]) << 16 | UInt32(frame[end - 1]) << 24
     }
 }

@@ -37,15 +37,34 @@ public struct FrameInspection: Sendable {
         return frame.kind == .fragment ? "fragment" : "compressed"
     }
 
-    /// Inspects one stream event over `contents`.
-    init(event: FrameStreamEvent, contents: FrameFileContents, limits: Limits, decompressor: PayloadCompressor?) {
+    /// Inspects one event of a frame file.
+    /// - Parameters:
+    ///   - fileEvent: the frame or rejected run, with its place in the file.
+    ///   - limits: the limits payload dumps are checked against.
+    ///   - decompressor: decompresses compressed bodies to dump them; nil reports each
+    ///     compressed body as not dumped.
+    public init(_ fileEvent: FrameFileEvent, limits: Limits = .default, decompressor: PayloadCompressor?) {
+        self.init(event: fileEvent.event, location: fileEvent.location, errorLocation: fileEvent.errorLocation,
+                  header: fileEvent.header, limits: limits, decompressor: decompressor)
+    }
+
+    /// Inspects one stream event.
+    /// - Parameters:
+    ///   - event: the frame or rejected run.
+    ///   - location: where the event starts in a hex file.
+    ///   - errorLocation: where the error's offset is in a hex file.
+    ///   - header: the frame's header fields as stored, for a valid frame.
+    ///   - limits: the limits payload dumps are checked against.
+    ///   - decompressor: decompresses compressed bodies to dump them.
+    init(event: FrameStreamEvent, location: HexDump.Location?, errorLocation: HexDump.Location?, header: FrameHeaderFields?,
+         limits: Limits, decompressor: PayloadCompressor?) {
         offset = event.offset
         length = event.length
-        location = contents.location(ofByte: event.offset)
+        self.location = location
         switch event.result {
         case .success(let frame):
             self.frame = frame
-            header = FrameHeaderFields(contents.bytes, offset: event.offset, length: event.length)
+            self.header = header
             var payload: PayloadDump?
             var decompressedLength: Int?
             var decompressionError: WireError?
@@ -71,15 +90,15 @@ public struct FrameInspection: Sendable {
             self.decompressedLength = decompressedLength
             self.decompressionError = decompressionError
             error = nil
-            errorLocation = nil
+            self.errorLocation = nil
         case .failure(let failure):
             frame = nil
-            header = nil
+            self.header = nil
             payload = nil
             decompressedLength = nil
             decompressionError = nil
             error = failure
-            errorLocation = contents.location(ofByte: min(failure.offset ?? event.offset, max(0, contents.bytes.count - 1)))
+            self.errorLocation = errorLocation
         }
     }
 }

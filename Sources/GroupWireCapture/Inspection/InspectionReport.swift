@@ -1,8 +1,9 @@
 import GroupWire
 import GroupWireCompression
 
-/// The result of inspecting a frame file: every frame and every rejected run of bytes,
-/// in file order, renderable as text for people or JSON for programs.
+/// The result of inspecting frame bytes held in memory: every frame and every rejected run
+/// of bytes, in file order, rendered by an ``InspectionRenderer`` as text for people or
+/// JSON for programs. `groupwire inspect` renders each entry as it reads it instead.
 public struct InspectionReport: Sendable {
     /// The file as the user named it.
     public let path: String
@@ -26,8 +27,13 @@ public struct InspectionReport: Sendable {
         byteCount = contents.bytes.count
         // Compressed bodies are decompressed to dump their payload.
         let decompressor = try? PayloadCompressor(policy: .never, dictionaries: dictionaries, limits: limits)
-        entries = FrameDecoder(limits: limits).decodeAll(contents.bytes).map {
-            FrameInspection(event: $0, contents: contents, limits: limits, decompressor: decompressor)
+        entries = FrameDecoder(limits: limits).decodeAll(contents.bytes).map { event in
+            let errorOffset = event.error.map { min($0.offset ?? event.offset, max(0, contents.bytes.count - 1)) }
+            return FrameInspection(
+                event: event, location: contents.location(ofByte: event.offset),
+                errorLocation: errorOffset.flatMap(contents.location(ofByte:)),
+                header: event.frame == nil ? nil : FrameHeaderFields(contents.bytes, offset: event.offset, length: event.length),
+                limits: limits, decompressor: decompressor)
         }
     }
 
@@ -41,180 +47,26 @@ public struct InspectionReport: Sendable {
     /// The diagnostic for an invalid entry, compiler-style:
     /// `path:line:column: error: …` for hex files, `path: error: …` for raw ones.
     public func diagnostic(for entry: FrameInspection) -> String? {
-        guard let error = entry.error else { return nil }
-        let place = entry.errorLocation.map { "\(path):\($0.line):\($0.column)" } ?? path
-        return "\(place): error: invalid bytes \(entry.offset)..<\(entry.offset + entry.length): \(error)"
+        InspectionRenderer(path: path, format: format, style: .text).diagnostic(for: entry)
     }
 
-    // MARK: Text
-
-    /// The report as text: a heading, then per frame one header line (`frame N`, where N
-    /// counts entries, valid or not, from 0) and its payload dump indented below it, per
-    /// rejected run one diagnostic line, then a summary line.
+    /// The report as text (see ``InspectionRenderer/Style/text``).
     public func renderText() -> String {
-        var lines: [String] = []
-        lines.append("\(path): \(format) frame file, \(byteCount) byte\(byteCount == 1 ? "" : "s")")
-        for (index, entry) in entries.enumerated() {
-            guard let frame = entry.frame else {
-                if let diagnostic = diagnostic(for: entry) { lines.append(diagnostic) }
-                continue
-            }
-            lines.append(headerLine(index, entry, frame))
-            if let compression = frame.compression {
-                lines.append(
-                    "  compression: codec \(compression.codec)\(compression.codec == CompressionInfo.zstdCodec ? " (zstd)" : ""), dictionary \(compression.dictionaryID), content size \(compression.contentSize)"
-                )
-            }
-            if let fragment = frame.fragment {
-                lines.append(
-                    "  fragment: message \(fragment.messageID), index \(fragment.index) of \(fragment.count), offset \(fragment.offset), total length \(fragment.totalLength)"
-                )
-            }
-            if let payload = entry.payload {
-                let source = entry.decompressedLength.map { " (decompressed, \($0) bytes)" } ?? ""
-                if payload.fields.isEmpty, payload.isComplete {
-                    lines.append("  payload\(source): empty")
-                } else {
-                    lines.append("  payload\(source):")
-                    lines.append(payload.renderText(indent: 2, prefix: "    "))
-                }
-            } else if let reason = entry.payloadNotShownReason {
-                let why = entry.decompressionError.map { ": \($0)" } ?? ""
-                lines.append("  payload: not dumped (\(reason) body\(why)), body " + PayloadDump.hexString(frame.body))
-            }
-        }
-        lines.append("summary: \(frameCount) valid frame\(frameCount == 1 ? "" : "s"), \(invalidCount) invalid")
-        return lines.joined(separator: "\n") + "\n"
+        render(.text)
     }
 
-    private func headerLine(_ index: Int, _ entry: FrameInspection, _ frame: Frame) -> String {
-        var parts: [String] = []
-        let at = entry.location.map { " (line \($0.line))" } ?? ""
-        if let header = entry.header {
-            parts.append("version \(header.version)")
-            parts.append("length \(header.lengthField)")
-            parts.append("kind \(frame.kind) (byte \(hex8(header.kindByte)))")
-        } else {
-            parts.append("kind \(frame.kind)")
-        }
-        parts.append("flags \(flagNames(frame.flags).joined(separator: "+").nonEmpty ?? "none")")
-        parts.append("type id \(frame.typeID)")
-        parts.append("body \(frame.body.count) byte\(frame.body.count == 1 ? "" : "s")")
-        if let header = entry.header {
-            parts.append("crc32c \(hex32(header.crc32c))")
-        }
-        return "frame \(index) at byte \(entry.offset)\(at), \(entry.length) bytes: " + parts.joined(separator: ", ")
-    }
-
-    // MARK: JSON
-
-    /// The report as JSON with sorted keys. Schema `groupwire.inspect/1`:
-    /// ```
-    /// { "schema": "groupwire.inspect/1", "file": String, "format": "raw" | "hex",
-    ///   "byteCount": Int, "frameCount": Int, "invalidCount": Int,
-    ///   "entries": [ {
-    ///     "offset": Int, "length": Int, "valid": Bool,
-    ///     "location": null | {"line": Int, "column": Int},       // hex files only
-    ///     "frame": null | { "version", "lengthField", "kindByte", "kind": "data"|"control"|"fragment",
-    ///                        "flags": [String], "typeID", "bodyLength", "bodyHex": String,
-    ///                        "crc32c": "0x…", "compression": null | {"codec", "dictionaryID", "contentSize"},
-    ///                        "fragment": null | {"messageID", "index", "count", "totalLength", "offset"} },
-    ///     "payload": null | PayloadDump,           // see PayloadDump.json
-    ///     "decompressedLength": null | Int,        // payload decompressed from the body
-    ///     "payloadNotDumped": null | "compressed" | "fragment",
-    ///     "decompressionError": null | {"kind", "offset", "message"},
-    ///     "error": null | {"kind": String, "offset": Int | null, "message": String,
-    ///                       "location": null | {"line", "column"}} } ] }
-    /// ```
+    /// The report as JSON (see ``InspectionRenderer/Style/json``).
     public func renderJSON() -> String {
-        let object: [String: JSONValue] = [
-            "schema": .string("groupwire.inspect/1"),
-            "file": .string(path),
-            "format": .string(format.name),
-            "byteCount": .int(Int64(byteCount)),
-            "frameCount": .int(Int64(frameCount)),
-            "invalidCount": .int(Int64(invalidCount)),
-            "entries": .array(entries.map(json(of:))),
-        ]
-        return JSONValue.object(object).rendered() + "\n"
+        render(.json)
     }
 
-    private func json(of entry: FrameInspection) -> JSONValue {
-        var object: [String: JSONValue] = [
-            "offset": .int(Int64(entry.offset)),
-            "length": .int(Int64(entry.length)),
-            "valid": .bool(entry.isValid),
-            "location": json(of: entry.location),
-            "payload": entry.payload?.json ?? .null,
-            "payloadNotDumped": entry.payloadNotShownReason.map(JSONValue.string) ?? .null,
-            "decompressedLength": entry.decompressedLength.map { .int(Int64($0)) } ?? .null,
-            "decompressionError": entry.decompressionError.map(PayloadDump.json(of:)) ?? .null,
-            "frame": .null,
-            "error": .null,
-        ]
-        if let frame = entry.frame {
-            var fields: [String: JSONValue] = [
-                "kind": .string(frame.kind.description),
-                "flags": .array(flagNames(frame.flags).map(JSONValue.string)),
-                "typeID": .uint(frame.typeID),
-                "bodyLength": .int(Int64(frame.body.count)),
-                "bodyHex": .string(PayloadDump.hexString(frame.body)),
-                "compression": frame.compression.map { info in
-                    .object([
-                        "codec": .uint(UInt64(info.codec)), "dictionaryID": .uint(UInt64(info.dictionaryID)),
-                        "contentSize": .uint(info.contentSize),
-                    ])
-                } ?? .null,
-                "fragment": frame.fragment.map { info in
-                    .object([
-                        "messageID": .uint(info.messageID), "index": .uint(UInt64(info.index)),
-                        "count": .uint(UInt64(info.count)), "totalLength": .uint(info.totalLength),
-                        "offset": .uint(info.offset),
-                    ])
-                } ?? .null,
-                "version": .null, "lengthField": .null, "kindByte": .null, "crc32c": .null,
-            ]
-            if let header = entry.header {
-                fields["version"] = .uint(UInt64(header.version))
-                fields["lengthField"] = .uint(header.lengthField)
-                fields["kindByte"] = .uint(UInt64(header.kindByte))
-                fields["crc32c"] = .string(hex32(header.crc32c))
-            }
-            object["frame"] = .object(fields)
+    private func render(_ style: InspectionRenderer.Style) -> String {
+        var renderer = InspectionRenderer(path: path, format: format, style: style)
+        var text = renderer.start()
+        for entry in entries {
+            text += renderer.render(entry)
         }
-        if let error = entry.error {
-            guard case .object(var fields) = PayloadDump.json(of: error) else { return .object(object) }
-            fields["location"] = json(of: entry.errorLocation)
-            object["error"] = .object(fields)
-        }
-        return .object(object)
-    }
-
-    private func json(of location: HexDump.Location?) -> JSONValue {
-        guard let location else { return .null }
-        return .object(["line": .int(Int64(location.line)), "column": .int(Int64(location.column))])
+        return text + renderer.end(byteCount: byteCount)
     }
 }
 
-private func flagNames(_ flags: FrameFlags) -> [String] {
-    var names: [String] = []
-    if flags.contains(.compressed) { names.append("compressed") }
-    let unknown = flags.subtracting(.known).rawValue
-    if unknown != 0 { names.append(hex8(unknown)) }
-    return names
-}
-
-func hex8(_ value: UInt8) -> String {
-    let digits = String(value, radix: 16, uppercase: true)
-    return "0x" + (digits.count < 2 ? "0" : "") + digits
-}
-
-func hex32(_ value: UInt32) -> String {
-    let digits = String(value, radix: 16, uppercase: true)
-    return "0x" + String(repeating: "0", count: max(0, 8 - digits.count)) + digits
-}
-
-extension String {
-    /// Nil when empty.
-    fileprivate var nonEmpty: String? { isEmpty ? nil : self }
-}

@@ -84,9 +84,8 @@ struct SwiftModelBuilder: Sendable {
 
     /// `DrawTogetherMessage` for package `draw.together`; the file name's stem without a package.
     static func messageSetName(_ file: SpecFile) -> String {
-        let source = file.package?.name ?? String(fileName(of: file.path).split(separator: ".").first ?? "Spec")
-        let words = source.split { !$0.isLetter && !$0.isNumber }
-        return words.map { $0.prefix(1).uppercased() + $0.dropFirst() }.joined() + "Message"
+        // One derivation for the generator and the checker, which rejects a type of this name.
+        GeneratedSwiftNames.messageSetName(package: file.package?.name, path: file.path)
     }
 
     /// `name` with its first letter lowercased: `UpsertStroke` → `upsertStroke`.

@@ -262,7 +262,7 @@ public final class ZstdDecompressor: Sendable {
         }
         switch ZstdFrameExtent.measure(raw) {
         case .truncated:
-            throw WireError(.truncated, offset: raw.count, "zstd frame is cut off after \(raw.count) bytes")
+            throw WireError(.truncated, offset: 0, "zstd frame is cut off after \(raw.count) bytes")
         case .invalid(let reason):
             throw WireError(.decompressionFailed, "zstd frame is invalid: \(reason)")
         case .frame(let header, let frameSize):
@@ -287,7 +287,7 @@ public final class ZstdDecompressor: Sendable {
     @inline(never)
     private static func notAFrameError(_ raw: UnsafeRawBufferPointer) -> WireError {
         guard raw.count >= 4 else {
-            return WireError(.truncated, offset: raw.count, "a zstd frame needs at least 4 bytes, have \(raw.count)")
+            return WireError(.truncated, offset: 0, "a zstd frame needs at least 4 bytes, have \(raw.count)")
         }
         let magic = Array(raw.prefix(4))
         if ZstdFormat.startsWithSkippableMagic(magic) {

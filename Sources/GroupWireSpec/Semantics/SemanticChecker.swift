@@ -70,6 +70,24 @@ struct SemanticChecker {
                           hint: "choose another name for this \(decl.keyword)")
                     continue
                 }
+                if let origin = GeneratedSwiftNames.typeOrigin(of: decl.name) {
+                    error("type name '\(decl.name)' would hide the '\(decl.name)' of \(origin) that generated Swift uses",
+                          at: decl.location,
+                          hint: "choose another name for this \(decl.keyword), such as '\(decl.name)Value'")
+                    continue
+                }
+                let setName = GeneratedSwiftNames.messageSetName(package: file.package?.name, path: file.path)
+                if decl.name == setName {
+                    error("type name '\(decl.name)' is the enum generated Swift declares over this file's messages",
+                          at: decl.location, hint: "choose another name for this \(decl.keyword), such as '\(decl.name)Kind'")
+                    continue
+                }
+                if case .message = decl,
+                   GeneratedSwiftNames.messageSetMembers.contains(decl.name.prefix(1).lowercased() + decl.name.dropFirst()) {
+                    error("message name '\(decl.name)' clashes with the member '\(decl.name.prefix(1).lowercased() + decl.name.dropFirst())' of the generated '\(setName)'",
+                          at: decl.location, hint: "choose another name for this message, such as '\(decl.name)Sent'")
+                    continue
+                }
                 if let first = declarations[decl.name] {
                     error("duplicate type name '\(decl.name)'", at: decl.location,
                           hint: "type names must be unique across all imported files",
@@ -329,6 +347,14 @@ struct SemanticChecker {
                     error("\(kind) number \(member.number) of '\(owner).\(member.name)' is reserved", at: member.location,
                           hint: "reserved numbers belonged to removed members; use an unused number, such as \(suggestion)")
                 }
+            }
+            if GeneratedSwiftNames.members.contains(member.name) {
+                error("\(nameKind) name '\(member.name)' in '\(owner)' is a member generated Swift declares", at: member.location,
+                      hint: "rename the \(kind), such as '\(owner.prefix(1).lowercased() + owner.dropFirst())\(member.name.prefix(1).uppercased() + member.name.dropFirst())' (JSON keys follow the spec name)")
+            } else if let origin = GeneratedSwiftNames.typeOrigin(of: member.name) {
+                error("\(nameKind) name '\(member.name)' in '\(owner)' would hide the type '\(member.name)' of \(origin) that generated Swift uses",
+                      at: member.location,
+                      hint: "rename the \(kind), such as '\(member.name.prefix(1).lowercased() + member.name.dropFirst())Value'")
             }
             if let first = byName[member.name] {
                 error("duplicate \(nameKind) name '\(member.name)' in '\(owner)'", at: member.location,

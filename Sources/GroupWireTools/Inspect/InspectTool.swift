@@ -4,40 +4,75 @@ import GroupWireCompression
 
 /// `groupwire inspect FILE`: every frame's header fields and a schema-less payload dump.
 public enum InspectTool {
-    /// Runs `groupwire inspect`.
+    /// Runs `groupwire inspect` and collects what it prints (for tests and callers that
+    /// want the whole report; the command itself prints as it reads, with
+    /// ``run(path:json:fileFormat:limits:dictionaryPaths:output:)``).
     /// - Parameters:
     ///   - path: the frame file.
     ///   - json: JSON output instead of text.
     ///   - fileFormat: read the file as this format; nil detects it.
     ///   - limits: the limits frames and payload dumps are checked against.
     ///   - dictionaryPaths: zstd dictionary files for bodies compressed with one.
-    /// - Returns: the report on standard output; status ``ToolStatus/ok`` when every frame
-    ///   is valid, ``ToolStatus/invalidInput`` when some are not (each also reported in the
-    ///   messages when the output is JSON), ``ToolStatus/failure`` with
-    ///   `groupwire: error: …` or `path:line:column: error: …` when the file cannot be
-    ///   read or is not valid hex, or a dictionary file cannot be read or is not one.
+    /// - Returns: the report and status, see the streaming form.
     public static func run(
         path: String, json: Bool, fileFormat: FrameFileFormat?, limits: Limits = .default, dictionaryPaths: [String] = []
     ) -> ToolResult {
+        ToolOutput.collecting { output in
+            run(path: path, json: json, fileFormat: fileFormat, limits: limits, dictionaryPaths: dictionaryPaths, output: output)
+        }
+    }
+
+    /// Runs `groupwire inspect`, printing each frame's report as soon as it is read.
+    /// - Parameters:
+    ///   - path: the frame file, or `-` for standard input.
+    ///   - json: JSON output instead of text.
+    ///   - fileFormat: read the file as this format; nil detects it.
+    ///   - limits: the limits frames and payload dumps are checked against.
+    ///   - dictionaryPaths: zstd dictionary files for bodies compressed with one.
+    ///   - output: where the report and diagnostics go.
+    /// - Returns: ``ToolStatus/ok`` when every frame is valid, ``ToolStatus/invalidInput``
+    ///   when some are not (each also reported on standard error when the output is JSON),
+    ///   ``ToolStatus/failure`` with `groupwire: error: …` or `path:line:column: error: …`
+    ///   when the file cannot be read or is not valid hex, or a dictionary file cannot be
+    ///   read or is not one.
+    public static func run(
+        path: String, json: Bool, fileFormat: FrameFileFormat?, limits: Limits = .default, dictionaryPaths: [String] = [],
+        output: ToolOutput
+    ) -> ToolStatus {
         let dictionaries: DictionaryStore
-        let contents: FrameFileContents
         do throws(ToolFailure) {
             dictionaries = try DictionaryLoading.load(dictionaryPaths)
         } catch {
-            return error.result
+            output.message(error.result.messages)
+            return error.result.status
         }
+        let stream: FrameFileStream
         do throws(FrameFileError) {
-            contents = try FrameFileReader().read(path: path, format: fileFormat)
+            stream = try FrameFileStream.reading(path, format: fileFormat, limits: limits)
         } catch {
-            return ToolResult(messages: diagnostic(error), status: .failure)
+            output.message(diagnostic(error))
+            return .failure
         }
-        let report = InspectionReport(contents: contents, limits: limits, dictionaries: dictionaries)
-        var result = ToolResult(status: report.allValid ? .ok : .invalidInput)
-        result.output = Array((json ? report.renderJSON() : report.renderText()).utf8)
-        if !report.allValid, json {
-            result.messages = report.entries.compactMap { report.diagnostic(for: $0) }.map { $0 + "\n" }.joined()
+        stream.willRead = { output.flush() }
+        // Compressed bodies are decompressed to dump their payload.
+        let decompressor = try? PayloadCompressor(policy: .never, dictionaries: dictionaries, limits: limits)
+        var renderer = InspectionRenderer(path: stream.path, format: stream.format, style: json ? .json : .text)
+        output.write(renderer.start())
+        do throws(FrameFileError) {
+            while let event = try stream.next() {
+                let entry = FrameInspection(event, limits: limits, decompressor: decompressor)
+                output.write(renderer.render(entry))
+                if json, let diagnostic = renderer.diagnostic(for: entry) {
+                    output.message(diagnostic + "\n")
+                }
+            }
+        } catch {
+            output.flush()
+            output.message(diagnostic(error))
+            return .failure
         }
-        return result
+        output.write(renderer.end(byteCount: stream.byteCount))
+        return renderer.allValid ? .ok : .invalidInput
     }
 
     /// `path:line:column: error: …` for a problem inside a file, else `groupwire: error: path: …`.

@@ -2883,6 +2883,665 @@ public struct Tree: WirePayloadCodable, Codable, Sendable, Hashable {
     }
 }
 
+/// Names one letter or one word away from what generated Swift reserves: the checker
+/// accepts them, and the golden target proves the generated code compiles.
+public struct NearMisses: WireMessage, Codable, Sendable, Hashable {
+    /// The type id frames carry for this message.
+    public static let wireTypeID: UInt64 = 79
+
+    /// The message's name in the spec.
+    public static let wireTypeName: String = "NearMisses"
+
+    /// Field 1 of the spec.
+    public var wireSizes: Int32
+
+    /// Field 2 of the spec.
+    public var hashValues: [Int32]
+
+    /// Field 3 of the spec.
+    public var encoded: String
+
+    /// Field 4 of the spec.
+    public var rawValues: [UInt8]
+
+    /// Field 5 of the spec.
+    public var wirePayloads: Bool
+
+    /// Field 6 of the spec.
+    public var initial: Int64
+
+    /// Field 7 of the spec.
+    public var date: Date
+
+    /// Field 8 of the spec.
+    public var data: [UInt8]
+
+    /// Field 9 of the spec.
+    public var uuid: UUID
+
+    /// Field 10 of the spec.
+    public var string: String
+
+    /// Field 11 of the spec.
+    public var int: Int32
+
+    /// Field 12 of the spec.
+    public var hasher: UInt8
+
+    /// Field 13 of the spec.
+    public var wireTypeIDs: UInt32
+
+    /// Field 14 of the spec.
+    public var codingKeys: Double
+
+    /// Field 15 of the spec.
+    public var dates: Dates
+
+    /// Field 16 of the spec.
+    public var wireDefaults: WireDefaulted
+
+    /// Fields this version of the spec does not know, as read (keys included); written back
+    /// after the known fields. Part of `==` and `hash`, left out of JSON.
+    public var unknownFields: [UInt8]
+
+    /// Creates a `NearMisses`; each field defaults to its spec default.
+    /// - Parameter unknownFields: fields unknown to this version, as read from the wire.
+    public init(
+        wireSizes: Int32 = 0,
+        hashValues: [Int32] = [],
+        encoded: String = "",
+        rawValues: [UInt8] = [],
+        wirePayloads: Bool = false,
+        initial: Int64 = 0,
+        date: Date = WireTimestamp.epoch,
+        data: [UInt8] = [],
+        uuid: UUID = WireDefaults.uuid,
+        string: String = "",
+        int: Int32 = 0,
+        hasher: UInt8 = 0,
+        wireTypeIDs: UInt32 = 0,
+        codingKeys: Double = 0,
+        dates: Dates = .rawValues,
+        wireDefaults: WireDefaulted = WireDefaulted.wireDefault,
+        unknownFields: [UInt8] = []
+    ) {
+        self.wireSizes = wireSizes
+        self.hashValues = hashValues
+        self.encoded = encoded
+        self.rawValues = rawValues
+        self.wirePayloads = wirePayloads
+        self.initial = initial
+        self.date = date
+        self.data = data
+        self.uuid = uuid
+        self.string = string
+        self.int = int
+        self.hasher = hasher
+        self.wireTypeIDs = wireTypeIDs
+        self.codingKeys = codingKeys
+        self.dates = dates
+        self.wireDefaults = wireDefaults
+        self.unknownFields = unknownFields
+    }
+
+    /// The exact number of bytes ``encodeWire(to:)`` writes.
+    public var wireSize: Int {
+        var size = unknownFields.count
+        if self.wireSizes != 0 {
+            size += 1 + WireSize.svarint(Int64(self.wireSizes))
+        }
+        if !self.hashValues.isEmpty {
+            var packedSize = 0
+            for element in self.hashValues {
+                packedSize += WireSize.svarint(Int64(element))
+            }
+            size += 1 + WireSize.lengthDelimited(packedSize)
+        }
+        if !self.encoded.isEmpty {
+            size += 1 + WireSize.string(self.encoded)
+        }
+        if !self.rawValues.isEmpty {
+            size += 1 + WireSize.lengthDelimited(self.rawValues.count)
+        }
+        if self.wirePayloads {
+            size += 2
+        }
+        if self.initial != 0 {
+            size += 1 + WireSize.svarint(self.initial)
+        }
+        if WireTimestamp.nanoseconds(from: self.date) != 0 {
+            size += 9
+        }
+        if !self.data.isEmpty {
+            size += 1 + WireSize.lengthDelimited(self.data.count)
+        }
+        if self.uuid != WireDefaults.uuid {
+            size += 18
+        }
+        if !self.string.isEmpty {
+            size += 1 + WireSize.string(self.string)
+        }
+        if self.int != 0 {
+            size += 1 + WireSize.svarint(Int64(self.int))
+        }
+        if self.hasher != 0 {
+            size += 1 + WireSize.uvarint(UInt64(self.hasher))
+        }
+        if self.wireTypeIDs != 0 {
+            size += 1 + WireSize.uvarint(UInt64(self.wireTypeIDs))
+        }
+        if self.codingKeys.bitPattern != 0 {
+            size += 9
+        }
+        if self.dates.rawValue != 0 {
+            size += 1 + WireSize.uvarint(UInt64(self.dates.rawValue))
+        }
+        size += 2 + WireSize.lengthDelimited(self.wireDefaults.wireSize)
+        return size
+    }
+
+    /// The payload bytes, written into one buffer of exactly ``wireSize`` bytes.
+    public func wirePayload() -> [UInt8] {
+        if let bytes = WireSink.encode(size: wireSize, { sink in encodeFields(to: &sink) }) {
+            return bytes
+        }
+        var writer = ByteWriter()
+        encodeFields(to: &writer)
+        return writer.bytes
+    }
+
+    /// Appends the payload to `writer`.
+    public func encodeWire(to writer: inout PayloadWriter) {
+        encodeFields(to: &writer.writer)
+    }
+
+    /// Writes the fields in ascending number order, then the unknown fields (Spec/FORMAT.md,
+    /// "Canonical writing"). Generic so one encoder serves both outputs.
+    func encodeFields(to writer: inout some WireWriting) {
+        if self.wireSizes != 0 {
+            writer.writeByte(0x08)
+            writer.writeSVarint(Int64(self.wireSizes))
+        }
+        if !self.hashValues.isEmpty {
+            var packedSize = 0
+            for element in self.hashValues {
+                packedSize += WireSize.svarint(Int64(element))
+            }
+            writer.writeByte(0x12)
+            writer.writeUVarint(UInt64(packedSize))
+            for element in self.hashValues {
+                writer.writeSVarint(Int64(element))
+            }
+        }
+        if !self.encoded.isEmpty {
+            writer.writeByte(0x1A)
+            writer.writeLengthPrefixed(self.encoded)
+        }
+        if !self.rawValues.isEmpty {
+            writer.writeByte(0x22)
+            writer.writeLengthPrefixed(self.rawValues)
+        }
+        if self.wirePayloads {
+            writer.writeByte(0x28)
+            writer.writeByte(self.wirePayloads ? 1 : 0)
+        }
+        if self.initial != 0 {
+            writer.writeByte(0x30)
+            writer.writeSVarint(self.initial)
+        }
+        if WireTimestamp.nanoseconds(from: self.date) != 0 {
+            writer.writeByte(0x39)
+            writer.writeFixed64LE(UInt64(bitPattern: WireTimestamp.nanoseconds(from: self.date)))
+        }
+        if !self.data.isEmpty {
+            writer.writeByte(0x42)
+            writer.writeLengthPrefixed(self.data)
+        }
+        if self.uuid != WireDefaults.uuid {
+            writer.writeByte(0x4A)
+            writer.writeLengthPrefixed(self.uuid)
+        }
+        if !self.string.isEmpty {
+            writer.writeByte(0x52)
+            writer.writeLengthPrefixed(self.string)
+        }
+        if self.int != 0 {
+            writer.writeByte(0x58)
+            writer.writeSVarint(Int64(self.int))
+        }
+        if self.hasher != 0 {
+            writer.writeByte(0x60)
+            writer.writeUVarint(UInt64(self.hasher))
+        }
+        if self.wireTypeIDs != 0 {
+            writer.writeByte(0x68)
+            writer.writeUVarint(UInt64(self.wireTypeIDs))
+        }
+        if self.codingKeys.bitPattern != 0 {
+            writer.writeByte(0x71)
+            writer.writeFixed64LE(self.codingKeys.bitPattern)
+        }
+        if self.dates.rawValue != 0 {
+            writer.writeByte(0x78)
+            writer.writeUVarint(UInt64(self.dates.rawValue))
+        }
+        writer.writeUVarint(130)
+        writer.writeUVarint(UInt64(self.wireDefaults.wireSize))
+        self.wireDefaults.encodeFields(to: &writer)
+        writer.writeRaw(unknownFields)
+    }
+
+    /// Reads fields to the end of `reader`; absent fields take their defaults, unknown ones are kept.
+    /// - Throws: a `WireError` for malformed input or a field of the wrong wire type.
+    public init(decodingWire reader: inout PayloadReader) throws(WireError) {
+        try self.init(decodingWire: &reader, end: reader.reader.end, depth: reader.depth)
+    }
+
+    /// Reads a length-delimited value of this type one level deeper than `depth`.
+    /// - Throws: `depthExceeded` past `maxNestingDepth`, or what decoding throws.
+    static func decodeNested(from reader: inout PayloadReader, depth: Int) throws(WireError) -> Self {
+        let end = try reader.nestedEnd(depth: depth)
+        return try Self(decodingWire: &reader, end: end, depth: depth + 1)
+    }
+
+    /// Reads fields up to offset `end` of `reader` (a nested value read in place, without a
+    /// sub-reader); absent fields take their defaults, unknown ones are kept.
+    /// - Throws: a `WireError` for malformed input, a field of the wrong wire type, or a
+    ///   field running past `end`.
+    init(decodingWire reader: inout PayloadReader, end: Int, depth: Int) throws(WireError) {
+        var field1: Int32 = 0
+        var field2: [Int32] = []
+        var field3: String = ""
+        var field4: [UInt8] = []
+        var field5: Bool = false
+        var field6: Int64 = 0
+        var field7: Date = WireTimestamp.epoch
+        var field8: [UInt8] = []
+        var field9: UUID = WireDefaults.uuid
+        var field10: String = ""
+        var field11: Int32 = 0
+        var field12: UInt8 = 0
+        var field13: UInt32 = 0
+        var field14: Double = 0
+        var field15: Dates = .rawValues
+        var field16: WireDefaulted = WireDefaulted.wireDefault
+        var unknownFields: [UInt8] = []
+        while reader.reader.position < end {
+            let keyOffset = reader.reader.position
+            let rawKey = try reader.reader.readUVarint()
+            switch rawKey {
+            case 0x08:
+                field1 = try reader.readInt(as: Int32.self)
+            case 0x12:
+                try reader.readPacked { (packed: inout PayloadReader) throws(WireError) in
+                    field2.append(try packed.readInt(as: Int32.self))
+                }
+            case 0x10:
+                field2.append(try reader.readInt(as: Int32.self))
+            case 0x1A:
+                field3 = try reader.readWireString()
+            case 0x22:
+                field4 = try reader.readBytes()
+            case 0x28:
+                field5 = try reader.readBool()
+            case 0x30:
+                field6 = try reader.readInt()
+            case 0x39:
+                field7 = WireTimestamp.date(nanoseconds: try reader.readTimestampNanoseconds())
+            case 0x42:
+                field8 = try reader.readBytes()
+            case 0x4A:
+                field9 = try reader.readWireUUID()
+            case 0x52:
+                field10 = try reader.readWireString()
+            case 0x58:
+                field11 = try reader.readInt(as: Int32.self)
+            case 0x60:
+                field12 = try reader.readUInt(as: UInt8.self)
+            case 0x68:
+                field13 = try reader.readUInt(as: UInt32.self)
+            case 0x71:
+                field14 = try reader.readDouble()
+            case 0x78:
+                field15 = Dates(rawValue: try reader.readUInt(as: UInt32.self))
+            case 0x82:
+                field16 = try WireDefaulted.decodeNested(from: &reader, depth: depth)
+            default:
+                let key = try reader.fieldKey(raw: rawKey, at: keyOffset)
+                switch key.number {
+                case 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16:
+                    throw WireError(.typeMismatch, offset: keyOffset, "field \(key.number) of NearMisses has unexpected wire type \(key.wireType)")
+                default:
+                    unknownFields.append(contentsOf: try reader.captureUnknown(key))
+                }
+            }
+        }
+        guard reader.reader.position == end else {
+            throw WireError(.truncated, offset: end, "a field of NearMisses runs past the end of its nested value")
+        }
+        self.wireSizes = field1
+        self.hashValues = field2
+        self.encoded = field3
+        self.rawValues = field4
+        self.wirePayloads = field5
+        self.initial = field6
+        self.date = field7
+        self.data = field8
+        self.uuid = field9
+        self.string = field10
+        self.int = field11
+        self.hasher = field12
+        self.wireTypeIDs = field13
+        self.codingKeys = field14
+        self.dates = field15
+        self.wireDefaults = field16
+        self.unknownFields = unknownFields
+    }
+
+    private enum CodingKeys: String, CodingKey {
+        case wireSizes
+        case hashValues
+        case encoded
+        case rawValues
+        case wirePayloads
+        case initial
+        case date
+        case data
+        case uuid
+        case string
+        case int
+        case hasher
+        case wireTypeIDs
+        case codingKeys
+        case dates
+        case wireDefaults
+    }
+
+    /// Decodes the JSON object form (field names as keys; missing keys take defaults).
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        self.wireSizes = try container.decodeIfPresent(Int32.self, forKey: .wireSizes) ?? 0
+        self.hashValues = try container.decodeIfPresent([Int32].self, forKey: .hashValues) ?? []
+        self.encoded = try container.decodeIfPresent(String.self, forKey: .encoded) ?? ""
+        self.rawValues = (try container.decodeIfPresent(WireJSONBytes.self, forKey: .rawValues)).map { $0.value } ?? []
+        self.wirePayloads = try container.decodeIfPresent(Bool.self, forKey: .wirePayloads) ?? false
+        self.initial = try container.decodeIfPresent(Int64.self, forKey: .initial) ?? 0
+        self.date = (try container.decodeIfPresent(WireJSONTimestamp.self, forKey: .date)).map { $0.value } ?? WireTimestamp.epoch
+        self.data = (try container.decodeIfPresent(WireJSONBytes.self, forKey: .data)).map { $0.value } ?? []
+        self.uuid = try container.decodeIfPresent(UUID.self, forKey: .uuid) ?? WireDefaults.uuid
+        self.string = try container.decodeIfPresent(String.self, forKey: .string) ?? ""
+        self.int = try container.decodeIfPresent(Int32.self, forKey: .int) ?? 0
+        self.hasher = try container.decodeIfPresent(UInt8.self, forKey: .hasher) ?? 0
+        self.wireTypeIDs = try container.decodeIfPresent(UInt32.self, forKey: .wireTypeIDs) ?? 0
+        self.codingKeys = (try container.decodeIfPresent(WireJSONFloat<Double>.self, forKey: .codingKeys)).map { $0.value } ?? 0
+        self.dates = try container.decodeIfPresent(Dates.self, forKey: .dates) ?? .rawValues
+        self.wireDefaults = try container.decodeIfPresent(WireDefaulted.self, forKey: .wireDefaults) ?? WireDefaulted.wireDefault
+        self.unknownFields = []
+    }
+
+    /// Encodes the JSON object form (every non-optional field, optionals when set).
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(self.wireSizes, forKey: .wireSizes)
+        try container.encode(self.hashValues, forKey: .hashValues)
+        try container.encode(self.encoded, forKey: .encoded)
+        try container.encode(WireJSONBytes(self.rawValues), forKey: .rawValues)
+        try container.encode(self.wirePayloads, forKey: .wirePayloads)
+        try container.encode(self.initial, forKey: .initial)
+        try container.encode(WireJSONTimestamp(self.date), forKey: .date)
+        try container.encode(WireJSONBytes(self.data), forKey: .data)
+        try container.encode(self.uuid, forKey: .uuid)
+        try container.encode(self.string, forKey: .string)
+        try container.encode(self.int, forKey: .int)
+        try container.encode(self.hasher, forKey: .hasher)
+        try container.encode(self.wireTypeIDs, forKey: .wireTypeIDs)
+        try container.encode(WireJSONFloat<Double>(self.codingKeys), forKey: .codingKeys)
+        try container.encode(self.dates, forKey: .dates)
+        try container.encode(self.wireDefaults, forKey: .wireDefaults)
+    }
+}
+
+/// An enum whose cases sit next to the generated members.
+public enum Dates: RawRepresentable, Codable, Sendable, Hashable {
+    /// Case 0 of the spec.
+    case rawValues
+
+    /// Case 1 of the spec.
+    case hashes
+
+    /// Case 2 of the spec.
+    case initValue
+
+    /// A case this version of the spec does not know, kept by number and written back.
+    case unknown(UInt32)
+
+    /// Creates the case numbered `rawValue`; a number the spec does not name becomes `.unknown`.
+    public init(rawValue: UInt32) {
+        switch rawValue {
+        case 0:
+            self = .rawValues
+        case 1:
+            self = .hashes
+        case 2:
+            self = .initValue
+        default:
+            self = .unknown(rawValue)
+        }
+    }
+
+    /// The case number written on the wire.
+    public var rawValue: UInt32 {
+        switch self {
+        case .rawValues:
+            return 0
+        case .hashes:
+            return 1
+        case .initValue:
+            return 2
+        case .unknown(let number):
+            return number
+        }
+    }
+
+    /// Cases are equal when their numbers are: `.unknown(n)` equals the case numbered n.
+    public static func == (lhs: Self, rhs: Self) -> Bool {
+        lhs.rawValue == rhs.rawValue
+    }
+
+    /// Hashes the case number.
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(rawValue)
+    }
+
+    /// Decodes a case name, or a case number (any UInt32).
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.singleValueContainer()
+        if let number = try? container.decode(UInt32.self) {
+            self.init(rawValue: number)
+            return
+        }
+        switch try container.decode(String.self) {
+        case "rawValues":
+            self = .rawValues
+        case "hashes":
+            self = .hashes
+        case "initValue":
+            self = .initValue
+        case let name:
+            throw DecodingError.dataCorruptedError(in: container, debugDescription: "\(name) is not a case of Dates")
+        }
+    }
+
+    /// Encodes the case name, or the number of an unknown case.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.singleValueContainer()
+        switch self {
+        case .rawValues:
+            try container.encode("rawValues")
+        case .hashes:
+            try container.encode("hashes")
+        case .initValue:
+            try container.encode("initValue")
+        case .unknown(let number):
+            try container.encode(number)
+        }
+    }
+}
+
+/// A union whose cases sit next to the generated members.
+public enum WireDefaulted: WirePayloadCodable, Codable, Sendable, Hashable {
+    /// Case 1 of the spec.
+    case wireDefaulted(Int32)
+
+    /// Case 2 of the spec.
+    case encodeWires(String)
+
+    /// Case 3 of the spec.
+    case decodeNest
+
+    /// The value of an absent field of this type: the lowest-numbered case with a default payload.
+    public static let wireDefault: Self = .wireDefaulted(0)
+
+    /// The exact number of bytes ``encodeWire(to:)`` writes.
+    public var wireSize: Int {
+        var size = 0
+        switch self {
+        case .wireDefaulted(let value):
+            size += 1 + WireSize.svarint(Int64(value))
+        case .encodeWires(let value):
+            size += 1 + WireSize.string(value)
+        case .decodeNest:
+            size += 2
+        }
+        return size
+    }
+
+    /// The payload bytes, written into one buffer of exactly ``wireSize`` bytes.
+    public func wirePayload() -> [UInt8] {
+        if let bytes = WireSink.encode(size: wireSize, { sink in encodeFields(to: &sink) }) {
+            return bytes
+        }
+        var writer = ByteWriter()
+        encodeFields(to: &writer)
+        return writer.bytes
+    }
+
+    /// Appends the payload to `writer`.
+    public func encodeWire(to writer: inout PayloadWriter) {
+        encodeFields(to: &writer.writer)
+    }
+
+    /// Writes the one field of the current case.
+    func encodeFields(to writer: inout some WireWriting) {
+        switch self {
+        case .wireDefaulted(let value):
+            writer.writeByte(0x08)
+            writer.writeSVarint(Int64(value))
+        case .encodeWires(let value):
+            writer.writeByte(0x12)
+            writer.writeLengthPrefixed(value)
+        case .decodeNest:
+            writer.writeByte(0x1A)
+            writer.writeByte(0)
+        }
+    }
+
+    /// Reads fields to the end of `reader`; absent fields take their defaults, unknown ones are kept.
+    /// - Throws: a `WireError` for malformed input or a field of the wrong wire type.
+    public init(decodingWire reader: inout PayloadReader) throws(WireError) {
+        try self.init(decodingWire: &reader, end: reader.reader.end, depth: reader.depth)
+    }
+
+    /// Reads a length-delimited value of this type one level deeper than `depth`.
+    /// - Throws: `depthExceeded` past `maxNestingDepth`, or what decoding throws.
+    static func decodeNested(from reader: inout PayloadReader, depth: Int) throws(WireError) -> Self {
+        let end = try reader.nestedEnd(depth: depth)
+        return try Self(decodingWire: &reader, end: end, depth: depth + 1)
+    }
+
+    /// Reads the one field of a union payload, up to offset `end` of `reader`.
+    /// - Throws: a `WireError`: `missingField` for no case, `invalidValue` for two cases or an unknown case number.
+    init(decodingWire reader: inout PayloadReader, end: Int, depth: Int) throws(WireError) {
+        var result: Self?
+        while reader.reader.position < end {
+            let keyOffset = reader.reader.position
+            let rawKey = try reader.reader.readUVarint()
+            switch rawKey {
+            case 0x08:
+                guard result == nil else {
+                    throw WireError(.invalidValue, offset: reader.reader.position, "union WireDefaulted holds more than one case")
+                }
+                var field1: Int32 = 0
+                field1 = try reader.readInt(as: Int32.self)
+                result = .wireDefaulted(field1)
+            case 0x12:
+                guard result == nil else {
+                    throw WireError(.invalidValue, offset: reader.reader.position, "union WireDefaulted holds more than one case")
+                }
+                var field2: String = ""
+                field2 = try reader.readWireString()
+                result = .encodeWires(field2)
+            case 0x1A:
+                guard result == nil else {
+                    throw WireError(.invalidValue, offset: reader.reader.position, "union WireDefaulted holds more than one case")
+                }
+                try reader.skip(FieldKey(number: 3, wireType: .lengthDelimited))
+                result = .decodeNest
+            default:
+                let key = try reader.fieldKey(raw: rawKey, at: keyOffset)
+                switch key.number {
+                case 1, 2, 3:
+                    throw WireError(.typeMismatch, offset: keyOffset, "field \(key.number) of WireDefaulted has unexpected wire type \(key.wireType)")
+                default:
+                    throw WireError(.invalidValue, offset: keyOffset, "union WireDefaulted has no case numbered \(key.number)")
+                }
+            }
+        }
+        guard reader.reader.position == end else {
+            throw WireError(.truncated, offset: end, "a field of WireDefaulted runs past the end of its nested value")
+        }
+        guard let result else {
+            throw WireError(.missingField, offset: reader.reader.position, "union WireDefaulted holds no case")
+        }
+        self = result
+    }
+
+    private enum CodingKeys: String, CodingKey {
+        case wireDefaulted
+        case encodeWires
+        case decodeNest
+    }
+
+    /// Decodes `{"caseName": payload}` (exactly one key; `{}` as the payload of a case without one).
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        guard container.allKeys.count == 1, let key = container.allKeys.first else {
+            throw DecodingError.dataCorrupted(DecodingError.Context(codingPath: decoder.codingPath, debugDescription: "WireDefaulted needs exactly one case key"))
+        }
+        switch key {
+        case .wireDefaulted:
+            self = .wireDefaulted(try container.decode(Int32.self, forKey: .wireDefaulted))
+        case .encodeWires:
+            self = .encodeWires(try container.decode(String.self, forKey: .encodeWires))
+        case .decodeNest:
+            self = .decodeNest
+        }
+    }
+
+    /// Encodes `{"caseName": payload}`.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        switch self {
+        case .wireDefaulted(let value):
+            try container.encode(value, forKey: .wireDefaulted)
+        case .encodeWires(let value):
+            try container.encode(value, forKey: .encodeWires)
+        case .decodeNest:
+            _ = container.nestedContainer(keyedBy: CodingKeys.self, forKey: .decodeNest)
+        }
+    }
+}
+
 /// Every message of package `kitchen.sink`, one case each: receive them all with `messenger.messages(of: KitchenSinkMessage.self)`.
 public enum KitchenSinkMessage: WireMessageSet, Sendable, Hashable {
     /// The ``Awkward`` message (type id 77).
@@ -2891,8 +3550,11 @@ public enum KitchenSinkMessage: WireMessageSet, Sendable, Hashable {
     /// The ``Ping`` message (type id 78).
     case ping(Ping)
 
+    /// The ``NearMisses`` message (type id 79).
+    case nearMisses(NearMisses)
+
     /// Every message type of the spec, in spec order.
-    public static let messageTypes: [any MessageCodable.Type] = [Awkward.self, Ping.self]
+    public static let messageTypes: [any MessageCodable.Type] = [Awkward.self, Ping.self, NearMisses.self]
 
     /// Wraps `message`, or returns nil when it is not a message of this spec.
     public init?(_ message: any MessageCodable) {
@@ -2901,6 +3563,8 @@ public enum KitchenSinkMessage: WireMessageSet, Sendable, Hashable {
             self = .awkward(value)
         case let value as Ping:
             self = .ping(value)
+        case let value as NearMisses:
+            self = .nearMisses(value)
         default:
             return nil
         }
@@ -2912,6 +3576,8 @@ public enum KitchenSinkMessage: WireMessageSet, Sendable, Hashable {
         case .awkward(let value):
             return value
         case .ping(let value):
+            return value
+        case .nearMisses(let value):
             return value
         }
     }

@@ -20,7 +20,7 @@ import Testing
     }
 
     @Test func undefinedWireTypesAreRejectedWhereTheyAppear() {
-        #expect(decodeError(Int.self, [0x06]).map { [$0.kind.name, "\($0.offset ?? -1)"] } == ["unknownWireType", "0"])
+        #expect(decodeError(Int.self, [0x07]).map { [$0.kind.name, "\($0.offset ?? -1)"] } == ["unknownWireType", "0"])
         // A keyed entry with wire type 7 after a valid one.
         let bytes: [UInt8] = [0x02, 0x05, 0x08, 0x61, 0x02, 0x0F, 0x62]
         let error = decodeError(ProfileB.self, bytes)
@@ -67,10 +67,14 @@ import Testing
         #expect(decodeError(Int8.self, try WireEncoder().encode(300))?.kind == .invalidValue)
         #expect(decodeError(UInt8.self, try WireEncoder().encode(256 as UInt))?.kind == .invalidValue)
         #expect(decodeError(Bool.self, [0x00, 0x02])?.kind == .invalidValue)
-        #expect(decodeError(UUID.self, [0x02, 0x01, 0x00])?.kind == .typeMismatch)
-        #expect(decodeError(URL.self, try WireEncoder().encode(""))?.kind == .invalidValue)
-        #expect(decodeError(Decimal.self, try WireEncoder().encode("1e5"))?.kind == .invalidValue)
-        #expect(decodeError(Decimal.self, try WireEncoder().encode(String(repeating: "9", count: 300)))?.kind == .invalidValue)
+        // A UUID that is not fixed128 is read through UUID's own init(from:): a string.
+        #expect(decodeError(UUID.self, [0x00, 0x01])?.kind == .typeMismatch)
+        #expect(throws: DecodingError.self) { try WireDecoder().decode(UUID.self, from: [0x02, 0x01, 0x00]) }
+        // The compact URL and Decimal forms (opaque) hold text that must parse.
+        func opaque(_ text: String) -> [UInt8] { [0x06, UInt8(text.utf8.count)] + Array(text.utf8) }
+        #expect(decodeError(URL.self, opaque(""))?.kind == .invalidValue)
+        #expect(decodeError(Decimal.self, opaque("1e5"))?.kind == .invalidValue)
+        #expect(decodeError(Decimal.self, [0x06, 0xAC, 0x02] + [UInt8](repeating: 0x39, count: 300))?.kind == .invalidValue)
         #expect(decodeError(Int128.self, [0x02, 0x03, 0x01, 0x02, 0x03])?.kind == .typeMismatch)
         #expect(decodeError(UUID.self, [0x04, 0x01])?.kind == .truncated)
     }

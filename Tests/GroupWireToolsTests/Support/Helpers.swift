@@ -24,9 +24,9 @@ enum FrameHex {
     }
 }
 
-/// Hex through the tools module.
+/// Hex as `groupwire encode --hex` writes it.
 enum HexTextForTests {
-    static func encode(_ bytes: [UInt8]) -> String { HexText.encode(bytes) }
+    static func encode(_ bytes: [UInt8]) -> String { PayloadDump.hexString(bytes) }
 }
 
 /// The public JSON value of GroupWireDynamic (GroupWire has a package-internal namesake).

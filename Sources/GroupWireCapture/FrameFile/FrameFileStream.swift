@@ -1,0 +1,263 @@
+import GroupWire
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// One event of a frame file: a frame or a rejected run (see ``GroupWire/FrameStreamReader``),
+/// with where it lies in a hex file and, for a frame, its header fields as stored.
+public struct FrameFileEvent: Sendable {
+    /// The frame or rejected run; offsets count frame bytes (decoded bytes for hex files).
+    public let event: FrameStreamEvent
+    /// The line and column of the event's first byte, for hex files.
+    public let location: HexDump.Location?
+    /// The line and column of the error's offset, for hex files.
+    public let errorLocation: HexDump.Location?
+    /// The header fields as stored, for a valid frame.
+    public let header: FrameHeaderFields?
+}
+
+/// Reads a frame file, or standard input, as a stream: raw frames back to back or a hex
+/// dump of them (plain hex, the lines `groupwire demo --hex` writes, `xxd`, `hexdump -C`).
+///
+/// Every command that reads frames reads them through this type: input is read in chunks of
+/// ``chunkSize`` bytes and each frame is reported as soon as its bytes have arrived, so
+/// memory stays flat however large the input (one chunk, one candidate frame of at most
+/// ``GroupWire/Limits/maxFrameSize`` bytes and one hex line), and the first result is ready
+/// as soon as the first frame has been read.
+///
+/// The format is detected from the first bytes read (``FrameFileFormat/detect(prefix:)``)
+/// unless it is given.
+public final class FrameFileStream {
+    /// The bytes read from the input at a time (64 KiB).
+    public static let chunkSize = 1 << 16
+
+    private enum Source {
+        case descriptor(Int32, closes: Bool)
+        case memory([UInt8], position: Int)
+    }
+
+    /// The input as the user named it.
+    public let path: String
+    /// The format the input is read as.
+    public private(set) var format: FrameFileFormat = .raw
+    /// The number of frame bytes read so far (decoded bytes for hex input).
+    public private(set) var byteCount = 0
+    /// Called before each read of the input after the first, when the events read so far
+    /// have all been returned: a command flushes its output here, so that what it printed
+    /// is seen while it waits for more input.
+    public var willRead: (() -> Void)?
+
+    private var source: Source
+    private var reader: FrameStreamReader
+    private var hex: HexDumpReader?
+    /// Bytes read for format detection, not yet passed on.
+    private var firstChunk: [UInt8]?
+    /// A problem in the input, thrown once the frames before it have been reported.
+    private var failure: FrameFileError?
+    /// Whether the input has reached its end.
+    private var inputEnded = false
+    /// Whether every byte has been passed to the frame reader and it has been told so.
+    private var ended = false
+
+    /// Opens the file at `path`.
+    /// - Parameters:
+    ///   - path: the file.
+    ///   - format: the format to read it as; nil detects it.
+    ///   - limits: the limits frames are checked against.
+    /// - Throws: ``FrameFileError`` when the file is missing or cannot be read.
+    public convenience init(path: String, format: FrameFileFormat? = nil, limits: Limits = .default) throws(FrameFileError) {
+        let descriptor = open(path, O_RDONLY)
+        guard descriptor >= 0 else {
+            let code = errno
+            if code == ENOENT { throw FrameFileError(.fileNotFound, path: path, "no such file") }
+            throw FrameFileError(.unreadable, path: path, "cannot open the file (\(String(cString: strerror(code))))")
+        }
+        var status = stat()
+        if fstat(descriptor, &status) == 0, status.st_mode & S_IFMT == S_IFDIR {
+            close(descriptor)
+            throw FrameFileError(.unreadable, path: path, "is a directory, not a frame file")
+        }
+        let first: [UInt8]
+        do throws(FrameFileError) {
+            first = try Self.read(descriptor, name: path)
+        } catch {
+            close(descriptor)
+            throw error
+        }
+        self.init(source: .descriptor(descriptor, closes: true), first: first, path: path, format: format, limits: limits)
+    }
+
+    /// Reads an open file descriptor (standard input is 0) to its end; it is not closed.
+    /// - Parameters:
+    ///   - descriptor: the descriptor to read.
+    ///   - name: the input's name in diagnostics (`standard input`).
+    ///   - format: the format to read it as; nil detects it.
+    ///   - limits: the limits frames are checked against.
+    /// - Throws: ``FrameFileError`` when the input cannot be read.
+    public convenience init(descriptor: Int32, name: String, format: FrameFileFormat? = nil, limits: Limits = .default)
+        throws(FrameFileError)
+    {
+        let first = try Self.read(descriptor, name: name)
+        self.init(source: .descriptor(descriptor, closes: false), first: first, path: name, format: format, limits: limits)
+    }
+
+    /// Reads frame file contents held in memory, chunk by chunk as it would a file.
+    /// - Parameters:
+    ///   - bytes: the file's content.
+    ///   - path: the name used in diagnostics.
+    ///   - format: the format to read it as; nil detects it.
+    ///   - limits: the limits frames are checked against.
+    public convenience init(bytes: [UInt8], path: String, format: FrameFileFormat? = nil, limits: Limits = .default) {
+        let end = min(bytes.count, Self.chunkSize)
+        self.init(source: .memory(bytes, position: end), first: Array(bytes[..<end]), path: path, format: format,
+                  limits: limits)
+    }
+
+    /// Starts reading `source`, whose first chunk `first` has been read.
+    private init(source: Source, first: [UInt8], path: String, format: FrameFileFormat?, limits: Limits) {
+        self.source = source
+        self.path = path
+        reader = FrameStreamReader(limits: limits)
+        self.format = format ?? FrameFileFormat.detect(prefix: first)
+        firstChunk = first
+        if self.format == .hex {
+            hex = HexDumpReader(path: path)
+        }
+    }
+
+    deinit {
+        closeSource()
+    }
+
+    /// The next frame or rejected run, or nil at the end of the input.
+    /// - Throws: ``FrameFileError`` when the input cannot be read, or is a hex dump with a
+    ///   bad digit (with its line and column); the events before it have been returned.
+    public func next() throws(FrameFileError) -> FrameFileEvent? {
+        while true {
+            if let event = reader.nextEvent() {
+                return fileEvent(event)
+            }
+            if ended { return nil }
+            if var dump = hex, dump.hasBytes {
+                hex = nil  // keeps the dump reader uniquely referenced while it changes
+                // A `*` line may stand for many bytes: pass them on a chunk at a time.
+                feed(dump.takeBytes(limit: Self.chunkSize))
+                hex = dump
+                continue
+            }
+            if let failure {
+                // The frames before the bad line have all been reported.
+                throw failure
+            }
+            if inputEnded {
+                reader.finish()
+                ended = true
+                continue
+            }
+            let chunk: [UInt8]
+            if let first = firstChunk {
+                chunk = first
+                firstChunk = nil
+            } else {
+                willRead?()
+                chunk = try readChunk()
+            }
+            if chunk.isEmpty { inputEnded = true }
+            guard var dump = hex else {
+                feed(chunk)
+                continue
+            }
+            hex = nil
+            defer { hex = dump }
+            do throws(FrameFileError) {
+                if chunk.isEmpty { try dump.finish() } else { try dump.append(chunk) }
+            } catch {
+                failure = error
+            }
+        }
+    }
+
+    private func feed(_ bytes: [UInt8]) {
+        guard !bytes.isEmpty else { return }
+        byteCount += bytes.count
+        reader.append(bytes)
+    }
+
+    private func fileEvent(_ event: FrameStreamEvent) -> FrameFileEvent {
+        let header = event.frame == nil ? nil : reader.bytes(of: event).flatMap(FrameHeaderFields.init(frameBytes:))
+        var location: HexDump.Location?
+        var errorLocation: HexDump.Location?
+        if var dump = hex {
+            location = dump.location(ofByte: event.offset)
+            if let error = event.error {
+                errorLocation = dump.location(ofByte: min(error.offset ?? event.offset, max(0, byteCount - 1)))
+            }
+            // Later events and their errors lie at or after this event's end.
+            hex = nil
+            dump.forgetLocations(before: event.offset + event.length)
+            hex = dump
+        }
+        return FrameFileEvent(event: event, location: location, errorLocation: errorLocation, header: header)
+    }
+
+    /// Up to ``chunkSize`` bytes of input; empty at its end.
+    private func readChunk() throws(FrameFileError) -> [UInt8] {
+        switch source {
+        case .memory(let bytes, let position):
+            let end = min(bytes.count, position + Self.chunkSize)
+            source = .memory(bytes, position: end)
+            return Array(bytes[position..<end])
+        case .descriptor(let descriptor, _):
+            return try Self.read(descriptor, name: path)
+        }
+    }
+
+    /// Up to ``chunkSize`` bytes from `descriptor`; empty at its end.
+    private static func read(_ descriptor: Int32, name: String) throws(FrameFileError) -> [UInt8] {
+        var chunk = [UInt8](repeating: 0, count: chunkSize)
+        while true {
+            let count = chunk.withUnsafeMutableBytes { raw in
+                systemRead(descriptor, raw.baseAddress, raw.count)
+            }
+            if count >= 0 {
+                chunk.removeLast(chunk.count - count)
+                return chunk
+            }
+            if errno == EINTR { continue }
+            throw FrameFileError(.unreadable, path: name, "cannot read (\(String(cString: strerror(errno))))")
+        }
+    }
+
+    private func closeSource() {
+        if case .descriptor(let descriptor, closes: true) = source {
+            close(descriptor)
+            source = .memory([], position: 0)
+        }
+    }
+}
+
+/// `read(2)`, named apart from methods called `read`; the one place the tools read a
+/// descriptor.
+package func systemRead(_ descriptor: Int32, _ buffer: UnsafeMutableRawPointer?, _ count: Int) -> Int {
+    #if canImport(Glibc)
+    Glibc.read(descriptor, buffer, count)
+    #else
+    Darwin.read(descriptor, buffer, count)
+    #endif
+}
+
+extension FrameFileStream {
+    /// Opens the file at `path`, or standard input when `path` is `-`.
+    /// - Throws: ``FrameFileError`` when the file is missing or cannot be read.
+    public static func reading(_ path: String, format: FrameFileFormat? = nil, limits: Limits = .default) throws(FrameFileError)
+        -> FrameFileStream
+    {
+        if path == "-" {
+            return try FrameFileStream(descriptor: 0, name: "standard input", format: format, limits: limits)
+        }
+        return try FrameFileStream(path: path, format: format, limits: limits)
+    }
+}

@@ -1,0 +1,62 @@
+#!/usr/bin/env python3
+"""Writes the payload vectors in Spec/vectors/payloads/: payloads of message Edge of
+EdgeCases.gwspec (in that folder) and what a reader makes of them, the error kind and
+offset worked out by hand from Spec/FORMAT.md ("Payload encoding", "Error offsets",
+"Error kinds for edge cases"), independently of the Swift code.
+
+  {"name", "description", "spec": "EdgeCases.gwspec", "type": "Edge", "hex",
+   "error": {"kind", "offset"}}   or   "json": the decoded value (keys sorted)
+
+Usage: python3 Spec/vectors/generate.py   (this module is run from there)
+"""
+import os
+import struct
+import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from wire import field, length_delimited, uvarint, zigzag  # noqa: E402
+
+OUT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "payloads")
+
+
+def build():
+    vectors = []
+
+    def error(name, description, payload, kind, offset):
+        vectors.append({"name": name, "description": description, "spec": "EdgeCases.gwspec", "type": "Edge",
+                        "hex": payload.hex(), "error": {"kind": kind, "offset": offset}})
+
+    def valid(name, description, payload, json_value):
+        vectors.append({"name": name, "description": description, "spec": "EdgeCases.gwspec", "type": "Edge",
+                        "hex": payload.hex(), "json": json_value})
+
+    valid("unknown-enum-number-kept", "An enum number the spec does not declare is kept as its number; every "
+          "non-optional field is written in the JSON form, defaults included.",
+          field(2, 0, uvarint(7)) + field(3, 2, length_delimited(field(2, 2, length_delimited(b"hi")))),
+          {"small": 0, "level": 7, "choice": {"text": "hi"}, "samples": [], "times": [], "tiny": 0})
+    # Unions: the union field's content starts at offset 2 (key 1a, length byte).
+    error("union-without-a-field", "A union whose content is empty: missingField, where its field would start.",
+          field(3, 2, length_delimited(b"")), "missingField", 2)
+    error("union-with-two-fields", "A union holding two fields: invalidValue at the second field's key.",
+          field(3, 2, length_delimited(field(1, 0, uvarint(zigzag(1))) + field(2, 2, length_delimited(b"a")))),
+          "invalidValue", 4)
+    error("union-unknown-case", "A union field numbered 4, which is no case of Choice: invalidValue at its key.",
+          field(3, 2, length_delimited(field(4, 0, uvarint(1)))), "invalidValue", 2)
+    # Keys.
+    error("field-number-over-limit", "Field number 2^29 (one over the largest): invalidValue at the key.",
+          uvarint((1 << 29) << 3 | 0) + uvarint(0), "invalidValue", 0)
+    error("undefined-wire-type", "Wire type 6 is undefined: unknownWireType at the key, before its number is judged.",
+          uvarint(0 << 3 | 6), "unknownWireType", 0)
+    # Values that do not fit their type: the varint starts at offset 1.
+    error("uint8-over-range", "UInt8 field holding 256: invalidValue at the varint.",
+          field(1, 0, uvarint(256)), "invalidValue", 1)
+    error("int8-over-range", "Int8 field holding 128 (zigzag 256): invalidValue at the varint.",
+          field(6, 0, uvarint(zigzag(128))), "invalidValue", 1)
+    error("enum-over-32-bits", "An enum value of 2^32: invalidValue at the varint.",
+          field(2, 0, uvarint(1 << 32)), "invalidValue", 1)
+    # Packed fixed-width arrays: elements start at offset 2; the cut element is truncated.
+    error("packed-float32-not-a-multiple-of-4", "Six bytes of packed Float32: the second element is cut; truncated at its first byte.",
+          field(4, 2, length_delimited(struct.pack("<f", 1.0) + b"\x00\x00")), "truncated", 6)
+    error("packed-timestamp-not-a-multiple-of-8", "Ten bytes of packed Timestamp: the second element is cut; truncated at its first byte.",
+          field(5, 2, length_delimited(struct.pack("<q", 5) + b"\x00\x00")), "truncated", 10)
+    return vectors
