@@ -53,9 +53,20 @@ public struct ReceivePipeline: Sendable {
             return ReceiveResult(rejection: error)
         }
         guard header.kind == .fragment else {
+            let drops = holdsPartials ? expire() : []
+            guard header.compression != nil else {
+                // The common small message: an uncompressed whole frame. Its body is the
+                // payload as it stands (the frame decoder checked the CRC and the limits), so
+                // it is copied once, straight into the result, with no intermediate Frame and
+                // no call that takes the whole pipeline (which copied it, codec and all).
+                return ReceiveResult(
+                    message: ReceivedMessage(sender: sender, kind: header.kind, typeID: header.typeID,
+                                             payload: Array(bytes[range]), compression: nil),
+                    drops: drops)
+            }
             var whole = header
             whole.body = Array(bytes[range])
-            return finish(whole, drops: holdsPartials ? expire() : [], sender: sender)
+            return finish(whole, drops: drops, sender: sender)
         }
         let reassembled = bytes.withUnsafeBytes { raw in
             reassembler.receive(header: header, body: UnsafeRawBufferPointer(rebasing: raw[range]), from: sender)

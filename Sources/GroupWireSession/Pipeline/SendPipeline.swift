@@ -35,10 +35,24 @@ public struct SendPipeline: Sendable {
             throw WireError(.invalidValue, "a message travels in a data or control frame, not \(kind)")
         }
         let limits = profile.limits
-        if kind == .control {
-            return [try FrameEncoder(limits: limits).encode(Frame(kind: .control, typeID: typeID, compression: compression, body: body))]
+        let single = FrameEncoder.frameSize(typeID: typeID, compression: compression, fragment: nil, bodyCount: body.count)
+        guard kind == .control || single <= limits.maxFrameSize else {
+            return try Fragmenter(limits: limits).frames(typeID: typeID, messageID: messageID, compression: compression, body: body)
         }
-        return try Fragmenter(limits: limits).frames(typeID: typeID, messageID: messageID, compression: compression, body: body)
+        // One whole frame (every control message; a data message that fits): written
+        // straight into a buffer of its exact size, the frame's only allocation. The bytes
+        // are those `Fragmenter` writes for a body that needs no fragments.
+        var writer = ByteWriter(capacity: single)
+        var failure: WireError?
+        body.withUnsafeBytes { raw in
+            do throws(WireError) {
+                try FrameEncoder(limits: limits).encode(kind: kind, typeID: typeID, compression: compression, body: raw, into: &writer)
+            } catch {
+                failure = error
+            }
+        }
+        if let failure { throw failure }
+        return [writer.bytes]
     }
 
     /// The frame body for `payload` under `profile`: compressed (with its header) when the
