@@ -6,7 +6,7 @@ import Glibc
 import Darwin
 #endif
 
-/// One event of a frame file: a frame or a rejected run (see ``GroupWire/FrameStreamReader``),
+/// One event of a frame file: a frame or a rejected run (see `FrameStreamReader`),
 /// with where it lies in a hex file and, for a frame, its header fields as stored.
 public struct FrameFileEvent: Sendable {
     /// The frame or rejected run; offsets count frame bytes (decoded bytes for hex files).
@@ -25,7 +25,7 @@ public struct FrameFileEvent: Sendable {
 /// Every command that reads frames reads them through this type: input is read in chunks of
 /// ``chunkSize`` bytes and each frame is reported as soon as its bytes have arrived, so
 /// memory stays flat however large the input (one chunk, one candidate frame of at most
-/// ``GroupWire/Limits/maxFrameSize`` bytes and one hex line), and the first result is ready
+/// `Limits.maxFrameSize` bytes and one hex line), and the first result is ready
 /// as soon as the first frame has been read.
 ///
 /// The format is detected from the first bytes read (``FrameFileFormat/detect(prefix:)``)

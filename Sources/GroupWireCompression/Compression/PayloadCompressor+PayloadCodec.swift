@@ -3,7 +3,7 @@ import GroupWire
 /// The zstd codec a messenger plugs in: `Messenger(transport:configuration:
 /// .init(codec: try PayloadCompressor()))`.
 extension PayloadCompressor: PayloadCodec {
-    /// ``GroupWire/CompressionInfo/zstdCodec``.
+    /// `CompressionInfo.zstdCodec`.
     public var codecID: UInt8 { CompressionInfo.zstdCodec }
 
     /// The policy's dictionary, 0 when it has none.
@@ -12,7 +12,7 @@ extension PayloadCompressor: PayloadCodec {
     /// Compresses at the policy's level with dictionary `dictionaryID` (0: none). The
     /// threshold is the policy's for its own dictionary, otherwise the default threshold
     /// for compressing with (or without) a dictionary.
-    /// - Throws: ``GroupWire/WireError`` `.unknownDictionary`, `.compressionFailed`.
+    /// - Throws: `WireError` `.unknownDictionary`, `.compressionFailed`.
     public func compressPayload(_ payload: [UInt8], dictionaryID: UInt32) throws(WireError) -> [UInt8]? {
         let dictionary = dictionaryID == 0 ? nil : dictionaryID
         let threshold = dictionary == policy.dictionaryID
@@ -22,12 +22,12 @@ extension PayloadCompressor: PayloadCodec {
     }
 
     /// Decompresses within the compressor's limits (see ``decompress(_:info:)``).
-    /// - Throws: the ``GroupWire/WireError`` of ``decompress(_:info:)``.
+    /// - Throws: the `WireError` of ``decompress(_:info:)``.
     public func decompressPayload(_ body: [UInt8], info: CompressionInfo) throws(WireError) -> [UInt8] {
         try Self.typed { try decompress(body, info: info) }
     }
 
-    /// Runs `body`, passing a ``GroupWire/WireError`` through and wrapping anything else.
+    /// Runs `body`, passing a `WireError` through and wrapping anything else.
     private static func typed<T>(_ body: () throws -> T) throws(WireError) -> T {
         do {
             return try body()

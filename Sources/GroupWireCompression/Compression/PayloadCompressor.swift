@@ -20,7 +20,7 @@ public final class PayloadCompressor: Sendable {
     ///   - policy: when and how to compress outgoing payloads.
     ///   - dictionaries: the dictionaries this peer holds (default: none).
     ///   - limits: the receiver's limits; decompressed bodies never exceed `maxMessageSize`.
-    /// - Throws: ``GroupWire/WireError`` `.invalidValue` for a level out of range,
+    /// - Throws: `WireError` `.invalidValue` for a level out of range,
     ///   `.unknownDictionary` when the policy names a dictionary the store lacks.
     public init(policy: CompressionPolicy = .default, dictionaries: DictionaryStore? = nil, limits: Limits = .default)
         throws(WireError)
@@ -44,7 +44,7 @@ public final class PayloadCompressor: Sendable {
     /// Compresses `payload` if the policy says so and it gets strictly smaller.
     /// - Returns: the compressed body, or nil when the payload should travel uncompressed
     ///   (under the threshold, or not strictly smaller once compressed).
-    /// - Throws: ``GroupWire/WireError`` `.unknownDictionary` if the policy's dictionary was removed
+    /// - Throws: `WireError` `.unknownDictionary` if the policy's dictionary was removed
     ///   from the store, `.compressionFailed` if libzstd fails.
     public func compress(_ payload: [UInt8]) throws(WireError) -> CompressedBody? {
         try compress(payload, dictionaryID: policy.dictionaryID, threshold: policy.threshold)
@@ -71,7 +71,7 @@ public final class PayloadCompressor: Sendable {
     ///   - bytes: the compressed body (one zstd frame).
     ///   - info: the frame's compression header.
     /// - Returns: the decompressed payload, exactly `info.contentSize` bytes.
-    /// - Throws: ``GroupWire/WireError``: `.unknownCodec`, `.unknownDictionary` (naming the id),
+    /// - Throws: `WireError`: `.unknownCodec`, `.unknownDictionary` (naming the id),
     ///   `.decompressedSizeExceeded` (before any allocation), `.contentSizeMismatch`,
     ///   `.dictionaryMismatch`, `.truncated`, `.trailingBytes`, `.decompressionFailed`,
     ///   `.limitExceeded` (a streamed frame's window over the cap).

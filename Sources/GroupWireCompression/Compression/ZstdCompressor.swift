@@ -22,7 +22,7 @@ public final class ZstdCompressor: Sendable {
     /// - Parameters:
     ///   - level: a zstd level in `ZSTD_minCLevel()...ZSTD_maxCLevel()`.
     ///   - maxIdleContexts: contexts kept for reuse between calls (default 4).
-    /// - Throws: ``GroupWire/WireError`` `.invalidValue` for a level out of range.
+    /// - Throws: `WireError` `.invalidValue` for a level out of range.
     public init(level: Int = CompressionPolicy.defaultLevel, maxIdleContexts: Int = 4) throws(WireError) {
         let range = Int(ZSTD_minCLevel())...Int(ZSTD_maxCLevel())
         guard range.contains(level), level != 0 else {
@@ -64,7 +64,7 @@ public final class ZstdCompressor: Sendable {
     ///   - input: the bytes to compress.
     ///   - dictionary: a dictionary to compress with, or nil.
     /// - Returns: the zstd frame.
-    /// - Throws: ``GroupWire/WireError`` `.compressionFailed` if libzstd fails.
+    /// - Throws: `WireError` `.compressionFailed` if libzstd fails.
     public func compress(_ input: [UInt8], dictionary: ZstdDictionary? = nil) throws(WireError) -> [UInt8] {
         let bound = ZSTD_compressBound(input.count)
         try ZstdResult.check(bound, .compressionFailed, "ZSTD_compressBound(\(input.count))")
@@ -79,7 +79,7 @@ public final class ZstdCompressor: Sendable {
     /// This is how the policy keeps only bodies that shrink: with `capacity` one less than
     /// the input size, libzstd stops as soon as the frame cannot be smaller.
     /// - Returns: the frame, or nil when it would be longer than `capacity`.
-    /// - Throws: ``GroupWire/WireError`` `.compressionFailed` if libzstd fails for another reason.
+    /// - Throws: `WireError` `.compressionFailed` if libzstd fails for another reason.
     public func compress(_ input: [UInt8], dictionary: ZstdDictionary?, capacity: Int) throws(WireError) -> [UInt8]? {
         guard capacity > 0 else {
             return nil

@@ -87,7 +87,7 @@ public final class ZstdDecompressor: Sendable {
     ///     GroupWire header's `contentSize`), or nil when there is none.
     ///   - dictionary: the dictionary the body was compressed with, or nil.
     /// - Returns: the decompressed bytes, at most ``maxOutputSize`` of them.
-    /// - Throws: ``GroupWire/WireError`` of kind `.truncated`, `.trailingBytes`, `.decompressionFailed`,
+    /// - Throws: `WireError` of kind `.truncated`, `.trailingBytes`, `.decompressionFailed`,
     ///   `.unknownDictionary`, `.dictionaryMismatch`, `.contentSizeMismatch`,
     ///   `.decompressedSizeExceeded` or `.limitExceeded` (window too large); never traps.
     public func decompress(_ body: [UInt8], expectedSize: Int? = nil, dictionary: ZstdDictionary? = nil) throws(WireError)
@@ -123,7 +123,7 @@ public final class ZstdDecompressor: Sendable {
     /// add or remove forces a fresh lookup. The dictionary is resolved before the frame
     /// checks (an unknown id is reported first, as before), which is why a context is
     /// borrowed before them; the checks still all run before the output is allocated.
-    /// - Throws: ``GroupWire/WireError`` `.unknownDictionary` naming the id when the store lacks it;
+    /// - Throws: `WireError` `.unknownDictionary` naming the id when the store lacks it;
     ///   otherwise as ``decompress(_:expectedSize:dictionary:)``.
     @inline(__always)  // one call less on the receiver's per-message path (PayloadCompressor).
     func decompress(_ body: [UInt8], expectedSize: Int?, dictionaryID: UInt32, from store: DictionaryStore) throws(WireError)

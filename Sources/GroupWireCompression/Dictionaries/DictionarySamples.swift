@@ -23,7 +23,7 @@ public enum DictionarySamples {
     ///   - bytes: the input.
     ///   - payloads: decompresses compressed frames, within its limits and dictionaries.
     /// - Returns: the samples.
-    /// - Throws: the ``GroupWire/WireError`` of the first invalid frame of a frame stream, with its
+    /// - Throws: the `WireError` of the first invalid frame of a frame stream, with its
     ///   stream offset, or of a compressed frame that does not decompress.
     public static func extract(from bytes: [UInt8], payloads: PayloadCompressor) throws(WireError) -> Extracted {
         guard bytes.count >= 2, bytes[0] == Frame.magic, bytes[1] == Frame.version else {

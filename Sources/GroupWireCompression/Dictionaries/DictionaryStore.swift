@@ -18,7 +18,7 @@ public final class DictionaryStore: Sendable {
     }
 
     /// Creates a store holding `dictionaries`.
-    /// - Throws: ``GroupWire/WireError`` `.invalidDictionary` when two different dictionaries share an id.
+    /// - Throws: `WireError` `.invalidDictionary` when two different dictionaries share an id.
     public init(_ dictionaries: [ZstdDictionary] = []) throws(WireError) {
         self.dictionaries = Mutex([:])
         for dictionary in dictionaries {
@@ -27,7 +27,7 @@ public final class DictionaryStore: Sendable {
     }
 
     /// Adds a dictionary. Adding the same bytes twice is allowed and keeps one copy.
-    /// - Throws: ``GroupWire/WireError`` `.invalidDictionary` when a different dictionary already has its id.
+    /// - Throws: `WireError` `.invalidDictionary` when a different dictionary already has its id.
     public func add(_ dictionary: ZstdDictionary) throws(WireError) {
         try dictionaries.withLock { (stored) throws(WireError) in
             if let existing = stored[dictionary.id] {
@@ -61,7 +61,7 @@ public final class DictionaryStore: Sendable {
     }
 
     /// The dictionary with `id`.
-    /// - Throws: ``GroupWire/WireError`` `.unknownDictionary` naming the id when the store lacks it.
+    /// - Throws: `WireError` `.unknownDictionary` naming the id when the store lacks it.
     public func require(id: UInt32) throws(WireError) -> ZstdDictionary {
         guard let dictionary = dictionary(id: id) else {
             throw WireError(.unknownDictionary, "no dictionary with id \(id) in the store")

@@ -23,7 +23,7 @@ public enum DictionaryTrainer {
     ///     derives from the content (a hash in 32768...2^31-1, the range the zstd format
     ///     recommends for private dictionaries).
     /// - Returns: the trained dictionary.
-    /// - Throws: ``GroupWire/WireError`` `.dictionaryTrainingFailed` when there are too few samples,
+    /// - Throws: `WireError` `.dictionaryTrainingFailed` when there are too few samples,
     ///   the size is out of range, or ZDICT fails; `.invalidDictionary` when `id` is 0.
     public static func train(samples: [[UInt8]], size: Int = defaultSize, id: UInt32? = nil) throws(WireError)
         -> ZstdDictionary

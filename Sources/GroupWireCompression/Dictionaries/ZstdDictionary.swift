@@ -28,7 +28,7 @@ public final class ZstdDictionary: Sendable {
 
     /// Loads a dictionary from its standard-format bytes.
     /// - Parameter bytes: a dictionary as written by ZDICT, `zstd --train` or ``bytes``.
-    /// - Throws: ``GroupWire/WireError`` `.invalidDictionary` when the bytes are not a zstd
+    /// - Throws: `WireError` `.invalidDictionary` when the bytes are not a zstd
     ///   dictionary (wrong magic, id 0, entropy tables libzstd rejects, over ``maxSize``).
     public init(bytes: [UInt8]) throws(WireError) {
         guard bytes.count <= Self.maxSize else {
@@ -57,7 +57,7 @@ public final class ZstdDictionary: Sendable {
     /// Returns a copy of this dictionary stamped with another id (the 4 header bytes
     /// after the magic); the content and entropy tables are unchanged.
     /// - Parameter newID: the new id, nonzero.
-    /// - Throws: ``GroupWire/WireError`` `.invalidDictionary` when `newID` is 0.
+    /// - Throws: `WireError` `.invalidDictionary` when `newID` is 0.
     public func withID(_ newID: UInt32) throws(WireError) -> ZstdDictionary {
         var stamped = bytes
         // safe because init checked bytes.count > 8.

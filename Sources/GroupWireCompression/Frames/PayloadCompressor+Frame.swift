@@ -8,7 +8,7 @@ extension PayloadCompressor {
     ///   - typeID: the message type id.
     ///   - payload: the encoded message.
     /// - Returns: the frame; its `Frame/compression` is set exactly when the body is compressed.
-    /// - Throws: ``GroupWire/WireError`` `.invalidValue` for a fragment kind (fragmentation splits a
+    /// - Throws: `WireError` `.invalidValue` for a fragment kind (fragmentation splits a
     ///   body that was compressed whole), or the errors of ``compress(_:)``.
     public func makeFrame(kind: FrameKind = .data, typeID: UInt64, payload: [UInt8]) throws(WireError) -> Frame {
         guard kind == .data || kind == .control else {
@@ -25,7 +25,7 @@ extension PayloadCompressor {
     /// - Parameter frame: a decoded frame (not a fragment: reassemble first, then call
     ///   ``decompress(_:info:)`` with the reassembled body).
     /// - Returns: the payload; for an uncompressed frame, its body unchanged.
-    /// - Throws: ``GroupWire/WireError`` `.invalidValue` for a fragment frame, or the errors of
+    /// - Throws: `WireError` `.invalidValue` for a fragment frame, or the errors of
     ///   ``decompress(_:info:)``.
     public func payload(of frame: Frame) throws(WireError) -> [UInt8] {
         guard frame.kind != .fragment else {

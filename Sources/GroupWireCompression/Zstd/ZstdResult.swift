@@ -2,7 +2,7 @@ import CZstd
 import GroupWire
 
 /// Checks the `size_t` results of libzstd calls: the one place that turns a zstd error
-/// code into a ``GroupWire/WireError``.
+/// code into a `WireError`.
 enum ZstdResult {
     /// Whether `code` is a zstd error code.
     static func isError(_ code: Int) -> Bool {

@@ -4,8 +4,8 @@ import Synchronization
 /// Sends values to the other participants of a group session and delivers theirs, as
 /// typed async streams: the one pipeline from value to transport and back.
 ///
-/// Sending: the value's payload (a generated ``GroupWire/WireMessage``, any
-/// ``GroupWire/CodableMessage``, or raw bytes under a type id) is compressed as the
+/// Sending: the value's payload (a generated `WireMessage`, any
+/// `CodableMessage`, or raw bytes under a type id) is compressed as the
 /// recipient's ``PeerProfile`` says, framed, and fragmented to fit the profile and the
 /// transport. Receiving: frames are decoded and checked, fragments reassembled per
 /// sender, bodies decompressed within the limits, and payloads decoded by the type the
@@ -74,10 +74,10 @@ public final class Messenger: Sendable {
 
     /// Sends `message` to `recipients`.
     /// - Parameters:
-    ///   - message: a generated message or any ``GroupWire/CodableMessage``.
+    ///   - message: a generated message or any `CodableMessage`.
     ///   - recipients: everybody else (default) or some participants.
-    /// - Throws: ``GroupWire/WireError/Kind/duplicateTypeID`` when another type uses its type id
-    ///   on this messenger; ``GroupWire/WireError/Kind/messageTooLarge`` over a recipient's
+    /// - Throws: `WireError.Kind.duplicateTypeID` when another type uses its type id
+    ///   on this messenger; `WireError.Kind.messageTooLarge` over a recipient's
     ///   maximum message size (before anything is sent); the encoder's, codec's and
     ///   transport's errors.
     public func send<Message: MessageCodable>(_ message: Message, to recipients: Recipients = .all) async throws(WireError) {
@@ -87,7 +87,7 @@ public final class Messenger: Sendable {
     }
 
     /// Sends raw bytes under `typeID`; receivers read them with ``rawMessages(typeID:)``.
-    /// - Throws: ``GroupWire/WireError/Kind/duplicateTypeID`` when a message type uses `typeID`
+    /// - Throws: `WireError.Kind.duplicateTypeID` when a message type uses `typeID`
     ///   on this messenger; otherwise as ``send(_:to:)``.
     public func send(_ bytes: [UInt8], typeID: UInt64, to recipients: Recipients = .all) async throws(WireError) {
         try core.registerRaw(typeID)
@@ -119,7 +119,7 @@ public final class Messenger: Sendable {
     /// Registers the type: from now on, messages with its type id are decoded as it.
     /// Several streams may listen for one type; each gets every message. A stream finishes
     /// when the transport closes.
-    /// - Throws: ``GroupWire/WireError/Kind/duplicateTypeID`` when another type (or raw
+    /// - Throws: `WireError.Kind.duplicateTypeID` when another type (or raw
     ///   bytes) uses its type id on this messenger.
     public func messages<Message: MessageCodable>(of type: Message.Type) throws(WireError) -> Messages<Message> {
         try core.register(Message.self)
@@ -128,7 +128,7 @@ public final class Messenger: Sendable {
 
     /// Every message of a spec, as the generated enum over them, so one loop can switch
     /// over all of them.
-    /// - Throws: ``GroupWire/WireError/Kind/duplicateTypeID`` when another type uses an id of
+    /// - Throws: `WireError.Kind.duplicateTypeID` when another type uses an id of
     ///   the set on this messenger.
     public func messages<MessageSet: WireMessageSet>(of set: MessageSet.Type) throws(WireError) -> Messages<MessageSet> {
         for type in MessageSet.messageTypes {
@@ -140,7 +140,7 @@ public final class Messenger: Sendable {
     }
 
     /// The raw bytes sent under `typeID` with ``send(_:typeID:to:)``.
-    /// - Throws: ``GroupWire/WireError/Kind/duplicateTypeID`` when a message type uses `typeID`.
+    /// - Throws: `WireError.Kind.duplicateTypeID` when a message type uses `typeID`.
     public func rawMessages(typeID: UInt64) throws(WireError) -> Messages<[UInt8]> {
         try core.registerRaw(typeID)
         return subscribe(to: [typeID]) { value in value as? [UInt8] }

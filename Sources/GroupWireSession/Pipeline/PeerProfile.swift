@@ -16,7 +16,7 @@ public struct PeerProfile: Sendable, Hashable {
     /// The largest message payload the recipient accepts, in bytes.
     public var maxMessageSize: Int
 
-    /// Creates a profile; the sizes default to ``GroupWire/Limits/default``.
+    /// Creates a profile; the sizes default to `Limits.default`.
     public init(
         envelopeVersion: UInt8 = Frame.version, compression: CompressionChoice? = nil,
         maxFrameSize: Int = Limits.default.maxFrameSize, maxMessageSize: Int = Limits.default.maxMessageSize
@@ -43,7 +43,7 @@ public struct PeerProfile: Sendable, Hashable {
 
 /// A compression codec and dictionary, as a ``PeerProfile`` names them.
 public struct CompressionChoice: Sendable, Hashable {
-    /// The codec id (``GroupWire/CompressionInfo/zstdCodec``).
+    /// The codec id (`CompressionInfo.zstdCodec`).
     public var codec: UInt8
     /// The dictionary id, 0 for none.
     public var dictionaryID: UInt32

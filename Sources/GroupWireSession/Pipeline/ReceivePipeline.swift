@@ -4,9 +4,9 @@ import GroupWire
 /// sender) → bounded decompression, yielding whole message payloads.
 ///
 /// Everything a peer sends is untrusted: frames are checked against ``limits`` before
-/// anything is allocated, partial messages are bounded by ``GroupWire/ReassemblyLimits``,
+/// anything is allocated, partial messages are bounded by `ReassemblyLimits`,
 /// and a compressed body is decompressed only when its declared size is within
-/// ``GroupWire/Limits/maxMessageSize``. A bad frame or body is reported in the result and
+/// `Limits.maxMessageSize`. A bad frame or body is reported in the result and
 /// never stops the pipeline.
 ///
 /// Whole (unfragmented) frames, the common small message, bypass the reassembler; partial
@@ -16,7 +16,7 @@ public struct ReceivePipeline: Sendable {
     /// The limits frames and messages are checked against.
     public let limits: Limits
     /// The codec that decompresses bodies, or nil: compressed messages are then rejected
-    /// with ``GroupWire/WireError/Kind/unknownCodec``.
+    /// with `WireError.Kind.unknownCodec`.
     public let codec: (any PayloadCodec)?
     private var reassembler: Reassembler<ParticipantID>
     /// Whether the reassembler holds partial messages, kept here so that a whole frame
@@ -131,7 +131,7 @@ public struct ReceivePipeline: Sendable {
 public struct ReceivedMessage: Sendable {
     /// Who sent it.
     public var sender: ParticipantID
-    /// ``GroupWire/FrameKind/data`` or ``GroupWire/FrameKind/control``.
+    /// `FrameKind.data` or `FrameKind.control`.
     public var kind: FrameKind
     /// The message type id (control id for control frames).
     public var typeID: UInt64

@@ -15,18 +15,18 @@ public struct SendPipeline: Sendable {
     /// The frames (one transport message each) that carry `payload` to a recipient with
     /// `profile`.
     /// - Parameters:
-    ///   - kind: ``GroupWire/FrameKind/data`` or ``GroupWire/FrameKind/control``.
+    ///   - kind: `FrameKind.data` or `FrameKind.control`.
     ///   - typeID: the message type id.
     ///   - payload: the encoded message.
     ///   - messageID: the sender's id for this message, unique among its messages in flight
     ///     (names the fragments, when there are several).
     ///   - profile: the recipient's profile.
     /// - Returns: one frame, or the fragments of a body over the profile's frame size.
-    /// - Throws: ``GroupWire/WireError/Kind/messageTooLarge`` when the payload is over the
+    /// - Throws: `WireError.Kind.messageTooLarge` when the payload is over the
     ///   profile's message size (nothing is sent then),
-    ///   ``GroupWire/WireError/Kind/unsupportedVersion`` for an envelope version other than
-    ///   1, ``GroupWire/WireError/Kind/unknownCodec`` when the profile names a codec the
-    ///   pipeline lacks, and the codec's and ``GroupWire/Fragmenter``'s errors.
+    ///   `WireError.Kind.unsupportedVersion` for an envelope version other than
+    ///   1, `WireError.Kind.unknownCodec` when the profile names a codec the
+    ///   pipeline lacks, and the codec's and `Fragmenter`'s errors.
     public func frames(
         kind: FrameKind = .data, typeID: UInt64, payload: [UInt8], messageID: UInt64, profile: PeerProfile
     ) throws(WireError) -> [[UInt8]] {

@@ -19,8 +19,8 @@ public protocol Transport: Sendable {
     var events: AsyncStream<TransportEvent> { get }
 
     /// Sends `bytes` as one message to `recipients`.
-    /// - Throws: a ``GroupWire/WireError``: ``GroupWire/WireError/Kind/messageTooLarge`` over
-    ///   ``TransportGuarantees/maxMessageSize``, ``GroupWire/WireError/Kind/transportClosed``
+    /// - Throws: a `WireError`: `WireError.Kind.messageTooLarge` over
+    ///   ``TransportGuarantees/maxMessageSize``, `WireError.Kind.transportClosed`
     ///   after the transport closed.
     func send(_ bytes: [UInt8], to recipients: Recipients) async throws(WireError)
 }

@@ -1,6 +1,6 @@
 import GroupWire
 
-/// The ``GroupWire/WireError`` kinds a ``Transport`` raises (the package's one error type, extended
+/// The `WireError` kinds a ``Transport`` raises (the package's one error type, extended
 /// per module as Spec/FORMAT.md's "Errors" describes).
 extension WireError.Kind {
     /// The message is larger than the transport carries; fragment it first.

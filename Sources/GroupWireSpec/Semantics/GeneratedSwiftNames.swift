@@ -1,6 +1,6 @@
 /// The names generated Swift code declares or refers to, which a spec's own names must not
 /// take: one table for the checker and the code generator (GroupWireCodegen), so every
-/// spec ``SemanticChecker`` accepts generates code that compiles.
+/// spec the semantic checker accepts generates code that compiles.
 ///
 /// GroupWireCodegen's tests generate every example spec and check that each member the
 /// generated types declare beyond the spec's own names, and each type name the generated

@@ -62,8 +62,8 @@ public actor InProcessHub {
     }
 
     /// Connects a participant.
-    /// - Throws: ``GroupWire/WireError/Kind/alreadyJoined`` when it is connected already,
-    ///   ``GroupWire/WireError/Kind/transportClosed`` after ``close()``.
+    /// - Throws: `WireError.Kind.alreadyJoined` when it is connected already,
+    ///   `WireError.Kind.transportClosed` after ``close()``.
     public func join(_ participant: ParticipantID) throws(WireError) -> HubEndpoint {
         guard !isClosed else { throw WireError(.transportClosed, "the hub is closed") }
         guard members[participant] == nil else {
