@@ -74,7 +74,10 @@ let package = Package(
         .target(name: "GroupWireDynamic", dependencies: ["GroupWire", "GroupWireSpec", "GroupWireJSON"], swiftSettings: strictSwift),
         .testTarget(
             name: "GroupWireDynamicTests",
-            dependencies: ["GroupWireDynamic", "GroupWire", "GroupWireSpec", "DrawTogetherV1Golden", "WatchTogetherGolden", "GroupWireTestSupport", "GroupWireTesting"],
+            dependencies: [
+                "GroupWireDynamic", "GroupWire", "GroupWireSpec", "DrawTogetherV1Golden", "WatchTogetherGolden", "KitchenSinkGolden",
+                "EdgeCasesGolden", "GroupWireTestSupport", "GroupWireTesting",
+            ],
             swiftSettings: strictSwift
         ),
         // What the CLI commands do, as testable values (results with output, messages, status).
@@ -158,6 +161,9 @@ let package = Package(
         // Every shape the generator handles (Tests/Specs/KitchenSink.gwspec). Not under
         // warnings-as-errors: constructing a deprecated enum/union case in the decoder warns.
         .target(name: "KitchenSinkGolden", dependencies: ["GroupWire"], path: "Tests/GoldenGenerated/KitchenSink", swiftSettings: [.swiftLanguageMode(.v6)]),
+        // The spec of the payload vectors (Spec/vectors/payloads/EdgeCases.gwspec), so the
+        // vectors' error kinds and offsets are checked against generated code too.
+        .target(name: "EdgeCasesGolden", dependencies: ["GroupWire"], path: "Tests/GoldenGenerated/EdgeCases", swiftSettings: strictSwift),
         .testTarget(
             name: "GroupWireGoldenTests",
             dependencies: ["GroupWire", "DrawTogetherV1Golden", "DrawTogetherV2Golden", "DrawTogetherV3Golden", "WatchTogetherGolden", "KitchenSinkGolden"],

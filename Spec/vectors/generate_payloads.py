@@ -33,7 +33,8 @@ def build():
     valid("unknown-enum-number-kept", "An enum number the spec does not declare is kept as its number; every "
           "non-optional field is written in the JSON form, defaults included.",
           field(2, 0, uvarint(7)) + field(3, 2, length_delimited(field(2, 2, length_delimited(b"hi")))),
-          {"small": 0, "level": 7, "choice": {"text": "hi"}, "samples": [], "times": [], "tiny": 0})
+          {"small": 0, "level": 7, "choice": {"text": "hi"}, "samples": [], "times": [], "tiny": 0,
+           "inner": {"count": 0, "label": ""}})
     # Unions: the union field's content starts at offset 2 (key 1a, length byte).
     error("union-without-a-field", "A union whose content is empty: missingField, where its field would start.",
           field(3, 2, length_delimited(b"")), "missingField", 2)
@@ -59,4 +60,23 @@ def build():
           field(4, 2, length_delimited(struct.pack("<f", 1.0) + b"\x00\x00")), "truncated", 6)
     error("packed-timestamp-not-a-multiple-of-8", "Ten bytes of packed Timestamp: the second element is cut; truncated at its first byte.",
           field(5, 2, length_delimited(struct.pack("<q", 5) + b"\x00\x00")), "truncated", 10)
+    # Wire types: the key names the wrong wire type, so the error points at the key.
+    error("wire-type-mismatch", "Field 1 (UInt8, a varint) written as Float32 (wire type 5): typeMismatch at its key.",
+          field(1, 5, struct.pack("<f", 1.0)), "typeMismatch", 0)
+    error("nested-wire-type-mismatch", "Inside the nested Inner (content at offset 2), field 2 (String) written as a "
+          "varint: typeMismatch at its key.",
+          field(7, 2, length_delimited(field(2, 0, uvarint(1)))), "typeMismatch", 2)
+    error("union-second-field-malformed", "A union whose first field is followed by a key with an undefined wire type: "
+          "invalidValue at that second key, which is never read.",
+          field(3, 2, length_delimited(field(1, 0, uvarint(zigzag(1))) + uvarint(1 << 3 | 7))), "invalidValue", 4)
+    # Nested values are separate inputs: nothing inside one is read past its end, even
+    # when the enclosing payload has bytes there. Inner's content starts at offset 2.
+    error("nested-varint-past-its-end", "Inner's content is the key of count and the first byte of a two-byte "
+          "varint (0x80), whose second byte lies after Inner: truncated at the varint's first byte.",
+          field(7, 2, length_delimited(bytes([0x08, 0x80]))) + b"\x01" + field(6, 0, uvarint(0)), "truncated", 3)
+    error("nested-string-past-its-end", "Inner's label claims 5 bytes but Inner's content ends after 2 of them "
+          "(the enclosing payload goes on): truncated at the string's first content byte.",
+          field(7, 2, length_delimited(field(2, 2, uvarint(5) + b"ab"))) + field(6, 0, uvarint(0)) * 3, "truncated", 4)
+    error("nested-key-past-its-end", "Inner's content ends inside a two-byte key (field 16): truncated at the key.",
+          field(7, 2, length_delimited(bytes([0x80]))) + b"\x01" + field(6, 0, uvarint(0)), "truncated", 2)
     return vectors

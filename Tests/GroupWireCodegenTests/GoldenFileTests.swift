@@ -24,6 +24,7 @@ struct GoldenFileTests {
         Golden(spec: "Spec/Examples/Versions/DrawTogether-v3.gwspec", folder: "Tests/GoldenGenerated/DrawTogetherV3"),
         Golden(spec: "Spec/Examples/WatchTogether.gwspec", folder: "Tests/GoldenGenerated/WatchTogether"),
         Golden(spec: "Tests/Specs/KitchenSink.gwspec", folder: "Tests/GoldenGenerated/KitchenSink"),
+        Golden(spec: "Spec/vectors/payloads/EdgeCases.gwspec", folder: "Tests/GoldenGenerated/EdgeCases"),
     ]
 
     static var packageRoot: URL { RepositoryPaths.root }

@@ -1,3 +1,4 @@
+import EdgeCasesGolden
 import Foundation
 import GroupWire
 import GroupWireDynamic
@@ -5,7 +6,8 @@ import GroupWireSpec
 import Testing
 
 /// Replays Spec/vectors/payloads (written by Spec/vectors/generate_payloads.py): the error
-/// kinds and offsets FORMAT.md states for payload edge cases, through the dynamic codec.
+/// kinds and offsets FORMAT.md states for payload edge cases, through the dynamic codec and
+/// through the generated code of the vectors' spec (Tests/GoldenGenerated/EdgeCases).
 @Suite struct PayloadVectorTests {
     struct Vector: Decodable, CustomTestStringConvertible {
         struct Failure: Decodable {
@@ -42,8 +44,8 @@ import Testing
 
     @Test func thereAreVectorsForEveryEdgeCaseFormatNames() {
         let kinds = Set(Self.vectors().compactMap(\.error?.kind))
-        #expect(kinds == ["missingField", "invalidValue", "unknownWireType", "truncated"])
-        #expect(Self.vectors().count >= 10)
+        #expect(kinds == ["missingField", "invalidValue", "unknownWireType", "truncated", "typeMismatch"])
+        #expect(Self.vectors().count >= 17)
     }
 
     @Test(arguments: vectors())
@@ -58,6 +60,20 @@ import Testing
             return
         }
         let error = wireError { () throws(WireError) in _ = try codec.decode(payload, as: vector.type) }
+        #expect(error?.kind.name == failure.kind, "\(String(describing: error))")
+        #expect(error?.offset == failure.offset, "\(String(describing: error))")
+    }
+
+    @Test(arguments: vectors())
+    func generatedCodeFailsWithTheVectorsKindAtItsOffset(vector: Vector) throws {
+        let payload = hexBytes(vector.hex)
+        guard let failure = vector.error else {
+            let edge = try Edge(wirePayload: payload)
+            let encoded = String(decoding: try JSONEncoder().encode(edge), as: UTF8.self)
+            #expect(try json(encoded) == (try json(Self.expectedJSON(vector.name))))
+            return
+        }
+        let error = wireError { () throws(WireError) in _ = try Edge(wirePayload: payload) }
         #expect(error?.kind.name == failure.kind, "\(String(describing: error))")
         #expect(error?.offset == failure.offset, "\(String(describing: error))")
     }

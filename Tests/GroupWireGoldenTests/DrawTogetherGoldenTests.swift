@@ -117,16 +117,17 @@ struct DrawTogetherGoldenTests {
         #expect(sparse == UpsertStroke(color: .unknown(7)))
     }
 
-    @Test("A nested field running past its nested length is rejected as truncated at the nested end")
+    @Test("A nested field running past its nested length is rejected as truncated at that field's value")
     func nestedFieldPastItsEnd() {
-        // point (field 3) claims 2 bytes, but its x (fixed64) needs 9.
+        // point (field 3) claims 2 bytes, but its x (fixed64, value at offset 3) needs 8
+        // after its key: the value is cut by the nested end, not read into what follows.
         let bytes = hex("1a 02 09 0000000000002940")
         do {
             _ = try UpsertStroke(wirePayload: bytes)
             Issue.record("decoding a straddling nested field succeeded")
         } catch {
             #expect(error.kind == .truncated)
-            #expect(error.offset == 4)
+            #expect(error.offset == 3)
         }
     }
 

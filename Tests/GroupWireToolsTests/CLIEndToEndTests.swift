@@ -84,11 +84,11 @@ import Testing
         let frame = try DynamicCodec(spec: spec).encodeFrame(["color": "red"], message: "UpsertStroke")
         #expect(HexTextForTests.encode(frame) == "c7010a00011001" + "1a00" + "030d982d")
         // A valid frame (type 1) whose payload holds field 2 (color) with wire type fixed64:
-        // the body starts at offset 5, the key is one byte, the mismatch is reported after it.
+        // the body starts at offset 5, and the mismatch is reported at the key.
         let broken = try FrameHex.frame(typeID: 1, body: [0x11, 0, 0, 0, 0, 0, 0, 0, 0])
         let run = try CLIRunner.run(["decode", "--spec", Self.draw, "--input", "raw"], input: broken)
         #expect(run.status == 1)
-        #expect(run.errors.hasPrefix("groupwire: error: frame at offset 0 (type id 1): typeMismatch at offset 6:"))
+        #expect(run.errors.hasPrefix("groupwire: error: frame at offset 0 (type id 1): typeMismatch at offset 5:"))
     }
 
     @Test func unknownFieldsPassThroughDecodeAndEncodeWhenKept() throws {

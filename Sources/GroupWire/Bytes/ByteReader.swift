@@ -12,13 +12,16 @@ public struct ByteReader: Sendable {
     /// The absolute offset of the next byte to read.
     @inlinable public var position: Int { cursor }
     /// The absolute offset one past the last readable byte.
-    public let end: Int
+    @inlinable public var end: Int { limit }
+    /// Storage of ``end``; narrowed and restored by generated decoders reading nested
+    /// values in place (see `PayloadReader._enterNested(depth:)`).
+    @usableFromInline var limit: Int
 
     /// Creates a reader over all of `bytes`.
     public init(_ bytes: [UInt8]) {
         self.bytes = bytes
         self.cursor = 0
-        self.end = bytes.count
+        self.limit = bytes.count
     }
 
     /// Creates a reader over `range` of `bytes`.
@@ -30,7 +33,7 @@ public struct ByteReader: Sendable {
         }
         self.bytes = bytes
         self.cursor = range.lowerBound
-        self.end = range.upperBound
+        self.limit = range.upperBound
     }
 
     /// The number of bytes left to read.
@@ -59,7 +62,7 @@ public struct ByteReader: Sendable {
     private init(bytes: [UInt8], cursor: Int, end: Int) {
         self.bytes = bytes
         self.cursor = cursor
-        self.end = end
+        self.limit = end
     }
 
     /// Reads one byte.

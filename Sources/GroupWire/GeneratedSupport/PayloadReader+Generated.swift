@@ -10,7 +10,7 @@ extension PayloadReader {
     /// Same checks and errors as ``readUUID()``; generated decoders use this one because it
     /// goes through no generic closure (measured: `readUUID()` spent most of its time
     /// instantiating `Result` metadata).
-    @inlinable public mutating func readWireUUID() throws(WireError) -> UUID {
+    @inlinable public mutating func _readUUID() throws(WireError) -> UUID {
         let offset = reader.position
         let count = try readLength(limit: 16, "UUID")
         guard count == 16 else {
@@ -34,7 +34,7 @@ extension PayloadReader {
     /// Same checks and errors as ``readString()``. ASCII text (the common case) is valid
     /// UTF-8 by construction, so it is decoded without the generic validating initializer;
     /// anything else is validated by ``ByteReader/readUTF8(count:)``.
-    public mutating func readWireString() throws(WireError) -> String {
+    public mutating func _readString() throws(WireError) -> String {
         let count = try readLength(limit: limits.maxStringLength, "string")
         let start = reader.position
         let bytes = reader.bytes
@@ -55,18 +55,31 @@ extension PayloadReader {
 }
 
 extension PayloadReader {
-    /// Reads the length prefix of a nested value and returns the absolute offset where the
-    /// value ends, for generated decoders that read nested values in place (no sub-reader,
-    /// so no reference counting per nested value).
+    /// Reads the length prefix of a nested value and narrows the reader to that value, for
+    /// generated decoders that read nested values in place (no sub-reader, so no reference
+    /// counting per nested value). Every read inside is bounded by the nested value's end
+    /// exactly as a sub-reader's would be, so errors carry the same kinds and offsets as
+    /// the dynamic codec's (Spec/FORMAT.md, "Error offsets").
+    ///
+    /// Returns the enclosing end, which the caller hands to ``_leaveNested(restoring:)``
+    /// once the value is read.
     /// - Parameter depth: the nesting level of the value holding the length prefix.
     /// - Throws: ``WireError/Kind/depthExceeded`` when `depth` reaches
     ///   ``Limits/maxNestingDepth``; ``WireError/Kind/limitExceeded`` or
     ///   ``WireError/Kind/truncated`` for a bad length.
-    @inlinable public mutating func nestedEnd(depth: Int) throws(WireError) -> Int {
+    @inlinable public mutating func _enterNested(depth: Int) throws(WireError) -> Int {
         guard depth < limits.maxNestingDepth else {
             throw WireError(.depthExceeded, offset: reader.position, "nesting deeper than maxNestingDepth \(limits.maxNestingDepth)")
         }
         let count = try readLength(limit: limits.maxMessageSize, "nested message")
-        return reader.position + count  // readLength checked count <= remaining, so this is <= end
+        let enclosing = reader.limit
+        reader.limit = reader.position + count  // readLength checked count <= remaining, so this is <= enclosing
+        return enclosing
+    }
+
+    /// Restores the end that ``_enterNested(depth:)`` returned, after the nested value has
+    /// been read to its end.
+    @inlinable public mutating func _leaveNested(restoring enclosing: Int) {
+        reader.limit = enclosing
     }
 }

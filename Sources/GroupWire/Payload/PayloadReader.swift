@@ -37,14 +37,14 @@ public struct PayloadReader: Sendable {
     @inlinable public mutating func nextKey() throws(WireError) -> FieldKey? {
         if reader.isAtEnd { return nil }
         let offset = reader.position
-        return try fieldKey(raw: try reader.readUVarint(), at: offset)
+        return try _fieldKey(raw: try reader.readUVarint(), at: offset)
     }
 
     /// Checks a raw key varint read at `offset` and returns it as a ``FieldKey``
     /// (generated decoders call this for keys their fast path does not match).
     /// - Throws: ``WireError/Kind/unknownWireType`` or ``WireError/Kind/invalidValue`` for a
     ///   field number of 0 or over ``FieldKey/maxNumber``.
-    @inlinable public func fieldKey(raw: UInt64, at offset: Int) throws(WireError) -> FieldKey {
+    @inlinable public func _fieldKey(raw: UInt64, at offset: Int) throws(WireError) -> FieldKey {
         let wireType = WireType(rawValue: UInt8(truncatingIfNeeded: raw & 7))
         let number = raw >> 3
         guard wireType.isDefined else {
@@ -56,10 +56,12 @@ public struct PayloadReader: Sendable {
         return FieldKey(number: UInt32(truncatingIfNeeded: number), wireType: wireType)
     }
 
-    /// Throws ``WireError/Kind/typeMismatch`` unless `key` has wire type `expected`.
+    /// Throws ``WireError/Kind/typeMismatch`` unless `key`, just read, has wire type
+    /// `expected`. The error points at the key (keys are minimal varints, so the key starts
+    /// its encoded length before the current position).
     @inlinable public func expect(_ key: FieldKey, _ expected: WireType, field: String) throws(WireError) {
         guard key.wireType == expected else {
-            throw WireError(.typeMismatch, offset: reader.position,
+            throw WireError(.typeMismatch, offset: reader.position - Varint.encodedLength(key.encoded),
                             "field \(field) (#\(key.number)) has wire type \(key.wireType), expected \(expected)")
         }
     }

@@ -291,7 +291,7 @@ struct SwiftModelBuilder: Sendable {
         }
         body.append(.line("var unknownFields: [UInt8] = []"))
         cases.append(SwitchCase(label: "default:", body: [
-            .line("let key = try reader.fieldKey(raw: rawKey, at: keyOffset)")
+            .line("let key = try reader._fieldKey(raw: rawKey, at: keyOffset)")
         ] + wrongWireType(name, numbers: fields.map(\.number), otherwise: [
             .line("unknownFields.append(contentsOf: try reader.captureUnknown(key))")
         ])))
@@ -300,17 +300,15 @@ struct SwiftModelBuilder: Sendable {
             .line("let rawKey = try reader.reader.readUVarint()"),
             .switchBlock("switch rawKey {", cases),
         ]))
-        body.append(contentsOf: endCheck(name))
         for field in fields {
             body.append(.line("self.\(names(of: field).storage) = field\(field.number)"))
         }
         body.append(.line("self.\(unknown) = unknownFields"))
         return SwiftFunction(
             documentation: [
-                "Reads fields up to offset `end` of `reader` (a nested value read in place, without a",
-                "sub-reader); absent fields take their defaults, unknown ones are kept.",
-                "- Throws: a `WireError` for malformed input, a field of the wrong wire type, or a",
-                "  field running past `end`.",
+                "Reads fields up to offset `end` of `reader`, its current end (a nested value is read in",
+                "place, the reader narrowed to it); absent fields take their defaults, unknown ones are kept.",
+                "- Throws: a `WireError` for malformed input or a field of the wrong wire type.",
             ],
             attributes: [], head: "init", parameters: ["decodingWire reader: inout PayloadReader", "end: Int", "depth: Int"],
             tail: " throws(WireError)", body: body)
@@ -328,15 +326,6 @@ struct SwiftModelBuilder: Sendable {
                     .line("throw WireError(.typeMismatch, offset: keyOffset, \"field \\(key.number) of \(name) has unexpected wire type \\(key.wireType)\")")
                 ]),
                 SwitchCase(label: "default:", body: otherwise),
-            ])
-        ]
-    }
-
-    /// The check that a nested value's last field ended exactly at its end.
-    private func endCheck(_ name: String) -> [CodeItem] {
-        [
-            .block("guard reader.reader.position == end else {", [
-                .line("throw WireError(.truncated, offset: end, \"a field of \(name) runs past the end of its nested value\")")
             ])
         ]
     }
@@ -360,8 +349,10 @@ struct SwiftModelBuilder: Sendable {
                 attributes: [], head: "static func decodeNested",
                 parameters: ["from reader: inout PayloadReader", "depth: Int"], tail: " throws(WireError) -> Self",
                 body: [
-                    .line("let end = try reader.nestedEnd(depth: depth)"),
-                    .line("return try Self(decodingWire: &reader, end: end, depth: depth + 1)"),
+                    .line("let enclosingEnd = try reader._enterNested(depth: depth)"),
+                    .line("let value = try Self(decodingWire: &reader, end: reader.reader.end, depth: depth + 1)"),
+                    .line("reader._leaveNested(restoring: enclosingEnd)"),
+                    .line("return value"),
                 ])),
         ]
     }
@@ -563,57 +554,46 @@ struct SwiftModelBuilder: Sendable {
     }
 
     private func unionDecode(_ decl: UnionDecl, wireCase: (UnionCaseDecl, TypeRef) -> WireField) -> SwiftFunction {
-        let twice = "throw WireError(.invalidValue, offset: reader.reader.position, \"union \(decl.name) holds more than one case\")"
         var cases: [SwitchCase] = []
         for unionCase in decl.cases {
             let name = SwiftNames.identifier(unionCase.name)
             guard let payload = unionCase.payload else {
                 cases.append(SwitchCase(label: wire.keyLabel(unionCase.number, wireType: 2), body: [
-                    .block("guard result == nil else {", [.line(twice)]),
                     .line("try reader.skip(FieldKey(number: \(UInt32(truncatingIfNeeded: unionCase.number)), wireType: .lengthDelimited))"),
                     .line("result = .\(name)"),
                 ]))
                 continue
             }
+            // Payloads are never collections (Spec/LANGUAGE.md), so one field is the whole case.
             let variable = "field\(unionCase.number)"
             for decodeCase in wire.decodeCases(wireCase(unionCase, payload), into: variable) {
-                if payload.isCollection {
-                    cases.append(SwitchCase(label: decodeCase.label, body: [
-                        .line("var \(variable): \(types.swiftType(payload))"),
-                        .switchBlock("switch result {", [
-                            SwitchCase(label: "case nil:", body: [.line("\(variable) = \(types.zeroExpression(payload))")]),
-                            SwitchCase(label: "case .\(name)(let existing)?:", body: [.line("\(variable) = existing")]),
-                            SwitchCase(label: "default:", body: [.line(twice)]),
-                        ]),
-                    ] + decodeCase.body + [.line("result = .\(name)(\(variable))")]))
-                } else {
-                    cases.append(SwitchCase(label: decodeCase.label, body: [
-                        .block("guard result == nil else {", [.line(twice)]),
-                        .line("var \(variable): \(types.swiftType(payload)) = \(types.zeroExpression(payload))"),
-                    ] + decodeCase.body + [.line("result = .\(name)(\(variable))")]))
-                }
+                cases.append(SwitchCase(label: decodeCase.label, body: [
+                    .line("var \(variable): \(types.swiftType(payload)) = \(types.zeroExpression(payload))"),
+                ] + decodeCase.body + [.line("result = .\(name)(\(variable))")]))
             }
         }
         cases.append(SwitchCase(label: "default:", body: [
-            .line("let key = try reader.fieldKey(raw: rawKey, at: keyOffset)")
+            .line("let key = try reader._fieldKey(raw: rawKey, at: keyOffset)")
         ] + wrongWireType(decl.name, numbers: decl.cases.map(\.number), otherwise: [
             .line("throw WireError(.invalidValue, offset: keyOffset, \"union \(decl.name) has no case numbered \\(key.number)\")")
         ])))
         return SwiftFunction(
             documentation: [
-                "Reads the one field of a union payload, up to offset `end` of `reader`.",
-                "- Throws: a `WireError`: `missingField` for no case, `invalidValue` for two cases or an unknown case number.",
+                "Reads the one field of a union payload, up to offset `end` of `reader`, its current end.",
+                "- Throws: a `WireError`: `missingField` for no case, `invalidValue` for a second field or an unknown case number.",
             ],
             attributes: [], head: "init", parameters: ["decodingWire reader: inout PayloadReader", "end: Int", "depth: Int"],
             tail: " throws(WireError)",
             body: [
                 .line("var result: Self?"),
                 .block("while reader.reader.position < end {", [
+                    .block("guard result == nil else {", [
+                        .line("throw WireError(.invalidValue, offset: reader.reader.position, \"union \(decl.name) holds more than one case\")")
+                    ]),
                     .line("let keyOffset = reader.reader.position"),
                     .line("let rawKey = try reader.reader.readUVarint()"),
                     .switchBlock("switch rawKey {", cases),
                 ]),
-            ] + endCheck(decl.name) + [
                 .block("guard let result else {", [
                     .line("throw WireError(.missingField, offset: reader.reader.position, \"union \(decl.name) holds no case\")")
                 ]),

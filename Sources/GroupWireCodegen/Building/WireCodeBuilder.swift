@@ -148,9 +148,9 @@ struct WireCodeBuilder: Sendable {
             case .uint8, .uint16, .uint32: return "try \(reader).readUInt(as: \(TypeMapper.swiftType(scalar)).self)"
             case .float32: return "try \(reader).readFloat()"
             case .float64: return "try \(reader).readDouble()"
-            case .string: return "try \(reader).readWireString()"
+            case .string: return "try \(reader)._readString()"
             case .bytes: return "try \(reader).readBytes()"
-            case .uuid: return "try \(reader).readWireUUID()"
+            case .uuid: return "try \(reader)._readUUID()"
             case .timestamp: return "_WireTimestamp.date(nanoseconds: try \(reader).readTimestampNanoseconds())"
             }
         case .enumeration(let name):

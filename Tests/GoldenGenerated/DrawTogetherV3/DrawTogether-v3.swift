@@ -78,14 +78,15 @@ public struct Point: WirePayloadCodable, Codable, Sendable, Hashable {
     /// Reads a length-delimited value of this type one level deeper than `depth`.
     /// - Throws: `depthExceeded` past `maxNestingDepth`, or what decoding throws.
     static func decodeNested(from reader: inout PayloadReader, depth: Int) throws(WireError) -> Self {
-        let end = try reader.nestedEnd(depth: depth)
-        return try Self(decodingWire: &reader, end: end, depth: depth + 1)
+        let enclosingEnd = try reader._enterNested(depth: depth)
+        let value = try Self(decodingWire: &reader, end: reader.reader.end, depth: depth + 1)
+        reader._leaveNested(restoring: enclosingEnd)
+        return value
     }
 
-    /// Reads fields up to offset `end` of `reader` (a nested value read in place, without a
-    /// sub-reader); absent fields take their defaults, unknown ones are kept.
-    /// - Throws: a `WireError` for malformed input, a field of the wrong wire type, or a
-    ///   field running past `end`.
+    /// Reads fields up to offset `end` of `reader`, its current end (a nested value is read in
+    /// place, the reader narrowed to it); absent fields take their defaults, unknown ones are kept.
+    /// - Throws: a `WireError` for malformed input or a field of the wrong wire type.
     init(decodingWire reader: inout PayloadReader, end: Int, depth: Int) throws(WireError) {
         var field1: Double = 0
         var field2: Double = 0
@@ -99,7 +100,7 @@ public struct Point: WirePayloadCodable, Codable, Sendable, Hashable {
             case 0x11:
                 field2 = try reader.readDouble()
             default:
-                let key = try reader.fieldKey(raw: rawKey, at: keyOffset)
+                let key = try reader._fieldKey(raw: rawKey, at: keyOffset)
                 switch key.number {
                 case 1, 2:
                     throw WireError(.typeMismatch, offset: keyOffset, "field \(key.number) of Point has unexpected wire type \(key.wireType)")
@@ -107,9 +108,6 @@ public struct Point: WirePayloadCodable, Codable, Sendable, Hashable {
                     unknownFields.append(contentsOf: try reader.captureUnknown(key))
                 }
             }
-        }
-        guard reader.reader.position == end else {
-            throw WireError(.truncated, offset: end, "a field of Point runs past the end of its nested value")
         }
         self.x = field1
         self.y = field2
@@ -367,14 +365,15 @@ public struct Stroke: WirePayloadCodable, Codable, Sendable, Hashable {
     /// Reads a length-delimited value of this type one level deeper than `depth`.
     /// - Throws: `depthExceeded` past `maxNestingDepth`, or what decoding throws.
     static func decodeNested(from reader: inout PayloadReader, depth: Int) throws(WireError) -> Self {
-        let end = try reader.nestedEnd(depth: depth)
-        return try Self(decodingWire: &reader, end: end, depth: depth + 1)
+        let enclosingEnd = try reader._enterNested(depth: depth)
+        let value = try Self(decodingWire: &reader, end: reader.reader.end, depth: depth + 1)
+        reader._leaveNested(restoring: enclosingEnd)
+        return value
     }
 
-    /// Reads fields up to offset `end` of `reader` (a nested value read in place, without a
-    /// sub-reader); absent fields take their defaults, unknown ones are kept.
-    /// - Throws: a `WireError` for malformed input, a field of the wrong wire type, or a
-    ///   field running past `end`.
+    /// Reads fields up to offset `end` of `reader`, its current end (a nested value is read in
+    /// place, the reader narrowed to it); absent fields take their defaults, unknown ones are kept.
+    /// - Throws: a `WireError` for malformed input or a field of the wrong wire type.
     init(decodingWire reader: inout PayloadReader, end: Int, depth: Int) throws(WireError) {
         var field1: UUID = _WireDefaults.uuid
         var field2: StrokeColor = .black
@@ -386,7 +385,7 @@ public struct Stroke: WirePayloadCodable, Codable, Sendable, Hashable {
             let rawKey = try reader.reader.readUVarint()
             switch rawKey {
             case 0x0A:
-                field1 = try reader.readWireUUID()
+                field1 = try reader._readUUID()
             case 0x10:
                 field2 = StrokeColor(rawValue: try reader.readUInt(as: UInt32.self))
             case 0x1A:
@@ -397,7 +396,7 @@ public struct Stroke: WirePayloadCodable, Codable, Sendable, Hashable {
             case 0x25:
                 field4 = try reader.readFloat()
             default:
-                let key = try reader.fieldKey(raw: rawKey, at: keyOffset)
+                let key = try reader._fieldKey(raw: rawKey, at: keyOffset)
                 switch key.number {
                 case 1, 2, 3, 4:
                     throw WireError(.typeMismatch, offset: keyOffset, "field \(key.number) of Stroke has unexpected wire type \(key.wireType)")
@@ -405,9 +404,6 @@ public struct Stroke: WirePayloadCodable, Codable, Sendable, Hashable {
                     unknownFields.append(contentsOf: try reader.captureUnknown(key))
                 }
             }
-        }
-        guard reader.reader.position == end else {
-            throw WireError(.truncated, offset: end, "a field of Stroke runs past the end of its nested value")
         }
         self.id = field1
         self.color = field2
@@ -557,14 +553,15 @@ public struct UpsertStroke: WireMessage, Codable, Sendable, Hashable {
     /// Reads a length-delimited value of this type one level deeper than `depth`.
     /// - Throws: `depthExceeded` past `maxNestingDepth`, or what decoding throws.
     static func decodeNested(from reader: inout PayloadReader, depth: Int) throws(WireError) -> Self {
-        let end = try reader.nestedEnd(depth: depth)
-        return try Self(decodingWire: &reader, end: end, depth: depth + 1)
+        let enclosingEnd = try reader._enterNested(depth: depth)
+        let value = try Self(decodingWire: &reader, end: reader.reader.end, depth: depth + 1)
+        reader._leaveNested(restoring: enclosingEnd)
+        return value
     }
 
-    /// Reads fields up to offset `end` of `reader` (a nested value read in place, without a
-    /// sub-reader); absent fields take their defaults, unknown ones are kept.
-    /// - Throws: a `WireError` for malformed input, a field of the wrong wire type, or a
-    ///   field running past `end`.
+    /// Reads fields up to offset `end` of `reader`, its current end (a nested value is read in
+    /// place, the reader narrowed to it); absent fields take their defaults, unknown ones are kept.
+    /// - Throws: a `WireError` for malformed input or a field of the wrong wire type.
     init(decodingWire reader: inout PayloadReader, end: Int, depth: Int) throws(WireError) {
         var field1: UUID = _WireDefaults.uuid
         var field2: StrokeColor = .black
@@ -577,7 +574,7 @@ public struct UpsertStroke: WireMessage, Codable, Sendable, Hashable {
             let rawKey = try reader.reader.readUVarint()
             switch rawKey {
             case 0x0A:
-                field1 = try reader.readWireUUID()
+                field1 = try reader._readUUID()
             case 0x10:
                 field2 = StrokeColor(rawValue: try reader.readUInt(as: UInt32.self))
             case 0x1A:
@@ -587,7 +584,7 @@ public struct UpsertStroke: WireMessage, Codable, Sendable, Hashable {
             case 0x35:
                 field6 = try reader.readFloat()
             default:
-                let key = try reader.fieldKey(raw: rawKey, at: keyOffset)
+                let key = try reader._fieldKey(raw: rawKey, at: keyOffset)
                 switch key.number {
                 case 1, 2, 3, 4, 6:
                     throw WireError(.typeMismatch, offset: keyOffset, "field \(key.number) of UpsertStroke has unexpected wire type \(key.wireType)")
@@ -595,9 +592,6 @@ public struct UpsertStroke: WireMessage, Codable, Sendable, Hashable {
                     unknownFields.append(contentsOf: try reader.captureUnknown(key))
                 }
             }
-        }
-        guard reader.reader.position == end else {
-            throw WireError(.truncated, offset: end, "a field of UpsertStroke runs past the end of its nested value")
         }
         self.id = field1
         self.color = field2
@@ -735,14 +729,15 @@ public struct CanvasSnapshot: WireMessage, Codable, Sendable, Hashable {
     /// Reads a length-delimited value of this type one level deeper than `depth`.
     /// - Throws: `depthExceeded` past `maxNestingDepth`, or what decoding throws.
     static func decodeNested(from reader: inout PayloadReader, depth: Int) throws(WireError) -> Self {
-        let end = try reader.nestedEnd(depth: depth)
-        return try Self(decodingWire: &reader, end: end, depth: depth + 1)
+        let enclosingEnd = try reader._enterNested(depth: depth)
+        let value = try Self(decodingWire: &reader, end: reader.reader.end, depth: depth + 1)
+        reader._leaveNested(restoring: enclosingEnd)
+        return value
     }
 
-    /// Reads fields up to offset `end` of `reader` (a nested value read in place, without a
-    /// sub-reader); absent fields take their defaults, unknown ones are kept.
-    /// - Throws: a `WireError` for malformed input, a field of the wrong wire type, or a
-    ///   field running past `end`.
+    /// Reads fields up to offset `end` of `reader`, its current end (a nested value is read in
+    /// place, the reader narrowed to it); absent fields take their defaults, unknown ones are kept.
+    /// - Throws: a `WireError` for malformed input or a field of the wrong wire type.
     init(decodingWire reader: inout PayloadReader, end: Int, depth: Int) throws(WireError) {
         var field1: [Stroke] = []
         var field2: UInt64 = 0
@@ -767,10 +762,10 @@ public struct CanvasSnapshot: WireMessage, Codable, Sendable, Hashable {
                         switch entryField.number {
                         case 1:
                             try entryReader.expect(entryField, .lengthDelimited, field: "CanvasSnapshot.authors")
-                            entryKey = try entryReader.readWireUUID()
+                            entryKey = try entryReader._readUUID()
                         case 2:
                             try entryReader.expect(entryField, .lengthDelimited, field: "CanvasSnapshot.authors")
-                            entryValue = try entryReader.readWireUUID()
+                            entryValue = try entryReader._readUUID()
                         default:
                             try entryReader.skip(entryField)
                         }
@@ -782,7 +777,7 @@ public struct CanvasSnapshot: WireMessage, Codable, Sendable, Hashable {
                     _WireCapacity.reserve(&field3, elementBytes: reader.reader.position - keyOffset, remaining: end - reader.reader.position)
                 }
             default:
-                let key = try reader.fieldKey(raw: rawKey, at: keyOffset)
+                let key = try reader._fieldKey(raw: rawKey, at: keyOffset)
                 switch key.number {
                 case 1, 2, 3:
                     throw WireError(.typeMismatch, offset: keyOffset, "field \(key.number) of CanvasSnapshot has unexpected wire type \(key.wireType)")
@@ -790,9 +785,6 @@ public struct CanvasSnapshot: WireMessage, Codable, Sendable, Hashable {
                     unknownFields.append(contentsOf: try reader.captureUnknown(key))
                 }
             }
-        }
-        guard reader.reader.position == end else {
-            throw WireError(.truncated, offset: end, "a field of CanvasSnapshot runs past the end of its nested value")
         }
         self.strokes = field1
         self.pointCount = field2

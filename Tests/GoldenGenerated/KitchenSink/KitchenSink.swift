@@ -154,14 +154,15 @@ public struct Empty: WirePayloadCodable, Codable, Sendable, Hashable {
     /// Reads a length-delimited value of this type one level deeper than `depth`.
     /// - Throws: `depthExceeded` past `maxNestingDepth`, or what decoding throws.
     static func decodeNested(from reader: inout PayloadReader, depth: Int) throws(WireError) -> Self {
-        let end = try reader.nestedEnd(depth: depth)
-        return try Self(decodingWire: &reader, end: end, depth: depth + 1)
+        let enclosingEnd = try reader._enterNested(depth: depth)
+        let value = try Self(decodingWire: &reader, end: reader.reader.end, depth: depth + 1)
+        reader._leaveNested(restoring: enclosingEnd)
+        return value
     }
 
-    /// Reads fields up to offset `end` of `reader` (a nested value read in place, without a
-    /// sub-reader); absent fields take their defaults, unknown ones are kept.
-    /// - Throws: a `WireError` for malformed input, a field of the wrong wire type, or a
-    ///   field running past `end`.
+    /// Reads fields up to offset `end` of `reader`, its current end (a nested value is read in
+    /// place, the reader narrowed to it); absent fields take their defaults, unknown ones are kept.
+    /// - Throws: a `WireError` for malformed input or a field of the wrong wire type.
     init(decodingWire reader: inout PayloadReader, end: Int, depth: Int) throws(WireError) {
         var unknownFields: [UInt8] = []
         while reader.reader.position < end {
@@ -169,12 +170,9 @@ public struct Empty: WirePayloadCodable, Codable, Sendable, Hashable {
             let rawKey = try reader.reader.readUVarint()
             switch rawKey {
             default:
-                let key = try reader.fieldKey(raw: rawKey, at: keyOffset)
+                let key = try reader._fieldKey(raw: rawKey, at: keyOffset)
                 unknownFields.append(contentsOf: try reader.captureUnknown(key))
             }
-        }
-        guard reader.reader.position == end else {
-            throw WireError(.truncated, offset: end, "a field of Empty runs past the end of its nested value")
         }
         self.unknownFields = unknownFields
     }
@@ -434,14 +432,15 @@ public struct Scalars: WirePayloadCodable, Codable, Sendable, Hashable {
     /// Reads a length-delimited value of this type one level deeper than `depth`.
     /// - Throws: `depthExceeded` past `maxNestingDepth`, or what decoding throws.
     static func decodeNested(from reader: inout PayloadReader, depth: Int) throws(WireError) -> Self {
-        let end = try reader.nestedEnd(depth: depth)
-        return try Self(decodingWire: &reader, end: end, depth: depth + 1)
+        let enclosingEnd = try reader._enterNested(depth: depth)
+        let value = try Self(decodingWire: &reader, end: reader.reader.end, depth: depth + 1)
+        reader._leaveNested(restoring: enclosingEnd)
+        return value
     }
 
-    /// Reads fields up to offset `end` of `reader` (a nested value read in place, without a
-    /// sub-reader); absent fields take their defaults, unknown ones are kept.
-    /// - Throws: a `WireError` for malformed input, a field of the wrong wire type, or a
-    ///   field running past `end`.
+    /// Reads fields up to offset `end` of `reader`, its current end (a nested value is read in
+    /// place, the reader narrowed to it); absent fields take their defaults, unknown ones are kept.
+    /// - Throws: a `WireError` for malformed input or a field of the wrong wire type.
     init(decodingWire reader: inout PayloadReader, end: Int, depth: Int) throws(WireError) {
         var field1: Bool = false
         var field2: Int8 = 0
@@ -487,17 +486,17 @@ public struct Scalars: WirePayloadCodable, Codable, Sendable, Hashable {
             case 0x59:
                 field11 = try reader.readDouble()
             case 0x62:
-                field12 = try reader.readWireString()
+                field12 = try reader._readString()
             case 0x6A:
                 field13 = try reader.readBytes()
             case 0x72:
-                field14 = try reader.readWireUUID()
+                field14 = try reader._readUUID()
             case 0x79:
                 field15 = _WireTimestamp.date(nanoseconds: try reader.readTimestampNanoseconds())
             case 0x80:
                 field16 = Mood(rawValue: try reader.readUInt(as: UInt32.self))
             default:
-                let key = try reader.fieldKey(raw: rawKey, at: keyOffset)
+                let key = try reader._fieldKey(raw: rawKey, at: keyOffset)
                 switch key.number {
                 case 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16:
                     throw WireError(.typeMismatch, offset: keyOffset, "field \(key.number) of Scalars has unexpected wire type \(key.wireType)")
@@ -505,9 +504,6 @@ public struct Scalars: WirePayloadCodable, Codable, Sendable, Hashable {
                     unknownFields.append(contentsOf: try reader.captureUnknown(key))
                 }
             }
-        }
-        guard reader.reader.position == end else {
-            throw WireError(.truncated, offset: end, "a field of Scalars runs past the end of its nested value")
         }
         self.flag = field1
         self.i8 = field2
@@ -775,14 +771,15 @@ public struct Optionals: WirePayloadCodable, Codable, Sendable, Hashable {
     /// Reads a length-delimited value of this type one level deeper than `depth`.
     /// - Throws: `depthExceeded` past `maxNestingDepth`, or what decoding throws.
     static func decodeNested(from reader: inout PayloadReader, depth: Int) throws(WireError) -> Self {
-        let end = try reader.nestedEnd(depth: depth)
-        return try Self(decodingWire: &reader, end: end, depth: depth + 1)
+        let enclosingEnd = try reader._enterNested(depth: depth)
+        let value = try Self(decodingWire: &reader, end: reader.reader.end, depth: depth + 1)
+        reader._leaveNested(restoring: enclosingEnd)
+        return value
     }
 
-    /// Reads fields up to offset `end` of `reader` (a nested value read in place, without a
-    /// sub-reader); absent fields take their defaults, unknown ones are kept.
-    /// - Throws: a `WireError` for malformed input, a field of the wrong wire type, or a
-    ///   field running past `end`.
+    /// Reads fields up to offset `end` of `reader`, its current end (a nested value is read in
+    /// place, the reader narrowed to it); absent fields take their defaults, unknown ones are kept.
+    /// - Throws: a `WireError` for malformed input or a field of the wrong wire type.
     init(decodingWire reader: inout PayloadReader, end: Int, depth: Int) throws(WireError) {
         var field1: Bool? = nil
         var field2: Int32? = nil
@@ -809,11 +806,11 @@ public struct Optionals: WirePayloadCodable, Codable, Sendable, Hashable {
             case 0x25:
                 field4 = try reader.readFloat()
             case 0x2A:
-                field5 = try reader.readWireString()
+                field5 = try reader._readString()
             case 0x32:
                 field6 = try reader.readBytes()
             case 0x3A:
-                field7 = try reader.readWireUUID()
+                field7 = try reader._readUUID()
             case 0x41:
                 field8 = _WireTimestamp.date(nanoseconds: try reader.readTimestampNanoseconds())
             case 0x48:
@@ -823,7 +820,7 @@ public struct Optionals: WirePayloadCodable, Codable, Sendable, Hashable {
             case 0x5A:
                 field11 = try Choice.decodeNested(from: &reader, depth: depth)
             default:
-                let key = try reader.fieldKey(raw: rawKey, at: keyOffset)
+                let key = try reader._fieldKey(raw: rawKey, at: keyOffset)
                 switch key.number {
                 case 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11:
                     throw WireError(.typeMismatch, offset: keyOffset, "field \(key.number) of Optionals has unexpected wire type \(key.wireType)")
@@ -831,9 +828,6 @@ public struct Optionals: WirePayloadCodable, Codable, Sendable, Hashable {
                     unknownFields.append(contentsOf: try reader.captureUnknown(key))
                 }
             }
-        }
-        guard reader.reader.position == end else {
-            throw WireError(.truncated, offset: end, "a field of Optionals runs past the end of its nested value")
         }
         self.flag = field1
         self.i32 = field2
@@ -1053,14 +1047,15 @@ public struct Defaults: WirePayloadCodable, Codable, Sendable, Hashable {
     /// Reads a length-delimited value of this type one level deeper than `depth`.
     /// - Throws: `depthExceeded` past `maxNestingDepth`, or what decoding throws.
     static func decodeNested(from reader: inout PayloadReader, depth: Int) throws(WireError) -> Self {
-        let end = try reader.nestedEnd(depth: depth)
-        return try Self(decodingWire: &reader, end: end, depth: depth + 1)
+        let enclosingEnd = try reader._enterNested(depth: depth)
+        let value = try Self(decodingWire: &reader, end: reader.reader.end, depth: depth + 1)
+        reader._leaveNested(restoring: enclosingEnd)
+        return value
     }
 
-    /// Reads fields up to offset `end` of `reader` (a nested value read in place, without a
-    /// sub-reader); absent fields take their defaults, unknown ones are kept.
-    /// - Throws: a `WireError` for malformed input, a field of the wrong wire type, or a
-    ///   field running past `end`.
+    /// Reads fields up to offset `end` of `reader`, its current end (a nested value is read in
+    /// place, the reader narrowed to it); absent fields take their defaults, unknown ones are kept.
+    /// - Throws: a `WireError` for malformed input or a field of the wrong wire type.
     init(decodingWire reader: inout PayloadReader, end: Int, depth: Int) throws(WireError) {
         var field1: Bool = true
         var field2: Int32 = -7
@@ -1085,11 +1080,11 @@ public struct Defaults: WirePayloadCodable, Codable, Sendable, Hashable {
             case 0x29:
                 field5 = try reader.readDouble()
             case 0x32:
-                field6 = try reader.readWireString()
+                field6 = try reader._readString()
             case 0x38:
                 field7 = Mood(rawValue: try reader.readUInt(as: UInt32.self))
             default:
-                let key = try reader.fieldKey(raw: rawKey, at: keyOffset)
+                let key = try reader._fieldKey(raw: rawKey, at: keyOffset)
                 switch key.number {
                 case 1, 2, 3, 4, 5, 6, 7:
                     throw WireError(.typeMismatch, offset: keyOffset, "field \(key.number) of Defaults has unexpected wire type \(key.wireType)")
@@ -1097,9 +1092,6 @@ public struct Defaults: WirePayloadCodable, Codable, Sendable, Hashable {
                     unknownFields.append(contentsOf: try reader.captureUnknown(key))
                 }
             }
-        }
-        guard reader.reader.position == end else {
-            throw WireError(.truncated, offset: end, "a field of Defaults runs past the end of its nested value")
         }
         self.flag = field1
         self.small = field2
@@ -1440,14 +1432,15 @@ public struct Arrays: WirePayloadCodable, Codable, Sendable, Hashable {
     /// Reads a length-delimited value of this type one level deeper than `depth`.
     /// - Throws: `depthExceeded` past `maxNestingDepth`, or what decoding throws.
     static func decodeNested(from reader: inout PayloadReader, depth: Int) throws(WireError) -> Self {
-        let end = try reader.nestedEnd(depth: depth)
-        return try Self(decodingWire: &reader, end: end, depth: depth + 1)
+        let enclosingEnd = try reader._enterNested(depth: depth)
+        let value = try Self(decodingWire: &reader, end: reader.reader.end, depth: depth + 1)
+        reader._leaveNested(restoring: enclosingEnd)
+        return value
     }
 
-    /// Reads fields up to offset `end` of `reader` (a nested value read in place, without a
-    /// sub-reader); absent fields take their defaults, unknown ones are kept.
-    /// - Throws: a `WireError` for malformed input, a field of the wrong wire type, or a
-    ///   field running past `end`.
+    /// Reads fields up to offset `end` of `reader`, its current end (a nested value is read in
+    /// place, the reader narrowed to it); absent fields take their defaults, unknown ones are kept.
+    /// - Throws: a `WireError` for malformed input or a field of the wrong wire type.
     init(decodingWire reader: inout PayloadReader, end: Int, depth: Int) throws(WireError) {
         var field1: [Bool] = []
         var field2: [Int32] = []
@@ -1523,7 +1516,7 @@ public struct Arrays: WirePayloadCodable, Codable, Sendable, Hashable {
             case 0x48:
                 field9.append(Mood(rawValue: try reader.readUInt(as: UInt32.self)))
             case 0x52:
-                field10.append(try reader.readWireString())
+                field10.append(try reader._readString())
                 if field10.count == 1 {
                     _WireCapacity.reserve(&field10, elementBytes: reader.reader.position - keyOffset, remaining: end - reader.reader.position)
                 }
@@ -1533,7 +1526,7 @@ public struct Arrays: WirePayloadCodable, Codable, Sendable, Hashable {
                     _WireCapacity.reserve(&field11, elementBytes: reader.reader.position - keyOffset, remaining: end - reader.reader.position)
                 }
             case 0x62:
-                field12.append(try reader.readWireUUID())
+                field12.append(try reader._readUUID())
                 if field12.count == 1 {
                     _WireCapacity.reserve(&field12, elementBytes: reader.reader.position - keyOffset, remaining: end - reader.reader.position)
                 }
@@ -1548,7 +1541,7 @@ public struct Arrays: WirePayloadCodable, Codable, Sendable, Hashable {
                     _WireCapacity.reserve(&field14, elementBytes: reader.reader.position - keyOffset, remaining: end - reader.reader.position)
                 }
             default:
-                let key = try reader.fieldKey(raw: rawKey, at: keyOffset)
+                let key = try reader._fieldKey(raw: rawKey, at: keyOffset)
                 switch key.number {
                 case 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14:
                     throw WireError(.typeMismatch, offset: keyOffset, "field \(key.number) of Arrays has unexpected wire type \(key.wireType)")
@@ -1556,9 +1549,6 @@ public struct Arrays: WirePayloadCodable, Codable, Sendable, Hashable {
                     unknownFields.append(contentsOf: try reader.captureUnknown(key))
                 }
             }
-        }
-        guard reader.reader.position == end else {
-            throw WireError(.truncated, offset: end, "a field of Arrays runs past the end of its nested value")
         }
         self.flags = field1
         self.ints = field2
@@ -1826,14 +1816,15 @@ public struct Maps: WirePayloadCodable, Codable, Sendable, Hashable {
     /// Reads a length-delimited value of this type one level deeper than `depth`.
     /// - Throws: `depthExceeded` past `maxNestingDepth`, or what decoding throws.
     static func decodeNested(from reader: inout PayloadReader, depth: Int) throws(WireError) -> Self {
-        let end = try reader.nestedEnd(depth: depth)
-        return try Self(decodingWire: &reader, end: end, depth: depth + 1)
+        let enclosingEnd = try reader._enterNested(depth: depth)
+        let value = try Self(decodingWire: &reader, end: reader.reader.end, depth: depth + 1)
+        reader._leaveNested(restoring: enclosingEnd)
+        return value
     }
 
-    /// Reads fields up to offset `end` of `reader` (a nested value read in place, without a
-    /// sub-reader); absent fields take their defaults, unknown ones are kept.
-    /// - Throws: a `WireError` for malformed input, a field of the wrong wire type, or a
-    ///   field running past `end`.
+    /// Reads fields up to offset `end` of `reader`, its current end (a nested value is read in
+    /// place, the reader narrowed to it); absent fields take their defaults, unknown ones are kept.
+    /// - Throws: a `WireError` for malformed input or a field of the wrong wire type.
     init(decodingWire reader: inout PayloadReader, end: Int, depth: Int) throws(WireError) {
         var field1: [String: Int32] = [:]
         var field2: [Int32: String] = [:]
@@ -1857,7 +1848,7 @@ public struct Maps: WirePayloadCodable, Codable, Sendable, Hashable {
                         switch entryField.number {
                         case 1:
                             try entryReader.expect(entryField, .lengthDelimited, field: "Maps.byName")
-                            entryKey = try entryReader.readWireString()
+                            entryKey = try entryReader._readString()
                         case 2:
                             try entryReader.expect(entryField, .varint, field: "Maps.byName")
                             entryValue = try entryReader.readInt(as: Int32.self)
@@ -1882,7 +1873,7 @@ public struct Maps: WirePayloadCodable, Codable, Sendable, Hashable {
                             entryKey = try entryReader.readInt(as: Int32.self)
                         case 2:
                             try entryReader.expect(entryField, .lengthDelimited, field: "Maps.byNumber")
-                            entryValue = try entryReader.readWireString()
+                            entryValue = try entryReader._readString()
                         default:
                             try entryReader.skip(entryField)
                         }
@@ -1945,7 +1936,7 @@ public struct Maps: WirePayloadCodable, Codable, Sendable, Hashable {
                         switch entryField.number {
                         case 1:
                             try entryReader.expect(entryField, .lengthDelimited, field: "Maps.byID")
-                            entryKey = try entryReader.readWireUUID()
+                            entryKey = try entryReader._readUUID()
                         case 2:
                             try entryReader.expect(entryField, .fixed64, field: "Maps.byID")
                             entryValue = _WireTimestamp.date(nanoseconds: try entryReader.readTimestampNanoseconds())
@@ -1967,7 +1958,7 @@ public struct Maps: WirePayloadCodable, Codable, Sendable, Hashable {
                         switch entryField.number {
                         case 1:
                             try entryReader.expect(entryField, .lengthDelimited, field: "Maps.moods")
-                            entryKey = try entryReader.readWireString()
+                            entryKey = try entryReader._readString()
                         case 2:
                             try entryReader.expect(entryField, .varint, field: "Maps.moods")
                             entryValue = Mood(rawValue: try entryReader.readUInt(as: UInt32.self))
@@ -2011,7 +2002,7 @@ public struct Maps: WirePayloadCodable, Codable, Sendable, Hashable {
                         switch entryField.number {
                         case 1:
                             try entryReader.expect(entryField, .lengthDelimited, field: "Maps.choices")
-                            entryKey = try entryReader.readWireString()
+                            entryKey = try entryReader._readString()
                         case 2:
                             try entryReader.expect(entryField, .lengthDelimited, field: "Maps.choices")
                             entryValue = try Choice.decodeNested(from: &entryReader, depth: depth + 1)
@@ -2048,7 +2039,7 @@ public struct Maps: WirePayloadCodable, Codable, Sendable, Hashable {
                     _WireCapacity.reserve(&field9, elementBytes: reader.reader.position - keyOffset, remaining: end - reader.reader.position)
                 }
             default:
-                let key = try reader.fieldKey(raw: rawKey, at: keyOffset)
+                let key = try reader._fieldKey(raw: rawKey, at: keyOffset)
                 switch key.number {
                 case 1, 2, 3, 4, 5, 6, 7, 8, 9:
                     throw WireError(.typeMismatch, offset: keyOffset, "field \(key.number) of Maps has unexpected wire type \(key.wireType)")
@@ -2056,9 +2047,6 @@ public struct Maps: WirePayloadCodable, Codable, Sendable, Hashable {
                     unknownFields.append(contentsOf: try reader.captureUnknown(key))
                 }
             }
-        }
-        guard reader.reader.position == end else {
-            throw WireError(.truncated, offset: end, "a field of Maps runs past the end of its nested value")
         }
         self.byName = field1
         self.byNumber = field2
@@ -2215,68 +2203,52 @@ public enum Choice: WirePayloadCodable, Codable, Sendable, Hashable {
     /// Reads a length-delimited value of this type one level deeper than `depth`.
     /// - Throws: `depthExceeded` past `maxNestingDepth`, or what decoding throws.
     static func decodeNested(from reader: inout PayloadReader, depth: Int) throws(WireError) -> Self {
-        let end = try reader.nestedEnd(depth: depth)
-        return try Self(decodingWire: &reader, end: end, depth: depth + 1)
+        let enclosingEnd = try reader._enterNested(depth: depth)
+        let value = try Self(decodingWire: &reader, end: reader.reader.end, depth: depth + 1)
+        reader._leaveNested(restoring: enclosingEnd)
+        return value
     }
 
-    /// Reads the one field of a union payload, up to offset `end` of `reader`.
-    /// - Throws: a `WireError`: `missingField` for no case, `invalidValue` for two cases or an unknown case number.
+    /// Reads the one field of a union payload, up to offset `end` of `reader`, its current end.
+    /// - Throws: a `WireError`: `missingField` for no case, `invalidValue` for a second field or an unknown case number.
     init(decodingWire reader: inout PayloadReader, end: Int, depth: Int) throws(WireError) {
         var result: Self?
         while reader.reader.position < end {
+            guard result == nil else {
+                throw WireError(.invalidValue, offset: reader.reader.position, "union Choice holds more than one case")
+            }
             let keyOffset = reader.reader.position
             let rawKey = try reader.reader.readUVarint()
             switch rawKey {
             case 0x0A:
-                guard result == nil else {
-                    throw WireError(.invalidValue, offset: reader.reader.position, "union Choice holds more than one case")
-                }
                 try reader.skip(FieldKey(number: 1, wireType: .lengthDelimited))
                 result = .nothing
             case 0x10:
-                guard result == nil else {
-                    throw WireError(.invalidValue, offset: reader.reader.position, "union Choice holds more than one case")
-                }
                 var field2: Int64 = 0
                 field2 = try reader.readInt()
                 result = .number(field2)
             case 0x1A:
-                guard result == nil else {
-                    throw WireError(.invalidValue, offset: reader.reader.position, "union Choice holds more than one case")
-                }
                 var field3: String = ""
-                field3 = try reader.readWireString()
+                field3 = try reader._readString()
                 result = .text(field3)
             case 0x22:
-                guard result == nil else {
-                    throw WireError(.invalidValue, offset: reader.reader.position, "union Choice holds more than one case")
-                }
                 var field4: Scalars = Scalars()
                 field4 = try Scalars.decodeNested(from: &reader, depth: depth)
                 result = .item(field4)
             case 0x28:
-                guard result == nil else {
-                    throw WireError(.invalidValue, offset: reader.reader.position, "union Choice holds more than one case")
-                }
                 var field5: Mood = .calm
                 field5 = Mood(rawValue: try reader.readUInt(as: UInt32.self))
                 result = .mood(field5)
             case 0x48:
-                guard result == nil else {
-                    throw WireError(.invalidValue, offset: reader.reader.position, "union Choice holds more than one case")
-                }
                 var field9: Bool = false
                 field9 = try reader.readBool()
                 result = .old(field9)
             case 0x51:
-                guard result == nil else {
-                    throw WireError(.invalidValue, offset: reader.reader.position, "union Choice holds more than one case")
-                }
                 var field10: Date = _WireTimestamp.epoch
                 field10 = _WireTimestamp.date(nanoseconds: try reader.readTimestampNanoseconds())
                 result = .time(field10)
             default:
-                let key = try reader.fieldKey(raw: rawKey, at: keyOffset)
+                let key = try reader._fieldKey(raw: rawKey, at: keyOffset)
                 switch key.number {
                 case 1, 2, 3, 4, 5, 9, 10:
                     throw WireError(.typeMismatch, offset: keyOffset, "field \(key.number) of Choice has unexpected wire type \(key.wireType)")
@@ -2284,9 +2256,6 @@ public enum Choice: WirePayloadCodable, Codable, Sendable, Hashable {
                     throw WireError(.invalidValue, offset: keyOffset, "union Choice has no case numbered \(key.number)")
                 }
             }
-        }
-        guard reader.reader.position == end else {
-            throw WireError(.truncated, offset: end, "a field of Choice runs past the end of its nested value")
         }
         guard let result else {
             throw WireError(.missingField, offset: reader.reader.position, "union Choice holds no case")
@@ -2508,14 +2477,15 @@ public struct Awkward: WireMessage, Codable, Sendable, Hashable {
     /// Reads a length-delimited value of this type one level deeper than `depth`.
     /// - Throws: `depthExceeded` past `maxNestingDepth`, or what decoding throws.
     static func decodeNested(from reader: inout PayloadReader, depth: Int) throws(WireError) -> Self {
-        let end = try reader.nestedEnd(depth: depth)
-        return try Self(decodingWire: &reader, end: end, depth: depth + 1)
+        let enclosingEnd = try reader._enterNested(depth: depth)
+        let value = try Self(decodingWire: &reader, end: reader.reader.end, depth: depth + 1)
+        reader._leaveNested(restoring: enclosingEnd)
+        return value
     }
 
-    /// Reads fields up to offset `end` of `reader` (a nested value read in place, without a
-    /// sub-reader); absent fields take their defaults, unknown ones are kept.
-    /// - Throws: a `WireError` for malformed input, a field of the wrong wire type, or a
-    ///   field running past `end`.
+    /// Reads fields up to offset `end` of `reader`, its current end (a nested value is read in
+    /// place, the reader narrowed to it); absent fields take their defaults, unknown ones are kept.
+    /// - Throws: a `WireError` for malformed input or a field of the wrong wire type.
     init(decodingWire reader: inout PayloadReader, end: Int, depth: Int) throws(WireError) {
         var field1: String = ""
         var field2: Int32 = 0
@@ -2532,7 +2502,7 @@ public struct Awkward: WireMessage, Codable, Sendable, Hashable {
             let rawKey = try reader.reader.readUVarint()
             switch rawKey {
             case 0x0A:
-                field1 = try reader.readWireString()
+                field1 = try reader._readString()
             case 0x10:
                 field2 = try reader.readInt(as: Int32.self)
             case 0x18:
@@ -2550,7 +2520,7 @@ public struct Awkward: WireMessage, Codable, Sendable, Hashable {
             case 0x4A:
                 field9 = try Optionals.decodeNested(from: &reader, depth: depth)
             default:
-                let key = try reader.fieldKey(raw: rawKey, at: keyOffset)
+                let key = try reader._fieldKey(raw: rawKey, at: keyOffset)
                 switch key.number {
                 case 1, 2, 3, 4, 5, 6, 7, 8, 9:
                     throw WireError(.typeMismatch, offset: keyOffset, "field \(key.number) of Awkward has unexpected wire type \(key.wireType)")
@@ -2558,9 +2528,6 @@ public struct Awkward: WireMessage, Codable, Sendable, Hashable {
                     unknownFields.append(contentsOf: try reader.captureUnknown(key))
                 }
             }
-        }
-        guard reader.reader.position == end else {
-            throw WireError(.truncated, offset: end, "a field of Awkward runs past the end of its nested value")
         }
         self.`class` = field1
         self.unknownFields = field2
@@ -2669,14 +2636,15 @@ public struct Ping: WireMessage, Codable, Sendable, Hashable {
     /// Reads a length-delimited value of this type one level deeper than `depth`.
     /// - Throws: `depthExceeded` past `maxNestingDepth`, or what decoding throws.
     static func decodeNested(from reader: inout PayloadReader, depth: Int) throws(WireError) -> Self {
-        let end = try reader.nestedEnd(depth: depth)
-        return try Self(decodingWire: &reader, end: end, depth: depth + 1)
+        let enclosingEnd = try reader._enterNested(depth: depth)
+        let value = try Self(decodingWire: &reader, end: reader.reader.end, depth: depth + 1)
+        reader._leaveNested(restoring: enclosingEnd)
+        return value
     }
 
-    /// Reads fields up to offset `end` of `reader` (a nested value read in place, without a
-    /// sub-reader); absent fields take their defaults, unknown ones are kept.
-    /// - Throws: a `WireError` for malformed input, a field of the wrong wire type, or a
-    ///   field running past `end`.
+    /// Reads fields up to offset `end` of `reader`, its current end (a nested value is read in
+    /// place, the reader narrowed to it); absent fields take their defaults, unknown ones are kept.
+    /// - Throws: a `WireError` for malformed input or a field of the wrong wire type.
     init(decodingWire reader: inout PayloadReader, end: Int, depth: Int) throws(WireError) {
         var unknownFields: [UInt8] = []
         while reader.reader.position < end {
@@ -2684,12 +2652,9 @@ public struct Ping: WireMessage, Codable, Sendable, Hashable {
             let rawKey = try reader.reader.readUVarint()
             switch rawKey {
             default:
-                let key = try reader.fieldKey(raw: rawKey, at: keyOffset)
+                let key = try reader._fieldKey(raw: rawKey, at: keyOffset)
                 unknownFields.append(contentsOf: try reader.captureUnknown(key))
             }
-        }
-        guard reader.reader.position == end else {
-            throw WireError(.truncated, offset: end, "a field of Ping runs past the end of its nested value")
         }
         self.unknownFields = unknownFields
     }
@@ -2794,14 +2759,15 @@ public struct Tree: WirePayloadCodable, Codable, Sendable, Hashable {
     /// Reads a length-delimited value of this type one level deeper than `depth`.
     /// - Throws: `depthExceeded` past `maxNestingDepth`, or what decoding throws.
     static func decodeNested(from reader: inout PayloadReader, depth: Int) throws(WireError) -> Self {
-        let end = try reader.nestedEnd(depth: depth)
-        return try Self(decodingWire: &reader, end: end, depth: depth + 1)
+        let enclosingEnd = try reader._enterNested(depth: depth)
+        let value = try Self(decodingWire: &reader, end: reader.reader.end, depth: depth + 1)
+        reader._leaveNested(restoring: enclosingEnd)
+        return value
     }
 
-    /// Reads fields up to offset `end` of `reader` (a nested value read in place, without a
-    /// sub-reader); absent fields take their defaults, unknown ones are kept.
-    /// - Throws: a `WireError` for malformed input, a field of the wrong wire type, or a
-    ///   field running past `end`.
+    /// Reads fields up to offset `end` of `reader`, its current end (a nested value is read in
+    /// place, the reader narrowed to it); absent fields take their defaults, unknown ones are kept.
+    /// - Throws: a `WireError` for malformed input or a field of the wrong wire type.
     init(decodingWire reader: inout PayloadReader, end: Int, depth: Int) throws(WireError) {
         var field1: String = ""
         var field2: [Tree] = []
@@ -2812,7 +2778,7 @@ public struct Tree: WirePayloadCodable, Codable, Sendable, Hashable {
             let rawKey = try reader.reader.readUVarint()
             switch rawKey {
             case 0x0A:
-                field1 = try reader.readWireString()
+                field1 = try reader._readString()
             case 0x12:
                 field2.append(try Tree.decodeNested(from: &reader, depth: depth))
                 if field2.count == 1 {
@@ -2826,7 +2792,7 @@ public struct Tree: WirePayloadCodable, Codable, Sendable, Hashable {
                         switch entryField.number {
                         case 1:
                             try entryReader.expect(entryField, .lengthDelimited, field: "Tree.byName")
-                            entryKey = try entryReader.readWireString()
+                            entryKey = try entryReader._readString()
                         case 2:
                             try entryReader.expect(entryField, .lengthDelimited, field: "Tree.byName")
                             entryValue = try Tree.decodeNested(from: &entryReader, depth: depth + 1)
@@ -2841,7 +2807,7 @@ public struct Tree: WirePayloadCodable, Codable, Sendable, Hashable {
                     _WireCapacity.reserve(&field3, elementBytes: reader.reader.position - keyOffset, remaining: end - reader.reader.position)
                 }
             default:
-                let key = try reader.fieldKey(raw: rawKey, at: keyOffset)
+                let key = try reader._fieldKey(raw: rawKey, at: keyOffset)
                 switch key.number {
                 case 1, 2, 3:
                     throw WireError(.typeMismatch, offset: keyOffset, "field \(key.number) of Tree has unexpected wire type \(key.wireType)")
@@ -2849,9 +2815,6 @@ public struct Tree: WirePayloadCodable, Codable, Sendable, Hashable {
                     unknownFields.append(contentsOf: try reader.captureUnknown(key))
                 }
             }
-        }
-        guard reader.reader.position == end else {
-            throw WireError(.truncated, offset: end, "a field of Tree runs past the end of its nested value")
         }
         self.label = field1
         self.children = field2
@@ -3140,14 +3103,15 @@ public struct NearMisses: WireMessage, Codable, Sendable, Hashable {
     /// Reads a length-delimited value of this type one level deeper than `depth`.
     /// - Throws: `depthExceeded` past `maxNestingDepth`, or what decoding throws.
     static func decodeNested(from reader: inout PayloadReader, depth: Int) throws(WireError) -> Self {
-        let end = try reader.nestedEnd(depth: depth)
-        return try Self(decodingWire: &reader, end: end, depth: depth + 1)
+        let enclosingEnd = try reader._enterNested(depth: depth)
+        let value = try Self(decodingWire: &reader, end: reader.reader.end, depth: depth + 1)
+        reader._leaveNested(restoring: enclosingEnd)
+        return value
     }
 
-    /// Reads fields up to offset `end` of `reader` (a nested value read in place, without a
-    /// sub-reader); absent fields take their defaults, unknown ones are kept.
-    /// - Throws: a `WireError` for malformed input, a field of the wrong wire type, or a
-    ///   field running past `end`.
+    /// Reads fields up to offset `end` of `reader`, its current end (a nested value is read in
+    /// place, the reader narrowed to it); absent fields take their defaults, unknown ones are kept.
+    /// - Throws: a `WireError` for malformed input or a field of the wrong wire type.
     init(decodingWire reader: inout PayloadReader, end: Int, depth: Int) throws(WireError) {
         var field1: Int32 = 0
         var field2: [Int32] = []
@@ -3179,7 +3143,7 @@ public struct NearMisses: WireMessage, Codable, Sendable, Hashable {
             case 0x10:
                 field2.append(try reader.readInt(as: Int32.self))
             case 0x1A:
-                field3 = try reader.readWireString()
+                field3 = try reader._readString()
             case 0x22:
                 field4 = try reader.readBytes()
             case 0x28:
@@ -3191,9 +3155,9 @@ public struct NearMisses: WireMessage, Codable, Sendable, Hashable {
             case 0x42:
                 field8 = try reader.readBytes()
             case 0x4A:
-                field9 = try reader.readWireUUID()
+                field9 = try reader._readUUID()
             case 0x52:
-                field10 = try reader.readWireString()
+                field10 = try reader._readString()
             case 0x58:
                 field11 = try reader.readInt(as: Int32.self)
             case 0x60:
@@ -3207,7 +3171,7 @@ public struct NearMisses: WireMessage, Codable, Sendable, Hashable {
             case 0x82:
                 field16 = try WireDefaulted.decodeNested(from: &reader, depth: depth)
             default:
-                let key = try reader.fieldKey(raw: rawKey, at: keyOffset)
+                let key = try reader._fieldKey(raw: rawKey, at: keyOffset)
                 switch key.number {
                 case 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16:
                     throw WireError(.typeMismatch, offset: keyOffset, "field \(key.number) of NearMisses has unexpected wire type \(key.wireType)")
@@ -3215,9 +3179,6 @@ public struct NearMisses: WireMessage, Codable, Sendable, Hashable {
                     unknownFields.append(contentsOf: try reader.captureUnknown(key))
                 }
             }
-        }
-        guard reader.reader.position == end else {
-            throw WireError(.truncated, offset: end, "a field of NearMisses runs past the end of its nested value")
         }
         self.wireSizes = field1
         self.hashValues = field2
@@ -3455,40 +3416,36 @@ public enum WireDefaulted: WirePayloadCodable, Codable, Sendable, Hashable {
     /// Reads a length-delimited value of this type one level deeper than `depth`.
     /// - Throws: `depthExceeded` past `maxNestingDepth`, or what decoding throws.
     static func decodeNested(from reader: inout PayloadReader, depth: Int) throws(WireError) -> Self {
-        let end = try reader.nestedEnd(depth: depth)
-        return try Self(decodingWire: &reader, end: end, depth: depth + 1)
+        let enclosingEnd = try reader._enterNested(depth: depth)
+        let value = try Self(decodingWire: &reader, end: reader.reader.end, depth: depth + 1)
+        reader._leaveNested(restoring: enclosingEnd)
+        return value
     }
 
-    /// Reads the one field of a union payload, up to offset `end` of `reader`.
-    /// - Throws: a `WireError`: `missingField` for no case, `invalidValue` for two cases or an unknown case number.
+    /// Reads the one field of a union payload, up to offset `end` of `reader`, its current end.
+    /// - Throws: a `WireError`: `missingField` for no case, `invalidValue` for a second field or an unknown case number.
     init(decodingWire reader: inout PayloadReader, end: Int, depth: Int) throws(WireError) {
         var result: Self?
         while reader.reader.position < end {
+            guard result == nil else {
+                throw WireError(.invalidValue, offset: reader.reader.position, "union WireDefaulted holds more than one case")
+            }
             let keyOffset = reader.reader.position
             let rawKey = try reader.reader.readUVarint()
             switch rawKey {
             case 0x08:
-                guard result == nil else {
-                    throw WireError(.invalidValue, offset: reader.reader.position, "union WireDefaulted holds more than one case")
-                }
                 var field1: Int32 = 0
                 field1 = try reader.readInt(as: Int32.self)
                 result = .wireDefaulted(field1)
             case 0x12:
-                guard result == nil else {
-                    throw WireError(.invalidValue, offset: reader.reader.position, "union WireDefaulted holds more than one case")
-                }
                 var field2: String = ""
-                field2 = try reader.readWireString()
+                field2 = try reader._readString()
                 result = .encodeWires(field2)
             case 0x1A:
-                guard result == nil else {
-                    throw WireError(.invalidValue, offset: reader.reader.position, "union WireDefaulted holds more than one case")
-                }
                 try reader.skip(FieldKey(number: 3, wireType: .lengthDelimited))
                 result = .decodeNest
             default:
-                let key = try reader.fieldKey(raw: rawKey, at: keyOffset)
+                let key = try reader._fieldKey(raw: rawKey, at: keyOffset)
                 switch key.number {
                 case 1, 2, 3:
                     throw WireError(.typeMismatch, offset: keyOffset, "field \(key.number) of WireDefaulted has unexpected wire type \(key.wireType)")
@@ -3496,9 +3453,6 @@ public enum WireDefaulted: WirePayloadCodable, Codable, Sendable, Hashable {
                     throw WireError(.invalidValue, offset: keyOffset, "union WireDefaulted has no case numbered \(key.number)")
                 }
             }
-        }
-        guard reader.reader.position == end else {
-            throw WireError(.truncated, offset: end, "a field of WireDefaulted runs past the end of its nested value")
         }
         guard let result else {
             throw WireError(.missingField, offset: reader.reader.position, "union WireDefaulted holds no case")

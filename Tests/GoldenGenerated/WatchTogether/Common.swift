@@ -78,14 +78,15 @@ public struct ParticipantRef: WirePayloadCodable, Codable, Sendable, Hashable {
     /// Reads a length-delimited value of this type one level deeper than `depth`.
     /// - Throws: `depthExceeded` past `maxNestingDepth`, or what decoding throws.
     static func decodeNested(from reader: inout PayloadReader, depth: Int) throws(WireError) -> Self {
-        let end = try reader.nestedEnd(depth: depth)
-        return try Self(decodingWire: &reader, end: end, depth: depth + 1)
+        let enclosingEnd = try reader._enterNested(depth: depth)
+        let value = try Self(decodingWire: &reader, end: reader.reader.end, depth: depth + 1)
+        reader._leaveNested(restoring: enclosingEnd)
+        return value
     }
 
-    /// Reads fields up to offset `end` of `reader` (a nested value read in place, without a
-    /// sub-reader); absent fields take their defaults, unknown ones are kept.
-    /// - Throws: a `WireError` for malformed input, a field of the wrong wire type, or a
-    ///   field running past `end`.
+    /// Reads fields up to offset `end` of `reader`, its current end (a nested value is read in
+    /// place, the reader narrowed to it); absent fields take their defaults, unknown ones are kept.
+    /// - Throws: a `WireError` for malformed input or a field of the wrong wire type.
     init(decodingWire reader: inout PayloadReader, end: Int, depth: Int) throws(WireError) {
         var field1: UUID = _WireDefaults.uuid
         var field2: String = ""
@@ -95,11 +96,11 @@ public struct ParticipantRef: WirePayloadCodable, Codable, Sendable, Hashable {
             let rawKey = try reader.reader.readUVarint()
             switch rawKey {
             case 0x0A:
-                field1 = try reader.readWireUUID()
+                field1 = try reader._readUUID()
             case 0x12:
-                field2 = try reader.readWireString()
+                field2 = try reader._readString()
             default:
-                let key = try reader.fieldKey(raw: rawKey, at: keyOffset)
+                let key = try reader._fieldKey(raw: rawKey, at: keyOffset)
                 switch key.number {
                 case 1, 2:
                     throw WireError(.typeMismatch, offset: keyOffset, "field \(key.number) of ParticipantRef has unexpected wire type \(key.wireType)")
@@ -107,9 +108,6 @@ public struct ParticipantRef: WirePayloadCodable, Codable, Sendable, Hashable {
                     unknownFields.append(contentsOf: try reader.captureUnknown(key))
                 }
             }
-        }
-        guard reader.reader.position == end else {
-            throw WireError(.truncated, offset: end, "a field of ParticipantRef runs past the end of its nested value")
         }
         self.id = field1
         self.displayName = field2

@@ -196,40 +196,36 @@ public enum MediaSource: WirePayloadCodable, Codable, Sendable, Hashable {
     /// Reads a length-delimited value of this type one level deeper than `depth`.
     /// - Throws: `depthExceeded` past `maxNestingDepth`, or what decoding throws.
     static func decodeNested(from reader: inout PayloadReader, depth: Int) throws(WireError) -> Self {
-        let end = try reader.nestedEnd(depth: depth)
-        return try Self(decodingWire: &reader, end: end, depth: depth + 1)
+        let enclosingEnd = try reader._enterNested(depth: depth)
+        let value = try Self(decodingWire: &reader, end: reader.reader.end, depth: depth + 1)
+        reader._leaveNested(restoring: enclosingEnd)
+        return value
     }
 
-    /// Reads the one field of a union payload, up to offset `end` of `reader`.
-    /// - Throws: a `WireError`: `missingField` for no case, `invalidValue` for two cases or an unknown case number.
+    /// Reads the one field of a union payload, up to offset `end` of `reader`, its current end.
+    /// - Throws: a `WireError`: `missingField` for no case, `invalidValue` for a second field or an unknown case number.
     init(decodingWire reader: inout PayloadReader, end: Int, depth: Int) throws(WireError) {
         var result: Self?
         while reader.reader.position < end {
+            guard result == nil else {
+                throw WireError(.invalidValue, offset: reader.reader.position, "union MediaSource holds more than one case")
+            }
             let keyOffset = reader.reader.position
             let rawKey = try reader.reader.readUVarint()
             switch rawKey {
             case 0x0A:
-                guard result == nil else {
-                    throw WireError(.invalidValue, offset: reader.reader.position, "union MediaSource holds more than one case")
-                }
                 var field1: CatalogItem = CatalogItem()
                 field1 = try CatalogItem.decodeNested(from: &reader, depth: depth)
                 result = .catalog(field1)
             case 0x12:
-                guard result == nil else {
-                    throw WireError(.invalidValue, offset: reader.reader.position, "union MediaSource holds more than one case")
-                }
                 var field2: String = ""
-                field2 = try reader.readWireString()
+                field2 = try reader._readString()
                 result = .url(field2)
             case 0x1A:
-                guard result == nil else {
-                    throw WireError(.invalidValue, offset: reader.reader.position, "union MediaSource holds more than one case")
-                }
                 try reader.skip(FieldKey(number: 3, wireType: .lengthDelimited))
                 result = .local
             default:
-                let key = try reader.fieldKey(raw: rawKey, at: keyOffset)
+                let key = try reader._fieldKey(raw: rawKey, at: keyOffset)
                 switch key.number {
                 case 1, 2, 3:
                     throw WireError(.typeMismatch, offset: keyOffset, "field \(key.number) of MediaSource has unexpected wire type \(key.wireType)")
@@ -237,9 +233,6 @@ public enum MediaSource: WirePayloadCodable, Codable, Sendable, Hashable {
                     throw WireError(.invalidValue, offset: keyOffset, "union MediaSource has no case numbered \(key.number)")
                 }
             }
-        }
-        guard reader.reader.position == end else {
-            throw WireError(.truncated, offset: end, "a field of MediaSource runs past the end of its nested value")
         }
         guard let result else {
             throw WireError(.missingField, offset: reader.reader.position, "union MediaSource holds no case")
@@ -353,14 +346,15 @@ public struct CatalogItem: WirePayloadCodable, Codable, Sendable, Hashable {
     /// Reads a length-delimited value of this type one level deeper than `depth`.
     /// - Throws: `depthExceeded` past `maxNestingDepth`, or what decoding throws.
     static func decodeNested(from reader: inout PayloadReader, depth: Int) throws(WireError) -> Self {
-        let end = try reader.nestedEnd(depth: depth)
-        return try Self(decodingWire: &reader, end: end, depth: depth + 1)
+        let enclosingEnd = try reader._enterNested(depth: depth)
+        let value = try Self(decodingWire: &reader, end: reader.reader.end, depth: depth + 1)
+        reader._leaveNested(restoring: enclosingEnd)
+        return value
     }
 
-    /// Reads fields up to offset `end` of `reader` (a nested value read in place, without a
-    /// sub-reader); absent fields take their defaults, unknown ones are kept.
-    /// - Throws: a `WireError` for malformed input, a field of the wrong wire type, or a
-    ///   field running past `end`.
+    /// Reads fields up to offset `end` of `reader`, its current end (a nested value is read in
+    /// place, the reader narrowed to it); absent fields take their defaults, unknown ones are kept.
+    /// - Throws: a `WireError` for malformed input or a field of the wrong wire type.
     init(decodingWire reader: inout PayloadReader, end: Int, depth: Int) throws(WireError) {
         var field1: UUID = _WireDefaults.uuid
         var field2: UUID? = nil
@@ -370,11 +364,11 @@ public struct CatalogItem: WirePayloadCodable, Codable, Sendable, Hashable {
             let rawKey = try reader.reader.readUVarint()
             switch rawKey {
             case 0x0A:
-                field1 = try reader.readWireUUID()
+                field1 = try reader._readUUID()
             case 0x12:
-                field2 = try reader.readWireUUID()
+                field2 = try reader._readUUID()
             default:
-                let key = try reader.fieldKey(raw: rawKey, at: keyOffset)
+                let key = try reader._fieldKey(raw: rawKey, at: keyOffset)
                 switch key.number {
                 case 1, 2:
                     throw WireError(.typeMismatch, offset: keyOffset, "field \(key.number) of CatalogItem has unexpected wire type \(key.wireType)")
@@ -382,9 +376,6 @@ public struct CatalogItem: WirePayloadCodable, Codable, Sendable, Hashable {
                     unknownFields.append(contentsOf: try reader.captureUnknown(key))
                 }
             }
-        }
-        guard reader.reader.position == end else {
-            throw WireError(.truncated, offset: end, "a field of CatalogItem runs past the end of its nested value")
         }
         self.contentID = field1
         self.seriesID = field2
@@ -636,14 +627,15 @@ public struct PlaybackState: WireMessage, Codable, Sendable, Hashable {
     /// Reads a length-delimited value of this type one level deeper than `depth`.
     /// - Throws: `depthExceeded` past `maxNestingDepth`, or what decoding throws.
     static func decodeNested(from reader: inout PayloadReader, depth: Int) throws(WireError) -> Self {
-        let end = try reader.nestedEnd(depth: depth)
-        return try Self(decodingWire: &reader, end: end, depth: depth + 1)
+        let enclosingEnd = try reader._enterNested(depth: depth)
+        let value = try Self(decodingWire: &reader, end: reader.reader.end, depth: depth + 1)
+        reader._leaveNested(restoring: enclosingEnd)
+        return value
     }
 
-    /// Reads fields up to offset `end` of `reader` (a nested value read in place, without a
-    /// sub-reader); absent fields take their defaults, unknown ones are kept.
-    /// - Throws: a `WireError` for malformed input, a field of the wrong wire type, or a
-    ///   field running past `end`.
+    /// Reads fields up to offset `end` of `reader`, its current end (a nested value is read in
+    /// place, the reader narrowed to it); absent fields take their defaults, unknown ones are kept.
+    /// - Throws: a `WireError` for malformed input or a field of the wrong wire type.
     init(decodingWire reader: inout PayloadReader, end: Int, depth: Int) throws(WireError) {
         var field1: UUID = _WireDefaults.uuid
         var field2: UUID? = nil
@@ -665,15 +657,15 @@ public struct PlaybackState: WireMessage, Codable, Sendable, Hashable {
             let rawKey = try reader.reader.readUVarint()
             switch rawKey {
             case 0x0A:
-                field1 = try reader.readWireUUID()
+                field1 = try reader._readUUID()
             case 0x12:
-                field2 = try reader.readWireUUID()
+                field2 = try reader._readUUID()
             case 0x1A:
-                field3 = try reader.readWireString()
+                field3 = try reader._readString()
             case 0x22:
-                field4 = try reader.readWireString()
+                field4 = try reader._readString()
             case 0x2A:
-                field5 = try reader.readWireUUID()
+                field5 = try reader._readUUID()
             case 0x31:
                 field6 = try reader.readDouble()
             case 0x39:
@@ -689,7 +681,7 @@ public struct PlaybackState: WireMessage, Codable, Sendable, Hashable {
             case 0x62:
                 field12 = try MediaSource.decodeNested(from: &reader, depth: depth)
             case 0x6A:
-                field13 = try reader.readWireString()
+                field13 = try reader._readString()
             case 0x72:
                 let entry = try reader.readNested { (entryReader: inout PayloadReader) throws(WireError) -> (String, String) in
                     var entryKey: String = ""
@@ -698,10 +690,10 @@ public struct PlaybackState: WireMessage, Codable, Sendable, Hashable {
                         switch entryField.number {
                         case 1:
                             try entryReader.expect(entryField, .lengthDelimited, field: "PlaybackState.metadata")
-                            entryKey = try entryReader.readWireString()
+                            entryKey = try entryReader._readString()
                         case 2:
                             try entryReader.expect(entryField, .lengthDelimited, field: "PlaybackState.metadata")
-                            entryValue = try entryReader.readWireString()
+                            entryValue = try entryReader._readString()
                         default:
                             try entryReader.skip(entryField)
                         }
@@ -713,7 +705,7 @@ public struct PlaybackState: WireMessage, Codable, Sendable, Hashable {
                     _WireCapacity.reserve(&field14, elementBytes: reader.reader.position - keyOffset, remaining: end - reader.reader.position)
                 }
             default:
-                let key = try reader.fieldKey(raw: rawKey, at: keyOffset)
+                let key = try reader._fieldKey(raw: rawKey, at: keyOffset)
                 switch key.number {
                 case 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14:
                     throw WireError(.typeMismatch, offset: keyOffset, "field \(key.number) of PlaybackState has unexpected wire type \(key.wireType)")
@@ -721,9 +713,6 @@ public struct PlaybackState: WireMessage, Codable, Sendable, Hashable {
                     unknownFields.append(contentsOf: try reader.captureUnknown(key))
                 }
             }
-        }
-        guard reader.reader.position == end else {
-            throw WireError(.truncated, offset: end, "a field of PlaybackState runs past the end of its nested value")
         }
         self.stateID = field1
         self.previousStateID = field2
@@ -895,14 +884,15 @@ public struct ReadyState: WireMessage, Codable, Sendable, Hashable {
     /// Reads a length-delimited value of this type one level deeper than `depth`.
     /// - Throws: `depthExceeded` past `maxNestingDepth`, or what decoding throws.
     static func decodeNested(from reader: inout PayloadReader, depth: Int) throws(WireError) -> Self {
-        let end = try reader.nestedEnd(depth: depth)
-        return try Self(decodingWire: &reader, end: end, depth: depth + 1)
+        let enclosingEnd = try reader._enterNested(depth: depth)
+        let value = try Self(decodingWire: &reader, end: reader.reader.end, depth: depth + 1)
+        reader._leaveNested(restoring: enclosingEnd)
+        return value
     }
 
-    /// Reads fields up to offset `end` of `reader` (a nested value read in place, without a
-    /// sub-reader); absent fields take their defaults, unknown ones are kept.
-    /// - Throws: a `WireError` for malformed input, a field of the wrong wire type, or a
-    ///   field running past `end`.
+    /// Reads fields up to offset `end` of `reader`, its current end (a nested value is read in
+    /// place, the reader narrowed to it); absent fields take their defaults, unknown ones are kept.
+    /// - Throws: a `WireError` for malformed input or a field of the wrong wire type.
     init(decodingWire reader: inout PayloadReader, end: Int, depth: Int) throws(WireError) {
         var field1: UUID = _WireDefaults.uuid
         var field2: Bool = false
@@ -913,13 +903,13 @@ public struct ReadyState: WireMessage, Codable, Sendable, Hashable {
             let rawKey = try reader.reader.readUVarint()
             switch rawKey {
             case 0x0A:
-                field1 = try reader.readWireUUID()
+                field1 = try reader._readUUID()
             case 0x10:
                 field2 = try reader.readBool()
             case 0x1D:
                 field3 = try reader.readFloat()
             default:
-                let key = try reader.fieldKey(raw: rawKey, at: keyOffset)
+                let key = try reader._fieldKey(raw: rawKey, at: keyOffset)
                 switch key.number {
                 case 1, 2, 3:
                     throw WireError(.typeMismatch, offset: keyOffset, "field \(key.number) of ReadyState has unexpected wire type \(key.wireType)")
@@ -927,9 +917,6 @@ public struct ReadyState: WireMessage, Codable, Sendable, Hashable {
                     unknownFields.append(contentsOf: try reader.captureUnknown(key))
                 }
             }
-        }
-        guard reader.reader.position == end else {
-            throw WireError(.truncated, offset: end, "a field of ReadyState runs past the end of its nested value")
         }
         self.participant = field1
         self.isReady = field2

@@ -1,0 +1,118 @@
+import DrawTogetherV1Golden
+import Foundation
+import GroupWire
+import GroupWireDynamic
+import GroupWireSpec
+import GroupWireTesting
+import KitchenSinkGolden
+import Testing
+import WatchTogetherGolden
+
+/// Generated decoders and the dynamic codec fail the same way on damaged payloads: for
+/// every truncation and for seeded byte mutations of valid payloads, both decode, or both
+/// throw the same error kind at the same offset (Spec/FORMAT.md, "Error offsets": one rule
+/// for every decoder, although generated code reads nested values in place).
+@Suite struct DamagedPayloadDifferentialTests {
+    /// What one decoder made of a payload.
+    enum Outcome: Equatable, CustomStringConvertible {
+        case decoded
+        case failed(kind: String, offset: Int?)
+
+        var description: String {
+            switch self {
+            case .decoded: "decoded"
+            case .failed(let kind, let offset): "\(kind) at \(offset.map(String.init) ?? "-")"
+            }
+        }
+
+        init(_ body: () throws(WireError) -> Void) {
+            do throws(WireError) {
+                try body()
+                self = .decoded
+            } catch {
+                self = .failed(kind: error.kind.name, offset: error.offset)
+            }
+        }
+    }
+
+    static let mutationsPerPayload = 300
+
+    /// Damaged copies of `payload`: every proper prefix, then seeded mutations (a byte
+    /// replaced, a bit flipped, a byte inserted or removed).
+    static func damaged(_ payload: [UInt8], seed: UInt64) -> [[UInt8]] {
+        var inputs = (0..<payload.count).map { Array(payload[..<$0]) }
+        var random = SeededRandom(seed: seed)
+        for _ in 0..<mutationsPerPayload where !payload.isEmpty {
+            var bytes = payload
+            let index = Int(random.next() % UInt64(bytes.count))
+            switch random.next() % 4 {
+            case 0: bytes[index] = UInt8(truncatingIfNeeded: random.next())
+            case 1: bytes[index] ^= 1 << UInt8(random.next() % 8)
+            case 2: bytes.insert(UInt8(truncatingIfNeeded: random.next()), at: index)
+            default: bytes.remove(at: index)
+            }
+            inputs.append(bytes)
+        }
+        return inputs
+    }
+
+    /// Decodes every damaged copy of `payload` both ways and returns the disagreements.
+    static func disagreements<Value: WirePayloadCodable>(
+        _ payload: [UInt8], as type: Value.Type, named name: String, codec: DynamicCodec, seed: UInt64
+    ) -> [String] {
+        var found: [String] = []
+        var failures = 0
+        for input in damaged(payload, seed: seed) {
+            let generated = Outcome { () throws(WireError) in _ = try Value(wirePayload: input) }
+            let dynamic = Outcome { () throws(WireError) in _ = try codec.decode(input, as: name) }
+            if generated != .decoded { failures += 1 }
+            if generated != dynamic {
+                found.append("\(hexString(input)): generated \(generated), dynamic \(dynamic)")
+            }
+        }
+        // The damage must actually break most inputs, or the comparison proves little.
+        if failures < payload.count / 2 { found.append("only \(failures) damaged inputs failed") }
+        return found
+    }
+
+    static func spec(_ path: String) throws -> SpecSet {
+        let compilation = try SpecCompiler().compile(
+            entry: TestSpecs.root.appendingPathComponent(path).path, loader: FileSpecLoader())
+        return try compilation.checkedSpec()
+    }
+
+    @Test func aDamagedCanvasSnapshotFailsAlikeInGeneratedAndDynamicDecoding() throws {
+        let codec = DynamicCodec(spec: try TestSpecs.example("DrawTogether.gwspec"))
+        var random = SeededRandom(seed: 0xDA_0001)
+        let strokes = (0..<3).map { index in
+            Stroke(id: random.uuid(), color: StrokeColor(rawValue: UInt32(index)),
+                   points: (0..<(index + 1)).map { _ in DrawTogetherV1Golden.Point(x: random.unit(), y: -random.unit()) })
+        }
+        let payload = CanvasSnapshot(strokes: strokes, pointCount: 300).wirePayload()
+        let found = Self.disagreements(payload, as: CanvasSnapshot.self, named: "CanvasSnapshot", codec: codec, seed: 1)
+        #expect(found.isEmpty, "\(found.prefix(5).joined(separator: "\n"))")
+    }
+
+    @Test func aDamagedPlaybackStateFailsAlikeInGeneratedAndDynamicDecoding() throws {
+        let codec = DynamicCodec(spec: try TestSpecs.example("WatchTogether.gwspec"))
+        var random = SeededRandom(seed: 0xDA_0002)
+        let value = PlaybackState(
+            stateID: random.uuid(), previousStateID: random.uuid(), title: "Title", subtitle: "é",
+            contentID: random.uuid(), position: 12.5, rate: 1, isPlaying: true, event: .seek,
+            changedBy: ParticipantRef(id: random.uuid(), displayName: "Ann"),
+            changedAt: Date(timeIntervalSince1970: 1_700_000_000),
+            source: .catalog(CatalogItem(contentID: random.uuid(), seriesID: random.uuid())),
+            audioLanguage: "en", metadata: ["a": "1", "bb": "22"])
+        let found = Self.disagreements(value.wirePayload(), as: PlaybackState.self, named: "PlaybackState", codec: codec, seed: 2)
+        #expect(found.isEmpty, "\(found.prefix(5).joined(separator: "\n"))")
+    }
+
+    @Test func aDamagedRecursiveTreeFailsAlikeInGeneratedAndDynamicDecoding() throws {
+        let codec = DynamicCodec(spec: try Self.spec("Tests/Specs/KitchenSink.gwspec"))
+        let leaf = Tree(label: "leaf", children: [], byName: [:])
+        let middle = Tree(label: "mid", children: [leaf, leaf], byName: ["x": leaf])
+        let root = Tree(label: "root", children: [middle], byName: ["m": middle, "l": leaf])
+        let found = Self.disagreements(root.wirePayload(), as: Tree.self, named: "Tree", codec: codec, seed: 3)
+        #expect(found.isEmpty, "\(found.prefix(5).joined(separator: "\n"))")
+    }
+}
