@@ -65,7 +65,7 @@ struct GeneratedSwiftNamesTests {
         var seen: Set<String> = []
         for (spec, code) in try Self.generatedCode() {
             let setNames = spec.files.map { GeneratedSwiftNames.messageSetName(package: $0.package?.name, path: $0.path) }
-            let own = Set(spec.declarations.map(\.name)).union(["CodingKeys"]).union(setNames)
+            let own = Set(spec.declarations.map(\.name)).union(GeneratedSwiftNames.nestedTypes).union(setNames)
             // Capitalised identifiers, and the underscored support types generated code
             // calls, not reached through a dot (those cannot be hidden).
             for match in code.matches(of: /(?:^|[^.\w])(_?[A-Z]\w*)/) {

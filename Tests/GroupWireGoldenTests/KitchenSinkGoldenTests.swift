@@ -93,6 +93,24 @@ struct KitchenSinkGoldenTests {
         #expect(Mood(rawValue: 4) == .unknownValue(4))
     }
 
+    @Test("Deprecated cases decode, encode and keep their names, through code that names them only via the mirror")
+    func deprecatedCasesRoundTrip() throws {
+        // Mood 2 (serene) and Choice 9 (old) are deprecated; this test names neither, so it
+        // builds under warnings-as-errors like the generated code.
+        let serene = Mood(rawValue: 2)
+        #expect(serene.rawValue == 2)
+        #expect(String(decoding: try JSONEncoder().encode(serene), as: UTF8.self) == #""serene""#)
+        #expect(try JSONDecoder().decode(Mood.self, from: Data(#""serene""#.utf8)).rawValue == 2)
+        // Optionals.choice (field 11) holding union case 9 with true: key 0x5a, length 2, key 0x48, 1.
+        let bytes = hex("5a 02 48 01")
+        let optionals = try Optionals(wirePayload: bytes)
+        #expect(optionals.wirePayload() == bytes)
+        let json = String(decoding: try JSONEncoder().encode(optionals.choice), as: UTF8.self)
+        #expect(json == #"{"old":true}"#)
+        #expect(try JSONDecoder().decode(Choice.self, from: Data(json.utf8)) == optionals.choice)
+        #expect(optionals.choice != Choice.wireDefault)
+    }
+
     @Test("Keyword and clashing field names survive wire and JSON")
     func awkwardFieldNames() throws {
         let value = Awkward(class: "k", unknownFields: 3, self: Empty())

@@ -115,9 +115,9 @@ struct SwiftModelBuilder: Sendable {
                 name: structure.name, fields: structure.fields, documentation: structure.documentation,
                 deprecation: structure.deprecation, typeID: nil)
         case .enum(let enumeration):
-            return self.enumeration(enumeration)
+            return DeprecatedCaseMirror.applied(to: self.enumeration(enumeration))
         case .union(let union):
-            return self.union(union)
+            return DeprecatedCaseMirror.applied(to: self.union(union))
         }
     }
 

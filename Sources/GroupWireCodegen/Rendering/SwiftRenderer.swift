@@ -32,7 +32,7 @@ struct SwiftRenderer {
                 if let previous, needsBlankLine(between: previous, and: member) {
                     printer.line()
                 }
-                render(member, into: &printer)
+                render(member, requirementsOnly: type.kind == .protocol, into: &printer)
                 previous = member
             }
         }
@@ -52,7 +52,7 @@ struct SwiftRenderer {
         }
     }
 
-    private func render(_ member: SwiftMember, into printer: inout CodePrinter) {
+    private func render(_ member: SwiftMember, requirementsOnly: Bool, into printer: inout CodePrinter) {
         switch member {
         case .property(let property):
             documentation(property.documentation, into: &printer)
@@ -85,7 +85,12 @@ struct SwiftRenderer {
             for attribute in function.attributes {
                 printer.line(attribute)
             }
-            let oneLine = "\(function.head)(\(function.parameters.joined(separator: ", ")))\(function.tail) {"
+            let signature = "\(function.head)(\(function.parameters.joined(separator: ", ")))\(function.tail)"
+            if requirementsOnly {
+                printer.line(signature)
+                return
+            }
+            let oneLine = signature + " {"
             if oneLine.count + printer.level * printer.indentUnit.count <= Self.maxLineLength {
                 printer.line(oneLine)
             } else {

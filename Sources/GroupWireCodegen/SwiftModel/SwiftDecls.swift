@@ -8,12 +8,14 @@ struct SwiftFile: Sendable, Hashable {
     var types: [SwiftType]
 }
 
-/// A generated struct or enum.
+/// A generated struct, enum or protocol.
 struct SwiftType: Sendable, Hashable {
-    /// `struct` or `enum`.
+    /// `struct`, `enum` or `protocol` (whose functions are printed as requirements, without
+    /// their bodies).
     enum Kind: String, Sendable, Hashable {
         case `struct`
         case `enum`
+        case `protocol`
     }
 
     var kind: Kind

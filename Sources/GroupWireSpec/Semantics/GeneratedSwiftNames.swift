@@ -13,7 +13,13 @@ public enum GeneratedSwiftNames {
     public static let members: Set<String> = [
         "CodingKeys", "decodeNested", "encode", "encodeFields", "encodeWire", "hash", "hashValue",
         "init", "rawValue", "wireDefault", "wirePayload", "wireSize", "wireTypeID", "wireTypeName",
+        "_Cases", "_CaseSpelling", "_DeprecatedCaseSpelling", "_spelling",
     ]
+
+    /// Types generated types declare inside themselves: JSON coding keys, and the mirror an
+    /// enum or union with deprecated cases switches over (so generated code builds without
+    /// deprecation warnings).
+    public static let nestedTypes: Set<String> = ["CodingKeys", "_Cases", "_CaseSpelling", "_DeprecatedCaseSpelling"]
 
     /// Members of the per-file message set enum next to its cases, which are the file's
     /// message names with the first letter lowercased (so no message may be called

@@ -30,21 +30,21 @@ public enum Mood: RawRepresentable, Codable, Sendable, Hashable {
     public init(rawValue: UInt32) {
         switch rawValue {
         case 0:
-            self = .calm
+            self = Self._spelling.value(of: .calm)
         case 1:
-            self = .unknown
+            self = Self._spelling.value(of: .unknown)
         case 2:
-            self = .serene
+            self = Self._spelling.value(of: .serene)
         case 3:
-            self = .`default`
+            self = Self._spelling.value(of: .`default`)
         default:
-            self = .unknownValue(rawValue)
+            self = Self._spelling.value(of: .unknownValue(rawValue))
         }
     }
 
     /// The case number written on the wire.
     public var rawValue: UInt32 {
-        switch self {
+        switch Self._spelling.cases(of: self) {
         case .calm:
             return 0
         case .unknown:
@@ -77,13 +77,13 @@ public enum Mood: RawRepresentable, Codable, Sendable, Hashable {
         }
         switch try container.decode(String.self) {
         case "calm":
-            self = .calm
+            self = Self._spelling.value(of: .calm)
         case "unknown":
-            self = .unknown
+            self = Self._spelling.value(of: .unknown)
         case "serene":
-            self = .serene
+            self = Self._spelling.value(of: .serene)
         case "default":
-            self = .`default`
+            self = Self._spelling.value(of: .`default`)
         case let name:
             throw DecodingError.dataCorruptedError(in: container, debugDescription: "\(name) is not a case of Mood")
         }
@@ -92,7 +92,7 @@ public enum Mood: RawRepresentable, Codable, Sendable, Hashable {
     /// Encodes the case name, or the number of an unknown case.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.singleValueContainer()
-        switch self {
+        switch Self._spelling.cases(of: self) {
         case .calm:
             try container.encode("calm")
         case .unknown:
@@ -104,6 +104,62 @@ public enum Mood: RawRepresentable, Codable, Sendable, Hashable {
         case .unknownValue(let number):
             try container.encode(number)
         }
+    }
+
+    /// The cases of `Mood` without deprecation, for generated code (see `_spelling`).
+    enum _Cases: Sendable {
+        case calm
+        case unknown
+        case serene
+        case `default`
+        case unknownValue(UInt32)
+    }
+
+    /// Converts between `Mood` and `_Cases`; generated code calls the deprecated witnesses through it.
+    protocol _CaseSpelling {
+        static func cases(of value: Mood) -> _Cases
+
+        static func value(of cases: _Cases) -> Mood
+    }
+
+    /// The conversions, deprecated so that they may name the deprecated cases without a warning.
+    enum _DeprecatedCaseSpelling: _CaseSpelling {
+        @available(*, deprecated)
+        static func cases(of value: Mood) -> _Cases {
+            switch value {
+            case .calm:
+                .calm
+            case .unknown:
+                .unknown
+            case .serene:
+                .serene
+            case .`default`:
+                .`default`
+            case .unknownValue(let payload):
+                .unknownValue(payload)
+            }
+        }
+
+        @available(*, deprecated)
+        static func value(of cases: _Cases) -> Mood {
+            switch cases {
+            case .calm:
+                .calm
+            case .unknown:
+                .unknown
+            case .serene:
+                .serene
+            case .`default`:
+                .`default`
+            case .unknownValue(let payload):
+                .unknownValue(payload)
+            }
+        }
+    }
+
+    /// Where generated code finds the case conversions.
+    static var _spelling: any _CaseSpelling.Type {
+        _DeprecatedCaseSpelling.self
     }
 }
 
@@ -2127,12 +2183,12 @@ public enum Choice: WirePayloadCodable, Codable, Sendable, Hashable {
     case time(Date)
 
     /// The value of an absent field of this type: the lowest-numbered case with a default payload.
-    public static let wireDefault: Self = .nothing
+    public static let wireDefault: Self = Self._spelling.value(of: .nothing)
 
     /// The exact number of bytes ``encodeWire(to:)`` writes.
     public var wireSize: Int {
         var size = 0
-        switch self {
+        switch Self._spelling.cases(of: self) {
         case .nothing:
             size += 2
         case .number(let value):
@@ -2168,7 +2224,7 @@ public enum Choice: WirePayloadCodable, Codable, Sendable, Hashable {
 
     /// Writes the one field of the current case.
     func encodeFields(to writer: inout some _WireWriting) {
-        switch self {
+        switch Self._spelling.cases(of: self) {
         case .nothing:
             writer.writeByte(0x0A)
             writer.writeByte(0)
@@ -2222,31 +2278,31 @@ public enum Choice: WirePayloadCodable, Codable, Sendable, Hashable {
             switch rawKey {
             case 0x0A:
                 try reader.skip(FieldKey(number: 1, wireType: .lengthDelimited))
-                result = .nothing
+                result = Self._spelling.value(of: .nothing)
             case 0x10:
                 var field2: Int64 = 0
                 field2 = try reader.readInt()
-                result = .number(field2)
+                result = Self._spelling.value(of: .number(field2))
             case 0x1A:
                 var field3: String = ""
                 field3 = try reader._readString()
-                result = .text(field3)
+                result = Self._spelling.value(of: .text(field3))
             case 0x22:
                 var field4: Scalars = Scalars()
                 field4 = try Scalars.decodeNested(from: &reader, depth: depth)
-                result = .item(field4)
+                result = Self._spelling.value(of: .item(field4))
             case 0x28:
                 var field5: Mood = .calm
                 field5 = Mood(rawValue: try reader.readUInt(as: UInt32.self))
-                result = .mood(field5)
+                result = Self._spelling.value(of: .mood(field5))
             case 0x48:
                 var field9: Bool = false
                 field9 = try reader.readBool()
-                result = .old(field9)
+                result = Self._spelling.value(of: .old(field9))
             case 0x51:
                 var field10: Date = _WireTimestamp.epoch
                 field10 = _WireTimestamp.date(nanoseconds: try reader.readTimestampNanoseconds())
-                result = .time(field10)
+                result = Self._spelling.value(of: .time(field10))
             default:
                 let key = try reader._fieldKey(raw: rawKey, at: keyOffset)
                 switch key.number {
@@ -2281,26 +2337,26 @@ public enum Choice: WirePayloadCodable, Codable, Sendable, Hashable {
         }
         switch key {
         case .nothing:
-            self = .nothing
+            self = Self._spelling.value(of: .nothing)
         case .number:
-            self = .number(try container.decode(Int64.self, forKey: .number))
+            self = Self._spelling.value(of: .number(try container.decode(Int64.self, forKey: .number)))
         case .text:
-            self = .text(try container.decode(String.self, forKey: .text))
+            self = Self._spelling.value(of: .text(try container.decode(String.self, forKey: .text)))
         case .item:
-            self = .item(try container.decode(Scalars.self, forKey: .item))
+            self = Self._spelling.value(of: .item(try container.decode(Scalars.self, forKey: .item)))
         case .mood:
-            self = .mood(try container.decode(Mood.self, forKey: .mood))
+            self = Self._spelling.value(of: .mood(try container.decode(Mood.self, forKey: .mood)))
         case .old:
-            self = .old(try container.decode(Bool.self, forKey: .old))
+            self = Self._spelling.value(of: .old(try container.decode(Bool.self, forKey: .old)))
         case .time:
-            self = .time(try container.decode(_WireJSONTimestamp.self, forKey: .time).value)
+            self = Self._spelling.value(of: .time(try container.decode(_WireJSONTimestamp.self, forKey: .time).value))
         }
     }
 
     /// Encodes `{"caseName": payload}`.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
-        switch self {
+        switch Self._spelling.cases(of: self) {
         case .nothing:
             _ = container.nestedContainer(keyedBy: CodingKeys.self, forKey: .nothing)
         case .number(let value):
@@ -2316,6 +2372,72 @@ public enum Choice: WirePayloadCodable, Codable, Sendable, Hashable {
         case .time(let value):
             try container.encode(_WireJSONTimestamp(value), forKey: .time)
         }
+    }
+
+    /// The cases of `Choice` without deprecation, for generated code (see `_spelling`).
+    enum _Cases: Sendable {
+        case nothing
+        case number(Int64)
+        case text(String)
+        case item(Scalars)
+        case mood(Mood)
+        case old(Bool)
+        case time(Date)
+    }
+
+    /// Converts between `Choice` and `_Cases`; generated code calls the deprecated witnesses through it.
+    protocol _CaseSpelling {
+        static func cases(of value: Choice) -> _Cases
+
+        static func value(of cases: _Cases) -> Choice
+    }
+
+    /// The conversions, deprecated so that they may name the deprecated cases without a warning.
+    enum _DeprecatedCaseSpelling: _CaseSpelling {
+        @available(*, deprecated)
+        static func cases(of value: Choice) -> _Cases {
+            switch value {
+            case .nothing:
+                .nothing
+            case .number(let payload):
+                .number(payload)
+            case .text(let payload):
+                .text(payload)
+            case .item(let payload):
+                .item(payload)
+            case .mood(let payload):
+                .mood(payload)
+            case .old(let payload):
+                .old(payload)
+            case .time(let payload):
+                .time(payload)
+            }
+        }
+
+        @available(*, deprecated)
+        static func value(of cases: _Cases) -> Choice {
+            switch cases {
+            case .nothing:
+                .nothing
+            case .number(let payload):
+                .number(payload)
+            case .text(let payload):
+                .text(payload)
+            case .item(let payload):
+                .item(payload)
+            case .mood(let payload):
+                .mood(payload)
+            case .old(let payload):
+                .old(payload)
+            case .time(let payload):
+                .time(payload)
+            }
+        }
+    }
+
+    /// Where generated code finds the case conversions.
+    static var _spelling: any _CaseSpelling.Type {
+        _DeprecatedCaseSpelling.self
     }
 }
 
