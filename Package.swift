@@ -14,6 +14,9 @@ let package = Package(
     platforms: [.macOS(.v15), .iOS(.v18), .tvOS(.v18), .visionOS(.v2)],
     products: [
         .library(name: "GroupWire", targets: ["GroupWire"]),
+        // The fuzz targets' checks, for the Fuzz package (which can only depend on products)
+        // and the corpus replay tests; not API for apps.
+        .library(name: "GroupWireFuzzChecks", targets: ["GroupWireFuzzChecks"]),
         .library(name: "GroupWireJSON", targets: ["GroupWireJSON"]),
         .library(name: "GroupWireCapture", targets: ["GroupWireCapture"]),
         .library(name: "GroupWireCompression", targets: ["GroupWireCompression"]),
@@ -67,14 +70,14 @@ let package = Package(
         .target(name: "GroupWireSpec", dependencies: ["GroupWireJSON"], swiftSettings: strictSwift),
         .testTarget(
             name: "GroupWireSpecTests",
-            dependencies: ["GroupWireSpec", "GroupWireTestSupport", "GroupWireTesting"],
+            dependencies: ["GroupWireFuzzChecks", "GroupWireSpec", "GroupWireTestSupport", "GroupWireTesting"],
             swiftSettings: strictSwift
         ),
         // Schema-driven JSON <-> payload codec for any spec type, without generated code.
         .target(name: "GroupWireDynamic", dependencies: ["GroupWire", "GroupWireSpec", "GroupWireJSON"], swiftSettings: strictSwift),
         .testTarget(
             name: "GroupWireDynamicTests",
-            dependencies: [
+            dependencies: ["GroupWireFuzzChecks", 
                 "GroupWireDynamic", "GroupWire", "GroupWireSpec", "DrawTogetherV1Golden", "WatchTogetherGolden", "KitchenSinkGolden",
                 "EdgeCasesGolden", "GroupWireTestSupport", "GroupWireTesting",
             ],
@@ -143,7 +146,7 @@ let package = Package(
         ),
         .testTarget(
             name: "GroupWireExamplesTests",
-            dependencies: ["GroupWireExamples", "GroupWire"],
+            dependencies: ["GroupWireFuzzChecks", "GroupWireExamples", "GroupWire"],
             swiftSettings: strictSwift
         ),
         .testTarget(
@@ -165,6 +168,17 @@ let package = Package(
         // The spec of the payload vectors (Spec/vectors/payloads/EdgeCases.gwspec), so the
         // vectors' error kinds and offsets are checked against generated code too.
         .target(name: "EdgeCasesGolden", dependencies: ["GroupWire"], path: "Tests/GoldenGenerated/EdgeCases", swiftSettings: strictSwift),
+        // The check behind each harness-based fuzz target (Fuzz/Harnesses), shared by the
+        // Fuzz package's targets and the unit tests that replay the corpus.
+        .target(
+            name: "GroupWireFuzzChecks",
+            dependencies: [
+                "GroupWire", "GroupWireCompression", "GroupWireSession", "GroupWireTesting", "GroupWireDynamic",
+                "GroupWireSpec", "GroupWireCapture", "DrawTogetherV1Golden", "WatchTogetherGolden",
+            ],
+            path: "Fuzz/Harnesses",
+            swiftSettings: strictSwift
+        ),
         .testTarget(
             name: "GroupWireGoldenTests",
             dependencies: ["GroupWire", "DrawTogetherV1Golden", "DrawTogetherV2Golden", "DrawTogetherV3Golden", "WatchTogetherGolden", "KitchenSinkGolden"],
@@ -172,17 +186,17 @@ let package = Package(
         ),
         .testTarget(
             name: "GroupWireCompressionTests",
-            dependencies: ["GroupWireCompression", "GroupWire", "GroupWireTestSupport", "GroupWireTesting"],
+            dependencies: ["GroupWireFuzzChecks", "GroupWireCompression", "GroupWire", "GroupWireTestSupport", "GroupWireTesting"],
             swiftSettings: strictSwift
         ),
         .testTarget(
             name: "GroupWireTests",
-            dependencies: ["GroupWire", "GroupWireJSON", "GroupWireTestSupport", "GroupWireTesting"],
+            dependencies: ["GroupWireFuzzChecks", "GroupWire", "GroupWireJSON", "GroupWireTestSupport", "GroupWireTesting"],
             swiftSettings: strictSwift
         ),
         .testTarget(
             name: "GroupWireCaptureTests",
-            dependencies: ["GroupWireCapture", "GroupWireCompression", "GroupWire"],
+            dependencies: ["GroupWireFuzzChecks", "GroupWireCapture", "GroupWireCompression", "GroupWire"],
             swiftSettings: strictSwift
         ),
         // The messenger pipeline and the transport protocol. GroupWire only: no libzstd, so
@@ -193,7 +207,7 @@ let package = Package(
         .target(name: "GroupWireTesting", dependencies: ["GroupWireSession", "GroupWire"], swiftSettings: strictSwift),
         .testTarget(
             name: "GroupWireSessionTests",
-            dependencies: ["GroupWireSession", "GroupWireTesting", "GroupWire", "GroupWireCompression", "GroupWireExamples"],
+            dependencies: ["GroupWireFuzzChecks", "GroupWireSession", "GroupWireTesting", "GroupWire", "GroupWireCompression", "GroupWireExamples"],
             swiftSettings: strictSwift
         ),
     ]

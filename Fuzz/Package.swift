@@ -33,11 +33,13 @@ let package = Package(
             dependencies: [.product(name: "GroupWire", package: "GroupWire")],
             swiftSettings: strictSwift
         ),
-        // The targets below call a check function in Harnesses/ (linked in by a symlink)
-        // that the unit tests' corpus replay links too, so both check the same invariants.
+        // The targets below call a check function of the main package's GroupWireFuzzChecks
+        // product (Harnesses/), which the unit tests' corpus replay calls too, so both check
+        // the same invariants.
         .executableTarget(
             name: "FuzzCompression",
             dependencies: [
+                .product(name: "GroupWireFuzzChecks", package: "GroupWire"),
                 .product(name: "GroupWire", package: "GroupWire"),
                 .product(name: "GroupWireCompression", package: "GroupWire"),
             ],
@@ -45,7 +47,7 @@ let package = Package(
         ),
         .executableTarget(
             name: "FuzzReassembler",
-            dependencies: [.product(name: "GroupWire", package: "GroupWire")],
+            dependencies: [.product(name: "GroupWireFuzzChecks", package: "GroupWire"), .product(name: "GroupWire", package: "GroupWire")],
             swiftSettings: strictSwift
         ),
         // The messenger's receiving path: frames from three peers through the decoder,
@@ -53,6 +55,7 @@ let package = Package(
         .executableTarget(
             name: "FuzzReceivePipeline",
             dependencies: [
+                .product(name: "GroupWireFuzzChecks", package: "GroupWire"),
                 .product(name: "GroupWire", package: "GroupWire"),
                 .product(name: "GroupWireSession", package: "GroupWire"),
                 .product(name: "GroupWireCompression", package: "GroupWire"),
@@ -63,6 +66,7 @@ let package = Package(
         .executableTarget(
             name: "FuzzFrameFile",
             dependencies: [
+                .product(name: "GroupWireFuzzChecks", package: "GroupWire"),
                 .product(name: "GroupWire", package: "GroupWire"),
                 .product(name: "GroupWireCapture", package: "GroupWire"),
             ],
@@ -70,20 +74,21 @@ let package = Package(
         ),
         .executableTarget(
             name: "FuzzSpecCompiler",
-            dependencies: [.product(name: "GroupWireSpec", package: "GroupWire")],
+            dependencies: [.product(name: "GroupWireFuzzChecks", package: "GroupWire"), .product(name: "GroupWireSpec", package: "GroupWire")],
             swiftSettings: strictSwift
         ),
-        // The example types generated from Spec/Examples, compiled from the goldens
-        // (Sources/FuzzGeneratedTypes/Generated links Tests/GoldenGenerated): the build
-        // plugin's tool cannot be built with the fuzzer flags (libFuzzer brings a `main`).
+        // The example types generated from Spec/Examples, as the goldens compiled into
+        // GroupWireFuzzChecks: the build plugin's tool cannot be built with the fuzzer flags
+        // (libFuzzer brings a `main`).
         .executableTarget(
             name: "FuzzGeneratedTypes",
-            dependencies: [.product(name: "GroupWire", package: "GroupWire")],
+            dependencies: [.product(name: "GroupWireFuzzChecks", package: "GroupWire"), .product(name: "GroupWire", package: "GroupWire")],
             swiftSettings: strictSwift
         ),
         .executableTarget(
             name: "FuzzDynamicCodec",
             dependencies: [
+                .product(name: "GroupWireFuzzChecks", package: "GroupWire"),
                 .product(name: "GroupWire", package: "GroupWire"),
                 .product(name: "GroupWireDynamic", package: "GroupWire"),
                 .product(name: "GroupWireSpec", package: "GroupWire"),

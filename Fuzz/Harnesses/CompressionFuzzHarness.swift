@@ -1,6 +1,6 @@
 // Shared by the FuzzCompression target (Fuzz/Sources/FuzzCompression, where a violation
 // traps) and its corpus replay test (Tests/GroupWireCompressionTests/Fuzz, where it is an
-// expectation): both link this file through a symlink, so they run the same checks.
+// expectation): both depend on the GroupWireFuzzChecks product, so they run the same checks.
 import Foundation
 import GroupWire
 import GroupWireCompression
@@ -9,8 +9,7 @@ import GroupWireCompression
 let compressionFuzzLimits = Limits(maxMessageSize: 1 << 16)
 
 /// The fixed dictionary store: the vectors' dictionary 4242
-/// (Spec/vectors/compression/playback-4242.dict, 2 KiB). Found from this file's path,
-/// whether the compiler sees it through a symlink or not.
+/// (Spec/vectors/compression/playback-4242.dict, 2 KiB). Found from this file's path.
 let compressionFuzzDictionaries: DictionaryStore = {
     let url = fuzzRepositoryFile("Spec/vectors/compression/playback-4242.dict")
     guard let data = try? Data(contentsOf: url), let dictionary = try? ZstdDictionary(bytes: [UInt8](data)),
@@ -37,7 +36,7 @@ let compressionFuzzReceiver: PayloadCompressor = {
 /// exactly the declared size, and its output compresses (same dictionary) and decompresses
 /// back to the same bytes. The bare `ZstdDecompressor` (no declared size) also never
 /// returns more than its limit and agrees with the declared-size path.
-func compressionFuzzViolations(_ input: [UInt8]) -> [String] {
+public func compressionFuzzViolations(_ input: [UInt8]) -> [String] {
     guard input.count >= 3 else { return [] }
     let selector = input[0]
     let dictionaryID: UInt32 = [0, 4242, 7, 4242][Int(selector & 3)]

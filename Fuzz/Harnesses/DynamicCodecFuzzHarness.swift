@@ -1,6 +1,6 @@
 // Shared by the FuzzDynamicCodec target (Fuzz/Sources/FuzzDynamicCodec, where a violation
 // traps) and its corpus replay test (Tests/GroupWireDynamicTests/Fuzz, where it is an
-// expectation): both link this file through a symlink, so they run the same checks.
+// expectation): both depend on the GroupWireFuzzChecks product, so they run the same checks.
 import Foundation
 import GroupWire
 import GroupWireDynamic
@@ -26,7 +26,7 @@ let dynamicFuzzCodecs: [DynamicCodec] = {
 /// Input: `selector u8, payload`; selector bit 0 keeps unknown fields. Invariants:
 /// decoding never traps; JSON that decodes encodes again, and that payload decodes to
 /// the same JSON.
-func dynamicCodecFuzzViolations(_ input: [UInt8]) -> [String] {
+public func dynamicCodecFuzzViolations(_ input: [UInt8]) -> [String] {
     guard let selector = input.first else { return [] }
     let codec = dynamicFuzzCodecs[Int(selector & 1)]
     let payload = Array(input.dropFirst())

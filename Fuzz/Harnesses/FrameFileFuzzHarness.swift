@@ -1,6 +1,6 @@
 // Shared by the FuzzFrameFile target (Fuzz/Sources/FuzzFrameFile, where a violation traps)
 // and its corpus replay test (Tests/GroupWireCaptureTests/Fuzz, where it is an
-// expectation): both link this file through a symlink, so they run the same checks.
+// expectation): both depend on the GroupWireFuzzChecks product, so they run the same checks.
 import GroupWire
 import GroupWireCapture
 
@@ -16,7 +16,7 @@ let frameFileFuzzMaxBytes = 1 << 16
 /// a hex dump yields has a location inside the text, and the offset after the last has
 /// none; the frames decoded from the bytes tile them; and `FrameFileStream`, reading the
 /// file a chunk at a time, reports the same events.
-func frameFileFuzzViolations(_ input: [UInt8]) -> [String] {
+public func frameFileFuzzViolations(_ input: [UInt8]) -> [String] {
     var violations: [String] = []
     // Line lengths without the newline (and without a CR before it), 1-based lines.
     var lineLengths: [Int] = []

@@ -1,16 +1,13 @@
 // Shared by the FuzzGeneratedTypes target (Fuzz/Sources/FuzzGeneratedTypes, where a
 // violation traps) and its corpus replay test (Tests/GroupWireExamplesTests/Fuzz, where it
-// is an expectation): both link this file through a symlink, so they run the same checks.
+// is an expectation), through the GroupWireFuzzChecks product, so both run the same checks.
+import DrawTogetherV1Golden
 import GroupWire
+import WatchTogetherGolden
 
-// The tests get the types from GroupWireExamples (made by the build plugin); the fuzz
-// target compiles the same generated files itself (symlinks to the goldens in
-// Tests/GoldenGenerated, which GoldenFileTests keeps byte for byte equal to the generator's
-// output): SwiftPM builds the plugin's tool with the fuzzer flags too, and libFuzzer's
-// `main` then clashes with the tool's.
-#if canImport(GroupWireExamples)
-import GroupWireExamples
-#endif
+// The types are the golden generated code (Tests/GoldenGenerated), which GoldenFileTests
+// keeps byte for byte equal to what the build plugin generates for Spec/Examples: the
+// plugin's tool cannot be built with the fuzzer flags (libFuzzer brings its own `main`).
 
 /// Decodes a fuzz input with one of the generated example types and returns every
 /// invariant it breaks (empty: none).
@@ -19,7 +16,7 @@ import GroupWireExamples
 /// PlaybackState. Invariants: decoding never traps; a value that decodes re-encodes
 /// (`wirePayload()`), the re-encoding decodes to an equal value (or, for a value holding
 /// NaN, which is not equal to itself, to one that encodes to the same bytes).
-func generatedTypesFuzzViolations(_ input: [UInt8]) -> [String] {
+public func generatedTypesFuzzViolations(_ input: [UInt8]) -> [String] {
     guard let selector = input.first else { return [] }
     let payload = Array(input.dropFirst())
     switch selector % 3 {

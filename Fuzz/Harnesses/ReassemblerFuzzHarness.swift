@@ -1,6 +1,6 @@
 // Shared by the FuzzReassembler target (Fuzz/Sources/FuzzReassembler, where a violation
 // traps) and its corpus replay test (Tests/GroupWireTests/Fuzz, where it is an
-// expectation): both link this file through a symlink, so they run the same checks.
+// expectation): both depend on the GroupWireFuzzChecks product, so they run the same checks.
 import GroupWire
 import Synchronization
 
@@ -26,7 +26,7 @@ final class ReassemblerFuzzClock: Sendable {
 /// Invariants after every step: accounted bytes within the budget and equal to the
 /// metrics' figure, partial messages within senders × per-sender limit, a completed
 /// message is as long as the total length its last fragment declared.
-func reassemblerFuzzViolations(_ input: [UInt8]) -> [String] {
+public func reassemblerFuzzViolations(_ input: [UInt8]) -> [String] {
     let fakeClock = ReassemblerFuzzClock()
     var reassembler = Reassembler<UInt8>(
         limits: reassemblerFuzzLimits, reassemblyLimits: reassemblerFuzzReassemblyLimits, clock: fakeClock.clock)

@@ -1,6 +1,6 @@
 // Shared by the FuzzReceivePipeline target (Fuzz/Sources/FuzzReceivePipeline, where a
 // violation traps) and its corpus replay test (Tests/GroupWireSessionTests/Fuzz, where it
-// is an expectation): both link this file through a symlink, so they run the same checks.
+// is an expectation): both depend on the GroupWireFuzzChecks product, so they run the same checks.
 import GroupWire
 import GroupWireCompression
 import GroupWireSession
@@ -33,7 +33,7 @@ let receivePipelineFuzzCodec: PayloadCompressor? = try? PayloadCompressor(limits
 /// checksum. Invariants after every step: a message never exceeds `maxMessageSize`, a
 /// compressed one decompresses to exactly its declared size, the reassembler stays within
 /// its byte budget and partial-message count, and registry decoding only throws `WireError`.
-func receivePipelineFuzzViolations(_ input: [UInt8]) -> [String] {
+public func receivePipelineFuzzViolations(_ input: [UInt8]) -> [String] {
     let clock = VirtualClock()
     var pipeline = ReceivePipeline(
         limits: receivePipelineFuzzLimits, reassemblyLimits: receivePipelineFuzzReassemblyLimits,

@@ -1,6 +1,6 @@
 // Shared by the FuzzSpecCompiler target (Fuzz/Sources/FuzzSpecCompiler, where a violation
 // traps) and its corpus replay test (Tests/GroupWireSpecTests/Fuzz, where it is an
-// expectation): both link this file through a symlink, so they run the same checks.
+// expectation): both depend on the GroupWireFuzzChecks product, so they run the same checks.
 import Foundation
 import GroupWireSpec
 
@@ -21,7 +21,7 @@ let specFuzzOtherFiles: [String: String] = {
 /// of the text and a column at most one past that line's end (columns count UTF-8 bytes);
 /// rendering the diagnostics never traps; a spec without errors compiles again to the same
 /// canonical text and fingerprint.
-func specCompilerFuzzViolations(_ input: [UInt8]) -> [String] {
+public func specCompilerFuzzViolations(_ input: [UInt8]) -> [String] {
     let text = String(decoding: input, as: UTF8.self)
     let path = "fuzz.gwspec"
     let compilation = SpecCompiler().compile(source: text, path: path, otherFiles: specFuzzOtherFiles)

@@ -1,3 +1,5 @@
+import GroupWireFuzzChecks
+
 /// libFuzzer entry point: the checks of `generatedTypesFuzzViolations` (Fuzz/Harnesses/GeneratedTypesFuzzHarness.swift,
 /// shared with the corpus replay test) on arbitrary bytes; any broken invariant traps,
 /// which libFuzzer reports as a crash.

@@ -1,3 +1,5 @@
+import GroupWireFuzzChecks
+
 // libFuzzer entry point: arbitrary frames from three peers through the messenger's
 // receiving path. The checks live in Harnesses/ReceivePipelineFuzzHarness.swift.
 @_cdecl("LLVMFuzzerTestOneInput")

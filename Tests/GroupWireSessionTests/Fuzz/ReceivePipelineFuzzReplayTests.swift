@@ -1,10 +1,11 @@
 import Foundation
+import GroupWireFuzzChecks
 import Testing
 
 /// Replays every seed and saved crash input of the FuzzReceivePipeline target
 /// (Fuzz/corpus/FuzzReceivePipeline, Fuzz/regressions/FuzzReceivePipeline) through
 /// `receivePipelineFuzzViolations`, the very check the target runs
-/// (Fuzz/Harnesses/ReceivePipelineFuzzHarness.swift, linked here).
+/// (Fuzz/Harnesses/ReceivePipelineFuzzHarness.swift, in the GroupWireFuzzChecks product).
 @Suite struct ReceivePipelineFuzzReplayTests {
     static let inputs = fuzzReplayInputs(target: "FuzzReceivePipeline")
 

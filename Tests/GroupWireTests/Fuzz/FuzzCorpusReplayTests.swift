@@ -1,4 +1,5 @@
 import Foundation
+import GroupWireFuzzChecks
 import GroupWireTestSupport
 import Testing
 

@@ -1,1 +1,0 @@
-../../Harnesses/CompressionFuzzHarness.swift

@@ -1,1 +1,0 @@
-../../Harnesses/FuzzSupport.swift

@@ -1,1 +1,0 @@
-../../../../Tests/GoldenGenerated/DrawTogetherV1/DrawTogether.swift

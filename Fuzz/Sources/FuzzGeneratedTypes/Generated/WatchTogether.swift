@@ -1,1 +1,0 @@
-../../../../Tests/GoldenGenerated/WatchTogether/WatchTogether.swift

@@ -1,1 +1,0 @@
-../../Harnesses/GeneratedTypesFuzzHarness.swift

@@ -1,1 +1,0 @@
-../../../Fuzz/Harnesses/GeneratedTypesFuzzHarness.swift
