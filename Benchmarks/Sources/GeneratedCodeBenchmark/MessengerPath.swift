@@ -8,16 +8,19 @@ import SwiftProtobuf
 /// The messenger's synchronous small-message path, beside its floor and swift-protobuf:
 /// what one UpsertStroke costs from value to value (`--messenger`).
 enum MessengerPath {
-    /// Value → payload → frame (CRC32C) through `SendPipeline`, then frame checks (CRC32C),
-    /// `ReceivePipeline` (a whole frame skips the reassembler; no codec: 42 bytes are under
-    /// every compression threshold) and the registry's decode: exactly what `Messenger`
-    /// runs per message, without the transport and the stream.
+    /// Value → frame (payload encoded straight into it, CRC32C) through `SendPipeline`, then
+    /// frame checks (CRC32C), `ReceivePipeline` (a whole frame skips the reassembler; no
+    /// codec: 42 bytes are under every compression threshold) and decoding in place from the
+    /// frame: exactly what `Messenger` runs per message, without the transport and the stream.
     static func cases(_ value: UpsertStroke, _ proto: Groupwire_Bench_UpsertStroke) throws -> [BenchmarkCase] {
         let sender = SendPipeline()
         let peer = ParticipantID.numbered(2)
         let profile = PeerProfile.default(codec: nil)
         let registry = try MessageRegistry([UpsertStroke.self])
         let frame = try sender.frames(typeID: UpsertStroke.wireTypeID, payload: value.wirePayload(), messageID: 0, profile: profile)[0]
+        guard try sender.frame(message: value, profile: profile) == frame else {
+            throw BenchmarkError("the single-frame path writes other bytes than the general one")
+        }
         var check = ReceivePipeline()
         guard let payload = check.receive(frameBytes: frame, from: peer).message?.payload,
               try registry.decode(typeID: UpsertStroke.wireTypeID, payload: payload) as? UpsertStroke == value
@@ -26,11 +29,10 @@ enum MessengerPath {
             BenchmarkCase(message: "UpsertStroke", codec: "GroupWire pipeline", operation: "round trip") { count in
                 var receiver = ReceivePipeline()
                 var total = 0
-                for index in 0..<count {
-                    guard let frames = try? sender.frames(
-                        typeID: UpsertStroke.wireTypeID, payload: value.wirePayload(), messageID: UInt64(index), profile: profile),
-                        let message = receiver.receive(frameBytes: frames[0], from: peer).message,
-                        let decoded = try? UpsertStroke(messagePayload: message.payload, limits: .default)
+                for _ in 0..<count {
+                    guard let frame = try? sender.frame(message: value, profile: profile),
+                          let message = receiver.receive(frameBytes: frame, from: peer).message,
+                          let decoded = try? message.decode(UpsertStroke.self)
                     else { continue }
                     total &+= decoded.benchmarkChecksum
                 }

@@ -18,4 +18,15 @@ public protocol PayloadCodec: Sendable {
     /// than `info.contentSize` bytes (which the caller has checked against its limits).
     /// - Throws: a ``WireError`` for an unknown dictionary or a malformed body.
     func decompressPayload(_ body: [UInt8], info: CompressionInfo) throws(WireError) -> [UInt8]
+
+    /// The smallest payload ``compressPayload(_:dictionaryID:)`` may compress with
+    /// `dictionaryID`: smaller payloads always travel uncompressed, so a sender can write
+    /// them straight into a frame without encoding them first. 0 (the default) when every
+    /// payload may be compressed.
+    func compressionThreshold(dictionaryID: UInt32) -> Int
+}
+
+extension PayloadCodec {
+    /// Every payload may be compressed.
+    public func compressionThreshold(dictionaryID: UInt32) -> Int { 0 }
 }

@@ -78,6 +78,38 @@ public struct FrameEncoder: Sendable {
         writer.writeFixed32LE(crc)
     }
 
+    /// Writes a whole, uncompressed frame whose body `writeBody` writes straight into the
+    /// frame's buffer of exactly the frame's size: one allocation, and the body is never
+    /// copied (the path for a generated message that fits one frame).
+    /// - Parameters:
+    ///   - bodySize: the exact number of bytes `writeBody` writes.
+    ///   - writeBody: writes the body into the sink.
+    /// - Returns: the frame, or nil when `writeBody` wrote other than `bodySize` bytes.
+    /// - Throws: a ``WireError`` when the fields are invalid or the frame is over the size
+    ///   limit.
+    public func wholeFrame(
+        kind: FrameKind, typeID: UInt64, bodySize: Int, writeBody: (inout _WireSink) -> Void
+    ) throws(WireError) -> [UInt8]? {
+        try Self.validate(kind: kind, typeID: typeID, fragment: nil, bodyCount: bodySize)
+        let inner = Self.innerLength(typeID: typeID, compression: nil, fragment: nil, bodyCount: bodySize)
+        let total = 2 + Varint.encodedLength(UInt64(inner)) + inner
+        guard total <= limits.maxFrameSize else {
+            throw WireError(.frameTooLarge, "frame of \(total) bytes is over maxFrameSize \(limits.maxFrameSize); fragment the message")
+        }
+        return _WireSink.encode(size: total) { sink in
+            sink.writeByte(Frame.magic)
+            sink.writeByte(Frame.version)
+            sink.writeUVarint(UInt64(inner))
+            sink.writeByte(kind.rawValue)
+            sink.writeUVarint(typeID)
+            writeBody(&sink)
+            // A body of the wrong size leaves the sink short or overflowed, and encode
+            // returns nil; the checksum covers whatever was written.
+            let crc = CRC32C.update(0, UnsafeRawBufferPointer(start: sink.base, count: sink.count))
+            sink.writeFixed32LE(crc)
+        }
+    }
+
     /// Bytes after the length field: kind byte, kind header, compression header, body, CRC.
     static func innerLength(typeID: UInt64, compression: CompressionInfo?, fragment: FragmentInfo?, bodyCount: Int) -> Int {
         var length = 1 + Varint.encodedLength(typeID) + bodyCount + 4

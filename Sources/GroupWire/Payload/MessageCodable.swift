@@ -21,4 +21,37 @@ public protocol MessageCodable: Sendable {
     ///   - limits: the bounds enforced while decoding.
     /// - Throws: a ``WireError`` for malformed input.
     init(messagePayload payload: [UInt8], limits: Limits) throws(WireError)
+
+    /// For the messenger: the exact payload size when the type can write its payload
+    /// straight into a frame (generated messages), nil (the default) otherwise.
+    var _exactPayloadSize: Int? { get }
+
+    /// For the messenger: writes the payload into `sink`, which has room for exactly
+    /// ``_exactPayloadSize`` bytes. Called only when that is not nil.
+    func _encodePayload(into sink: inout _WireSink)
+
+    /// For the messenger: decodes the payload that stands at `range` of `bytes` (a frame),
+    /// copying it only where the type needs a payload of its own (the default). Error
+    /// offsets count from the payload's first byte.
+    init(_messagePayload bytes: [UInt8], in range: Range<Int>, limits: Limits) throws(WireError)
+}
+
+extension MessageCodable {
+    /// Not known without encoding.
+    public var _exactPayloadSize: Int? { nil }
+
+    /// Writes ``messagePayload()``; never called while ``_exactPayloadSize`` is nil.
+    public func _encodePayload(into sink: inout _WireSink) {
+        if let payload = try? messagePayload() {
+            sink.writeRaw(payload)
+        }
+    }
+
+    /// Copies the payload out and decodes it with ``init(messagePayload:limits:)``.
+    public init(_messagePayload bytes: [UInt8], in range: Range<Int>, limits: Limits) throws(WireError) {
+        guard range.lowerBound >= 0, range.upperBound <= bytes.count else {
+            throw WireError(.truncated, "payload range \(range) is outside the \(bytes.count)-byte frame")
+        }
+        try self.init(messagePayload: Array(bytes[range]), limits: limits)
+    }
 }

@@ -11,6 +11,24 @@ public protocol WirePayloadCodable: Sendable {
     /// The value's payload bytes. A requirement (with a default below) so generated types'
     /// exact-size, one-allocation encoder is used from generic code too.
     func wirePayload() -> [UInt8]
+
+    /// For generated code: the exact number of bytes ``_encodeWire(into:)`` writes, or nil
+    /// (the default) when it is not known without encoding.
+    var _exactWireSize: Int? { get }
+
+    /// For generated code: writes the payload into `sink`, which has room for exactly
+    /// ``_exactWireSize`` bytes (so a messenger writes it straight into a frame).
+    func _encodeWire(into sink: inout _WireSink)
+}
+
+extension WirePayloadCodable {
+    /// Not known without encoding.
+    public var _exactWireSize: Int? { nil }
+
+    /// Writes ``wirePayload()``.
+    public func _encodeWire(into sink: inout _WireSink) {
+        sink.writeRaw(wirePayload())
+    }
 }
 
 /// A top-level message of a spec: a payload type with a stable type id that frames carry.
@@ -22,6 +40,28 @@ extension WireMessage {
     @inlinable
     public func messagePayload() throws(WireError) -> [UInt8] {
         wirePayload()
+    }
+
+    /// ``WirePayloadCodable/_exactWireSize``.
+    public var _exactPayloadSize: Int? { _exactWireSize }
+
+    /// ``WirePayloadCodable/_encodeWire(into:)``.
+    public func _encodePayload(into sink: inout _WireSink) {
+        _encodeWire(into: &sink)
+    }
+
+    /// Decodes the payload where it stands in `bytes` (a frame), without copying it; error
+    /// offsets count from the payload's first byte, as for ``init(messagePayload:limits:)``.
+    public init(_messagePayload bytes: [UInt8], in range: Range<Int>, limits: Limits) throws(WireError) {
+        do throws(WireError) {
+            var reader = PayloadReader(reader: try ByteReader(bytes, range: range), limits: limits)
+            try self.init(decodingWire: &reader)
+            guard reader.isAtEnd else {
+                throw WireError(.trailingBytes, offset: reader.reader.position, "\(reader.reader.remaining) bytes follow the message")
+            }
+        } catch {
+            throw error.shifted(by: -range.lowerBound)
+        }
     }
 
     /// Decodes the field-tagged payload (``WirePayloadCodable/init(wirePayload:limits:)``).

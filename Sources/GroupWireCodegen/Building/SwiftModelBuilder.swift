@@ -264,6 +264,14 @@ struct SwiftModelBuilder: Sendable {
                 documentation: ["Appends the payload to `writer`."], attributes: [],
                 head: "\(access)func encodeWire", parameters: ["to writer: inout PayloadWriter"],
                 body: [.line("encodeFields(to: &writer.writer)")])),
+            .property(SwiftProperty(
+                documentation: ["For the messenger: ``wireSize``, so it can write the payload straight into a frame."],
+                attributes: [], modifiers: access, keyword: "var", name: "_exactWireSize", type: "Int?", initialValue: nil,
+                getter: [.line("wireSize")])),
+            .function(SwiftFunction(
+                documentation: ["For the messenger: writes the payload into a sink of exactly ``wireSize`` bytes."],
+                attributes: [], head: "\(access)func _encodeWire", parameters: ["into sink: inout _WireSink"],
+                body: [.line("encodeFields(to: &sink)")])),
         ]
     }
 

@@ -14,11 +14,16 @@ extension PayloadCompressor: PayloadCodec {
     /// for compressing with (or without) a dictionary.
     /// - Throws: `WireError` `.unknownDictionary`, `.compressionFailed`.
     public func compressPayload(_ payload: [UInt8], dictionaryID: UInt32) throws(WireError) -> [UInt8]? {
+        let threshold = compressionThreshold(dictionaryID: dictionaryID)
+        return try Self.typed { try compress(payload, dictionaryID: dictionaryID == 0 ? nil : dictionaryID, threshold: threshold)?.bytes }
+    }
+
+    /// The policy's threshold for its own dictionary; the default threshold of another.
+    public func compressionThreshold(dictionaryID: UInt32) -> Int {
         let dictionary = dictionaryID == 0 ? nil : dictionaryID
-        let threshold = dictionary == policy.dictionaryID
+        return dictionary == policy.dictionaryID
             ? policy.threshold
             : CompressionPolicy(level: policy.level, dictionaryID: dictionary).threshold
-        return try Self.typed { try compress(payload, dictionaryID: dictionary, threshold: threshold)?.bytes }
     }
 
     /// Decompresses within the compressor's limits (see ``decompress(_:info:)``).

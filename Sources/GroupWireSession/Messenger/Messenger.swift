@@ -82,8 +82,16 @@ public final class Messenger: Sendable {
     ///   transport's errors.
     public func send<Message: MessageCodable>(_ message: Message, to recipients: Recipients = .all) async throws(WireError) {
         try core.register(Message.self)
+        let (messageID, groups) = core.plan(recipients, defaultProfile: defaultProfile)
+        // The common case: one profile for everybody and a generated message that fits one
+        // frame, written straight into it (no payload buffer, no list of frames).
+        if groups.count == 1, let frame = try sender.frame(message: message, profile: transportProfile(groups[0].profile)) {
+            try await transport.send(frame, to: groups[0].recipients)
+            core.countSent(frames: 1)
+            return
+        }
         let payload = try message.messagePayload()
-        try await send(typeID: Message.wireTypeID, payload: payload, to: recipients)
+        try await send(typeID: Message.wireTypeID, payload: payload, messageID: messageID, groups: groups)
     }
 
     /// Sends raw bytes under `typeID`; receivers read them with ``rawMessages(typeID:)``.
@@ -94,14 +102,26 @@ public final class Messenger: Sendable {
         try await send(typeID: typeID, payload: bytes, to: recipients)
     }
 
-    /// Encodes once per distinct profile among the recipients and hands the frames over.
+    /// `profile` with its frame size capped at what the transport carries in one message.
+    private func transportProfile(_ profile: PeerProfile) -> PeerProfile {
+        var profile = profile
+        profile.maxFrameSize = min(profile.maxFrameSize, transport.guarantees.maxMessageSize)
+        return profile
+    }
+
+    /// Plans the recipients' profiles, then sends.
     private func send(typeID: UInt64, payload: [UInt8], to recipients: Recipients) async throws(WireError) {
         let (messageID, groups) = core.plan(recipients, defaultProfile: defaultProfile)
+        try await send(typeID: typeID, payload: payload, messageID: messageID, groups: groups)
+    }
+
+    /// Encodes once per distinct profile among the recipients and hands the frames over.
+    private func send(
+        typeID: UInt64, payload: [UInt8], messageID: UInt64, groups: [(profile: PeerProfile, recipients: Recipients)]
+    ) async throws(WireError) {
         var encoded: [(frames: [[UInt8]], recipients: Recipients)] = []
         for group in groups {
-            var profile = group.profile
-            profile.maxFrameSize = min(profile.maxFrameSize, transport.guarantees.maxMessageSize)
-            let frames = try sender.frames(typeID: typeID, payload: payload, messageID: messageID, profile: profile)
+            let frames = try sender.frames(typeID: typeID, payload: payload, messageID: messageID, profile: transportProfile(group.profile))
             encoded.append((frames, group.recipients))
         }
         for (frames, target) in encoded {
@@ -318,7 +338,7 @@ extension Messenger {
                 value = whole.payload
             } else if let registered {
                 do {
-                    value = try registered.init(messagePayload: whole.payload, limits: limits)
+                    value = try whole.decode(as: registered, limits: limits)
                 } catch {
                     var rejected = result
                     rejected.rejection = WireError(error.kind, offset: error.offset,

@@ -57,11 +57,11 @@ public struct ReceivePipeline: Sendable {
             guard header.compression != nil else {
                 // The common small message: an uncompressed whole frame. Its body is the
                 // payload as it stands (the frame decoder checked the CRC and the limits), so
-                // it is copied once, straight into the result, with no intermediate Frame and
-                // no call that takes the whole pipeline (which copied it, codec and all).
+                // the result refers to it in the frame, not copied, with no intermediate
+                // Frame and no call that takes the whole pipeline (which copied it, codec and all).
                 return ReceiveResult(
                     message: ReceivedMessage(sender: sender, kind: header.kind, typeID: header.typeID,
-                                             payload: Array(bytes[range]), compression: nil),
+                                             frameBytes: bytes, payloadRange: range),
                     drops: drops)
             }
             var whole = header
@@ -128,6 +128,9 @@ public struct ReceivePipeline: Sendable {
 }
 
 /// A whole message out of a ``ReceivePipeline``: its payload, decompressed.
+///
+/// The payload of an uncompressed whole frame stays where it is in the frame's bytes (no
+/// copy); ``payload`` copies it out on demand and ``decode(_:limits:)`` decodes it in place.
 public struct ReceivedMessage: Sendable {
     /// Who sent it.
     public var sender: ParticipantID
@@ -135,18 +138,57 @@ public struct ReceivedMessage: Sendable {
     public var kind: FrameKind
     /// The message type id (control id for control frames).
     public var typeID: UInt64
-    /// The message payload, reassembled and decompressed.
-    public var payload: [UInt8]
     /// The compression header it travelled with, nil when it was not compressed.
     public var compression: CompressionInfo?
+    /// The bytes holding the payload: the payload itself, or the frame it stands in.
+    private var storage: [UInt8]
+    /// Where the payload is in ``storage``.
+    private var range: Range<Int>
+
+    /// The message payload, reassembled and decompressed.
+    public var payload: [UInt8] {
+        get { range.count == storage.count ? storage : Array(storage[range]) }
+        set {
+            storage = newValue
+            range = 0..<newValue.count
+        }
+    }
+
+    /// The payload's size in bytes.
+    public var payloadCount: Int { range.count }
 
     /// Creates a received message.
     public init(sender: ParticipantID, kind: FrameKind, typeID: UInt64, payload: [UInt8], compression: CompressionInfo?) {
         self.sender = sender
         self.kind = kind
         self.typeID = typeID
-        self.payload = payload
         self.compression = compression
+        storage = payload
+        range = 0..<payload.count
+    }
+
+    /// A message whose payload stands at `payloadRange` of a frame's bytes, which the frame
+    /// decoder has checked.
+    init(sender: ParticipantID, kind: FrameKind, typeID: UInt64, frameBytes: [UInt8], payloadRange: Range<Int>) {
+        self.sender = sender
+        self.kind = kind
+        self.typeID = typeID
+        compression = nil
+        storage = frameBytes
+        range = payloadRange
+    }
+
+    /// Decodes the payload as `type` where it stands, without copying it for generated
+    /// messages. Error offsets count from the payload's first byte.
+    /// - Throws: the decoder's `WireError`.
+    public func decode<Message: MessageCodable>(_ type: Message.Type, limits: Limits = .default) throws(WireError) -> Message {
+        try Message(_messagePayload: storage, in: range, limits: limits)
+    }
+
+    /// Decodes the payload as the registered `type`, like ``decode(_:limits:)``.
+    /// - Throws: the decoder's `WireError`.
+    public func decode(as type: any MessageCodable.Type, limits: Limits) throws(WireError) -> any MessageCodable {
+        try type.init(_messagePayload: storage, in: range, limits: limits)
     }
 }
 

@@ -55,6 +55,36 @@ public struct SendPipeline: Sendable {
         return [writer.bytes]
     }
 
+    /// The one frame that carries `message` to a recipient with `profile`, written with the
+    /// payload encoded straight into it (one allocation in all), when that is possible: the
+    /// type knows its payload size up front (generated messages), the payload stays under
+    /// the codec's compression threshold (or the profile compresses nothing) and the frame
+    /// fits the profile's frame size. Otherwise nil: encode the payload and call
+    /// ``frames(kind:typeID:payload:messageID:profile:)``, which makes the same bytes.
+    /// - Throws: as ``frames(kind:typeID:payload:messageID:profile:)``.
+    public func frame<Message: MessageCodable>(
+        kind: FrameKind = .data, message: Message, profile: PeerProfile
+    ) throws(WireError) -> [UInt8]? {
+        guard let size = message._exactPayloadSize, kind == .data || kind == .control else { return nil }
+        guard profile.envelopeVersion == Frame.version else {
+            throw WireError(.unsupportedVersion, "envelope version \(profile.envelopeVersion) is not supported; this library writes version \(Frame.version)")
+        }
+        guard size <= profile.maxMessageSize else {
+            throw WireError(.messageTooLarge, "message payload of \(size) bytes is over the recipient's maxMessageSize \(profile.maxMessageSize)")
+        }
+        if let choice = profile.compression {
+            guard let codec, codec.codecID == choice.codec else { return nil }
+            guard size < codec.compressionThreshold(dictionaryID: choice.dictionaryID) else { return nil }
+        }
+        let limits = profile.limits
+        guard kind == .control || FrameEncoder.frameSize(typeID: Message.wireTypeID, compression: nil, fragment: nil, bodyCount: size)
+            <= limits.maxFrameSize
+        else { return nil }
+        return try FrameEncoder(limits: limits).wholeFrame(kind: kind, typeID: Message.wireTypeID, bodySize: size) { sink in
+            message._encodePayload(into: &sink)
+        }
+    }
+
     /// The frame body for `payload` under `profile`: compressed (with its header) when the
     /// profile names a codec and compressing makes it strictly smaller, else `payload`.
     /// - Throws: as ``frames(kind:typeID:payload:messageID:profile:)``.

@@ -13,7 +13,7 @@ public enum GeneratedSwiftNames {
     public static let members: Set<String> = [
         "CodingKeys", "decodeNested", "encode", "encodeFields", "encodeWire", "hash", "hashValue",
         "init", "rawValue", "wireDefault", "wirePayload", "wireSize", "wireTypeID", "wireTypeName",
-        "_Cases", "_CaseSpelling", "_DeprecatedCaseSpelling", "_spelling",
+        "_Cases", "_CaseSpelling", "_DeprecatedCaseSpelling", "_spelling", "_encodeWire", "_exactWireSize",
     ]
 
     /// Types generated types declare inside themselves: JSON coding keys, and the mirror an

@@ -55,6 +55,16 @@ public struct Point: WirePayloadCodable, Codable, Sendable, Hashable {
         encodeFields(to: &writer.writer)
     }
 
+    /// For the messenger: ``wireSize``, so it can write the payload straight into a frame.
+    public var _exactWireSize: Int? {
+        wireSize
+    }
+
+    /// For the messenger: writes the payload into a sink of exactly ``wireSize`` bytes.
+    public func _encodeWire(into sink: inout _WireSink) {
+        encodeFields(to: &sink)
+    }
+
     /// Writes the fields in ascending number order, then the unknown fields (Spec/FORMAT.md,
     /// "Canonical writing"). Generic so one encoder serves both outputs.
     func encodeFields(to writer: inout some _WireWriting) {
@@ -333,6 +343,16 @@ public struct Stroke: WirePayloadCodable, Codable, Sendable, Hashable {
         encodeFields(to: &writer.writer)
     }
 
+    /// For the messenger: ``wireSize``, so it can write the payload straight into a frame.
+    public var _exactWireSize: Int? {
+        wireSize
+    }
+
+    /// For the messenger: writes the payload into a sink of exactly ``wireSize`` bytes.
+    public func _encodeWire(into sink: inout _WireSink) {
+        encodeFields(to: &sink)
+    }
+
     /// Writes the fields in ascending number order, then the unknown fields (Spec/FORMAT.md,
     /// "Canonical writing"). Generic so one encoder serves both outputs.
     func encodeFields(to writer: inout some _WireWriting) {
@@ -519,6 +539,16 @@ public struct UpsertStroke: WireMessage, Codable, Sendable, Hashable {
         encodeFields(to: &writer.writer)
     }
 
+    /// For the messenger: ``wireSize``, so it can write the payload straight into a frame.
+    public var _exactWireSize: Int? {
+        wireSize
+    }
+
+    /// For the messenger: writes the payload into a sink of exactly ``wireSize`` bytes.
+    public func _encodeWire(into sink: inout _WireSink) {
+        encodeFields(to: &sink)
+    }
+
     /// Writes the fields in ascending number order, then the unknown fields (Spec/FORMAT.md,
     /// "Canonical writing"). Generic so one encoder serves both outputs.
     func encodeFields(to writer: inout some _WireWriting) {
@@ -695,6 +725,16 @@ public struct CanvasSnapshot: WireMessage, Codable, Sendable, Hashable {
     /// Appends the payload to `writer`.
     public func encodeWire(to writer: inout PayloadWriter) {
         encodeFields(to: &writer.writer)
+    }
+
+    /// For the messenger: ``wireSize``, so it can write the payload straight into a frame.
+    public var _exactWireSize: Int? {
+        wireSize
+    }
+
+    /// For the messenger: writes the payload into a sink of exactly ``wireSize`` bytes.
+    public func _encodeWire(into sink: inout _WireSink) {
+        encodeFields(to: &sink)
     }
 
     /// Writes the fields in ascending number order, then the unknown fields (Spec/FORMAT.md,

@@ -131,6 +131,16 @@ public struct Inner: WirePayloadCodable, Codable, Sendable, Hashable {
         encodeFields(to: &writer.writer)
     }
 
+    /// For the messenger: ``wireSize``, so it can write the payload straight into a frame.
+    public var _exactWireSize: Int? {
+        wireSize
+    }
+
+    /// For the messenger: writes the payload into a sink of exactly ``wireSize`` bytes.
+    public func _encodeWire(into sink: inout _WireSink) {
+        encodeFields(to: &sink)
+    }
+
     /// Writes the fields in ascending number order, then the unknown fields (Spec/FORMAT.md,
     /// "Canonical writing"). Generic so one encoder serves both outputs.
     func encodeFields(to writer: inout some _WireWriting) {
@@ -252,6 +262,16 @@ public enum Choice: WirePayloadCodable, Codable, Sendable, Hashable {
     /// Appends the payload to `writer`.
     public func encodeWire(to writer: inout PayloadWriter) {
         encodeFields(to: &writer.writer)
+    }
+
+    /// For the messenger: ``wireSize``, so it can write the payload straight into a frame.
+    public var _exactWireSize: Int? {
+        wireSize
+    }
+
+    /// For the messenger: writes the payload into a sink of exactly ``wireSize`` bytes.
+    public func _encodeWire(into sink: inout _WireSink) {
+        encodeFields(to: &sink)
     }
 
     /// Writes the one field of the current case.
@@ -451,6 +471,16 @@ public struct Edge: WireMessage, Codable, Sendable, Hashable {
     /// Appends the payload to `writer`.
     public func encodeWire(to writer: inout PayloadWriter) {
         encodeFields(to: &writer.writer)
+    }
+
+    /// For the messenger: ``wireSize``, so it can write the payload straight into a frame.
+    public var _exactWireSize: Int? {
+        wireSize
+    }
+
+    /// For the messenger: writes the payload into a sink of exactly ``wireSize`` bytes.
+    public func _encodeWire(into sink: inout _WireSink) {
+        encodeFields(to: &sink)
     }
 
     /// Writes the fields in ascending number order, then the unknown fields (Spec/FORMAT.md,

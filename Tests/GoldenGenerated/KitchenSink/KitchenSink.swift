@@ -195,6 +195,16 @@ public struct Empty: WirePayloadCodable, Codable, Sendable, Hashable {
         encodeFields(to: &writer.writer)
     }
 
+    /// For the messenger: ``wireSize``, so it can write the payload straight into a frame.
+    public var _exactWireSize: Int? {
+        wireSize
+    }
+
+    /// For the messenger: writes the payload into a sink of exactly ``wireSize`` bytes.
+    public func _encodeWire(into sink: inout _WireSink) {
+        encodeFields(to: &sink)
+    }
+
     /// Writes the fields in ascending number order, then the unknown fields (Spec/FORMAT.md,
     /// "Canonical writing"). Generic so one encoder serves both outputs.
     func encodeFields(to writer: inout some _WireWriting) {
@@ -407,6 +417,16 @@ public struct Scalars: WirePayloadCodable, Codable, Sendable, Hashable {
     /// Appends the payload to `writer`.
     public func encodeWire(to writer: inout PayloadWriter) {
         encodeFields(to: &writer.writer)
+    }
+
+    /// For the messenger: ``wireSize``, so it can write the payload straight into a frame.
+    public var _exactWireSize: Int? {
+        wireSize
+    }
+
+    /// For the messenger: writes the payload into a sink of exactly ``wireSize`` bytes.
+    public func _encodeWire(into sink: inout _WireSink) {
+        encodeFields(to: &sink)
     }
 
     /// Writes the fields in ascending number order, then the unknown fields (Spec/FORMAT.md,
@@ -766,6 +786,16 @@ public struct Optionals: WirePayloadCodable, Codable, Sendable, Hashable {
         encodeFields(to: &writer.writer)
     }
 
+    /// For the messenger: ``wireSize``, so it can write the payload straight into a frame.
+    public var _exactWireSize: Int? {
+        wireSize
+    }
+
+    /// For the messenger: writes the payload into a sink of exactly ``wireSize`` bytes.
+    public func _encodeWire(into sink: inout _WireSink) {
+        encodeFields(to: &sink)
+    }
+
     /// Writes the fields in ascending number order, then the unknown fields (Spec/FORMAT.md,
     /// "Canonical writing"). Generic so one encoder serves both outputs.
     func encodeFields(to writer: inout some _WireWriting) {
@@ -1058,6 +1088,16 @@ public struct Defaults: WirePayloadCodable, Codable, Sendable, Hashable {
     /// Appends the payload to `writer`.
     public func encodeWire(to writer: inout PayloadWriter) {
         encodeFields(to: &writer.writer)
+    }
+
+    /// For the messenger: ``wireSize``, so it can write the payload straight into a frame.
+    public var _exactWireSize: Int? {
+        wireSize
+    }
+
+    /// For the messenger: writes the payload into a sink of exactly ``wireSize`` bytes.
+    public func _encodeWire(into sink: inout _WireSink) {
+        encodeFields(to: &sink)
     }
 
     /// Writes the fields in ascending number order, then the unknown fields (Spec/FORMAT.md,
@@ -1362,6 +1402,16 @@ public struct Arrays: WirePayloadCodable, Codable, Sendable, Hashable {
     /// Appends the payload to `writer`.
     public func encodeWire(to writer: inout PayloadWriter) {
         encodeFields(to: &writer.writer)
+    }
+
+    /// For the messenger: ``wireSize``, so it can write the payload straight into a frame.
+    public var _exactWireSize: Int? {
+        wireSize
+    }
+
+    /// For the messenger: writes the payload into a sink of exactly ``wireSize`` bytes.
+    public func _encodeWire(into sink: inout _WireSink) {
+        encodeFields(to: &sink)
     }
 
     /// Writes the fields in ascending number order, then the unknown fields (Spec/FORMAT.md,
@@ -1781,6 +1831,16 @@ public struct Maps: WirePayloadCodable, Codable, Sendable, Hashable {
     /// Appends the payload to `writer`.
     public func encodeWire(to writer: inout PayloadWriter) {
         encodeFields(to: &writer.writer)
+    }
+
+    /// For the messenger: ``wireSize``, so it can write the payload straight into a frame.
+    public var _exactWireSize: Int? {
+        wireSize
+    }
+
+    /// For the messenger: writes the payload into a sink of exactly ``wireSize`` bytes.
+    public func _encodeWire(into sink: inout _WireSink) {
+        encodeFields(to: &sink)
     }
 
     /// Writes the fields in ascending number order, then the unknown fields (Spec/FORMAT.md,
@@ -2222,6 +2282,16 @@ public enum Choice: WirePayloadCodable, Codable, Sendable, Hashable {
         encodeFields(to: &writer.writer)
     }
 
+    /// For the messenger: ``wireSize``, so it can write the payload straight into a frame.
+    public var _exactWireSize: Int? {
+        wireSize
+    }
+
+    /// For the messenger: writes the payload into a sink of exactly ``wireSize`` bytes.
+    public func _encodeWire(into sink: inout _WireSink) {
+        encodeFields(to: &sink)
+    }
+
     /// Writes the one field of the current case.
     func encodeFields(to writer: inout some _WireWriting) {
         switch Self._spelling.cases(of: self) {
@@ -2553,6 +2623,16 @@ public struct Awkward: WireMessage, Codable, Sendable, Hashable {
         encodeFields(to: &writer.writer)
     }
 
+    /// For the messenger: ``wireSize``, so it can write the payload straight into a frame.
+    public var _exactWireSize: Int? {
+        wireSize
+    }
+
+    /// For the messenger: writes the payload into a sink of exactly ``wireSize`` bytes.
+    public func _encodeWire(into sink: inout _WireSink) {
+        encodeFields(to: &sink)
+    }
+
     /// Writes the fields in ascending number order, then the unknown fields (Spec/FORMAT.md,
     /// "Canonical writing"). Generic so one encoder serves both outputs.
     func encodeFields(to writer: inout some _WireWriting) {
@@ -2743,6 +2823,16 @@ public struct Ping: WireMessage, Codable, Sendable, Hashable {
         encodeFields(to: &writer.writer)
     }
 
+    /// For the messenger: ``wireSize``, so it can write the payload straight into a frame.
+    public var _exactWireSize: Int? {
+        wireSize
+    }
+
+    /// For the messenger: writes the payload into a sink of exactly ``wireSize`` bytes.
+    public func _encodeWire(into sink: inout _WireSink) {
+        encodeFields(to: &sink)
+    }
+
     /// Writes the fields in ascending number order, then the unknown fields (Spec/FORMAT.md,
     /// "Canonical writing"). Generic so one encoder serves both outputs.
     func encodeFields(to writer: inout some _WireWriting) {
@@ -2846,6 +2936,16 @@ public struct Tree: WirePayloadCodable, Codable, Sendable, Hashable {
     /// Appends the payload to `writer`.
     public func encodeWire(to writer: inout PayloadWriter) {
         encodeFields(to: &writer.writer)
+    }
+
+    /// For the messenger: ``wireSize``, so it can write the payload straight into a frame.
+    public var _exactWireSize: Int? {
+        wireSize
+    }
+
+    /// For the messenger: writes the payload into a sink of exactly ``wireSize`` bytes.
+    public func _encodeWire(into sink: inout _WireSink) {
+        encodeFields(to: &sink)
     }
 
     /// Writes the fields in ascending number order, then the unknown fields (Spec/FORMAT.md,
@@ -3138,6 +3238,16 @@ public struct NearMisses: WireMessage, Codable, Sendable, Hashable {
     /// Appends the payload to `writer`.
     public func encodeWire(to writer: inout PayloadWriter) {
         encodeFields(to: &writer.writer)
+    }
+
+    /// For the messenger: ``wireSize``, so it can write the payload straight into a frame.
+    public var _exactWireSize: Int? {
+        wireSize
+    }
+
+    /// For the messenger: writes the payload into a sink of exactly ``wireSize`` bytes.
+    public func _encodeWire(into sink: inout _WireSink) {
+        encodeFields(to: &sink)
     }
 
     /// Writes the fields in ascending number order, then the unknown fields (Spec/FORMAT.md,
@@ -3512,6 +3622,16 @@ public enum WireDefaulted: WirePayloadCodable, Codable, Sendable, Hashable {
     /// Appends the payload to `writer`.
     public func encodeWire(to writer: inout PayloadWriter) {
         encodeFields(to: &writer.writer)
+    }
+
+    /// For the messenger: ``wireSize``, so it can write the payload straight into a frame.
+    public var _exactWireSize: Int? {
+        wireSize
+    }
+
+    /// For the messenger: writes the payload into a sink of exactly ``wireSize`` bytes.
+    public func _encodeWire(into sink: inout _WireSink) {
+        encodeFields(to: &sink)
     }
 
     /// Writes the one field of the current case.

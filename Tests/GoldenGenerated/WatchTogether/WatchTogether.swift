@@ -171,6 +171,16 @@ public enum MediaSource: WirePayloadCodable, Codable, Sendable, Hashable {
         encodeFields(to: &writer.writer)
     }
 
+    /// For the messenger: ``wireSize``, so it can write the payload straight into a frame.
+    public var _exactWireSize: Int? {
+        wireSize
+    }
+
+    /// For the messenger: writes the payload into a sink of exactly ``wireSize`` bytes.
+    public func _encodeWire(into sink: inout _WireSink) {
+        encodeFields(to: &sink)
+    }
+
     /// Writes the one field of the current case.
     func encodeFields(to writer: inout some _WireWriting) {
         switch self {
@@ -321,6 +331,16 @@ public struct CatalogItem: WirePayloadCodable, Codable, Sendable, Hashable {
     /// Appends the payload to `writer`.
     public func encodeWire(to writer: inout PayloadWriter) {
         encodeFields(to: &writer.writer)
+    }
+
+    /// For the messenger: ``wireSize``, so it can write the payload straight into a frame.
+    public var _exactWireSize: Int? {
+        wireSize
+    }
+
+    /// For the messenger: writes the payload into a sink of exactly ``wireSize`` bytes.
+    public func _encodeWire(into sink: inout _WireSink) {
+        encodeFields(to: &sink)
     }
 
     /// Writes the fields in ascending number order, then the unknown fields (Spec/FORMAT.md,
@@ -552,6 +572,16 @@ public struct PlaybackState: WireMessage, Codable, Sendable, Hashable {
     /// Appends the payload to `writer`.
     public func encodeWire(to writer: inout PayloadWriter) {
         encodeFields(to: &writer.writer)
+    }
+
+    /// For the messenger: ``wireSize``, so it can write the payload straight into a frame.
+    public var _exactWireSize: Int? {
+        wireSize
+    }
+
+    /// For the messenger: writes the payload into a sink of exactly ``wireSize`` bytes.
+    public func _encodeWire(into sink: inout _WireSink) {
+        encodeFields(to: &sink)
     }
 
     /// Writes the fields in ascending number order, then the unknown fields (Spec/FORMAT.md,
@@ -855,6 +885,16 @@ public struct ReadyState: WireMessage, Codable, Sendable, Hashable {
     /// Appends the payload to `writer`.
     public func encodeWire(to writer: inout PayloadWriter) {
         encodeFields(to: &writer.writer)
+    }
+
+    /// For the messenger: ``wireSize``, so it can write the payload straight into a frame.
+    public var _exactWireSize: Int? {
+        wireSize
+    }
+
+    /// For the messenger: writes the payload into a sink of exactly ``wireSize`` bytes.
+    public func _encodeWire(into sink: inout _WireSink) {
+        encodeFields(to: &sink)
     }
 
     /// Writes the fields in ascending number order, then the unknown fields (Spec/FORMAT.md,
