@@ -82,6 +82,8 @@ public struct FrameEncoder: Sendable {
     /// frame's buffer of exactly the frame's size: one allocation, and the body is never
     /// copied (the path for a generated message that fits one frame).
     /// - Parameters:
+    ///   - kind: `FrameKind.data` or `FrameKind.control`.
+    ///   - typeID: the message type id (control id for control frames).
     ///   - bodySize: the exact number of bytes `writeBody` writes.
     ///   - writeBody: writes the body into the sink.
     /// - Returns: the frame, or nil when `writeBody` wrote other than `bodySize` bytes.
