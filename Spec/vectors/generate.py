@@ -32,17 +32,22 @@ OUT = os.path.join(HERE, "frames")
 KINDS = {"data": 0, "control": 1, "fragment": 2}
 
 
-def frame(kind="data", type_id=1, body=b"", compression=None, fragment=None,
+def frame(kind="data", type_id=1, body=b"", compression=None, fragment=None, session=None,
           version=1, flags_extra=0, kind_raw=None, length_override=None, crc_override=None,
           magic=0xC7, length_encoding=None, type_id_encoding=None):
     kind_byte = (KINDS[kind] if kind_raw is None else kind_raw) | flags_extra
     if compression is not None:
         kind_byte |= 0x10
+    if session is not None:
+        kind_byte |= 0x20
     inner = bytearray([kind_byte])
     inner += uvarint(type_id) if type_id_encoding is None else type_id_encoding
     if fragment is not None:
         for key in ("messageID", "index", "count", "totalLength", "offset"):
             inner += uvarint(fragment[key])
+    # The session header (flag 0x20) follows the kind header, before the compression header.
+    if session is not None:
+        inner += uvarint(session)
     if compression is not None:
         inner.append(compression["codec"])
         inner += uvarint(compression["dictionaryID"])
@@ -82,8 +87,8 @@ def invalid(name, description, raw, kind, offset):
             "error": {"kind": kind, "offset": offset}}
 
 
-def describe(kind="data", type_id=1, body=b"", compression=None, fragment=None):
-    return dict(kind=kind, typeID=type_id, body=body.hex(), compression=compression, fragment=fragment)
+def describe(kind="data", type_id=1, body=b"", compression=None, fragment=None, session=None):
+    return dict(kind=kind, typeID=type_id, body=body.hex(), compression=compression, fragment=fragment, session=session)
 
 
 vectors = []
@@ -104,7 +109,7 @@ add_valid("data-type-id-max", "Largest type id, 2^32-1 (five-byte varint).", typ
 add_valid("data-length-two-bytes", "Body of 200 bytes: the length field takes two bytes.", type_id=3, body=bytes(range(200)))
 add_valid("data-length-three-bytes", "Body of 20,000 bytes: the length field takes three bytes.", type_id=3,
           body=bytes((i * 7) & 0xFF for i in range(20000)))
-add_valid("control-hello", "Control frame, control id 1, short body.", kind="control", type_id=1, body=b"\x08\x01\x10\x01")
+add_valid("control-short", "Control frame, control id 1 (the session-control range), short body.", kind="control", type_id=1, body=b"\x08\x01\x10\x01")
 add_valid("compressed-zstd-header", "Compressed flag with zstd codec, no dictionary, content size 1000.",
           type_id=2, body=b"\x28\xb5\x2f\xfd", compression={"codec": 1, "dictionaryID": 0, "contentSize": 1000})
 add_valid("compressed-with-dictionary", "Compressed with dictionary id 300 (two-byte varint).",
@@ -132,7 +137,7 @@ vectors.append(invalid("unsupported-version-0", "Version 0 is never valid.",
                        frame(type_id=1, body=b"", version=0), "unsupportedVersion", 1))
 vectors.append(invalid("unknown-kind-3", "Kind 3 is reserved.", frame(kind_raw=3, type_id=1, body=b"\x00"), "unknownKind", 3))
 vectors.append(invalid("unknown-kind-15", "Kind 15 is reserved.", frame(kind_raw=15, type_id=1, body=b""), "unknownKind", 3))
-vectors.append(invalid("unknown-flag-0x20", "Reserved flag bit 0x20 set.", frame(type_id=1, body=b"", flags_extra=0x20), "unknownFlags", 3))
+vectors.append(invalid("unknown-flag-0x40", "Reserved flag bit 0x40 set.", frame(type_id=1, body=b"", flags_extra=0x40), "unknownFlags", 3))
 vectors.append(invalid("unknown-flag-0x80", "Reserved flag bit 0x80 set.", frame(type_id=1, body=b"", flags_extra=0x80), "unknownFlags", 3))
 vectors.append(invalid("type-id-zero", "Type id 0 is invalid.", frame(type_id=0, body=b""), "invalidTypeID", 4))
 vectors.append(invalid("type-id-too-large", "Type id 2^32 does not fit 32 bits.", frame(type_id=1 << 32, body=b""), "invalidTypeID", 4))
@@ -155,8 +160,8 @@ vectors.append(invalid("fragment-count-one", "A message of one fragment is sent 
 vectors.append(invalid("fragment-past-total", "Fragment bytes run past the declared total length.", frame(kind="fragment", type_id=2, body=b"\x00\x01\x02",
                        fragment={"messageID": 1, "index": 1, "count": 2, "totalLength": 4, "offset": 2}), "invalidFragment", 9))
 # Which check wins when a frame breaks two rules (FORMAT.md, "Reading frames").
-vectors.append(invalid("unknown-kind-and-flag", "Reserved kind 3 and reserved flag 0x20 at once: the kind is checked first.",
-                       frame(kind_raw=3, type_id=1, body=b"", flags_extra=0x20), "unknownKind", 3))
+vectors.append(invalid("unknown-kind-and-flag", "Reserved kind 3 and reserved flag 0x40 at once: the kind is checked first.",
+                       frame(kind_raw=3, type_id=1, body=b"", flags_extra=0x40), "unknownKind", 3))
 vectors.append(invalid("fragment-count-one-unknown-codec", "A fragment count of 1 and codec 9: fragment rule 2 comes before the compression header.",
                        frame(kind="fragment", type_id=2, body=b"\x00", compression={"codec": 9, "dictionaryID": 0, "contentSize": 1},
                              fragment={"messageID": 1, "index": 0, "count": 1, "totalLength": 1, "offset": 0}), "invalidFragment", 7))
@@ -169,6 +174,20 @@ vectors.append(invalid("checksum-mismatch-before-trailing-bytes", "A damaged fra
                        bytes(bad_then_more) + b"\x00", "checksumMismatch", len(bad_then_more) - 4))
 vectors.append(invalid("trailing-bytes", "A complete frame followed by a stray byte (single-frame decode).",
                        frame(type_id=1, body=b"") + b"\x00", "trailingBytes", len(frame(type_id=1, body=b""))))
+
+# Session headers (FORMAT.md, "Sessions"): flag 0x20, the session id right after the kind header.
+add_valid("data-in-session", "UpsertStroke in session 7: flag 0x20 and a one-byte session header.", type_id=1, body=upsert, session=7)
+add_valid("data-in-session-max-id", "Largest session id, 2^32-1 (five-byte varint).", type_id=1, body=b"\x08\x01", session=0xFFFFFFFF)
+add_valid("compressed-in-session", "Session header before the compression header.", type_id=2, body=b"\x28\xb5\x2f\xfd",
+          compression={"codec": 1, "dictionaryID": 300, "contentSize": 70}, session=300)
+add_valid("fragment-in-session", "Fragment header, then session header.", kind="fragment", type_id=2, body=b"\x00\x01\x02\x03",
+          fragment={"messageID": 5, "index": 0, "count": 3, "totalLength": 10, "offset": 0}, session=2)
+vectors.append(invalid("session-id-zero", "Session id 0 is reserved: invalidValue at the session header.",
+                       frame(type_id=1, body=b"", flags_extra=0x20, type_id_encoding=uvarint(1) + uvarint(0)), "invalidValue", 5))
+vectors.append(invalid("session-id-over-32-bits", "Session id 2^32: invalidValue at the session header.",
+                       frame(type_id=1, body=b"", flags_extra=0x20, type_id_encoding=uvarint(1) + uvarint(1 << 32)), "invalidValue", 5))
+vectors.append(invalid("session-header-cut", "Flag 0x20 set but the header ends inside the session id: truncated at its first byte.",
+                       frame(type_id=1, body=b"", flags_extra=0x20, type_id_encoding=uvarint(1) + b"\x80"), "truncated", 5))
 
 write_vectors(OUT, vectors)
 write_vectors(os.path.join(HERE, "fragments"), generate_fragments.build())

@@ -156,3 +156,19 @@ import Testing
             report.diagnostic(for: report.entries[1])?.hasPrefix("bad.hex:\(expected.line):\(expected.column): error: ") == true)
     }
 }
+
+@Suite struct SessionHeaderInspectionTests {
+    @Test func aSessionFrameShowsItsFlagAndSessionIdInTextAndJSON() throws {
+        let bytes = try FrameEncoder().encode(Frame(typeID: 1, session: 42, body: [0x10, 0x02]))
+        let report = InspectionReport(contents: FrameFileContents(path: "s.gwf", format: .raw, bytes: bytes))
+        #expect(report.allValid)
+        #expect(report.entries.first?.frame?.session == 42)
+        let lines = report.renderText().split(separator: "\n").map(String.init)
+        #expect(lines[1].contains("kind data (byte 0x20), flags session, type id 1"))
+        #expect(lines[2] == "  session: 42")
+        let json = report.renderJSON()
+        #expect(json.contains(#""flags":["session"]"#))
+        #expect(json.contains(#""kindByte":32"#))
+        #expect(json.contains(#""session":42"#))
+    }
+}

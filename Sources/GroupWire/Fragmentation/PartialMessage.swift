@@ -4,6 +4,7 @@ struct PartialMessage: Sendable {
     /// What every fragment of the message must repeat.
     let typeID: UInt64
     let compression: CompressionInfo?
+    let session: UInt32?
     let layout: FragmentLayout
     /// Arrival order among all partial messages, for oldest-first eviction.
     let sequence: UInt64
@@ -18,9 +19,13 @@ struct PartialMessage: Sendable {
     /// How many distinct fragments have been copied in.
     private(set) var receivedCount = 0
 
-    init(typeID: UInt64, compression: CompressionInfo?, layout: FragmentLayout, sequence: UInt64, started: Duration, accountedBytes: Int) {
+    init(
+        typeID: UInt64, compression: CompressionInfo?, session: UInt32?, layout: FragmentLayout, sequence: UInt64,
+        started: Duration, accountedBytes: Int
+    ) {
         self.typeID = typeID
         self.compression = compression
+        self.session = session
         self.layout = layout
         self.sequence = sequence
         self.started = started

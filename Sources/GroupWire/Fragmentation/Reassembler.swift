@@ -218,7 +218,7 @@ public struct Reassembler<Sender: Hashable & Sendable>: Sendable {
         }
         let sequence = nextSequence
         nextSequence += 1
-        var partial = PartialMessage(typeID: frame.typeID, compression: frame.compression, layout: layout,
+        var partial = PartialMessage(typeID: frame.typeID, compression: frame.compression, session: frame.session, layout: layout,
                                      sequence: sequence, started: clock.now(), accountedBytes: accounted)
         partial.insert(body, at: index)
         metrics.fragmentsAccepted += 1
@@ -236,7 +236,7 @@ public struct Reassembler<Sender: Hashable & Sendable>: Sendable {
         guard let partial = close(key) else { return nil }
         metrics.messagesReassembled += 1
         metrics.bytesReassembled += partial.layout.totalLength
-        return Frame(kind: .data, typeID: partial.typeID, compression: partial.compression, body: partial.buffer)
+        return Frame(kind: .data, typeID: partial.typeID, compression: partial.compression, session: partial.session, body: partial.buffer)
     }
 
     /// Removes a partial message to make room and reports it.
@@ -278,6 +278,9 @@ public struct Reassembler<Sender: Hashable & Sendable>: Sendable {
         }
         if frame.compression != partial.compression {
             return "compression header differs from the earlier fragments'"
+        }
+        if frame.session != partial.session {
+            return "session header differs from the earlier fragments'"
         }
         if layout.count != partial.layout.count {
             return "fragment count \(layout.count) differs from \(partial.layout.count) of the earlier fragments"

@@ -22,6 +22,9 @@ public struct Frame: Sendable, Hashable {
     public var compression: CompressionInfo?
     /// The fragment header, present exactly when ``kind`` is ``FrameKind/fragment``.
     public var fragment: FragmentInfo?
+    /// The session the frame belongs to (its session header, flag ``FrameFlags/session``),
+    /// nil for a frame outside any session. Session ids are 1 ... 2^32-1.
+    public var session: UInt32?
     /// The frame's body.
     public var body: [UInt8]
 
@@ -31,17 +34,21 @@ public struct Frame: Sendable, Hashable {
         typeID: UInt64,
         compression: CompressionInfo? = nil,
         fragment: FragmentInfo? = nil,
+        session: UInt32? = nil,
         body: [UInt8]
     ) {
         self.kind = kind
         self.typeID = typeID
         self.compression = compression
         self.fragment = fragment
+        self.session = session
         self.body = body
     }
 
     /// The flags this frame's fields call for.
     public var flags: FrameFlags {
-        compression == nil ? [] : .compressed
+        var flags: FrameFlags = compression == nil ? [] : .compressed
+        if session != nil { flags.insert(.session) }
+        return flags
     }
 }

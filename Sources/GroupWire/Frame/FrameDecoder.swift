@@ -65,7 +65,7 @@ public struct FrameDecoder: Sendable {
         // fields: innerLength counts the kind byte, the headers and the 4-byte checksum. The
         // body is what lies between the header and the checksum.
         let header = FrameEncoder.innerLength(typeID: frame.typeID, compression: frame.compression,
-                                              fragment: frame.fragment, bodyCount: 0) - 4
+                                              fragment: frame.fragment, session: frame.session, bodyCount: 0) - 4
         let bodyStart = kindOffset(bytes) + header
         // Holds for every frame that parsed; checked so that a mistake here throws, not traps.
         guard bodyStart <= end - 4 else {
@@ -197,6 +197,15 @@ public struct FrameDecoder: Sendable {
             fragment = info
             fieldOffsets = offsets
         }
+        var session: UInt32?
+        if flags.contains(.session) {
+            let sessionOffset = reader.position
+            let id = try reader.readUVarint()
+            guard (1...UInt64(UInt32.max)).contains(id) else {
+                throw WireError(.invalidValue, offset: sessionOffset, "session id \(id) is outside 1...\(UInt32.max)")
+            }
+            session = UInt32(id)
+        }
         var compression: CompressionInfo?
         if flags.contains(.compressed) {
             let codecOffset = reader.position
@@ -223,7 +232,7 @@ public struct FrameDecoder: Sendable {
             // Rule 3 needs the body's length, known once the compression header is read.
             try FragmentInfo.validateRange(fragment, bodyCount: bodyCount, at: fieldOffsets)
         }
-        return Frame(kind: kind, typeID: typeID, compression: compression, fragment: fragment, body: body)
+        return Frame(kind: kind, typeID: typeID, compression: compression, fragment: fragment, session: session, body: body)
     }
 }
 

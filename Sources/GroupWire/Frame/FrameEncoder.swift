@@ -22,15 +22,15 @@ public struct FrameEncoder: Sendable {
     public func encode(_ frame: Frame, into writer: inout ByteWriter) throws(WireError) {
         try frame.body.withUnsafeWireBytes { (body) throws(WireError) in
             try encode(kind: frame.kind, typeID: frame.typeID, compression: frame.compression,
-                       fragment: frame.fragment, body: body, into: &writer)
+                       fragment: frame.fragment, session: frame.session, body: body, into: &writer)
         }
     }
 
     /// The size of the frame these fields and a body of `bodyCount` bytes make.
     public static func frameSize(
-        typeID: UInt64, compression: CompressionInfo?, fragment: FragmentInfo?, bodyCount: Int
+        typeID: UInt64, compression: CompressionInfo?, fragment: FragmentInfo?, session: UInt32? = nil, bodyCount: Int
     ) -> Int {
-        let inner = innerLength(typeID: typeID, compression: compression, fragment: fragment, bodyCount: bodyCount)
+        let inner = innerLength(typeID: typeID, compression: compression, fragment: fragment, session: session, bodyCount: bodyCount)
         return 2 + Varint.encodedLength(UInt64(inner)) + inner
     }
 
@@ -43,11 +43,12 @@ public struct FrameEncoder: Sendable {
         typeID: UInt64,
         compression: CompressionInfo? = nil,
         fragment: FragmentInfo? = nil,
+        session: UInt32? = nil,
         body: UnsafeRawBufferPointer,
         into writer: inout ByteWriter
     ) throws(WireError) {
-        try Self.validate(kind: kind, typeID: typeID, fragment: fragment, bodyCount: body.count)
-        let inner = Self.innerLength(typeID: typeID, compression: compression, fragment: fragment, bodyCount: body.count)
+        try Self.validate(kind: kind, typeID: typeID, fragment: fragment, session: session, bodyCount: body.count)
+        let inner = Self.innerLength(typeID: typeID, compression: compression, fragment: fragment, session: session, bodyCount: body.count)
         let total = 2 + Varint.encodedLength(UInt64(inner)) + inner
         guard total <= limits.maxFrameSize else {
             throw WireError(.frameTooLarge, "frame of \(total) bytes is over maxFrameSize \(limits.maxFrameSize); fragment the message")
@@ -57,7 +58,9 @@ public struct FrameEncoder: Sendable {
         writer.write(Frame.magic)
         writer.write(Frame.version)
         writer.writeUVarint(UInt64(inner))
-        writer.write(kind.rawValue | (compression == nil ? 0 : FrameFlags.compressed.rawValue))
+        var flags: UInt8 = compression == nil ? 0 : FrameFlags.compressed.rawValue
+        if session != nil { flags |= FrameFlags.session.rawValue }
+        writer.write(kind.rawValue | flags)
         writer.writeUVarint(typeID)
         if let fragment {
             writer.writeUVarint(fragment.messageID)
@@ -65,6 +68,9 @@ public struct FrameEncoder: Sendable {
             writer.writeUVarint(UInt64(fragment.count))
             writer.writeUVarint(fragment.totalLength)
             writer.writeUVarint(fragment.offset)
+        }
+        if let session {
+            writer.writeUVarint(UInt64(session))
         }
         if let compression {
             writer.write(compression.codec)
@@ -84,16 +90,17 @@ public struct FrameEncoder: Sendable {
     /// - Parameters:
     ///   - kind: `FrameKind.data` or `FrameKind.control`.
     ///   - typeID: the message type id (control id for control frames).
+    ///   - session: the session id for the session header, nil for none.
     ///   - bodySize: the exact number of bytes `writeBody` writes.
     ///   - writeBody: writes the body into the sink.
     /// - Returns: the frame, or nil when `writeBody` wrote other than `bodySize` bytes.
     /// - Throws: a ``WireError`` when the fields are invalid or the frame is over the size
     ///   limit.
     public func wholeFrame(
-        kind: FrameKind, typeID: UInt64, bodySize: Int, writeBody: (inout _WireSink) -> Void
+        kind: FrameKind, typeID: UInt64, session: UInt32? = nil, bodySize: Int, writeBody: (inout _WireSink) -> Void
     ) throws(WireError) -> [UInt8]? {
-        try Self.validate(kind: kind, typeID: typeID, fragment: nil, bodyCount: bodySize)
-        let inner = Self.innerLength(typeID: typeID, compression: nil, fragment: nil, bodyCount: bodySize)
+        try Self.validate(kind: kind, typeID: typeID, fragment: nil, session: session, bodyCount: bodySize)
+        let inner = Self.innerLength(typeID: typeID, compression: nil, fragment: nil, session: session, bodyCount: bodySize)
         let total = 2 + Varint.encodedLength(UInt64(inner)) + inner
         guard total <= limits.maxFrameSize else {
             throw WireError(.frameTooLarge, "frame of \(total) bytes is over maxFrameSize \(limits.maxFrameSize); fragment the message")
@@ -102,8 +109,11 @@ public struct FrameEncoder: Sendable {
             sink.writeByte(Frame.magic)
             sink.writeByte(Frame.version)
             sink.writeUVarint(UInt64(inner))
-            sink.writeByte(kind.rawValue)
+            sink.writeByte(kind.rawValue | (session == nil ? 0 : FrameFlags.session.rawValue))
             sink.writeUVarint(typeID)
+            if let session {
+                sink.writeUVarint(UInt64(session))
+            }
             writeBody(&sink)
             // A body of the wrong size leaves the sink short or overflowed, and encode
             // returns nil; the checksum covers whatever was written.
@@ -113,8 +123,13 @@ public struct FrameEncoder: Sendable {
     }
 
     /// Bytes after the length field: kind byte, kind header, compression header, body, CRC.
-    static func innerLength(typeID: UInt64, compression: CompressionInfo?, fragment: FragmentInfo?, bodyCount: Int) -> Int {
+    static func innerLength(
+        typeID: UInt64, compression: CompressionInfo?, fragment: FragmentInfo?, session: UInt32? = nil, bodyCount: Int
+    ) -> Int {
         var length = 1 + Varint.encodedLength(typeID) + bodyCount + 4
+        if let session {
+            length += Varint.encodedLength(UInt64(session))
+        }
         if let fragment {
             length += Varint.encodedLength(fragment.messageID)
             length += Varint.encodedLength(UInt64(fragment.index))
@@ -129,7 +144,12 @@ public struct FrameEncoder: Sendable {
         return length
     }
 
-    static func validate(kind: FrameKind, typeID: UInt64, fragment: FragmentInfo?, bodyCount: Int) throws(WireError) {
+    static func validate(
+        kind: FrameKind, typeID: UInt64, fragment: FragmentInfo?, session: UInt32? = nil, bodyCount: Int
+    ) throws(WireError) {
+        guard session != 0 else {
+            throw WireError(.invalidValue, "session id 0 is reserved; session ids are 1...\(UInt32.max)")
+        }
         guard kind.isDefined else {
             throw WireError(.unknownKind, "frame kind \(kind.rawValue) is reserved in version 1")
         }

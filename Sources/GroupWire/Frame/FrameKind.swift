@@ -45,6 +45,10 @@ public struct FrameFlags: OptionSet, Sendable, Hashable {
     /// The body is compressed; a compression header follows the kind header.
     public static let compressed = FrameFlags(rawValue: 0x10)
 
+    /// The frame belongs to a session; a session header (the session id) follows the kind
+    /// header (Spec/FORMAT.md, "Sessions").
+    public static let session = FrameFlags(rawValue: 0x20)
+
     /// Every flag that version 1 defines. Any other bit set is ``WireError/Kind/unknownFlags``.
-    public static let known: FrameFlags = [.compressed]
+    public static let known: FrameFlags = [.compressed, .session]
 }

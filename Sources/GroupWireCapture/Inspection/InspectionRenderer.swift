@@ -22,7 +22,8 @@ public struct InspectionRenderer: Sendable {
         ///     "location": null | {"line": Int, "column": Int},       // hex files only
         ///     "frame": null | { "version", "lengthField", "kindByte", "kind": "data"|"control"|"fragment",
         ///                        "flags": [String], "typeID", "bodyLength", "bodyHex": String,
-        ///                        "crc32c": "0x…", "compression": null | {"codec", "dictionaryID", "contentSize"},
+        ///                        "crc32c": "0x…", "session": null | Int,
+        ///                        "compression": null | {"codec", "dictionaryID", "contentSize"},
         ///                        "fragment": null | {"messageID", "index", "count", "totalLength", "offset"} },
         ///     "payload": null | PayloadDump,           // see PayloadDump.json
         ///     "decompressedLength": null | Int,        // payload decompressed from the body
@@ -106,6 +107,9 @@ public struct InspectionRenderer: Sendable {
             return diagnostic(for: entry).map { $0 + "\n" } ?? ""
         }
         lines.append(headerLine(index, entry, frame))
+        if let session = frame.session {
+            lines.append("  session: \(session)")
+        }
         if let compression = frame.compression {
             lines.append(
                 "  compression: codec \(compression.codec)\(compression.codec == CompressionInfo.zstdCodec ? " (zstd)" : ""), dictionary \(compression.dictionaryID), content size \(compression.contentSize)"
@@ -185,6 +189,7 @@ public struct InspectionRenderer: Sendable {
                         "offset": .uint(info.offset),
                     ])
                 } ?? .null,
+                "session": frame.session.map { .uint(UInt64($0)) } ?? .null,
                 "version": .null, "lengthField": .null, "kindByte": .null, "crc32c": .null,
             ]
             if let header = entry.header {
@@ -212,6 +217,7 @@ public struct InspectionRenderer: Sendable {
 private func flagNames(_ flags: FrameFlags) -> [String] {
     var names: [String] = []
     if flags.contains(.compressed) { names.append("compressed") }
+    if flags.contains(.session) { names.append("session") }
     let unknown = flags.subtracting(.known).rawValue
     if unknown != 0 { names.append(hex8(unknown)) }
     return names

@@ -60,7 +60,7 @@ public struct ReceivePipeline: Sendable {
                 // the result refers to it in the frame, not copied, with no intermediate
                 // Frame and no call that takes the whole pipeline (which copied it, codec and all).
                 return ReceiveResult(
-                    message: ReceivedMessage(sender: sender, kind: header.kind, typeID: header.typeID,
+                    message: ReceivedMessage(sender: sender, kind: header.kind, typeID: header.typeID, session: header.session,
                                              frameBytes: bytes, payloadRange: range),
                     drops: drops)
             }
@@ -111,7 +111,9 @@ public struct ReceivePipeline: Sendable {
     /// The payload of a whole (data or control) frame, decompressed within the limits.
     private func message(from frame: Frame, sender: ParticipantID) throws(WireError) -> ReceivedMessage {
         guard let info = frame.compression else {
-            return ReceivedMessage(sender: sender, kind: frame.kind, typeID: frame.typeID, payload: frame.body, compression: nil)
+            var message = ReceivedMessage(sender: sender, kind: frame.kind, typeID: frame.typeID, payload: frame.body, compression: nil)
+            message.session = frame.session
+            return message
         }
         guard let codec, codec.codecID == info.codec else {
             throw WireError(.unknownCodec, "type \(frame.typeID): body compressed with codec \(info.codec), which this receiver lacks")
@@ -123,7 +125,9 @@ public struct ReceivePipeline: Sendable {
         guard payload.count == Int(info.contentSize) else {
             throw WireError(.invalidValue, "type \(frame.typeID): body decompressed to \(payload.count) bytes, not the declared \(info.contentSize)")
         }
-        return ReceivedMessage(sender: sender, kind: frame.kind, typeID: frame.typeID, payload: payload, compression: info)
+        var message = ReceivedMessage(sender: sender, kind: frame.kind, typeID: frame.typeID, payload: payload, compression: info)
+        message.session = frame.session
+        return message
     }
 }
 
@@ -140,6 +144,8 @@ public struct ReceivedMessage: Sendable {
     public var typeID: UInt64
     /// The compression header it travelled with, nil when it was not compressed.
     public var compression: CompressionInfo?
+    /// The session its frames named in their session header, nil for none.
+    public var session: UInt32?
     /// The bytes holding the payload: the payload itself, or the frame it stands in.
     private var storage: [UInt8]
     /// Where the payload is in ``storage``.
@@ -169,10 +175,11 @@ public struct ReceivedMessage: Sendable {
 
     /// A message whose payload stands at `payloadRange` of a frame's bytes, which the frame
     /// decoder has checked.
-    init(sender: ParticipantID, kind: FrameKind, typeID: UInt64, frameBytes: [UInt8], payloadRange: Range<Int>) {
+    init(sender: ParticipantID, kind: FrameKind, typeID: UInt64, session: UInt32?, frameBytes: [UInt8], payloadRange: Range<Int>) {
         self.sender = sender
         self.kind = kind
         self.typeID = typeID
+        self.session = session
         compression = nil
         storage = frameBytes
         range = payloadRange

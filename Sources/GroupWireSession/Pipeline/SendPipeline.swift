@@ -21,6 +21,7 @@ public struct SendPipeline: Sendable {
     ///   - messageID: the sender's id for this message, unique among its messages in flight
     ///     (names the fragments, when there are several).
     ///   - profile: the recipient's profile.
+    ///   - session: the session id every frame names in its session header, nil for none.
     /// - Returns: one frame, or the fragments of a body over the profile's frame size.
     /// - Throws: `WireError.Kind.messageTooLarge` when the payload is over the
     ///   profile's message size (nothing is sent then),
@@ -28,16 +29,17 @@ public struct SendPipeline: Sendable {
     ///   1, `WireError.Kind.unknownCodec` when the profile names a codec the
     ///   pipeline lacks, and the codec's and `Fragmenter`'s errors.
     public func frames(
-        kind: FrameKind = .data, typeID: UInt64, payload: [UInt8], messageID: UInt64, profile: PeerProfile
+        kind: FrameKind = .data, typeID: UInt64, payload: [UInt8], messageID: UInt64, profile: PeerProfile, session: UInt32? = nil
     ) throws(WireError) -> [[UInt8]] {
         let (compression, body) = try body(for: payload, profile: profile)
         guard kind == .data || kind == .control else {
             throw WireError(.invalidValue, "a message travels in a data or control frame, not \(kind)")
         }
         let limits = profile.limits
-        let single = FrameEncoder.frameSize(typeID: typeID, compression: compression, fragment: nil, bodyCount: body.count)
+        let single = FrameEncoder.frameSize(typeID: typeID, compression: compression, fragment: nil, session: session, bodyCount: body.count)
         guard kind == .control || single <= limits.maxFrameSize else {
-            return try Fragmenter(limits: limits).frames(typeID: typeID, messageID: messageID, compression: compression, body: body)
+            return try Fragmenter(limits: limits).frames(
+                typeID: typeID, messageID: messageID, compression: compression, session: session, body: body)
         }
         // One whole frame (every control message; a data message that fits): written
         // straight into a buffer of its exact size, the frame's only allocation. The bytes
@@ -46,7 +48,8 @@ public struct SendPipeline: Sendable {
         var failure: WireError?
         body.withUnsafeBytes { raw in
             do throws(WireError) {
-                try FrameEncoder(limits: limits).encode(kind: kind, typeID: typeID, compression: compression, body: raw, into: &writer)
+                try FrameEncoder(limits: limits).encode(
+                    kind: kind, typeID: typeID, compression: compression, session: session, body: raw, into: &writer)
             } catch {
                 failure = error
             }
@@ -60,10 +63,10 @@ public struct SendPipeline: Sendable {
     /// type knows its payload size up front (generated messages), the payload stays under
     /// the codec's compression threshold (or the profile compresses nothing) and the frame
     /// fits the profile's frame size. Otherwise nil: encode the payload and call
-    /// ``frames(kind:typeID:payload:messageID:profile:)``, which makes the same bytes.
-    /// - Throws: as ``frames(kind:typeID:payload:messageID:profile:)``.
+    /// ``frames(kind:typeID:payload:messageID:profile:session:)``, which makes the same bytes.
+    /// - Throws: as ``frames(kind:typeID:payload:messageID:profile:session:)``.
     public func frame<Message: MessageCodable>(
-        kind: FrameKind = .data, message: Message, profile: PeerProfile
+        kind: FrameKind = .data, message: Message, profile: PeerProfile, session: UInt32? = nil
     ) throws(WireError) -> [UInt8]? {
         guard let size = message._exactPayloadSize, kind == .data || kind == .control else { return nil }
         guard profile.envelopeVersion == Frame.version else {
@@ -77,17 +80,18 @@ public struct SendPipeline: Sendable {
             guard size < codec.compressionThreshold(dictionaryID: choice.dictionaryID) else { return nil }
         }
         let limits = profile.limits
-        guard kind == .control || FrameEncoder.frameSize(typeID: Message.wireTypeID, compression: nil, fragment: nil, bodyCount: size)
-            <= limits.maxFrameSize
+        guard kind == .control
+            || FrameEncoder.frameSize(typeID: Message.wireTypeID, compression: nil, fragment: nil, session: session, bodyCount: size)
+                <= limits.maxFrameSize
         else { return nil }
-        return try FrameEncoder(limits: limits).wholeFrame(kind: kind, typeID: Message.wireTypeID, bodySize: size) { sink in
+        return try FrameEncoder(limits: limits).wholeFrame(kind: kind, typeID: Message.wireTypeID, session: session, bodySize: size) { sink in
             message._encodePayload(into: &sink)
         }
     }
 
     /// The frame body for `payload` under `profile`: compressed (with its header) when the
     /// profile names a codec and compressing makes it strictly smaller, else `payload`.
-    /// - Throws: as ``frames(kind:typeID:payload:messageID:profile:)``.
+    /// - Throws: as ``frames(kind:typeID:payload:messageID:profile:session:)``.
     public func body(for payload: [UInt8], profile: PeerProfile) throws(WireError) -> (CompressionInfo?, [UInt8]) {
         guard profile.envelopeVersion == Frame.version else {
             throw WireError(.unsupportedVersion, "envelope version \(profile.envelopeVersion) is not supported; this library writes version \(Frame.version)")

@@ -12,6 +12,7 @@ struct FrameVector: Decodable, CustomTestStringConvertible {
         let body: String
         let compression: Compression?
         let fragment: Fragment?
+        let session: UInt32?
     }
     struct Compression: Decodable {
         let codec: UInt8
@@ -66,6 +67,7 @@ struct FrameVector: Decodable, CustomTestStringConvertible {
             fragment: fields.fragment.map {
                 FragmentInfo(messageID: $0.messageID, index: $0.index, count: $0.count, totalLength: $0.totalLength, offset: $0.offset)
             },
+            session: fields.session,
             body: try #require(bytes(hex: fields.body)))
     }
 }
