@@ -81,17 +81,30 @@ public final class Messenger: Sendable {
     ///   maximum message size (before anything is sent); the encoder's, codec's and
     ///   transport's errors.
     public func send<Message: MessageCodable>(_ message: Message, to recipients: Recipients = .all) async throws(WireError) {
+        try await send(message, to: recipients, session: nil)
+    }
+
+    /// Sends `message` in the frames of `session` (nil: outside any session).
+    func send<Message: MessageCodable>(_ message: Message, to recipients: Recipients, session: UInt32?) async throws(WireError) {
         try core.register(Message.self)
         let (messageID, groups) = core.plan(recipients, defaultProfile: defaultProfile)
         // The common case: one profile for everybody and a generated message that fits one
         // frame, written straight into it (no payload buffer, no list of frames).
-        if groups.count == 1, let frame = try sender.frame(message: message, profile: transportProfile(groups[0].profile)) {
+        if groups.count == 1,
+           let frame = try sender.frame(message: message, profile: transportProfile(groups[0].profile), session: session)
+        {
             try await transport.send(frame, to: groups[0].recipients)
             core.countSent(frames: 1)
             return
         }
         let payload = try message.messagePayload()
-        try await send(typeID: Message.wireTypeID, payload: payload, messageID: messageID, groups: groups)
+        try await send(kind: .data, typeID: Message.wireTypeID, payload: payload, messageID: messageID, groups: groups, session: session)
+    }
+
+    /// Sends a control message (kind 1, Spec/FORMAT.md "Control ids") with `payload`.
+    func sendControl(_ controlID: UInt64, payload: [UInt8], to recipients: Recipients) async throws(WireError) {
+        let (messageID, groups) = core.plan(recipients, defaultProfile: defaultProfile)
+        try await send(kind: .control, typeID: controlID, payload: payload, messageID: messageID, groups: groups, session: nil)
     }
 
     /// Sends raw bytes under `typeID`; receivers read them with ``rawMessages(typeID:)``.
@@ -112,16 +125,18 @@ public final class Messenger: Sendable {
     /// Plans the recipients' profiles, then sends.
     private func send(typeID: UInt64, payload: [UInt8], to recipients: Recipients) async throws(WireError) {
         let (messageID, groups) = core.plan(recipients, defaultProfile: defaultProfile)
-        try await send(typeID: typeID, payload: payload, messageID: messageID, groups: groups)
+        try await send(kind: .data, typeID: typeID, payload: payload, messageID: messageID, groups: groups, session: nil)
     }
 
     /// Encodes once per distinct profile among the recipients and hands the frames over.
     private func send(
-        typeID: UInt64, payload: [UInt8], messageID: UInt64, groups: [(profile: PeerProfile, recipients: Recipients)]
+        kind: FrameKind, typeID: UInt64, payload: [UInt8], messageID: UInt64,
+        groups: [(profile: PeerProfile, recipients: Recipients)], session: UInt32?
     ) async throws(WireError) {
         var encoded: [(frames: [[UInt8]], recipients: Recipients)] = []
         for group in groups {
-            let frames = try sender.frames(typeID: typeID, payload: payload, messageID: messageID, profile: transportProfile(group.profile))
+            let frames = try sender.frames(kind: kind, typeID: typeID, payload: payload, messageID: messageID,
+                                           profile: transportProfile(group.profile), session: session)
             encoded.append((frames, group.recipients))
         }
         for (frames, target) in encoded {
@@ -142,8 +157,23 @@ public final class Messenger: Sendable {
     /// - Throws: `WireError.Kind.duplicateTypeID` when another type (or raw
     ///   bytes) uses its type id on this messenger.
     public func messages<Message: MessageCodable>(of type: Message.Type) throws(WireError) -> Messages<Message> {
+        try messages(of: type) { _ in true }
+    }
+
+    /// The messages of `type` whose context `accept` lets through (a session's, while it
+    /// is joined).
+    func messages<Message: MessageCodable>(
+        of type: Message.Type, where accept: @escaping @Sendable (MessageContext) -> Bool
+    ) throws(WireError) -> Messages<Message> {
         try core.register(Message.self)
-        return subscribe(to: [Message.wireTypeID]) { value in value as? Message }
+        return subscribe(to: [Message.wireTypeID]) { value, context in accept(context) ? value as? Message : nil }
+    }
+
+    /// Starts handing control messages and membership changes to `observer` (on the
+    /// receiving task), returning who is reachable at that moment; nothing is missed or
+    /// seen twice between the two.
+    func observeSessionInput(_ observer: @escaping @Sendable (SessionInput) -> Void) -> Swift.Set<ParticipantID> {
+        core.observeSessionInput(observer)
     }
 
     /// Every message of a spec, as the generated enum over them, so one loop can switch
@@ -154,7 +184,7 @@ public final class Messenger: Sendable {
         for type in MessageSet.messageTypes {
             try core.register(type)
         }
-        return subscribe(to: MessageSet.messageTypes.map { $0.wireTypeID }) { value in
+        return subscribe(to: MessageSet.messageTypes.map { $0.wireTypeID }) { value, _ in
             (value as? any MessageCodable).flatMap(MessageSet.init)
         }
     }
@@ -163,17 +193,17 @@ public final class Messenger: Sendable {
     /// - Throws: `WireError.Kind.duplicateTypeID` when a message type uses `typeID`.
     public func rawMessages(typeID: UInt64) throws(WireError) -> Messages<[UInt8]> {
         try core.registerRaw(typeID)
-        return subscribe(to: [typeID]) { value in value as? [UInt8] }
+        return subscribe(to: [typeID]) { value, _ in value as? [UInt8] }
     }
 
     /// A stream fed from `typeIDs`, converting each decoded value with `convert`.
     private func subscribe<Element: Sendable>(
-        to typeIDs: [UInt64], convert: @escaping @Sendable (any Sendable) -> Element?
+        to typeIDs: [UInt64], convert: @escaping @Sendable (any Sendable, MessageContext) -> Element?
     ) -> Messages<Element> {
         let (stream, continuation) = Messages<Element>.makeStream()
         let subscriber = Subscriber(
             deliver: { value, context in
-                if let element = convert(value) { continuation.yield((element, context)) }
+                if let element = convert(value, context) { continuation.yield((element, context)) }
             },
             finish: { continuation.finish() })
         if let token = core.subscribe(subscriber, to: typeIDs) {
@@ -203,6 +233,26 @@ public final class Messenger: Sendable {
     }
 }
 
+/// What the session layer hears from a messenger: control messages and membership.
+enum SessionInput: Sendable {
+    /// A control message (kind 1) from a participant.
+    case control(ReceivedControl)
+    /// A participant became reachable.
+    case joined(ParticipantID)
+    /// A participant is no longer reachable.
+    case left(ParticipantID)
+}
+
+/// A control message as received.
+struct ReceivedControl: Sendable {
+    /// Who sent it.
+    let source: ParticipantID
+    /// Its control id.
+    let controlID: UInt64
+    /// Its body, decompressed and reassembled.
+    let payload: [UInt8]
+}
+
 /// One stream listening for messages.
 struct Subscriber: Sendable {
     let deliver: @Sendable (any Sendable, MessageContext) -> Void
@@ -223,6 +273,7 @@ extension Messenger {
             var profiles: [ParticipantID: PeerProfile] = [:]
             var statistics = MessengerStatistics()
             var isFinished = false
+            var sessionObserver: (@Sendable (SessionInput) -> Void)?
         }
 
         private let state = Mutex(State())
@@ -307,20 +358,41 @@ extension Messenger {
             state.withLock { $0.statistics }
         }
 
+        func observeSessionInput(_ observer: @escaping @Sendable (SessionInput) -> Void) -> Swift.Set<ParticipantID> {
+            state.withLock { state in
+                state.sessionObserver = observer
+                return state.reachable
+            }
+        }
+
         /// Handles one transport event on the receiving task.
         func handle(_ event: TransportEvent, pipeline: inout ReceivePipeline, limits: Limits) {
             let message: TransportMessage
             switch event {
             case .joined(let participant):
-                state.withLock { _ = $0.reachable.insert(participant) }
+                let observer = state.withLock { state in
+                    _ = state.reachable.insert(participant)
+                    return state.sessionObserver
+                }
+                observer?(.joined(participant))
                 return
             case .left(let participant):
-                state.withLock { _ = $0.reachable.remove(participant) }
+                let observer = state.withLock { state in
+                    _ = state.reachable.remove(participant)
+                    return state.sessionObserver
+                }
+                observer?(.left(participant))
                 return
             case .message(let received):
                 message = received
             }
             let result = pipeline.receive(frameBytes: message.bytes, from: message.source)
+            if let whole = result.message, whole.kind == .control {
+                let observer = state.withLock { $0.sessionObserver }
+                record(result, delivered: observer != nil, unrouted: observer == nil)
+                observer?(.control(ReceivedControl(source: message.source, controlID: whole.typeID, payload: whole.payload)))
+                return
+            }
             guard let whole = result.message, whole.kind == .data else {
                 record(result, delivered: false, unrouted: false)
                 return
@@ -350,7 +422,8 @@ extension Messenger {
                 record(result, delivered: false, unrouted: true)
                 return
             }
-            let context = MessageContext(source: message.source, typeID: whole.typeID, wasCompressed: whole.compression != nil)
+            let context = MessageContext(source: message.source, typeID: whole.typeID, wasCompressed: whole.compression != nil,
+                                         session: whole.session)
             for subscriber in subscribers {
                 subscriber.deliver(value, context)
             }

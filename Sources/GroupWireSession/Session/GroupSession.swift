@@ -1,0 +1,105 @@
+import GroupWire
+
+/// One session of an activity on this participant, as Apple's `GroupSession`: received
+/// from ``GroupSessionCoordinator/sessions(for:)`` in the `waiting` state, `join()`ed when
+/// the app is ready, and invalidated when it leaves, when anyone ends it, or when a newer
+/// activation replaces it. An invalidated session is never reused.
+public final class GroupSession<Activity: GroupActivity>: Sendable, Identifiable {
+    /// The session id every frame of the session names (Spec/FORMAT.md, "Sessions").
+    public let id: UInt32
+    /// The activity as it was when this participant received the session.
+    public let initialActivity: Activity
+    private let coordinator: GroupSessionCoordinator
+
+    init(coordinator: GroupSessionCoordinator, id: UInt32, activity: Activity) {
+        self.coordinator = coordinator
+        self.id = id
+        initialActivity = activity
+    }
+
+    /// The current activity: the newest replacement every participant converges on.
+    public var activity: Activity {
+        guard let announcement = coordinator.announcement(of: id),
+              let value = try? WireDecoder().decode(Activity.self, from: announcement.activity)
+        else { return initialActivity }
+        return value
+    }
+
+    /// This participant's state now.
+    public var state: GroupSessionState { coordinator.state(of: id) }
+
+    /// The state now and each change after it; finishes once the session is invalidated.
+    public var states: AsyncStream<GroupSessionState> { coordinator.states(of: id) }
+
+    /// The participants that joined the session (this one too, once joined); one person on
+    /// two devices counts twice.
+    public var activeParticipants: Set<ParticipantID> { coordinator.activeParticipants(of: id) }
+
+    /// The participants now and after each change; finishes when the session stops being current.
+    public var activeParticipantUpdates: AsyncStream<Set<ParticipantID>> { coordinator.participantUpdates(of: id) }
+
+    /// This device.
+    public var localParticipant: ParticipantID { coordinator.localParticipant }
+
+    /// Sends and receives this session's messages.
+    public var messenger: GroupSessionMessenger { GroupSessionMessenger(coordinator: coordinator, session: id) }
+
+    /// Joins: messages start to flow and the others see this participant.
+    /// - Throws: ``GroupSessionError/Kind/notWaiting`` unless waiting;
+    ///   ``GroupSessionError/Kind/invalidated`` once invalidated.
+    public func join() throws(GroupSessionError) {
+        try coordinator.join(id)
+    }
+
+    /// Leaves, for this participant only; the session is invalidated (`left`) here.
+    /// - Throws: ``GroupSessionError/Kind/notJoined`` unless joined.
+    public func leave() throws(GroupSessionError) {
+        try coordinator.leave(id)
+    }
+
+    /// Ends the session for everyone.
+    /// - Throws: ``GroupSessionError/Kind/invalidated`` once invalidated.
+    public func end() throws(GroupSessionError) {
+        try coordinator.end(id)
+    }
+
+    /// Replaces the activity for everyone; concurrent replacements converge on the one
+    /// with the newest Lamport stamp.
+    /// - Throws: ``GroupSessionError/Kind/notJoined`` unless joined.
+    public func replaceActivity(with activity: Activity) throws(GroupSessionError) {
+        try coordinator.replaceActivity(id, with: activity)
+    }
+}
+
+/// A session's messenger, as Apple's `GroupSessionMessenger`: what it sends names the
+/// session in every frame, and it delivers only messages of its session while joined, so
+/// nothing of an ended session ever reaches the next.
+public struct GroupSessionMessenger: Sendable {
+    let coordinator: GroupSessionCoordinator
+    /// The session's id.
+    public let session: UInt32
+
+    /// Sends `message` to the session's participants.
+    /// - Throws: ``GroupSessionError/Kind/notJoined`` unless the session is joined;
+    ///   ``GroupSessionError/Kind/sendFailed`` with the messenger's error.
+    public func send<Message: MessageCodable>(_ message: Message, to recipients: Recipients = .all) async throws(GroupSessionError) {
+        guard coordinator.isJoined(session) else {
+            throw GroupSessionError(.notJoined, session: session, "messages flow only while the session is joined")
+        }
+        do {
+            try await coordinator.messenger.send(message, to: recipients, session: session)
+        } catch {
+            throw GroupSessionError(.sendFailed, session: session, "\(error)")
+        }
+    }
+
+    /// The messages of `type` sent in this session, delivered while it is joined here.
+    /// - Throws: `WireError.Kind.duplicateTypeID` when another type uses its type id.
+    public func messages<Message: MessageCodable>(of type: Message.Type) throws(WireError) -> Messenger.Messages<Message> {
+        let session = session
+        let coordinator = coordinator
+        return try coordinator.messenger.messages(of: type) { context in
+            context.session == session && coordinator.isJoined(session)
+        }
+    }
+}

@@ -1,0 +1,294 @@
+import Foundation
+import GroupWire
+import Synchronization
+
+/// One participant's side of the group sessions carried by a ``Messenger``: it activates
+/// activities, hands out a ``GroupSession`` each time an activity is started (by anyone),
+/// and keeps every participant's view of the current session converging.
+///
+/// The session protocol (Spec/FORMAT.md, "Sessions" and "Session control") travels in
+/// control frames: an activation names a new session id and carries the activity; joins,
+/// leaves, activity replacements and ends refer to that id; every data frame sent in a
+/// session names it in its session header. Concurrent activations and replacements
+/// converge on the one with the highest Lamport stamp (clock, then participant id).
+/// A participant that becomes reachable is told about the current session and who joined.
+///
+/// Control messages need a transport that delivers them (the in-process hub without drops,
+/// a relay); over a lossy transport they need the reliable delivery mode.
+public final class GroupSessionCoordinator: Sendable {
+    /// The messenger sessions send and receive through.
+    public let messenger: Messenger
+    /// This device: one person on two devices is two participants.
+    public var localParticipant: ParticipantID { messenger.transport.localParticipant }
+    /// Whether a group session can be started now.
+    public let stateObserver: GroupStateObserver
+
+    private let engine: LockedEngine
+    private let outbox: AsyncStream<(SessionControl, Recipients)>.Continuation
+    private let sending: Task<Void, Never>
+    private let decide: (@Sendable (GroupActivityMetadata, Bool) -> ActivationDecision)?
+    private let newSessionID: @Sendable () -> UInt32
+
+    /// Creates the coordinator for `messenger`'s participant.
+    /// - Parameters:
+    ///   - messenger: the messenger the session protocol and the sessions' messages use.
+    ///   - activationDecision: overrides ``prepareForActivation(_:)``: given the activity's
+    ///     metadata and whether the group is eligible, what to do.
+    ///   - sessionIDs: where new session ids come from (random by default; a seeded source
+    ///     makes a test replay exactly). Zero is never used.
+    public init(
+        messenger: Messenger,
+        activationDecision: (@Sendable (GroupActivityMetadata, Bool) -> ActivationDecision)? = nil,
+        sessionIDs: (@Sendable () -> UInt32)? = nil
+    ) {
+        self.messenger = messenger
+        decide = activationDecision
+        newSessionID = sessionIDs ?? { UInt32.random(in: 1...UInt32.max) }
+        let observer = GroupStateObserver()
+        stateObserver = observer
+        let engine = LockedEngine()
+        self.engine = engine
+        let (stream, continuation) = AsyncStream<(SessionControl, Recipients)>.makeStream()
+        outbox = continuation
+        sending = Task {
+            for await (control, recipients) in stream {
+                try? await messenger.sendControl(control.controlID, payload: control.payload(), to: recipients)
+            }
+        }
+        let local = messenger.transport.localParticipant
+        let reachable = messenger.observeSessionInput { [engine, continuation, observer] input in
+            let effects = engine.withLock { $0.handle(input, local: local) }
+            Self.perform(effects, outbox: continuation, observer: observer)
+        }
+        let effects = engine.withLock { engine in
+            engine.reachable = reachable
+            return [Effect.eligibility(!reachable.isEmpty)]
+        }
+        Self.perform(effects, outbox: continuation, observer: observer)
+    }
+
+    deinit {
+        outbox.finish()
+    }
+
+    // MARK: Starting activities
+
+    /// Whether to share `activity` with the group: the app's decision when it gave one,
+    /// else `activationPreferred` when the group is eligible (someone else is reachable)
+    /// and `activationDisabled` when not.
+    public func prepareForActivation<Activity: GroupActivity>(_ activity: Activity) -> ActivationDecision {
+        let eligible = stateObserver.isEligibleForGroupSession
+        if let decide { return decide(activity.metadata, eligible) }
+        return eligible ? .activationPreferred : .activationDisabled
+    }
+
+    /// Starts a new session of `activity` for the whole group: every participant (this one
+    /// too) gets it from ``sessions(for:)`` in the `waiting` state. A session already running
+    /// is invalidated (`replaced`) everywhere: this is how "clear canvas" starts afresh.
+    /// - Returns: the new session's id.
+    /// - Throws: ``GroupSessionError/Kind/notEligible`` unless ``prepareForActivation(_:)``
+    ///   says `activationPreferred`; ``GroupSessionError/Kind/activityEncoding`` when the
+    ///   activity cannot be encoded.
+    @discardableResult
+    public func activate<Activity: GroupActivity>(_ activity: Activity) throws(GroupSessionError) -> UInt32 {
+        guard prepareForActivation(activity) == .activationPreferred else {
+            throw GroupSessionError(.notEligible, session: nil, "activation is not preferred: nobody else is reachable, or the app declined")
+        }
+        let bytes = try Self.encode(activity)
+        let local = localParticipant
+        let effects = engine.withLock { engine -> [Effect] in
+            var id = newSessionID()
+            while id == 0 || engine.retired.contains(id) || engine.current?.announcement.session == id {
+                id = newSessionID()
+            }
+            let stamp = SessionStamp(clock: engine.tick(), participant: local)
+            let announcement = SessionAnnouncement(
+                session: id, activated: stamp, activitySet: stamp, activityIdentifier: Activity.activityIdentifier,
+                metadata: activity.metadata, activity: bytes)
+            return engine.adopt(announcement) + [.send(.activate(announcement), .all)]
+        }
+        Self.perform(effects, outbox: outbox, observer: stateObserver)
+        return effects.compactMap { effect -> UInt32? in
+            if case .send(.activate(let announcement), _) = effect { announcement.session } else { nil }
+        }.first ?? 0
+    }
+
+    /// The sessions of `Activity`, as they are started by any participant; a session
+    /// already current (waiting or joined) when the sequence is created comes first.
+    public func sessions<Activity: GroupActivity>(for activity: Activity.Type) -> AsyncStream<GroupSession<Activity>> {
+        let (stream, continuation) = AsyncStream<GroupSession<Activity>>.makeStream()
+        let listener: @Sendable (SessionAnnouncement) -> Void = { [weak self] announcement in
+            guard let self, let value = try? WireDecoder().decode(Activity.self, from: announcement.activity) else { return }
+            continuation.yield(GroupSession(coordinator: self, id: announcement.session, activity: value))
+        }
+        let current = engine.withLock { engine -> SessionAnnouncement? in
+            engine.nextToken += 1
+            engine.listeners[Activity.activityIdentifier, default: [:]][engine.nextToken] = listener
+            guard let record = engine.current, record.announcement.activityIdentifier == Activity.activityIdentifier,
+                  record.state == .waiting || record.state == .joined
+            else { return nil }
+            return record.announcement
+        }
+        if let current { listener(current) }
+        return stream
+    }
+
+    // MARK: Session operations (GroupSession calls these)
+
+    func state(of session: UInt32) -> GroupSessionState {
+        engine.withLock { $0.state(of: session) }
+    }
+
+    func states(of session: UInt32) -> AsyncStream<GroupSessionState> {
+        let (stream, continuation) = AsyncStream<GroupSessionState>.makeStream()
+        let state = engine.withLock { engine -> GroupSessionState in
+            let state = engine.state(of: session)
+            if case .invalidated = state { return state }
+            engine.nextToken += 1
+            engine.stateWatchers[session, default: [:]][engine.nextToken] = continuation
+            return state
+        }
+        continuation.yield(state)
+        if case .invalidated = state { continuation.finish() }
+        return stream
+    }
+
+    func activeParticipants(of session: UInt32) -> Set<ParticipantID> {
+        engine.withLock { engine in
+            engine.current?.announcement.session == session ? engine.current?.joined ?? [] : []
+        }
+    }
+
+    func participantUpdates(of session: UInt32) -> AsyncStream<Set<ParticipantID>> {
+        let (stream, continuation) = AsyncStream<Set<ParticipantID>>.makeStream()
+        let current = engine.withLock { engine -> Set<ParticipantID>? in
+            guard let record = engine.current, record.announcement.session == session else { return nil }
+            engine.nextToken += 1
+            engine.participantWatchers[session, default: [:]][engine.nextToken] = continuation
+            return record.joined
+        }
+        if let current { continuation.yield(current) } else { continuation.finish() }
+        return stream
+    }
+
+    func announcement(of session: UInt32) -> SessionAnnouncement? {
+        engine.withLock { engine in
+            engine.current?.announcement.session == session ? engine.current?.announcement : nil
+        }
+    }
+
+    func isJoined(_ session: UInt32) -> Bool {
+        state(of: session) == .joined
+    }
+
+    func join(_ session: UInt32) throws(GroupSessionError) {
+        let local = localParticipant
+        let effects = try engine.withLock { (engine) throws(GroupSessionError) -> [Effect] in
+            guard engine.state(of: session) == .waiting else {
+                throw Self.refusal(.notWaiting, session: session, state: engine.state(of: session), "join")
+            }
+            return engine.setLocalState(.joined, local: local) + [.send(.join(session: session), .all)]
+        }
+        Self.perform(effects, outbox: outbox, observer: stateObserver)
+    }
+
+    func leave(_ session: UInt32) throws(GroupSessionError) {
+        let local = localParticipant
+        let effects = try engine.withLock { (engine) throws(GroupSessionError) -> [Effect] in
+            guard engine.state(of: session) == .joined else {
+                throw Self.refusal(.notJoined, session: session, state: engine.state(of: session), "leave")
+            }
+            return engine.setLocalState(.invalidated(reason: .left), local: local) + [.send(.leave(session: session), .all)]
+        }
+        Self.perform(effects, outbox: outbox, observer: stateObserver)
+    }
+
+    func end(_ session: UInt32) throws(GroupSessionError) {
+        let local = localParticipant
+        let effects = try engine.withLock { (engine) throws(GroupSessionError) -> [Effect] in
+            let state = engine.state(of: session)
+            guard state == .waiting || state == .joined else {
+                throw Self.refusal(.invalidated, session: session, state: state, "end")
+            }
+            let clock = engine.tick()
+            return engine.retireCurrent(.ended(by: local)) + [.send(.end(session: session, clock: clock), .all)]
+        }
+        Self.perform(effects, outbox: outbox, observer: stateObserver)
+    }
+
+    func replaceActivity<Activity: GroupActivity>(_ session: UInt32, with activity: Activity) throws(GroupSessionError) {
+        let bytes = try Self.encode(activity)
+        let local = localParticipant
+        let effects = try engine.withLock { (engine) throws(GroupSessionError) -> [Effect] in
+            guard engine.state(of: session) == .joined, var announcement = engine.current?.announcement else {
+                throw Self.refusal(.notJoined, session: session, state: engine.state(of: session), "replace the activity of")
+            }
+            announcement.activitySet = SessionStamp(clock: engine.tick(), participant: local)
+            announcement.metadata = activity.metadata
+            announcement.activity = bytes
+            engine.current?.announcement = announcement
+            return [.send(.replace(announcement), .all)]
+        }
+        Self.perform(effects, outbox: outbox, observer: stateObserver)
+    }
+
+    // MARK: Helpers
+
+    private static func encode<Activity: GroupActivity>(_ activity: Activity) throws(GroupSessionError) -> [UInt8] {
+        do {
+            return try WireEncoder().encode(activity)
+        } catch {
+            throw GroupSessionError(.activityEncoding, session: nil, "\(Activity.self) cannot be encoded: \(error)")
+        }
+    }
+
+    private static func refusal(
+        _ kind: GroupSessionError.Kind, session: UInt32, state: GroupSessionState, _ operation: String
+    ) -> GroupSessionError {
+        if case .invalidated(let reason) = state {
+            return GroupSessionError(.invalidated, session: session, "cannot \(operation) a session invalidated (\(reason)); it is never reused")
+        }
+        return GroupSessionError(kind, session: session, "cannot \(operation) a session that is \(state)")
+    }
+
+    /// Performs what the engine decided, outside its lock.
+    private static func perform(
+        _ effects: [Effect], outbox: AsyncStream<(SessionControl, Recipients)>.Continuation, observer: GroupStateObserver
+    ) {
+        for effect in effects {
+            switch effect {
+            case .send(let control, let recipients): outbox.yield((control, recipients))
+            case .notify(let listeners, let announcement): listeners.forEach { $0(announcement) }
+            case .state(let watchers, let state, let finish):
+                for watcher in watchers {
+                    watcher.yield(state)
+                    if finish { watcher.finish() }
+                }
+            case .participants(let watchers, let participants, let finish):
+                for watcher in watchers {
+                    watcher.yield(participants)
+                    if finish { watcher.finish() }
+                }
+            case .eligibility(let eligible): observer.update(eligible)
+            }
+        }
+    }
+}
+
+/// The engine behind a lock, shared by the coordinator and the messenger's receiving task.
+final class LockedEngine: Sendable {
+    private let mutex = Mutex(Engine())
+
+    func withLock<Result, Failure: Error>(_ body: (inout Engine) throws(Failure) -> sending Result) throws(Failure) -> sending Result {
+        try mutex.withLock(body)
+    }
+}
+
+/// Something the engine decided, done outside its lock.
+enum Effect: Sendable {
+    case send(SessionControl, Recipients)
+    case notify([@Sendable (SessionAnnouncement) -> Void], SessionAnnouncement)
+    case state([AsyncStream<GroupSessionState>.Continuation], GroupSessionState, finish: Bool)
+    case participants([AsyncStream<Set<ParticipantID>>.Continuation], Set<ParticipantID>, finish: Bool)
+    case eligibility(Bool)
+}

@@ -1,0 +1,76 @@
+/// Where a ``GroupSession`` is in its life: `waiting` → `joined` → `invalidated(reason)`.
+/// An invalidated session is never reused.
+public enum GroupSessionState: Sendable, Hashable {
+    /// Received, not yet joined: no messages flow.
+    case waiting
+    /// Joined: messages flow.
+    case joined
+    /// Over for this participant, for `reason`.
+    case invalidated(reason: GroupSessionInvalidation)
+}
+
+/// Why a session was invalidated.
+public enum GroupSessionInvalidation: Sendable, Hashable {
+    /// This participant left (``GroupSession/leave()``).
+    case left
+    /// A participant ended the session for everyone (``GroupSession/end()``).
+    case ended(by: ParticipantID)
+    /// A newer activation started another session (session id), which replaces this one.
+    case replaced(by: UInt32)
+    /// The transport closed.
+    case transportClosed
+}
+
+/// What an app decides when asked whether to start an activity
+/// (``GroupSessionCoordinator/prepareForActivation(_:)``), as Apple's
+/// `GroupActivityActivationResult`.
+public enum ActivationDecision: Sendable, Hashable {
+    /// Share the activity with the group.
+    case activationPreferred
+    /// Do it alone: nobody to share with (not eligible), or the app says so.
+    case activationDisabled
+    /// The user cancelled.
+    case cancelled
+}
+
+/// An operation a session's state (or the group) does not allow.
+public struct GroupSessionError: Error, Sendable, Hashable, CustomStringConvertible {
+    /// What kind of refusal it is.
+    public struct Kind: Sendable, Hashable, CustomStringConvertible {
+        /// The kind's name.
+        public let name: String
+        /// `join()` on a session that is not waiting.
+        public static let notWaiting = Kind(name: "notWaiting")
+        /// An operation that needs a joined session (`leave()`, `replaceActivity`, sending).
+        public static let notJoined = Kind(name: "notJoined")
+        /// The session is invalidated: it is never reused.
+        public static let invalidated = Kind(name: "invalidated")
+        /// `activate()` with nobody reachable to share with, or declined by the app.
+        public static let notEligible = Kind(name: "notEligible")
+        /// The activity value could not be encoded or decoded.
+        public static let activityEncoding = Kind(name: "activityEncoding")
+        /// The messenger could not send (the `WireError` is in the context).
+        public static let sendFailed = Kind(name: "sendFailed")
+        /// The kind's name.
+        public var description: String { name }
+    }
+
+    /// What went wrong.
+    public let kind: Kind
+    /// The session concerned, if any.
+    public let session: UInt32?
+    /// A sentence of context.
+    public let context: String
+
+    /// Creates an error.
+    public init(_ kind: Kind, session: UInt32?, _ context: String) {
+        self.kind = kind
+        self.session = session
+        self.context = context
+    }
+
+    /// `kind (session N): context`.
+    public var description: String {
+        "\(kind)\(session.map { " (session \($0))" } ?? ""): \(context)"
+    }
+}

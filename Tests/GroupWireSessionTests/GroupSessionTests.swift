@@ -1,0 +1,313 @@
+import Foundation
+import GroupWire
+import GroupWireExamples
+import GroupWireTesting
+import Synchronization
+import Testing
+
+@testable import GroupWireSession
+
+/// The canvas activity of the tests: the reference example, DrawTogether.
+struct DrawActivity: GroupActivity, Equatable {
+    static let activityIdentifier = "com.example.draw-together"
+    var canvas: String
+    var metadata: GroupActivityMetadata { GroupActivityMetadata(title: "Draw: \(canvas)", type: .createTogether) }
+}
+
+/// The sessions one participant has received, collected as they arrive.
+final class SessionInbox: Sendable {
+    private final class Storage: Sendable {
+        let received = Mutex<[GroupSession<DrawActivity>]>([])
+    }
+
+    private let storage = Storage()
+    private let task: Task<Void, Never>
+
+    init(_ stream: AsyncStream<GroupSession<DrawActivity>>) {
+        let storage = storage
+        task = Task {
+            for await session in stream {
+                storage.received.withLock { $0.append(session) }
+            }
+        }
+    }
+
+    deinit { task.cancel() }
+
+    var sessions: [GroupSession<DrawActivity>] { storage.received.withLock { $0 } }
+}
+
+/// Participants on one seeded hub, each with a messenger and a session coordinator, in
+/// the group-activities vocabulary.
+struct Party {
+    let hub: InProcessHub
+    var ids: [ParticipantID] = []
+    var coordinators: [GroupSessionCoordinator] = []
+    var inboxes: [SessionInbox] = []
+    /// How many sessions of each inbox the test has taken.
+    var taken: [Int] = []
+
+    static func make(count: Int, plan: FaultPlan) async throws -> Party {
+        var party = Party(hub: InProcessHub(plan: plan, clock: VirtualClock()))
+        for _ in 0..<count { try await party.add() }
+        return party
+    }
+
+    /// Connects one more participant (numbered after the others).
+    mutating func add() async throws {
+        let id = ParticipantID.numbered(UInt64(ids.count + 1))
+        let messenger = Messenger(transport: try await hub.join(id))
+        let sessionIDs = SessionIDs(participant: ids.count + 1)
+        let coordinator = GroupSessionCoordinator(messenger: messenger, sessionIDs: { sessionIDs.take() })
+        ids.append(id)
+        coordinators.append(coordinator)
+        inboxes.append(SessionInbox(coordinator.sessions(for: DrawActivity.self)))
+        taken.append(0)
+    }
+
+    /// Delivers what is in flight until `condition` holds (bounded: 60 s of real time, for a
+    /// machine busy with the other suites).
+    func settle(until condition: () -> Bool) async throws {
+        let deadline = ContinuousClock.now + .seconds(60)
+        while !condition() {
+            await hub.runUntilIdle()
+            try await Task.sleep(for: .milliseconds(2))
+            guard ContinuousClock.now < deadline else {
+                Issue.record("the party did not settle within 60 s")
+                return
+            }
+        }
+    }
+
+    /// The next session each participant receives (delivering until all have one).
+    mutating func nextSessions() async throws -> [GroupSession<DrawActivity>] {
+        let inboxes = inboxes
+        let taken = taken
+        try await settle { inboxes.indices.allSatisfy { inboxes[$0].sessions.count > taken[$0] } }
+        var sessions: [GroupSession<DrawActivity>] = []
+        for index in inboxes.indices {
+            let all = inboxes[index].sessions
+            guard all.count > taken[index] else { throw PartyError(description: "participant \(index + 1) received no session") }
+            sessions.append(all[taken[index]])
+            self.taken[index] += 1
+        }
+        return sessions
+    }
+}
+
+/// A party that did not reach the state a test waits for.
+struct PartyError: Error, CustomStringConvertible {
+    let description: String
+}
+
+/// The first element `stream` yields, or nil after 60 s (the waiting task is cancelled,
+/// which ends the stream's iteration).
+func firstElement<Element: Sendable>(of stream: Messenger.Messages<Element>) async -> (message: Element, context: MessageContext)? {
+    let waiting = Task { () -> (message: Element, context: MessageContext)? in
+        var iterator = stream.makeAsyncIterator()
+        return await iterator.next()
+    }
+    let timeout = Task {
+        try await Task.sleep(for: .seconds(60))
+        waiting.cancel()
+    }
+    defer { timeout.cancel() }
+    return await waiting.value
+}
+
+/// Session ids for one participant: 1000·n + 1, + 2, … (a test replays exactly).
+final class SessionIDs: Sendable {
+    private let next: Mutex<UInt32>
+
+    init(participant: Int) {
+        next = Mutex(UInt32(participant) * 1_000)
+    }
+
+    func take() -> UInt32 {
+        next.withLock { value in
+            value += 1
+            return value
+        }
+    }
+}
+
+@Suite struct GroupSessionTests {
+    /// Reordering, duplicates and delay, but no loss: the session protocol's control
+    /// messages need every message delivered (the reliable mode provides that on lossy links).
+    static let shuffling = FaultPlan(seed: 0x5E55, mode: .unreliable, duplicateRate: 0.2, reorderRate: 0.3,
+                                     delay: .milliseconds(1) ... .milliseconds(30))
+
+    @Test func threeParticipantsActivateJoinAndSeeEachOther() async throws {
+        var party = try await Party.make(count: 3, plan: Self.shuffling)
+        try await party.settle { party.coordinators.allSatisfy { $0.stateObserver.isEligibleForGroupSession } }
+        let id = try party.coordinators[0].activate(DrawActivity(canvas: "one"))
+        let sessions = try await party.nextSessions()
+        #expect(sessions.map(\.id) == [id, id, id])
+        #expect(sessions.allSatisfy { $0.state == .waiting && $0.activity == DrawActivity(canvas: "one") })
+        for session in sessions { try session.join() }
+        try await party.settle { sessions.allSatisfy { $0.activeParticipants == Set(party.ids) } }
+        #expect(sessions.allSatisfy { $0.state == .joined })
+        #expect(sessions[1].localParticipant == party.ids[1])
+    }
+
+    @Test func aParticipantThatLeavesIsInvalidatedAndTheOthersSeeItGo() async throws {
+        var party = try await Party.make(count: 3, plan: Self.shuffling)
+        try await party.settle { party.coordinators.allSatisfy { $0.stateObserver.isEligibleForGroupSession } }
+        try party.coordinators[0].activate(DrawActivity(canvas: "one"))
+        let sessions = try await party.nextSessions()
+        for session in sessions { try session.join() }
+        try await party.settle { sessions.allSatisfy { $0.activeParticipants.count == 3 } }
+        try sessions[2].leave()
+        #expect(sessions[2].state == .invalidated(reason: .left))
+        try await party.settle { sessions[0].activeParticipants.count == 2 && sessions[1].activeParticipants.count == 2 }
+        #expect(sessions[0].activeParticipants == [party.ids[0], party.ids[1]])
+        #expect(throws: GroupSessionError.self) { try sessions[2].join() }
+        do {
+            try sessions[2].join()
+        } catch {
+            #expect(error.kind == .invalidated)
+        }
+    }
+
+    @Test func concurrentActivityReplacementsConvergeOnTheNewestStampEverywhere() async throws {
+        var party = try await Party.make(count: 3, plan: Self.shuffling)
+        try await party.settle { party.coordinators.allSatisfy { $0.stateObserver.isEligibleForGroupSession } }
+        try party.coordinators[0].activate(DrawActivity(canvas: "start"))
+        let sessions = try await party.nextSessions()
+        for session in sessions { try session.join() }
+        try await party.settle { sessions.allSatisfy { $0.activeParticipants.count == 3 } }
+        // Both replace before either hears the other: equal clocks, so the higher
+        // participant id (2) wins, on all three.
+        try sessions[0].replaceActivity(with: DrawActivity(canvas: "from 1"))
+        try sessions[1].replaceActivity(with: DrawActivity(canvas: "from 2"))
+        try await party.settle { sessions.allSatisfy { $0.activity == DrawActivity(canvas: "from 2") } }
+        #expect(sessions.map(\.activity.canvas) == ["from 2", "from 2", "from 2"])
+    }
+
+    @Test func clearCanvasStartsANewSessionThatNoOldMessageReaches() async throws {
+        var party = try await Party.make(count: 3, plan: FaultPlan(seed: 9, mode: .unreliable, reorderRate: 0.5,
+                                                                   delay: .milliseconds(1) ... .milliseconds(80)))
+        try await party.settle { party.coordinators.allSatisfy { $0.stateObserver.isEligibleForGroupSession } }
+        let firstID = try party.coordinators[0].activate(DrawActivity(canvas: "first"))
+        let first = try await party.nextSessions()
+        for session in first { try session.join() }
+        try await party.settle { first.allSatisfy { $0.activeParticipants.count == 3 } }
+        // Strokes of the first canvas in flight (1-80 ms of virtual time each) when
+        // participant 1 clears the canvas by activating a new session.
+        for index in 0..<30 {
+            try await first[0].messenger.send(UpsertStroke(id: UUID(), color: .red, point: Point(x: Double(index), y: 0)))
+        }
+        let secondID = try party.coordinators[0].activate(DrawActivity(canvas: "second"))
+        let second = try await party.nextSessions()
+        #expect(second.map(\.id) == [secondID, secondID, secondID])
+        #expect(first.allSatisfy { $0.state == .invalidated(reason: .replaced(by: secondID)) })
+        let listeners = try second.dropFirst().map { try $0.messenger.messages(of: UpsertStroke.self) }
+        for session in second { try session.join() }
+        try await party.settle { second.allSatisfy { $0.activeParticipants.count == 3 } }
+        // Participant 3's app, slow to notice, goes on drawing on the old canvas: 30 more
+        // frames naming the old session reach participant 2 after it joined the new one.
+        let before = party.coordinators[1].messenger.statistics.messagesDelivered
+        for index in 0..<30 {
+            try await party.coordinators[2].messenger.send(
+                UpsertStroke(id: UUID(), color: .green, point: Point(x: Double(index), y: 1)), to: .all, session: firstID)
+        }
+        try await party.settle { party.coordinators[1].messenger.statistics.messagesDelivered >= before + 30 }
+        // None reached the new session: the first stroke it delivers is the new canvas's.
+        try await second[0].messenger.send(UpsertStroke(id: UUID(), color: .blue, point: Point(x: -1, y: -1)))
+        await party.hub.runUntilIdle()
+        for listener in listeners {
+            let delivered = await firstElement(of: listener)
+            #expect(delivered?.message.point == Point(x: -1, y: -1))
+            #expect(delivered?.context.session == secondID)
+        }
+    }
+
+    @Test func endInvalidatesTheSessionForEveryone() async throws {
+        var party = try await Party.make(count: 3, plan: Self.shuffling)
+        try await party.settle { party.coordinators.allSatisfy { $0.stateObserver.isEligibleForGroupSession } }
+        try party.coordinators[0].activate(DrawActivity(canvas: "one"))
+        let sessions = try await party.nextSessions()
+        try sessions[0].join()
+        try sessions[1].join()
+        try sessions[1].end()
+        let ender = party.ids[1]
+        try await party.settle { sessions.allSatisfy { $0.state == .invalidated(reason: .ended(by: ender)) } }
+        #expect(throws: GroupSessionError.self) { try sessions[2].join() }
+    }
+
+    @Test func operationsTheStateForbidsFailWithTypedErrors() async throws {
+        var party = try await Party.make(count: 2, plan: .reliable())
+        try await party.settle { party.coordinators.allSatisfy { $0.stateObserver.isEligibleForGroupSession } }
+        try party.coordinators[0].activate(DrawActivity(canvas: "one"))
+        let sessions = try await party.nextSessions()
+        func kind(_ body: () throws(GroupSessionError) -> Void) -> GroupSessionError.Kind? {
+            do throws(GroupSessionError) { try body(); return nil } catch { return error.kind }
+        }
+        #expect(kind { () throws(GroupSessionError) in try sessions[0].leave() } == .notJoined)
+        #expect(kind { () throws(GroupSessionError) in try sessions[0].replaceActivity(with: DrawActivity(canvas: "x")) } == .notJoined)
+        try sessions[0].join()
+        #expect(kind { () throws(GroupSessionError) in try sessions[0].join() } == .notWaiting)
+        do {
+            try await sessions[1].messenger.send(UpsertStroke())
+            Issue.record("sending in a waiting session succeeded")
+        } catch {
+            #expect(error.kind == .notJoined)
+        }
+    }
+
+    @Test func aLoneParticipantIsNotEligibleAndTheAppCanOverrideTheDecision() async throws {
+        let hub = InProcessHub(plan: .reliable(), clock: VirtualClock())
+        let alone = GroupSessionCoordinator(messenger: Messenger(transport: try await hub.join(.numbered(1))))
+        #expect(!alone.stateObserver.isEligibleForGroupSession)
+        #expect(alone.prepareForActivation(DrawActivity(canvas: "a")) == .activationDisabled)
+        do {
+            try alone.activate(DrawActivity(canvas: "a"))
+            Issue.record("activating alone succeeded")
+        } catch {
+            #expect(error.kind == .notEligible)
+        }
+        let declining = GroupSessionCoordinator(
+            messenger: Messenger(transport: try await hub.join(.numbered(2))), activationDecision: { _, _ in .cancelled })
+        #expect(declining.prepareForActivation(DrawActivity(canvas: "a")) == .cancelled)
+    }
+
+    @Test func aParticipantConnectingLaterIsToldTheCurrentSessionAndWhoJoined() async throws {
+        var party = try await Party.make(count: 2, plan: Self.shuffling)
+        try await party.settle { party.coordinators.allSatisfy { $0.stateObserver.isEligibleForGroupSession } }
+        let id = try party.coordinators[0].activate(DrawActivity(canvas: "one"))
+        let sessions = try await party.nextSessions()
+        for session in sessions { try session.join() }
+        try await party.settle { sessions.allSatisfy { $0.activeParticipants.count == 2 } }
+        try await party.add()
+        let inbox = party.inboxes[2]
+        try await party.settle { !inbox.sessions.isEmpty }
+        let session = try #require(inbox.sessions.first)
+        #expect(session.id == id)
+        try await party.settle { session.activeParticipants == [party.ids[0], party.ids[1]] }
+        try session.join()
+        try await party.settle { sessions.allSatisfy { $0.activeParticipants.count == 3 } }
+    }
+
+    @Test func sessionControlMessagesHaveTheDocumentedBytesAndRejectBadIds() throws {
+        #expect(SessionControl.join(session: 7).payload() == [0x08, 0x07])
+        #expect(SessionControl.end(session: 300, clock: 2).payload() == [0x08, 0xAC, 0x02, 0x10, 0x02])
+        #expect(try SessionControl.decode(controlID: 3, payload: [0x08, 0x07]) == .leave(session: 7))
+        #expect(try SessionControl.decode(controlID: 16, payload: []) == nil)
+        let announcement = SessionAnnouncement(
+            session: 9, activated: SessionStamp(clock: 3, participant: .numbered(1)),
+            activitySet: SessionStamp(clock: 4, participant: .numbered(2)), activityIdentifier: "a.b",
+            metadata: GroupActivityMetadata(title: "T", subtitle: "S", type: .watchTogether, fallbackURL: "https://x"),
+            activity: [1, 2])
+        #expect(try SessionControl.decode(controlID: 1, payload: SessionControl.activate(announcement).payload()) == .activate(announcement))
+        for (payload, kind, offset) in [([0x08, 0x00], "invalidValue", 1), ([0x08, 0x80, 0x80, 0x80, 0x80, 0x10], "invalidValue", 1),
+                                        ([], "missingField", 0), ([0x0A, 0x00], "typeMismatch", 0)] as [([UInt8], String, Int)] {
+            do {
+                _ = try SessionControl.decode(controlID: 2, payload: payload)
+                Issue.record("\(payload) decoded")
+            } catch {
+                #expect(error.kind.name == kind)
+                #expect(error.offset == offset)
+            }
+        }
+    }
+}
