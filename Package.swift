@@ -207,7 +207,10 @@ let package = Package(
         .target(name: "GroupWireTesting", dependencies: ["GroupWireSession", "GroupWire"], swiftSettings: strictSwift),
         .testTarget(
             name: "GroupWireSessionTests",
-            dependencies: ["GroupWireFuzzChecks", "GroupWireSession", "GroupWireTesting", "GroupWire", "GroupWireCompression", "GroupWireExamples"],
+            dependencies: [
+                "GroupWireFuzzChecks", "GroupWireSession", "GroupWireTesting", "GroupWire", "GroupWireCompression", "GroupWireExamples",
+                "GroupWireTestSupport",
+            ],
             swiftSettings: strictSwift
         ),
     ]

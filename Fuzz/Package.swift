@@ -85,6 +85,13 @@ let package = Package(
             dependencies: [.product(name: "GroupWireFuzzChecks", package: "GroupWire"), .product(name: "GroupWire", package: "GroupWire")],
             swiftSettings: strictSwift
         ),
+        // Session control messages from arbitrary peers, through the decoder and one
+        // participant's session engine.
+        .executableTarget(
+            name: "FuzzSessionControl",
+            dependencies: [.product(name: "GroupWireFuzzChecks", package: "GroupWire")],
+            swiftSettings: strictSwift
+        ),
         .executableTarget(
             name: "FuzzDynamicCodec",
             dependencies: [

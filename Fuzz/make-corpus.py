@@ -71,7 +71,7 @@ def main():
             if body:
                 write(payload_dir, "vector-body-" + vector["name"] + ".bin", b"\x00" + bytes.fromhex(body))
     # Streams: several frames back to back, with a corrupted one or garbage between them.
-    names = ["data-upsert-stroke", "control-hello", "fragment-first", "data-playback-state"]
+    names = ["data-upsert-stroke", "control-short", "fragment-first", "data-playback-state"]
     stream = b"".join(valid[name] for name in names)
     write(frames_dir, "stream-four-frames.bin", stream)
     corrupted = bytearray(stream)
@@ -97,6 +97,7 @@ def main():
     receive_pipeline_corpus(valid)
     frame_file_corpus(valid)
     spec_corpus()
+    session_control_corpus()
     generated_types_corpus()
     dynamic_codec_corpus()
 
@@ -234,7 +235,7 @@ def receive_pipeline_corpus(valid):
 
 def frame_file_corpus(valid):
     folder = os.path.join(HERE, "corpus", "FuzzFrameFile")
-    names = ["data-upsert-stroke", "control-hello", "fragment-first"]
+    names = ["data-upsert-stroke", "control-short", "fragment-first"]
     frames = b"".join(valid[name] for name in names)
     write(folder, "raw-three-frames.bin", frames)
     write(folder, "plain-hex.txt", (" ".join("%02x" % b for b in frames) + "\n").encode())
@@ -243,10 +244,30 @@ def frame_file_corpus(valid):
         dump = subprocess.run([tool] + args, input=frames, stdout=subprocess.PIPE, check=True).stdout
         write(folder, tool + "-three-frames.txt", dump)
     # Repeated lines: hexdump -C writes '*' for them.
-    zeros = valid["data-upsert-stroke"] + bytes(80) + valid["control-hello"]
+    zeros = valid["data-upsert-stroke"] + bytes(80) + valid["control-short"]
     dump = subprocess.run(["hexdump", "-C"], input=zeros, stdout=subprocess.PIPE, check=True).stdout
     write(folder, "hexdump-repeat-star.txt", dump)
     write(folder, "bad-digit.txt", b"c7 01 0g\n")
+
+
+def session_control_corpus():
+    """FuzzSessionControl input: records `length, selector, body`; selector & 7 is the
+    control id, (selector >> 3) & 3 the sender (participant 1-4)."""
+    folder = os.path.join(HERE, "corpus", "FuzzSessionControl")
+    records = []
+    for path in sorted(glob.glob(os.path.join(VECTORS, "..", "session", "*.json"))):
+        with open(path) as f:
+            vector = json.load(f)
+        body = bytes.fromhex(vector["hex"])
+        if len(body) < 256:
+            record = bytes([len(body), vector["controlID"]]) + body
+            records.append(record)
+            write(folder, "vector-" + vector["name"] + ".bin", record)
+    # A whole exchange: activation, joins from three senders, a replacement, an end.
+    write(folder, "exchange.bin", records[0] + bytes([2, 2 | 8, 0x08, 0x07]) + bytes([2, 2 | 16, 0x08, 0x07])
+          + records[1] + records[4])
+    # Joins for many sessions that are never announced.
+    write(folder, "held-joins.bin", b"".join(bytes([2, 2 | (i % 4) << 3, 0x08, i + 1]) for i in range(40)))
 
 
 def spec_corpus():

@@ -18,7 +18,8 @@ set -euo pipefail
 HERE="$(cd "$(dirname "$0")" && pwd)"
 TARGET="${1:-all}"
 SECONDS_PER_TARGET="${2:-60}"
-ALL_TARGETS=(FuzzFrameDecoder FuzzPayloadDump FuzzWireDecoder FuzzCompression FuzzReassembler FuzzReceivePipeline FuzzFrameFile FuzzSpecCompiler FuzzGeneratedTypes FuzzDynamicCodec)
+ALL_TARGETS=(FuzzFrameDecoder FuzzPayloadDump FuzzWireDecoder FuzzCompression FuzzReassembler FuzzReceivePipeline FuzzFrameFile FuzzSpecCompiler FuzzGeneratedTypes FuzzDynamicCodec
+    FuzzSessionControl)
 BUILD_DIR="$HERE/.build-fuzz"
 
 if [[ "$TARGET" == "all" ]]; then

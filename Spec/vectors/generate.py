@@ -24,6 +24,7 @@ import generate_compression  # noqa: E402
 import generate_timestamps  # noqa: E402
 import generate_streams  # noqa: E402
 import generate_payloads  # noqa: E402
+import generate_session  # noqa: E402
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 OUT = os.path.join(HERE, "frames")
@@ -195,3 +196,4 @@ write_vectors(generate_compression.OUT, generate_compression.build())
 write_vectors(generate_timestamps.OUT, generate_timestamps.build())
 write_vectors(generate_streams.OUT, generate_streams.build())
 write_vectors(generate_payloads.OUT, generate_payloads.build())
+write_vectors(generate_session.OUT, generate_session.build())
