@@ -67,13 +67,13 @@ struct Party {
 
     /// Delivers what is in flight until `condition` holds (bounded: 60 s of real time, for a
     /// machine busy with the other suites).
-    func settle(until condition: () -> Bool) async throws {
+    func settle(_ what: String = #function, line: Int = #line, until condition: () -> Bool) async throws {
         let deadline = ContinuousClock.now + .seconds(60)
         while !condition() {
             await hub.runUntilIdle()
             try await Task.sleep(for: .milliseconds(2))
             guard ContinuousClock.now < deadline else {
-                Issue.record("the party did not settle within 60 s")
+                Issue.record("the party did not settle within 60 s (\(what), line \(line))")
                 return
             }
         }
@@ -286,6 +286,18 @@ final class SessionIDs: Sendable {
         try await party.settle { session.activeParticipants == [party.ids[0], party.ids[1]] }
         try session.join()
         try await party.settle { sessions.allSatisfy { $0.activeParticipants.count == 3 } }
+    }
+
+    @Test func aPeersLargestClockNeitherTrapsNorStopsReplacements() {
+        var engine = Engine()
+        let peer = ParticipantID.numbered(1)
+        let top = SessionStamp(clock: .max, participant: peer)
+        let announcement = SessionAnnouncement(session: 5, activated: top, activitySet: top, activityIdentifier: "a",
+                                               metadata: GroupActivityMetadata(title: "t"), activity: [])
+        _ = engine.apply(.activate(announcement), from: peer)
+        #expect(engine.current?.announcement.session == 5)
+        #expect(engine.tick() == .max)
+        #expect(engine.tick() == .max)
     }
 
     @Test func sessionControlMessagesHaveTheDocumentedBytesAndRejectBadIds() throws {

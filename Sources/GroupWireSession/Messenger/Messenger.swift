@@ -170,10 +170,12 @@ public final class Messenger: Sendable {
     }
 
     /// Starts handing control messages and membership changes to `observer` (on the
-    /// receiving task), returning who is reachable at that moment; nothing is missed or
-    /// seen twice between the two.
-    func observeSessionInput(_ observer: @escaping @Sendable (SessionInput) -> Void) -> Swift.Set<ParticipantID> {
-        core.observeSessionInput(observer)
+    /// receiving task), after handing `start` who is reachable at that moment; both happen
+    /// under the messenger's lock, so nothing is missed, seen twice or seen out of order.
+    func observeSessionInput(
+        start: (Swift.Set<ParticipantID>) -> Void, _ observer: @escaping @Sendable (SessionInput) -> Void
+    ) {
+        core.observeSessionInput(start: start, observer)
     }
 
     /// Every message of a spec, as the generated enum over them, so one loop can switch
@@ -358,10 +360,10 @@ extension Messenger {
             state.withLock { $0.statistics }
         }
 
-        func observeSessionInput(_ observer: @escaping @Sendable (SessionInput) -> Void) -> Swift.Set<ParticipantID> {
+        func observeSessionInput(start: (Swift.Set<ParticipantID>) -> Void, _ observer: @escaping @Sendable (SessionInput) -> Void) {
             state.withLock { state in
+                start(state.reachable)
                 state.sessionObserver = observer
-                return state.reachable
             }
         }
 

@@ -56,15 +56,15 @@ public final class GroupSessionCoordinator: Sendable {
             }
         }
         let local = messenger.transport.localParticipant
-        let reachable = messenger.observeSessionInput { [engine, continuation, observer] input in
+        // The snapshot of who is reachable is taken and stored before any later membership
+        // change can reach the engine (both under the messenger's lock).
+        messenger.observeSessionInput(start: { reachable in
+            engine.withLock { $0.reachable = reachable }
+            observer.update(!reachable.isEmpty)
+        }, { [engine, continuation, observer] input in
             let effects = engine.withLock { $0.handle(input, local: local) }
             Self.perform(effects, outbox: continuation, observer: observer)
-        }
-        let effects = engine.withLock { engine in
-            engine.reachable = reachable
-            return [Effect.eligibility(!reachable.isEmpty)]
-        }
-        Self.perform(effects, outbox: continuation, observer: observer)
+        })
     }
 
     deinit {

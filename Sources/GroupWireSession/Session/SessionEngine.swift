@@ -31,9 +31,10 @@ struct Engine {
     var stateWatchers: [UInt32: [UInt64: AsyncStream<GroupSessionState>.Continuation]] = [:]
     var participantWatchers: [UInt32: [UInt64: AsyncStream<Set<ParticipantID>>.Continuation]] = [:]
 
-    /// Advances the Lamport clock for a stamp of this participant's.
+    /// Advances the Lamport clock for a stamp of this participant's. A peer may have sent
+    /// the largest clock; the clock then stays there (ties go to the participant id).
     mutating func tick() -> UInt64 {
-        clock += 1
+        if clock < .max { clock += 1 }
         return clock
     }
 
