@@ -96,7 +96,7 @@ public final class GroupSessionCoordinator: Sendable {
         }
         let bytes = try Self.encode(activity)
         let local = localParticipant
-        let effects = engine.withLock { engine -> [Effect] in
+        let (id, effects) = engine.withLock { engine -> (UInt32, [Effect]) in
             var id = newSessionID()
             while id == 0 || engine.retired.contains(id) || engine.current?.announcement.session == id {
                 id = newSessionID()
@@ -105,12 +105,10 @@ public final class GroupSessionCoordinator: Sendable {
             let announcement = SessionAnnouncement(
                 session: id, activated: stamp, activitySet: stamp, activityIdentifier: Activity.activityIdentifier,
                 metadata: activity.metadata, activity: bytes)
-            return engine.adopt(announcement) + [.send(.activate(announcement), .all)]
+            return (id, engine.adopt(announcement) + [.send(.activate(announcement), .all)])
         }
         Self.perform(effects, outbox: outbox, observer: stateObserver)
-        return effects.compactMap { effect -> UInt32? in
-            if case .send(.activate(let announcement), _) = effect { announcement.session } else { nil }
-        }.first ?? 0
+        return id
     }
 
     /// The sessions of `Activity`, as they are started by any participant; a session

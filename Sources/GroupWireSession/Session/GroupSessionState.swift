@@ -17,8 +17,6 @@ public enum GroupSessionInvalidation: Sendable, Hashable {
     case ended(by: ParticipantID)
     /// A newer activation started another session (session id), which replaces this one.
     case replaced(by: UInt32)
-    /// The transport closed.
-    case transportClosed
 }
 
 /// What an app decides when asked whether to start an activity
