@@ -32,6 +32,7 @@ let package = Package(
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        .package(url: "https://github.com/apple/swift-collections", from: "1.6.0"),
     ],
     targets: [
         .target(name: "CGroupWireCRC32C"),
@@ -199,9 +200,12 @@ let package = Package(
             dependencies: ["GroupWireFuzzChecks", "GroupWireCapture", "GroupWireCompression", "GroupWire"],
             swiftSettings: strictSwift
         ),
-        // The messenger pipeline and the transport protocol. GroupWire only: no libzstd, so
-        // an iOS target gets it all; compression plugs in through `PayloadCodec`.
-        .target(name: "GroupWireSession", dependencies: ["GroupWire"], swiftSettings: strictSwift),
+        // The messenger pipeline, the transport protocol and the delivery layer. No libzstd,
+        // so an iOS target gets it all; compression plugs in through `PayloadCodec`.
+        .target(
+            name: "GroupWireSession",
+            dependencies: ["GroupWire", .product(name: "DequeModule", package: "swift-collections")],
+            swiftSettings: strictSwift),
         // For users' tests: the in-process hub with seeded fault injection, the virtual
         // clock, and the package's one seeded random generator.
         .target(name: "GroupWireTesting", dependencies: ["GroupWireSession", "GroupWire"], swiftSettings: strictSwift),

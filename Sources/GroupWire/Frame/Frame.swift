@@ -25,6 +25,9 @@ public struct Frame: Sendable, Hashable {
     /// The session the frame belongs to (its session header, flag ``FrameFlags/session``),
     /// nil for a frame outside any session. Session ids are 1 ... 2^32-1.
     public var session: UInt32?
+    /// The delivery header (flag ``FrameFlags/delivery``), present when a delivery layer
+    /// numbers the frame for one recipient (Spec/FORMAT.md, "Delivery").
+    public var delivery: DeliveryHeader?
     /// The frame's body.
     public var body: [UInt8]
 
@@ -35,6 +38,7 @@ public struct Frame: Sendable, Hashable {
         compression: CompressionInfo? = nil,
         fragment: FragmentInfo? = nil,
         session: UInt32? = nil,
+        delivery: DeliveryHeader? = nil,
         body: [UInt8]
     ) {
         self.kind = kind
@@ -42,6 +46,7 @@ public struct Frame: Sendable, Hashable {
         self.compression = compression
         self.fragment = fragment
         self.session = session
+        self.delivery = delivery
         self.body = body
     }
 
@@ -49,6 +54,7 @@ public struct Frame: Sendable, Hashable {
     public var flags: FrameFlags {
         var flags: FrameFlags = compression == nil ? [] : .compressed
         if session != nil { flags.insert(.session) }
+        if delivery != nil { flags.insert(.delivery) }
         return flags
     }
 }

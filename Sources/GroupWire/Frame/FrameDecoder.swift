@@ -65,7 +65,8 @@ public struct FrameDecoder: Sendable {
         // fields: innerLength counts the kind byte, the headers and the 4-byte checksum. The
         // body is what lies between the header and the checksum.
         let header = FrameEncoder.innerLength(typeID: frame.typeID, compression: frame.compression,
-                                              fragment: frame.fragment, session: frame.session, bodyCount: 0) - 4
+                                              fragment: frame.fragment, session: frame.session,
+                                              delivery: frame.delivery, bodyCount: 0) - 4
         let bodyStart = kindOffset(bytes) + header
         // Holds for every frame that parsed; checked so that a mistake here throws, not traps.
         guard bodyStart <= end - 4 else {
@@ -163,6 +164,16 @@ public struct FrameDecoder: Sendable {
             throw WireError(.unknownFlags, offset: kindOffset,
                             "reserved flag bits \(hex(flags.subtracting(.known).rawValue)) are set")
         }
+        var delivery: DeliveryHeader?
+        if flags.contains(.delivery) {
+            let streamOffset = reader.position
+            let stream = try reader.readUVarint()
+            let sequenceOffset = reader.position
+            let sequence = try reader.readUVarint()
+            try DeliveryHeader.validate(stream: stream, sequence: sequence, streamOffset: streamOffset, sequenceOffset: sequenceOffset)
+            // safe because: validate checked stream <= UInt32.max.
+            delivery = DeliveryHeader(stream: UInt32(stream), sequence: sequence)
+        }
         let typeOffset = reader.position
         let typeID = try reader.readUVarint()
         guard (1...Frame.maxTypeID).contains(typeID) else {
@@ -232,7 +243,8 @@ public struct FrameDecoder: Sendable {
             // Rule 3 needs the body's length, known once the compression header is read.
             try FragmentInfo.validateRange(fragment, bodyCount: bodyCount, at: fieldOffsets)
         }
-        return Frame(kind: kind, typeID: typeID, compression: compression, fragment: fragment, session: session, body: body)
+        return Frame(kind: kind, typeID: typeID, compression: compression, fragment: fragment, session: session,
+                     delivery: delivery, body: body)
     }
 }
 

@@ -22,15 +22,17 @@ public struct FrameEncoder: Sendable {
     public func encode(_ frame: Frame, into writer: inout ByteWriter) throws(WireError) {
         try frame.body.withUnsafeWireBytes { (body) throws(WireError) in
             try encode(kind: frame.kind, typeID: frame.typeID, compression: frame.compression,
-                       fragment: frame.fragment, session: frame.session, body: body, into: &writer)
+                       fragment: frame.fragment, session: frame.session, delivery: frame.delivery, body: body, into: &writer)
         }
     }
 
     /// The size of the frame these fields and a body of `bodyCount` bytes make.
     public static func frameSize(
-        typeID: UInt64, compression: CompressionInfo?, fragment: FragmentInfo?, session: UInt32? = nil, bodyCount: Int
+        typeID: UInt64, compression: CompressionInfo?, fragment: FragmentInfo?, session: UInt32? = nil,
+        delivery: DeliveryHeader? = nil, bodyCount: Int
     ) -> Int {
-        let inner = innerLength(typeID: typeID, compression: compression, fragment: fragment, session: session, bodyCount: bodyCount)
+        let inner = innerLength(typeID: typeID, compression: compression, fragment: fragment, session: session,
+                                delivery: delivery, bodyCount: bodyCount)
         return 2 + Varint.encodedLength(UInt64(inner)) + inner
     }
 
@@ -44,11 +46,17 @@ public struct FrameEncoder: Sendable {
         compression: CompressionInfo? = nil,
         fragment: FragmentInfo? = nil,
         session: UInt32? = nil,
+        delivery: DeliveryHeader? = nil,
         body: UnsafeRawBufferPointer,
         into writer: inout ByteWriter
     ) throws(WireError) {
         try Self.validate(kind: kind, typeID: typeID, fragment: fragment, session: session, bodyCount: body.count)
-        let inner = Self.innerLength(typeID: typeID, compression: compression, fragment: fragment, session: session, bodyCount: body.count)
+        if let delivery {
+            try DeliveryHeader.validate(stream: UInt64(delivery.stream), sequence: delivery.sequence,
+                                        streamOffset: nil, sequenceOffset: nil)
+        }
+        let inner = Self.innerLength(typeID: typeID, compression: compression, fragment: fragment, session: session,
+                                     delivery: delivery, bodyCount: body.count)
         let total = 2 + Varint.encodedLength(UInt64(inner)) + inner
         guard total <= limits.maxFrameSize else {
             throw WireError(.frameTooLarge, "frame of \(total) bytes is over maxFrameSize \(limits.maxFrameSize); fragment the message")
@@ -60,7 +68,12 @@ public struct FrameEncoder: Sendable {
         writer.writeUVarint(UInt64(inner))
         var flags: UInt8 = compression == nil ? 0 : FrameFlags.compressed.rawValue
         if session != nil { flags |= FrameFlags.session.rawValue }
+        if delivery != nil { flags |= FrameFlags.delivery.rawValue }
         writer.write(kind.rawValue | flags)
+        if let delivery {
+            writer.writeUVarint(UInt64(delivery.stream))
+            writer.writeUVarint(delivery.sequence)
+        }
         writer.writeUVarint(typeID)
         if let fragment {
             writer.writeUVarint(fragment.messageID)
@@ -122,11 +135,15 @@ public struct FrameEncoder: Sendable {
         }
     }
 
-    /// Bytes after the length field: kind byte, kind header, compression header, body, CRC.
+    /// Bytes after the length field: kind byte, delivery, kind, session and compression headers, body, CRC.
     static func innerLength(
-        typeID: UInt64, compression: CompressionInfo?, fragment: FragmentInfo?, session: UInt32? = nil, bodyCount: Int
+        typeID: UInt64, compression: CompressionInfo?, fragment: FragmentInfo?, session: UInt32? = nil,
+        delivery: DeliveryHeader? = nil, bodyCount: Int
     ) -> Int {
         var length = 1 + Varint.encodedLength(typeID) + bodyCount + 4
+        if let delivery {
+            length += delivery.encodedSize
+        }
         if let session {
             length += Varint.encodedLength(UInt64(session))
         }

@@ -49,6 +49,10 @@ public struct FrameFlags: OptionSet, Sendable, Hashable {
     /// header (Spec/FORMAT.md, "Sessions").
     public static let session = FrameFlags(rawValue: 0x20)
 
+    /// A delivery header (stream and sequence) follows the kind byte (Spec/FORMAT.md,
+    /// "Delivery").
+    public static let delivery = FrameFlags(rawValue: 0x40)
+
     /// Every flag that version 1 defines. Any other bit set is ``WireError/Kind/unknownFlags``.
-    public static let known: FrameFlags = [.compressed, .session]
+    public static let known: FrameFlags = [.compressed, .session, .delivery]
 }

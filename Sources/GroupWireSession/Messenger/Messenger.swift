@@ -76,16 +76,23 @@ public final class Messenger: Sendable {
     /// - Parameters:
     ///   - message: a generated message or any `CodableMessage`.
     ///   - recipients: everybody else (default) or some participants.
+    ///   - mode: reliable (default) or unreliable, over a transport that has both (a
+    ///     ``DeliveryTransport``, the platform messenger); other transports give what
+    ///     their ``Transport/guarantees`` say.
     /// - Throws: `WireError.Kind.duplicateTypeID` when another type uses its type id
     ///   on this messenger; `WireError.Kind.messageTooLarge` over a recipient's
     ///   maximum message size (before anything is sent); the encoder's, codec's and
     ///   transport's errors.
-    public func send<Message: MessageCodable>(_ message: Message, to recipients: Recipients = .all) async throws(WireError) {
-        try await send(message, to: recipients, session: nil)
+    public func send<Message: MessageCodable>(
+        _ message: Message, to recipients: Recipients = .all, mode: DeliveryMode = .reliable
+    ) async throws(WireError) {
+        try await send(message, to: recipients, session: nil, mode: mode)
     }
 
     /// Sends `message` in the frames of `session` (nil: outside any session).
-    func send<Message: MessageCodable>(_ message: Message, to recipients: Recipients, session: UInt32?) async throws(WireError) {
+    func send<Message: MessageCodable>(
+        _ message: Message, to recipients: Recipients, session: UInt32?, mode: DeliveryMode = .reliable
+    ) async throws(WireError) {
         try core.register(Message.self)
         let (messageID, groups) = core.plan(recipients, defaultProfile: defaultProfile)
         // The common case: one profile for everybody and a generated message that fits one
@@ -93,26 +100,36 @@ public final class Messenger: Sendable {
         if groups.count == 1,
            let frame = try sender.frame(message: message, profile: transportProfile(groups[0].profile), session: session)
         {
-            try await transport.send(frame, to: groups[0].recipients)
+            if mode == .reliable {
+                try await transport.send(frame, to: groups[0].recipients)
+            } else {
+                try await transport.send([frame], to: groups[0].recipients, mode: mode)
+            }
             core.countSent(frames: 1)
             return
         }
         let payload = try message.messagePayload()
-        try await send(kind: .data, typeID: Message.wireTypeID, payload: payload, messageID: messageID, groups: groups, session: session)
+        try await send(kind: .data, typeID: Message.wireTypeID, payload: payload, messageID: messageID, groups: groups,
+                       session: session, mode: mode)
     }
 
     /// Sends a control message (kind 1, Spec/FORMAT.md "Control ids") with `payload`.
     func sendControl(_ controlID: UInt64, payload: [UInt8], to recipients: Recipients) async throws(WireError) {
         let (messageID, groups) = core.plan(recipients, defaultProfile: defaultProfile)
-        try await send(kind: .control, typeID: controlID, payload: payload, messageID: messageID, groups: groups, session: nil)
+        // Session control always travels reliably (Spec/FORMAT.md, "Delivery").
+        try await send(kind: .control, typeID: controlID, payload: payload, messageID: messageID, groups: groups,
+                       session: nil, mode: .reliable)
     }
 
-    /// Sends raw bytes under `typeID`; receivers read them with ``rawMessages(typeID:)``.
+    /// Sends raw bytes under `typeID`, in `mode`; receivers read them with ``rawMessages(typeID:)``.
     /// - Throws: `WireError.Kind.duplicateTypeID` when a message type uses `typeID`
     ///   on this messenger; otherwise as ``send(_:to:)``.
-    public func send(_ bytes: [UInt8], typeID: UInt64, to recipients: Recipients = .all) async throws(WireError) {
+    public func send(
+        _ bytes: [UInt8], typeID: UInt64, to recipients: Recipients = .all, mode: DeliveryMode = .reliable
+    ) async throws(WireError) {
         try core.registerRaw(typeID)
-        try await send(typeID: typeID, payload: bytes, to: recipients)
+        let (messageID, groups) = core.plan(recipients, defaultProfile: defaultProfile)
+        try await send(kind: .data, typeID: typeID, payload: bytes, messageID: messageID, groups: groups, session: nil, mode: mode)
     }
 
     /// `profile` with its frame size capped at what the transport carries in one message.
@@ -122,16 +139,10 @@ public final class Messenger: Sendable {
         return profile
     }
 
-    /// Plans the recipients' profiles, then sends.
-    private func send(typeID: UInt64, payload: [UInt8], to recipients: Recipients) async throws(WireError) {
-        let (messageID, groups) = core.plan(recipients, defaultProfile: defaultProfile)
-        try await send(kind: .data, typeID: typeID, payload: payload, messageID: messageID, groups: groups, session: nil)
-    }
-
     /// Encodes once per distinct profile among the recipients and hands the frames over.
     private func send(
         kind: FrameKind, typeID: UInt64, payload: [UInt8], messageID: UInt64,
-        groups: [(profile: PeerProfile, recipients: Recipients)], session: UInt32?
+        groups: [(profile: PeerProfile, recipients: Recipients)], session: UInt32?, mode: DeliveryMode
     ) async throws(WireError) {
         var encoded: [(frames: [[UInt8]], recipients: Recipients)] = []
         for group in groups {
@@ -140,9 +151,7 @@ public final class Messenger: Sendable {
             encoded.append((frames, group.recipients))
         }
         for (frames, target) in encoded {
-            for frame in frames {
-                try await transport.send(frame, to: target)
-            }
+            try await transport.send(frames, to: target, mode: mode)
         }
         core.countSent(frames: encoded.reduce(0) { $0 + $1.frames.count })
     }

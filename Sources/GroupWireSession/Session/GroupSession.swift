@@ -41,8 +41,15 @@ public final class GroupSession<Activity: GroupActivity>: Sendable, Identifiable
     /// This device.
     public var localParticipant: ParticipantID { coordinator.localParticipant }
 
-    /// Sends and receives this session's messages.
-    public var messenger: GroupSessionMessenger { GroupSessionMessenger(coordinator: coordinator, session: id) }
+    /// Sends and receives this session's messages, reliably.
+    public var messenger: GroupSessionMessenger { messenger(deliveryMode: .reliable) }
+
+    /// A messenger for this session whose sends travel in `deliveryMode`, as Apple's
+    /// `GroupSessionMessenger(session:deliveryMode:)`: unreliable for frequent updates
+    /// that each replace the last (Spec/FORMAT.md, "Delivery").
+    public func messenger(deliveryMode: DeliveryMode) -> GroupSessionMessenger {
+        GroupSessionMessenger(coordinator: coordinator, session: id, deliveryMode: deliveryMode)
+    }
 
     /// Joins: messages start to flow and the others see this participant.
     /// - Throws: ``GroupSessionError/Kind/notWaiting`` unless waiting;
@@ -78,6 +85,8 @@ public struct GroupSessionMessenger: Sendable {
     let coordinator: GroupSessionCoordinator
     /// The session's id.
     public let session: UInt32
+    /// How what it sends travels.
+    public let deliveryMode: DeliveryMode
 
     /// Sends `message` to the session's participants.
     /// - Throws: ``GroupSessionError/Kind/notJoined`` unless the session is joined;
@@ -87,7 +96,7 @@ public struct GroupSessionMessenger: Sendable {
             throw GroupSessionError(.notJoined, session: session, "messages flow only while the session is joined")
         }
         do {
-            try await coordinator.messenger.send(message, to: recipients, session: session)
+            try await coordinator.messenger.send(message, to: recipients, session: session, mode: deliveryMode)
         } catch {
             throw GroupSessionError(.sendFailed, session: session, "\(error)")
         }

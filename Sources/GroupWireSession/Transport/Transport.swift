@@ -6,8 +6,8 @@ import GroupWire
 /// bytes (for GroupWire, one frame each; a ``Messenger`` fragments larger messages first),
 /// says what it promises about them (``guarantees``), and reports who is reachable
 /// (``TransportEvent/joined(_:)`` and ``TransportEvent/left(_:)`` in ``events``). The
-/// platform messenger, the in-process hub of `GroupWireTesting` and a network relay all
-/// fit this shape.
+/// platform messenger, the in-process hub of `GroupWireTesting`, a network relay and the
+/// ``DeliveryTransport`` over any of them all fit this shape.
 public protocol Transport: Sendable {
     /// This participant.
     var localParticipant: ParticipantID { get }
@@ -23,4 +23,20 @@ public protocol Transport: Sendable {
     ///   ``TransportGuarantees/maxMessageSize``, `WireError.Kind.transportClosed`
     ///   after the transport closed.
     func send(_ bytes: [UInt8], to recipients: Recipients) async throws(WireError)
+
+    /// Sends the frames of one message, in order, in `mode` (Spec/FORMAT.md, "Delivery").
+    /// A transport with modes of its own (``DeliveryTransport``, the platform messenger)
+    /// honours `mode` and takes the frames as a whole (room for all, or none sent); the
+    /// default sends each frame with ``send(_:to:)``, which gives what ``guarantees`` says.
+    /// - Throws: as ``send(_:to:)``; a delivery layer's `WireError.Kind.bufferFull`.
+    func send(_ frames: [[UInt8]], to recipients: Recipients, mode: DeliveryMode) async throws(WireError)
+}
+
+extension Transport {
+    /// Sends each frame with ``send(_:to:)``: one mode, the transport's own.
+    public func send(_ frames: [[UInt8]], to recipients: Recipients, mode: DeliveryMode) async throws(WireError) {
+        for frame in frames {
+            try await send(frame, to: recipients)
+        }
+    }
 }

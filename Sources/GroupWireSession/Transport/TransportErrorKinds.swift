@@ -10,3 +10,9 @@ extension WireError.Kind {
     /// The participant is already connected.
     public static let alreadyJoined = WireError.Kind(name: "alreadyJoined")
 }
+
+extension WireError.Kind {
+    /// A reliable message does not fit the frames kept for a recipient until acknowledged
+    /// (``DeliveryConfiguration/maxBufferedBytes``), and the configuration says not to wait.
+    public static let bufferFull = WireError.Kind(name: "bufferFull")
+}

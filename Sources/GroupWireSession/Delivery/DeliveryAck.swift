@@ -1,0 +1,68 @@
+import GroupWire
+
+/// The acknowledgement of a reliable stream (control id 32, Spec/FORMAT.md,
+/// "Acknowledgement"): every sequence `1 ... through` of `stream` was delivered.
+struct DeliveryAck: Sendable, Hashable {
+    /// The control id of acknowledgements.
+    static let controlID: UInt64 = 32
+
+    /// The reliable stream acknowledged.
+    var stream: UInt32
+    /// The highest sequence up to which every frame was delivered; 0 before the first.
+    var through: UInt64
+
+    /// The body: `1 stream`, `2 through`.
+    func payload() -> [UInt8] {
+        var writer = PayloadWriter()
+        writer.writeUInt(1, UInt64(stream))
+        writer.writeUInt(2, through)
+        return writer.bytes
+    }
+
+    /// The whole control frame, without session or delivery header.
+    func frame() -> [UInt8] {
+        let body = payload()
+        // safe because: a control frame of a few bytes always encodes (type id 32 is valid).
+        return (try? FrameEncoder().encode(Frame(kind: .control, typeID: Self.controlID, body: body))) ?? []
+    }
+
+    /// Decodes a body.
+    /// - Throws: `missingField` (offset: the end of the body) without stream or through;
+    ///   `invalidValue` for a stream that is not a reliable stream value; the payload
+    ///   reader's errors.
+    init(_ payload: [UInt8], limits: Limits = .default) throws(WireError) {
+        var reader = PayloadReader(payload, limits: limits)
+        var stream: UInt32?
+        var through: UInt64?
+        while let key = try reader.nextKey() {
+            switch key.number {
+            case 1:
+                try reader.expect(key, .varint, field: "stream")
+                let offset = reader.reader.position
+                let value = try reader.readUInt()
+                guard (DeliveryHeader.minStream...UInt64(UInt32.max)).contains(value), value & 1 == 1 else {
+                    throw WireError(.invalidValue, offset: offset, "acknowledged stream \(value) is not a reliable stream (odd, 3...\(UInt32.max))")
+                }
+                stream = UInt32(value)
+            case 2:
+                try reader.expect(key, .varint, field: "through")
+                through = try reader.readUInt()
+            default:
+                try reader.skip(key)
+            }
+        }
+        guard let stream else {
+            throw WireError(.missingField, offset: payload.count, "acknowledgement names no stream")
+        }
+        guard let through else {
+            throw WireError(.missingField, offset: payload.count, "acknowledgement of stream \(stream) has no through")
+        }
+        self.stream = stream
+        self.through = through
+    }
+
+    init(stream: UInt32, through: UInt64) {
+        self.stream = stream
+        self.through = through
+    }
+}

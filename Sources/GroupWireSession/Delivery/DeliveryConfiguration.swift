@@ -1,0 +1,66 @@
+/// The bounds and timers of a ``DeliveryTransport`` (Spec/FORMAT.md, "Delivery"); every
+/// default is the documented one.
+public struct DeliveryConfiguration: Sendable {
+    /// What a reliable `send` does when its frames do not fit a recipient's buffer.
+    public enum WhenFull: Sendable, Hashable {
+        /// Wait until acknowledgements make room (or the recipient leaves or is removed).
+        case wait
+        /// Throw `WireError.Kind.bufferFull` at once, before any frame is sent.
+        case fail
+    }
+
+    /// The bytes of reliable frames kept for one recipient until acknowledged (the
+    /// retransmission buffer, which is also the outbound queue), and the bytes of frames
+    /// one sender's reliable stream may hold in the reorder buffer. 1 MiB.
+    public var maxBufferedBytes: Int = 1 << 20
+    /// What sending does when a recipient's buffer is full.
+    public var whenFull: WhenFull = .wait
+    /// Frames a receiver holds ahead of the next expected one, per sender. 1,024.
+    public var reorderWindow: Int = 1024
+    /// The wait before an unacknowledged frame is sent again; doubles per retry up to
+    /// ``maxRetransmitTimeout``. 100 ms.
+    public var retransmitTimeout: Duration = .milliseconds(100)
+    /// The longest wait between retries. 1.6 s.
+    public var maxRetransmitTimeout: Duration = .milliseconds(1600)
+    /// How long a recipient's acknowledgements may make no progress while frames wait for
+    /// it before it is reported and removed. 5 s.
+    public var peerTimeout: Duration = .seconds(5)
+    /// The longest a receiver holds back an acknowledgement; also the period of the
+    /// layer's timer. 10 ms.
+    public var ackDelay: Duration = .milliseconds(10)
+    /// A receiver acknowledges at once after this many frames delivered in order. 16.
+    public var ackEvery: Int = 16
+    /// The time source for timers: the system's continuous clock, or a virtual one in tests.
+    public var clock: DeliveryClock
+    /// Picks stream incarnations (1 ... 2^31-1); random by default. A seeded source makes
+    /// a simulated run replay byte for byte.
+    public var incarnations: @Sendable () -> UInt32
+
+    /// Creates a configuration with the documented defaults.
+    public init(clock: DeliveryClock = .continuous, incarnations: @escaping @Sendable () -> UInt32 = DeliveryConfiguration.randomIncarnation) {
+        self.clock = clock
+        self.incarnations = incarnations
+    }
+
+    /// A random incarnation in 1 ... 2^31-1.
+    public static let randomIncarnation: @Sendable () -> UInt32 = { UInt32.random(in: 1...(UInt32.max >> 1)) }
+}
+
+/// The time a ``DeliveryTransport`` reads and sleeps on: any `Clock` measured in
+/// `Duration`, seen as the time since the transport was created.
+public struct DeliveryClock: Sendable {
+    /// The time since the clock's origin.
+    public let now: @Sendable () -> Duration
+    /// Sleeps until `now()` reaches the given time.
+    public let sleep: @Sendable (Duration) async throws -> Void
+
+    /// A clock over `clock`, whose origin is the moment of this call.
+    public init<C: Clock & Sendable>(_ clock: C) where C.Duration == Duration, C.Instant: Sendable {
+        let origin = clock.now
+        now = { origin.duration(to: clock.now) }
+        sleep = { deadline in try await clock.sleep(until: origin.advanced(by: deadline), tolerance: nil) }
+    }
+
+    /// The system's continuous clock.
+    public static var continuous: DeliveryClock { DeliveryClock(ContinuousClock()) }
+}

@@ -1,0 +1,410 @@
+import DequeModule
+import GroupWire
+
+/// The delivery layer's state machine (Spec/FORMAT.md, "Delivery"), without tasks or
+/// locks: it numbers outgoing frames per recipient, keeps reliable ones until they are
+/// acknowledged, and orders, deduplicates and acknowledges incoming ones. Every call
+/// returns what to do (``Output``); ``DeliveryTransport`` does it, the fuzz target and the
+/// tests inspect it.
+struct DeliveryEngine {
+    /// Something the caller must do.
+    enum Output: Sendable, Hashable {
+        /// Send `bytes` to `recipient` on the transport underneath.
+        case send([UInt8], to: ParticipantID)
+        /// Hand a received frame up, exactly once.
+        case deliver(TransportMessage)
+        /// `participant` stopped acknowledging and was removed: report it as gone.
+        case removed(ParticipantID)
+        /// Report `participant` reachable (the transport underneath said so).
+        case joined(ParticipantID)
+        /// Report `participant` gone (the transport underneath said so).
+        case left(ParticipantID)
+    }
+
+    /// What ``prepare(_:to:mode:now:)`` decided.
+    enum Prepared {
+        /// The frames, numbered, and whom each goes to.
+        case ready([Output])
+        /// Some recipient's buffer lacks room for the whole message now.
+        case needsRoom
+    }
+
+    /// A reliable frame kept until acknowledged.
+    struct Pending {
+        let sequence: UInt64
+        let bytes: [UInt8]
+        let firstSent: Duration
+        var lastSent: Duration
+        var retries: Int
+    }
+
+    /// What this participant sends to one recipient.
+    struct Outbound {
+        let reliableStream: UInt32
+        let unreliableStream: UInt32
+        var nextReliable: UInt64 = 1
+        var nextUnreliable: UInt64 = 1
+        var pending = Deque<Pending>()
+        var pendingBytes = 0
+        var acked: UInt64 = 0
+        var repeatedAcks = 0
+        var lastProgress: Duration
+    }
+
+    /// The reliable stream received from one sender.
+    struct ReliableInbound {
+        let stream: UInt32
+        var expected: UInt64 = 1
+        var waiting: [UInt64: TransportMessage] = [:]
+        var waitingBytes = 0
+        var deliveredSinceAck = 0
+        var ackOwed = false
+    }
+
+    /// The unreliable stream received from one sender: the highest sequence and a ring of
+    /// which of the `window` below it arrived.
+    struct UnreliableInbound {
+        static let window: UInt64 = 1024
+        let stream: UInt32
+        var highest: UInt64 = 0
+        var seen = [UInt64](repeating: 0, count: Int(window / 64))
+
+        mutating func accept(_ sequence: UInt64) -> Bool? {
+            if sequence > highest {
+                // Forget the slots the window slides past, then mark this one.
+                if sequence - highest >= Self.window {
+                    for index in seen.indices { seen[index] = 0 }
+                } else {
+                    var slot = highest + 1
+                    while slot < sequence {
+                        clear(slot)
+                        slot += 1
+                    }
+                }
+                highest = sequence
+                clear(sequence)
+                mark(sequence)
+                return true
+            }
+            guard highest - sequence < Self.window else { return nil }
+            if isMarked(sequence) { return false }
+            mark(sequence)
+            return true
+        }
+
+        private func isMarked(_ sequence: UInt64) -> Bool {
+            let slot = sequence % Self.window
+            return seen[Int(slot / 64)] & (1 << (slot % 64)) != 0
+        }
+
+        private mutating func mark(_ sequence: UInt64) {
+            let slot = sequence % Self.window
+            seen[Int(slot / 64)] |= 1 << (slot % 64)
+        }
+
+        private mutating func clear(_ sequence: UInt64) {
+            let slot = sequence % Self.window
+            seen[Int(slot / 64)] &= ~(1 << (slot % 64))
+        }
+    }
+
+    /// What this participant receives from one sender.
+    struct Inbound {
+        var reliable: ReliableInbound?
+        var unreliable: UnreliableInbound?
+        /// Incarnations ended by newer ones, newest last (at most ``retiredLimit``).
+        var retired: [UInt32] = []
+    }
+
+    static let retiredLimit = 8
+
+    let configuration: DeliveryConfiguration
+    private(set) var outbound: [ParticipantID: Outbound] = [:]
+    private(set) var inbound: [ParticipantID: Inbound] = [:]
+    /// Recipients removed for not acknowledging, until the transport reports them joining.
+    private(set) var removed: Set<ParticipantID> = []
+    private(set) var statistics = DeliveryStatistics()
+
+    init(configuration: DeliveryConfiguration) {
+        self.configuration = configuration
+    }
+
+    // MARK: Membership
+
+    /// The transport reports `participant` reachable: new streams to it.
+    mutating func joined(_ participant: ParticipantID, now: Duration) -> [Output] {
+        removed.remove(participant)
+        dropOutbound(participant)
+        var reliable = configuration.incarnations() & (UInt32.max >> 1)
+        if reliable == 0 { reliable = 1 }
+        var unreliable = configuration.incarnations() & (UInt32.max >> 1)
+        if unreliable == 0 { unreliable = 1 }
+        outbound[participant] = Outbound(reliableStream: reliable << 1 | 1, unreliableStream: unreliable << 1, lastProgress: now)
+        return [.joined(participant)]
+    }
+
+    /// The transport reports `participant` gone: what it was owed is dropped.
+    mutating func left(_ participant: ParticipantID) -> [Output] {
+        let wasRemoved = removed.remove(participant) != nil
+        dropOutbound(participant)
+        inbound[participant] = nil
+        // A removed participant was reported gone already.
+        return wasRemoved ? [] : [.left(participant)]
+    }
+
+    /// Whether frames go to `participant` now (reachable and not removed).
+    func isReachable(_ participant: ParticipantID) -> Bool {
+        outbound[participant] != nil
+    }
+
+    /// The participants frames go to now.
+    var reachable: [ParticipantID] { Array(outbound.keys) }
+
+    private mutating func dropOutbound(_ participant: ParticipantID) {
+        if let old = outbound.removeValue(forKey: participant) {
+            statistics.bufferedBytes -= old.pendingBytes
+        }
+    }
+
+    // MARK: Sending
+
+    /// Numbers the frames of one message for each recipient in `recipients` that is
+    /// reachable, keeping reliable ones for retransmission.
+    /// - Throws: `bufferFull` when the message is larger than ``DeliveryConfiguration/maxBufferedBytes``
+    ///   (it could never fit), or when a buffer lacks room and `failWhenFull`.
+    mutating func prepare(
+        _ frames: [[UInt8]], to recipients: [ParticipantID], mode: DeliveryMode, now: Duration, failWhenFull: Bool
+    ) throws(WireError) -> Prepared {
+        let reliable = mode == .reliable
+        let targets = recipients.filter { outbound[$0] != nil }
+        if reliable {
+            let size = frames.reduce(0) { $0 + $1.count + DeliveryHeader.maxEncodedSize }
+            guard size <= configuration.maxBufferedBytes else {
+                throw WireError(.bufferFull, "a message of \(size) bytes (with delivery headers) can never fit maxBufferedBytes \(configuration.maxBufferedBytes)")
+            }
+            for target in targets where outbound[target]!.pendingBytes + size > configuration.maxBufferedBytes {
+                guard !failWhenFull else {
+                    throw WireError(.bufferFull, "\(outbound[target]!.pendingBytes) bytes wait for acknowledgement by \(target); \(size) more do not fit maxBufferedBytes \(configuration.maxBufferedBytes)")
+                }
+                return .needsRoom
+            }
+        }
+        var outputs: [Output] = []
+        outputs.reserveCapacity(frames.count * targets.count)
+        for target in targets {
+            var state = outbound.removeValue(forKey: target)!
+            for frame in frames {
+                let header: DeliveryHeader
+                if reliable {
+                    header = DeliveryHeader(stream: state.reliableStream, sequence: state.nextReliable)
+                    state.nextReliable += 1
+                } else {
+                    header = DeliveryHeader(stream: state.unreliableStream, sequence: state.nextUnreliable)
+                    state.nextUnreliable += 1
+                }
+                let bytes = try DeliveryFraming.inserting(header, into: frame)
+                if reliable {
+                    if state.pending.isEmpty { state.lastProgress = now }
+                    state.pending.append(Pending(sequence: header.sequence, bytes: bytes, firstSent: now, lastSent: now, retries: 0))
+                    state.pendingBytes += bytes.count
+                    statistics.bufferedBytes += bytes.count
+                }
+                outputs.append(.send(bytes, to: target))
+            }
+            outbound[target] = state
+        }
+        statistics.framesSent += outputs.count
+        return .ready(outputs)
+    }
+
+    // MARK: Receiving
+
+    /// Handles one message from the transport underneath.
+    mutating func receive(_ message: TransportMessage, now: Duration) -> [Output] {
+        let source = message.source
+        guard !removed.contains(source) else { return [] }
+        let peek: DeliveryFraming.Peek
+        do {
+            peek = try DeliveryFraming.peek(message.bytes)
+        } catch {
+            // Not a frame this layer can vouch for: it goes up and the messenger rejects it.
+            statistics.rejected += 1
+            return [.deliver(message)]
+        }
+        guard let header = peek.delivery else {
+            if peek.kind == .control, peek.typeID == DeliveryAck.controlID {
+                return acknowledgement(message, from: source, now: now)
+            }
+            // A peer without the delivery layer: as it comes.
+            statistics.framesDelivered += 1
+            return [.deliver(message)]
+        }
+        return header.isReliable
+            ? receiveReliable(message, header: header, now: now)
+            : receiveUnreliable(message, header: header)
+    }
+
+    private mutating func receiveReliable(_ message: TransportMessage, header: DeliveryHeader, now: Duration) -> [Output] {
+        let source = message.source
+        var state = inbound[source] ?? Inbound()
+        defer { inbound[source] = state }
+        if state.reliable?.stream != header.stream {
+            guard !state.retired.contains(header.stream) else {
+                statistics.staleDropped += 1
+                return []
+            }
+            if let old = state.reliable { retire(old.stream, in: &state) }
+            state.reliable = ReliableInbound(stream: header.stream)
+        }
+        var stream = state.reliable!
+        defer { state.reliable = stream }
+        if header.sequence < stream.expected || stream.waiting[header.sequence] != nil {
+            statistics.duplicatesDropped += 1
+            return [ack(stream, to: source)]
+        }
+        if header.sequence > stream.expected {
+            let ahead = header.sequence - stream.expected
+            if ahead > UInt64(configuration.reorderWindow)
+                || stream.waitingBytes + message.bytes.count > configuration.maxBufferedBytes
+            {
+                statistics.overflowDropped += 1
+            } else {
+                stream.waiting[header.sequence] = message
+                stream.waitingBytes += message.bytes.count
+            }
+            return [ack(stream, to: source)]
+        }
+        var outputs: [Output] = [.deliver(message)]
+        stream.expected += 1
+        while let next = stream.waiting.removeValue(forKey: stream.expected) {
+            stream.waitingBytes -= next.bytes.count
+            outputs.append(.deliver(next))
+            stream.expected += 1
+        }
+        statistics.framesDelivered += outputs.count
+        stream.deliveredSinceAck += outputs.count
+        if stream.deliveredSinceAck >= configuration.ackEvery {
+            outputs.append(ack(stream, to: source))
+            stream.deliveredSinceAck = 0
+            stream.ackOwed = false
+        } else {
+            stream.ackOwed = true
+        }
+        return outputs
+    }
+
+    private mutating func receiveUnreliable(_ message: TransportMessage, header: DeliveryHeader) -> [Output] {
+        let source = message.source
+        var state = inbound[source] ?? Inbound()
+        defer { inbound[source] = state }
+        if state.unreliable?.stream != header.stream {
+            guard !state.retired.contains(header.stream) else {
+                statistics.staleDropped += 1
+                return []
+            }
+            if let old = state.unreliable { retire(old.stream, in: &state) }
+            state.unreliable = UnreliableInbound(stream: header.stream)
+        }
+        switch state.unreliable!.accept(header.sequence) {
+        case true?:
+            statistics.framesDelivered += 1
+            return [.deliver(message)]
+        case false?:
+            statistics.duplicatesDropped += 1
+            return []
+        case nil:
+            statistics.tooOldDropped += 1
+            return []
+        }
+    }
+
+    private func retire(_ stream: UInt32, in state: inout Inbound) {
+        state.retired.append(stream)
+        if state.retired.count > Self.retiredLimit { state.retired.removeFirst() }
+    }
+
+    /// An acknowledgement for `stream`, counted.
+    private mutating func ack(_ stream: ReliableInbound, to source: ParticipantID) -> Output {
+        statistics.acksSent += 1
+        return .send(DeliveryAck(stream: stream.stream, through: stream.expected - 1).frame(), to: source)
+    }
+
+    private mutating func acknowledgement(_ message: TransportMessage, from source: ParticipantID, now: Duration) -> [Output] {
+        guard let frame = try? FrameDecoder().decode(message.bytes),
+              let ack = try? DeliveryAck(frame.body),
+              var state = outbound[source], ack.stream == state.reliableStream,
+              ack.through < state.nextReliable, ack.through >= state.acked
+        else {
+            statistics.rejected += 1
+            return []
+        }
+        defer { outbound[source] = state }
+        if ack.through == state.acked {
+            guard let first = state.pending.first else { return [] }
+            state.repeatedAcks += 1
+            guard state.repeatedAcks == 2 else { return [] }
+            // A frame is missing at the receiver: send the first waiting one again now.
+            state.pending[0].lastSent = now
+            state.pending[0].retries += 1
+            statistics.retransmitted += 1
+            return [.send(first.bytes, to: source)]
+        }
+        while let first = state.pending.first, first.sequence <= ack.through {
+            state.pending.removeFirst()
+            state.pendingBytes -= first.bytes.count
+            statistics.bufferedBytes -= first.bytes.count
+        }
+        state.acked = ack.through
+        state.repeatedAcks = 0
+        state.lastProgress = now
+        return []
+    }
+
+    // MARK: Timer
+
+    /// The work of one timer tick: owed acknowledgements, retransmissions, and removal of
+    /// recipients whose acknowledgements stopped.
+    mutating func tick(now: Duration) -> [Output] {
+        var outputs: [Output] = []
+        for source in Array(inbound.keys) {
+            guard var stream = inbound[source]?.reliable, stream.ackOwed else { continue }
+            outputs.append(ack(stream, to: source))
+            stream.ackOwed = false
+            stream.deliveredSinceAck = 0
+            inbound[source]?.reliable = stream
+        }
+        for recipient in Array(outbound.keys) {
+            var state = outbound.removeValue(forKey: recipient)!
+            if let first = state.pending.first, now - max(state.lastProgress, first.firstSent) >= configuration.peerTimeout {
+                statistics.bufferedBytes -= state.pendingBytes
+                statistics.removedPeers.append(recipient)
+                removed.insert(recipient)
+                inbound[recipient] = nil
+                outputs.append(.removed(recipient))
+                continue
+            }
+            for index in state.pending.indices where now >= state.pending[index].lastSent + retransmitWait(state.pending[index].retries) {
+                state.pending[index].lastSent = now
+                state.pending[index].retries += 1
+                statistics.retransmitted += 1
+                outputs.append(.send(state.pending[index].bytes, to: recipient))
+            }
+            outbound[recipient] = state
+        }
+        return outputs
+    }
+
+    /// The wait before retry number `retries + 1`.
+    private func retransmitWait(_ retries: Int) -> Duration {
+        var wait = configuration.retransmitTimeout
+        for _ in 0..<min(retries, 16) where wait < configuration.maxRetransmitTimeout {
+            wait *= 2
+        }
+        return min(wait, configuration.maxRetransmitTimeout)
+    }
+
+    /// The bytes waiting for `recipient`'s acknowledgement.
+    func pendingBytes(for recipient: ParticipantID) -> Int {
+        outbound[recipient]?.pendingBytes ?? 0
+    }
+}

@@ -1,0 +1,266 @@
+import GroupWire
+import Synchronization
+
+/// A transport with both delivery modes over any transport (Spec/FORMAT.md, "Delivery").
+///
+/// Over a transport that loses, duplicates or reorders messages (the platform's unreliable
+/// mode, UDP, the fault-injecting hub) it numbers every frame per recipient, keeps
+/// reliable frames until they are acknowledged and sends them again when they are not,
+/// and delivers what it receives in each sender's order, exactly once
+/// (``DeliveryMode/reliable``), or at most once (``DeliveryMode/unreliable``). A recipient
+/// whose acknowledgements stop for ``DeliveryConfiguration/peerTimeout`` is reported as
+/// gone (``TransportEvent/left(_:)``, ``DeliveryStatistics/removedPeers``) and nothing more
+/// is kept for it. Over a transport that is reliable and ordered already it adds nothing.
+///
+/// ```swift
+/// let transport = DeliveryTransport(over: endpoint)
+/// let messenger = Messenger(transport: transport)
+/// try await messenger.send(stroke)                       // reliable
+/// try await messenger.send(cursor, mode: .unreliable)    // at most once
+/// ```
+public final class DeliveryTransport: Transport {
+    /// The transport underneath.
+    public let base: any Transport
+    /// The bounds and timers.
+    public let configuration: DeliveryConfiguration
+    /// Whether the layer adds nothing because `base` is reliable and ordered.
+    public let isPassThrough: Bool
+    /// Messages in each sender's order, exactly once for reliable frames, and membership;
+    /// finishes when the transport underneath closes.
+    public let events: AsyncStream<TransportEvent>
+
+    private let core: Core
+    private let tasks: [Task<Void, Never>]
+
+    /// Creates the layer over `base` and starts reading its events and, unless `base` is
+    /// reliable and ordered, the timer for acknowledgements and retransmission.
+    public init(over base: any Transport, configuration: DeliveryConfiguration = DeliveryConfiguration()) {
+        self.base = base
+        self.configuration = configuration
+        isPassThrough = base.guarantees.deliveryMode == .reliable
+        let core = Core(engine: DeliveryEngine(configuration: configuration))
+        self.core = core
+        guard !isPassThrough else {
+            events = base.events
+            tasks = []
+            return
+        }
+        let (events, continuation) = AsyncStream<TransportEvent>.makeStream()
+        self.events = events
+        let clock = configuration.clock
+        let incoming = base.events
+        let receiving = Task {
+            for await event in incoming {
+                let outputs = core.handle(event, now: clock.now())
+                await core.perform(outputs, base: base, continuation: continuation)
+            }
+            core.close()
+            continuation.finish()
+        }
+        let period = configuration.ackDelay
+        let ticking = Task {
+            var next = clock.now() + period
+            while !Task.isCancelled {
+                do { try await clock.sleep(next) } catch { return }
+                let now = clock.now()
+                next = max(next + period, now)
+                let outputs = core.tick(now: now)
+                await core.perform(outputs, base: base, continuation: continuation)
+            }
+        }
+        tasks = [receiving, ticking]
+    }
+
+    deinit {
+        for task in tasks { task.cancel() }
+        core.close()
+    }
+
+    /// This participant.
+    public var localParticipant: ParticipantID { base.localParticipant }
+
+    /// Reliable and ordered, with the transport's message size less the delivery header.
+    public var guarantees: TransportGuarantees {
+        let size = base.guarantees.maxMessageSize - (isPassThrough ? 0 : DeliveryHeader.maxEncodedSize)
+        return TransportGuarantees(isReliable: true, isOrdered: true, maxMessageSize: size)
+    }
+
+    /// What the layer did so far.
+    public var statistics: DeliveryStatistics { core.statistics }
+
+    /// Sends `bytes` reliably.
+    /// - Throws: as ``send(_:to:mode:)``.
+    public func send(_ bytes: [UInt8], to recipients: Recipients) async throws(WireError) {
+        try await send([bytes], to: recipients, mode: .reliable)
+    }
+
+    /// Sends the frames of one message in `mode`. Reliable: the frames are kept for each
+    /// recipient until acknowledged; when they do not fit its buffer, this waits for room
+    /// or throws, as ``DeliveryConfiguration/whenFull`` says, before any frame is sent.
+    /// - Throws: `WireError.Kind.messageTooLarge` for a frame over ``guarantees``' size;
+    ///   `WireError.Kind.bufferFull` for a message larger than the buffer, or when full
+    ///   and not waiting; `WireError.Kind.transportClosed` once the transport underneath
+    ///   closed or the waiting task was cancelled.
+    public func send(_ frames: [[UInt8]], to recipients: Recipients, mode: DeliveryMode) async throws(WireError) {
+        let limit = guarantees.maxMessageSize
+        for frame in frames where frame.count > limit {
+            throw WireError(.messageTooLarge, "message of \(frame.count) bytes is over the transport's \(limit)-byte limit")
+        }
+        guard !isPassThrough else {
+            try await base.send(frames, to: recipients, mode: mode)
+            return
+        }
+        let outputs = try await core.prepare(frames, to: recipients, mode: mode, configuration: configuration)
+        for case .send(let bytes, let recipient) in outputs {
+            do {
+                try await base.send(bytes, to: .only([recipient]))
+            } catch where error.kind == .transportClosed {
+                throw error
+            } catch {
+                // Reliable frames are kept and sent again; an unreliable one is lost, as
+                // the mode allows.
+            }
+        }
+    }
+}
+
+extension DeliveryTransport {
+    /// The engine behind one lock, and the senders waiting for room.
+    final class Core: Sendable {
+        private struct State {
+            var engine: DeliveryEngine
+            var waiters: [UInt64: CheckedContinuation<Void, Never>] = [:]
+            var nextWaiter: UInt64 = 0
+            var isClosed = false
+
+            mutating func takeWaiters() -> [CheckedContinuation<Void, Never>] {
+                defer { waiters.removeAll() }
+                return Array(waiters.values)
+            }
+        }
+
+        private let state: Mutex<State>
+
+        init(engine: DeliveryEngine) {
+            state = Mutex(State(engine: engine))
+        }
+
+        var statistics: DeliveryStatistics { state.withLock { $0.engine.statistics } }
+
+        /// Handles an event of the transport underneath; wakes waiting senders when it
+        /// made room.
+        func handle(_ event: TransportEvent, now: Duration) -> [DeliveryEngine.Output] {
+            let (outputs, waiters) = state.withLock { state in
+                let before = state.engine.statistics.bufferedBytes
+                let outputs: [DeliveryEngine.Output]
+                switch event {
+                case .joined(let participant): outputs = state.engine.joined(participant, now: now)
+                case .left(let participant): outputs = state.engine.left(participant)
+                case .message(let message): outputs = state.engine.receive(message, now: now)
+                }
+                let freed = state.engine.statistics.bufferedBytes < before
+                return (outputs, freed || !state.waiters.isEmpty && event.isLeft ? state.takeWaiters() : [])
+            }
+            for waiter in waiters { waiter.resume() }
+            return outputs
+        }
+
+        /// One timer tick; wakes waiting senders when a removal made room.
+        func tick(now: Duration) -> [DeliveryEngine.Output] {
+            let (outputs, waiters) = state.withLock { state in
+                let before = state.engine.statistics.bufferedBytes
+                let outputs = state.engine.tick(now: now)
+                return (outputs, state.engine.statistics.bufferedBytes < before ? state.takeWaiters() : [])
+            }
+            for waiter in waiters { waiter.resume() }
+            return outputs
+        }
+
+        /// Sends and yields what the engine asked for, in order.
+        func perform(_ outputs: [DeliveryEngine.Output], base: any Transport,
+                     continuation: AsyncStream<TransportEvent>.Continuation) async {
+            for output in outputs {
+                switch output {
+                case .send(let bytes, let recipient):
+                    // A lost acknowledgement or retransmission is sent again by the timer.
+                    try? await base.send(bytes, to: .only([recipient]))
+                case .deliver(let message):
+                    continuation.yield(.message(message))
+                case .removed(let participant), .left(let participant):
+                    continuation.yield(.left(participant))
+                case .joined(let participant):
+                    continuation.yield(.joined(participant))
+                }
+            }
+        }
+
+        /// Numbers the frames, waiting for room as configured.
+        func prepare(_ frames: [[UInt8]], to recipients: Recipients, mode: DeliveryMode,
+                     configuration: DeliveryConfiguration) async throws(WireError) -> [DeliveryEngine.Output] {
+            while true {
+                let now = configuration.clock.now()
+                let attempt: Result<DeliveryEngine.Prepared, WireError> = state.withLock { state in
+                    guard !state.isClosed else {
+                        return .failure(WireError(.transportClosed, "the delivery layer's transport closed"))
+                    }
+                    let targets = recipients.participants.map { Array($0) } ?? state.engine.reachable
+                    do throws(WireError) {
+                        return .success(try state.engine.prepare(frames, to: targets, mode: mode, now: now,
+                                                                 failWhenFull: configuration.whenFull == .fail))
+                    } catch {
+                        return .failure(error)
+                    }
+                }
+                switch attempt {
+                case .failure(let error):
+                    throw error
+                case .success(.ready(let outputs)):
+                    return outputs
+                case .success(.needsRoom):
+                    try await waitForRoom()
+                }
+            }
+        }
+
+        /// Suspends until acknowledgements, a departure or a removal may have made room.
+        private func waitForRoom() async throws(WireError) {
+            let token = state.withLock { state in
+                state.nextWaiter += 1
+                return state.nextWaiter
+            }
+            await withTaskCancellationHandler {
+                await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+                    let resumeNow = state.withLock { state -> Bool in
+                        guard !Task.isCancelled, !state.isClosed else { return true }
+                        state.waiters[token] = continuation
+                        return false
+                    }
+                    if resumeNow { continuation.resume() }
+                }
+            } onCancel: {
+                let waiter = state.withLock { $0.waiters.removeValue(forKey: token) }
+                waiter?.resume()
+            }
+            if Task.isCancelled {
+                throw WireError(.transportClosed, "the send was cancelled while it waited for room")
+            }
+        }
+
+        /// Closes: waiting senders resume and fail.
+        func close() {
+            let waiters = state.withLock { state in
+                state.isClosed = true
+                return state.takeWaiters()
+            }
+            for waiter in waiters { waiter.resume() }
+        }
+    }
+}
+
+extension TransportEvent {
+    /// Whether this is a departure.
+    fileprivate var isLeft: Bool {
+        if case .left = self { return true }
+        return false
+    }
+}
