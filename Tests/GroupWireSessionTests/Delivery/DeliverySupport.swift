@@ -1,0 +1,118 @@
+import GroupWire
+import GroupWireSession
+import GroupWireTesting
+import Synchronization
+import Testing
+
+/// Every event one transport yields, collected as it arrives.
+final class EventLog: Sendable {
+    private final class Storage: Sendable {
+        let events = Mutex<[TransportEvent]>([])
+    }
+
+    private let storage = Storage()
+    private let task: Task<Void, Never>
+
+    init(_ stream: AsyncStream<TransportEvent>) {
+        let storage = storage
+        task = Task {
+            for await event in stream {
+                storage.events.withLock { $0.append(event) }
+            }
+        }
+    }
+
+    deinit { task.cancel() }
+
+    var events: [TransportEvent] { storage.events.withLock { $0 } }
+
+    /// The bodies of the data frames received, decoded, in arrival order.
+    var bodies: [[UInt8]] {
+        events.compactMap { event in
+            guard case .message(let message) = event else { return nil }
+            return try? FrameDecoder().decode(message.bytes).body
+        }
+    }
+
+    func joined(_ participant: ParticipantID) -> Bool {
+        events.contains(.joined(participant))
+    }
+
+    func left(_ participant: ParticipantID) -> Bool {
+        events.contains(.left(participant))
+    }
+}
+
+/// Participants on one seeded hub, each behind a delivery layer.
+struct DeliveryParty {
+    let hub: InProcessHub
+    let ids: [ParticipantID]
+    let transports: [DeliveryTransport]
+    let logs: [EventLog]
+
+    static func make(
+        count: Int, plan: FaultPlan, seed: UInt64 = 1, maxMessageSize: Int = 65_536,
+        configure: (inout DeliveryConfiguration) -> Void = { _ in }
+    ) async throws -> DeliveryParty {
+        let hub = InProcessHub(plan: plan, maxMessageSize: maxMessageSize, clock: VirtualClock())
+        let ids = (1...count).map { ParticipantID.numbered(UInt64($0)) }
+        var transports: [DeliveryTransport] = []
+        for (index, id) in ids.enumerated() {
+            var configuration = DeliveryConfiguration.simulated(clock: hub.clock, seed: seed &+ UInt64(index))
+            configure(&configuration)
+            transports.append(DeliveryTransport(over: try await hub.join(id), configuration: configuration))
+        }
+        let party = DeliveryParty(hub: hub, ids: ids, transports: transports, logs: transports.map { EventLog($0.events) })
+        // Everybody has seen everybody before a test sends.
+        try await party.run("everybody reachable") {
+            party.logs.indices.allSatisfy { index in ids.allSatisfy { $0 == ids[index] || party.logs[index].joined($0) } }
+        }
+        return party
+    }
+
+    /// Moves simulated time in `step`s (delivering, firing the layers' timers) until
+    /// `condition` holds; bounded by `limit` of simulated time and 60 s of real time.
+    func run(
+        _ what: String, step: Duration = .milliseconds(5), limit: Duration = .seconds(120), line: Int = #line,
+        until condition: () -> Bool
+    ) async throws {
+        let realDeadline = ContinuousClock.now + .seconds(60)
+        let start = hub.clock.elapsed
+        while !condition() {
+            guard hub.clock.elapsed - start < limit, ContinuousClock.now < realDeadline else {
+                Issue.record("\(what): not reached after \(hub.clock.elapsed - start) of simulated time (line \(line))")
+                throw DeliveryTestError(description: what)
+            }
+            await hub.advance(by: step)
+            // Let the layers' tasks handle what arrived and what their timers fired.
+            try await Task.sleep(for: .milliseconds(1))
+        }
+    }
+}
+
+struct DeliveryTestError: Error, CustomStringConvertible {
+    let description: String
+}
+
+/// A data frame of type 1 whose body is `index` as four little-endian bytes.
+func numberedFrame(_ index: Int, padding: Int = 0) -> [UInt8] {
+    let body = withUnsafeBytes(of: UInt32(index).littleEndian) { Array($0) } + [UInt8](repeating: 0xAB, count: padding)
+    // safe because: a small data frame always encodes.
+    return try! FrameEncoder().encode(Frame(typeID: 1, body: body))
+}
+
+/// A frame like `numberedFrame(index)` padded to exactly `size` bytes (at least 13).
+func numberedFrame(_ index: Int, size: Int) -> [UInt8] {
+    var padding = max(0, size - 14)
+    var frame = numberedFrame(index, padding: padding)
+    while frame.count != size, padding > 0 || frame.count < size {
+        padding += frame.count < size ? 1 : -1
+        frame = numberedFrame(index, padding: padding)
+    }
+    return frame
+}
+
+/// The index `numberedFrame` wrote into a body.
+func frameNumber(_ body: [UInt8]) -> Int {
+    Int(body[0]) | Int(body[1]) << 8 | Int(body[2]) << 16 | Int(body[3]) << 24
+}

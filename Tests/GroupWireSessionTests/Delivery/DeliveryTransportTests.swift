@@ -1,0 +1,192 @@
+import GroupWire
+import GroupWireTesting
+import Synchronization
+import Testing
+
+@testable import GroupWireSession
+
+/// The delivery layer over the fault-injecting hub (Spec/FORMAT.md, "Delivery").
+@Suite struct DeliveryTransportTests {
+    static let lossy = FaultPlan.unreliable(seed: 7, drop: 0.2, duplicate: 0.1, reorder: 0.2)
+
+    @Test func reliableFramesArriveExactlyOnceInOrderOverALossyHub() async throws {
+        let party = try await DeliveryParty.make(count: 3, plan: Self.lossy)
+        for index in 0..<200 {
+            try await party.transports[0].send(numberedFrame(index), to: .all)
+        }
+        try await party.run("200 frames at both receivers") {
+            party.logs[1].bodies.count >= 200 && party.logs[2].bodies.count >= 200
+        }
+        try await party.run("the sender's buffer empties") { party.transports[0].statistics.bufferedBytes == 0 }
+        for receiver in 1...2 {
+            #expect(party.logs[receiver].bodies.map(frameNumber) == Array(0..<200))
+        }
+        let hub = await party.hub.statistics
+        #expect(hub.dropped > 0 && hub.duplicated > 0 && hub.reordered > 0)
+        #expect(party.transports[0].statistics.retransmitted > 0)
+        #expect(party.transports[1].statistics.duplicatesDropped > 0)
+        #expect(party.transports[0].statistics.framesSent == 400)
+    }
+
+    @Test func unreliableFramesArriveAtMostOnceAndSomeAreLost() async throws {
+        let plan = FaultPlan.unreliable(seed: 11, drop: 0.2, duplicate: 0.3, reorder: 0.3)
+        let party = try await DeliveryParty.make(count: 2, plan: plan)
+        for index in 0..<300 {
+            try await party.transports[0].send([numberedFrame(index)], to: .all, mode: .unreliable)
+        }
+        await party.hub.runUntilIdle()
+        let copies = await party.hub.statistics.delivered
+        try await DeliveryParty.wait {
+            let seen = party.transports[1].statistics
+            return seen.framesDelivered + seen.duplicatesDropped + seen.tooOldDropped == copies
+                && party.logs[1].bodies.count == seen.framesDelivered
+        }
+        let received = party.logs[1].bodies.map(frameNumber)
+        #expect(Set(received).count == received.count, "no frame twice")
+        #expect(Set(received).isSubset(of: Set(0..<300)))
+        #expect(received.count < 300 && received.count > 150)
+        #expect(received != received.sorted(), "the hub reordered some")
+        #expect(party.transports[1].statistics.duplicatesDropped > 0)
+        #expect(party.transports[0].statistics.retransmitted == 0)
+        #expect(party.transports[0].statistics.bufferedBytes == 0, "unreliable frames are not kept")
+    }
+
+    @Test func overAReliableOrderedTransportTheLayerAddsNothing() async throws {
+        let party = try await DeliveryParty.make(count: 2, plan: .reliable())
+        #expect(party.transports[0].isPassThrough)
+        #expect(party.transports[0].guarantees.maxMessageSize == 65_536)
+        let frame = numberedFrame(42)
+        try await party.transports[0].send(frame, to: .all)
+        await party.hub.runUntilIdle()
+        try await party.run("one frame") { party.logs[1].bodies.count == 1 }
+        guard case .message(let message)? = party.logs[1].events.last else {
+            Issue.record("no message")
+            return
+        }
+        #expect(message.bytes == frame, "no delivery header over a reliable transport")
+    }
+
+    @Test func aFrameOverTheSizeLeftForTheHeaderFailsBeforeAnythingIsSent() async throws {
+        let party = try await DeliveryParty.make(count: 2, plan: Self.lossy, maxMessageSize: 1000)
+        #expect(party.transports[0].guarantees.maxMessageSize == 1000 - DeliveryHeader.maxEncodedSize)
+        let frame = numberedFrame(1, size: 986)  // one over the 985 bytes left
+        await #expect(throws: WireError.self) { try await party.transports[0].send(frame, to: .all) }
+        do {
+            try await party.transports[0].send(frame, to: .all)
+        } catch {
+            #expect(error.kind == .messageTooLarge)
+        }
+        #expect(await party.hub.statistics.sent == 0)
+        try await party.transports[0].send(numberedFrame(1, size: 985), to: .all)
+        #expect(await party.hub.statistics.sent == 1)
+    }
+
+    @Test func aFullBufferFailsWhenTheConfigurationSaysSoAndNothingOfTheMessageIsSent() async throws {
+        let hub = InProcessHub(plan: Self.lossy, clock: VirtualClock())
+        var configuration = DeliveryConfiguration.simulated(clock: hub.clock, seed: 3)
+        configuration.maxBufferedBytes = 1000
+        configuration.whenFull = .fail
+        let sender = DeliveryTransport(over: try await hub.join(.numbered(1)), configuration: configuration)
+        let log = EventLog(sender.events)
+        // A participant that never acknowledges: its endpoint is connected and never read.
+        let silent = try await hub.join(.numbered(2))
+        try await DeliveryParty.wait { log.joined(.numbered(2)) }
+        // 400 bytes each, 406 kept: the header is a 5-byte stream (a random 31-bit
+        // incarnation) and a 1-byte sequence.
+        try await sender.send(numberedFrame(0, size: 400), to: .all)
+        try await sender.send(numberedFrame(1, size: 400), to: .all)
+        #expect(sender.statistics.bufferedBytes == 812)
+        var kind: WireError.Kind?
+        do {
+            try await sender.send([numberedFrame(2, size: 100), numberedFrame(3, size: 100)], to: .all, mode: .reliable)
+        } catch {
+            kind = error.kind
+        }
+        #expect(kind == .bufferFull)
+        #expect(await hub.statistics.sent == 2, "neither frame of the third message went out")
+        // A message that can never fit fails even with an empty buffer.
+        kind = nil
+        do {
+            try await sender.send([numberedFrame(4, size: 600), numberedFrame(5, size: 600)], to: .all, mode: .reliable)
+        } catch {
+            kind = error.kind
+        }
+        #expect(kind == .bufferFull)
+        // Unreliable frames are not kept, so a full buffer does not stop them.
+        try await sender.send([numberedFrame(6, size: 400)], to: .all, mode: .unreliable)
+        #expect(await hub.statistics.sent == 3)
+        _ = silent
+    }
+
+    @Test func aFullBufferMakesSendWaitUntilAcknowledgementsMakeRoomAndCancellingEndsTheWait() async throws {
+        let party = try await DeliveryParty.make(count: 2, plan: Self.lossy) { $0.maxBufferedBytes = 1000 }
+        let sender = party.transports[0]
+        try await sender.send(numberedFrame(0, size: 400), to: .all)
+        try await sender.send(numberedFrame(1, size: 400), to: .all)
+        let finished = Mutex(false)
+        let waiting = Task {
+            try await sender.send(numberedFrame(2, size: 400), to: .all)
+            finished.withLock { $0 = true }
+        }
+        // No simulated time passes, so nothing is acknowledged and the send waits.
+        for _ in 0..<20 { await Task.yield() }
+        try await Task.sleep(for: .milliseconds(20))
+        #expect(finished.withLock { $0 } == false)
+        try await party.run("acknowledgements make room") { finished.withLock { $0 } }
+        try await waiting.value
+        try await party.run("three frames") { party.logs[1].bodies.count == 3 }
+        #expect(party.logs[1].bodies.map(frameNumber) == [0, 1, 2])
+        try await party.run("every frame acknowledged") { sender.statistics.bufferedBytes == 0 }
+
+        // Full again, with time stopped: a cancelled send stops waiting with an error.
+        try await sender.send(numberedFrame(3, size: 400), to: .all)
+        try await sender.send(numberedFrame(4, size: 400), to: .all)
+        let cancelled = Task { () async -> WireError.Kind? in
+            do throws(WireError) {
+                try await sender.send(numberedFrame(5, size: 400), to: .all)
+                return nil
+            } catch {
+                return error.kind
+            }
+        }
+        try await Task.sleep(for: .milliseconds(20))
+        cancelled.cancel()
+        #expect(await cancelled.value == .transportClosed)
+    }
+
+    @Test func aPeerThatStopsAcknowledgingIsReportedAndRemovedAfterThePeerTimeout() async throws {
+        let hub = InProcessHub(plan: Self.lossy, clock: VirtualClock())
+        let configuration = DeliveryConfiguration.simulated(clock: hub.clock, seed: 5)
+        let sender = DeliveryTransport(over: try await hub.join(.numbered(1)), configuration: configuration)
+        let log = EventLog(sender.events)
+        let silent = try await hub.join(.numbered(2))
+        try await DeliveryParty.wait { log.joined(.numbered(2)) }
+        try await sender.send(numberedFrame(0), to: .all)
+        let party = DeliveryParty(hub: hub, ids: [.numbered(1)], transports: [sender], logs: [log])
+        try await party.run("removal", step: .milliseconds(50), limit: .seconds(10)) { log.left(.numbered(2)) }
+        let elapsed = hub.clock.elapsed
+        #expect(elapsed >= .seconds(5) && elapsed < .seconds(5) + .milliseconds(200), "removed at the 5 s peer timeout")
+        #expect(sender.statistics.removedPeers == [.numbered(2)])
+        #expect(sender.statistics.retransmitted >= 4, "100 + 200 + 400 + 800 + 1600 ms … retries before giving up")
+        #expect(sender.statistics.bufferedBytes == 0)
+        // Nothing more is sent or kept for it.
+        let sent = await hub.statistics.sent
+        try await sender.send(numberedFrame(1), to: .all)
+        #expect(await hub.statistics.sent == sent)
+        _ = silent
+    }
+}
+
+extension DeliveryParty {
+    /// Waits (real time, bounded) for something the layers' tasks do without simulated time.
+    static func wait(line: Int = #line, until condition: () -> Bool) async throws {
+        let deadline = ContinuousClock.now + .seconds(30)
+        while !condition() {
+            guard ContinuousClock.now < deadline else {
+                Issue.record("condition not reached within 30 s (line \(line))")
+                throw DeliveryTestError(description: "wait at line \(line)")
+            }
+            try await Task.sleep(for: .milliseconds(2))
+        }
+    }
+}
