@@ -1,5 +1,6 @@
 import Foundation
 import GroupWire
+import GroupWireCompression
 import GroupWireExamples
 import GroupWireTesting
 import Synchronization
@@ -41,14 +42,17 @@ final class SessionInbox: Sendable {
 /// the group-activities vocabulary.
 struct Party {
     let hub: InProcessHub
+    /// Whether every participant sits behind a delivery layer (with zstd).
+    var delivery = false
+    var transports: [DeliveryTransport] = []
     var ids: [ParticipantID] = []
     var coordinators: [GroupSessionCoordinator] = []
     var inboxes: [SessionInbox] = []
     /// How many sessions of each inbox the test has taken.
     var taken: [Int] = []
 
-    static func make(count: Int, plan: FaultPlan) async throws -> Party {
-        var party = Party(hub: InProcessHub(plan: plan, clock: VirtualClock()))
+    static func make(count: Int, plan: FaultPlan, delivery: Bool = false) async throws -> Party {
+        var party = Party(hub: InProcessHub(plan: plan, clock: VirtualClock()), delivery: delivery)
         for _ in 0..<count { try await party.add() }
         return party
     }
@@ -56,7 +60,16 @@ struct Party {
     /// Connects one more participant (numbered after the others).
     mutating func add() async throws {
         let id = ParticipantID.numbered(UInt64(ids.count + 1))
-        let messenger = Messenger(transport: try await hub.join(id))
+        let endpoint = try await hub.join(id)
+        let messenger: Messenger
+        if delivery {
+            let transport = DeliveryTransport(over: endpoint, configuration: .simulated(clock: hub.clock, seed: UInt64(ids.count + 1)))
+            transports.append(transport)
+            messenger = Messenger(transport: transport, configuration: MessengerConfiguration(
+                codec: try PayloadCompressor(), clock: hub.clock.reassemblyClock))
+        } else {
+            messenger = Messenger(transport: endpoint)
+        }
         let sessionIDs = SessionIDs(participant: ids.count + 1)
         let coordinator = GroupSessionCoordinator(messenger: messenger, sessionIDs: { sessionIDs.take() })
         ids.append(id)
@@ -70,7 +83,12 @@ struct Party {
     func settle(_ what: String = #function, line: Int = #line, until condition: () -> Bool) async throws {
         let deadline = ContinuousClock.now + .seconds(60)
         while !condition() {
-            await hub.runUntilIdle()
+            if delivery {
+                // Time must pass for the layers' timers: acknowledgements, retransmissions.
+                await hub.advance(by: .milliseconds(5))
+            } else {
+                await hub.runUntilIdle()
+            }
             try await Task.sleep(for: .milliseconds(2))
             guard ContinuousClock.now < deadline else {
                 Issue.record("the party did not settle within 60 s (\(what), line \(line))")

@@ -11,7 +11,7 @@ import Synchronization
 /// ```swift
 /// let catchUp = try CatchUp(session: session, makeSnapshot: { canvas.snapshot() },
 ///                           replaces: { $0.pointCount > canvas.pointCount })
-/// for await (snapshot, source) in catchUp.snapshots { canvas.load(snapshot) }
+/// for await (snapshot, _) in catchUp.snapshots { canvas.load(snapshot) }
 /// ```
 ///
 /// The participants present when watching starts are the baseline (a late joiner does not
@@ -19,8 +19,8 @@ import Synchronization
 /// session is joined; ``stop()`` (or releasing it) ends both tasks.
 public final class CatchUp<Snapshot: MessageCodable>: Sendable {
     /// The snapshots other participants sent this one that `replaces` accepted, with their
-    /// sender; finishes when the session stops being current or ``stop()`` is called.
-    public let snapshots: AsyncStream<(snapshot: Snapshot, source: ParticipantID)>
+    /// context (sender, compression); finishes when the session stops being current or ``stop()`` is called.
+    public let snapshots: AsyncStream<(snapshot: Snapshot, context: MessageContext)>
     private let tasks: [Task<Void, Never>]
     private let ledger: Ledger
 
@@ -44,7 +44,7 @@ public final class CatchUp<Snapshot: MessageCodable>: Sendable {
     ) throws(WireError) {
         let messenger = session.messenger
         let incoming = try messenger.messages(of: Snapshot.self)
-        let (stream, continuation) = AsyncStream<(snapshot: Snapshot, source: ParticipantID)>.makeStream()
+        let (stream, continuation) = AsyncStream<(snapshot: Snapshot, context: MessageContext)>.makeStream()
         snapshots = stream
         let ledger = Ledger()
         self.ledger = ledger
@@ -67,7 +67,7 @@ public final class CatchUp<Snapshot: MessageCodable>: Sendable {
         }
         let receiving = Task {
             for await (snapshot, context) in incoming where replaces(snapshot) {
-                continuation.yield((snapshot, context.source))
+                continuation.yield((snapshot, context))
             }
             continuation.finish()
         }

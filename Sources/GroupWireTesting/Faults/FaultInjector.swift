@@ -8,6 +8,9 @@ public struct FaultInjector: Sendable {
     private var random: SeededRandom
     /// The latest delivery time scheduled, so a reliable link never reorders.
     private var lastDelivery: Duration = .zero
+    /// For plans keyed by content: how often each content hash went over the link.
+    private var occurrences: [UInt64: UInt64] = [:]
+    private let link: UInt64
 
     /// Creates the injector for one link.
     /// - Parameters:
@@ -15,7 +18,24 @@ public struct FaultInjector: Sendable {
     ///   - link: a number that identifies the link, so every link draws its own sequence.
     public init(plan: FaultPlan, link: UInt64) {
         self.plan = plan
+        self.link = link
         random = SeededRandom(seed: plan.seed, stream: link)
+    }
+
+    /// Decides the fate of `bytes`, sent on the link at time `now`: by content when the
+    /// plan is ``FaultPlan/keyedByContent``, else as ``decide(at:)``.
+    public mutating func decide(_ bytes: [UInt8], at now: Duration) -> FaultDecision {
+        guard plan.keyedByContent else { return decide(at: now) }
+        // FNV-1a: a hash that is the same in every process (Hasher is seeded per process).
+        var hash: UInt64 = 0xCBF2_9CE4_8422_2325
+        for byte in bytes {
+            hash = (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01B3
+        }
+        let occurrence = occurrences[hash, default: 0]
+        occurrences[hash] = occurrence &+ 1
+        // safe because: wrapping mixes the values; any result is a valid seed.
+        random = SeededRandom(seed: plan.seed ^ hash, stream: link &+ occurrence &* 0x9E37_79B9_7F4A_7C15)
+        return decide(at: now)
     }
 
     /// Decides the fate of the next message sent on the link at time `now`.

@@ -21,6 +21,12 @@ public struct FaultPlan: Sendable, Hashable {
     public var delay: ClosedRange<Duration>
     /// The extra latency of a reordered message.
     public var reorderDelay: Duration
+    /// Whether each message's fate is drawn from its content (and how many times the same
+    /// bytes went over the link before) instead of from its place in the link's sequence.
+    /// Then a message is dropped, doubled or delayed alike in every run, even when the
+    /// participants' tasks (a delivery layer's timers and acknowledgements) interleave
+    /// differently and send other messages in between; a simulated session replays.
+    public var keyedByContent = false
 
     /// Creates a plan.
     public init(

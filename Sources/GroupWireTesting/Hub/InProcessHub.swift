@@ -110,7 +110,7 @@ public actor InProcessHub {
             // safe because: member numbers are join counts, far below 2^32.
             let link = sender.number << 32 | member.number
             var injector = injectors[link] ?? FaultInjector(plan: plan, link: link)
-            let decision = injector.decide(at: now)
+            let decision = injector.decide(bytes, at: now)
             injectors[link] = injector
             statistics.sent += 1
             if decision.deliveries.isEmpty { statistics.dropped += 1 }
