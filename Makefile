@@ -30,6 +30,9 @@ demo: setup
 	$(SWIFT) run --skip-build groupwire decode --spec Spec/Examples/Demo.gwspec --envelope $(DEMO_FILE) > $(DEMO_JSON)
 	@echo "decoded $$(wc -l < $(DEMO_JSON)) messages to $(DEMO_JSON) (first 200 characters of each):"
 	@cut -c1-200 $(DEMO_JSON)
+	@echo
+	@echo "The messenger end to end: DrawTogether over a simulated lossy network (groupwire simulate):"
+	$(SWIFT) run --skip-build groupwire simulate
 
 # DocC for the user-facing modules, one combined archive in .build/docs (so symbol links
 # cross modules), warnings are errors. The DocC plugin is a dependency only when

@@ -9,7 +9,7 @@ struct GroupWireCommand: ParsableCommand {
         abstract: "Inspect, encode and decode GroupWire frames; check, compare and generate code from specs.",
         version: GroupWireVersion.current,
         subcommands: [
-            InspectCommand.self, DemoCommand.self, DictCommand.self,
+            InspectCommand.self, DemoCommand.self, SimulateCommand.self, DictCommand.self,
             GenerateCommand.self, SpecCommand.self, EncodeCommand.self, DecodeCommand.self,
         ]
     )

@@ -56,13 +56,7 @@ public enum DeliveryFraming {
         let kind = FrameKind(rawValue: kindByte & 0x0F)
         var delivery: DeliveryHeader?
         if kindByte & FrameFlags.delivery.rawValue != 0 {
-            let streamOffset = reader.position
-            let stream = try reader.readUVarint()
-            let sequenceOffset = reader.position
-            let sequence = try reader.readUVarint()
-            try DeliveryHeader.validate(stream: stream, sequence: sequence, streamOffset: streamOffset, sequenceOffset: sequenceOffset)
-            // safe because: validate checked stream <= UInt32.max.
-            delivery = DeliveryHeader(stream: UInt32(stream), sequence: sequence)
+            delivery = try DeliveryHeader.read(from: &reader)
         }
         let typeID = try reader.readUVarint()
         return Peek(kind: kind, delivery: delivery, typeID: typeID)

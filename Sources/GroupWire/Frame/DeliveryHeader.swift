@@ -38,11 +38,33 @@ public struct DeliveryHeader: Sendable, Hashable {
 
     /// Checks the ranges of Spec/FORMAT.md ("Delivery header").
     static func validate(stream: UInt64, sequence: UInt64, streamOffset: Int?, sequenceOffset: Int?) throws(WireError) {
+        try validate(stream: stream, at: streamOffset)
+        try validate(sequence: sequence, at: sequenceOffset)
+    }
+
+    /// Checks a stream value, which a reader does before it reads the sequence.
+    static func validate(stream: UInt64, at offset: Int?) throws(WireError) {
         guard (minStream...UInt64(UInt32.max)).contains(stream) else {
-            throw WireError(.invalidValue, offset: streamOffset, "delivery stream \(stream) is outside \(minStream)...\(UInt32.max)")
+            throw WireError(.invalidValue, offset: offset, "delivery stream \(stream) is outside \(minStream)...\(UInt32.max)")
         }
+    }
+
+    /// Checks a sequence number.
+    static func validate(sequence: UInt64, at offset: Int?) throws(WireError) {
         guard sequence >= 1 else {
-            throw WireError(.invalidValue, offset: sequenceOffset, "delivery sequence 0 is reserved; sequences start at 1")
+            throw WireError(.invalidValue, offset: offset, "delivery sequence 0 is reserved; sequences start at 1")
         }
+    }
+
+    /// Reads and checks a header at `reader`'s position: the stream, then the sequence.
+    static func read(from reader: inout ByteReader) throws(WireError) -> DeliveryHeader {
+        let streamOffset = reader.position
+        let stream = try reader.readUVarint()
+        try validate(stream: stream, at: streamOffset)
+        let sequenceOffset = reader.position
+        let sequence = try reader.readUVarint()
+        try validate(sequence: sequence, at: sequenceOffset)
+        // safe because: validate checked stream <= UInt32.max.
+        return DeliveryHeader(stream: UInt32(stream), sequence: sequence)
     }
 }

@@ -166,13 +166,7 @@ public struct FrameDecoder: Sendable {
         }
         var delivery: DeliveryHeader?
         if flags.contains(.delivery) {
-            let streamOffset = reader.position
-            let stream = try reader.readUVarint()
-            let sequenceOffset = reader.position
-            let sequence = try reader.readUVarint()
-            try DeliveryHeader.validate(stream: stream, sequence: sequence, streamOffset: streamOffset, sequenceOffset: sequenceOffset)
-            // safe because: validate checked stream <= UInt32.max.
-            delivery = DeliveryHeader(stream: UInt32(stream), sequence: sequence)
+            delivery = try DeliveryHeader.read(from: &reader)
         }
         let typeOffset = reader.position
         let typeID = try reader.readUVarint()

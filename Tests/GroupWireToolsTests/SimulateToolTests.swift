@@ -1,0 +1,50 @@
+import GroupWireSession
+import GroupWireTools
+import Testing
+
+/// `groupwire simulate`, in process: DrawTogether over the lossy hub, the whole pipeline.
+@Suite struct SimulateToolTests {
+    func report(_ configure: (inout SimulateTool.Options) -> Void = { _ in }) async -> (text: String, status: ToolStatus) {
+        var options = SimulateTool.Options()
+        configure(&options)
+        let result = await SimulateTool.run(options)
+        return (result.outputText + result.messages, result.status)
+    }
+
+    /// The lines that say who received what.
+    func received(_ text: String) -> [String] {
+        text.split(separator: "\n").map(String.init).filter { $0.contains(" <- ") }
+    }
+
+    @Test func bothModesHoldTheirPromiseAndReportWhatEachReceived() async {
+        let (text, status) = await report()
+        #expect(status == .ok)
+        #expect(text.contains("check: every stroke reached every participant in the session exactly once, in order: holds"))
+        #expect(text.contains("check: what arrived is a subset of what was sent, no stroke twice"))
+        #expect(Array(received(text).prefix(4)) == [
+            "  ana  <- ben 0-19, cleo 0-19, dan 0-9",
+            "  ben  <- ana 0-24, cleo 0-19, dan 0-9",
+            "  cleo <- ana 0-19, ben 0-19, dan 0-9",
+            "  dan  <- ana 20-24",
+        ])
+        #expect(text.contains("then cleo's (15000 points, compressed)"), "the late joiner keeps the biggest snapshot")
+        #expect(!text.contains("retransmitted 0,") || text.contains("unreliable"))
+    }
+
+    @Test func theSameSeedLosesTheSameStrokes() async {
+        let first = await report { $0.modes = [.unreliable]; $0.seed = 9 }
+        let second = await report { $0.modes = [.unreliable]; $0.seed = 9 }
+        let other = await report { $0.modes = [.unreliable]; $0.seed = 10 }
+        #expect(first.status == .ok)
+        #expect(received(first.text) == received(second.text))
+        #expect(received(first.text) != received(other.text))
+        #expect(received(first.text).contains { $0.contains(" of ") }, "some strokes were lost")
+    }
+
+    @Test func ratesOutsideTheUnitIntervalAreRefused() async {
+        let (text, status) = await report { $0.drop = 1.5 }
+        #expect(status == .failure)
+        #expect(text.contains("--drop 1.5 is outside 0...1"))
+        #expect(await report { $0.strokes = 0 }.status == .failure)
+    }
+}
