@@ -17,10 +17,7 @@ public enum DeliveryFraming {
     ///   well-formed prelude or carries a delivery header already; `header`'s range errors.
     public static func inserting(_ header: DeliveryHeader, into frame: [UInt8]) throws(WireError) -> [UInt8] {
         try DeliveryHeader.validate(stream: UInt64(header.stream), sequence: header.sequence, streamOffset: nil, sequenceOffset: nil)
-        let (kindOffset, end) = try prelude(frame)
-        guard frame[kindOffset] & FrameFlags.delivery.rawValue == 0 else {
-            throw WireError(.invalidValue, offset: kindOffset, "the frame has a delivery header already")
-        }
+        let (kindOffset, end) = try insertableFrame(frame)
         let inner = end - kindOffset + header.encodedSize
         var writer = ByteWriter(capacity: 2 + Varint.encodedLength(UInt64(inner)) + inner)
         writer.write(Frame.magic)
@@ -35,6 +32,21 @@ public enum DeliveryFraming {
         let crc = writer.bytes.withUnsafeBytes { CRC32C.update(0, $0) }
         writer.writeFixed32LE(crc)
         return writer.bytes
+    }
+
+    /// Checks that a header can be inserted into `frame` (what ``inserting(_:into:)``
+    /// checks of the frame), without copying anything.
+    /// - Throws: as ``inserting(_:into:)``.
+    public static func checkInsertable(_ frame: [UInt8]) throws(WireError) {
+        _ = try insertableFrame(frame)
+    }
+
+    private static func insertableFrame(_ frame: [UInt8]) throws(WireError) -> (kindOffset: Int, end: Int) {
+        let (kindOffset, end) = try prelude(frame)
+        guard frame[kindOffset] & FrameFlags.delivery.rawValue == 0 else {
+            throw WireError(.invalidValue, offset: kindOffset, "the frame has a delivery header already")
+        }
+        return (kindOffset, end)
     }
 
     /// The kind, delivery header and type id of `frame`, after checking its prelude, length

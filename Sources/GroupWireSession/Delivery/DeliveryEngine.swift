@@ -117,12 +117,17 @@ struct DeliveryEngine {
     }
 
     static let retiredLimit = 8
+    /// Departed senders whose retired incarnations are remembered, so their frames still on
+    /// the way when they come back cannot pass for a new incarnation.
+    static let departedLimit = 64
 
     let configuration: DeliveryConfiguration
     private(set) var outbound: [ParticipantID: Outbound] = [:]
     private(set) var inbound: [ParticipantID: Inbound] = [:]
     /// Recipients removed for not acknowledging, until the transport reports them joining.
     private(set) var removed: Set<ParticipantID> = []
+    /// Senders that left, oldest first (at most ``departedLimit``).
+    private(set) var departed: [ParticipantID] = []
     private(set) var statistics = DeliveryStatistics()
 
     init(configuration: DeliveryConfiguration) {
@@ -147,9 +152,26 @@ struct DeliveryEngine {
     mutating func left(_ participant: ParticipantID) -> [Output] {
         let wasRemoved = removed.remove(participant) != nil
         dropOutbound(participant)
-        inbound[participant] = nil
+        forgetStreams(of: participant)
         // A removed participant was reported gone already.
         return wasRemoved ? [] : [.left(participant)]
+    }
+
+    /// Ends what was received from `participant`: waiting frames are dropped and its
+    /// incarnations retired (remembered for the last ``departedLimit`` departed senders).
+    private mutating func forgetStreams(of participant: ParticipantID) {
+        guard var state = inbound[participant] else { return }
+        if let stream = state.reliable?.stream { retire(stream, in: &state) }
+        if let stream = state.unreliable?.stream { retire(stream, in: &state) }
+        state.reliable = nil
+        state.unreliable = nil
+        inbound[participant] = state
+        departed.removeAll { $0 == participant }
+        departed.append(participant)
+        if departed.count > Self.departedLimit {
+            let oldest = departed.removeFirst()
+            if inbound[oldest]?.reliable == nil, inbound[oldest]?.unreliable == nil { inbound[oldest] = nil }
+        }
     }
 
     /// Whether frames go to `participant` now (reachable and not removed).
@@ -176,6 +198,9 @@ struct DeliveryEngine {
         _ frames: [[UInt8]], to recipients: [ParticipantID], mode: DeliveryMode, now: Duration, failWhenFull: Bool
     ) throws(WireError) -> Prepared {
         let reliable = mode == .reliable
+        for frame in frames {
+            try DeliveryFraming.checkInsertable(frame)
+        }
         let targets = recipients.filter { outbound[$0] != nil }
         if reliable {
             let size = frames.reduce(0) { $0 + $1.count + DeliveryHeader.maxEncodedSize }
@@ -379,7 +404,7 @@ struct DeliveryEngine {
                 statistics.bufferedBytes -= state.pendingBytes
                 statistics.removedPeers.append(recipient)
                 removed.insert(recipient)
-                inbound[recipient] = nil
+                forgetStreams(of: recipient)
                 outputs.append(.removed(recipient))
                 continue
             }

@@ -123,7 +123,7 @@ public final class Messenger: Sendable {
 
     /// Sends raw bytes under `typeID`, in `mode`; receivers read them with ``rawMessages(typeID:)``.
     /// - Throws: `WireError.Kind.duplicateTypeID` when a message type uses `typeID`
-    ///   on this messenger; otherwise as ``send(_:to:)``.
+    ///   on this messenger; otherwise as ``send(_:to:mode:)``.
     public func send(
         _ bytes: [UInt8], typeID: UInt64, to recipients: Recipients = .all, mode: DeliveryMode = .reliable
     ) async throws(WireError) {
@@ -200,7 +200,7 @@ public final class Messenger: Sendable {
         }
     }
 
-    /// The raw bytes sent under `typeID` with ``send(_:typeID:to:)``.
+    /// The raw bytes sent under `typeID` with ``send(_:typeID:to:mode:)``.
     /// - Throws: `WireError.Kind.duplicateTypeID` when a message type uses `typeID`.
     public func rawMessages(typeID: UInt64) throws(WireError) -> Messages<[UInt8]> {
         try core.registerRaw(typeID)

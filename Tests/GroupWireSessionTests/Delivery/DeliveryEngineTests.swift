@@ -87,6 +87,33 @@ import Testing
         #expect(engine.inbound[peer]?.retired == [7])
     }
 
+    @Test func framesOfAnIncarnationStillOnTheWayWhenItsSenderReconnectsAreDropped() {
+        var engine = engine()
+        _ = engine.joined(peer, now: .zero)
+        #expect(summary(engine.receive(arriving(1, stream: 7, sequence: 1), now: .zero)).delivered == [1])
+        #expect(engine.left(peer) == [.left(peer)])
+        _ = engine.joined(peer, now: .zero)
+        #expect(summary(engine.receive(arriving(10, stream: 9, sequence: 1), now: .zero)).delivered == [10])
+        // Sequence 2 of the first connection arrives late: it must not end the new stream.
+        #expect(summary(engine.receive(arriving(2, stream: 7, sequence: 2), now: .zero)).delivered.isEmpty)
+        #expect(summary(engine.receive(arriving(11, stream: 9, sequence: 2), now: .zero)).delivered == [11])
+        #expect(engine.statistics.staleDropped == 1)
+    }
+
+    @Test func aFrameThatCannotTakeAHeaderFailsTheSendAndChangesNothing() throws {
+        var engine = engine()
+        _ = engine.joined(peer, now: .zero)
+        let broken = [UInt8](numberedFrame(1).dropLast())
+        var kind: WireError.Kind?
+        do {
+            _ = try engine.prepare([numberedFrame(0), broken], to: [peer], mode: .reliable, now: .zero, failWhenFull: false)
+        } catch {
+            kind = error.kind
+        }
+        #expect(kind == .truncated)
+        #expect(engine.isReachable(peer) && engine.outbound[peer]?.nextReliable == 1 && engine.statistics.bufferedBytes == 0)
+    }
+
     @Test func unreliableFramesAreDeliveredOnceWithinTheWindowAndDroppedWhenOlder() {
         var engine = engine()
         #expect(summary(engine.receive(arriving(1, stream: 6, sequence: 2000), now: .zero)).delivered == [1])

@@ -118,6 +118,28 @@ import Testing
         _ = silent
     }
 
+    @Test func aMessengerHandsOverAFragmentedMessageWholeSoAFullBufferSendsNoneOfIt() async throws {
+        let hub = InProcessHub(plan: Self.lossy, maxMessageSize: 2000, clock: VirtualClock())
+        var configuration = DeliveryConfiguration.simulated(clock: hub.clock, seed: 4)
+        configuration.maxBufferedBytes = 8000
+        configuration.whenFull = .fail
+        let messenger = Messenger(transport: DeliveryTransport(over: try await hub.join(.numbered(1)), configuration: configuration))
+        let silent = try await hub.join(.numbered(2))
+        try await DeliveryParty.wait { messenger.reachableParticipants == [.numbered(2)] }
+        var kind: WireError.Kind?
+        do {
+            // About 10 KB in fragments of at most 1,985 bytes: more than 8,000 bytes kept.
+            try await messenger.send([UInt8](repeating: 7, count: 10_000), typeID: 5)
+        } catch {
+            kind = error.kind
+        }
+        #expect(kind == .bufferFull)
+        #expect(await hub.statistics.sent == 0, "no fragment of the message went out")
+        try await messenger.send([UInt8](repeating: 7, count: 5_000), typeID: 5)
+        #expect(await hub.statistics.sent == 3, "5,000 bytes fit: three fragments")
+        _ = silent
+    }
+
     @Test func aFullBufferMakesSendWaitUntilAcknowledgementsMakeRoomAndCancellingEndsTheWait() async throws {
         let party = try await DeliveryParty.make(count: 2, plan: Self.lossy) { $0.maxBufferedBytes = 1000 }
         let sender = party.transports[0]
