@@ -27,7 +27,7 @@ import Testing
             "  cleo <- ana 0-19, ben 0-19, dan 0-9",
             "  dan  <- ana 20-24",
         ])
-        #expect(text.contains("then cleo's (15000 points, compressed)"), "the late joiner keeps the biggest snapshot")
+        #expect(text.contains("cleo's (15000 points, compressed) (the app's rule"), "the late joiner ends with the biggest snapshot")
         #expect(!text.contains("retransmitted 0,") || text.contains("unreliable"))
     }
 
