@@ -113,7 +113,13 @@ public final class DeliveryTransport: Transport {
         let outputs = try await core.prepare(frames, to: recipients, mode: mode, configuration: configuration)
         for case .send(let bytes, let recipient) in outputs {
             do {
-                try await base.send(bytes, to: .only([recipient]))
+                // Unreliable frames take the transport's own unreliable mode where it has
+                // one (the platform messenger's): no point in its retransmitting them.
+                if mode == .reliable {
+                    try await base.send(bytes, to: .only([recipient]))
+                } else {
+                    try await base.send([bytes], to: .only([recipient]), mode: mode)
+                }
             } catch where error.kind == .transportClosed {
                 throw error
             } catch {

@@ -199,6 +199,32 @@ import Testing
     }
 }
 
+extension DeliveryTransportTests {
+    @Test func aSendWaitingForRoomAtAPeerThatStoppedAcknowledgingResumesWhenThePeerIsRemoved() async throws {
+        let hub = InProcessHub(plan: Self.lossy, clock: VirtualClock())
+        var configuration = DeliveryConfiguration.simulated(clock: hub.clock, seed: 6)
+        configuration.maxBufferedBytes = 1000
+        let sender = DeliveryTransport(over: try await hub.join(.numbered(1)), configuration: configuration)
+        let log = EventLog(sender.events)
+        let silent = try await hub.join(.numbered(2))
+        try await DeliveryParty.wait { log.joined(.numbered(2)) }
+        try await sender.send(numberedFrame(0, size: 400), to: .all)
+        try await sender.send(numberedFrame(1, size: 400), to: .all)
+        let finished = Mutex(false)
+        let waiting = Task {
+            try await sender.send(numberedFrame(2, size: 400), to: .all)
+            finished.withLock { $0 = true }
+        }
+        let party = DeliveryParty(hub: hub, ids: [.numbered(1)], transports: [sender], logs: [log])
+        try await party.run("the waiting send ends", step: .milliseconds(50), limit: .seconds(10)) { finished.withLock { $0 } }
+        try await waiting.value
+        #expect(log.left(.numbered(2)) && sender.statistics.removedPeers == [.numbered(2)])
+        #expect(hub.clock.elapsed >= .seconds(5), "not before the peer timeout")
+        #expect(sender.statistics.bufferedBytes == 0, "the frame that waited is not kept for a removed peer")
+        _ = silent
+    }
+}
+
 extension DeliveryParty {
     /// Waits (real time, bounded) for something the layers' tasks do without simulated time.
     static func wait(line: Int = #line, until condition: () -> Bool) async throws {
