@@ -81,6 +81,9 @@ final class ProofCanvas: Sendable {
         var keptPoints: [UInt64] = []
         var retransmitted = 0
         var snapshotsCompressed: [Bool] = []
+        /// For each participant: whom its CatchUp sent a snapshot, and how many snapshots it kept.
+        var snapshotsSentTo: [[ParticipantID]] = []
+        var snapshotsKept: [Int] = []
         var description: String { "strokes \(strokes), kept \(keptPoints)" }
     }
 
@@ -154,6 +157,8 @@ final class ProofCanvas: Sendable {
             for entry in canvas.received { bySource[entry.source, default: []].append(entry.index) }
             transcript.strokes.append(bySource)
             transcript.keptPoints.append(canvas.loadedPoints)
+            transcript.snapshotsSentTo.append(canvas.catchUp.snapshotsSent)
+            transcript.snapshotsKept.append(canvas.snapshotsCompressed.count)
         }
         transcript.retransmitted = party.transports.reduce(0) { $0 + $1.statistics.retransmitted }
         transcript.snapshotsCompressed = newcomer.snapshotsCompressed
@@ -179,6 +184,9 @@ final class ProofCanvas: Sendable {
         #expect(first.keptPoints[3] == 75 * 200, "the newcomer keeps the snapshot with the most points")
         #expect(!first.snapshotsCompressed.isEmpty && first.snapshotsCompressed.allSatisfy { $0 })
         #expect(first.retransmitted > 0, "the hub lost frames and the layer sent them again")
+        // Snapshots went to the newcomer only: each earlier participant sent one, to it.
+        #expect(first.snapshotsSentTo == [[ids[3]], [ids[3]], [ids[3]], []])
+        #expect(first.snapshotsKept[0...2] == [0, 0, 0])
         let second = try await run(mode: .reliable)
         #expect(second.strokes == first.strokes && second.keptPoints == first.keptPoints)
     }
