@@ -25,6 +25,7 @@ import generate_timestamps  # noqa: E402
 import generate_streams  # noqa: E402
 import generate_payloads  # noqa: E402
 import generate_session  # noqa: E402
+import generate_delivery  # noqa: E402
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 OUT = os.path.join(HERE, "frames")
@@ -33,15 +34,22 @@ OUT = os.path.join(HERE, "frames")
 KINDS = {"data": 0, "control": 1, "fragment": 2}
 
 
-def frame(kind="data", type_id=1, body=b"", compression=None, fragment=None, session=None,
+def frame(kind="data", type_id=1, body=b"", compression=None, fragment=None, session=None, delivery=None,
           version=1, flags_extra=0, kind_raw=None, length_override=None, crc_override=None,
-          magic=0xC7, length_encoding=None, type_id_encoding=None):
+          magic=0xC7, length_encoding=None, type_id_encoding=None, delivery_encoding=None):
     kind_byte = (KINDS[kind] if kind_raw is None else kind_raw) | flags_extra
     if compression is not None:
         kind_byte |= 0x10
     if session is not None:
         kind_byte |= 0x20
+    if delivery is not None or delivery_encoding is not None:
+        kind_byte |= 0x40
     inner = bytearray([kind_byte])
+    # The delivery header (flag 0x40) follows the kind byte, before the kind header.
+    if delivery is not None:
+        inner += uvarint(delivery["stream"]) + uvarint(delivery["sequence"])
+    elif delivery_encoding is not None:
+        inner += delivery_encoding
     inner += uvarint(type_id) if type_id_encoding is None else type_id_encoding
     if fragment is not None:
         for key in ("messageID", "index", "count", "totalLength", "offset"):
@@ -88,8 +96,11 @@ def invalid(name, description, raw, kind, offset):
             "error": {"kind": kind, "offset": offset}}
 
 
-def describe(kind="data", type_id=1, body=b"", compression=None, fragment=None, session=None):
-    return dict(kind=kind, typeID=type_id, body=body.hex(), compression=compression, fragment=fragment, session=session)
+def describe(kind="data", type_id=1, body=b"", compression=None, fragment=None, session=None, delivery=None):
+    fields = dict(kind=kind, typeID=type_id, body=body.hex(), compression=compression, fragment=fragment, session=session)
+    if delivery is not None:
+        fields["delivery"] = delivery
+    return fields
 
 
 vectors = []
@@ -138,7 +149,10 @@ vectors.append(invalid("unsupported-version-0", "Version 0 is never valid.",
                        frame(type_id=1, body=b"", version=0), "unsupportedVersion", 1))
 vectors.append(invalid("unknown-kind-3", "Kind 3 is reserved.", frame(kind_raw=3, type_id=1, body=b"\x00"), "unknownKind", 3))
 vectors.append(invalid("unknown-kind-15", "Kind 15 is reserved.", frame(kind_raw=15, type_id=1, body=b""), "unknownKind", 3))
-vectors.append(invalid("unknown-flag-0x40", "Reserved flag bit 0x40 set.", frame(type_id=1, body=b"", flags_extra=0x40), "unknownFlags", 3))
+# Flag 0x40 was reserved in earlier revisions; the same bytes now read the type id 01 as a
+# delivery stream of 1, below the smallest stream value, 2.
+vectors.append(invalid("delivery-stream-one", "Flag 0x40 on a frame without a delivery header: its type id byte 01 reads as stream 1, outside 2...2^32-1.",
+                       frame(type_id=1, body=b"", flags_extra=0x40), "invalidValue", 4))
 vectors.append(invalid("unknown-flag-0x80", "Reserved flag bit 0x80 set.", frame(type_id=1, body=b"", flags_extra=0x80), "unknownFlags", 3))
 vectors.append(invalid("type-id-zero", "Type id 0 is invalid.", frame(type_id=0, body=b""), "invalidTypeID", 4))
 vectors.append(invalid("type-id-too-large", "Type id 2^32 does not fit 32 bits.", frame(type_id=1 << 32, body=b""), "invalidTypeID", 4))
@@ -161,8 +175,8 @@ vectors.append(invalid("fragment-count-one", "A message of one fragment is sent 
 vectors.append(invalid("fragment-past-total", "Fragment bytes run past the declared total length.", frame(kind="fragment", type_id=2, body=b"\x00\x01\x02",
                        fragment={"messageID": 1, "index": 1, "count": 2, "totalLength": 4, "offset": 2}), "invalidFragment", 9))
 # Which check wins when a frame breaks two rules (FORMAT.md, "Reading frames").
-vectors.append(invalid("unknown-kind-and-flag", "Reserved kind 3 and reserved flag 0x40 at once: the kind is checked first.",
-                       frame(kind_raw=3, type_id=1, body=b"", flags_extra=0x40), "unknownKind", 3))
+vectors.append(invalid("unknown-kind-and-flag", "Reserved kind 3 and reserved flag 0x80 at once: the kind is checked first.",
+                       frame(kind_raw=3, type_id=1, body=b"", flags_extra=0x80), "unknownKind", 3))
 vectors.append(invalid("fragment-count-one-unknown-codec", "A fragment count of 1 and codec 9: fragment rule 2 comes before the compression header.",
                        frame(kind="fragment", type_id=2, body=b"\x00", compression={"codec": 9, "dictionaryID": 0, "contentSize": 1},
                              fragment={"messageID": 1, "index": 0, "count": 1, "totalLength": 1, "offset": 0}), "invalidFragment", 7))
@@ -190,6 +204,32 @@ vectors.append(invalid("session-id-over-32-bits", "Session id 2^32: invalidValue
 vectors.append(invalid("session-header-cut", "Flag 0x20 set but the header ends inside the session id: truncated at its first byte.",
                        frame(type_id=1, body=b"", flags_extra=0x20, type_id_encoding=uvarint(1) + b"\x80"), "truncated", 5))
 
+# Delivery headers (FORMAT.md, "Delivery header"): flag 0x40, stream and sequence right after the kind byte.
+add_valid("delivery-example", "FORMAT.md's example: type 1, body 2a, the 1st frame of reliable stream 0x0b (incarnation 5).",
+          type_id=1, body=b"\x2a", delivery={"stream": 0x0B, "sequence": 1})
+add_valid("delivery-unreliable", "UpsertStroke as frame 300 of unreliable stream 0x0a (incarnation 5): a two-byte sequence.",
+          type_id=1, body=upsert, delivery={"stream": 0x0A, "sequence": 300})
+add_valid("delivery-random-incarnation", "A random 31-bit incarnation makes a five-byte stream (reliable, 0x9e3779b9).",
+          type_id=1, body=b"\x08\x01", session=7, delivery={"stream": 0x9E3779B9, "sequence": 127})
+add_valid("delivery-every-header", "Delivery, fragment, session and compression headers at once, largest stream and sequence.",
+          kind="fragment", type_id=2, body=b"\x28\xb5", compression={"codec": 1, "dictionaryID": 300, "contentSize": 70},
+          fragment={"messageID": 5, "index": 0, "count": 3, "totalLength": 10, "offset": 0}, session=0xFFFFFFFF,
+          delivery={"stream": 0xFFFFFFFF, "sequence": (1 << 64) - 1})
+add_valid("delivery-control", "A control frame numbered in a reliable stream (session control travels reliably).",
+          kind="control", type_id=2, body=b"\x08\x07", delivery={"stream": 3, "sequence": 2})
+vectors.append(invalid("delivery-stream-zero", "Stream 0: invalidValue at the stream.",
+                       frame(type_id=1, body=b"", delivery_encoding=b"\x00\x01"), "invalidValue", 4))
+vectors.append(invalid("delivery-stream-over-32-bits", "Stream 2^32: invalidValue at the stream.",
+                       frame(type_id=1, body=b"", delivery_encoding=uvarint(1 << 32) + b"\x01"), "invalidValue", 4))
+vectors.append(invalid("delivery-sequence-zero", "Sequence 0 is reserved: invalidValue at the sequence.",
+                       frame(type_id=1, body=b"", delivery_encoding=b"\x0b\x00"), "invalidValue", 5))
+vectors.append(invalid("delivery-stream-checked-first", "Stream 1 and sequence 0: the stream is checked before the sequence is read.",
+                       frame(type_id=1, body=b"", delivery_encoding=b"\x01\x00"), "invalidValue", 4))
+vectors.append(invalid("delivery-header-cut", "Flag 0x40 and the frame ends inside the stream: truncated at its first byte.",
+                       frame(type_id=1, body=b"", delivery_encoding=b"\x80", type_id_encoding=b""), "truncated", 4))
+vectors.append(invalid("delivery-stream-varint-overlong", "A stream varint of eleven bytes.",
+                       frame(type_id=1, body=b"", delivery_encoding=b"\xff" * 10 + b"\x01"), "malformedVarint", 4))
+
 write_vectors(OUT, vectors)
 write_vectors(os.path.join(HERE, "fragments"), generate_fragments.build())
 write_vectors(generate_compression.OUT, generate_compression.build())
@@ -197,3 +237,4 @@ write_vectors(generate_timestamps.OUT, generate_timestamps.build())
 write_vectors(generate_streams.OUT, generate_streams.build())
 write_vectors(generate_payloads.OUT, generate_payloads.build())
 write_vectors(generate_session.OUT, generate_session.build())
+write_vectors(generate_delivery.OUT, generate_delivery.build())

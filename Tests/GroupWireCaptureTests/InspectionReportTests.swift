@@ -172,3 +172,19 @@ import Testing
         #expect(json.contains(#""session":42"#))
     }
 }
+
+@Suite struct DeliveryHeaderInspectionTests {
+    @Test func aNumberedFrameShowsItsDeliveryHeaderInTextAndJSON() throws {
+        let header = DeliveryHeader(incarnation: 5, isReliable: true, sequence: 300)
+        let bytes = try FrameEncoder().encode(Frame(typeID: 1, session: 42, delivery: header, body: [0x10, 0x02]))
+        let report = InspectionReport(contents: FrameFileContents(path: "d.gwf", format: .raw, bytes: bytes))
+        #expect(report.allValid)
+        let lines = report.renderText().split(separator: "\n").map(String.init)
+        #expect(lines[1].contains("kind data (byte 0x60), flags session+delivery, type id 1"))
+        #expect(lines[2] == "  delivery: reliable stream 11 (incarnation 5), sequence 300")
+        #expect(lines[3] == "  session: 42")
+        let json = report.renderJSON()
+        #expect(json.contains(#""delivery":{"reliable":true,"sequence":300,"stream":11}"#))
+        #expect(json.contains(#""flags":["session","delivery"]"#))
+    }
+}

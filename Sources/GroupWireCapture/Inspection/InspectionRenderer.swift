@@ -23,6 +23,7 @@ public struct InspectionRenderer: Sendable {
         ///     "frame": null | { "version", "lengthField", "kindByte", "kind": "data"|"control"|"fragment",
         ///                        "flags": [String], "typeID", "bodyLength", "bodyHex": String,
         ///                        "crc32c": "0x…", "session": null | Int,
+        ///                        "delivery": null | {"stream", "sequence", "reliable": Bool},
         ///                        "compression": null | {"codec", "dictionaryID", "contentSize"},
         ///                        "fragment": null | {"messageID", "index", "count", "totalLength", "offset"} },
         ///     "payload": null | PayloadDump,           // see PayloadDump.json
@@ -107,6 +108,9 @@ public struct InspectionRenderer: Sendable {
             return diagnostic(for: entry).map { $0 + "\n" } ?? ""
         }
         lines.append(headerLine(index, entry, frame))
+        if let delivery = frame.delivery {
+            lines.append("  delivery: \(delivery.isReliable ? "reliable" : "unreliable") stream \(delivery.stream) (incarnation \(delivery.incarnation)), sequence \(delivery.sequence)")
+        }
         if let session = frame.session {
             lines.append("  session: \(session)")
         }
@@ -190,6 +194,12 @@ public struct InspectionRenderer: Sendable {
                     ])
                 } ?? .null,
                 "session": frame.session.map { .uint(UInt64($0)) } ?? .null,
+                "delivery": frame.delivery.map { header in
+                    .object([
+                        "stream": .uint(UInt64(header.stream)), "sequence": .uint(header.sequence),
+                        "reliable": .bool(header.isReliable),
+                    ])
+                } ?? .null,
                 "version": .null, "lengthField": .null, "kindByte": .null, "crc32c": .null,
             ]
             if let header = entry.header {
@@ -218,6 +228,7 @@ private func flagNames(_ flags: FrameFlags) -> [String] {
     var names: [String] = []
     if flags.contains(.compressed) { names.append("compressed") }
     if flags.contains(.session) { names.append("session") }
+    if flags.contains(.delivery) { names.append("delivery") }
     let unknown = flags.subtracting(.known).rawValue
     if unknown != 0 { names.append(hex8(unknown)) }
     return names

@@ -13,6 +13,11 @@ struct FrameVector: Decodable, CustomTestStringConvertible {
         let compression: Compression?
         let fragment: Fragment?
         let session: UInt32?
+        let delivery: Delivery?
+    }
+    struct Delivery: Decodable {
+        let stream: UInt32
+        let sequence: UInt64
     }
     struct Compression: Decodable {
         let codec: UInt8
@@ -40,11 +45,11 @@ struct FrameVector: Decodable, CustomTestStringConvertible {
 
     var testDescription: String { name }
 
-    /// Every vector file of one frame: all of Spec/vectors but the stream, payload and
-    /// timestamp-conversion vectors, which are not frames.
+    /// Every vector file of one frame: all of Spec/vectors but the stream, payload,
+    /// timestamp-conversion, session and acknowledgement vectors, which are not frames.
     static func files() -> [URL] {
         RepositoryPaths.files(under: "Spec/vectors", withExtension: "json")
-            .filter { !["streams", "payloads", "timestamps", "session"].contains($0.deletingLastPathComponent().lastPathComponent) }
+            .filter { !["streams", "payloads", "timestamps", "session", "delivery"].contains($0.deletingLastPathComponent().lastPathComponent) }
     }
 
     static func all() -> [FrameVector] {
@@ -68,6 +73,7 @@ struct FrameVector: Decodable, CustomTestStringConvertible {
                 FragmentInfo(messageID: $0.messageID, index: $0.index, count: $0.count, totalLength: $0.totalLength, offset: $0.offset)
             },
             session: fields.session,
+            delivery: fields.delivery.map { DeliveryHeader(stream: $0.stream, sequence: $0.sequence) },
             body: try #require(bytes(hex: fields.body)))
     }
 }
@@ -98,6 +104,61 @@ struct FrameVector: Decodable, CustomTestStringConvertible {
         } catch {
             #expect(error.kind.name == failure.kind, "\(error)")
             #expect(error.offset == failure.offset, "\(error)")
+        }
+    }
+}
+
+/// The delivery layer's view of the vectors (Spec/FORMAT.md, "Delivery header"):
+/// `DeliveryFraming` reads the header the decoder reads, and inserting it into the frame
+/// without it gives the vector's bytes.
+@Suite struct DeliveryFramingVectorTests {
+    static let withHeader = FrameVector.all().filter { $0.valid && $0.frame?.delivery != nil }
+    static let brokenHeader = FrameVector.all().filter { !$0.valid && $0.name.hasPrefix("delivery-") }
+
+    @Test func everyKindOfDeliveryVectorIsThere() {
+        #expect(Self.withHeader.count >= 5)
+        #expect(Self.brokenHeader.count >= 6)
+    }
+
+    @Test(arguments: withHeader)
+    func insertingTheHeaderIntoTheFrameWithoutItGivesTheVectorAndPeekReadsItBack(vector: FrameVector) throws {
+        let raw = try #require(bytes(hex: vector.hex))
+        var plain = try vector.expectedFrame()
+        let header = try #require(plain.delivery)
+        plain.delivery = nil
+        #expect(try DeliveryFraming.inserting(header, into: FrameEncoder().encode(plain)) == raw)
+        let peek = try DeliveryFraming.peek(raw)
+        #expect(peek.delivery == header && peek.kind == plain.kind && peek.typeID == plain.typeID)
+    }
+
+    @Test(arguments: brokenHeader)
+    func peekRejectsABrokenHeaderAsTheDecoderDoes(vector: FrameVector) throws {
+        let raw = try #require(bytes(hex: vector.hex))
+        let failure = try #require(vector.error)
+        do {
+            let peek = try DeliveryFraming.peek(raw)
+            Issue.record("\(vector.name) peeked as \(peek)")
+        } catch {
+            #expect(error.kind.name == failure.kind, "\(error)")
+            #expect(error.offset == failure.offset, "\(error)")
+        }
+    }
+
+    @Test func peekChecksTheChecksumAndInsertingRefusesAFrameWithAHeader() throws {
+        var raw = try #require(bytes(hex: Self.withHeader[0].hex))
+        let header = try #require(try DeliveryFraming.peek(raw).delivery)
+        do {
+            _ = try DeliveryFraming.inserting(header, into: raw)
+            Issue.record("a second header was inserted")
+        } catch {
+            #expect(error.kind == .invalidValue && error.offset == 3)
+        }
+        raw[4] ^= 0x02
+        do {
+            _ = try DeliveryFraming.peek(raw)
+            Issue.record("a corrupted header was believed")
+        } catch {
+            #expect(error.kind == .checksumMismatch && error.offset == raw.count - 4)
         }
     }
 }

@@ -1,0 +1,52 @@
+#!/usr/bin/env python3
+"""Writes the acknowledgement vectors in Spec/vectors/delivery/: bodies of control id 32
+(Spec/FORMAT.md, "Acknowledgement"), encoded here from the document alone, with the
+fields a reader makes of them, or the error kind and offset of a malformed body.
+
+  {"name", "description", "controlID", "hex", "ack": {"stream", "through"}}   or   "error": {"kind", "offset"}
+
+Usage: python3 Spec/vectors/generate.py   (this module is run from there)
+"""
+import os
+import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from wire import field, length_delimited, uvarint  # noqa: E402
+
+OUT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "delivery")
+ACK = 32
+
+
+def build():
+    vectors = []
+
+    def valid(name, description, body, stream, through):
+        vectors.append({"name": name, "description": description, "controlID": ACK, "hex": body.hex(),
+                        "ack": {"stream": stream, "through": through}})
+
+    def error(name, description, body, kind, offset):
+        vectors.append({"name": name, "description": description, "controlID": ACK, "hex": body.hex(),
+                        "error": {"kind": kind, "offset": offset}})
+
+    def ack(stream, through):
+        return field(1, 0, uvarint(stream)) + field(2, 0, uvarint(through))
+
+    valid("example", "FORMAT.md's example: stream 0x0b through 300.", ack(0x0B, 300), 0x0B, 300)
+    valid("nothing-yet", "Through 0: nothing delivered yet (an acknowledgement of a gap at the start).", ack(3, 0), 3, 0)
+    valid("largest", "Largest stream and through.", ack(0xFFFFFFFF, (1 << 64) - 1), 0xFFFFFFFF, (1 << 64) - 1)
+    valid("fields-reversed", "Through before stream: fields may come in any order.",
+          field(2, 0, uvarint(5)) + field(1, 0, uvarint(0x0B)), 0x0B, 5)
+    valid("unknown-fields-skipped", "An unknown varint field 3 and an unknown bytes field 9 are skipped.",
+          field(3, 0, uvarint(99)) + ack(0x0B, 7) + field(9, 2, length_delimited(b"later")), 0x0B, 7)
+
+    body = field(2, 0, uvarint(300))
+    error("missing-stream", "No stream: missingField at the end of the body.", body, "missingField", len(body))
+    body = field(1, 0, uvarint(0x0B))
+    error("missing-through", "No through: missingField at the end of the body.", body, "missingField", len(body))
+    error("unreliable-stream", "Stream 0x0a is unreliable (bit 0 clear): only reliable streams are acknowledged.",
+          ack(0x0A, 1), "invalidValue", 1)
+    error("stream-one", "Stream 1: below the smallest stream value.", ack(1, 1), "invalidValue", 1)
+    error("stream-over-32-bits", "Stream 2^32 + 1.", ack((1 << 32) + 1, 1), "invalidValue", 1)
+    error("stream-wrong-wire-type", "Stream as a length-delimited field.",
+          field(1, 2, length_delimited(b"\x0b")) + field(2, 0, uvarint(1)), "typeMismatch", 0)
+    return vectors
