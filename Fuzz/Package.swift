@@ -92,6 +92,13 @@ let package = Package(
             dependencies: [.product(name: "GroupWireFuzzChecks", package: "GroupWire")],
             swiftSettings: strictSwift
         ),
+        // Frames, acknowledgements and events from arbitrary peers through one
+        // participant's delivery engine.
+        .executableTarget(
+            name: "FuzzDelivery",
+            dependencies: [.product(name: "GroupWireFuzzChecks", package: "GroupWire")],
+            swiftSettings: strictSwift
+        ),
         .executableTarget(
             name: "FuzzDynamicCodec",
             dependencies: [

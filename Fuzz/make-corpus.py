@@ -98,6 +98,7 @@ def main():
     frame_file_corpus(valid)
     spec_corpus()
     session_control_corpus()
+    delivery_corpus()
     generated_types_corpus()
     dynamic_codec_corpus()
 
@@ -268,6 +269,36 @@ def session_control_corpus():
           + records[1] + records[4])
     # Joins for many sessions that are never announced.
     write(folder, "held-joins.bin", b"".join(bytes([2, 2 | (i % 4) << 3, 0x08, i + 1]) for i in range(40)))
+
+
+def delivery_corpus():
+    """FuzzDelivery input: records `op, a, b, n, bytes(n)` (see _DeliveryFuzzing in
+    Sources/GroupWireSession/Delivery/DeliveryFuzzing.swift). Peer 0 is op >> 4 == 0."""
+    folder = os.path.join(HERE, "corpus", "FuzzDelivery")
+
+    def record(op, a=0, b=0, body=b""):
+        return bytes([op, a, b, len(body)]) + body
+
+    def reliable(sequence, peer=0, incarnation=1, body=b"\x08\x01"):
+        return record(peer << 4 | 0, 4 | incarnation, sequence - 1, body)
+
+    def unreliable(sequence, peer=0, incarnation=1, body=b"\x08\x01"):
+        return record(peer << 4 | 0, incarnation, sequence - 1, body)
+
+    tick = record(4, 9, 0)  # 10 ms
+    write(folder, "in-order.bin", b"".join(reliable(n) for n in range(1, 20)) + tick)
+    write(folder, "duplicates.bin", reliable(1) + reliable(1) + reliable(2) + reliable(2) + unreliable(5) + unreliable(5))
+    write(folder, "reordered.bin", reliable(3) + reliable(2) + reliable(5) + reliable(1) + reliable(4) + tick)
+    write(folder, "beyond-window.bin", reliable(40) + reliable(18) + reliable(17) + reliable(1))
+    write(folder, "new-incarnation.bin", reliable(1) + reliable(3) + reliable(1, incarnation=2) + reliable(2) + reliable(2, incarnation=2))
+    write(folder, "left-and-back.bin", record(6) + reliable(1) + record(7) + record(6) + reliable(2) + reliable(1, incarnation=2))
+    write(folder, "unreliable-window.bin", unreliable(250) + record(0, 8, 0) + unreliable(3) + unreliable(250))
+    sends = record(6) + b"".join(record(5, 0, 0, bytes(200)) for _ in range(30))
+    write(folder, "full-buffer.bin", sends + record(3, 0, 5) + record(3, 0, 5) + record(3, 0, 5) + record(5, 0, 0, bytes(200)))
+    write(folder, "ack-of-unsent.bin", record(6) + record(5, 0, 0, b"\x01") + record(3, 0, 200) + record(3, 200, 1) + record(3, 0, 1))
+    write(folder, "retransmit-then-remove.bin", record(6) + record(5, 0, 0, b"\x01") + b"".join(record(4, 255, 19) for _ in range(2)))
+    write(folder, "corrupted.bin", record(1, 4, 5) + record(2, 0, 0, b"\xc7\x01\x05\x40") + record(8, 0, 0, b"\x01"))
+    write(folder, "three-peers.bin", reliable(1, peer=0) + reliable(1, peer=1) + reliable(2, peer=2) + reliable(1, peer=2) + tick)
 
 
 def spec_corpus():
