@@ -271,7 +271,8 @@ struct DeliveryEngine {
 
     private mutating func receiveReliable(_ message: TransportMessage, header: DeliveryHeader, now: Duration) -> [Output] {
         let source = message.source
-        var state = inbound[source] ?? Inbound()
+        // Taken out of the dictionary while it changes, so its buffers are never copied.
+        var state = inbound.removeValue(forKey: source) ?? Inbound()
         defer { inbound[source] = state }
         if state.reliable?.stream != header.stream {
             guard !state.retired.contains(header.stream) else {
@@ -282,6 +283,7 @@ struct DeliveryEngine {
             state.reliable = ReliableInbound(stream: header.stream)
         }
         var stream = state.reliable!
+        state.reliable = nil
         defer { state.reliable = stream }
         if header.sequence < stream.expected || stream.waiting[header.sequence] != nil {
             statistics.duplicatesDropped += 1
@@ -320,7 +322,7 @@ struct DeliveryEngine {
 
     private mutating func receiveUnreliable(_ message: TransportMessage, header: DeliveryHeader) -> [Output] {
         let source = message.source
-        var state = inbound[source] ?? Inbound()
+        var state = inbound.removeValue(forKey: source) ?? Inbound()
         defer { inbound[source] = state }
         if state.unreliable?.stream != header.stream {
             guard !state.retired.contains(header.stream) else {
@@ -330,7 +332,11 @@ struct DeliveryEngine {
             if let old = state.unreliable { retire(old.stream, in: &state) }
             state.unreliable = UnreliableInbound(stream: header.stream)
         }
-        switch state.unreliable!.accept(header.sequence) {
+        var stream = state.unreliable!
+        state.unreliable = nil
+        let accepted = stream.accept(header.sequence)
+        state.unreliable = stream
+        switch accepted {
         case true?:
             statistics.framesDelivered += 1
             return [.deliver(message)]
@@ -357,12 +363,15 @@ struct DeliveryEngine {
     private mutating func acknowledgement(_ message: TransportMessage, from source: ParticipantID, now: Duration) -> [Output] {
         guard let frame = try? FrameDecoder().decode(message.bytes),
               let ack = try? DeliveryAck(frame.body),
-              var state = outbound[source], ack.stream == state.reliableStream,
-              ack.through < state.nextReliable, ack.through >= state.acked
+              ack.stream == outbound[source]?.reliableStream,
+              let next = outbound[source]?.nextReliable, ack.through < next,
+              let acked = outbound[source]?.acked, ack.through >= acked
         else {
             statistics.rejected += 1
             return []
         }
+        // Taken out of the dictionary while it changes, so the pending frames are never copied.
+        var state = outbound.removeValue(forKey: source)!
         defer { outbound[source] = state }
         if ack.through == state.acked {
             guard let first = state.pending.first else { return [] }

@@ -1,0 +1,158 @@
+import Foundation
+import GroupWire
+import GroupWireSession
+import GroupWireTesting
+import Synchronization
+
+/// The delivery layer's cost and behaviour (`--delivery`): UpsertStrokes from one
+/// messenger to another over the in-process hub, with and without `DeliveryTransport`, in
+/// both modes, loss-free and lossy, side by side in one run.
+///
+/// Throughput is wall-clock messages per second from the first send to the last delivery:
+/// the sender sends a window of 64 messages, the driver moves simulated time 1 ms (the
+/// hub delivers, the layers' 10 ms timers fire on their schedule), and so on, then keeps
+/// moving time until everything sent reliably has arrived. Latency is in simulated time,
+/// from the send to the receiver's stream (to within the 1 ms step), so it shows the
+/// layer's timers (retransmission after 100 ms, doubling) rather than this machine's speed.
+enum DeliveryPath {
+    struct Setup {
+        let name: String
+        let plan: FaultPlan
+        let layer: Bool
+        let mode: DeliveryMode
+    }
+
+    struct Run {
+        let setup: Setup
+        let messages: Int
+        let delivered: Int
+        let seconds: Double
+        let latencies: [Duration]
+        let retransmitted: Int
+        let acks: Int
+
+        var perSecond: Double { Double(delivered) / seconds }
+        func percentile(_ fraction: Double) -> Duration {
+            let sorted = latencies.sorted()
+            return sorted.isEmpty ? .zero : sorted[min(sorted.count - 1, Int(Double(sorted.count) * fraction))]
+        }
+    }
+
+    /// Loss-free but unreliable (so the layer is active), no delay.
+    static let clean = FaultPlan.unreliable(seed: 1, delay: .zero ... .zero)
+    static let lossy = FaultPlan.unreliable(seed: 1, drop: 0.05, delay: .milliseconds(1) ... .milliseconds(20))
+    static let rough = FaultPlan.unreliable(seed: 1, drop: 0.05, duplicate: 0.05, reorder: 0.1,
+                                            delay: .milliseconds(1) ... .milliseconds(20))
+    static let cleanWithDelay = FaultPlan.unreliable(seed: 1, delay: .milliseconds(1) ... .milliseconds(20))
+
+    static let setups = [
+        Setup(name: "no layer, loss-free unreliable hub", plan: clean, layer: false, mode: .unreliable),
+        Setup(name: "layer, unreliable mode, loss-free", plan: clean, layer: true, mode: .unreliable),
+        Setup(name: "layer, reliable mode, loss-free", plan: clean, layer: true, mode: .reliable),
+        Setup(name: "layer over a reliable hub (pass-through)", plan: .reliable(), layer: true, mode: .reliable),
+        Setup(name: "layer, reliable, loss-free, 1-20 ms delay", plan: cleanWithDelay, layer: true, mode: .reliable),
+        Setup(name: "layer, reliable, 5% loss, 1-20 ms delay", plan: lossy, layer: true, mode: .reliable),
+        Setup(name: "layer, reliable, 5% loss + 5% dup + 10% reorder", plan: rough, layer: true, mode: .reliable),
+    ]
+
+    /// Counts arrivals and records their simulated time, shared with the receiving task.
+    final class Arrivals: Sendable {
+        let times: Mutex<[Duration?]>
+        let count = Atomic<Int>(0)
+
+        init(messages: Int) {
+            times = Mutex([Duration?](repeating: nil, count: messages))
+        }
+    }
+
+    static func run(_ setup: Setup, messages: Int, value: UpsertStroke) async throws -> Run {
+        let clock = VirtualClock()
+        let hub = InProcessHub(plan: setup.plan, clock: clock)
+        var transports: [any Transport] = []
+        var layers: [DeliveryTransport] = []
+        for number in 1...2 {
+            let endpoint = try await hub.join(.numbered(UInt64(number)))
+            if setup.layer {
+                let layer = DeliveryTransport(over: endpoint, configuration: .simulated(clock: clock, seed: UInt64(number)))
+                layers.append(layer)
+                transports.append(layer)
+            } else {
+                transports.append(endpoint)
+            }
+        }
+        let sender = Messenger(transport: transports[0])
+        let receiver = Messenger(transport: transports[1])
+        let stream = try receiver.messages(of: UpsertStroke.self)
+        let arrivals = Arrivals(messages: messages)
+        let receiving = Task {
+            for await (stroke, _) in stream {
+                let index = Int(stroke.point.y)
+                if index >= 0, index < messages {
+                    arrivals.times.withLock { $0[index] = clock.elapsed }
+                }
+                if arrivals.count.add(1, ordering: .relaxed).newValue == messages { break }
+            }
+        }
+        while sender.reachableParticipants.isEmpty || receiver.reachableParticipants.isEmpty {
+            await Task.yield()
+        }
+        var sent = [Duration](repeating: .zero, count: messages)
+        let start = Harness.now()
+        var index = 0
+        while index < messages {
+            for _ in 0..<64 where index < messages {
+                var stroke = value
+                stroke.point.y = Double(index)
+                sent[index] = clock.elapsed
+                try await sender.send(stroke, mode: setup.mode)
+                index += 1
+            }
+            await hub.advance(by: .milliseconds(1))
+        }
+        // Reliable: until all arrived; unreliable: until the hub is idle a while.
+        let deadline = clock.elapsed + .seconds(120)
+        var quiet = 0
+        while arrivals.count.load(ordering: .relaxed) < messages, clock.elapsed < deadline {
+            let before = arrivals.count.load(ordering: .relaxed)
+            await hub.advance(by: .milliseconds(1))
+            await Task.yield()
+            quiet = arrivals.count.load(ordering: .relaxed) == before ? quiet + 1 : 0
+            if setup.mode == .unreliable, quiet > 200 { break }
+        }
+        let seconds = Double(Harness.now() - start) / 1e9
+        receiving.cancel()
+        let times = arrivals.times.withLock { $0 }
+        let latencies = zip(sent, times).compactMap { sentAt, arrived in arrived.map { $0 - sentAt } }
+        await hub.close()
+        return Run(setup: setup, messages: messages, delivered: arrivals.count.load(ordering: .relaxed), seconds: seconds,
+                   latencies: latencies, retransmitted: layers.reduce(0) { $0 + $1.statistics.retransmitted },
+                   acks: layers.reduce(0) { $0 + $1.statistics.acksSent })
+    }
+
+    /// Runs every setup `rounds` times, interleaved, and prints the table with medians.
+    static func report(value: UpsertStroke, messages: Int, rounds: Int) async throws {
+        var runs: [[Run]] = Array(repeating: [], count: setups.count)
+        for _ in 0..<max(1, rounds) {
+            for (index, setup) in setups.enumerated() {
+                runs[index].append(try await run(setup, messages: messages, value: value))
+            }
+        }
+        func median(_ values: [Double]) -> Double { values.sorted()[values.count / 2] }
+        let rates = runs.map { median($0.map(\.perSecond)) }
+        print("| \(messages) UpsertStrokes, 1 sender → 1 receiver, median of \(rounds) | delivered/s | vs. layer unreliable | delivered | retransmitted | acks | p50 latency | p99 latency |")
+        print("|---|---|---|---|---|---|---|---|")
+        for (index, setup) in setups.enumerated() {
+            let run = runs[index][runs[index].count / 2]
+            let latency = setup.plan.delay.upperBound == .zero && run.setup.plan.dropRate == 0
+                ? ("—", "—")
+                : (milliseconds(run.percentile(0.5)), milliseconds(run.percentile(0.99)))
+            print("| \(setup.name) | \(Int(rates[index])) | \(String(format: "%.2f", rates[index] / rates[1])) | \(run.delivered) | \(run.retransmitted) | \(run.acks) | \(latency.0) | \(latency.1) |")
+        }
+        print("reliable / unreliable, loss-free: \(String(format: "%.2f", rates[2] / rates[1])) (target: at least 0.80)")
+    }
+
+    static func milliseconds(_ duration: Duration) -> String {
+        let (seconds, attoseconds) = duration.components
+        return String(format: "%.0f ms", Double(seconds) * 1000 + Double(attoseconds) / 1e15)
+    }
+}
