@@ -3,7 +3,7 @@
 (Spec/FORMAT.md, "Acknowledgement"), encoded here from the document alone, with the
 fields a reader makes of them, or the error kind and offset of a malformed body.
 
-  {"name", "description", "controlID", "hex", "ack": {"stream", "through"}}   or   "error": {"kind", "offset"}
+  {"name", "description", "controlID", "hex", "ack": {"stream", "through", "received"}}   or   "error": {"kind", "offset"}
 
 Usage: python3 Spec/vectors/generate.py   (this module is run from there)
 """
@@ -20,9 +20,9 @@ ACK = 32
 def build():
     vectors = []
 
-    def valid(name, description, body, stream, through):
+    def valid(name, description, body, stream, through, received=0):
         vectors.append({"name": name, "description": description, "controlID": ACK, "hex": body.hex(),
-                        "ack": {"stream": stream, "through": through}})
+                        "ack": {"stream": stream, "through": through, "received": received}})
 
     def error(name, description, body, kind, offset):
         vectors.append({"name": name, "description": description, "controlID": ACK, "hex": body.hex(),
@@ -36,8 +36,12 @@ def build():
     valid("largest", "Largest stream and through.", ack(0xFFFFFFFF, (1 << 64) - 1), 0xFFFFFFFF, (1 << 64) - 1)
     valid("fields-reversed", "Through before stream: fields may come in any order.",
           field(2, 0, uvarint(5)) + field(1, 0, uvarint(0x0B)), 0x0B, 5)
-    valid("unknown-fields-skipped", "An unknown varint field 3 and an unknown bytes field 9 are skipped.",
-          field(3, 0, uvarint(99)) + ack(0x0B, 7) + field(9, 2, length_delimited(b"later")), 0x0B, 7)
+    valid("unknown-fields-skipped", "An unknown varint field 4 and an unknown bytes field 9 are skipped.",
+          field(4, 0, uvarint(99)) + ack(0x0B, 7) + field(9, 2, length_delimited(b"later")), 0x0B, 7)
+    valid("held-frames", "Through 1, holding 3 and 5 (bits 0 and 2 of field 3: sequence through + 2 + i).",
+          ack(0x0B, 1) + field(3, 0, uvarint(0b101)), 0x0B, 1, 0b101)
+    valid("held-all-64", "All 64 frames after the hole held: field 3 is 2^64-1.",
+          ack(0x0B, 9) + field(3, 0, uvarint((1 << 64) - 1)), 0x0B, 9, (1 << 64) - 1)
 
     body = field(2, 0, uvarint(300))
     error("missing-stream", "No stream: missingField at the end of the body.", body, "missingField", len(body))
@@ -49,4 +53,7 @@ def build():
     error("stream-over-32-bits", "Stream 2^32 + 1.", ack((1 << 32) + 1, 1), "invalidValue", 1)
     error("stream-wrong-wire-type", "Stream as a length-delimited field.",
           field(1, 2, length_delimited(b"\x0b")) + field(2, 0, uvarint(1)), "typeMismatch", 0)
+    body = ack(0x0B, 1)
+    error("received-wrong-wire-type", "Field 3 (held frames) as a length-delimited field.",
+          body + field(3, 2, length_delimited(b"\x05")), "typeMismatch", len(body))
     return vectors

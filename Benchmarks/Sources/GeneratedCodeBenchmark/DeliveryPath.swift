@@ -20,6 +20,9 @@ enum DeliveryPath {
         let plan: FaultPlan
         let layer: Bool
         let mode: DeliveryMode
+        /// Messages sent per simulated millisecond: 64 for throughput (as fast as the
+        /// machine goes), 1 for latency at an app's pace (a stroke's points, a cursor).
+        var perMillisecond = 64
     }
 
     struct Run {
@@ -50,9 +53,13 @@ enum DeliveryPath {
         Setup(name: "layer, unreliable mode, loss-free", plan: clean, layer: true, mode: .unreliable),
         Setup(name: "layer, reliable mode, loss-free", plan: clean, layer: true, mode: .reliable),
         Setup(name: "layer over a reliable hub (pass-through)", plan: .reliable(), layer: true, mode: .reliable),
-        Setup(name: "layer, reliable, loss-free, 1-20 ms delay", plan: cleanWithDelay, layer: true, mode: .reliable),
         Setup(name: "layer, reliable, 5% loss, 1-20 ms delay", plan: lossy, layer: true, mode: .reliable),
         Setup(name: "layer, reliable, 5% loss + 5% dup + 10% reorder", plan: rough, layer: true, mode: .reliable),
+        Setup(name: "paced 1/ms: layer, reliable, loss-free, 1-20 ms delay", plan: cleanWithDelay, layer: true, mode: .reliable,
+              perMillisecond: 1),
+        Setup(name: "paced 1/ms: layer, reliable, 5% loss, 1-20 ms delay", plan: lossy, layer: true, mode: .reliable, perMillisecond: 1),
+        Setup(name: "paced 1/ms: layer, reliable, 5% loss + 5% dup + 10% reorder", plan: rough, layer: true, mode: .reliable,
+              perMillisecond: 1),
     ]
 
     /// Counts arrivals and records their simulated time, shared with the receiving task.
@@ -100,7 +107,7 @@ enum DeliveryPath {
         let start = Harness.now()
         var index = 0
         while index < messages {
-            for _ in 0..<64 where index < messages {
+            for _ in 0..<setup.perMillisecond where index < messages {
                 var stroke = value
                 stroke.point.y = Double(index)
                 sent[index] = clock.elapsed
@@ -134,12 +141,17 @@ enum DeliveryPath {
         var runs: [[Run]] = Array(repeating: [], count: setups.count)
         for _ in 0..<max(1, rounds) {
             for (index, setup) in setups.enumerated() {
-                runs[index].append(try await run(setup, messages: messages, value: value))
+                // Paced runs take simulated seconds each: a tenth of the messages.
+                let count = setup.perMillisecond == 1 ? max(100, messages / 10) : messages
+                let run = try await run(setup, messages: count, value: value)
+                runs[index].append(run)
+                // Progress on standard error, so a slow machine shows it is working.
+                FileHandle.standardError.write(Data("\(setup.name): \(Int(run.perSecond))/s, \(run.delivered) delivered\n".utf8))
             }
         }
         func median(_ values: [Double]) -> Double { values.sorted()[values.count / 2] }
         let rates = runs.map { median($0.map(\.perSecond)) }
-        print("| \(messages) UpsertStrokes, 1 sender → 1 receiver, median of \(rounds) | delivered/s | vs. layer unreliable | delivered | retransmitted | acks | p50 latency | p99 latency |")
+        print("| UpsertStrokes, 1 sender → 1 receiver, median of \(rounds) | delivered/s (wall clock) | vs. layer unreliable | delivered | retransmitted | acks | p50 latency | p99 latency |")
         print("|---|---|---|---|---|---|---|---|")
         for (index, setup) in setups.enumerated() {
             let run = runs[index][runs[index].count / 2]

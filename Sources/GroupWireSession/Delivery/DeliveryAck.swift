@@ -1,7 +1,8 @@
 import GroupWire
 
 /// The acknowledgement of a reliable stream (control id 32, Spec/FORMAT.md,
-/// "Acknowledgement"): every sequence `1 ... through` of `stream` was delivered.
+/// "Acknowledgement"): every sequence `1 ... through` of `stream` was delivered, and the
+/// frames after the next missing one that the receiver holds.
 struct DeliveryAck: Sendable, Hashable {
     /// The control id of acknowledgements.
     static let controlID: UInt64 = 32
@@ -10,12 +11,18 @@ struct DeliveryAck: Sendable, Hashable {
     var stream: UInt32
     /// The highest sequence up to which every frame was delivered; 0 before the first.
     var through: UInt64
+    /// Which of the 64 sequences after `through + 1` the receiver holds (bit i: sequence
+    /// `through + 2 + i`), so the sender resends only what is missing; 0 when none.
+    var received: UInt64 = 0
 
     /// The body: `1 stream`, `2 through`.
     func payload() -> [UInt8] {
         var writer = PayloadWriter()
         writer.writeUInt(1, UInt64(stream))
         writer.writeUInt(2, through)
+        if received != 0 {
+            writer.writeUInt(3, received)
+        }
         return writer.bytes
     }
 
@@ -34,6 +41,7 @@ struct DeliveryAck: Sendable, Hashable {
         var reader = PayloadReader(payload, limits: limits)
         var stream: UInt32?
         var through: UInt64?
+        var received: UInt64 = 0
         while let key = try reader.nextKey() {
             switch key.number {
             case 1:
@@ -47,6 +55,9 @@ struct DeliveryAck: Sendable, Hashable {
             case 2:
                 try reader.expect(key, .varint, field: "through")
                 through = try reader.readUInt()
+            case 3:
+                try reader.expect(key, .varint, field: "received")
+                received = try reader.readUInt()
             default:
                 try reader.skip(key)
             }
@@ -59,10 +70,12 @@ struct DeliveryAck: Sendable, Hashable {
         }
         self.stream = stream
         self.through = through
+        self.received = received
     }
 
-    init(stream: UInt32, through: UInt64) {
+    init(stream: UInt32, through: UInt64, received: UInt64 = 0) {
         self.stream = stream
         self.through = through
+        self.received = received
     }
 }

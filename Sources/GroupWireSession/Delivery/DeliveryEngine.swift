@@ -36,6 +36,8 @@ struct DeliveryEngine {
         let firstSent: Duration
         var lastSent: Duration
         var retries: Int
+        /// The receiver said it holds this frame (waiting behind a missing one).
+        var held = false
     }
 
     /// What this participant sends to one recipient.
@@ -49,6 +51,9 @@ struct DeliveryEngine {
         var acked: UInt64 = 0
         var repeatedAcks = 0
         var lastProgress: Duration
+        /// The smoothed round-trip time (from frames acknowledged without a retry), nil
+        /// before the first sample.
+        var smoothedRTT: Duration?
     }
 
     /// The reliable stream received from one sender.
@@ -354,10 +359,15 @@ struct DeliveryEngine {
         if state.retired.count > Self.retiredLimit { state.retired.removeFirst() }
     }
 
-    /// An acknowledgement for `stream`, counted.
+    /// An acknowledgement for `stream`, with the frames it holds after the next missing
+    /// one, counted.
     private mutating func ack(_ stream: ReliableInbound, to source: ParticipantID) -> Output {
         statistics.acksSent += 1
-        return .send(DeliveryAck(stream: stream.stream, through: stream.expected - 1).frame(), to: source)
+        var received: UInt64 = 0
+        for sequence in stream.waiting.keys where sequence - stream.expected - 1 < 64 {
+            received |= 1 << (sequence - stream.expected - 1)
+        }
+        return .send(DeliveryAck(stream: stream.stream, through: stream.expected - 1, received: received).frame(), to: source)
     }
 
     private mutating func acknowledgement(_ message: TransportMessage, from source: ParticipantID, now: Duration) -> [Output] {
@@ -373,25 +383,67 @@ struct DeliveryEngine {
         // Taken out of the dictionary while it changes, so the pending frames are never copied.
         var state = outbound.removeValue(forKey: source)!
         defer { outbound[source] = state }
-        if ack.through == state.acked {
-            guard let first = state.pending.first else { return [] }
+        let progressed = ack.through > state.acked
+        if progressed {
+            var sample: Duration?
+            while let first = state.pending.first, first.sequence <= ack.through {
+                // Karn's rule: only frames sent once measure the round trip.
+                if first.retries == 0 { sample = now - first.firstSent }
+                state.pending.removeFirst()
+                state.pendingBytes -= first.bytes.count
+                statistics.bufferedBytes -= first.bytes.count
+            }
+            state.acked = ack.through
+            state.repeatedAcks = 0
+            state.lastProgress = now
+            if let sample {
+                state.smoothedRTT = state.smoothedRTT.map { ($0 * 7 + sample) / 8 } ?? sample
+            }
+        } else if !state.pending.isEmpty {
             state.repeatedAcks += 1
-            guard state.repeatedAcks == 2 else { return [] }
-            // A frame is missing at the receiver: send the first waiting one again now.
-            state.pending[0].lastSent = now
-            state.pending[0].retries += 1
-            statistics.retransmitted += 1
-            return [.send(first.bytes, to: source)]
         }
-        while let first = state.pending.first, first.sequence <= ack.through {
-            state.pending.removeFirst()
-            state.pendingBytes -= first.bytes.count
-            statistics.bufferedBytes -= first.bytes.count
+        guard let base = state.pending.first?.sequence else { return [] }
+        // The frames the receiver holds are not sent again; the missing ones below the
+        // highest it holds are the holes.
+        var highestHeld: UInt64 = 0
+        var bits = ack.received
+        while bits != 0 {
+            let bit = UInt64(bits.trailingZeroBitCount)
+            bits &= bits - 1
+            let (sequence, overflow) = ack.through.addingReportingOverflow(2 + bit)
+            guard !overflow, sequence >= base, sequence - base < UInt64(state.pending.count) else { continue }
+            state.pending[Int(sequence - base)].held = true
+            highestHeld = sequence
         }
-        state.acked = ack.through
-        state.repeatedAcks = 0
-        state.lastProgress = now
-        return []
+        // A partial acknowledgement (the receiver holds everything up to the next hole) or
+        // a repeated one (a frame is missing) sends the holes again, each once a round trip
+        // has passed since it was sent: frames that merely overtook each other also make
+        // holes for a moment. Without word of held frames, the hole is the first frame.
+        guard progressed || state.repeatedAcks >= 2 else { return [] }
+        let limit = max(highestHeld, base)
+        // A hole below a held frame is proven missing but for reordering: half a round
+        // trip. The first frame with nothing held after it: a whole round trip.
+        let wait = highestHeld > 0
+            ? (state.smoothedRTT ?? configuration.retransmitTimeout) / 2 + configuration.ackDelay
+            : roundTrip(state)
+        var outputs: [Output] = []
+        for index in state.pending.indices {
+            let frame = state.pending[index]
+            guard frame.sequence <= limit else { break }
+            guard !frame.held, now - frame.lastSent > wait else { continue }
+            state.pending[index].lastSent = now
+            state.pending[index].retries += 1
+            outputs.append(.send(frame.bytes, to: source))
+        }
+        statistics.retransmitted += outputs.count
+        if !outputs.isEmpty { state.repeatedAcks = 0 }
+        return outputs
+    }
+
+    /// How long an acknowledgement may take: the smoothed round trip (before the first
+    /// sample, the retransmission timeout) plus the receiver's acknowledgement delay.
+    private func roundTrip(_ state: Outbound) -> Duration {
+        (state.smoothedRTT ?? configuration.retransmitTimeout) + configuration.ackDelay
     }
 
     // MARK: Timer
@@ -417,7 +469,9 @@ struct DeliveryEngine {
                 outputs.append(.removed(recipient))
                 continue
             }
-            for index in state.pending.indices where now >= state.pending[index].lastSent + retransmitWait(state.pending[index].retries) {
+            for index in state.pending.indices where !state.pending[index].held
+                && now >= state.pending[index].lastSent + retransmitWait(state.pending[index].retries)
+            {
                 state.pending[index].lastSent = now
                 state.pending[index].retries += 1
                 statistics.retransmitted += 1

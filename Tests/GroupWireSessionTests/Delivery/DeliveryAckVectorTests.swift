@@ -13,6 +13,7 @@ import Testing
         struct Ack: Decodable {
             let stream: UInt32
             let through: UInt64
+            let received: UInt64
         }
 
         struct Failure: Decodable {
@@ -50,7 +51,7 @@ import Testing
     func aValidBodyDecodesToItsFields(vector: Vector) throws {
         let expected = try #require(vector.ack)
         let ack = try DeliveryAck(vector.body)
-        #expect(ack == DeliveryAck(stream: expected.stream, through: expected.through))
+        #expect(ack == DeliveryAck(stream: expected.stream, through: expected.through, received: expected.received))
         #expect(try DeliveryAck(ack.payload()) == ack)
         if vector.name == "example" {
             #expect(ack.payload() == vector.body, "the canonical encoding is FORMAT.md's example")
