@@ -52,8 +52,11 @@ struct DeliveryEngine {
         var repeatedAcks = 0
         var lastProgress: Duration
         /// The smoothed round-trip time (from frames acknowledged without a retry), nil
-        /// before the first sample.
+        /// before the first sample, and its smoothed deviation.
         var smoothedRTT: Duration?
+        var deviationRTT: Duration = .zero
+        /// The highest sequence the receiver said it holds.
+        var highestHeld: UInt64 = 0
     }
 
     /// The reliable stream received from one sender.
@@ -397,7 +400,14 @@ struct DeliveryEngine {
             state.repeatedAcks = 0
             state.lastProgress = now
             if let sample {
-                state.smoothedRTT = state.smoothedRTT.map { ($0 * 7 + sample) / 8 } ?? sample
+                if let smoothed = state.smoothedRTT {
+                    let difference = smoothed > sample ? smoothed - sample : sample - smoothed
+                    state.deviationRTT = (state.deviationRTT * 3 + difference) / 4
+                    state.smoothedRTT = (smoothed * 7 + sample) / 8
+                } else {
+                    state.smoothedRTT = sample
+                    state.deviationRTT = sample / 2
+                }
             }
         } else if !state.pending.isEmpty {
             state.repeatedAcks += 1
@@ -415,17 +425,15 @@ struct DeliveryEngine {
             state.pending[Int(sequence - base)].held = true
             highestHeld = sequence
         }
+        state.highestHeld = max(state.highestHeld, highestHeld)
         // A partial acknowledgement (the receiver holds everything up to the next hole) or
-        // a repeated one (a frame is missing) sends the holes again, each once a round trip
-        // has passed since it was sent: frames that merely overtook each other also make
-        // holes for a moment. Without word of held frames, the hole is the first frame.
+        // a repeated one (a frame is missing) sends the holes again, each once the longest
+        // likely round trip has passed since it was sent: frames that merely overtook
+        // each other also make holes for a moment. Without word of held frames, the hole
+        // is the first frame.
         guard progressed || state.repeatedAcks >= 2 else { return [] }
         let limit = max(highestHeld, base)
-        // A hole below a held frame is proven missing but for reordering: half a round
-        // trip. The first frame with nothing held after it: a whole round trip.
-        let wait = highestHeld > 0
-            ? (state.smoothedRTT ?? configuration.retransmitTimeout) / 2 + configuration.ackDelay
-            : roundTrip(state)
+        let wait = roundTrip(state)
         var outputs: [Output] = []
         for index in state.pending.indices {
             let frame = state.pending[index]
@@ -440,10 +448,12 @@ struct DeliveryEngine {
         return outputs
     }
 
-    /// How long an acknowledgement may take: the smoothed round trip (before the first
-    /// sample, the retransmission timeout) plus the receiver's acknowledgement delay.
+    /// The longest an acknowledgement is likely to take: the smoothed round trip plus four
+    /// deviations (as TCP's retransmission timeout), or before the first sample the
+    /// retransmission timeout plus the receiver's acknowledgement delay.
     private func roundTrip(_ state: Outbound) -> Duration {
-        (state.smoothedRTT ?? configuration.retransmitTimeout) + configuration.ackDelay
+        guard let smoothed = state.smoothedRTT else { return configuration.retransmitTimeout + configuration.ackDelay }
+        return smoothed + state.deviationRTT * 4
     }
 
     // MARK: Timer
@@ -469,7 +479,12 @@ struct DeliveryEngine {
                 outputs.append(.removed(recipient))
                 continue
             }
+            // The first waiting frame, and the holes below the highest frame the receiver
+            // holds; the fate of frames after that is unknown (they are likely still on their
+            // way, and acknowledgements are cumulative): they wait until an acknowledgement
+            // shows them missing.
             for index in state.pending.indices where !state.pending[index].held
+                && (index == 0 || state.pending[index].sequence < state.highestHeld)
                 && now >= state.pending[index].lastSent + retransmitWait(state.pending[index].retries)
             {
                 state.pending[index].lastSent = now
