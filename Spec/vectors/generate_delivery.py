@@ -20,9 +20,9 @@ ACK = 32
 def build():
     vectors = []
 
-    def valid(name, description, body, stream, through, received=0):
+    def valid(name, description, body, stream, through, received=b""):
         vectors.append({"name": name, "description": description, "controlID": ACK, "hex": body.hex(),
-                        "ack": {"stream": stream, "through": through, "received": received}})
+                        "ack": {"stream": stream, "through": through, "received": received.hex()}})
 
     def error(name, description, body, kind, offset):
         vectors.append({"name": name, "description": description, "controlID": ACK, "hex": body.hex(),
@@ -38,10 +38,14 @@ def build():
           field(2, 0, uvarint(5)) + field(1, 0, uvarint(0x0B)), 0x0B, 5)
     valid("unknown-fields-skipped", "An unknown varint field 4 and an unknown bytes field 9 are skipped.",
           field(4, 0, uvarint(99)) + ack(0x0B, 7) + field(9, 2, length_delimited(b"later")), 0x0B, 7)
-    valid("held-frames", "Through 1, holding 3 and 5 (bits 0 and 2 of field 3: sequence through + 2 + i).",
-          ack(0x0B, 1) + field(3, 0, uvarint(0b101)), 0x0B, 1, 0b101)
-    valid("held-all-64", "All 64 frames after the hole held: field 3 is 2^64-1.",
-          ack(0x0B, 9) + field(3, 0, uvarint((1 << 64) - 1)), 0x0B, 9, (1 << 64) - 1)
+    valid("held-frames", "Through 1, holding 3 and 5: bits 0 and 2 of the bitmap in field 3 (sequence through + 2 + 8j + i).",
+          ack(0x0B, 1) + field(3, 2, length_delimited(b"\x05")), 0x0B, 1, b"\x05")
+    held = bytes([0xFF] * 7 + [0x80])
+    valid("held-two-bytes-later", "Through 9, holding the 63 frames 11 ... 73 and 74 (bit 7 of byte 7 is sequence 9 + 2 + 63).",
+          ack(0x0B, 9) + field(3, 2, length_delimited(held)), 0x0B, 9, held)
+    longest = bytes([0x01] + [0] * 1022 + [0x80])
+    valid("held-longest", "A bitmap of 1,024 bytes, the longest: holding through + 2 and through + 8,193.",
+          ack(0x0B, 4) + field(3, 2, length_delimited(longest)), 0x0B, 4, longest)
 
     body = field(2, 0, uvarint(300))
     error("missing-stream", "No stream: missingField at the end of the body.", body, "missingField", len(body))
@@ -54,6 +58,8 @@ def build():
     error("stream-wrong-wire-type", "Stream as a length-delimited field.",
           field(1, 2, length_delimited(b"\x0b")) + field(2, 0, uvarint(1)), "typeMismatch", 0)
     body = ack(0x0B, 1)
-    error("received-wrong-wire-type", "Field 3 (held frames) as a length-delimited field.",
-          body + field(3, 2, length_delimited(b"\x05")), "typeMismatch", len(body))
+    error("received-wrong-wire-type", "Field 3 (held frames) as a varint.",
+          body + field(3, 0, uvarint(5)), "typeMismatch", len(body))
+    error("received-too-long", "A bitmap of 1,025 bytes: limitExceeded at its length.",
+          body + field(3, 2, length_delimited(bytes(1025))), "limitExceeded", len(body) + 1)
     return vectors

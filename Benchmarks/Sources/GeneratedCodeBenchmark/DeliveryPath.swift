@@ -20,8 +20,10 @@ enum DeliveryPath {
         let plan: FaultPlan
         let layer: Bool
         let mode: DeliveryMode
-        /// Messages sent per simulated millisecond: 64 for throughput (as fast as the
-        /// machine goes), 1 for latency at an app's pace (a stroke's points, a cursor).
+        /// Messages sent per simulated millisecond: 64 for throughput without delay (as fast
+        /// as the machine goes), 8 with 1-20 ms of delay (8,000 a second: 160 frames on
+        /// their way, well inside the acknowledgements' 64-frame view of what arrived and
+        /// the 1,024-frame reorder window), 1 for latency at an app's pace.
         var perMillisecond = 64
     }
 
@@ -53,8 +55,11 @@ enum DeliveryPath {
         Setup(name: "layer, unreliable mode, loss-free", plan: clean, layer: true, mode: .unreliable),
         Setup(name: "layer, reliable mode, loss-free", plan: clean, layer: true, mode: .reliable),
         Setup(name: "layer over a reliable hub (pass-through)", plan: .reliable(), layer: true, mode: .reliable),
-        Setup(name: "layer, reliable, 5% loss, 1-20 ms delay", plan: lossy, layer: true, mode: .reliable),
-        Setup(name: "layer, reliable, 5% loss + 5% dup + 10% reorder", plan: rough, layer: true, mode: .reliable),
+        Setup(name: "8/ms: layer, reliable, loss-free, 1-20 ms delay", plan: cleanWithDelay, layer: true, mode: .reliable,
+              perMillisecond: 8),
+        Setup(name: "8/ms: layer, reliable, 5% loss, 1-20 ms delay", plan: lossy, layer: true, mode: .reliable, perMillisecond: 8),
+        Setup(name: "8/ms: layer, reliable, 5% loss + 5% dup + 10% reorder", plan: rough, layer: true, mode: .reliable,
+              perMillisecond: 8),
         Setup(name: "paced 1/ms: layer, reliable, loss-free, 1-20 ms delay", plan: cleanWithDelay, layer: true, mode: .reliable,
               perMillisecond: 1),
         Setup(name: "paced 1/ms: layer, reliable, 5% loss, 1-20 ms delay", plan: lossy, layer: true, mode: .reliable, perMillisecond: 1),
@@ -115,7 +120,7 @@ enum DeliveryPath {
                 index += 1
             }
             await hub.advance(by: .milliseconds(1))
-            if setup.perMillisecond == 1 {
+            if setup.perMillisecond < 64 {
                 // At an app's pace, let the layers' tasks keep up with simulated time, so
                 // latency shows the protocol and not this loop outrunning them.
                 for _ in 0..<8 { await Task.yield() }

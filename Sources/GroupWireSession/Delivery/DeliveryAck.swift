@@ -11,17 +11,21 @@ struct DeliveryAck: Sendable, Hashable {
     var stream: UInt32
     /// The highest sequence up to which every frame was delivered; 0 before the first.
     var through: UInt64
-    /// Which of the 64 sequences after `through + 1` the receiver holds (bit i: sequence
-    /// `through + 2 + i`), so the sender resends only what is missing; 0 when none.
-    var received: UInt64 = 0
+    /// Which sequences after `through + 1` the receiver holds, as a bitmap (bit i of byte
+    /// j, least significant first: sequence `through + 2 + 8j + i`), so the sender resends
+    /// only what is missing; empty when none. At most ``maxReceivedBytes`` long.
+    var received: [UInt8] = []
+
+    /// The longest `received` bitmap read: 8,192 frames after the hole.
+    static let maxReceivedBytes = 1024
 
     /// The body: `1 stream`, `2 through`.
     func payload() -> [UInt8] {
         var writer = PayloadWriter()
         writer.writeUInt(1, UInt64(stream))
         writer.writeUInt(2, through)
-        if received != 0 {
-            writer.writeUInt(3, received)
+        if !received.isEmpty {
+            writer.writeBytes(3, received)
         }
         return writer.bytes
     }
@@ -41,7 +45,7 @@ struct DeliveryAck: Sendable, Hashable {
         var reader = PayloadReader(payload, limits: limits)
         var stream: UInt32?
         var through: UInt64?
-        var received: UInt64 = 0
+        var received: [UInt8] = []
         while let key = try reader.nextKey() {
             switch key.number {
             case 1:
@@ -56,8 +60,14 @@ struct DeliveryAck: Sendable, Hashable {
                 try reader.expect(key, .varint, field: "through")
                 through = try reader.readUInt()
             case 3:
-                try reader.expect(key, .varint, field: "received")
-                received = try reader.readUInt()
+                try reader.expect(key, .lengthDelimited, field: "received")
+                let offset = reader.reader.position
+                let bitmap = try reader.readBytes()
+                guard bitmap.count <= Self.maxReceivedBytes else {
+                    throw WireError(.limitExceeded, offset: offset,
+                                    "a received bitmap of \(bitmap.count) bytes is over \(Self.maxReceivedBytes)")
+                }
+                received = bitmap
             default:
                 try reader.skip(key)
             }
@@ -73,7 +83,7 @@ struct DeliveryAck: Sendable, Hashable {
         self.received = received
     }
 
-    init(stream: UInt32, through: UInt64, received: UInt64 = 0) {
+    init(stream: UInt32, through: UInt64, received: [UInt8] = []) {
         self.stream = stream
         self.through = through
         self.received = received

@@ -55,8 +55,6 @@ struct DeliveryEngine {
         /// before the first sample, and its smoothed deviation.
         var smoothedRTT: Duration?
         var deviationRTT: Duration = .zero
-        /// The highest sequence the receiver said it holds.
-        var highestHeld: UInt64 = 0
     }
 
     /// The reliable stream received from one sender.
@@ -366,9 +364,14 @@ struct DeliveryEngine {
     /// one, counted.
     private mutating func ack(_ stream: ReliableInbound, to source: ParticipantID) -> Output {
         statistics.acksSent += 1
-        var received: UInt64 = 0
-        for sequence in stream.waiting.keys where sequence - stream.expected - 1 < 64 {
-            received |= 1 << (sequence - stream.expected - 1)
+        var received: [UInt8] = []
+        if let highest = stream.waiting.keys.max() {
+            let limit = UInt64(DeliveryAck.maxReceivedBytes * 8)
+            received = [UInt8](repeating: 0, count: Int(min(highest - stream.expected - 1, limit - 1) / 8 + 1))
+            for sequence in stream.waiting.keys where sequence - stream.expected - 1 < limit {
+                let bit = sequence - stream.expected - 1
+                received[Int(bit / 8)] |= 1 << (bit % 8)
+            }
         }
         return .send(DeliveryAck(stream: stream.stream, through: stream.expected - 1, received: received).frame(), to: source)
     }
@@ -413,31 +416,26 @@ struct DeliveryEngine {
             state.repeatedAcks += 1
         }
         guard let base = state.pending.first?.sequence else { return [] }
-        // The frames the receiver holds are not sent again; the missing ones below the
-        // highest it holds are the holes.
-        var highestHeld: UInt64 = 0
-        var bits = ack.received
-        while bits != 0 {
-            let bit = UInt64(bits.trailingZeroBitCount)
-            bits &= bits - 1
-            let (sequence, overflow) = ack.through.addingReportingOverflow(2 + bit)
-            guard !overflow, sequence >= base, sequence - base < UInt64(state.pending.count) else { continue }
-            state.pending[Int(sequence - base)].held = true
-            highestHeld = sequence
+        // The frames the receiver holds are not sent again.
+        for (index, byte) in ack.received.enumerated() where byte != 0 {
+            var bits = byte
+            while bits != 0 {
+                let bit = UInt64(index * 8 + bits.trailingZeroBitCount)
+                bits &= bits - 1
+                let (sequence, overflow) = ack.through.addingReportingOverflow(2 + bit)
+                guard !overflow, sequence >= base, sequence - base < UInt64(state.pending.count) else { continue }
+                state.pending[Int(sequence - base)].held = true
+            }
         }
-        state.highestHeld = max(state.highestHeld, highestHeld)
         // A partial acknowledgement (the receiver holds everything up to the next hole) or
-        // a repeated one (a frame is missing) sends the holes again, each once the longest
-        // likely round trip has passed since it was sent: frames that merely overtook
-        // each other also make holes for a moment. Without word of held frames, the hole
-        // is the first frame.
+        // a repeated one (a frame is missing) sends again every frame not held that was
+        // sent longer ago than the longest likely round trip: by then it should have been
+        // acknowledged or held, and frames that merely overtook each other have not.
         guard progressed || state.repeatedAcks >= 2 else { return [] }
-        let limit = max(highestHeld, base)
         let wait = roundTrip(state)
         var outputs: [Output] = []
         for index in state.pending.indices {
             let frame = state.pending[index]
-            guard frame.sequence <= limit else { break }
             guard !frame.held, now - frame.lastSent > wait else { continue }
             state.pending[index].lastSent = now
             state.pending[index].retries += 1
@@ -479,12 +477,7 @@ struct DeliveryEngine {
                 outputs.append(.removed(recipient))
                 continue
             }
-            // The first waiting frame, and the holes below the highest frame the receiver
-            // holds; the fate of frames after that is unknown (they are likely still on their
-            // way, and acknowledgements are cumulative): they wait until an acknowledgement
-            // shows them missing.
             for index in state.pending.indices where !state.pending[index].held
-                && (index == 0 || state.pending[index].sequence < state.highestHeld)
                 && now >= state.pending[index].lastSent + retransmitWait(state.pending[index].retries)
             {
                 state.pending[index].lastSent = now
