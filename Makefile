@@ -67,6 +67,7 @@ bench: setup
 	cd Benchmarks && $(SWIFT) run -c release CompressionBenchmark
 	cd Benchmarks && $(SWIFT) run -c release GeneratedCodeBenchmark
 	cd Benchmarks && $(SWIFT) run -c release GeneratedCodeBenchmark --messenger
+	cd Benchmarks && $(SWIFT) run -c release GeneratedCodeBenchmark --delivery
 
 # Noise-free companion to CompressionBenchmark's times: callgrind instruction counts.
 bench-instructions: setup

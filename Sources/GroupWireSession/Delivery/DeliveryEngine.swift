@@ -123,6 +123,9 @@ struct DeliveryEngine {
     }
 
     static let retiredLimit = 8
+    /// The most frames sent again to one recipient at one acknowledgement or tick, so a
+    /// receiver that falls behind is not buried under copies of what it has not read yet.
+    static let resendBurst = 32
     /// Departed senders whose retired incarnations are remembered, so their frames still on
     /// the way when they come back cannot pass for a new incarnation.
     static let departedLimit = 64
@@ -213,9 +216,21 @@ struct DeliveryEngine {
             guard size <= configuration.maxBufferedBytes else {
                 throw WireError(.bufferFull, "a message of \(size) bytes (with delivery headers) can never fit maxBufferedBytes \(configuration.maxBufferedBytes)")
             }
-            for target in targets where outbound[target]!.pendingBytes + size > configuration.maxBufferedBytes {
+            guard frames.count <= configuration.reorderWindow else {
+                throw WireError(.bufferFull, "a message of \(frames.count) frames can never fit the reorder window of \(configuration.reorderWindow) frames")
+            }
+            for target in targets {
+                let state = outbound[target]!
+                // Bytes kept, and frames on their way: a receiver holds at most
+                // reorderWindow frames ahead of the next it expects, so more in flight could
+                // only be dropped there and sent again.
+                let bytesFit = state.pendingBytes + size <= configuration.maxBufferedBytes
+                let framesFit = state.pending.count + frames.count <= configuration.reorderWindow
+                guard !bytesFit || !framesFit else { continue }
                 guard !failWhenFull else {
-                    throw WireError(.bufferFull, "\(outbound[target]!.pendingBytes) bytes wait for acknowledgement by \(target); \(size) more do not fit maxBufferedBytes \(configuration.maxBufferedBytes)")
+                    throw WireError(.bufferFull, bytesFit
+                        ? "\(state.pending.count) frames wait for acknowledgement by \(target); \(frames.count) more do not fit the reorder window of \(configuration.reorderWindow)"
+                        : "\(state.pendingBytes) bytes wait for acknowledgement by \(target); \(size) more do not fit maxBufferedBytes \(configuration.maxBufferedBytes)")
                 }
                 return .needsRoom
             }
@@ -393,8 +408,9 @@ struct DeliveryEngine {
         if progressed {
             var sample: Duration?
             while let first = state.pending.first, first.sequence <= ack.through {
-                // Karn's rule: only frames sent once measure the round trip.
-                if first.retries == 0 { sample = now - first.firstSent }
+                // Karn's rule: only frames sent once measure the round trip, and only those
+                // not held (a held frame arrived long before this acknowledgement).
+                if first.retries == 0, !first.held { sample = now - first.firstSent }
                 state.pending.removeFirst()
                 state.pendingBytes -= first.bytes.count
                 statistics.bufferedBytes -= first.bytes.count
@@ -434,7 +450,7 @@ struct DeliveryEngine {
         guard progressed || state.repeatedAcks >= 2 else { return [] }
         let wait = roundTrip(state)
         var outputs: [Output] = []
-        for index in state.pending.indices {
+        for index in state.pending.indices where outputs.count < Self.resendBurst {
             let frame = state.pending[index]
             guard !frame.held, now - frame.lastSent > wait else { continue }
             state.pending[index].lastSent = now
@@ -451,7 +467,9 @@ struct DeliveryEngine {
     /// retransmission timeout plus the receiver's acknowledgement delay.
     private func roundTrip(_ state: Outbound) -> Duration {
         guard let smoothed = state.smoothedRTT else { return configuration.retransmitTimeout + configuration.ackDelay }
-        return smoothed + state.deviationRTT * 4
+        // At least two acknowledgement delays: acknowledgements that left together arrive
+        // and are read one after another, and the first ones know less than the last.
+        return max(smoothed + state.deviationRTT * 4, configuration.ackDelay * 2)
     }
 
     // MARK: Timer
@@ -477,9 +495,11 @@ struct DeliveryEngine {
                 outputs.append(.removed(recipient))
                 continue
             }
-            for index in state.pending.indices where !state.pending[index].held
+            var burst = 0
+            for index in state.pending.indices where burst < Self.resendBurst && !state.pending[index].held
                 && now >= state.pending[index].lastSent + retransmitWait(state.pending[index].retries)
             {
+                burst += 1
                 state.pending[index].lastSent = now
                 state.pending[index].retries += 1
                 statistics.retransmitted += 1
