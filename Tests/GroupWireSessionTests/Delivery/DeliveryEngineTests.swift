@@ -188,6 +188,31 @@ import Testing
         #expect(engine.outbound[peer]!.pending.isEmpty && engine.statistics.bufferedBytes == 0)
     }
 
+    @Test func aSenderKeepsAtMostTheReorderWindowOfFramesUnacknowledged() throws {
+        var engine = engine { $0.reorderWindow = 4 }
+        _ = engine.joined(peer, now: .zero)
+        _ = try engine.prepare((0..<3).map { numberedFrame($0) }, to: [peer], mode: .reliable, now: .zero, failWhenFull: false)
+        let two = [numberedFrame(3), numberedFrame(4)]
+        guard case .needsRoom = try engine.prepare(two, to: [peer], mode: .reliable, now: .zero, failWhenFull: false) else {
+            Issue.record("3 + 2 frames fit a window of 4")
+            return
+        }
+        var kinds: [WireError.Kind] = []
+        for (frames, fail) in [(two, true), ((0..<5).map { numberedFrame($0) }, false)] {
+            do {
+                _ = try engine.prepare(frames, to: [peer], mode: .reliable, now: .zero, failWhenFull: fail)
+            } catch {
+                kinds.append(error.kind)
+            }
+        }
+        #expect(kinds == [.bufferFull, .bufferFull], "full now, and a message of 5 frames can never fit")
+        guard case .ready(let sent) = try engine.prepare(two, to: [peer], mode: .unreliable, now: .zero, failWhenFull: true) else {
+            Issue.record("unreliable frames are not kept, so the window does not hold them back")
+            return
+        }
+        #expect(sent.count == 2 && engine.outbound[peer]?.pending.count == 3)
+    }
+
     @Test func framesWithoutAHeaderPassAndBrokenOnesGoUpForTheMessengerToReject() {
         var engine = engine()
         let plain = TransportMessage(source: peer, bytes: numberedFrame(5), arrival: .zero)
