@@ -58,8 +58,11 @@ import Testing
         let group = FakePlatformGroup(seed: 5, loss: 0.3, reorder: 0.3)
         let alicePlatform = PlatformMessengerTransport(platform: group.join(Self.ids[0]))
         let bobPlatform = PlatformMessengerTransport(platform: group.join(Self.ids[1]))
-        let alice = DeliveryTransport(over: alicePlatform)
-        let bob = DeliveryTransport(over: bobPlatform)
+        // Simulated time that never moves: no timer fires, so every count below is exact
+        // however busy the machine is.
+        let clock = VirtualClock()
+        let alice = DeliveryTransport(over: alicePlatform, configuration: .simulated(clock: clock, seed: 1))
+        let bob = DeliveryTransport(over: bobPlatform, configuration: .simulated(clock: clock, seed: 2))
         #expect(!alice.isPassThrough, "the platform does not promise order, so the layer numbers frames")
         let log = EventLog(bob.events)
         let aliceLog = EventLog(alice.events)
