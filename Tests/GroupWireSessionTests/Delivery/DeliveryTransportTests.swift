@@ -82,15 +82,11 @@ import Testing
     }
 
     @Test func aFullBufferFailsWhenTheConfigurationSaysSoAndNothingOfTheMessageIsSent() async throws {
-        let hub = InProcessHub(plan: Self.lossy, clock: VirtualClock())
-        var configuration = DeliveryConfiguration.simulated(clock: hub.clock, seed: 3)
-        configuration.maxBufferedBytes = 1000
-        configuration.whenFull = .fail
-        let sender = DeliveryTransport(over: try await hub.join(.numbered(1)), configuration: configuration)
-        let log = EventLog(sender.events)
-        // A participant that never acknowledges: its endpoint is connected and never read.
-        let silent = try await hub.join(.numbered(2))
-        try await DeliveryParty.wait { log.joined(.numbered(2)) }
+        let setup = try await SilentPeerSetup.make(seed: 3) { configuration in
+            configuration.maxBufferedBytes = 1000
+            configuration.whenFull = .fail
+        }
+        let (hub, sender) = (setup.hub, setup.sender)
         // 400 bytes each, 406 kept: the header is a 5-byte stream (a random 31-bit
         // incarnation) and a 1-byte sequence.
         try await sender.send(numberedFrame(0, size: 400), to: .all)
@@ -115,7 +111,6 @@ import Testing
         // Unreliable frames are not kept, so a full buffer does not stop them.
         try await sender.send([numberedFrame(6, size: 400)], to: .all, mode: .unreliable)
         #expect(await hub.statistics.sent == 3)
-        _ = silent
     }
 
     @Test func aMessengerHandsOverAFragmentedMessageWholeSoAFullBufferSendsNoneOfIt() async throws {
@@ -124,7 +119,7 @@ import Testing
         configuration.maxBufferedBytes = 8000
         configuration.whenFull = .fail
         let messenger = Messenger(transport: DeliveryTransport(over: try await hub.join(.numbered(1)), configuration: configuration))
-        let silent = try await hub.join(.numbered(2))
+        _ = try await hub.join(.numbered(2))  // never read, so it never acknowledges
         try await DeliveryParty.wait { messenger.reachableParticipants == [.numbered(2)] }
         var kind: WireError.Kind?
         do {
@@ -137,7 +132,6 @@ import Testing
         #expect(await hub.statistics.sent == 0, "no fragment of the message went out")
         try await messenger.send([UInt8](repeating: 7, count: 5_000), typeID: 5)
         #expect(await hub.statistics.sent == 3, "5,000 bytes fit: three fragments")
-        _ = silent
     }
 
     @Test func aFullBufferMakesSendWaitUntilAcknowledgementsMakeRoomAndCancellingEndsTheWait() async throws {
@@ -177,15 +171,10 @@ import Testing
     }
 
     @Test func aPeerThatStopsAcknowledgingIsReportedAndRemovedAfterThePeerTimeout() async throws {
-        let hub = InProcessHub(plan: Self.lossy, clock: VirtualClock())
-        let configuration = DeliveryConfiguration.simulated(clock: hub.clock, seed: 5)
-        let sender = DeliveryTransport(over: try await hub.join(.numbered(1)), configuration: configuration)
-        let log = EventLog(sender.events)
-        let silent = try await hub.join(.numbered(2))
-        try await DeliveryParty.wait { log.joined(.numbered(2)) }
+        let setup = try await SilentPeerSetup.make(seed: 5)
+        let (hub, sender, log) = (setup.hub, setup.sender, setup.log)
         try await sender.send(numberedFrame(0), to: .all)
-        let party = DeliveryParty(hub: hub, ids: [.numbered(1)], transports: [sender], logs: [log])
-        try await party.run("removal", step: .milliseconds(50), limit: .seconds(10)) { log.left(.numbered(2)) }
+        try await setup.party.run("removal", step: .milliseconds(50), limit: .seconds(10)) { log.left(.numbered(2)) }
         let elapsed = hub.clock.elapsed
         #expect(elapsed >= .seconds(5) && elapsed < .seconds(5) + .milliseconds(200), "removed at the 5 s peer timeout")
         #expect(sender.statistics.removedPeers == [.numbered(2)])
@@ -195,19 +184,13 @@ import Testing
         let sent = await hub.statistics.sent
         try await sender.send(numberedFrame(1), to: .all)
         #expect(await hub.statistics.sent == sent)
-        _ = silent
     }
 }
 
 extension DeliveryTransportTests {
     @Test func aSendWaitingForRoomAtAPeerThatStoppedAcknowledgingResumesWhenThePeerIsRemoved() async throws {
-        let hub = InProcessHub(plan: Self.lossy, clock: VirtualClock())
-        var configuration = DeliveryConfiguration.simulated(clock: hub.clock, seed: 6)
-        configuration.maxBufferedBytes = 1000
-        let sender = DeliveryTransport(over: try await hub.join(.numbered(1)), configuration: configuration)
-        let log = EventLog(sender.events)
-        let silent = try await hub.join(.numbered(2))
-        try await DeliveryParty.wait { log.joined(.numbered(2)) }
+        let setup = try await SilentPeerSetup.make(seed: 6) { $0.maxBufferedBytes = 1000 }
+        let (hub, sender, log) = (setup.hub, setup.sender, setup.log)
         try await sender.send(numberedFrame(0, size: 400), to: .all)
         try await sender.send(numberedFrame(1, size: 400), to: .all)
         let finished = Mutex(false)
@@ -215,13 +198,11 @@ extension DeliveryTransportTests {
             try await sender.send(numberedFrame(2, size: 400), to: .all)
             finished.withLock { $0 = true }
         }
-        let party = DeliveryParty(hub: hub, ids: [.numbered(1)], transports: [sender], logs: [log])
-        try await party.run("the waiting send ends", step: .milliseconds(50), limit: .seconds(10)) { finished.withLock { $0 } }
+        try await setup.party.run("the waiting send ends", step: .milliseconds(50), limit: .seconds(10)) { finished.withLock { $0 } }
         try await waiting.value
         #expect(log.left(.numbered(2)) && sender.statistics.removedPeers == [.numbered(2)])
         #expect(hub.clock.elapsed >= .seconds(5), "not before the peer timeout")
         #expect(sender.statistics.bufferedBytes == 0, "the frame that waited is not kept for a removed peer")
-        _ = silent
     }
 }
 
@@ -237,4 +218,27 @@ extension DeliveryParty {
             try await Task.sleep(for: .milliseconds(2))
         }
     }
+}
+
+/// One sender behind a delivery layer and a participant that never acknowledges: its
+/// endpoint is connected and never read.
+struct SilentPeerSetup {
+    let hub: InProcessHub
+    let sender: DeliveryTransport
+    let log: EventLog
+    let silent: HubEndpoint
+
+    static func make(seed: UInt64, configure: (inout DeliveryConfiguration) -> Void = { _ in }) async throws -> SilentPeerSetup {
+        let hub = InProcessHub(plan: DeliveryTransportTests.lossy, clock: VirtualClock())
+        var configuration = DeliveryConfiguration.simulated(clock: hub.clock, seed: seed)
+        configure(&configuration)
+        let sender = DeliveryTransport(over: try await hub.join(.numbered(1)), configuration: configuration)
+        let log = EventLog(sender.events)
+        let silent = try await hub.join(.numbered(2))
+        try await DeliveryParty.wait { log.joined(.numbered(2)) }
+        return SilentPeerSetup(hub: hub, sender: sender, log: log, silent: silent)
+    }
+
+    /// A party of the sender alone, to move time.
+    var party: DeliveryParty { DeliveryParty(hub: hub, ids: [.numbered(1)], transports: [sender], logs: [log]) }
 }
