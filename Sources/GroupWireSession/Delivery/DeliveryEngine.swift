@@ -220,7 +220,7 @@ struct DeliveryEngine {
                 throw WireError(.bufferFull, "a message of \(frames.count) frames can never fit the reorder window of \(configuration.reorderWindow) frames")
             }
             for target in targets {
-                let state = outbound[target]!
+                guard let state = outbound[target] else { continue }
                 // Bytes kept, and frames on their way: a receiver holds at most
                 // reorderWindow frames ahead of the next it expects, so more in flight could
                 // only be dropped there and sent again.
@@ -238,7 +238,7 @@ struct DeliveryEngine {
         var outputs: [Output] = []
         outputs.reserveCapacity(frames.count * targets.count)
         for target in targets {
-            var state = outbound.removeValue(forKey: target)!
+            guard var state = outbound.removeValue(forKey: target) else { continue }
             for frame in frames {
                 let header: DeliveryHeader
                 if reliable {
@@ -295,15 +295,13 @@ struct DeliveryEngine {
         // Taken out of the dictionary while it changes, so its buffers are never copied.
         var state = inbound.removeValue(forKey: source) ?? Inbound()
         defer { inbound[source] = state }
-        if state.reliable?.stream != header.stream {
-            guard !state.retired.contains(header.stream) else {
-                statistics.staleDropped += 1
-                return []
-            }
-            if let old = state.reliable { retire(old.stream, in: &state) }
-            state.reliable = ReliableInbound(stream: header.stream)
+        var stream: ReliableInbound
+        if let current = state.reliable, current.stream == header.stream {
+            stream = current
+        } else {
+            guard adopt(header.stream, replacing: state.reliable?.stream, in: &state) else { return [] }
+            stream = ReliableInbound(stream: header.stream)
         }
-        var stream = state.reliable!
         state.reliable = nil
         defer { state.reliable = stream }
         if header.sequence < stream.expected || stream.waiting[header.sequence] != nil {
@@ -345,15 +343,13 @@ struct DeliveryEngine {
         let source = message.source
         var state = inbound.removeValue(forKey: source) ?? Inbound()
         defer { inbound[source] = state }
-        if state.unreliable?.stream != header.stream {
-            guard !state.retired.contains(header.stream) else {
-                statistics.staleDropped += 1
-                return []
-            }
-            if let old = state.unreliable { retire(old.stream, in: &state) }
-            state.unreliable = UnreliableInbound(stream: header.stream)
+        var stream: UnreliableInbound
+        if let current = state.unreliable, current.stream == header.stream {
+            stream = current
+        } else {
+            guard adopt(header.stream, replacing: state.unreliable?.stream, in: &state) else { return [] }
+            stream = UnreliableInbound(stream: header.stream)
         }
-        var stream = state.unreliable!
         state.unreliable = nil
         let accepted = stream.accept(header.sequence)
         state.unreliable = stream
@@ -368,6 +364,17 @@ struct DeliveryEngine {
             statistics.tooOldDropped += 1
             return []
         }
+    }
+
+    /// Whether `stream`, new from a sender, starts (ending `current`, which is retired) or
+    /// names a retired incarnation and is dropped.
+    private mutating func adopt(_ stream: UInt32, replacing current: UInt32?, in state: inout Inbound) -> Bool {
+        guard !state.retired.contains(stream) else {
+            statistics.staleDropped += 1
+            return false
+        }
+        if let current { retire(current, in: &state) }
+        return true
     }
 
     private func retire(_ stream: UInt32, in state: inout Inbound) {
@@ -402,7 +409,7 @@ struct DeliveryEngine {
             return []
         }
         // Taken out of the dictionary while it changes, so the pending frames are never copied.
-        var state = outbound.removeValue(forKey: source)!
+        guard var state = outbound.removeValue(forKey: source) else { return [] }
         defer { outbound[source] = state }
         let progressed = ack.through > state.acked
         if progressed {
@@ -486,7 +493,7 @@ struct DeliveryEngine {
             inbound[source]?.reliable = stream
         }
         for recipient in Array(outbound.keys) {
-            var state = outbound.removeValue(forKey: recipient)!
+            guard var state = outbound.removeValue(forKey: recipient) else { continue }
             if let first = state.pending.first, now - max(state.lastProgress, first.firstSent) >= configuration.peerTimeout {
                 statistics.bufferedBytes -= state.pendingBytes
                 statistics.removedPeers.append(recipient)
