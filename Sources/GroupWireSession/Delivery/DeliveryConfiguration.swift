@@ -15,10 +15,12 @@ public struct DeliveryConfiguration: Sendable {
     public var maxBufferedBytes: Int = 1 << 20
     /// What sending does when a recipient's buffer is full.
     public var whenFull: WhenFull = .wait
-    /// Frames a receiver holds ahead of the next expected one, per sender. 1,024.
+    /// Frames a receiver holds ahead of the next expected one, per sender, and so the most
+    /// reliable frames a sender keeps unacknowledged per recipient. 1,024.
     public var reorderWindow: Int = 1024
     /// The wait before an unacknowledged frame is sent again; doubles per retry up to
-    /// ``maxRetransmitTimeout``. 100 ms.
+    /// ``maxRetransmitTimeout``. 100 ms. (Acknowledgements that show a frame missing send
+    /// it again sooner, once the measured round trip allows.)
     public var retransmitTimeout: Duration = .milliseconds(100)
     /// The longest wait between retries. 1.6 s.
     public var maxRetransmitTimeout: Duration = .milliseconds(1600)
