@@ -98,6 +98,7 @@ def main():
     frame_file_corpus(valid)
     spec_corpus()
     session_control_corpus()
+    hello_corpus()
     generated_types_corpus()
     dynamic_codec_corpus()
 
@@ -268,6 +269,17 @@ def session_control_corpus():
           + records[1] + records[4])
     # Joins for many sessions that are never announced.
     write(folder, "held-joins.bin", b"".join(bytes([2, 2 | (i % 4) << 3, 0x08, i + 1]) for i in range(40)))
+
+
+def hello_corpus():
+    """FuzzHello input: a hello body (Spec/vectors/hello, valid and invalid)."""
+    folder = os.path.join(HERE, "corpus", "FuzzHello")
+    if os.path.isdir(folder):
+        shutil.rmtree(folder)
+    for path in sorted(glob.glob(os.path.join(VECTORS, "..", "hello", "*.json"))):
+        with open(path) as f:
+            vector = json.load(f)
+        write(folder, "vector-" + vector["name"] + ".bin", bytes.fromhex(vector["hex"]))
 
 
 def spec_corpus():
