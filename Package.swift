@@ -21,6 +21,7 @@ let package = Package(
         .library(name: "GroupWireCapture", targets: ["GroupWireCapture"]),
         .library(name: "GroupWireCompression", targets: ["GroupWireCompression"]),
         .library(name: "GroupWireSession", targets: ["GroupWireSession"]),
+        .library(name: "GroupWireNegotiation", targets: ["GroupWireNegotiation"]),
         .library(name: "GroupWireTesting", targets: ["GroupWireTesting"]),
         .library(name: "GroupWireSpec", targets: ["GroupWireSpec"]),
         .library(name: "GroupWireDynamic", targets: ["GroupWireDynamic"]),
@@ -175,7 +176,7 @@ let package = Package(
             name: "GroupWireFuzzChecks",
             dependencies: [
                 "GroupWire", "GroupWireCompression", "GroupWireSession", "GroupWireTesting", "GroupWireDynamic",
-                "GroupWireSpec", "GroupWireCapture", "DrawTogetherV1Golden", "WatchTogetherGolden",
+                "GroupWireSpec", "GroupWireCapture", "GroupWireNegotiation", "DrawTogetherV1Golden", "WatchTogetherGolden",
             ],
             path: "Fuzz/Harnesses",
             swiftSettings: strictSwift
@@ -206,6 +207,18 @@ let package = Package(
             name: "GroupWireSession",
             dependencies: ["GroupWire", .product(name: "DequeModule", package: "swift-collections")],
             swiftSettings: strictSwift),
+        // Negotiation between peers: the hello (capabilities and schema table, control id 16).
+        // Its own module because it needs the spec model (GroupWireSpec) to read a peer's
+        // schema table, which GroupWireSession must not pull in; apps that negotiate pay for it.
+        .target(name: "GroupWireNegotiation", dependencies: ["GroupWire", "GroupWireSpec"], swiftSettings: strictSwift),
+        .testTarget(
+            name: "GroupWireNegotiationTests",
+            dependencies: [
+                "GroupWireNegotiation", "GroupWire", "GroupWireSpec", "GroupWireCompression", "GroupWireFuzzChecks",
+                "GroupWireTestSupport",
+            ],
+            swiftSettings: strictSwift
+        ),
         // For users' tests: the in-process hub with seeded fault injection, the virtual
         // clock, and the package's one seeded random generator.
         .target(name: "GroupWireTesting", dependencies: ["GroupWireSession", "GroupWire"], swiftSettings: strictSwift),

@@ -99,6 +99,12 @@ let package = Package(
             dependencies: [.product(name: "GroupWireFuzzChecks", package: "GroupWire")],
             swiftSettings: strictSwift
         ),
+        // A peer's hello body: capabilities and schema table, read back into the spec model.
+        .executableTarget(
+            name: "FuzzHello",
+            dependencies: [.product(name: "GroupWireFuzzChecks", package: "GroupWire")],
+            swiftSettings: strictSwift
+        ),
         .executableTarget(
             name: "FuzzDynamicCodec",
             dependencies: [

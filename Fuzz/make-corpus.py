@@ -99,6 +99,7 @@ def main():
     spec_corpus()
     session_control_corpus()
     delivery_corpus()
+    hello_corpus()
     generated_types_corpus()
     dynamic_codec_corpus()
 
@@ -299,6 +300,17 @@ def delivery_corpus():
     write(folder, "retransmit-then-remove.bin", record(6) + record(5, 0, 0, b"\x01") + b"".join(record(4, 255, 19) for _ in range(2)))
     write(folder, "corrupted.bin", record(1, 4, 5) + record(2, 0, 0, b"\xc7\x01\x05\x40") + record(8, 0, 0, b"\x01"))
     write(folder, "three-peers.bin", reliable(1, peer=0) + reliable(1, peer=1) + reliable(2, peer=2) + reliable(1, peer=2) + tick)
+
+
+def hello_corpus():
+    """FuzzHello input: a hello body (Spec/vectors/hello, valid and invalid)."""
+    folder = os.path.join(HERE, "corpus", "FuzzHello")
+    if os.path.isdir(folder):
+        shutil.rmtree(folder)
+    for path in sorted(glob.glob(os.path.join(VECTORS, "..", "hello", "*.json"))):
+        with open(path) as f:
+            vector = json.load(f)
+        write(folder, "vector-" + vector["name"] + ".bin", bytes.fromhex(vector["hex"]))
 
 
 def spec_corpus():

@@ -70,6 +70,22 @@ public struct SpecCompiler: Sendable {
     }
 }
 
+extension SpecCompiler {
+    /// Checks files built in memory rather than parsed (a schema read off the wire, for
+    /// instance) as one spec set, with the same semantic rules as ``compile(entry:loader:)``,
+    /// and resolves their field defaults from their `defaultLiteral`s.
+    /// - Parameter files: the entry file first, then the files it imports; imports name
+    ///   their targets through `resolvedPath`.
+    /// - Returns: the checked model and the diagnostics, sorted by location (no sources, so
+    ///   they render without source lines).
+    public func check(files: [SpecFile]) -> SpecCompilation {
+        var checker = SemanticChecker(files: files)
+        let checked = checker.check()
+        return SpecCompilation(spec: SpecSet(files: checked), diagnostics: checker.diagnostics.sorted { $0.location < $1.location },
+                               sources: [:])
+    }
+}
+
 /// The result of compiling a spec: the (best-effort) model and every diagnostic.
 public struct SpecCompilation: Sendable {
     /// The model. Complete only when ``hasErrors`` is false.

@@ -10,7 +10,8 @@ Usage: python3 Spec/vectors/generate.py   (rewrites Spec/vectors/frames/*.json a
 Spec/vectors/fragments/*.json through generate_fragments.py,
 Spec/vectors/compression/* through generate_compression.py, which needs the zstd tool,
 Spec/vectors/streams/*.json through generate_streams.py and its stream reader,
-Spec/vectors/payloads/*.json through generate_payloads.py, and
+Spec/vectors/payloads/*.json through generate_payloads.py, Spec/vectors/hello/*.json
+through generate_hello.py, and
 Spec/vectors/timestamps/*.json through generate_timestamps.py)
 """
 import os
@@ -26,6 +27,7 @@ import generate_streams  # noqa: E402
 import generate_payloads  # noqa: E402
 import generate_session  # noqa: E402
 import generate_delivery  # noqa: E402
+import generate_hello  # noqa: E402
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 OUT = os.path.join(HERE, "frames")
@@ -238,3 +240,4 @@ write_vectors(generate_streams.OUT, generate_streams.build())
 write_vectors(generate_payloads.OUT, generate_payloads.build())
 write_vectors(generate_session.OUT, generate_session.build())
 write_vectors(generate_delivery.OUT, generate_delivery.build())
+write_vectors(generate_hello.OUT, generate_hello.build())
