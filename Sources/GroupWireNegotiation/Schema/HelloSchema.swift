@@ -73,7 +73,7 @@ public struct HelloSchema: Sendable, Hashable {
         lhs.package == rhs.package && lhs.version == rhs.version && lhs.fingerprint == rhs.fingerprint && lhs.entries == rhs.entries
     }
 
-    /// Hashes what ``==`` compares.
+    /// Hashes what `==` compares.
     public func hash(into hasher: inout Hasher) {
         hasher.combine(package)
         hasher.combine(version)
