@@ -91,6 +91,7 @@ let package = Package(
             dependencies: [
                 "GroupWire", "GroupWireSpec", "GroupWireDynamic", "GroupWireCodegen", "GroupWireCompression",
                 "GroupWireCapture", "GroupWireExamples", "GroupWireToolsCore", "GroupWireSession", "GroupWireTesting",
+                "GroupWireNegotiation",
             ],
             swiftSettings: strictSwift
         ),
@@ -201,15 +202,17 @@ let package = Package(
             dependencies: ["GroupWireFuzzChecks", "GroupWireCapture", "GroupWireCompression", "GroupWire"],
             swiftSettings: strictSwift
         ),
-        // The messenger pipeline, the transport protocol and the delivery layer. No libzstd,
-        // so an iOS target gets it all; compression plugs in through `PayloadCodec`.
+        // The messenger pipeline, the transport protocol, the delivery layer, and negotiation
+        // run per peer. No libzstd, so an iOS target gets it all; compression plugs in
+        // through `PayloadCodec`.
         .target(
             name: "GroupWireSession",
-            dependencies: ["GroupWire", .product(name: "DequeModule", package: "swift-collections")],
+            dependencies: ["GroupWire", "GroupWireNegotiation", .product(name: "DequeModule", package: "swift-collections")],
             swiftSettings: strictSwift),
-        // Negotiation between peers: the hello (capabilities and schema table, control id 16).
-        // Its own module because it needs the spec model (GroupWireSpec) to read a peer's
-        // schema table, which GroupWireSession must not pull in; apps that negotiate pay for it.
+        // Negotiation between peers, without I/O: the hello (capabilities and schema table,
+        // control id 16), the agreement two hellos make, and the per-peer state machine. It
+        // reads a peer's schema table with the spec model (GroupWireSpec, pure Swift), so a
+        // messenger that negotiates decides compatibility with no lookup outside the session.
         .target(name: "GroupWireNegotiation", dependencies: ["GroupWire", "GroupWireSpec"], swiftSettings: strictSwift),
         .testTarget(
             name: "GroupWireNegotiationTests",
@@ -226,7 +229,8 @@ let package = Package(
             name: "GroupWireSessionTests",
             dependencies: [
                 "GroupWireFuzzChecks", "GroupWireSession", "GroupWireTesting", "GroupWire", "GroupWireCompression", "GroupWireExamples",
-                "GroupWireTestSupport",
+                "GroupWireTestSupport", "GroupWireNegotiation", "GroupWireSpec", "DrawTogetherV1Golden", "DrawTogetherV2Golden",
+                "DrawTogetherV3Golden",
             ],
             swiftSettings: strictSwift
         ),

@@ -1,6 +1,7 @@
 import GroupWire
 import GroupWireNegotiation
 import GroupWireSpec
+import GroupWireTestSupport
 import Testing
 
 /// The agreement two hellos make: per type verdicts equal `groupwire spec diff`'s in the
@@ -9,30 +10,13 @@ import Testing
 @Suite struct AgreementTests {
     static let drawVersions = ["DrawTogether", "DrawTogether-v2", "DrawTogether-v3"]
 
-    /// A DrawTogether that breaks v1: UpsertStroke's colour becomes a string, and a message
-    /// only it has.
-    static let brokenSource = """
-        package draw.together version 4
-        struct Point {
-            1 x: Float64
-            2 y: Float64
-        }
-        message UpsertStroke @ 1 {
-            1 id: UUID
-            2 color: String
-            3 point: Point
-        }
-        message EraseAll @ 9 {
-            1 reason: String
-        }
-        """
-
     static func hello(_ spec: SpecSet, codecs: [HelloCodec] = [HelloCodec(codec: 1)]) throws -> Hello {
         Hello(codecs: codecs, schema: try HelloSchema(spec: spec))
     }
 
     static func broken() throws -> SpecSet {
-        try SpecCompiler().compile(source: brokenSource, path: "broken.gwspec").checkedSpec()
+        try SpecCompiler().compile(entry: RepositoryPaths.path("Tests/Specs/Negotiation/DrawTogether-breaking.gwspec"),
+                                   loader: FileSpecLoader()).checkedSpec()
     }
 
     /// The verdict `spec diff` gives a reader of `reader` on data written by `writer`, as

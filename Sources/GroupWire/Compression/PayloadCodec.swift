@@ -24,9 +24,16 @@ public protocol PayloadCodec: Sendable {
     /// them straight into a frame without encoding them first. 0 (the default) when every
     /// payload may be compressed.
     func compressionThreshold(dictionaryID: UInt32) -> Int
+
+    /// The dictionary files the codec holds (zstd format), the preferred one first: what
+    /// a hello announces, each by id and content hash. Empty (the default) for none.
+    func dictionaryFiles() -> [[UInt8]]
 }
 
 extension PayloadCodec {
     /// Every payload may be compressed.
     public func compressionThreshold(dictionaryID: UInt32) -> Int { 0 }
+
+    /// No dictionaries.
+    public func dictionaryFiles() -> [[UInt8]] { [] }
 }

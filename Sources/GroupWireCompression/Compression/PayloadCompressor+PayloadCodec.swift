@@ -32,6 +32,13 @@ extension PayloadCompressor: PayloadCodec {
         try Self.typed { try decompress(body, info: info) }
     }
 
+    /// The store's dictionary files: the policy's first, then the others by ascending id.
+    public func dictionaryFiles() -> [[UInt8]] {
+        let preferred = policy.dictionaryID
+        let ids = (preferred.map { [$0] } ?? []) + dictionaries.ids.filter { $0 != preferred }
+        return ids.compactMap { dictionaries.dictionary(id: $0)?.bytes }
+    }
+
     /// Runs `body`, passing a `WireError` through and wrapping anything else.
     private static func typed<T>(_ body: () throws -> T) throws(WireError) -> T {
         do {

@@ -1,4 +1,5 @@
 import GroupWire
+import GroupWireNegotiation
 import Synchronization
 
 /// Sends values to the other participants of a group session and delivers theirs, as
@@ -35,39 +36,73 @@ public final class Messenger: Sendable {
     public let defaultProfile: PeerProfile
 
     private let core: Core
-    private let sender: SendPipeline
-    private let receiving: Task<Void, Never>
+    private let dispatch: Dispatch
+    private let negotiation: PeerNegotiation?
+    private let tasks: [Task<Void, Never>]
 
     /// Creates a messenger and starts receiving from `transport`.
     /// - Parameters:
     ///   - transport: the transport to send and receive through; the messenger consumes
     ///     its ``Transport/events``.
-    ///   - configuration: codec, limits and clock.
+    ///   - configuration: codec, limits, clock and negotiation.
     public init(transport: any Transport, configuration: MessengerConfiguration = MessengerConfiguration()) {
         self.transport = transport
         self.configuration = configuration
         var profile = PeerProfile.default(codec: configuration.codec, limits: configuration.limits)
         profile.maxFrameSize = min(profile.maxFrameSize, transport.guarantees.maxMessageSize)
         defaultProfile = profile
-        sender = SendPipeline(codec: configuration.codec)
-        let core = Core()
+        var outbox: AsyncStream<NegotiationWork>?
+        if let settings = configuration.negotiation {
+            let (stream, continuation) = AsyncStream<NegotiationWork>.makeStream()
+            outbox = stream
+            negotiation = PeerNegotiation(
+                settings: settings,
+                hello: settings.hello(codec: configuration.codec, limits: configuration.limits,
+                                      transportMaxMessageSize: transport.guarantees.maxMessageSize),
+                outbox: continuation)
+        } else {
+            negotiation = nil
+        }
+        let core = Core(negotiation: negotiation)
         self.core = core
+        let dispatch = Dispatch(sender: SendPipeline(codec: configuration.codec), transport: transport, core: core,
+                                defaultProfile: profile)
+        self.dispatch = dispatch
         let pipeline = ReceivePipeline(
             limits: configuration.limits, reassemblyLimits: configuration.reassemblyLimits,
             clock: configuration.clock, codec: configuration.codec)
         let events = transport.events
         let limits = configuration.limits
-        receiving = Task {
+        let negotiationClock = configuration.negotiation?.clock
+        var tasks = [Task {
             var pipeline = pipeline
             for await event in events {
-                core.handle(event, pipeline: &pipeline, limits: limits)
+                core.handle(event, pipeline: &pipeline, limits: limits, now: negotiationClock?.now() ?? .zero)
             }
             core.finish()
+        }]
+        if let negotiation, let outbox, let clock = negotiationClock {
+            tasks.append(Task {
+                for await work in outbox {
+                    await dispatch.perform(work, negotiation: negotiation)
+                }
+            })
+            let period = negotiation.settings.engine.retryInterval / 4
+            tasks.append(Task {
+                var next = clock.now() + period
+                while !Task.isCancelled {
+                    do { try await clock.sleep(next) } catch { return }
+                    core.setProfiles(negotiation.tick(now: clock.now()))
+                    next += period
+                }
+            })
         }
+        self.tasks = tasks
     }
 
     deinit {
-        receiving.cancel()
+        for task in tasks { task.cancel() }
+        negotiation?.finish()
     }
 
     // MARK: Sending
@@ -94,11 +129,19 @@ public final class Messenger: Sendable {
         _ message: Message, to recipients: Recipients, session: UInt32?, mode: DeliveryMode = .reliable
     ) async throws(WireError) {
         try core.register(Message.self)
-        let (messageID, groups) = core.plan(recipients, defaultProfile: defaultProfile)
+        var target = recipients
+        if negotiation != nil {
+            guard let negotiated = try negotiatedRecipients(
+                recipients, typeID: Message.wireTypeID, typeName: Message.wireTypeName, session: session, mode: mode,
+                payload: { () throws(WireError) in try message.messagePayload() })
+            else { return }
+            target = negotiated
+        }
+        let (messageID, groups) = core.plan(target, defaultProfile: defaultProfile)
         // The common case: one profile for everybody and a generated message that fits one
         // frame, written straight into it (no payload buffer, no list of frames).
         if groups.count == 1,
-           let frame = try sender.frame(message: message, profile: transportProfile(groups[0].profile), session: session)
+           let frame = try dispatch.sender.frame(message: message, profile: dispatch.transportProfile(groups[0].profile), session: session)
         {
             if mode == .reliable {
                 try await transport.send(frame, to: groups[0].recipients)
@@ -109,16 +152,30 @@ public final class Messenger: Sendable {
             return
         }
         let payload = try message.messagePayload()
-        try await send(kind: .data, typeID: Message.wireTypeID, payload: payload, messageID: messageID, groups: groups,
-                       session: session, mode: mode)
+        try await dispatch.send(kind: .data, typeID: Message.wireTypeID, payload: payload, messageID: messageID, groups: groups,
+                                session: session, mode: mode)
+    }
+
+    /// Who gets a message now under negotiation: the recipients that agreed and read its
+    /// type; those still negotiating get it later (held) or now in the baseline profile.
+    /// - Returns: the recipients for now, or nil when nobody gets it now.
+    private func negotiatedRecipients(
+        _ recipients: Recipients, typeID: UInt64, typeName: String, session: UInt32?, mode: DeliveryMode,
+        payload: () throws(WireError) -> [UInt8]
+    ) throws(WireError) -> Recipients? {
+        guard let negotiation else { return recipients }
+        let route = try negotiation.route(typeID: typeID, typeName: typeName, to: recipients.participants ?? core.reachableParticipants)
+        var now = route.now
+        if !route.later.isEmpty {
+            let held = HeldMessage(typeID: typeID, payload: try payload(), session: session, mode: mode)
+            now.formUnion(try negotiation.hold(held, for: route.later))
+        }
+        return now.isEmpty ? nil : .only(now)
     }
 
     /// Sends a control message (kind 1, Spec/FORMAT.md "Control ids") with `payload`.
     func sendControl(_ controlID: UInt64, payload: [UInt8], to recipients: Recipients) async throws(WireError) {
-        let (messageID, groups) = core.plan(recipients, defaultProfile: defaultProfile)
-        // Session control always travels reliably (Spec/FORMAT.md, "Delivery").
-        try await send(kind: .control, typeID: controlID, payload: payload, messageID: messageID, groups: groups,
-                       session: nil, mode: .reliable)
+        try await dispatch.sendControl(controlID, payload: payload, to: recipients)
     }
 
     /// Sends raw bytes under `typeID`, in `mode`; receivers read them with ``rawMessages(typeID:)``.
@@ -128,32 +185,54 @@ public final class Messenger: Sendable {
         _ bytes: [UInt8], typeID: UInt64, to recipients: Recipients = .all, mode: DeliveryMode = .reliable
     ) async throws(WireError) {
         try core.registerRaw(typeID)
-        let (messageID, groups) = core.plan(recipients, defaultProfile: defaultProfile)
-        try await send(kind: .data, typeID: typeID, payload: bytes, messageID: messageID, groups: groups, session: nil, mode: mode)
+        guard let target = try negotiatedRecipients(recipients, typeID: typeID, typeName: "raw bytes", session: nil, mode: mode,
+                                                    payload: { () throws(WireError) in bytes })
+        else { return }
+        let (messageID, groups) = core.plan(target, defaultProfile: defaultProfile)
+        try await dispatch.send(kind: .data, typeID: typeID, payload: bytes, messageID: messageID, groups: groups, session: nil, mode: mode)
     }
 
-    /// `profile` with its frame size capped at what the transport carries in one message.
-    private func transportProfile(_ profile: PeerProfile) -> PeerProfile {
-        var profile = profile
-        profile.maxFrameSize = min(profile.maxFrameSize, transport.guarantees.maxMessageSize)
-        return profile
+    // MARK: Negotiation
+
+    /// The events of negotiation with each peer from now on (agreed, incompatible), when
+    /// the configuration negotiates; each call makes a new stream. Finishes when the
+    /// transport closes (at once without negotiation).
+    public func negotiationEvents() -> AsyncStream<NegotiationEvent> {
+        guard let negotiation else { return AsyncStream { $0.finish() } }
+        return negotiation.events()
     }
 
-    /// Encodes once per distinct profile among the recipients and hands the frames over.
-    private func send(
-        kind: FrameKind, typeID: UInt64, payload: [UInt8], messageID: UInt64,
-        groups: [(profile: PeerProfile, recipients: Recipients)], session: UInt32?, mode: DeliveryMode
-    ) async throws(WireError) {
-        var encoded: [(frames: [[UInt8]], recipients: Recipients)] = []
-        for group in groups {
-            let frames = try sender.frames(kind: kind, typeID: typeID, payload: payload, messageID: messageID,
-                                           profile: transportProfile(group.profile), session: session)
-            encoded.append((frames, group.recipients))
+    /// Where negotiation with `participant` stands; nil without negotiation or for a
+    /// participant not reachable.
+    public func negotiationState(of participant: ParticipantID) -> NegotiationEngine<ParticipantID>.PeerState? {
+        negotiation?.state(of: participant)
+    }
+
+    /// What negotiation did so far; all zero without it.
+    public var negotiationStatistics: NegotiationStatistics {
+        negotiation?.statistics ?? NegotiationStatistics()
+    }
+
+    /// Announces changed capabilities to every peer: the codec's dictionaries as they are
+    /// now (one was added), and `schema` when given (another spec, after an activity
+    /// change). Returns once the new hello is handed to the transport for every peer, so
+    /// anything sent afterwards reaches each peer after it; agreements are decided again.
+    /// - Throws: `WireError.Kind.invalidValue` without negotiation; the hello's errors
+    ///   (`limitExceeded`); the transport's.
+    public func renegotiate(schema: HelloSchema? = nil) async throws(WireError) {
+        guard let negotiation, let settings = configuration.negotiation else {
+            throw WireError(.invalidValue, "this messenger does not negotiate (MessengerConfiguration.negotiation is nil)")
         }
-        for (frames, target) in encoded {
-            try await transport.send(frames, to: target, mode: mode)
+        var changed = settings
+        changed.schema = schema ?? negotiation.currentSchema
+        let hello = changed.hello(codec: configuration.codec, limits: configuration.limits,
+                                  transportMaxMessageSize: transport.guarantees.maxMessageSize)
+        let (peers, profiles) = try negotiation.update(hello: hello, now: settings.clock.now())
+        core.setProfiles(profiles)
+        let body = negotiation.helloBody
+        for peer in peers {
+            try await dispatch.sendControl(Hello.controlID, payload: body, to: .only([peer]))
         }
-        core.countSent(frames: encoded.reduce(0) { $0 + $1.frames.count })
     }
 
     // MARK: Receiving
@@ -244,6 +323,67 @@ public final class Messenger: Sendable {
     }
 }
 
+/// Sends encoded messages: what the messenger's own sends and its negotiation task share.
+struct Dispatch: Sendable {
+    let sender: SendPipeline
+    let transport: any Transport
+    let core: Messenger.Core
+    let defaultProfile: PeerProfile
+
+    /// `profile` with its frame size capped at what the transport carries in one message.
+    func transportProfile(_ profile: PeerProfile) -> PeerProfile {
+        var profile = profile
+        profile.maxFrameSize = min(profile.maxFrameSize, transport.guarantees.maxMessageSize)
+        return profile
+    }
+
+    /// Encodes once per distinct profile among the recipients and hands the frames over.
+    func send(
+        kind: FrameKind, typeID: UInt64, payload: [UInt8], messageID: UInt64,
+        groups: [(profile: PeerProfile, recipients: Recipients)], session: UInt32?, mode: DeliveryMode
+    ) async throws(WireError) {
+        var encoded: [(frames: [[UInt8]], recipients: Recipients)] = []
+        for group in groups {
+            let frames = try sender.frames(kind: kind, typeID: typeID, payload: payload, messageID: messageID,
+                                           profile: transportProfile(group.profile), session: session)
+            encoded.append((frames, group.recipients))
+        }
+        for (frames, target) in encoded {
+            try await transport.send(frames, to: target, mode: mode)
+        }
+        core.countSent(frames: encoded.reduce(0) { $0 + $1.frames.count })
+    }
+
+    /// Sends a control message; control always travels reliably (Spec/FORMAT.md, "Delivery").
+    func sendControl(_ controlID: UInt64, payload: [UInt8], to recipients: Recipients) async throws(WireError) {
+        let (messageID, groups) = core.plan(recipients, defaultProfile: defaultProfile)
+        try await send(kind: .control, typeID: controlID, payload: payload, messageID: messageID, groups: groups,
+                       session: nil, mode: .reliable)
+    }
+
+    /// Does what negotiation asks: a hello to a peer, or the messages held for a peer
+    /// that agreed, in the order they were sent, until none are left.
+    func perform(_ work: NegotiationWork, negotiation: PeerNegotiation) async {
+        switch work {
+        case .hello(let body, let peer):
+            // A lost hello is sent again by the engine's timer; a closed transport ends everything.
+            try? await sendControl(Hello.controlID, payload: body, to: .only([peer]))
+        case .flush(let peer):
+            while let held = negotiation.takeHeld(for: peer) {
+                for message in held {
+                    let (messageID, groups) = core.plan(.only([peer]), defaultProfile: defaultProfile)
+                    do {
+                        try await send(kind: .data, typeID: message.typeID, payload: message.payload, messageID: messageID,
+                                       groups: groups, session: message.session, mode: message.mode)
+                    } catch {
+                        core.countHeldSendFailure(error)
+                    }
+                }
+            }
+        }
+    }
+}
+
 /// What the session layer hears from a messenger: control messages and membership.
 enum SessionInput: Sendable {
     /// A control message (kind 1) from a participant.
@@ -288,6 +428,11 @@ extension Messenger {
         }
 
         private let state = Mutex(State())
+        private let negotiation: PeerNegotiation?
+
+        init(negotiation: PeerNegotiation?) {
+            self.negotiation = negotiation
+        }
 
         func register(_ type: any MessageCodable.Type) throws(WireError) {
             try state.withLock { (state) throws(WireError) in
@@ -365,6 +510,22 @@ extension Messenger {
             state.withLock { $0.profiles[participant] = profile }
         }
 
+        /// Applies the profile changes negotiation decided.
+        func setProfiles(_ changes: [(ParticipantID, PeerProfile?)]) {
+            guard !changes.isEmpty else { return }
+            state.withLock { state in
+                for (participant, profile) in changes { state.profiles[participant] = profile }
+            }
+        }
+
+        /// A held message could not be sent once its peer agreed (too large for it, transport closed).
+        func countHeldSendFailure(_ error: WireError) {
+            state.withLock { state in
+                state.statistics.rejected += 1
+                state.statistics.lastRejection = error
+            }
+        }
+
         var statistics: MessengerStatistics {
             state.withLock { $0.statistics }
         }
@@ -377,7 +538,7 @@ extension Messenger {
         }
 
         /// Handles one transport event on the receiving task.
-        func handle(_ event: TransportEvent, pipeline: inout ReceivePipeline, limits: Limits) {
+        func handle(_ event: TransportEvent, pipeline: inout ReceivePipeline, limits: Limits, now: Duration) {
             let message: TransportMessage
             switch event {
             case .joined(let participant):
@@ -385,6 +546,7 @@ extension Messenger {
                     _ = state.reachable.insert(participant)
                     return state.sessionObserver
                 }
+                if let negotiation { setProfiles(negotiation.handle(.joined(participant), now: now)) }
                 observer?(.joined(participant))
                 return
             case .left(let participant):
@@ -392,6 +554,7 @@ extension Messenger {
                     _ = state.reachable.remove(participant)
                     return state.sessionObserver
                 }
+                if let negotiation { setProfiles(negotiation.handle(.left(participant), now: now)) }
                 observer?(.left(participant))
                 return
             case .message(let received):
@@ -399,6 +562,12 @@ extension Messenger {
             }
             let result = pipeline.receive(frameBytes: message.bytes, from: message.source)
             if let whole = result.message, whole.kind == .control {
+                if let negotiation, whole.typeID == Hello.controlID {
+                    record(result, delivered: true, unrouted: false)
+                    let control = ReceivedControl(source: message.source, controlID: whole.typeID, payload: whole.payload)
+                    setProfiles(negotiation.handle(.control(control), now: now))
+                    return
+                }
                 let observer = state.withLock { $0.sessionObserver }
                 record(result, delivered: observer != nil, unrouted: observer == nil)
                 observer?(.control(ReceivedControl(source: message.source, controlID: whole.typeID, payload: whole.payload)))
@@ -406,6 +575,12 @@ extension Messenger {
             }
             guard let whole = result.message, whole.kind == .data else {
                 record(result, delivered: false, unrouted: false)
+                return
+            }
+            if let rejection = negotiation?.rejection(typeID: whole.typeID, from: message.source) {
+                var rejected = result
+                rejected.rejection = rejection
+                record(rejected, delivered: false, unrouted: false)
                 return
             }
             let (subscribers, registered, isRaw) = state.withLock { state in

@@ -13,15 +13,19 @@ public struct MessengerConfiguration: Sendable {
     public var reassemblyLimits: ReassemblyLimits
     /// The time source for reassembly timeouts: the system's clock, or a virtual one in tests.
     public var clock: ReassemblyClock
+    /// Negotiation with each peer (Spec/FORMAT.md, "The agreement"), or nil (the default):
+    /// every peer then gets ``Messenger/defaultProfile`` and every message type.
+    public var negotiation: NegotiationSettings?
 
     /// Creates a configuration; every argument defaults to the documented default.
     public init(
         codec: (any PayloadCodec)? = nil, limits: Limits = .default, reassemblyLimits: ReassemblyLimits = .default,
-        clock: ReassemblyClock = .continuous()
+        clock: ReassemblyClock = .continuous(), negotiation: NegotiationSettings? = nil
     ) {
         self.codec = codec
         self.limits = limits
         self.reassemblyLimits = reassemblyLimits
         self.clock = clock
+        self.negotiation = negotiation
     }
 }

@@ -1,0 +1,324 @@
+import GroupWire
+import GroupWireNegotiation
+import Synchronization
+
+/// A message kept for a peer that has not agreed yet.
+struct HeldMessage: Sendable {
+    let typeID: UInt64
+    let payload: [UInt8]
+    let session: UInt32?
+    let mode: DeliveryMode
+}
+
+/// What negotiation asks the messenger to send, in order, on its negotiation task.
+enum NegotiationWork: Sendable {
+    /// This participant's hello, to one peer.
+    case hello([UInt8], to: ParticipantID)
+    /// The messages held for a peer that just agreed.
+    case flush(ParticipantID)
+}
+
+/// A messenger's negotiation: the ``NegotiationEngine`` over its peers, the messages held
+/// for peers that have not agreed, and what each agreed peer reads, behind one lock.
+/// The messenger feeds it joins, leaves and hellos from its receiving task and asks it,
+/// per send, who gets the message now, who later, and who not at all.
+final class PeerNegotiation: Sendable {
+    private struct State {
+        var engine: NegotiationEngine<ParticipantID>
+        /// Per agreed peer: the verdict of each type this participant sends.
+        var readable: [ParticipantID: [UInt64: TypeVerdict]] = [:]
+        /// Per peer before agreement (and while its held messages are being sent).
+        var held: [ParticipantID: [HeldMessage]] = [:]
+        var heldBytes: [ParticipantID: Int] = [:]
+        var flushing: Set<ParticipantID> = []
+        var subscribers: [UInt64: AsyncStream<NegotiationEvent>.Continuation] = [:]
+        var nextToken: UInt64 = 0
+        var statistics = NegotiationStatistics()
+    }
+
+    /// Who a message goes to.
+    struct Route {
+        /// Recipients that get it now.
+        var now: Set<ParticipantID> = []
+        /// Recipients that get it once they agree.
+        var later: Set<ParticipantID> = []
+    }
+
+    let settings: NegotiationSettings
+    /// Why the hello could not be made, if it could not: every send then throws it.
+    let configurationError: WireError?
+    private let state: Mutex<State>
+    private let outbox: AsyncStream<NegotiationWork>.Continuation
+
+    init(settings: NegotiationSettings, hello: Hello, outbox: AsyncStream<NegotiationWork>.Continuation) {
+        self.settings = settings
+        self.outbox = outbox
+        do {
+            state = Mutex(State(engine: try NegotiationEngine(hello: hello, configuration: settings.engine)))
+            configurationError = nil
+        } catch {
+            // An engine that never runs: every send throws the error instead.
+            state = Mutex(State(engine: try! NegotiationEngine(hello: Hello())))  // safe because: the empty hello is 4 bytes.
+            configurationError = WireError(error.kind, offset: error.offset, "this participant's hello: \(error.context)")
+        }
+    }
+
+    /// The profile every peer gets until it agrees: version 1, uncompressed, default sizes.
+    static let baseline = PeerProfile(compression: nil, maxFrameSize: Hello.defaultMaxFrameSize,
+                                      maxMessageSize: Hello.defaultMaxMessageSize)
+
+    // MARK: Input from the receiving task
+
+    /// Handles a join, leave or hello; returns the profile changes to make.
+    func handle(_ input: SessionInput, now: Duration) -> [(ParticipantID, PeerProfile?)] {
+        let (outputs, profiles) = state.withLock { state -> ([NegotiationEngine<ParticipantID>.Output], [(ParticipantID, PeerProfile?)]) in
+            guard configurationError == nil else { return ([], []) }
+            switch input {
+            case .joined(let peer):
+                return (state.engine.joined(peer, now: now), [(peer, Self.baseline)])
+            case .left(let peer):
+                state.engine.left(peer)
+                forget(peer, in: &state, dropped: true)
+                return ([], [(peer, nil)])
+            case .control(let control):
+                return (state.engine.received(hello: control.payload, from: control.source, now: now), [])
+            }
+        }
+        return profiles + perform(outputs)
+    }
+
+    /// Time passed: hellos again, timeouts.
+    func tick(now: Duration) -> [(ParticipantID, PeerProfile?)] {
+        guard configurationError == nil else { return [] }
+        return perform(state.withLock { state in state.engine.tick(now: now) })
+    }
+
+    /// Capabilities changed: the new hello goes to every peer, in order before anything
+    /// sent after this call returns (the messenger sends the returned bodies itself).
+    func update(hello: Hello, now: Duration) throws(WireError) -> (hellos: [ParticipantID], profiles: [(ParticipantID, PeerProfile?)]) {
+        let outputs = try state.withLock { (state) throws(WireError) -> [NegotiationEngine<ParticipantID>.Output] in
+            try state.engine.update(hello: hello, now: now)
+        }
+        var hellos: [ParticipantID] = []
+        var rest: [NegotiationEngine<ParticipantID>.Output] = []
+        for output in outputs {
+            if case .sendHello(let peer) = output { hellos.append(peer) } else { rest.append(output) }
+        }
+        return (hellos, perform(rest))
+    }
+
+    /// The spec this participant announces now.
+    var currentSchema: HelloSchema? { state.withLock { $0.engine.hello.schema } }
+
+    /// This participant's hello body now.
+    var helloBody: [UInt8] { state.withLock { $0.engine.helloBody } }
+
+    /// Applies the engine's outputs: hellos to the outbox, agreements to the readable
+    /// table, held messages released or dropped, events to the subscribers.
+    private func perform(_ outputs: [NegotiationEngine<ParticipantID>.Output]) -> [(ParticipantID, PeerProfile?)] {
+        var profiles: [(ParticipantID, PeerProfile?)] = []
+        for output in outputs {
+            switch output {
+            case .sendHello(let peer):
+                outbox.yield(.hello(helloBody, to: peer))
+            case .agreed(let peer, let agreement):
+                let subscribers = state.withLock { state in
+                    var table: [UInt64: TypeVerdict] = [:]
+                    for type in agreement.types {
+                        if let verdict = type.sending { table[type.typeID] = verdict }
+                    }
+                    state.readable[peer] = table
+                    state.statistics.agreements += 1
+                    if state.held[peer] != nil { state.flushing.insert(peer) }
+                    return Array(state.subscribers.values)
+                }
+                profiles.append((peer, Self.profile(agreement)))
+                outbox.yield(.flush(peer))
+                for subscriber in subscribers { subscriber.yield(.agreed(peer, agreement)) }
+            case .incompatible(let peer, let failure):
+                let subscribers = state.withLock { state in
+                    forget(peer, in: &state, dropped: true)
+                    state.statistics.incompatiblePeers += 1
+                    return Array(state.subscribers.values)
+                }
+                profiles.append((peer, Self.baseline))
+                for subscriber in subscribers { subscriber.yield(.incompatible(peer, failure)) }
+            }
+        }
+        return profiles
+    }
+
+    private func forget(_ peer: ParticipantID, in state: inout State, dropped: Bool) {
+        state.readable[peer] = nil
+        state.flushing.remove(peer)
+        if let held = state.held.removeValue(forKey: peer), dropped {
+            state.statistics.heldMessagesDropped += held.count
+        }
+        state.heldBytes[peer] = nil
+    }
+
+    /// The profile an agreement gives what this participant sends the peer.
+    static func profile(_ agreement: Agreement) -> PeerProfile {
+        PeerProfile(
+            envelopeVersion: agreement.envelopeVersion ?? Frame.version,
+            compression: agreement.sending.codec.map { CompressionChoice(codec: $0, dictionaryID: agreement.sending.dictionaryID) },
+            maxFrameSize: agreement.sending.maxFrameSize, maxMessageSize: agreement.sending.maxMessageSize)
+    }
+
+    // MARK: Sending
+
+    /// Who gets a message of `typeID` among `recipients` (reachable or named), by each
+    /// one's state and the settings' policies.
+    /// - Throws: `recipientCannotRead` (policy ``NegotiationSettings/UnreadableRecipients/fail``).
+    func route(typeID: UInt64, typeName: String, to recipients: Set<ParticipantID>) throws(WireError) -> Route {
+        if let configurationError { throw configurationError }
+        let hold = if case .hold = settings.beforeAgreement { true } else { false }
+        let failing = settings.unreadableRecipients == .fail
+        return try state.withLock { (state) throws(WireError) -> Route in
+            var route = Route()
+            var skipped = 0
+            for peer in recipients {
+                if let table = state.readable[peer] {
+                    let verdict = table[typeID] ?? .unknown
+                    if verdict.isReadable {
+                        // After the messages held for it, while they are being sent.
+                        if state.flushing.contains(peer) { route.later.insert(peer) } else { route.now.insert(peer) }
+                    } else if failing {
+                        throw WireError(.recipientCannotRead, "\(typeName) (type id \(typeID)) cannot go to \(peer): \(verdict == .unknown ? "unknown to its spec" : "\(verdict)")")
+                    } else {
+                        skipped += 1
+                    }
+                    continue
+                }
+                switch state.engine.state(of: peer) {
+                case .helloSent?:
+                    if hold { route.later.insert(peer) } else { route.now.insert(peer) }
+                case .incompatible?:
+                    skipped += 1
+                case .agreed?, nil:
+                    // Not a peer negotiation knows (not reachable): the transport decides.
+                    route.now.insert(peer)
+                }
+            }
+            state.statistics.recipientsSkipped += skipped
+            return route
+        }
+    }
+
+    /// Keeps `message` for `peers` that still wait; returns those that agreed meanwhile
+    /// (their held messages are all sent), which get it now.
+    /// - Throws: `bufferFull` when a peer's held messages or bytes would pass the bound; nothing is kept then.
+    func hold(_ message: HeldMessage, for peers: Set<ParticipantID>) throws(WireError) -> Set<ParticipantID> {
+        guard case .hold(let maxMessages, let maxBytes) = settings.beforeAgreement else { return peers }
+        return try state.withLock { (state) throws(WireError) -> Set<ParticipantID> in
+            var ready: Set<ParticipantID> = []
+            var waiting: [ParticipantID] = []
+            for peer in peers {
+                let pending = state.flushing.contains(peer) || (state.readable[peer] == nil && state.engine.state(of: peer) == .helloSent)
+                guard pending else {
+                    if state.readable[peer] != nil { ready.insert(peer) }
+                    continue
+                }
+                let count = state.held[peer]?.count ?? 0
+                let bytes = state.heldBytes[peer] ?? 0
+                guard count < maxMessages, bytes + message.payload.count <= maxBytes else {
+                    throw WireError(.bufferFull, "\(peer) has not agreed yet and \(count) messages (\(bytes) bytes) wait for it; the bound is \(maxMessages) messages and \(maxBytes) bytes")
+                }
+                waiting.append(peer)
+            }
+            for peer in waiting {
+                state.held[peer, default: []].append(message)
+                state.heldBytes[peer, default: 0] += message.payload.count
+                state.statistics.messagesHeld += 1
+            }
+            return ready
+        }
+    }
+
+    /// The next held messages of `peer` to send, those of types it reads (the others are
+    /// skipped, as a send after agreement would); nil when none are left, and the peer then
+    /// takes new messages directly.
+    func takeHeld(for peer: ParticipantID) -> [HeldMessage]? {
+        state.withLock { state -> [HeldMessage]? in
+            guard let table = state.readable[peer], let held = state.held.removeValue(forKey: peer), !held.isEmpty else {
+                state.flushing.remove(peer)
+                state.held[peer] = nil
+                state.heldBytes[peer] = nil
+                return nil
+            }
+            state.heldBytes[peer] = nil
+            let readable = held.filter { table[$0.typeID]?.isReadable == true }
+            // Held before the peer's spec was known, so no send could fail for them then.
+            state.statistics.recipientsSkipped += held.count - readable.count
+            return readable
+        }
+    }
+
+    // MARK: Receiving
+
+    /// Why a message of `typeID` from `peer` is not read, or nil when it is: the peer is
+    /// incompatible, or the agreement says this participant's spec cannot read the type.
+    func rejection(typeID: UInt64, from peer: ParticipantID) -> WireError? {
+        state.withLock { state in
+            switch state.engine.state(of: peer) {
+            case .incompatible(let failure)?:
+                return WireError(.recipientCannotRead, "type id \(typeID) from \(peer), an incompatible peer (\(failure))")
+            case .agreed(let agreement)?:
+                guard let verdict = agreement.type(typeID)?.receiving, !verdict.isReadable else { return nil }
+                return WireError(.recipientCannotRead, "\(agreement.type(typeID)?.name ?? "type \(typeID)") from \(peer): \(verdict)")
+            default:
+                return nil
+            }
+        }
+    }
+
+    // MARK: State
+
+    /// The state of negotiation with `peer`.
+    func state(of peer: ParticipantID) -> NegotiationEngine<ParticipantID>.PeerState? {
+        state.withLock { $0.engine.state(of: peer) }
+    }
+
+    var statistics: NegotiationStatistics { state.withLock { $0.statistics } }
+
+    /// A new stream of events.
+    func events() -> AsyncStream<NegotiationEvent> {
+        let (stream, continuation) = AsyncStream<NegotiationEvent>.makeStream()
+        let token = state.withLock { state in
+            state.nextToken += 1
+            state.subscribers[state.nextToken] = continuation
+            return state.nextToken
+        }
+        continuation.onTermination = { [weak self] _ in
+            _ = self?.state.withLock { $0.subscribers.removeValue(forKey: token) }
+        }
+        return stream
+    }
+
+    /// Ends every event stream: the transport closed.
+    func finish() {
+        let subscribers = state.withLock { state in
+            defer { state.subscribers.removeAll() }
+            return Array(state.subscribers.values)
+        }
+        for subscriber in subscribers { subscriber.finish() }
+        outbox.finish()
+    }
+}
+
+/// What negotiation did so far (``Messenger/negotiationStatistics``).
+public struct NegotiationStatistics: Sendable, Hashable {
+    /// Agreements reached or changed.
+    public var agreements = 0
+    /// Peers found incompatible.
+    public var incompatiblePeers = 0
+    /// Messages held for a peer before agreement.
+    public var messagesHeld = 0
+    /// Held messages dropped because their peer left or was incompatible.
+    public var heldMessagesDropped = 0
+    /// Recipients left out of a send: the type unreadable to them, or the peer incompatible.
+    public var recipientsSkipped = 0
+
+    /// All zero.
+    public init() {}
+}

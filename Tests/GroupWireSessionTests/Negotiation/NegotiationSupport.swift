@@ -1,0 +1,123 @@
+import Foundation
+import GroupWire
+import GroupWireCompression
+import GroupWireNegotiation
+import GroupWireSpec
+import GroupWireTestSupport
+import GroupWireTesting
+import Synchronization
+import Testing
+
+@testable import GroupWireSession
+
+/// The specs the negotiation tests announce: the three DrawTogether versions of
+/// Spec/Examples, and Tests/Specs/Negotiation/DrawTogether-breaking.gwspec (UpsertStroke's
+/// colour became a string; a message of its own).
+enum NegotiationSpecs {
+    static func file(_ relative: String) throws -> HelloSchema {
+        let spec = try SpecCompiler().compile(entry: RepositoryPaths.path(relative), loader: FileSpecLoader()).checkedSpec()
+        return try HelloSchema(spec: spec)
+    }
+
+    static func v1() throws -> HelloSchema { try file("Spec/Examples/DrawTogether.gwspec") }
+    static func v2() throws -> HelloSchema { try file("Spec/Examples/Versions/DrawTogether-v2.gwspec") }
+    static func v3() throws -> HelloSchema { try file("Spec/Examples/Versions/DrawTogether-v3.gwspec") }
+    static func broken() throws -> HelloSchema { try file("Tests/Specs/Negotiation/DrawTogether-breaking.gwspec") }
+}
+
+/// Participants with messengers that negotiate, over one seeded fault-injecting hub, each
+/// behind a delivery layer; time is the hub's virtual clock.
+struct NegotiatingParty {
+    let hub: InProcessHub
+    var ids: [ParticipantID] = []
+    var messengers: [Messenger] = []
+    var coordinators: [GroupSessionCoordinator] = []
+    var inboxes: [SessionInbox] = []
+
+    init(plan: FaultPlan) {
+        hub = InProcessHub(plan: plan, clock: VirtualClock())
+    }
+
+    /// Connects participant number `ids.count + 1` announcing `schema`, with zstd unless `zstd` is false.
+    @discardableResult
+    mutating func add(
+        schema: HelloSchema?, zstd: Bool = true, policy: NegotiationSettings.UnreadableRecipients = .skip,
+        beforeAgreement: NegotiationSettings.BeforeAgreement = .hold(messages: 256, bytes: 1 << 20),
+        engine: NegotiationEngine<ParticipantID>.Configuration = .init()
+    ) async throws -> Messenger {
+        let id = ParticipantID.numbered(UInt64(ids.count + 1))
+        let endpoint = try await hub.join(id)
+        let transport = DeliveryTransport(over: endpoint, configuration: .simulated(clock: hub.clock, seed: UInt64(ids.count + 1)))
+        let settings = NegotiationSettings(schema: schema, unreadableRecipients: policy, beforeAgreement: beforeAgreement,
+                                           engine: engine, clock: DeliveryClock(hub.clock))
+        let messenger = Messenger(transport: transport, configuration: MessengerConfiguration(
+            codec: zstd ? try PayloadCompressor() : nil, clock: hub.clock.reassemblyClock, negotiation: settings))
+        let sessionIDs = SessionIDs(participant: ids.count + 1)
+        let coordinator = GroupSessionCoordinator(messenger: messenger, sessionIDs: { sessionIDs.take() })
+        ids.append(id)
+        messengers.append(messenger)
+        coordinators.append(coordinator)
+        inboxes.append(SessionInbox(coordinator.sessions(for: DrawActivity.self)))
+        return messenger
+    }
+
+    /// Advances virtual time in 5 ms steps until `condition` holds (bounded: 60 s of real time).
+    func settle(_ what: String = #function, line: Int = #line, until condition: () -> Bool) async throws {
+        let deadline = ContinuousClock.now + .seconds(60)
+        while !condition() {
+            await hub.advance(by: .milliseconds(5))
+            try await Task.sleep(for: .milliseconds(2))
+            guard ContinuousClock.now < deadline else {
+                Issue.record("the party did not settle within 60 s (\(what), line \(line))")
+                throw PartyError(description: "not settled: \(what)")
+            }
+        }
+    }
+
+    /// Whether `a` has agreed with `b`.
+    func agreed(_ a: Int, _ b: Int) -> Bool {
+        if case .agreed? = messengers[a].negotiationState(of: ids[b]) { return true }
+        return false
+    }
+
+    /// Whether every participant's negotiation with every other has ended (agreed or incompatible).
+    var allDecided: Bool {
+        messengers.indices.allSatisfy { a in
+            messengers.indices.allSatisfy { b in
+                guard a != b else { return true }
+                switch messengers[a].negotiationState(of: ids[b]) {
+                case .agreed?, .incompatible?: return true
+                default: return false
+                }
+            }
+        }
+    }
+
+    /// The agreement `a` holds with `b`.
+    func agreement(_ a: Int, _ b: Int) -> Agreement? {
+        if case .agreed(let agreement)? = messengers[a].negotiationState(of: ids[b]) { return agreement }
+        return nil
+    }
+}
+
+/// Collects what a stream yields, for reading while the party settles.
+final class Collected<Element: Sendable>: Sendable {
+    private final class Storage: Sendable {
+        let items = Mutex<[Element]>([])
+    }
+
+    private let storage: Storage
+    private let task: Task<Void, Never>
+
+    init(_ stream: AsyncStream<Element>) {
+        let storage = Storage()
+        self.storage = storage
+        task = Task {
+            for await item in stream { storage.items.withLock { $0.append(item) } }
+        }
+    }
+
+    deinit { task.cancel() }
+
+    var all: [Element] { storage.items.withLock { $0 } }
+}
