@@ -15,7 +15,7 @@ import GroupWire
 /// - A peer that sends the same hello again has not received this one's (it retries): it is
 ///   sent again, at most once per ``Configuration/retryInterval``, so two peers never
 ///   answer each other's repeats forever.
-/// - ``update(hello:)`` (a new dictionary, another spec after an activity change) sends the
+/// - ``update(hello:now:)`` (a new dictionary, another spec after an activity change) sends the
 ///   new hello to every peer and decides again with each peer's last hello.
 public struct NegotiationEngine<Peer: Hashable & Sendable>: Sendable {
     /// Timers and limits of the negotiation.

@@ -15,7 +15,7 @@ public struct NegotiationSettings: Sendable {
     /// reader the type's agreement calls incompatible.
     public enum UnreadableRecipients: Sendable, Hashable {
         /// Send to the others and leave that recipient out (counted in
-        /// ``MessengerStatistics/recipientsSkipped``).
+        /// ``NegotiationStatistics/recipientsSkipped``).
         case skip
         /// Send nothing and throw `WireError.Kind.recipientCannotRead`, naming the
         /// recipient, the type and the verdict.
