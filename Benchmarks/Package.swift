@@ -51,6 +51,8 @@ let package = Package(
                 "CAllocationCounter",
                 .product(name: "GroupWire", package: "GroupWire"),
                 .product(name: "GroupWireSession", package: "GroupWire"),
+                .product(name: "GroupWireNegotiation", package: "GroupWire"),
+                .product(name: "GroupWireSpec", package: "GroupWire"),
                 .product(name: "GroupWireTesting", package: "GroupWire"),
                 .product(name: "SwiftProtobuf", package: "swift-protobuf"),
             ],

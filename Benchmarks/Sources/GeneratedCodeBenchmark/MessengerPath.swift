@@ -1,6 +1,7 @@
 import CAllocationCounter
 import Foundation
 import GroupWire
+import GroupWireNegotiation
 import GroupWireSession
 import GroupWireTesting
 import SwiftProtobuf
@@ -84,11 +85,27 @@ enum MessengerPath {
         }
     }
 
-    static func hubRun(participants: Int, messages: Int, value: UpsertStroke, closedLoop: Bool) async throws -> HubRun {
+    ///
+    /// With `schemas`, every messenger negotiates, participant n announcing
+    /// `schemas[(n - 1) % schemas.count]`, and the run starts once the sender agreed with all.
+    static func hubRun(participants: Int, messages: Int, value: UpsertStroke, closedLoop: Bool,
+                       schemas: [HelloSchema]? = nil) async throws -> HubRun {
         let hub = InProcessHub()
         var messengers: [Messenger] = []
         for number in 1...participants {
-            messengers.append(Messenger(transport: try await hub.join(.numbered(UInt64(number)))))
+            let configuration = MessengerConfiguration(
+                negotiation: schemas.map { NegotiationSettings(schema: $0[(number - 1) % $0.count]) })
+            messengers.append(Messenger(transport: try await hub.join(.numbered(UInt64(number))), configuration: configuration))
+        }
+        if schemas != nil {
+            let deadline = Harness.now() + 10_000_000_000
+            while !(2...participants).allSatisfy({ number in
+                if case .agreed? = messengers[0].negotiationState(of: .numbered(UInt64(number))) { true } else { false }
+            }) {
+                guard Harness.now() < deadline else { throw BenchmarkError("the participants did not agree within 10 s") }
+                await hub.advance(by: .zero)
+                await Task.yield()
+            }
         }
         let (arrivals, arrived) = AsyncStream<Void>.makeStream()
         let receivers = try messengers.dropFirst().map { messenger in

@@ -5,8 +5,9 @@ import SwiftProtobuf
 // Generated GroupWire types vs swift-protobuf 1.39.0 vs Foundation JSON, on the issue 3
 // shapes, in one process: encode and decode time (median of interleaved rounds), payload
 // bytes and heap allocations per operation. `--messenger` measures the messenger's paths
-// instead (MessengerPath.swift), `--delivery` the delivery layer (DeliveryPath.swift). Usage:
-//   swift run -c release GeneratedCodeBenchmark [--rounds N] [--output FILE] [--messenger] [--delivery]
+// instead (MessengerPath.swift), `--delivery` the delivery layer (DeliveryPath.swift),
+// `--negotiation` the pipeline with negotiating peers (NegotiationPath.swift). Usage:
+//   swift run -c release GeneratedCodeBenchmark [--rounds N] [--output FILE] [--messenger] [--delivery] [--negotiation]
 
 var rounds = 61
 var sampleMilliseconds = 1
@@ -15,6 +16,7 @@ var profileCase: String?
 var profileIterations = 100_000
 var messengerMode = false
 var deliveryMode = false
+var negotiationMode = false
 var deliveryMessages = 20_000
 var hubMessages = 20_000
 var arguments = CommandLine.arguments.dropFirst()
@@ -27,15 +29,28 @@ while let argument = arguments.popFirst() {
     case "--iterations": profileIterations = arguments.popFirst().flatMap { Int($0) } ?? profileIterations
     case "--messenger": messengerMode = true
     case "--delivery": deliveryMode = true
+    case "--negotiation": negotiationMode = true
     case "--delivery-messages": deliveryMessages = arguments.popFirst().flatMap { Int($0) } ?? deliveryMessages
     case "--hub-messages": hubMessages = arguments.popFirst().flatMap { Int($0) } ?? hubMessages
     default:
-        print("usage: GeneratedCodeBenchmark [--rounds N] [--sample-ms N] [--output FILE] [--profile MESSAGE/CODEC/OP [--iterations N]] [--messenger [--hub-messages N]] [--delivery [--delivery-messages N]]")
+        print("usage: GeneratedCodeBenchmark [--rounds N] [--sample-ms N] [--output FILE] [--profile MESSAGE/CODEC/OP [--iterations N]] [--messenger [--hub-messages N]] [--delivery [--delivery-messages N]] [--negotiation [--hub-messages N]]")
         exit(2)
     }
 }
 
 let fixtures = Fixtures(seed: 0x6772_6F75_7077_6972)
+
+if negotiationMode {
+    // Negotiation once agreed (NegotiationPath.swift): same-version and mixed-version
+    // peers beside a messenger that does not negotiate.
+    do {
+        try await NegotiationPath.report(value: fixtures.upsert, messages: hubMessages, rounds: min(rounds, 5))
+    } catch {
+        print("error: \(error)")
+        exit(1)
+    }
+    exit(0)
+}
 
 if deliveryMode {
     // The delivery layer (DeliveryPath.swift): both modes, loss-free and lossy, beside the

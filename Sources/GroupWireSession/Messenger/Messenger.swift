@@ -487,6 +487,13 @@ extension Messenger {
                 guard named.contains(where: { state.profiles[$0] != nil }) else {
                     return (messageID, [(defaultProfile, recipients)])
                 }
+                // Everybody on one profile (negotiated peers usually are): one encoding too.
+                if let first = named.first {
+                    let profile = state.profiles[first] ?? defaultProfile
+                    if named.allSatisfy({ (state.profiles[$0] ?? defaultProfile) == profile }) {
+                        return (messageID, [(profile, recipients)])
+                    }
+                }
                 var byProfile: [PeerProfile: Swift.Set<ParticipantID>] = [:]
                 for participant in named {
                     byProfile[state.profiles[participant] ?? defaultProfile, default: []].insert(participant)

@@ -27,6 +27,10 @@ final class PeerNegotiation: Sendable {
         var engine: NegotiationEngine<ParticipantID>
         /// Per agreed peer: the verdict of each type this participant sends.
         var readable: [ParticipantID: [UInt64: TypeVerdict]] = [:]
+        /// Per agreed peer: the types it sends that this participant does not read, and why.
+        var unreadable: [ParticipantID: [UInt64: String]] = [:]
+        /// Incompatible peers, and why.
+        var incompatible: [ParticipantID: NegotiationFailure] = [:]
         /// Per peer before agreement (and while its held messages are being sent).
         var held: [ParticipantID: [HeldMessage]] = [:]
         var heldBytes: [ParticipantID: Int] = [:]
@@ -128,6 +132,12 @@ final class PeerNegotiation: Sendable {
                         if let verdict = type.sending { table[type.typeID] = verdict }
                     }
                     state.readable[peer] = table
+                    var unreadable: [UInt64: String] = [:]
+                    for type in agreement.types {
+                        if let verdict = type.receiving, !verdict.isReadable { unreadable[type.typeID] = "\(type.name) from \(peer): \(verdict)" }
+                    }
+                    state.unreadable[peer] = unreadable
+                    state.incompatible[peer] = nil
                     state.statistics.agreements += 1
                     if state.held[peer] != nil { state.flushing.insert(peer) }
                     return Array(state.subscribers.values)
@@ -138,6 +148,7 @@ final class PeerNegotiation: Sendable {
             case .incompatible(let peer, let failure):
                 let subscribers = state.withLock { state in
                     forget(peer, in: &state, dropped: true)
+                    state.incompatible[peer] = failure
                     state.statistics.incompatiblePeers += 1
                     return Array(state.subscribers.values)
                 }
@@ -150,6 +161,8 @@ final class PeerNegotiation: Sendable {
 
     private func forget(_ peer: ParticipantID, in state: inout State, dropped: Bool) {
         state.readable[peer] = nil
+        state.unreadable[peer] = nil
+        state.incompatible[peer] = nil
         state.flushing.remove(peer)
         if let held = state.held.removeValue(forKey: peer), dropped {
             state.statistics.heldMessagesDropped += held.count
@@ -260,15 +273,13 @@ final class PeerNegotiation: Sendable {
     /// incompatible, or the agreement says this participant's spec cannot read the type.
     func rejection(typeID: UInt64, from peer: ParticipantID) -> WireError? {
         state.withLock { state in
-            switch state.engine.state(of: peer) {
-            case .incompatible(let failure)?:
-                return WireError(.recipientCannotRead, "type id \(typeID) from \(peer), an incompatible peer (\(failure))")
-            case .agreed(let agreement)?:
-                guard let verdict = agreement.type(typeID)?.receiving, !verdict.isReadable else { return nil }
-                return WireError(.recipientCannotRead, "\(agreement.type(typeID)?.name ?? "type \(typeID)") from \(peer): \(verdict)")
-            default:
-                return nil
+            if let reason = state.unreadable[peer]?[typeID] {
+                return WireError(.recipientCannotRead, reason)
             }
+            if let failure = state.incompatible[peer] {
+                return WireError(.recipientCannotRead, "type id \(typeID) from \(peer), an incompatible peer (\(failure))")
+            }
+            return nil
         }
     }
 
