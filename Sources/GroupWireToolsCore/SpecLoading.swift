@@ -30,7 +30,8 @@ package enum SpecLoading {
         do throws(SpecError) {
             return try SpecCompiler().compile(entry: path, loader: loader)
         } catch {
-            throw ToolFailure(error.description)
+            // ToolFailure adds `groupwire: error:`; the location (when there is one) leads.
+            throw ToolFailure(error.location.map { "\($0): \(error.context)" } ?? error.context)
         }
     }
 }
