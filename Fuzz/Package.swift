@@ -105,6 +105,12 @@ let package = Package(
             dependencies: [.product(name: "GroupWireFuzzChecks", package: "GroupWire")],
             swiftSettings: strictSwift
         ),
+        // Two peers' hellos and the agreement each side computes, then one peer's engine.
+        .executableTarget(
+            name: "FuzzAgreement",
+            dependencies: [.product(name: "GroupWireFuzzChecks", package: "GroupWire")],
+            swiftSettings: strictSwift
+        ),
         .executableTarget(
             name: "FuzzDynamicCodec",
             dependencies: [

@@ -21,7 +21,9 @@ import glob
 import json
 import os
 import shutil
+import struct
 import subprocess
+import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
@@ -100,6 +102,7 @@ def main():
     session_control_corpus()
     delivery_corpus()
     hello_corpus()
+    agreement_corpus()
     generated_types_corpus()
     dynamic_codec_corpus()
 
@@ -311,6 +314,46 @@ def hello_corpus():
         with open(path) as f:
             vector = json.load(f)
         write(folder, "vector-" + vector["name"] + ".bin", bytes.fromhex(vector["hex"]))
+
+
+def agreement_corpus():
+    """FuzzAgreement input: u16le length + hello A, u16le length + hello B, engine steps.
+    The hellos: DrawTogether v1 as in the hello vectors, versions of it with a field added
+    (v2-like) and with a field's type changed (breaking), peers without zstd or spec, and
+    malformed bodies from the hello vectors."""
+    sys.path.insert(0, os.path.join(ROOT, "Spec", "vectors"))
+    import generate_hello as gh  # noqa: E402
+    folder = os.path.join(HERE, "corpus", "FuzzAgreement")
+    if os.path.isdir(folder):
+        shutil.rmtree(folder)
+    digest = bytes(range(8))
+    v1 = gh.DRAW_V1
+    width = (4, "width", "Float32", False, 3.0)
+    v2 = [dict(d, fields=d["fields"] + [width]) if d["name"] in ("Stroke", "UpsertStroke") else d for d in v1]
+    v2 = [dict(d, cases=d["cases"] + [(5, "purple")]) if d["name"] == "StrokeColor" else d for d in v2]
+    breaking = [dict(d, fields=[(2, "color", "String", False, None) if f[0] == 2 else f for f in d["fields"]])
+                if d["name"] == "UpsertStroke" else d for d in v1]
+    hellos = {
+        "bare": gh.hello()[0],
+        "v1": gh.hello(spec=("draw.together", 1), codecs=[(1, [(4242, digest)])], decls=v1)[0],
+        "v1-plain": gh.hello(spec=("draw.together", 1), decls=v1)[0],
+        "v2": gh.hello(versions=(1, 2), spec=("draw.together", 2), codecs=[(1, [(7, digest), (4242, digest)])],
+                       max_frame=1200, decls=v2)[0],
+        "breaking": gh.hello(spec=("draw.together", 4), codecs=[(1, [(4242, bytes(8))])], decls=breaking)[0],
+        "other": gh.hello(versions=(2, 3), spec=("other.app", 1), decls=v1)[0],
+    }
+    for path in sorted(glob.glob(os.path.join(VECTORS, "..", "hello", "*.json")))[4:8]:
+        with open(path) as f:
+            vector = json.load(f)
+        hellos["bad-" + vector["name"]] = bytes.fromhex(vector["hex"])
+    steps = [bytes([0, 1]), bytes([0, 2 | (10 << 2), 2 | (10 << 2), 1, 1, 3, 1]), bytes([0] + [2 | (63 << 2)] * 3 + [1])]
+    names = sorted(hellos)
+    count = 0
+    for a in names:
+        for b in names:
+            body = struct.pack("<H", len(hellos[a])) + hellos[a] + struct.pack("<H", len(hellos[b])) + hellos[b]
+            write(folder, "%s--%s.bin" % (a, b), body + steps[count % len(steps)])
+            count += 1
 
 
 def spec_corpus():
