@@ -306,4 +306,27 @@ import Testing
         try await second.renegotiate()
         try await party.settle { party.agreement(0, 1)?.sending.dictionaryID == 77 && party.agreement(1, 0)?.sending.dictionaryID == 77 }
     }
+
+    @Test func anActivityChangeToAnotherSpecIsAnnouncedAndDecidedAgain() async throws {
+        var party = NegotiatingParty(plan: FaultPlan.reliable(seed: 6, delay: .milliseconds(1) ... .milliseconds(5)))
+        let switching = try await party.add(schema: try NegotiationSpecs.v1())
+        let other = try await party.add(schema: try NegotiationSpecs.v3())
+        let events = Collected(other.negotiationEvents())
+        try await party.settle { party.agreed(0, 1) && party.agreed(1, 0) }
+        #expect(party.agreement(1, 0)?.type(1)?.receiving == .compatible)
+        // The app moves to the breaking spec (another activity): both sides decide again.
+        try await switching.renegotiate(schema: try NegotiationSpecs.broken())
+        try await party.settle { party.agreement(1, 0)?.type(9) != nil }
+        guard case .incompatible(let failures)? = party.agreement(1, 0)?.type(1)?.receiving else {
+            Issue.record("UpsertStroke from the switched peer should now be incompatible")
+            return
+        }
+        #expect(failures.map(\.rule) == [.fieldWireTypeChanged])
+        #expect(party.agreement(0, 1)?.type(9)?.sending == .unknown)
+        try await party.settle { events.all.count == 2 }
+        // Its UpsertStroke no longer reaches the v3 peer.
+        let skipped = switching.negotiationStatistics.recipientsSkipped
+        try await switching.send([0x12, 0x01, 0x78], typeID: 1)
+        #expect(switching.negotiationStatistics.recipientsSkipped == skipped + 1)
+    }
 }
