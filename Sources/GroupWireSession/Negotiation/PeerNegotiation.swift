@@ -79,7 +79,9 @@ final class PeerNegotiation: Sendable {
             guard configurationError == nil else { return ([], []) }
             switch input {
             case .joined(let peer):
-                return (state.engine.joined(peer, now: now), [(peer, Self.baseline)])
+                // A peer whose hello came first is known (and maybe agreed) already: keep its profile.
+                let outputs = state.engine.joined(peer, now: now)
+                return (outputs, outputs.isEmpty ? [] : [(peer, Self.baseline)])
             case .left(let peer):
                 state.engine.left(peer)
                 forget(peer, in: &state, dropped: true)

@@ -1,0 +1,53 @@
+import GroupWire
+import GroupWireNegotiation
+import Testing
+
+@testable import GroupWireSession
+
+/// The messenger's negotiation bookkeeping, step by step: profiles, held messages, verdicts.
+@Suite struct PeerNegotiationTests {
+    static func make(_ schema: HelloSchema, beforeAgreement: NegotiationSettings.BeforeAgreement = .hold(messages: 4, bytes: 100))
+        -> (PeerNegotiation, AsyncStream<NegotiationWork>)
+    {
+        let (stream, continuation) = AsyncStream<NegotiationWork>.makeStream()
+        let settings = NegotiationSettings(schema: schema, beforeAgreement: beforeAgreement)
+        let hello = settings.hello(codec: nil, limits: .default, transportMaxMessageSize: 65_536)
+        return (PeerNegotiation(settings: settings, hello: hello, outbox: continuation), stream)
+    }
+
+    @Test func aHelloBeforeTheJoinKeepsItsAgreedProfileWhenTheJoinComes() throws {
+        let (negotiation, _) = Self.make(try NegotiationSpecs.v1())
+        let peer = ParticipantID.numbered(2)
+        let theirs = Hello(codecs: [], maxFrameSize: 1_200, schema: try NegotiationSpecs.v2())
+        let control = ReceivedControl(source: peer, controlID: Hello.controlID, payload: try theirs.payload())
+        let profiles = negotiation.handle(.control(control), now: .zero)
+        #expect(profiles.count == 1 && profiles[0].0 == peer && profiles[0].1?.maxFrameSize == 1_200)
+        #expect(negotiation.handle(.joined(peer), now: .milliseconds(1)).isEmpty)
+        // A peer seen first by its join starts on the baseline profile.
+        let newcomer = ParticipantID.numbered(3)
+        let joined = negotiation.handle(.joined(newcomer), now: .milliseconds(2))
+        #expect(joined.count == 1 && joined[0].1 == PeerNegotiation.baseline)
+    }
+
+    @Test func heldMessagesAreBoundedSentInOrderAndFilteredByTheVerdict() throws {
+        let (negotiation, _) = Self.make(try NegotiationSpecs.v1())
+        let peer = ParticipantID.numbered(2)
+        _ = negotiation.handle(.joined(peer), now: .zero)
+        let route = try negotiation.route(typeID: 1, typeName: "UpsertStroke", to: [peer])
+        #expect(route.now.isEmpty && route.later == [peer])
+        for typeID: UInt64 in [1, 2, 1] {
+            #expect(try negotiation.hold(HeldMessage(typeID: typeID, payload: [UInt8(typeID)], session: nil, mode: .reliable), for: [peer]).isEmpty)
+        }
+        #expect(throws: WireError.self) {
+            _ = try negotiation.hold(HeldMessage(typeID: 1, payload: Array(repeating: 0, count: 98), session: nil, mode: .reliable), for: [peer])
+        }
+        // The peer speaks the breaking spec: UpsertStroke is incompatible, CanvasSnapshot unknown.
+        let control = ReceivedControl(source: peer, controlID: Hello.controlID, payload: try Hello(schema: try NegotiationSpecs.broken()).payload())
+        _ = negotiation.handle(.control(control), now: .milliseconds(5))
+        #expect(negotiation.takeHeld(for: peer)?.isEmpty == true)
+        #expect(negotiation.takeHeld(for: peer) == nil)
+        #expect(negotiation.statistics.messagesHeld == 3 && negotiation.statistics.recipientsSkipped == 3)
+        #expect(negotiation.rejection(typeID: 1, from: peer)?.kind == .recipientCannotRead)
+        #expect(negotiation.rejection(typeID: 1, from: peer)?.context == "UpsertStroke from \(peer): incompatible (GW004 field-wire-type-changed UpsertStroke.color)")
+    }
+}
