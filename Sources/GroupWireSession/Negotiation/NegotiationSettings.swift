@@ -76,7 +76,7 @@ public struct NegotiationSettings: Sendable {
 
 /// What negotiation tells an app about a peer.
 public enum NegotiationEvent: Sendable, Hashable {
-    /// The peer agreed (or its agreement changed): messages flow as ``Agreement`` says,
+    /// The peer agreed (or its agreement changed): messages flow as the `Agreement` says,
     /// and its types that either side cannot read are named there.
     case agreed(ParticipantID, Agreement)
     /// The peer is incompatible: nothing typed flows to or from it; the session goes on

@@ -18,7 +18,7 @@ enum NegotiationWork: Sendable {
     case flush(ParticipantID)
 }
 
-/// A messenger's negotiation: the ``NegotiationEngine`` over its peers, the messages held
+/// A messenger's negotiation: the `NegotiationEngine` over its peers, the messages held
 /// for peers that have not agreed, and what each agreed peer reads, behind one lock.
 /// The messenger feeds it joins, leaves and hellos from its receiving task and asks it,
 /// per send, who gets the message now, who later, and who not at all.
