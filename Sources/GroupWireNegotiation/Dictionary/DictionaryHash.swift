@@ -1,3 +1,5 @@
+import GroupWire
+
 /// The content hash that identifies a compression dictionary in a hello: the first 8 bytes
 /// of the SHA-256 digest of the dictionary file's bytes (Spec/FORMAT.md, "The hello").
 ///
