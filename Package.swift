@@ -22,6 +22,7 @@ let package = Package(
         .library(name: "GroupWireCompression", targets: ["GroupWireCompression"]),
         .library(name: "GroupWireSession", targets: ["GroupWireSession"]),
         .library(name: "GroupWireNegotiation", targets: ["GroupWireNegotiation"]),
+        .library(name: "GroupWireRelay", targets: ["GroupWireRelay"]),
         .library(name: "GroupWireTesting", targets: ["GroupWireTesting"]),
         .library(name: "GroupWireSpec", targets: ["GroupWireSpec"]),
         .library(name: "GroupWireDynamic", targets: ["GroupWireDynamic"]),
@@ -91,7 +92,7 @@ let package = Package(
             dependencies: [
                 "GroupWire", "GroupWireSpec", "GroupWireDynamic", "GroupWireCodegen", "GroupWireCompression",
                 "GroupWireCapture", "GroupWireExamples", "GroupWireToolsCore", "GroupWireSession", "GroupWireTesting",
-                "GroupWireNegotiation",
+                "GroupWireNegotiation", "GroupWireRelay",
             ],
             swiftSettings: strictSwift
         ),
@@ -103,7 +104,7 @@ let package = Package(
             // groupwire: so `swift test` alone builds the binary the end-to-end tests run.
             dependencies: [
                 "GroupWireTools", "GroupWireDynamic", "GroupWireSpec", "GroupWire", "GroupWireCompression",
-                "GroupWireCapture", "GroupWireExamples", "GroupWireTestSupport", "groupwire", "groupwire-generate",
+                "GroupWireCapture", "GroupWireExamples", "GroupWireTestSupport", "groupwire", "groupwire-generate", "GroupWireRelay",
             ],
             swiftSettings: strictSwift
         ),
@@ -177,7 +178,7 @@ let package = Package(
             name: "GroupWireFuzzChecks",
             dependencies: [
                 "GroupWire", "GroupWireCompression", "GroupWireSession", "GroupWireTesting", "GroupWireDynamic",
-                "GroupWireSpec", "GroupWireCapture", "GroupWireNegotiation", "DrawTogetherV1Golden", "WatchTogetherGolden",
+                "GroupWireSpec", "GroupWireCapture", "GroupWireNegotiation", "GroupWireRelay", "DrawTogetherV1Golden", "WatchTogetherGolden",
             ],
             path: "Fuzz/Harnesses",
             swiftSettings: strictSwift
@@ -220,6 +221,15 @@ let package = Package(
                 "GroupWireNegotiation", "GroupWire", "GroupWireSpec", "GroupWireCompression", "GroupWireFuzzChecks",
                 "GroupWireTestSupport",
             ],
+            swiftSettings: strictSwift
+        ),
+        // The relay protocol without NIO (Spec/RELAY.md): the messages a client and the
+        // relay exchange over WebSocket, their bounded parser, and HS256 access tokens, so
+        // the fuzz targets for them build quickly under sanitizers.
+        .target(name: "GroupWireRelay", dependencies: ["GroupWire", "GroupWireJSON"], swiftSettings: strictSwift),
+        .testTarget(
+            name: "GroupWireRelayTests",
+            dependencies: ["GroupWireRelay", "GroupWire", "GroupWireJSON", "GroupWireFuzzChecks", "GroupWireTestSupport"],
             swiftSettings: strictSwift
         ),
         // For users' tests: the in-process hub with seeded fault injection, the virtual
