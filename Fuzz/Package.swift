@@ -105,6 +105,17 @@ let package = Package(
             dependencies: [.product(name: "GroupWireFuzzChecks", package: "GroupWire")],
             swiftSettings: strictSwift
         ),
+        // The relay protocol's messages (Spec/RELAY.md), and its access tokens.
+        .executableTarget(
+            name: "FuzzRelayMessage",
+            dependencies: [.product(name: "GroupWireFuzzChecks", package: "GroupWire")],
+            swiftSettings: strictSwift
+        ),
+        .executableTarget(
+            name: "FuzzAccessToken",
+            dependencies: [.product(name: "GroupWireFuzzChecks", package: "GroupWire")],
+            swiftSettings: strictSwift
+        ),
         // Two peers' hellos and the agreement each side computes, then one peer's engine.
         .executableTarget(
             name: "FuzzAgreement",

@@ -103,6 +103,7 @@ def main():
     delivery_corpus()
     hello_corpus()
     agreement_corpus()
+    relay_corpus()
     generated_types_corpus()
     dynamic_codec_corpus()
 
@@ -354,6 +355,23 @@ def agreement_corpus():
             body = struct.pack("<H", len(hellos[a])) + hellos[a] + struct.pack("<H", len(hellos[b])) + hellos[b]
             write(folder, "%s--%s.bin" % (a, b), body + steps[count % len(steps)])
             count += 1
+
+
+def relay_corpus():
+    """FuzzRelayMessage input: a relay message; FuzzAccessToken input: a selector byte (bit 0:
+    empty secret; the rest: leeway) and a token. Both from Spec/vectors/relay."""
+    messages = os.path.join(HERE, "corpus", "FuzzRelayMessage")
+    tokens = os.path.join(HERE, "corpus", "FuzzAccessToken")
+    for folder in (messages, tokens):
+        if os.path.isdir(folder):
+            shutil.rmtree(folder)
+    for path in sorted(glob.glob(os.path.join(VECTORS, "..", "relay", "*.json"))):
+        with open(path) as f:
+            vector = json.load(f)
+        if vector["kind"] == "message" and len(vector["hex"]) <= 8192:
+            write(messages, vector["name"] + ".bin", bytes.fromhex(vector["hex"]))
+        elif vector["kind"] == "token" and bytes.fromhex(vector["secret"]) == b"correct horse battery staple":
+            write(tokens, vector["name"] + ".bin", bytes([vector["leeway"] << 1]) + vector["token"].encode())
 
 
 def spec_corpus():
