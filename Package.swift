@@ -35,6 +35,7 @@ let package = Package(
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/apple/swift-collections", from: "1.6.0"),
+        .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
     ],
     targets: [
         .target(name: "CGroupWireCRC32C"),
@@ -227,6 +228,25 @@ let package = Package(
         // relay exchange over WebSocket, their bounded parser, and HS256 access tokens, so
         // the fuzz targets for them build quickly under sanitizers.
         .target(name: "GroupWireRelay", dependencies: ["GroupWire", "GroupWireJSON"], swiftSettings: strictSwift),
+        // Sessions over a real network, on SwiftNIO (NIOWebSocket): the relay server and the
+        // client transport.
+        .target(
+            name: "GroupWireNetwork",
+            dependencies: [
+                "GroupWire", "GroupWireRelay", "GroupWireSession",
+                .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"), .product(name: "NIOWebSocket", package: "swift-nio"),
+            ],
+            swiftSettings: strictSwift
+        ),
+        .testTarget(
+            name: "GroupWireNetworkTests",
+            dependencies: [
+                "GroupWireNetwork", "GroupWireRelay", "GroupWireSession", "GroupWire", "GroupWireTestSupport",
+                .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOPosix", package: "swift-nio"),
+            ],
+            swiftSettings: strictSwift
+        ),
         .testTarget(
             name: "GroupWireRelayTests",
             dependencies: ["GroupWireRelay", "GroupWire", "GroupWireJSON", "GroupWireFuzzChecks", "GroupWireTestSupport"],

@@ -1,0 +1,291 @@
+import Foundation
+import GroupWire
+import GroupWireRelay
+import GroupWireSession
+import NIOCore
+import NIOHTTP1
+import NIOPosix
+import NIOWebSocket
+import Synchronization
+
+/// A `Transport` over a GroupWire relay (Spec/RELAY.md): the same
+/// shape as the in-process hub, so a `Messenger`, its sessions and negotiation work the same
+/// across processes and machines.
+///
+/// The relay's membership messages become `joined` and `left` events (the welcome's members
+/// first); delivered frames become messages with the source the relay stamped. Frames travel
+/// over one TCP connection, so the transport is reliable and ordered while connected; when
+/// the connection ends every participant leaves and the events finish.
+///
+/// ```swift
+/// let transport = try await RelayTransport.connect(host: "127.0.0.1", port: port, token: token)
+/// let messenger = Messenger(transport: transport)
+/// ```
+public final class RelayTransport: Transport {
+    /// This participant, as the relay named it.
+    public let localParticipant: ParticipantID
+    /// Reliable and ordered while connected; messages up to the relay's frame size.
+    public let guarantees: TransportGuarantees
+    /// Deliveries and membership changes, in the relay's order.
+    public let events: AsyncStream<TransportEvent>
+    /// What the relay said first: identity, room, frame size, who was there.
+    public let welcome: RelayWelcome
+
+    private let channel: any Channel
+    private let writer: NIOAsyncChannelOutboundWriter<WebSocketFrame>
+    private let shared: Shared
+
+    private struct State {
+        var closed = false
+        var members: Set<ParticipantID> = []
+        var error: RelayError?
+    }
+
+    /// What the connection's task and the transport share.
+    private final class Shared: Sendable {
+        let state = Mutex(State())
+    }
+
+    private init(welcome: RelayWelcome, channel: any Channel, writer: NIOAsyncChannelOutboundWriter<WebSocketFrame>,
+                 events: AsyncStream<TransportEvent>, shared: Shared) {
+        self.welcome = welcome
+        localParticipant = ParticipantID(uuid: welcome.you.id)
+        guarantees = TransportGuarantees(isReliable: true, isOrdered: true, maxMessageSize: welcome.maxFrameSize)
+        self.channel = channel
+        self.writer = writer
+        self.events = events
+        self.shared = shared
+    }
+
+    /// Connects to the relay at `host`:`port` with `token` and waits for the welcome.
+    /// - Parameters:
+    ///   - inSubprotocol: send the token as the `groupwire.token.` subprotocol instead of the
+    ///     `token` query parameter (what a browser can do either way).
+    /// - Throws: ``RelayConnectError`` when the relay refuses (a token it does not accept)
+    ///   or the connection fails.
+    public static func connect(
+        host: String, port: Int, token: String, inSubprotocol: Bool = false, timeout: Duration = .seconds(10),
+        group: any EventLoopGroup = MultiThreadedEventLoopGroup.singleton
+    ) async throws(RelayConnectError) -> RelayTransport {
+        // The socket, once there is one, so that a timeout can close it (which fails
+        // whatever waits on it; a future's wait cannot be cancelled otherwise).
+        let socket = SocketBox()
+        let timer = Task {
+            try await Task.sleep(for: timeout)
+            socket.timedOut()
+        }
+        defer { timer.cancel() }
+        do {
+            return try await connectNow(host: host, port: port, token: token, inSubprotocol: inSubprotocol, group: group, socket: socket)
+        } catch {
+            if socket.didTimeOut { throw RelayConnectError(status: nil, reason: "no welcome from \(host):\(port) within \(timeout)") }
+            throw error
+        }
+    }
+
+    /// Holds a connection's channel for ``connect(host:port:token:inSubprotocol:timeout:group:)``'s timer.
+    private final class SocketBox: Sendable {
+        private let state = Mutex<(channel: (any Channel)?, timedOut: Bool)>((nil, false))
+
+        func set(_ channel: any Channel) {
+            let late = state.withLock { state -> Bool in
+                state.channel = channel
+                return state.timedOut
+            }
+            if late { channel.close(promise: nil) }
+        }
+
+        func timedOut() {
+            state.withLock { state -> (any Channel)? in
+                state.timedOut = true
+                return state.channel
+            }?.close(promise: nil)
+        }
+
+        var didTimeOut: Bool { state.withLock { $0.timedOut } }
+    }
+
+    private static func connectNow(
+        host: String, port: Int, token: String, inSubprotocol: Bool, group: any EventLoopGroup, socket: SocketBox
+    ) async throws(RelayConnectError) -> RelayTransport {
+        let upgraded: EventLoopFuture<NIOAsyncChannel<WebSocketFrame, WebSocketFrame>?>
+        do {
+            upgraded = try await ClientBootstrap(group: group)
+                .channelOption(.socketOption(.tcp_nodelay), value: 1)
+                .connect(host: host, port: port) { channel in
+                    socket.set(channel)
+                    return channel.eventLoop.makeCompletedFuture {
+                        let upgrader = NIOTypedWebSocketClientUpgrader<NIOAsyncChannel<WebSocketFrame, WebSocketFrame>?>(
+                            maxFrameSize: 1 << 20,
+                            upgradePipelineHandler: { channel, _ in
+                                channel.eventLoop.makeCompletedFuture {
+                                    try channel.pipeline.syncOperations.addHandler(NIOWebSocketFrameAggregator(
+                                        minNonFinalFragmentSize: 0, maxAccumulatedFrameCount: 1_024, maxAccumulatedFrameSize: 1 << 20))
+                                    return try NIOAsyncChannel(wrappingChannelSynchronously: channel)
+                                }
+                            })
+                        var headers = HTTPHeaders()
+                        headers.add(name: "Host", value: "\(host):\(port)")
+                        var uri = RelayHandshake.path
+                        if inSubprotocol {
+                            headers.add(name: "Sec-WebSocket-Protocol", value: "\(RelayHandshake.subprotocol), \(RelayHandshake.tokenSubprotocolPrefix)\(token)")
+                        } else {
+                            uri += "?token=" + token
+                        }
+                        let request = HTTPRequestHead(version: .http1_1, method: .GET, uri: uri, headers: headers)
+                        let configuration = NIOTypedHTTPClientUpgradeConfiguration<NIOAsyncChannel<WebSocketFrame, WebSocketFrame>?>(
+                            upgradeRequestHead: request, upgraders: [upgrader],
+                            notUpgradingCompletionHandler: { channel in
+                                channel.eventLoop.makeCompletedFuture { nil }
+                            })
+                        var pipeline = NIOUpgradableHTTPClientPipelineConfiguration(upgradeConfiguration: configuration)
+                        // The welcome often arrives in the same read as the 101 response: the
+                        // bytes after the response go on to the WebSocket decoder, not away.
+                        pipeline.leftOverBytesStrategy = .forwardBytes
+                        return try channel.pipeline.syncOperations.configureUpgradableHTTPClientPipeline(configuration: pipeline)
+                    }
+                }
+        } catch {
+            throw RelayConnectError(status: nil, reason: "cannot connect to \(host):\(port): \(error)")
+        }
+        let channel: NIOAsyncChannel<WebSocketFrame, WebSocketFrame>
+        do {
+            guard let websocket = try await upgraded.get() else {
+                throw RelayConnectError(status: nil, reason: "the relay refused the connection (its HTTP answer says why: 401 for a token it does not accept)")
+            }
+            channel = websocket
+        } catch let error as RelayConnectError {
+            throw error
+        } catch {
+            throw RelayConnectError(status: nil, reason: "the WebSocket handshake failed: \(error)")
+        }
+        return try await start(channel)
+    }
+
+    /// Runs the connection in a task: hands back the writer and the welcome, then turns
+    /// what arrives into events until the connection ends.
+    private static func start(_ channel: NIOAsyncChannel<WebSocketFrame, WebSocketFrame>) async throws(RelayConnectError) -> RelayTransport {
+        let (events, continuation) = AsyncStream<TransportEvent>.makeStream()
+        let shared = Shared()
+        let started: (RelayWelcome, NIOAsyncChannelOutboundWriter<WebSocketFrame>)
+        do {
+            started = try await withCheckedThrowingContinuation { ready in
+                Task {
+                    var pending: CheckedContinuation<(RelayWelcome, NIOAsyncChannelOutboundWriter<WebSocketFrame>), any Error>? = ready
+                    do {
+                        try await channel.executeThenClose { inbound, outbound in
+                            for try await frame in inbound {
+                                guard frame.opcode == .binary else {
+                                    if frame.opcode == .connectionClose { break }
+                                    continue
+                                }
+                                var data = frame.unmaskedData
+                                let message = try RelayMessage(decoding: data.readBytes(length: data.readableBytes) ?? [])
+                                if let waiting = pending {
+                                    guard case .welcome(let welcome) = message else {
+                                        throw RelayConnectError(status: nil, reason: "the relay's first message is not a welcome: \(message)")
+                                    }
+                                    pending = nil
+                                    for member in welcome.members {
+                                        shared.state.withLock { _ = $0.members.insert(ParticipantID(uuid: member.id)) }
+                                        continuation.yield(.joined(ParticipantID(uuid: member.id)))
+                                    }
+                                    waiting.resume(returning: (welcome, outbound))
+                                    continue
+                                }
+                                Self.handle(message, shared: shared, events: continuation)
+                            }
+                        }
+                    } catch {
+                        pending?.resume(throwing: error)
+                        pending = nil
+                    }
+                    pending?.resume(throwing: RelayConnectError(status: nil, reason: "the relay closed before its welcome"))
+                    let members = shared.state.withLock { state -> Set<ParticipantID> in
+                        state.closed = true
+                        defer { state.members = [] }
+                        return state.members
+                    }
+                    for member in members.sorted() { continuation.yield(.left(member)) }
+                    continuation.finish()
+                }
+            }
+        } catch let error as RelayConnectError {
+            throw error
+        } catch {
+            throw RelayConnectError(status: nil, reason: "the connection failed before the welcome: \(error)")
+        }
+        return RelayTransport(welcome: started.0, channel: channel.channel, writer: started.1, events: events, shared: shared)
+    }
+
+    private static func handle(_ message: RelayMessage, shared: Shared, events: AsyncStream<TransportEvent>.Continuation) {
+        switch message {
+        case .deliver(let source, let frame):
+            events.yield(.message(TransportMessage(source: ParticipantID(uuid: source), bytes: frame, arrival: .zero)))
+        case .joined(let member):
+            let id = ParticipantID(uuid: member.id)
+            // A replaced connection's identity joins again without having left here.
+            if shared.state.withLock({ $0.members.insert(id).inserted }) { events.yield(.joined(id)) }
+        case .left(let id, _):
+            let participant = ParticipantID(uuid: id)
+            if shared.state.withLock({ $0.members.remove(participant) != nil }) { events.yield(.left(participant)) }
+        case .error(let error):
+            shared.state.withLock { $0.error = error }
+        case .send, .welcome:
+            break
+        }
+    }
+
+    /// Sends one frame through the relay.
+    /// - Throws: `messageTooLarge` over the relay's frame size, `transportClosed` after the
+    ///   connection ended.
+    public func send(_ bytes: [UInt8], to recipients: Recipients) async throws(WireError) {
+        guard bytes.count <= welcome.maxFrameSize else {
+            throw WireError(.messageTooLarge, "a frame of \(bytes.count) bytes, over the relay's \(welcome.maxFrameSize)")
+        }
+        if let participants = recipients.participants, participants.isEmpty { return }
+        guard !shared.state.withLock({ $0.closed }) else { throw WireError(.transportClosed, "the relay connection has ended") }
+        let message = RelayMessage.send(to: recipients.participants.map { $0.sorted().map(\.uuid) }, frame: bytes).encoded()
+        do {
+            try await writer.write(WebSocketFrame(fin: true, opcode: .binary, maskKey: .random(), data: ByteBuffer(bytes: message)))
+        } catch {
+            throw WireError(.transportClosed, "the relay connection has ended: \(error)")
+        }
+    }
+
+    /// Sends one relay message as it is, for tests of what the relay refuses.
+    func sendUnchecked(_ message: [UInt8], asText: Bool = false) async throws {
+        try await writer.write(WebSocketFrame(fin: true, opcode: asText ? .text : .binary, maskKey: .random(), data: ByteBuffer(bytes: message)))
+    }
+
+    /// The last error the relay reported, if any (before it closed the connection).
+    public var relayError: RelayError? { shared.state.withLock { $0.error } }
+
+    /// Closes the connection: the relay tells the others this participant left.
+    public func close() async {
+        var data = ByteBuffer()
+        data.write(webSocketErrorCode: .normalClosure)
+        try? await writer.write(WebSocketFrame(fin: true, opcode: .connectionClose, maskKey: .random(), data: data))
+        try? await channel.close()
+    }
+}
+
+/// Why ``RelayTransport/connect(host:port:token:inSubprotocol:timeout:group:)`` failed: the relay
+/// refused the upgrade (its HTTP answer, 401 with the token's problem, says why), or the
+/// connection failed.
+public struct RelayConnectError: Error, Sendable, Hashable, CustomStringConvertible {
+    /// The HTTP status of a refusal (401 for a token the relay does not accept), nil when
+    /// there was no answer.
+    public var status: Int?
+    /// The relay's reason, or what failed.
+    public var reason: String
+
+    /// Creates an error.
+    public init(status: Int?, reason: String) {
+        self.status = status
+        self.reason = reason
+    }
+
+    /// `status: reason`.
+    public var description: String { status.map { "\($0): \(reason)" } ?? reason }
+}

@@ -1,0 +1,269 @@
+import Foundation
+import GroupWire
+import GroupWireRelay
+import NIOCore
+import NIOHTTP1
+import NIOPosix
+import NIOWebSocket
+import Synchronization
+
+/// The GroupWire relay (Spec/RELAY.md) on SwiftNIO: WebSocket binary messages, each a
+/// routing header and one frame, forwarded within a room with the true source stamped on
+/// them; rooms entered with a signed token; membership told to every client; per-connection
+/// limits on frame size, queued bytes and message rate.
+///
+/// ```swift
+/// let relay = RelayServer(configuration: RelayServerConfiguration(secret: secret))
+/// let port = try await relay.start(host: "127.0.0.1", port: 0)   // 0: any free port
+/// // ... clients connect to ws://127.0.0.1:\(port)/v1/connect?token=...
+/// await relay.shutdown()
+/// ```
+public final class RelayServer: Sendable {
+    /// Admission and limits.
+    public let configuration: RelayServerConfiguration
+    private let group: any EventLoopGroup
+    private let rooms = RelayRooms()
+    private let running = Mutex<(channel: (any Channel)?, task: Task<Void, Never>?)>((nil, nil))
+
+    /// Creates a relay; nothing listens until ``start(host:port:)``.
+    public init(configuration: RelayServerConfiguration, group: any EventLoopGroup = MultiThreadedEventLoopGroup.singleton) {
+        self.configuration = configuration
+        self.group = group
+    }
+
+    /// Which task of a connection ended.
+    private enum Side: Sendable {
+        case writer, reader, timeout
+    }
+
+    private enum Upgrade: Sendable {
+        case websocket(NIOAsyncChannel<WebSocketFrame, WebSocketFrame>, AccessToken)
+        case refused(NIOAsyncChannel<HTTPServerRequestPart, HTTPServerResponsePart>)
+    }
+
+    /// Listens on `host`:`port` and serves clients until ``shutdown()``.
+    /// - Returns: the port it listens on (the free one it got for port 0).
+    public func start(host: String, port: Int) async throws -> Int {
+        let configuration = configuration
+        // NIO's own limit sits above ours, so an oversized frame gets our documented error.
+        let nioLimit = 2 * configuration.maxFrameSize + 16 * 1_024 + 64
+        let server = try await ServerBootstrap(group: group)
+            .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
+            .childChannelOption(.socketOption(.tcp_nodelay), value: 1)
+            .bind(host: host, port: port) { channel in
+                channel.eventLoop.makeCompletedFuture {
+                    let upgrader = NIOTypedWebSocketServerUpgrader<Upgrade>(
+                        maxFrameSize: nioLimit,
+                        shouldUpgrade: { channel, head in
+                            channel.eventLoop.makeCompletedFuture {
+                                let handshake: RelayHandshake
+                                do throws(RelayHandshake.Refusal) {
+                                    handshake = try Self.handshake(head)
+                                    _ = try handshake.claims(secret: configuration.secret, now: configuration.now(), leeway: configuration.tokenLeeway)
+                                } catch {
+                                    // Answered here: the request is not handed on once an upgrade was asked for.
+                                    Self.answer(error, on: channel)
+                                    return nil
+                                }
+                                var headers = HTTPHeaders()
+                                if handshake.offersSubprotocol { headers.add(name: "Sec-WebSocket-Protocol", value: RelayHandshake.subprotocol) }
+                                return headers
+                            }
+                        },
+                        upgradePipelineHandler: { channel, head in
+                            channel.eventLoop.makeCompletedFuture {
+                                let claims = try Self.handshake(head).claims(
+                                    secret: configuration.secret, now: configuration.now(), leeway: configuration.tokenLeeway)
+                                try channel.pipeline.syncOperations.addHandler(NIOWebSocketFrameAggregator(
+                                    minNonFinalFragmentSize: 0, maxAccumulatedFrameCount: 1_024, maxAccumulatedFrameSize: nioLimit))
+                                return Upgrade.websocket(try NIOAsyncChannel(wrappingChannelSynchronously: channel), claims)
+                            }
+                        })
+                    let upgrade = NIOTypedHTTPServerUpgradeConfiguration<Upgrade>(
+                        upgraders: [upgrader],
+                        notUpgradingCompletionHandler: { channel in
+                            channel.eventLoop.makeCompletedFuture {
+                                Upgrade.refused(try NIOAsyncChannel(wrappingChannelSynchronously: channel))
+                            }
+                        })
+                    return try channel.pipeline.syncOperations.configureUpgradableHTTPServerPipeline(
+                        configuration: .init(upgradeConfiguration: upgrade))
+                }
+            }
+        let bound = server.channel.localAddress?.port ?? port
+        let task = Task<Void, Never> {
+            try? await withThrowingDiscardingTaskGroup { group in
+                try await server.executeThenClose { inbound in
+                    for try await upgrade in inbound {
+                        group.addTask { await self.serve(upgrade) }
+                    }
+                }
+            }
+        }
+        running.withLock { $0 = (server.channel, task) }
+        return bound
+    }
+
+    /// Stops listening, tells every client the relay is shutting down, and waits until
+    /// every connection has ended.
+    public func shutdown() async {
+        let (channel, task) = running.withLock { running in
+            defer { running = (nil, nil) }
+            return running
+        }
+        try? await channel?.close()
+        for connection in rooms.all {
+            connection.finish(RelayError(.shuttingDown, "the relay is shutting down"), reason: .shutdown, code: .goingAway)
+        }
+        await task?.value
+    }
+
+    /// Participants per room now.
+    public var census: [String: Int] { rooms.census }
+
+    private static func handshake(_ head: HTTPRequestHead) throws(RelayHandshake.Refusal) -> RelayHandshake {
+        try RelayHandshake(uri: head.uri, subprotocols: head.headers["Sec-WebSocket-Protocol"])
+    }
+
+    private func serve(_ upgrade: EventLoopFuture<Upgrade>) async {
+        switch try? await upgrade.get() {
+        case .websocket(let channel, let claims)?: await serve(channel, claims: claims)
+        case .refused(let channel)?: await refuse(channel)
+        case nil: return
+        }
+    }
+
+    /// Writes `refusal` as the HTTP answer on `channel` and closes it.
+    private static func answer(_ refusal: RelayHandshake.Refusal, on channel: any Channel) {
+        for part in response(refusal) { channel.write(part, promise: nil) }
+        channel.flush()
+        channel.close(mode: .output, promise: nil)
+    }
+
+    /// The HTTP answer to a refused request: the status and the reason as a text body.
+    private static func response(_ refusal: RelayHandshake.Refusal) -> [HTTPServerResponsePart] {
+        var headers = HTTPHeaders()
+        let body = ByteBuffer(string: refusal.reason + "\n")
+        headers.add(name: "Content-Type", value: "text/plain; charset=utf-8")
+        headers.add(name: "Content-Length", value: String(body.readableBytes))
+        headers.add(name: "Connection", value: "close")
+        return [.head(HTTPResponseHead(version: .http1_1, status: HTTPResponseStatus(statusCode: refusal.status), headers: headers)),
+                .body(.byteBuffer(body)), .end(nil)]
+    }
+
+    /// Answers a request that was not upgraded: 404 for another path, 401 with the token's
+    /// problem, 400 for anything else.
+    private func refuse(_ channel: NIOAsyncChannel<HTTPServerRequestPart, HTTPServerResponsePart>) async {
+        try? await channel.executeThenClose { inbound, outbound in
+            for try await part in inbound {
+                guard case .head(let head) = part else { continue }
+                let refusal: RelayHandshake.Refusal
+                do throws(RelayHandshake.Refusal) {
+                    _ = try Self.handshake(head).claims(secret: configuration.secret, now: configuration.now(), leeway: configuration.tokenLeeway)
+                    refusal = RelayHandshake.Refusal(status: 400, reason: "not a WebSocket upgrade request")
+                } catch {
+                    refusal = error
+                }
+                try await outbound.write(contentsOf: Self.response(refusal))
+                return
+            }
+        }
+    }
+
+    /// One client, from welcome to leave.
+    private func serve(_ channel: NIOAsyncChannel<WebSocketFrame, WebSocketFrame>, claims: AccessToken) async {
+        let member = RelayMember(id: RelayIdentity.participantID(room: claims.room, identity: claims.identity), identity: claims.identity)
+        let connection = RelayConnection(member: member, room: claims.room, channel: channel.channel, configuration: configuration)
+        rooms.join(connection, maxFrameSize: configuration.maxFrameSize)
+        let socket = channel.channel
+        do {
+            try await channel.executeThenClose { inbound, outbound in
+                try await withThrowingTaskGroup(of: Side.self) { group in
+                    group.addTask {
+                        for await item in connection.outgoing {
+                            switch item {
+                            case .message(let bytes):
+                                try await outbound.write(WebSocketFrame(fin: true, opcode: .binary, data: ByteBuffer(bytes: bytes)))
+                                connection.written(bytes.count)
+                            case .pong(let data):
+                                try await outbound.write(WebSocketFrame(fin: true, opcode: .pong, data: data))
+                            case .close(let code):
+                                var data = ByteBuffer()
+                                data.write(webSocketErrorCode: code)
+                                try await outbound.write(WebSocketFrame(fin: true, opcode: .connectionClose, data: data))
+                                return .writer
+                            }
+                        }
+                        return .writer
+                    }
+                    group.addTask {
+                        for try await frame in inbound {
+                            guard self.handle(frame, from: connection) else { return .reader }
+                        }
+                        // The client went away without a close frame.
+                        connection.lost()
+                        connection.finish(nil, reason: .lost, code: .goingAway)
+                        return .reader
+                    }
+                    // The writer ends after the close frame: the client then has a moment to
+                    // close its side. The reader ends when the client closes or goes away (or
+                    // breaks the protocol); the writer then sends what is queued and the close.
+                    if try await group.next() == .writer {
+                        group.addTask {
+                            try await Task.sleep(for: .seconds(1))
+                            return .timeout
+                        }
+                        _ = try await group.next()
+                    } else {
+                        _ = try await group.next()
+                    }
+                    group.cancelAll()
+                    socket.close(mode: .all, promise: nil)
+                }
+            }
+        } catch {
+            connection.lost()
+        }
+        rooms.leave(connection)
+    }
+
+    /// Handles one message from a client; false when the connection ends.
+    private func handle(_ frame: WebSocketFrame, from connection: RelayConnection) -> Bool {
+        switch frame.opcode {
+        case .binary:
+            guard connection.admit() else {
+                connection.finish(RelayError(.rateLimited, "more than \(configuration.maxMessagesPerSecond) messages per second"),
+                                  reason: .violation, code: .policyViolation)
+                return false
+            }
+            var data = frame.unmaskedData
+            let bytes = data.readBytes(length: data.readableBytes) ?? []
+            let header: RelaySendHeader
+            do {
+                header = try RelaySendHeader(decoding: bytes, limits: configuration.limits)
+            } catch {
+                let tooLarge = error.kind == .limitExceeded && bytes.count > configuration.maxFrameSize
+                connection.finish(RelayError(tooLarge ? .frameTooLarge : .malformed, "\(error.kind) at offset \(error.offset ?? 0): \(error.context)"),
+                                  reason: .violation, code: tooLarge ? .messageTooLarge : .policyViolation)
+                return false
+            }
+            let deliver = RelayMessage.deliverHeader(from: connection.member.id) + bytes[header.length...]
+            for recipient in rooms.recipients(of: connection, ids: header.recipients) {
+                recipient.enqueue(deliver)
+            }
+            return true
+        case .ping:
+            connection.pong(frame.unmaskedData)
+            return true
+        case .connectionClose:
+            connection.finish(nil, reason: .closed, code: .normalClosure)
+            return false
+        case .text:
+            connection.finish(RelayError(.malformed, "text messages are not part of the relay protocol; send binary"),
+                              reason: .violation, code: .policyViolation)
+            return false
+        default:
+            return true
+        }
+    }
+}

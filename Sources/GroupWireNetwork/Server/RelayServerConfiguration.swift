@@ -1,0 +1,39 @@
+import Foundation
+import GroupWireRelay
+
+/// How a ``RelayServer`` admits and bounds its clients; every limit is a `groupwire relay`
+/// flag with the same default.
+public struct RelayServerConfiguration: Sendable {
+    /// The secret tokens are signed with.
+    public var secret: [UInt8]
+    /// Seconds of clock difference tolerated on token times. Default 0.
+    public var tokenLeeway: Int64
+    /// The largest frame a client may send, in bytes (`--max-frame`). Default 65,536.
+    public var maxFrameSize: Int
+    /// The most bytes waiting to be written to one client before it is dropped as too slow
+    /// (`--max-queued-bytes`). Default 4 MiB.
+    public var maxQueuedBytes: Int
+    /// The most messages per second one client may send, on average (`--max-rate`). Default 2,000.
+    public var maxMessagesPerSecond: Int
+    /// The most messages one client may send in a burst above the rate (`--burst`). Default 4,000.
+    public var burst: Int
+    /// The time in seconds since 1970, for token checks.
+    public var now: @Sendable () -> Int64
+
+    /// Creates a configuration; every argument but the secret defaults to the documented default.
+    public init(
+        secret: [UInt8], tokenLeeway: Int64 = 0, maxFrameSize: Int = 65_536, maxQueuedBytes: Int = 4 << 20,
+        maxMessagesPerSecond: Int = 2_000, burst: Int = 4_000, now: @escaping @Sendable () -> Int64 = { Int64(Date().timeIntervalSince1970) }
+    ) {
+        self.secret = secret
+        self.tokenLeeway = tokenLeeway
+        self.maxFrameSize = maxFrameSize
+        self.maxQueuedBytes = maxQueuedBytes
+        self.maxMessagesPerSecond = maxMessagesPerSecond
+        self.burst = burst
+        self.now = now
+    }
+
+    /// The limits a client's messages are read with.
+    var limits: RelayLimits { RelayLimits(maxFrameSize: maxFrameSize) }
+}

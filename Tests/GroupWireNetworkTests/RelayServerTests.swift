@@ -1,0 +1,233 @@
+import Foundation
+import GroupWire
+import GroupWireRelay
+import GroupWireSession
+import NIOCore
+import NIOPosix
+import Synchronization
+import Testing
+
+@testable import GroupWireNetwork
+
+/// The relay and its client transport over loopback, in one process: rooms, routing,
+/// source stamping, membership, tokens and the per-connection limits.
+@Suite struct RelayServerTests {
+    static let secret = Array("relay test secret".utf8)
+
+    static func token(_ identity: String, room: String = "canvas-7", expiresIn: Int64 = 600) throws -> String {
+        try AccessToken(room: room, identity: identity, expiresAt: Int64(Date().timeIntervalSince1970) + expiresIn).signed(secret: secret)
+    }
+
+    /// Runs `body` against a relay on a free loopback port, and stops the relay however `body` ends.
+    static func withRelay(_ configuration: RelayServerConfiguration = RelayServerConfiguration(secret: secret),
+                          _ body: (RelayServer, Int) async throws -> Void) async throws {
+        let relay = RelayServer(configuration: configuration)
+        let port = try await relay.start(host: "127.0.0.1", port: 0)
+        do {
+            try await body(relay, port)
+        } catch {
+            await relay.shutdown()
+            throw error
+        }
+        await relay.shutdown()
+    }
+
+    /// Collects a transport's events.
+    final class Events: Sendable {
+        private let items = Mutex<[TransportEvent]>([])
+        private let task: Mutex<Task<Void, Never>?> = Mutex(nil)
+        let finished = Mutex(false)
+
+        init(_ transport: RelayTransport) {
+            let box = self
+            task.withLock {
+                $0 = Task {
+                    for await event in transport.events { box.items.withLock { $0.append(event) } }
+                    box.finished.withLock { $0 = true }
+                }
+            }
+        }
+
+        var all: [TransportEvent] { items.withLock { $0 } }
+        var messages: [TransportMessage] {
+            all.compactMap { if case .message(let message) = $0 { message } else { nil } }
+        }
+    }
+
+    /// Waits (polling, at most 10 s) until `condition` holds.
+    static func eventually(_ what: String, _ condition: () -> Bool) async throws {
+        let deadline = ContinuousClock.now + .seconds(10)
+        while !condition() {
+            guard ContinuousClock.now < deadline else { throw WaitError(description: "timed out waiting for \(what)") }
+            try await Task.sleep(for: .milliseconds(5))
+        }
+    }
+
+    struct WaitError: Error, CustomStringConvertible {
+        let description: String
+    }
+
+    @Test func framesGoToTheRoomWithTheTrueSourceAndMembershipIsTold() async throws {
+        try await Self.withRelay { relay, port in
+            let ada = try await RelayTransport.connect(host: "127.0.0.1", port: port, token: try Self.token("ada"))
+            let adaEvents = Events(ada)
+            let bo = try await RelayTransport.connect(host: "127.0.0.1", port: port, token: try Self.token("bo"), inSubprotocol: true)
+            let boEvents = Events(bo)
+            let cy = try await RelayTransport.connect(host: "127.0.0.1", port: port, token: try Self.token("cy"))
+            let cyEvents = Events(cy)
+            let dan = try await RelayTransport.connect(host: "127.0.0.1", port: port, token: try Self.token("dan", room: "other-room"))
+            let danEvents = Events(dan)
+
+            #expect(ada.localParticipant.uuid == RelayIdentity.participantID(room: "canvas-7", identity: "ada"))
+            #expect(cy.welcome.members.map(\.identity).sorted() == ["ada", "bo"])
+            #expect(dan.welcome.members.isEmpty && dan.welcome.room == "other-room")
+            try await Self.eventually("ada to see bo and cy join") {
+                adaEvents.all == [.joined(bo.localParticipant), .joined(cy.localParticipant)]
+            }
+
+            try await ada.send([1, 2, 3], to: .all)
+            try await bo.send([4, 5], to: .only([cy.localParticipant, dan.localParticipant]))
+            try await Self.eventually("the frames to arrive") { boEvents.messages.count == 1 && cyEvents.messages.count == 2 }
+            #expect(boEvents.messages.map(\.bytes) == [[1, 2, 3]] && boEvents.messages.map(\.source) == [ada.localParticipant])
+            // Each sender's frames keep their order; two senders' frames interleave as they arrive.
+            #expect(Set(cyEvents.messages.map { [UInt8]($0.source.description.utf8) + [0] + $0.bytes })
+                        == [Array(ada.localParticipant.description.utf8) + [0, 1, 2, 3], Array(bo.localParticipant.description.utf8) + [0, 4, 5]])
+            #expect(adaEvents.messages.isEmpty)
+            #expect(danEvents.all.isEmpty, "another room hears nothing")
+            #expect(relay.census == ["canvas-7": 3, "other-room": 1])
+
+            await cy.close()
+            try await Self.eventually("cy to leave") {
+                adaEvents.all.last == .left(cy.localParticipant) && boEvents.all.last == .left(cy.localParticipant)
+            }
+            await ada.close()
+            await bo.close()
+            await dan.close()
+        }
+    }
+
+    @Test func aTokenForAnotherSecretOrPastItsExpiryGetsNoRoom() async throws {
+        try await Self.withRelay { _, port in
+            let expired = try AccessToken(room: "canvas-7", identity: "eve", expiresAt: 1).signed(secret: Self.secret)
+            let forged = try AccessToken(room: "canvas-7", identity: "eve", expiresAt: Int64.max).signed(secret: Array("guess".utf8))
+            let expiredAnswer = try await Self.httpGet(port: port, path: "/v1/connect?token=\(expired)")
+            #expect(expiredAnswer.hasPrefix("HTTP/1.1 401 Unauthorized\r\n"))
+            #expect(expiredAnswer.contains("\r\n\r\ntokenExpired: the token expired at 1, it is "))
+            let forgedAnswer = try await Self.httpGet(port: port, path: "/v1/connect?token=\(forged)")
+            #expect(forgedAnswer.hasPrefix("HTTP/1.1 401") && forgedAnswer.hasSuffix("invalidToken: the signature does not match\n"))
+            let elsewhere = try await Self.httpGet(port: port, path: "/elsewhere")
+            #expect(elsewhere.hasPrefix("HTTP/1.1 404") && elsewhere.hasSuffix("the relay listens on /v1/connect, not /elsewhere\n"))
+            for token in [expired, forged, ""] {
+                await #expect(throws: RelayConnectError.self) {
+                    _ = try await RelayTransport.connect(host: "127.0.0.1", port: port, token: token)
+                }
+            }
+
+        }
+    }
+
+    @Test func aFrameOverTheLimitAForgedSourceAndTextAreRefusedAndTheRoomGoesOn() async throws {
+        try await Self.withRelay(RelayServerConfiguration(secret: Self.secret, maxFrameSize: 1_024)) { relay, port in
+            let ada = try await RelayTransport.connect(host: "127.0.0.1", port: port, token: try Self.token("ada"))
+            let adaEvents = Events(ada)
+            var offenders: [(RelayTransport, Events, RelayErrorCode)] = []
+            for (identity, message, asText, code) in [
+                ("big", RelayMessage.send(to: nil, frame: Array(repeating: 7, count: 1_025)).encoded(), false, RelayErrorCode.frameTooLarge),
+                ("forger", RelayMessage.deliver(from: ada.localParticipant.uuid, frame: [9]).encoded(), false, .malformed),
+                ("texter", Array("hello".utf8), true, .malformed),
+            ] {
+                let offender = try await RelayTransport.connect(host: "127.0.0.1", port: port, token: try Self.token(identity))
+                let events = Events(offender)
+                try await offender.sendUnchecked(message, asText: asText)
+                offenders.append((offender, events, code))
+            }
+            for (offender, events, code) in offenders {
+                try await Self.eventually("the relay to close \(offender.welcome.you.identity)") { events.finished.withLock { $0 } }
+                #expect(offender.relayError?.code == code, "\(offender.welcome.you.identity): \(String(describing: offender.relayError))")
+            }
+            try await Self.eventually("ada to see all three leave") { adaEvents.all.filter { if case .left = $0 { true } else { false } }.count == 3 }
+            #expect(adaEvents.messages.isEmpty, "nothing forged or oversized reached ada")
+            // The room goes on.
+            let bo = try await RelayTransport.connect(host: "127.0.0.1", port: port, token: try Self.token("bo"))
+            let boEvents = Events(bo)
+            try await ada.send([42], to: .all)
+            try await Self.eventually("bo to get ada's frame") { boEvents.messages.map(\.bytes) == [[42]] }
+            #expect(relay.census == ["canvas-7": 2])
+            await ada.close()
+            await bo.close()
+        }
+    }
+
+    @Test func aFloodIsCutOffAndASecondConnectionOfAnIdentityReplacesTheFirst() async throws {
+        try await Self.withRelay(RelayServerConfiguration(secret: Self.secret, maxMessagesPerSecond: 50, burst: 100)) { _, port in
+            let watcher = try await RelayTransport.connect(host: "127.0.0.1", port: port, token: try Self.token("watcher"))
+            let watcherEvents = Events(watcher)
+            let flooder = try await RelayTransport.connect(host: "127.0.0.1", port: port, token: try Self.token("flooder"))
+            let flooderEvents = Events(flooder)
+            for index in 0..<300 {
+                do { try await flooder.send([UInt8(index & 0xFF)], to: .all) } catch { break }
+            }
+            try await Self.eventually("the flooder to be cut off") { flooderEvents.finished.withLock { $0 } }
+            #expect(flooder.relayError?.code == .rateLimited)
+            // The burst got through, then nothing more.
+            try await Self.eventually("the burst to reach the watcher") { watcherEvents.messages.count >= 100 }
+            try await Task.sleep(for: .milliseconds(100))
+            #expect((100...101).contains(watcherEvents.messages.count), "\(watcherEvents.messages.count) reached the watcher")
+
+            let first = try await RelayTransport.connect(host: "127.0.0.1", port: port, token: try Self.token("ada"))
+            let firstEvents = Events(first)
+            let second = try await RelayTransport.connect(host: "127.0.0.1", port: port, token: try Self.token("ada"))
+            try await Self.eventually("the first connection to be replaced") { firstEvents.finished.withLock { $0 } }
+            #expect(first.relayError?.code == .replaced)
+            #expect(second.localParticipant == first.localParticipant)
+            await second.close()
+            await watcher.close()
+        }
+    }
+
+    @Test func twentyClientsConnectingAtOnceAllEnterAndSeeEachOther() async throws {
+        try await Self.withRelay { relay, port in
+            let clients = try await withThrowingTaskGroup(of: RelayTransport.self) { group in
+                for index in 0..<20 {
+                    group.addTask { try await RelayTransport.connect(host: "127.0.0.1", port: port, token: try Self.token("p\(index)")) }
+                }
+                var all: [RelayTransport] = []
+                for try await client in group { all.append(client) }
+                return all
+            }
+            #expect(clients.count == 20 && relay.census == ["canvas-7": 20])
+            // Each saw everyone who was there before it, and hears about the rest.
+            let events = clients.map(Events.init)
+            // The welcome's members come first as joins; the later ones as the relay tells them.
+            try await Self.eventually("everyone to know everyone") {
+                events.allSatisfy { Set($0.all.compactMap { if case .joined(let id) = $0 { id } else { nil } }).count == 19 }
+            }
+            for client in clients { await client.close() }
+        }
+    }
+
+    @Test func shutdownTellsEveryClientAndEndsTheirEvents() async throws {
+        let relay = RelayServer(configuration: RelayServerConfiguration(secret: Self.secret))
+        let port = try await relay.start(host: "127.0.0.1", port: 0)
+        let client = try await RelayTransport.connect(host: "127.0.0.1", port: port, token: try Self.token("ada"))
+        let events = Events(client)
+        await relay.shutdown()
+        try await Self.eventually("the client's events to end") { events.finished.withLock { $0 } }
+        #expect(client.relayError?.code == .shuttingDown)
+        await #expect(throws: WireError.self) { try await client.send([1], to: .all) }
+    }
+
+    /// A plain HTTP GET over loopback, returning the whole answer as text.
+    static func httpGet(port: Int, path: String) async throws -> String {
+        let channel = try await ClientBootstrap(group: MultiThreadedEventLoopGroup.singleton)
+            .connect(host: "127.0.0.1", port: port) { channel in
+                channel.eventLoop.makeCompletedFuture { try NIOAsyncChannel<ByteBuffer, ByteBuffer>(wrappingChannelSynchronously: channel) }
+            }
+        return try await channel.executeThenClose { inbound, outbound in
+            try await outbound.write(ByteBuffer(string: "GET \(path) HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n"))
+            var answer = ""
+            for try await chunk in inbound { answer += String(buffer: chunk) }
+            return answer
+        }
+    }
+}
