@@ -65,6 +65,7 @@ let package = Package(
                 "GroupWireTools",
                 "GroupWireToolsCore",
                 "GroupWireCodegen",
+                "GroupWireNetwork",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: strictSwift
@@ -93,7 +94,7 @@ let package = Package(
             dependencies: [
                 "GroupWire", "GroupWireSpec", "GroupWireDynamic", "GroupWireCodegen", "GroupWireCompression",
                 "GroupWireCapture", "GroupWireExamples", "GroupWireToolsCore", "GroupWireSession", "GroupWireTesting",
-                "GroupWireNegotiation", "GroupWireRelay",
+                "GroupWireNegotiation", "GroupWireRelay", "GroupWireNetwork",
             ],
             swiftSettings: strictSwift
         ),
@@ -105,7 +106,7 @@ let package = Package(
             // groupwire: so `swift test` alone builds the binary the end-to-end tests run.
             dependencies: [
                 "GroupWireTools", "GroupWireDynamic", "GroupWireSpec", "GroupWire", "GroupWireCompression",
-                "GroupWireCapture", "GroupWireExamples", "GroupWireTestSupport", "groupwire", "groupwire-generate", "GroupWireRelay",
+                "GroupWireCapture", "GroupWireExamples", "GroupWireTestSupport", "groupwire", "groupwire-generate", "GroupWireRelay", "GroupWireNetwork", "GroupWireSession",
             ],
             swiftSettings: strictSwift
         ),

@@ -54,7 +54,7 @@ package struct TokenTool: Sendable {
         }
     }
 
-    private func secretBytes() throws(ToolFailure) -> [UInt8] {
+    func secretBytes() throws(ToolFailure) -> [UInt8] {
         if secret != nil, secretFile != nil {
             throw ToolFailure("give the secret with --secret or --secret-file, not both")
         }

@@ -82,6 +82,12 @@ package enum StandardStreams {
         write(Array(text.utf8), to: 2)
     }
 
+    /// Writes `text` to standard output at once (unbuffered), for a line another program
+    /// waits for while the command keeps running.
+    package static func standardOutput(_ text: String) {
+        write(Array(text.utf8), to: 1)
+    }
+
     fileprivate static func write(_ bytes: [UInt8], to descriptor: Int32) {
         var offset = 0
         while offset < bytes.count {

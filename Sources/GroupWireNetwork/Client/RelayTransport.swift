@@ -59,8 +59,13 @@ public final class RelayTransport: Transport {
 
     /// Connects to the relay at `host`:`port` with `token` and waits for the welcome.
     /// - Parameters:
+    ///   - host: the relay's address.
+    ///   - port: the relay's port.
+    ///   - token: an access token for the room (`groupwire token`, or the app's server).
     ///   - inSubprotocol: send the token as the `groupwire.token.` subprotocol instead of the
     ///     `token` query parameter (what a browser can do either way).
+    ///   - timeout: how long to wait for the welcome before giving up.
+    ///   - group: the event loops the connection runs on.
     /// - Throws: ``RelayConnectError`` when the relay refuses (a token it does not accept)
     ///   or the connection fails.
     public static func connect(

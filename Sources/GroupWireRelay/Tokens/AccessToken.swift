@@ -54,8 +54,11 @@ public struct AccessToken: Sendable, Hashable {
     /// number, `nbf` and `iat` whole numbers when present; then time: `now` before `exp`
     /// (plus `leeway`) and not before `nbf` (minus `leeway`).
     /// - Parameters:
+    ///   - token: the compact JWT a client presented.
+    ///   - secret: the secret the relay shares with the token's issuer.
     ///   - now: the time, in seconds since 1970.
     ///   - leeway: seconds of clock difference tolerated between issuer and relay.
+    ///   - maxLength: the longest token read, in bytes.
     /// - Throws: `invalidToken` (what is wrong, never the secret or the expected signature),
     ///   `tokenExpired`, `tokenNotYetValid`.
     public init(verifying token: String, secret: [UInt8], now: Int64, leeway: Int64 = 0, maxLength: Int = 4_096) throws(WireError) {

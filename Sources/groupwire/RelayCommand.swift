@@ -1,0 +1,72 @@
+import ArgumentParser
+import Foundation
+import GroupWireNetwork
+import GroupWireTools
+
+/// `groupwire relay --host H --port N`.
+struct RelayCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "relay",
+        abstract: "Run the GroupWire relay: rooms of participants over WebSocket (Spec/RELAY.md).",
+        discussion: """
+            Clients connect to ws://HOST:PORT/v1/connect with a token (groupwire token) in the \
+            token query parameter or the groupwire.token.TOKEN subprotocol; the relay forwards \
+            each frame within the sender's room, stamped with the sender, and tells every client \
+            who is in its room. The first line of output names the port (useful with --port 0). \
+            A client over a limit is told why and closed; one that does not read is dropped; the \
+            others go on. Runs until SIGINT or SIGTERM, then tells every client and waits for \
+            their connections to end. The secret comes from --secret, --secret-file or \
+            \(TokenTool.secretVariable). Exit 0 after a stop, 2 for usage errors or when it \
+            cannot listen.
+            """
+    )
+
+    @Option(help: "The address to listen on.")
+    var host = "127.0.0.1"
+
+    @Option(help: "The port to listen on; 0 picks a free one and prints it.")
+    var port = 8_787
+
+    @Option(help: "The shared token secret, as text.")
+    var secret: String?
+
+    @Option(help: "A file holding the shared token secret (a final newline is dropped).")
+    var secretFile: String?
+
+    @Option(help: "The largest frame a client may send, in bytes.")
+    var maxFrame = 65_536
+
+    @Option(help: "Bytes waiting to be written to one client before it is dropped as too slow.")
+    var maxQueuedBytes = 4 << 20
+
+    @Option(help: "Messages per second one client may send, on average.")
+    var maxRate = 2_000
+
+    @Option(help: "Messages one client may send in a burst above the rate.")
+    var burst = 4_000
+
+    @Option(help: "Seconds of clock difference tolerated on token times.")
+    var tokenLeeway: Int64 = 0
+
+    func validate() throws {
+        guard (0...65_535).contains(port) else { throw ValidationError("--port \(port) is outside 0...65535") }
+        guard (64...(16 << 20)).contains(maxFrame) else { throw ValidationError("--max-frame \(maxFrame) is outside 64...16777216") }
+        guard maxQueuedBytes >= maxFrame else { throw ValidationError("--max-queued-bytes must hold at least one frame (\(maxFrame))") }
+        guard maxRate > 0, burst > 0 else { throw ValidationError("--max-rate and --burst must be positive") }
+        guard tokenLeeway >= 0 else { throw ValidationError("--token-leeway must not be negative") }
+    }
+
+    func run() throws {
+        let key: [UInt8]
+        do throws(ToolFailure) {
+            key = try RelayTool.secret(secret, file: secretFile, environment: ProcessInfo.processInfo.environment)
+        } catch {
+            try StandardStreams.finish(error.result)
+            return
+        }
+        let configuration = RelayServerConfiguration(
+            secret: key, tokenLeeway: tokenLeeway, maxFrameSize: maxFrame, maxQueuedBytes: maxQueuedBytes,
+            maxMessagesPerSecond: maxRate, burst: burst)
+        try StandardStreams.finish(RelayTool(host: host, port: port, configuration: configuration).runBlocking())
+    }
+}
