@@ -159,7 +159,7 @@ import Testing
     }
 
     @Test func aFloodIsCutOffAndASecondConnectionOfAnIdentityReplacesTheFirst() async throws {
-        try await Self.withRelay(RelayServerConfiguration(secret: Self.secret, maxMessagesPerSecond: 50, burst: 100)) { _, port in
+        try await Self.withRelay(RelayServerConfiguration(secret: Self.secret, maxMessagesPerSecond: 1, burst: 100)) { _, port in
             let watcher = try await RelayTransport.connect(host: "127.0.0.1", port: port, token: try Self.token("watcher"))
             let watcherEvents = Events(watcher)
             let flooder = try await RelayTransport.connect(host: "127.0.0.1", port: port, token: try Self.token("flooder"))
@@ -172,7 +172,7 @@ import Testing
             // The burst got through, then nothing more.
             try await Self.eventually("the burst to reach the watcher") { watcherEvents.messages.count >= 100 }
             try await Task.sleep(for: .milliseconds(100))
-            #expect((100...101).contains(watcherEvents.messages.count), "\(watcherEvents.messages.count) reached the watcher")
+            #expect((100...103).contains(watcherEvents.messages.count), "\(watcherEvents.messages.count) reached the watcher")
 
             let first = try await RelayTransport.connect(host: "127.0.0.1", port: port, token: try Self.token("ada"))
             let firstEvents = Events(first)
