@@ -36,6 +36,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/apple/swift-collections", from: "1.6.0"),
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
     ],
     targets: [
         .target(name: "CGroupWireCRC32C"),
@@ -67,6 +68,7 @@ let package = Package(
                 "GroupWireCodegen",
                 "GroupWireNetwork",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: strictSwift
         ),
@@ -94,7 +96,7 @@ let package = Package(
             dependencies: [
                 "GroupWire", "GroupWireSpec", "GroupWireDynamic", "GroupWireCodegen", "GroupWireCompression",
                 "GroupWireCapture", "GroupWireExamples", "GroupWireToolsCore", "GroupWireSession", "GroupWireTesting",
-                "GroupWireNegotiation", "GroupWireRelay", "GroupWireNetwork",
+                "GroupWireNegotiation", "GroupWireRelay", "GroupWireNetwork", .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: strictSwift
         ),
@@ -237,6 +239,7 @@ let package = Package(
                 "GroupWire", "GroupWireRelay", "GroupWireSession",
                 .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"), .product(name: "NIOWebSocket", package: "swift-nio"),
+                .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: strictSwift
         ),
@@ -245,6 +248,7 @@ let package = Package(
             dependencies: [
                 "GroupWireNetwork", "GroupWireRelay", "GroupWireSession", "GroupWire", "GroupWireTestSupport",
                 .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "Logging", package: "swift-log"), .product(name: "InMemoryLogging", package: "swift-log"),
             ],
             swiftSettings: strictSwift
         ),

@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import GroupWireNetwork
 import GroupWireTools
+import Logging
 
 /// `groupwire relay --host H --port N`.
 struct RelayCommand: ParsableCommand {
@@ -14,7 +15,7 @@ struct RelayCommand: ParsableCommand {
             each frame within the sender's room, stamped with the sender, and tells every client \
             who is in its room. The first line of output names the port (useful with --port 0). \
             A client over a limit is told why and closed; one that does not read is dropped; the \
-            others go on. Runs until SIGINT or SIGTERM, then tells every client and waits for \
+            others go on. Connections, refusals and drops are logged to standard error. Runs until SIGINT or SIGTERM, then tells every client and waits for \
             their connections to end. The secret comes from --secret, --secret-file or \
             \(TokenTool.secretVariable). Exit 0 after a stop, 2 for usage errors or when it \
             cannot listen.
@@ -64,6 +65,9 @@ struct RelayCommand: ParsableCommand {
             try StandardStreams.finish(error.result)
             return
         }
+        // Logs (connections, refusals with their reasons, drops) go to standard error, with
+        // the room and participant as metadata; standard output keeps the two status lines.
+        LoggingSystem.bootstrap(StreamLogHandler.standardError)
         let configuration = RelayServerConfiguration(
             secret: key, tokenLeeway: tokenLeeway, maxFrameSize: maxFrame, maxQueuedBytes: maxQueuedBytes,
             maxMessagesPerSecond: maxRate, burst: burst)

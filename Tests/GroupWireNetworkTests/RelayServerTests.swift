@@ -2,6 +2,8 @@ import Foundation
 import GroupWire
 import GroupWireRelay
 import GroupWireSession
+import InMemoryLogging
+import Logging
 import NIOCore
 import NIOPosix
 import Synchronization
@@ -204,6 +206,35 @@ import Testing
             }
             for client in clients { await client.close() }
         }
+    }
+
+    @Test func refusalsAndDropsAreLoggedWithRoomParticipantAndReason() async throws {
+        let handler = InMemoryLogHandler()
+        let relay = RelayServer(configuration: RelayServerConfiguration(secret: Self.secret, maxFrameSize: 1_024),
+                                logger: Logger(label: "test") { _ in handler })
+        let port = try await relay.start(host: "127.0.0.1", port: 0)
+        do {
+            let expired = try AccessToken(room: "canvas-7", identity: "eve", expiresAt: 1).signed(secret: Self.secret)
+            await #expect(throws: RelayConnectError.self) { _ = try await RelayTransport.connect(host: "127.0.0.1", port: port, token: expired) }
+            let big = try await RelayTransport.connect(host: "127.0.0.1", port: port, token: try Self.token("big"))
+            let events = Events(big)
+            try await big.sendUnchecked(RelayMessage.send(to: nil, frame: Array(repeating: 1, count: 2_000)).encoded())
+            try await Self.eventually("the oversized sender to be closed") { events.finished.withLock { $0 } }
+            try await Self.eventually("its leave to be logged") { handler.entries.contains { $0.message == "left" } }
+        } catch {
+            await relay.shutdown()
+            throw error
+        }
+        await relay.shutdown()
+        let entries = handler.entries
+        let refused = try #require(entries.first { $0.message == "refused a connection" })
+        #expect(refused.level == .notice && refused.metadata["status"] == "401")
+        #expect(refused.metadata["reason"].map { "\($0)" }?.hasPrefix("tokenExpired: the token expired at 1") == true)
+        let closing = try #require(entries.first { $0.message == "closing the connection" })
+        #expect(closing.level == .warning && closing.metadata["code"] == "frameTooLarge")
+        #expect(closing.metadata["room"] == "canvas-7" && closing.metadata["participant"] == "big")
+        let left = try #require(entries.first { $0.message == "left" })
+        #expect(left.metadata["reason"] == "violation" && left.metadata["participant"] == "big")
     }
 
     @Test func shutdownTellsEveryClientAndEndsTheirEvents() async throws {

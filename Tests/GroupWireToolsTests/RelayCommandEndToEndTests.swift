@@ -24,15 +24,19 @@ import Testing
         process.arguments = ["relay", "--port", "0", "--max-frame", "4096"]
         process.environment = ["GROUPWIRE_RELAY_SECRET": "s3cret"]
         let pipe = Pipe()
+        let errorPipe = Pipe()
         process.standardOutput = pipe
-        process.standardError = pipe
+        process.standardError = errorPipe
         let output = Output()
+        let log = Output()
         pipe.fileHandleForReading.readabilityHandler = { handle in output.append(handle.availableData) }
+        errorPipe.fileHandleForReading.readabilityHandler = { handle in log.append(handle.availableData) }
         try process.run()
         // Stopped by its process id whatever happens below.
         defer {
             if process.isRunning { kill(process.processIdentifier, SIGKILL) }
             pipe.fileHandleForReading.readabilityHandler = nil
+            errorPipe.fileHandleForReading.readabilityHandler = nil
         }
         let deadline = ContinuousClock.now + .seconds(20)
         while !output.value.contains("listening on"), ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(20)) }
@@ -51,6 +55,13 @@ import Testing
         try await ada.send([7, 7, 7], to: .all)
         let delivered = await events.next()
         #expect(delivered == .message(TransportMessage(source: ada.localParticipant, bytes: [7, 7, 7], arrival: .zero)))
+
+        // A refused token is answered and logged with its reason.
+        let forged = try AccessToken(room: "canvas-7", identity: "eve", expiresAt: .max).signed(secret: Array("guess".utf8))
+        await #expect(throws: RelayConnectError.self) { _ = try await RelayTransport.connect(host: "127.0.0.1", port: port, token: forged) }
+        while !log.value.contains("refused a connection"), ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(20)) }
+        #expect(log.value.contains("refused a connection") && log.value.contains("invalidToken: the signature does not match"))
+        #expect(log.value.contains("joined") && log.value.contains("participant=ada") && log.value.contains("room=canvas-7"))
 
         kill(process.processIdentifier, SIGTERM)
         while process.isRunning, ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(20)) }

@@ -1,5 +1,6 @@
 import Foundation
 import GroupWireRelay
+import Logging
 import NIOCore
 import NIOWebSocket
 import Synchronization
@@ -30,8 +31,10 @@ final class RelayConnection: Sendable {
     private let channel: any Channel
     private let configuration: RelayServerConfiguration
     private let state: Mutex<State>
+    private let logger: Logger
 
-    init(member: RelayMember, room: String, channel: any Channel, configuration: RelayServerConfiguration) {
+    init(member: RelayMember, room: String, channel: any Channel, configuration: RelayServerConfiguration, logger: Logger) {
+        self.logger = logger
         self.member = member
         self.room = room
         self.channel = channel
@@ -95,7 +98,10 @@ final class RelayConnection: Sendable {
             return true
         }
         guard first else { return }
-        if let error { continuation.yield(.message(RelayMessage.error(error).encoded())) }
+        if let error {
+            logger.warning("closing the connection", metadata: ["code": "\(error.code)", "reason": "\(error.message)"])
+            continuation.yield(.message(RelayMessage.error(error).encoded()))
+        }
         continuation.yield(.close(code))
         continuation.finish()
     }

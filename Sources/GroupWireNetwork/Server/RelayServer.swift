@@ -1,6 +1,7 @@
 import Foundation
 import GroupWire
 import GroupWireRelay
+import Logging
 import NIOCore
 import NIOHTTP1
 import NIOPosix
@@ -21,13 +22,19 @@ import Synchronization
 public final class RelayServer: Sendable {
     /// Admission and limits.
     public let configuration: RelayServerConfiguration
+    /// Where the relay says what it does: connections, refusals, drops (label `groupwire.relay`).
+    public let logger: Logger
     private let group: any EventLoopGroup
     private let rooms = RelayRooms()
     private let running = Mutex<(channel: (any Channel)?, task: Task<Void, Never>?)>((nil, nil))
 
     /// Creates a relay; nothing listens until ``start(host:port:)``.
-    public init(configuration: RelayServerConfiguration, group: any EventLoopGroup = MultiThreadedEventLoopGroup.singleton) {
+    public init(
+        configuration: RelayServerConfiguration, logger: Logger = Logger(label: "groupwire.relay"),
+        group: any EventLoopGroup = MultiThreadedEventLoopGroup.singleton
+    ) {
         self.configuration = configuration
+        self.logger = logger
         self.group = group
     }
 
@@ -45,6 +52,7 @@ public final class RelayServer: Sendable {
     /// - Returns: the port it listens on (the free one it got for port 0).
     public func start(host: String, port: Int) async throws -> Int {
         let configuration = configuration
+        let logger = logger
         // NIO's own limit sits above ours, so an oversized frame gets our documented error.
         let nioLimit = 2 * configuration.maxFrameSize + 16 * 1_024 + 64
         let server = try await ServerBootstrap(group: group)
@@ -62,6 +70,10 @@ public final class RelayServer: Sendable {
                                     _ = try handshake.claims(secret: configuration.secret, now: configuration.now(), leeway: configuration.tokenLeeway)
                                 } catch {
                                     // Answered here: the request is not handed on once an upgrade was asked for.
+                                    logger.notice("refused a connection", metadata: [
+                                        "status": "\(error.status)", "reason": "\(error.reason)",
+                                        "remote": "\(channel.remoteAddress.map { "\($0)" } ?? "?")",
+                                    ])
                                     Self.answer(error, on: channel)
                                     return nil
                                 }
@@ -91,6 +103,7 @@ public final class RelayServer: Sendable {
                 }
             }
         let bound = server.channel.localAddress?.port ?? port
+        logger.notice("listening", metadata: ["host": "\(host)", "port": "\(bound)"])
         let task = Task<Void, Never> {
             try? await withThrowingDiscardingTaskGroup { group in
                 try await server.executeThenClose { inbound in
@@ -111,6 +124,7 @@ public final class RelayServer: Sendable {
             defer { running = (nil, nil) }
             return running
         }
+        logger.notice("shutting down", metadata: ["connections": "\(rooms.all.count)"])
         try? await channel?.close()
         for connection in rooms.all {
             connection.finish(RelayError(.shuttingDown, "the relay is shutting down"), reason: .shutdown, code: .goingAway)
@@ -173,8 +187,13 @@ public final class RelayServer: Sendable {
     /// One client, from welcome to leave.
     private func serve(_ channel: NIOAsyncChannel<WebSocketFrame, WebSocketFrame>, claims: AccessToken) async {
         let member = RelayMember(id: RelayIdentity.participantID(room: claims.room, identity: claims.identity), identity: claims.identity)
-        let connection = RelayConnection(member: member, room: claims.room, channel: channel.channel, configuration: configuration)
+        var logger = logger
+        logger[metadataKey: "room"] = "\(claims.room)"
+        logger[metadataKey: "participant"] = "\(claims.identity)"
+        let connection = RelayConnection(member: member, room: claims.room, channel: channel.channel, configuration: configuration,
+                                         logger: logger)
         rooms.join(connection, maxFrameSize: configuration.maxFrameSize)
+        logger.info("joined", metadata: ["id": "\(member.id)"])
         let socket = channel.channel
         do {
             try await channel.executeThenClose { inbound, outbound in
@@ -225,6 +244,7 @@ public final class RelayServer: Sendable {
             connection.lost()
         }
         rooms.leave(connection)
+        logger.info("left", metadata: ["reason": "\(connection.leaveReason)"])
     }
 
     /// Handles one message from a client; false when the connection ends.
