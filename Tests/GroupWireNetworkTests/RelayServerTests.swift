@@ -15,6 +15,8 @@ import Testing
 /// source stamping, membership, tokens and the per-connection limits.
 @Suite struct RelayServerTests {
     static let secret = Array("relay test secret".utf8)
+    /// A logger that drops everything: the tests that read logs give their own.
+    static let quiet = Logger(label: "test") { _ in SwiftLogNoOpLogHandler() }
 
     static func token(_ identity: String, room: String = "canvas-7", expiresIn: Int64 = 600) throws -> String {
         try AccessToken(room: room, identity: identity, expiresAt: Int64(Date().timeIntervalSince1970) + expiresIn).signed(secret: secret)
@@ -23,7 +25,7 @@ import Testing
     /// Runs `body` against a relay on a free loopback port, and stops the relay however `body` ends.
     static func withRelay(_ configuration: RelayServerConfiguration = RelayServerConfiguration(secret: secret),
                           _ body: (RelayServer, Int) async throws -> Void) async throws {
-        let relay = RelayServer(configuration: configuration)
+        let relay = RelayServer(configuration: configuration, logger: Self.quiet)
         let port = try await relay.start(host: "127.0.0.1", port: 0)
         do {
             try await body(relay, port)
@@ -238,7 +240,7 @@ import Testing
     }
 
     @Test func shutdownTellsEveryClientAndEndsTheirEvents() async throws {
-        let relay = RelayServer(configuration: RelayServerConfiguration(secret: Self.secret))
+        let relay = RelayServer(configuration: RelayServerConfiguration(secret: Self.secret), logger: Self.quiet)
         let port = try await relay.start(host: "127.0.0.1", port: 0)
         let client = try await RelayTransport.connect(host: "127.0.0.1", port: port, token: try Self.token("ada"))
         let events = Events(client)
