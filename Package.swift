@@ -247,6 +247,7 @@ let package = Package(
             name: "GroupWireNetworkTests",
             dependencies: [
                 "GroupWireNetwork", "GroupWireRelay", "GroupWireSession", "GroupWire", "GroupWireTestSupport",
+                "GroupWireNegotiation", "GroupWireSpec", "GroupWireCompression", "DrawTogetherV1Golden", "DrawTogetherV3Golden",
                 .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "Logging", package: "swift-log"), .product(name: "InMemoryLogging", package: "swift-log"),
             ],

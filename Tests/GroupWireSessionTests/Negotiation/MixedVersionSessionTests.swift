@@ -6,6 +6,7 @@ import GroupWire
 import GroupWireCompression
 import GroupWireNegotiation
 import GroupWireSpec
+import GroupWireTestSupport
 import GroupWireTesting
 import Synchronization
 import Testing

@@ -99,25 +99,3 @@ struct NegotiatingParty {
         return nil
     }
 }
-
-/// Collects what a stream yields, for reading while the party settles.
-final class Collected<Element: Sendable>: Sendable {
-    private final class Storage: Sendable {
-        let items = Mutex<[Element]>([])
-    }
-
-    private let storage: Storage
-    private let task: Task<Void, Never>
-
-    init(_ stream: AsyncStream<Element>) {
-        let storage = Storage()
-        self.storage = storage
-        task = Task {
-            for await item in stream { storage.items.withLock { $0.append(item) } }
-        }
-    }
-
-    deinit { task.cancel() }
-
-    var all: [Element] { storage.items.withLock { $0 } }
-}

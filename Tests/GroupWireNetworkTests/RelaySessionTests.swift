@@ -1,0 +1,104 @@
+import DrawTogetherV1Golden
+import DrawTogetherV3Golden
+import Foundation
+import GroupWire
+import GroupWireCompression
+import GroupWireNegotiation
+import GroupWireRelay
+import GroupWireSession
+import GroupWireSpec
+import GroupWireTestSupport
+import Synchronization
+import Testing
+
+@testable import GroupWireNetwork
+
+/// The whole stack over a real relay on loopback: group sessions, negotiation between a v1
+/// and a v3 peer (the v3 one without zstd), strokes both ways, and a late joiner catching
+/// up from a compressed, fragmented snapshot.
+@Suite struct RelaySessionTests {
+    struct Canvas: GroupActivity, Equatable {
+        static let activityIdentifier = "com.example.draw-together"
+        var name: String
+        var metadata: GroupActivityMetadata { GroupActivityMetadata(title: name, type: .createTogether) }
+    }
+
+    static func schema(_ path: String) throws -> HelloSchema {
+        try HelloSchema(spec: try SpecCompiler().compile(entry: RepositoryPaths.path(path), loader: FileSpecLoader()).checkedSpec())
+    }
+
+    /// A participant: transport, negotiating messenger, coordinator, the sessions it is offered.
+    struct Participant {
+        let transport: RelayTransport
+        let messenger: Messenger
+        let coordinator: GroupSessionCoordinator
+        let sessions: Collected<GroupSession<Canvas>>
+
+        static func connect(port: Int, identity: String, schema: HelloSchema, zstd: Bool) async throws -> Participant {
+            let token = try AccessToken(room: "canvas-7", identity: identity, expiresAt: Int64(Date().timeIntervalSince1970) + 600)
+                .signed(secret: RelayServerTests.secret)
+            let transport = try await RelayTransport.connect(host: "127.0.0.1", port: port, token: token)
+            let messenger = Messenger(transport: transport, configuration: MessengerConfiguration(
+                codec: zstd ? try PayloadCompressor() : nil, negotiation: NegotiationSettings(schema: schema)))
+            let coordinator = GroupSessionCoordinator(messenger: messenger)
+            return Participant(transport: transport, messenger: messenger, coordinator: coordinator,
+                               sessions: Collected(coordinator.sessions(for: Canvas.self)))
+        }
+    }
+
+    @Test func aV1AndAV3PeerTalkThroughTheRelayAndALateJoinerCatchesUp() async throws {
+        try await RelayServerTests.withRelay { _, port in
+            let v1 = try Self.schema("Spec/Examples/DrawTogether.gwspec")
+            let v3 = try Self.schema("Spec/Examples/Versions/DrawTogether-v3.gwspec")
+            let ada = try await Participant.connect(port: port, identity: "ada", schema: v1, zstd: true)
+            let bo = try await Participant.connect(port: port, identity: "bo", schema: v3, zstd: false)
+            try await RelayServerTests.eventually("ada and bo to agree") {
+                if case .agreed? = ada.messenger.negotiationState(of: bo.transport.localParticipant),
+                   case .agreed? = bo.messenger.negotiationState(of: ada.transport.localParticipant) { return true }
+                return false
+            }
+            try await RelayServerTests.eventually("ada to be able to start a session") { ada.coordinator.stateObserver.isEligibleForGroupSession }
+            try ada.coordinator.activate(Canvas(name: "versions"))
+            try await RelayServerTests.eventually("both to be offered the session") { !ada.sessions.all.isEmpty && !bo.sessions.all.isEmpty }
+            let adaSession = ada.sessions.all[0]
+            let boSession = bo.sessions.all[0]
+            try adaSession.join()
+            try boSession.join()
+            try await RelayServerTests.eventually("both to be in it") { adaSession.activeParticipants.count == 2 && boSession.activeParticipants.count == 2 }
+
+            // The canvas ada offers newcomers: 40 strokes of 200 points, well over one frame.
+            let canvas = DrawTogetherV1Golden.CanvasSnapshot(strokes: (0..<40).map { stroke in
+                DrawTogetherV1Golden.Stroke(id: UUID(), color: .blue, points: (0..<200).map { .init(x: Double($0), y: Double(stroke)) })
+            }, pointCount: 8_000)
+            let adaCatchUp = try CatchUp(session: adaSession, makeSnapshot: { canvas }, replaces: { _ in false })
+            defer { adaCatchUp.stop() }
+            let atAda = Collected(try adaSession.messenger.messages(of: DrawTogetherV1Golden.UpsertStroke.self))
+            let atBo = Collected(try boSession.messenger.messages(of: DrawTogetherV3Golden.UpsertStroke.self))
+            for index in 0..<10 {
+                try await adaSession.messenger.send(DrawTogetherV1Golden.UpsertStroke(id: UUID(), color: .red, point: .init(x: Double(index), y: 1)))
+                try await boSession.messenger.send(DrawTogetherV3Golden.UpsertStroke(
+                    id: UUID(), color: .orange, point: .init(x: Double(index), y: 2), width: 5, pressure: 0.5))
+            }
+            try await RelayServerTests.eventually("the strokes to cross") { atAda.all.count == 10 && atBo.all.count == 10 }
+            #expect(atAda.all.map(\.message.point.x) == (0..<10).map(Double.init))
+            #expect(atBo.all.map(\.message.point.x) == (0..<10).map(Double.init))
+            #expect(atBo.all.allSatisfy { $0.message.width == 3 && $0.message.color == .red && !$0.context.wasCompressed })
+            #expect(atAda.all.allSatisfy { $0.message.color == DrawTogetherV1Golden.StrokeColor(rawValue: 6) && !$0.message.unknownFields.isEmpty })
+
+            // A late joiner on v3 with zstd gets ada's canvas, compressed and in fragments.
+            let cy = try await Participant.connect(port: port, identity: "cy", schema: v3, zstd: true)
+            try await RelayServerTests.eventually("cy to be offered the session") { !cy.sessions.all.isEmpty }
+            let cySession = cy.sessions.all[0]
+            let snapshots = Collected(try cySession.messenger.messages(of: DrawTogetherV3Golden.CanvasSnapshot.self))
+            try cySession.join()
+            try await RelayServerTests.eventually("cy to get the snapshot") { !snapshots.all.isEmpty }
+            let received = try #require(snapshots.all.first)
+            #expect(received.context.wasCompressed && received.context.source == ada.transport.localParticipant)
+            #expect(received.message.pointCount == 8_000 && received.message.strokes.count == 40)
+            #expect(received.message.strokes.allSatisfy { $0.width == 3 })
+            #expect(try canvas.messagePayload().count > 65_536)
+            #expect(adaCatchUp.snapshotsSent == [cy.transport.localParticipant])
+            for participant in [ada, bo, cy] { await participant.transport.close() }
+        }
+    }
+}

@@ -1,0 +1,22 @@
+import Synchronization
+
+/// What a stream yields, collected as it arrives, for a test to read while it waits.
+package final class Collected<Element: Sendable>: Sendable {
+    private final class Storage: Sendable {
+        let items = Mutex<[Element]>([])
+    }
+
+    private let storage = Storage()
+    private let task: Task<Void, Never>
+
+    /// Starts collecting `stream`; collecting stops when the stream ends or this is released.
+    package init(_ stream: AsyncStream<Element>) {
+        let storage = storage
+        task = Task { for await item in stream { storage.items.withLock { $0.append(item) } } }
+    }
+
+    deinit { task.cancel() }
+
+    /// Everything collected so far, in order.
+    package var all: [Element] { storage.items.withLock { $0 } }
+}
