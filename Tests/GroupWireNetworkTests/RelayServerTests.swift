@@ -239,6 +239,20 @@ import Testing
         #expect(left.metadata["reason"] == "violation" && left.metadata["participant"] == "big")
     }
 
+    @Test func framesUpToTheRelaysLargerLimitReachClients() async throws {
+        try await Self.withRelay(RelayServerConfiguration(secret: Self.secret, maxFrameSize: 200_000)) { _, port in
+            let ada = try await RelayTransport.connect(host: "127.0.0.1", port: port, token: try Self.token("ada"))
+            let bo = try await RelayTransport.connect(host: "127.0.0.1", port: port, token: try Self.token("bo"))
+            let boEvents = Events(bo)
+            #expect(ada.guarantees.maxMessageSize == 200_000)
+            let frame = (0..<150_000).map { UInt8(truncatingIfNeeded: $0) }
+            try await ada.send(frame, to: .all)
+            try await Self.eventually("bo to get the 150,000-byte frame") { boEvents.messages.first?.bytes == frame }
+            await ada.close()
+            await bo.close()
+        }
+    }
+
     @Test func shutdownTellsEveryClientAndEndsTheirEvents() async throws {
         let relay = RelayServer(configuration: RelayServerConfiguration(secret: Self.secret), logger: Self.quiet)
         let port = try await relay.start(host: "127.0.0.1", port: 0)

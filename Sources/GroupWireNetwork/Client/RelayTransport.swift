@@ -121,11 +121,11 @@ public final class RelayTransport: Transport {
                     socket.set(channel)
                     return channel.eventLoop.makeCompletedFuture {
                         let upgrader = NIOTypedWebSocketClientUpgrader<NIOAsyncChannel<WebSocketFrame, WebSocketFrame>?>(
-                            maxFrameSize: 1 << 20,
+                            maxFrameSize: Self.largestMessage,
                             upgradePipelineHandler: { channel, _ in
                                 channel.eventLoop.makeCompletedFuture {
                                     try channel.pipeline.syncOperations.addHandler(NIOWebSocketFrameAggregator(
-                                        minNonFinalFragmentSize: 0, maxAccumulatedFrameCount: 1_024, maxAccumulatedFrameSize: 1 << 20))
+                                        minNonFinalFragmentSize: 0, maxAccumulatedFrameCount: 1_024, maxAccumulatedFrameSize: Self.largestMessage))
                                     return try NIOAsyncChannel(wrappingChannelSynchronously: channel)
                                 }
                             })
@@ -177,6 +177,8 @@ public final class RelayTransport: Transport {
             started = try await withCheckedThrowingContinuation { ready in
                 Task {
                     var pending: CheckedContinuation<(RelayWelcome, NIOAsyncChannelOutboundWriter<WebSocketFrame>), any Error>? = ready
+                    // Frames up to the size the welcome announces (the relay's --max-frame).
+                    var limits = RelayLimits()
                     do {
                         try await channel.executeThenClose { inbound, outbound in
                             for try await frame in inbound {
@@ -185,12 +187,13 @@ public final class RelayTransport: Transport {
                                     continue
                                 }
                                 var data = frame.unmaskedData
-                                let message = try RelayMessage(decoding: data.readBytes(length: data.readableBytes) ?? [])
+                                let message = try RelayMessage(decoding: data.readBytes(length: data.readableBytes) ?? [], limits: limits)
                                 if let waiting = pending {
                                     guard case .welcome(let welcome) = message else {
                                         throw RelayConnectError(status: nil, reason: "the relay's first message is not a welcome: \(message)")
                                     }
                                     pending = nil
+                                    limits.maxFrameSize = welcome.maxFrameSize
                                     for member in welcome.members {
                                         shared.state.withLock { _ = $0.members.insert(ParticipantID(uuid: member.id)) }
                                         continuation.yield(.joined(ParticipantID(uuid: member.id)))
@@ -240,6 +243,10 @@ public final class RelayTransport: Transport {
             break
         }
     }
+
+    /// The largest WebSocket message a client reads: a deliver header and a frame of the
+    /// largest `--max-frame` the relay accepts (16 MiB).
+    static let largestMessage = (16 << 20) + 64
 
     /// Sends one frame through the relay.
     /// - Throws: `messageTooLarge` over the relay's frame size, `transportClosed` after the
