@@ -306,6 +306,38 @@ final class SessionIDs: Sendable {
         try await party.settle { sessions.allSatisfy { $0.activeParticipants.count == 3 } }
     }
 
+    /// A coordinator made after its messenger started receiving (an app that sets up its
+    /// session layer late, a process under load) still hears what came before it: the
+    /// messenger keeps session control for it, in order.
+    @Test func aCoordinatorMadeAfterSessionControlArrivedStillGetsTheSession() async throws {
+        let hub = InProcessHub(plan: .reliable(), clock: VirtualClock())
+        let ana = GroupSessionCoordinator(messenger: Messenger(transport: try await hub.join(.numbered(1))))
+        let lateMessenger = Messenger(transport: try await hub.join(.numbered(2)))
+        let anaSessions = SessionInbox(ana.sessions(for: DrawActivity.self))
+        let deadline = ContinuousClock.now + .seconds(30)
+        func until(_ condition: () -> Bool) async throws {
+            while !condition() {
+                try #require(ContinuousClock.now < deadline, "gave up after 30 s")
+                await hub.runUntilIdle()
+                try await Task.sleep(for: .milliseconds(1))
+            }
+        }
+        try await until { ana.stateObserver.isEligibleForGroupSession }
+        let id = try ana.activate(DrawActivity(canvas: "early"))
+        try await until { !anaSessions.sessions.isEmpty }
+        let anaSession = try #require(anaSessions.sessions.first)
+        try anaSession.join()
+        // The activation and the join reach the messenger before any coordinator exists.
+        try await until { lateMessenger.statistics.framesReceived >= 2 }
+        #expect(lateMessenger.statistics.messagesUnrouted == 0)
+        let late = GroupSessionCoordinator(messenger: lateMessenger)
+        let inbox = SessionInbox(late.sessions(for: DrawActivity.self))
+        try await until { !inbox.sessions.isEmpty && inbox.sessions[0].activeParticipants == [.numbered(1)] }
+        let session = try #require(inbox.sessions.first)
+        #expect(session.id == id && session.activity == DrawActivity(canvas: "early"))
+        #expect(session.activeParticipants == [.numbered(1)])
+    }
+
     @Test func aPeersLargestClockNeitherTrapsNorStopsReplacements() {
         var engine = Engine()
         let peer = ParticipantID.numbered(1)

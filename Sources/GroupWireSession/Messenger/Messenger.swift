@@ -425,7 +425,19 @@ extension Messenger {
             var statistics = MessengerStatistics()
             var isFinished = false
             var sessionObserver: (@Sendable (SessionInput) -> Void)?
+            /// Session input kept for the observer: control messages that came before there
+            /// was one (a coordinator made after the messenger started receiving), and
+            /// whatever arrives while those are handed over, so it gets everything in order.
+            var sessionBacklog: [SessionInput] = []
+            /// Whether ``observeSessionInput(start:_:)`` is handing the backlog over.
+            var replayingSessionInput = false
+            /// The payload bytes of the control messages in the backlog.
+            var sessionBacklogBytes = 0
         }
+
+        /// The most session control messages, and their most payload bytes, kept before a
+        /// coordinator observes; beyond either, later ones are counted unrouted.
+        static let maxSessionBacklog = (messages: 256, bytes: 256 << 10)
 
         private let state = Mutex(State())
         private let negotiation: PeerNegotiation?
@@ -541,6 +553,62 @@ extension Messenger {
             state.withLock { state in
                 start(state.reachable)
                 state.sessionObserver = observer
+                state.replayingSessionInput = true
+            }
+            // The backlog, outside the lock (the observer sends), until it stays empty; the
+            // receiving task queues behind it meanwhile.
+            while true {
+                let backlog = state.withLock { state -> [SessionInput] in
+                    defer {
+                        state.sessionBacklog = []
+                        state.sessionBacklogBytes = 0
+                    }
+                    if state.sessionBacklog.isEmpty { state.replayingSessionInput = false }
+                    return state.sessionBacklog
+                }
+                guard !backlog.isEmpty else { return }
+                for input in backlog { observer(input) }
+            }
+        }
+
+        /// Where session input goes now: to the observer; into the backlog (before there is
+        /// an observer, for control messages, or while the backlog is handed over); or
+        /// nowhere (no observer and a full backlog, or membership before an observer, which
+        /// its start snapshot covers).
+        private enum SessionRoute {
+            case observer(@Sendable (SessionInput) -> Void)
+            case kept
+            case dropped
+        }
+
+        private func route(_ input: SessionInput) -> SessionRoute {
+            state.withLock { state in
+                if state.replayingSessionInput {
+                    state.sessionBacklog.append(input)
+                    return .kept
+                }
+                if let observer = state.sessionObserver { return .observer(observer) }
+                guard case .control(let control) = input, state.sessionBacklog.count < Self.maxSessionBacklog.messages,
+                      state.sessionBacklogBytes + control.payload.count <= Self.maxSessionBacklog.bytes
+                else { return .dropped }
+                state.sessionBacklog.append(input)
+                state.sessionBacklogBytes += control.payload.count
+                return .kept
+            }
+        }
+
+        /// Hands `input` to the session observer, now or later (see ``route(_:)``).
+        /// - Returns: false when it went nowhere.
+        @discardableResult
+        private func deliverSessionInput(_ input: SessionInput) -> Bool {
+            switch route(input) {
+            case .observer(let observer):
+                observer(input)
+                return true
+            case .kept:
+                return true
+            case .dropped:
+                return false
             }
         }
 
@@ -549,20 +617,14 @@ extension Messenger {
             let message: TransportMessage
             switch event {
             case .joined(let participant):
-                let observer = state.withLock { state in
-                    _ = state.reachable.insert(participant)
-                    return state.sessionObserver
-                }
+                state.withLock { _ = $0.reachable.insert(participant) }
                 if let negotiation { setProfiles(negotiation.handle(.joined(participant), now: now)) }
-                observer?(.joined(participant))
+                deliverSessionInput(.joined(participant))
                 return
             case .left(let participant):
-                let observer = state.withLock { state in
-                    _ = state.reachable.remove(participant)
-                    return state.sessionObserver
-                }
+                state.withLock { _ = $0.reachable.remove(participant) }
                 if let negotiation { setProfiles(negotiation.handle(.left(participant), now: now)) }
-                observer?(.left(participant))
+                deliverSessionInput(.left(participant))
                 return
             case .message(let received):
                 message = received
@@ -575,9 +637,13 @@ extension Messenger {
                     setProfiles(negotiation.handle(.control(control), now: now))
                     return
                 }
-                let observer = state.withLock { $0.sessionObserver }
-                record(result, delivered: observer != nil, unrouted: observer == nil)
-                observer?(.control(ReceivedControl(source: message.source, controlID: whole.typeID, payload: whole.payload)))
+                let input = SessionInput.control(ReceivedControl(source: message.source, controlID: whole.typeID, payload: whole.payload))
+                // Counted before it is handed on, as before: the observer may send.
+                let route = route(input)
+                let routed: Bool
+                if case .dropped = route { routed = false } else { routed = true }
+                record(result, delivered: routed, unrouted: !routed)
+                if case .observer(let observer) = route { observer(input) }
                 return
             }
             guard let whole = result.message, whole.kind == .data else {
