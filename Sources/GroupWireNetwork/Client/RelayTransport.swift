@@ -39,6 +39,7 @@ public final class RelayTransport: Transport {
         var closed = false
         var members: Set<ParticipantID> = []
         var error: RelayError?
+        var statistics = RelayTransportStatistics()
     }
 
     /// What the connection's task and the transport share.
@@ -187,6 +188,10 @@ public final class RelayTransport: Transport {
                                     continue
                                 }
                                 var data = frame.unmaskedData
+                                shared.state.withLock { state in
+                                    state.statistics.messagesReceived += 1
+                                    state.statistics.bytesReceived += data.readableBytes
+                                }
                                 let message = try RelayMessage(decoding: data.readBytes(length: data.readableBytes) ?? [], limits: limits)
                                 if let waiting = pending {
                                     guard case .welcome(let welcome) = message else {
@@ -263,7 +268,14 @@ public final class RelayTransport: Transport {
         } catch {
             throw WireError(.transportClosed, "the relay connection has ended: \(error)")
         }
+        shared.state.withLock { state in
+            state.statistics.messagesSent += 1
+            state.statistics.bytesSent += message.count
+        }
     }
+
+    /// What this transport has sent and received so far.
+    public var statistics: RelayTransportStatistics { shared.state.withLock { $0.statistics } }
 
     /// Sends one relay message as it is, for tests of what the relay refuses.
     func sendUnchecked(_ message: [UInt8], asText: Bool = false) async throws {
@@ -300,4 +312,21 @@ public struct RelayConnectError: Error, Sendable, Hashable, CustomStringConverti
 
     /// `status: reason`.
     public var description: String { status.map { "\($0): \(reason)" } ?? reason }
+}
+
+/// What went through a ``RelayTransport``: relay messages (Spec/RELAY.md) and their bytes,
+/// routing header and frame, as they travel in WebSocket binary messages (the WebSocket
+/// framing's own 2 to 14 bytes not included).
+public struct RelayTransportStatistics: Sendable, Hashable {
+    /// Send messages written to the relay.
+    public var messagesSent = 0
+    /// Their bytes: routing headers and frames.
+    public var bytesSent = 0
+    /// Messages received from the relay: deliveries, membership, the welcome, errors.
+    public var messagesReceived = 0
+    /// Their bytes.
+    public var bytesReceived = 0
+
+    /// No traffic yet.
+    public init() {}
 }
