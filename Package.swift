@@ -95,7 +95,7 @@ let package = Package(
             name: "GroupWireTools",
             dependencies: [
                 "GroupWire", "GroupWireSpec", "GroupWireDynamic", "GroupWireCodegen", "GroupWireCompression",
-                "GroupWireCapture", "GroupWireExamples", "GroupWireToolsCore", "GroupWireSession", "GroupWireTesting",
+                "GroupWireCapture", "GroupWireExamples", "GroupWireExamplesV3", "GroupWireToolsCore", "GroupWireSession", "GroupWireTesting",
                 "GroupWireNegotiation", "GroupWireRelay", "GroupWireNetwork", .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: strictSwift
@@ -148,6 +148,14 @@ let package = Package(
         // SwiftPM drops a target without Swift sources, hence one small hand-written file.
         .target(
             name: "GroupWireExamples",
+            dependencies: ["GroupWire"],
+            swiftSettings: strictSwift,
+            plugins: ["GroupWireGeneratorPlugin"]
+        ),
+        // DrawTogether version 3 (a symlink to Spec/Examples/Versions), for the demo's
+        // participants on a newer app version than GroupWireExamples' version 1.
+        .target(
+            name: "GroupWireExamplesV3",
             dependencies: ["GroupWire"],
             swiftSettings: strictSwift,
             plugins: ["GroupWireGeneratorPlugin"]

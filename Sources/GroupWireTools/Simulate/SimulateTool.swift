@@ -73,10 +73,3 @@ package enum SimulateTool {
         var value: ToolResult { state.withLock { $0 } }
     }
 }
-
-/// The activity of the simulation.
-struct SimulatedCanvas: GroupActivity {
-    static let activityIdentifier = "com.example.draw-together"
-    var name: String
-    var metadata: GroupActivityMetadata { GroupActivityMetadata(title: "Draw: \(name)", type: .createTogether) }
-}

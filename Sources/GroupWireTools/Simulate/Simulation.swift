@@ -18,7 +18,7 @@ struct Simulation {
         let name: String
         let transport: DeliveryTransport
         let coordinator: GroupSessionCoordinator
-        let sessions: AsyncStream<GroupSession<SimulatedCanvas>>
+        let sessions: AsyncStream<GroupSession<DrawTogetherActivity>>
         private let log = Mutex<(strokes: [(ParticipantID, Int)], kept: UInt64, snapshots: [(ParticipantID, UInt64, Bool)])>(([], 0, []))
         private let tasks = Mutex<[Task<Void, Never>]>([])
         private let catchUp = Mutex<CatchUp<CanvasSnapshot>?>(nil)
@@ -31,11 +31,11 @@ struct Simulation {
                 codec: try PayloadCompressor(), clock: hub.clock.reassemblyClock))
             let next = Mutex(UInt32(number) * 1000)
             coordinator = GroupSessionCoordinator(messenger: messenger, sessionIDs: { next.withLock { $0 += 1; return $0 } })
-            sessions = coordinator.sessions(for: SimulatedCanvas.self)
+            sessions = coordinator.sessions(for: DrawTogetherActivity.self)
         }
 
         /// Listens for strokes and snapshots in `session`, offering `drawn` to newcomers.
-        func listen(in session: GroupSession<SimulatedCanvas>, drawn: CanvasSnapshot?) throws {
+        func listen(in session: GroupSession<DrawTogetherActivity>, drawn: CanvasSnapshot?) throws {
             let strokes = try session.messenger.messages(of: UpsertStroke.self)
             let helper = try CatchUp(session: session, makeSnapshot: { drawn }, replaces: { [self] snapshot in
                 snapshot.pointCount > kept
@@ -89,8 +89,8 @@ struct Simulation {
         var lines = ["== \(mode) mode: seed \(options.seed), drop \(percent(options.drop)), duplicate \(percent(options.duplicate)), reorder \(percent(options.reorder)), delay 1-20 ms =="]
 
         try await settle(hub) { members.allSatisfy { $0.coordinator.stateObserver.isEligibleForGroupSession } }
-        try members[0].coordinator.activate(SimulatedCanvas(name: "demo"))
-        var sessions: [GroupSession<SimulatedCanvas>] = []
+        try members[0].coordinator.activate(DrawTogetherActivity(name: "demo"))
+        var sessions: [GroupSession<DrawTogetherActivity>] = []
         for member in members {
             sessions.append(try await first(member.sessions, hub: hub))
         }
@@ -196,8 +196,8 @@ struct Simulation {
         }
     }
 
-    private func first(_ sessions: AsyncStream<GroupSession<SimulatedCanvas>>, hub: InProcessHub) async throws -> GroupSession<SimulatedCanvas> {
-        let box = Mutex<GroupSession<SimulatedCanvas>?>(nil)
+    private func first(_ sessions: AsyncStream<GroupSession<DrawTogetherActivity>>, hub: InProcessHub) async throws -> GroupSession<DrawTogetherActivity> {
+        let box = Mutex<GroupSession<DrawTogetherActivity>?>(nil)
         let task = Task {
             for await session in sessions {
                 box.withLock { $0 = session }
