@@ -3,9 +3,6 @@
 
 SWIFT ?= swift
 FUZZ_SECONDS ?= 60
-DEMO_FILE ?= .build/demo/example-frames.gw
-DEMO_JSON ?= .build/demo/example-messages.json
-DEMO_REPORT ?= .build/demo/example-frames.txt
 PREFIX ?= /usr/local
 
 .PHONY: setup build test demo docs install fuzz fuzz-build fuzz-corpus bench bench-instructions regenerate vectors format clean
@@ -20,19 +17,11 @@ test: setup
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build
 
+# A relay and four participant processes on loopback (groupwire demo): every process it
+# starts is stopped when it ends, also on Ctrl-C.
 demo: setup
 	$(SWIFT) build --product groupwire
-	@mkdir -p $(dir $(DEMO_FILE))
-	$(SWIFT) run --skip-build groupwire demo --output $(DEMO_FILE)
-	@# Fragment bodies are long hex lines: the report goes to a file, shown cut to 160 columns.
-	$(SWIFT) run --skip-build groupwire inspect $(DEMO_FILE) > $(DEMO_REPORT)
-	@cut -c1-160 $(DEMO_REPORT)
-	$(SWIFT) run --skip-build groupwire decode --spec Spec/Examples/Demo.gwspec --envelope $(DEMO_FILE) > $(DEMO_JSON)
-	@echo "decoded $$(wc -l < $(DEMO_JSON)) messages to $(DEMO_JSON) (first 200 characters of each):"
-	@cut -c1-200 $(DEMO_JSON)
-	@echo
-	@echo "The messenger end to end: DrawTogether over a simulated lossy network (groupwire simulate):"
-	$(SWIFT) run --skip-build groupwire simulate
+	$(SWIFT) run --skip-build groupwire demo
 
 # DocC for the user-facing modules, one combined archive in .build/docs (so symbol links
 # cross modules), warnings are errors. The DocC plugin is a dependency only when

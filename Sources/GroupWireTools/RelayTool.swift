@@ -11,6 +11,8 @@ package struct RelayTool: Sendable {
     package var port: Int
     /// The token secret and limits.
     package var configuration: RelayServerConfiguration
+    /// Whether the end of standard input stops the relay too (`--until-stdin-closes`).
+    package var untilStandardInputCloses = false
 
     /// Creates the tool.
     package init(host: String, port: Int, configuration: RelayServerConfiguration) {
@@ -25,7 +27,8 @@ package struct RelayTool: Sendable {
         try TokenTool(room: "-", identity: "-", secret: text, secretFile: file, environment: environment).secretBytes()
     }
 
-    /// Serves until SIGINT or SIGTERM, from synchronous code (the command line's main
+    /// Serves until SIGINT or SIGTERM (or the end of standard input, when
+    /// ``untilStandardInputCloses``), from synchronous code (the command line's main
     /// thread). Prints `groupwire relay: listening on HOST:PORT` as soon as it listens, and
     /// `groupwire relay: stopped` once every connection has ended.
     package func runBlocking() -> ToolResult {
@@ -37,6 +40,16 @@ package struct RelayTool: Sendable {
             source.setEventHandler { stop.signal() }
             source.resume()
             return source
+        }
+        if untilStandardInputCloses {
+            Thread {
+                var byte: UInt8 = 0
+                while true {
+                    let count = read(0, &byte, 1)
+                    guard count > 0 || (count < 0 && errno == EINTR) else { break }
+                }
+                stop.signal()
+            }.start()
         }
         let relay = RelayServer(configuration: configuration)
         let outcome = Outcome()

@@ -1,13 +1,25 @@
 import ArgumentParser
+import Foundation
 import GroupWireTools
 
-/// `groupwire demo --output FILE`: writes example frames to try the other commands on.
+/// `groupwire demo`: a relay and participant processes on loopback; with `--output FILE`,
+/// example frames to try the other commands on.
 struct DemoCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "demo",
-        abstract: "Write example frames (UpsertStroke, CanvasSnapshot, PlaybackState) to a frame file.",
+        abstract: "Run DrawTogether across processes over a relay on loopback, or write example frames (--output).",
         discussion: """
-            The messages are built with the types generated from Spec/Examples: an \
+            Without --output: starts groupwire relay on a free loopback port and four \
+            groupwire participant processes. ana, ben and cleo (cleo on the older spec \
+            version 1) start a session and draw; dan joins late and catches up from a \
+            compressed, fragmented snapshot; ben is killed with SIGKILL while drawing and the \
+            others draw on. Then it prints a summary: participants, messages, bytes on the \
+            wire against JSON, compression, fragments, catch-up time, and checks that every \
+            stroke arrived once, in order. Run it from the GroupWire checkout (it reads \
+            Spec/Examples) or pass --examples. Exits 1 when a check fails, 2 when a step does \
+            not happen in time; every process it started is stopped, also on Ctrl-C.
+
+            With --output FILE: the messages are built with the types generated from Spec/Examples: an \
             UpsertStroke, a small CanvasSnapshot and a PlaybackState as data frames, then a \
             large CanvasSnapshot compressed with zstd and cut into fragment frames. The file \
             is the same on every run.
@@ -17,13 +29,35 @@ struct DemoCommand: ParsableCommand {
             """
     )
 
-    @Option(name: [.short, .long], help: "The frame file to write (replaced if it exists).")
-    var output: String
+    @Option(name: [.short, .long], help: "Write the example frames to this file (replaced if it exists) instead of running the relay demo.")
+    var output: String?
+
+    @Option(help: "The folder of the example specs (DrawTogether.gwspec and Versions/DrawTogether-v3.gwspec).")
+    var examples = "Spec/Examples"
+
+    @Option(help: "Strokes each participant draws in the first round (1...1000).")
+    var strokes = 20
 
     @Flag(help: "Write a commented hex dump instead of raw frames.")
     var hex = false
 
+    func validate() throws {
+        guard (1...1_000).contains(strokes) else { throw ValidationError("--strokes must be 1...1000, not \(strokes)") }
+        guard output != nil || !hex else { throw ValidationError("--hex goes with --output") }
+    }
+
     func run() throws {
-        try StandardStreams.finish(DemoTool.run(outputPath: output, fileFormat: hex ? .hex : .raw))
+        if let output {
+            try StandardStreams.finish(DemoTool.run(outputPath: output, fileFormat: hex ? .hex : .raw))
+            return
+        }
+        guard let executable = Bundle.main.executableURL else {
+            try StandardStreams.finish(.error("cannot find the groupwire executable to start the relay and participants with", status: .failure))
+            return
+        }
+        var demo = RelayDemo(executable: executable)
+        demo.examples = examples
+        demo.strokes = strokes
+        try StandardStreams.finish(DemoTool.runRelayDemo(demo))
     }
 }

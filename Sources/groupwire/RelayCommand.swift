@@ -49,6 +49,9 @@ struct RelayCommand: ParsableCommand {
     @Option(help: "Seconds of clock difference tolerated on token times.")
     var tokenLeeway: Int64 = 0
 
+    @Flag(help: "Also stop when standard input ends: a script that starts the relay with a pipe stops it by ending, however it ends.")
+    var untilStdinCloses = false
+
     func validate() throws {
         guard (0...65_535).contains(port) else { throw ValidationError("--port \(port) is outside 0...65535") }
         guard (64...(16 << 20)).contains(maxFrame) else { throw ValidationError("--max-frame \(maxFrame) is outside 64...16777216") }
@@ -71,6 +74,8 @@ struct RelayCommand: ParsableCommand {
         let configuration = RelayServerConfiguration(
             secret: key, tokenLeeway: tokenLeeway, maxFrameSize: maxFrame, maxQueuedBytes: maxQueuedBytes,
             maxMessagesPerSecond: maxRate, burst: burst)
-        try StandardStreams.finish(RelayTool(host: host, port: port, configuration: configuration).runBlocking())
+        var tool = RelayTool(host: host, port: port, configuration: configuration)
+        tool.untilStandardInputCloses = untilStdinCloses
+        try StandardStreams.finish(tool.runBlocking())
     }
 }

@@ -4,6 +4,7 @@ import Synchronization
 package final class Collected<Element: Sendable>: Sendable {
     private final class Storage: Sendable {
         let items = Mutex<[Element]>([])
+        let finished = Mutex(false)
     }
 
     private let storage = Storage()
@@ -12,11 +13,17 @@ package final class Collected<Element: Sendable>: Sendable {
     /// Starts collecting `stream`; collecting stops when the stream ends or this is released.
     package init(_ stream: AsyncStream<Element>) {
         let storage = storage
-        task = Task { for await item in stream { storage.items.withLock { $0.append(item) } } }
+        task = Task {
+            for await item in stream { storage.items.withLock { $0.append(item) } }
+            storage.finished.withLock { $0 = true }
+        }
     }
 
     deinit { task.cancel() }
 
     /// Everything collected so far, in order.
     package var all: [Element] { storage.items.withLock { $0 } }
+
+    /// Whether the stream has ended (and everything it yielded is in ``all``).
+    package var isFinished: Bool { storage.finished.withLock { $0 } }
 }

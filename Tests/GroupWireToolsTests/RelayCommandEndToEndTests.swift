@@ -1,11 +1,12 @@
 import Foundation
-import GroupWireNetwork
 import GroupWireRelay
 import GroupWireSession
 import GroupWireTestSupport
 import GroupWireTools
 import Synchronization
 import Testing
+
+@testable import GroupWireNetwork
 
 /// `groupwire relay` as an operator runs it: a real process on a free loopback port, clients
 /// with `groupwire token` tokens, and SIGTERM.
@@ -17,38 +18,75 @@ import Testing
         var value: String { text.withLock { $0 } }
     }
 
-    @Test func theRelayProcessServesARoomAndStopsOnSIGTERM() async throws {
-        let binary = try #require(CLIRunner.binary)
-        let process = Process()
-        process.executableURL = binary
-        process.arguments = ["relay", "--port", "0", "--max-frame", "4096"]
-        process.environment = ["GROUPWIRE_RELAY_SECRET": "s3cret"]
-        let pipe = Pipe()
-        let errorPipe = Pipe()
-        process.standardOutput = pipe
-        process.standardError = errorPipe
+    /// A `groupwire relay` process on a free loopback port, with its output and log.
+    final class RelayProcess: Sendable {
+        let process: Process
         let output = Output()
         let log = Output()
-        pipe.fileHandleForReading.readabilityHandler = { handle in output.append(handle.availableData) }
-        errorPipe.fileHandleForReading.readabilityHandler = { handle in log.append(handle.availableData) }
-        try process.run()
-        // Stopped by its process id whatever happens below.
-        defer {
-            if process.isRunning { kill(process.processIdentifier, SIGKILL) }
-            pipe.fileHandleForReading.readabilityHandler = nil
-            errorPipe.fileHandleForReading.readabilityHandler = nil
-        }
-        let deadline = ContinuousClock.now + .seconds(60)
-        while !output.value.contains("listening on"), ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(20)) }
-        let line = try #require(output.value.split(separator: "\n").first { $0.contains("listening on 127.0.0.1:") })
-        let port = try #require(Int(line.split(separator: ":").last ?? ""))
+        let port: Int
+        private let pipes: [Pipe]
 
-        func token(_ identity: String) throws -> String {
-            let result = TokenTool(room: "canvas-7", identity: identity, secret: "s3cret", environment: [:]).run()
-            return result.outputText.trimmingCharacters(in: .newlines)
+        init(_ arguments: [String]) async throws {
+            let binary = try #require(CLIRunner.binary)
+            let process = Process()
+            process.executableURL = binary
+            process.arguments = ["relay", "--port", "0"] + arguments
+            process.environment = ["GROUPWIRE_RELAY_SECRET": "s3cret"]
+            let pipe = Pipe()
+            let errorPipe = Pipe()
+            process.standardOutput = pipe
+            process.standardError = errorPipe
+            let output = output
+            let log = log
+            pipe.fileHandleForReading.readabilityHandler = { handle in output.append(handle.availableData) }
+            errorPipe.fileHandleForReading.readabilityHandler = { handle in log.append(handle.availableData) }
+            self.process = process
+            pipes = [pipe, errorPipe]
+            try process.run()
+            let deadline = ContinuousClock.now + .seconds(60)
+            while !output.value.contains("listening on"), ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(20)) }
+            guard let line = output.value.split(separator: "\n").first(where: { $0.contains("listening on 127.0.0.1:") }),
+                  let port = Int(line.split(separator: ":").last ?? "") else {
+                kill(process.processIdentifier, SIGKILL)
+                throw RelayProcessError(description: "the relay printed no port: \(output.value) \(log.value)")
+            }
+            self.port = port
         }
-        let ada = try await RelayTransport.connect(host: "127.0.0.1", port: port, token: try token("ada"))
-        let bo = try await RelayTransport.connect(host: "127.0.0.1", port: port, token: try token("bo"))
+
+        /// Kills the process by its id if it still runs.
+        func stop() {
+            if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+            for pipe in pipes { pipe.fileHandleForReading.readabilityHandler = nil }
+        }
+
+        /// Waits until the log contains `text` (at most 30 s).
+        func waitForLog(_ text: String) async throws {
+            let deadline = ContinuousClock.now + .seconds(30)
+            while !log.value.contains(text), ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(20)) }
+        }
+    }
+
+    struct RelayProcessError: Error, CustomStringConvertible {
+        let description: String
+    }
+
+    static func token(_ identity: String, room: String = "canvas-7") throws -> String {
+        let result = TokenTool(room: room, identity: identity, secret: "s3cret", environment: [:]).run()
+        return result.outputText.trimmingCharacters(in: .newlines)
+    }
+
+    @Test func theRelayProcessServesARoomAndStopsOnSIGTERM() async throws {
+        let relay = try await RelayProcess(["--max-frame", "4096"])
+        // Stopped by its process id whatever happens below.
+        defer { relay.stop() }
+        let process = relay.process
+        let output = relay.output
+        let log = relay.log
+        let port = relay.port
+        let deadline = ContinuousClock.now + .seconds(60)
+
+        let ada = try await RelayTransport.connect(host: "127.0.0.1", port: port, token: try Self.token("ada"))
+        let bo = try await RelayTransport.connect(host: "127.0.0.1", port: port, token: try Self.token("bo"))
         #expect(bo.welcome.members.map(\.identity) == ["ada"] && bo.welcome.maxFrameSize == 4_096)
         var events = bo.events.makeAsyncIterator()
         #expect(await events.next() == .joined(ada.localParticipant))
@@ -70,5 +108,77 @@ import Testing
         #expect(process.terminationStatus == 0)
         #expect(output.value.hasSuffix("groupwire relay: stopped\n"))
         #expect(bo.relayError?.code == .shuttingDown)
+    }
+
+    /// Each abuse the issue names, against the real process: refused with the documented
+    /// error, logged with its reason, and the room goes on.
+    @Test func theRelayProcessRefusesEachAbuseLogsItAndTheRoomGoesOn() async throws {
+        let relay = try await RelayProcess(["--max-frame", "1024", "--max-rate", "1", "--burst", "50"])
+        defer { relay.stop() }
+        let port = relay.port
+        let ada = try await RelayTransport.connect(host: "127.0.0.1", port: port, token: try Self.token("ada"))
+        let adaEvents = Collected(ada.events)
+
+        // A token signed with another secret, and an expired one: no room, a 401 logged with the reason.
+        let foreign = try AccessToken(room: "canvas-7", identity: "eve", expiresAt: .max).signed(secret: Array("another relay".utf8))
+        await #expect(throws: RelayConnectError.self) { _ = try await RelayTransport.connect(host: "127.0.0.1", port: port, token: foreign) }
+        let expired = try AccessToken(room: "canvas-7", identity: "old", expiresAt: Int64(Date().timeIntervalSince1970) - 60)
+            .signed(secret: Array("s3cret".utf8))
+        await #expect(throws: RelayConnectError.self) { _ = try await RelayTransport.connect(host: "127.0.0.1", port: port, token: expired) }
+        try await relay.waitForLog("tokenExpired")
+        #expect(relay.log.value.contains("status=401") && relay.log.value.contains("the signature does not match"))
+        #expect(relay.log.value.contains("tokenExpired: the token expired"))
+
+        // A token for another room: a room of its own, where canvas-7's frames never go.
+        let elsewhere = try await RelayTransport.connect(host: "127.0.0.1", port: port, token: try Self.token("mallory", room: "other"))
+        let elsewhereEvents = Collected(elsewhere.events)
+        #expect(elsewhere.welcome.room == "other" && elsewhere.welcome.members.isEmpty)
+        try await elsewhere.send([1, 2, 3], to: .all)
+
+        // A forged source, an oversized frame and a flood: each connection closed with its code.
+        var offenders: [(RelayTransport, Collected<TransportEvent>, RelayErrorCode)] = []
+        for (identity, message, code) in [
+            ("forger", RelayMessage.deliver(from: ada.localParticipant.uuid, frame: [9]).encoded(), RelayErrorCode.malformed),
+            ("big", RelayMessage.send(to: nil, frame: Array(repeating: 7, count: 1_025)).encoded(), .frameTooLarge),
+        ] {
+            let offender = try await RelayTransport.connect(host: "127.0.0.1", port: port, token: try Self.token(identity))
+            let events = Collected(offender.events)
+            try await offender.sendUnchecked(message)
+            offenders.append((offender, events, code))
+        }
+        let flooder = try await RelayTransport.connect(host: "127.0.0.1", port: port, token: try Self.token("flooder"))
+        let flooderEvents = Collected(flooder.events)
+        for index in 0..<200 {
+            do { try await flooder.send([0xF0, UInt8(index)], to: .all) } catch { break }
+        }
+        offenders.append((flooder, flooderEvents, .rateLimited))
+        for (offender, events, code) in offenders {
+            try await Self.eventually("the relay to close \(offender.welcome.you.identity)") { events.isFinished }
+            #expect(offender.relayError?.code == code, "\(offender.welcome.you.identity): \(String(describing: offender.relayError))")
+        }
+        try await relay.waitForLog("code=rateLimited")
+        for (identity, code) in [("forger", "malformed"), ("big", "frameTooLarge"), ("flooder", "rateLimited")] {
+            let line = relay.log.value.split(separator: "\n").first { $0.contains("closing the connection") && $0.contains("participant=\(identity)") }
+            #expect(line?.contains("code=\(code)") == true && line?.contains("room=canvas-7") == true, "\(String(describing: line))")
+        }
+
+        // The room goes on: a newcomer and ada talk; nothing forged, oversized or foreign reached ada.
+        let bo = try await RelayTransport.connect(host: "127.0.0.1", port: port, token: try Self.token("bo"))
+        let boEvents = Collected(bo.events)
+        try await ada.send([42], to: .all)
+        try await Self.eventually("bo to get ada's frame") { boEvents.all.contains(.message(TransportMessage(source: ada.localParticipant, bytes: [42], arrival: .zero))) }
+        let reachedAda = adaEvents.all.compactMap { event -> TransportMessage? in if case .message(let message) = event { message } else { nil } }
+        #expect(reachedAda.allSatisfy { $0.bytes.first == 0xF0 && $0.source == flooder.localParticipant }, "only the flood's first burst reached ada")
+        #expect((1...51).contains(reachedAda.count), "\(reachedAda.count) of the flood reached ada")
+        #expect(!elsewhereEvents.all.contains { if case .message = $0 { true } else { false } })
+        for client in [ada, bo, elsewhere] { await client.close() }
+    }
+
+    static func eventually(_ what: String, _ condition: () -> Bool) async throws {
+        let deadline = ContinuousClock.now + .seconds(30)
+        while !condition() {
+            guard ContinuousClock.now < deadline else { throw RelayProcessError(description: "gave up waiting for \(what)") }
+            try await Task.sleep(for: .milliseconds(20))
+        }
     }
 }

@@ -1,0 +1,291 @@
+import Foundation
+import GroupWireRelay
+import Synchronization
+
+/// `groupwire demo`: a relay and four participant processes on loopback, each its own
+/// `groupwire` process, then a summary.
+///
+/// ana, ben and cleo start a DrawTogether session (cleo on the older spec version 1, the
+/// others on version 3) and draw; dan joins late and catches up from a compressed,
+/// fragmented snapshot; ben is killed with SIGKILL while drawing; the others draw on. The
+/// report checks what each received: every stroke of a sender once, in order, without a
+/// gap (for ben, up to where it died).
+package struct RelayDemo: Sendable {
+    /// The `groupwire` executable to start the relay and the participants with.
+    package var executable: URL
+    /// The folder of the example specs: DrawTogether.gwspec (version 1) and
+    /// Versions/DrawTogether-v3.gwspec.
+    package var examples = "Spec/Examples"
+    /// Strokes each participant draws in the first round.
+    package var strokes = 20
+    /// How long any one step may take.
+    package var stepTimeout: Duration = .seconds(30)
+    /// Told of each process as it starts (its name and process id), for the progress the
+    /// command prints.
+    package var started: @Sendable (_ name: String, _ pid: Int32) -> Void = { _, _ in }
+
+    /// Creates the demo.
+    package init(executable: URL) {
+        self.executable = executable
+    }
+
+    /// One participant: its name, spec version and what it saw.
+    package struct Member: Sendable {
+        package var name: String
+        package var version: UInt64
+        package var id: String
+        package var events: [ParticipantEvent]
+        package var statistics: ParticipantStatistics?
+
+        /// The stroke numbers received from `sender`, in arrival order.
+        package func strokes(from sender: Member) -> [Int] {
+            events.filter { $0.event == .stroke && $0.participant == sender.id }.compactMap(\.index)
+        }
+    }
+
+    /// What the demo did and found.
+    package struct Report: Sendable {
+        package var port = 0
+        package var members: [Member] = []
+        /// Strokes each member sent, by name (ben's as far as it got before it died).
+        package var sent: [String: Int] = [:]
+        /// dan's snapshot: its sender, points, whether compressed, milliseconds after joining.
+        package var snapshot: ParticipantEvent?
+        /// Where ben was when it was killed: strokes the others had from it.
+        package var killedAfter = 0
+        /// The checks and whether each held.
+        package var checks: [(String, Bool)] = []
+        /// What the relay logged (its standard error).
+        package var relayLog = ""
+
+        package var holds: Bool { checks.allSatisfy(\.1) }
+
+        package func member(_ name: String) -> Member? { members.first { $0.name == name } }
+    }
+
+    struct Failure: Error, CustomStringConvertible {
+        let description: String
+    }
+
+    /// Runs the demo; every process it started is stopped before it returns, also on failure.
+    /// - Parameter children: where the started processes are kept, for a signal handler
+    ///   that must kill them when the demo is interrupted.
+    package func run(children: Children = Children()) async throws -> Report {
+        do {
+            let report = try await run(children)
+            await children.stopAll()
+            return report
+        } catch {
+            await children.stopAll()
+            throw error
+        }
+    }
+
+    /// The processes started so far, for stopping them all (also from a signal handler).
+    package final class Children: Sendable {
+        private let all = Mutex<[DemoProcess]>([])
+
+        /// None yet.
+        package init() {}
+
+        func add(_ process: DemoProcess) { all.withLock { $0.append(process) } }
+
+        /// The process ids of every child started so far.
+        package var pids: [Int32] { all.withLock { $0.map(\.pid) } }
+
+        /// Kills every child at once (SIGKILL): for an interrupted demo.
+        package func killAll() { for child in all.withLock({ $0 }) { child.signal(SIGKILL) } }
+
+        /// Stops participants, then the relay (started first).
+        func stopAll() async {
+            for child in all.withLock({ $0 }).reversed() { await child.stop() }
+        }
+    }
+
+    private func run(_ children: Children) async throws -> Report {
+        var report = Report()
+        let secretText = (0..<32).map { _ in String(format: "%02x", UInt8.random(in: 0...255)) }.joined()
+        let secret = Array(secretText.utf8)
+        let relay = try DemoProcess(
+            name: "relay", executable: executable, arguments: ["relay", "--host", "127.0.0.1", "--port", "0", "--until-stdin-closes"],
+            environment: [TokenTool.secretVariable: secretText])
+        children.add(relay)
+        started("relay", relay.pid)
+        try await wait("the relay to listen", [relay]) { relay.lines.contains { $0.contains("listening on") } }
+        guard let line = relay.lines.first(where: { $0.contains("listening on") }), let port = Int(line.split(separator: ":").last ?? "") else {
+            throw Failure(description: "the relay printed no port: \(relay.lines)")
+        }
+        report.port = port
+
+        func start(_ name: String, version: UInt64, activate: Bool = false) throws -> DemoProcess {
+            let token = try AccessToken(room: "canvas", identity: name, expiresAt: Int64(Date().timeIntervalSince1970) + 600)
+                .signed(secret: secret)
+            let spec = version == 1 ? "\(examples)/DrawTogether.gwspec" : "\(examples)/Versions/DrawTogether-v3.gwspec"
+            let process = try DemoProcess(
+                name: name, executable: executable,
+                arguments: ["participant", "--port", String(port), "--spec", spec] + (activate ? ["--activate"] : []),
+                environment: [ParticipantTool.tokenVariable: token])
+            children.add(process)
+            started(name, process.pid)
+            return process
+        }
+        let ana = try start("ana", version: 3, activate: true)
+        let ben = try start("ben", version: 3)
+        let cleo = try start("cleo", version: 1)
+        let first = [ana, ben, cleo]
+        try await wait("ana, ben and cleo to be in the session together", first) { first.allSatisfy { $0.sessionSize == 3 } }
+        let ids = first.map { $0.events.first { $0.event == .welcome }?.participant ?? "" }
+
+        for child in first { child.send("draw \(strokes) 5") }
+        try await wait("the first strokes to arrive", first) {
+            first.allSatisfy { $0.strokeCount == 2 * strokes }
+        }
+
+        let dan = try start("dan", version: 3)
+        try await wait("dan to catch up", first + [dan]) {
+            dan.events.contains { $0.event == .snapshot } && (first + [dan]).allSatisfy { $0.sessionSize == 4 }
+        }
+        report.snapshot = dan.events.first { $0.event == .snapshot }
+
+        // ben draws without end; once the others have 20 more of its strokes, it dies mid-send.
+        ben.send("statistics")
+        ben.send("draw 100000 3")
+        let benID = ids[1]
+        try await wait("ben's strokes to flow", [ana, cleo, dan]) {
+            [ana, cleo, dan].allSatisfy { child in
+                child.events.contains { $0.event == .stroke && $0.participant == benID && ($0.index ?? 0) >= strokes + 20 }
+            }
+        }
+        ben.signal(SIGKILL)
+        report.killedAfter = ana.strokeCount(from: benID)
+        let rest = [ana, cleo, dan]
+        try await wait("the others to see ben leave", rest) {
+            rest.allSatisfy { child in child.events.contains { $0.event == .left && $0.participant == benID } }
+        }
+        for child in rest { child.send("draw 10 5") }
+        try await wait("the last strokes to arrive", rest) {
+            ana.strokeCount(from: ids[2]) == strokes + 10 && cleo.strokeCount(from: ids[0]) == strokes + 10
+                && dan.strokeCount(from: ids[0]) == 10 && dan.strokeCount(from: ids[2]) == 10
+                && ana.strokeCount(from: dan.id) == 10 && cleo.strokeCount(from: dan.id) == 10
+        }
+        for child in rest { child.closeInput() }
+        for child in rest {
+            guard await child.waitForExit(timeout: stepTimeout) else { throw Failure(description: "\(child.name) did not quit") }
+        }
+        relay.closeInput()
+        _ = await relay.waitForExit(timeout: .seconds(10))
+        report.relayLog = relay.errorText
+
+        let versions: [String: UInt64] = ["ana": 3, "ben": 3, "cleo": 1, "dan": 3]
+        for child in [ana, ben, cleo, dan] {
+            let statistics = child.events.last { $0.event == .statistics }?.statistics
+            report.members.append(Member(name: child.name, version: versions[child.name] ?? 0, id: child.id, events: child.events, statistics: statistics))
+            report.sent[child.name] = child.events.last { $0.event == .sent }?.count ?? 0
+        }
+        // ben died before it could say: the most any other received from it.
+        report.sent["ben"] = [ana, cleo, dan].map { $0.strokeCount(from: benID) }.max() ?? 0
+        report.checks = Self.checks(report, strokes: strokes)
+        return report
+    }
+
+    /// What must hold of what each received.
+    static func checks(_ report: Report, strokes: Int) -> [(String, Bool)] {
+        guard let ana = report.member("ana"), let ben = report.member("ben"), let cleo = report.member("cleo"), let dan = report.member("dan") else {
+            return [("four participants took part", false)]
+        }
+        var checks: [(String, Bool)] = []
+        let all = strokes + 10
+        checks.append(("ana and cleo got each other's \(all) strokes and dan's 10, once each and in order",
+                       ana.strokes(from: cleo) == Array(0..<all) && cleo.strokes(from: ana) == Array(0..<all)
+                        && ana.strokes(from: dan) == Array(0..<10) && cleo.strokes(from: dan) == Array(0..<10)))
+        checks.append(("dan got the strokes drawn after it joined, once each and in order",
+                       dan.strokes(from: ana) == Array(strokes..<all) && dan.strokes(from: cleo) == Array(strokes..<all)))
+        let fromBen = [ana, cleo].map { $0.strokes(from: ben) }
+        checks.append(("ben's strokes reached ana and cleo in order without a gap up to its death (\(fromBen.map { "\($0.count)" }.joined(separator: " and ")))",
+                       fromBen.allSatisfy { $0 == Array(0..<$0.count) && $0.count >= strokes + 20 }))
+        let danFromBen = dan.strokes(from: ben)
+        checks.append(("dan got ben's strokes from its join on, in order without a gap",
+                       danFromBen.first.map { danFromBen == Array($0..<($0 + danFromBen.count)) } ?? false))
+        checks.append(("ana, cleo and dan saw ben leave",
+                       [ana, cleo, dan].allSatisfy { member in member.events.contains { $0.event == .left && $0.participant == ben.id } }))
+        checks.append(("cleo (version 1) agreed with each version 3 participant",
+                       [ana, ben, dan].allSatisfy { peer in cleo.events.contains { $0.event == .agreed && $0.participant == peer.id } }))
+        if let snapshot = report.snapshot {
+            checks.append(("dan loaded a compressed snapshot of \(snapshot.points ?? 0) points", snapshot.compressed == true && (snapshot.points ?? 0) > 0))
+        } else {
+            checks.append(("dan loaded a snapshot", false))
+        }
+        checks.append(("nothing was rejected or failed", report.members.allSatisfy { member in !member.events.contains { $0.event == .error || $0.event == .incompatible } }))
+        return checks
+    }
+
+    /// Waits until `condition` holds, at most ``stepTimeout``; a timeout names the step and
+    /// what the involved processes said on standard error.
+    private func wait(_ step: String, _ involved: [DemoProcess], until condition: () -> Bool) async throws {
+        let deadline = ContinuousClock.now + stepTimeout
+        while !condition() {
+            guard ContinuousClock.now < deadline else {
+                let said = involved.map { child in
+                    "\(child.name): \(child.events.last { $0.event == .error }?.detail ?? child.errorText.suffix(400).description) [last said: \(child.lines.suffix(3).joined(separator: " "))]"
+                }
+                throw Failure(description: "gave up waiting for \(step) after \(stepTimeout) (\(said.joined(separator: "; ")))")
+            }
+            try await Task.sleep(for: .milliseconds(20))
+        }
+    }
+}
+
+extension DemoProcess {
+    /// The participant's id, from its welcome.
+    var id: String { events.first { $0.event == .welcome }?.participant ?? "" }
+    /// The size of its session, as last reported.
+    var sessionSize: Int { events.last { $0.event == .session }?.count ?? 0 }
+    /// Strokes received so far.
+    var strokeCount: Int { events.count(where: { $0.event == .stroke }) }
+
+    /// How many strokes it received from `sender`.
+    func strokeCount(from sender: String) -> Int { events.count(where: { $0.event == .stroke && $0.participant == sender }) }
+}
+
+extension RelayDemo.Report {
+    /// The summary `groupwire demo` prints.
+    package var summary: String {
+        var lines = ["GroupWire demo: a relay on 127.0.0.1:\(port) and \(members.count) participant processes in room \"canvas\"", ""]
+        lines.append("participants:")
+        for member in members {
+            let role = switch member.name {
+            case "ana": "started the session"
+            case "ben": "killed with SIGKILL while drawing"
+            case "cleo": "older app version"
+            default: "joined late"
+            }
+            lines.append("  \(member.name.padding(toLength: 5, withPad: " ", startingAt: 0)) DrawTogether version \(member.version), \(role), sent \(sent[member.name] ?? 0) strokes")
+        }
+        lines.append("")
+        lines.append("what happened:")
+        lines.append("  ana, ben and cleo joined the session; cleo (version 1) negotiated with the version 3 participants")
+        if let snapshot {
+            let from = members.first { $0.id == snapshot.participant }?.name ?? "?"
+            lines.append("  dan joined late and loaded \(from)'s canvas, \(snapshot.points ?? 0) points, \(snapshot.compressed == true ? "compressed" : "uncompressed"), "
+                + "\(String(format: "%.0f", snapshot.milliseconds ?? 0)) ms after joining the session")
+        }
+        lines.append("  ben was killed with SIGKILL \(killedAfter) strokes into its drawing; the others saw it leave and drew on")
+        lines.append("")
+        let counted = members.compactMap(\.statistics).reduce(ParticipantStatistics(), +)
+        lines.append("traffic (counted frame by frame as each participant sent it; ben's up to its last report before the kill):")
+        lines.append("  app messages: \(counted.messages) in \(counted.frames) frames, \(counted.frameBytes) bytes")
+        let ratio = counted.jsonBytes > 0 ? Double(counted.frameBytes) / Double(counted.jsonBytes) : 0
+        lines.append("  the same messages as JSON: \(counted.jsonBytes) bytes (GroupWire is \(String(format: "%.1f", ratio * 100))% of that)")
+        if counted.compressedPayloadBytes > 0 {
+            lines.append("  compressed messages: \(counted.compressedPayloadBytes) bytes of payload became \(counted.compressedBodyBytes) "
+                + "(ratio \(String(format: "%.2f", Double(counted.compressedPayloadBytes) / Double(max(counted.compressedBodyBytes, 1)))))")
+        }
+        lines.append("  fragments: \(counted.fragmentedMessages) messages over the relay's frame size went in \(counted.fragments) fragment frames")
+        lines.append("  control (hellos, session control): \(counted.controlFrames) frames, \(counted.controlBytes) bytes")
+        lines.append("  to the relay in all (routing headers included): \(counted.relayBytesSent) bytes")
+        lines.append("")
+        lines.append("checks:")
+        for (check, holds) in checks { lines.append("  \(holds ? "holds " : "BROKEN") \(check)") }
+        return lines.joined(separator: "\n") + "\n"
+    }
+}

@@ -1,0 +1,142 @@
+import Foundation
+import GroupWireTestSupport
+import GroupWireTools
+import Synchronization
+import Testing
+
+/// The relay across real processes, as `groupwire demo` runs it: a `groupwire relay`
+/// process and four `groupwire participant` processes on loopback. What each participant
+/// received is asserted here from its own event lines, not from the demo's checks.
+@Suite struct RelayDemoEndToEndTests {
+    static var demo: RelayDemo? {
+        guard let binary = CLIRunner.binary else { return nil }
+        var demo = RelayDemo(executable: binary)
+        demo.examples = RepositoryPaths.path("Spec/Examples")
+        // 130 suites run at once in CI: each step may take long there.
+        demo.stepTimeout = .seconds(90)
+        return demo
+    }
+
+    @Test func threeParticipantsAKillAndALateJoinerOnAnOlderAndANewerSpec() async throws {
+        let demo = try #require(Self.demo)
+        let report = try await demo.run()
+        let ana = try #require(report.member("ana"))
+        let ben = try #require(report.member("ben"))
+        let cleo = try #require(report.member("cleo"))
+        let dan = try #require(report.member("dan"))
+        #expect(Set([ana.id, ben.id, cleo.id, dan.id]).count == 4 && !ana.id.isEmpty)
+        #expect([ana.version, ben.version, cleo.version, dan.version] == [3, 3, 1, 3])
+
+        // Strokes in every direction, once each and in order, across spec versions.
+        #expect(ana.strokes(from: cleo) == Array(0..<30))
+        #expect(cleo.strokes(from: ana) == Array(0..<30))
+        #expect(ana.strokes(from: dan) == Array(0..<10) && cleo.strokes(from: dan) == Array(0..<10))
+        #expect(dan.strokes(from: ana) == Array(20..<30) && dan.strokes(from: cleo) == Array(20..<30))
+        // ben died mid-send: everything of it that arrived is whole, in order, without a gap,
+        // and at least the 40 strokes the others had when it was killed.
+        for receiver in [ana, cleo] {
+            let got = receiver.strokes(from: ben)
+            #expect(got == Array(0..<got.count) && got.count >= 40, "\(receiver.name) got \(got.count) of ben's strokes")
+        }
+        let danFromBen = dan.strokes(from: ben)
+        #expect(!danFromBen.isEmpty && danFromBen == Array(danFromBen[0]..<(danFromBen[0] + danFromBen.count)))
+        for member in [ana, cleo, dan] {
+            #expect(member.events.contains { $0.event == .left && $0.participant == ben.id }, "\(member.name) saw ben leave")
+            #expect(!member.events.contains { $0.event == .error || $0.event == .incompatible })
+        }
+        // The older spec negotiated with every newer peer, and they with it.
+        for peer in [ana, ben, dan] {
+            #expect(cleo.events.contains { $0.event == .agreed && $0.participant == peer.id && $0.detail == "zstd" })
+            #expect(peer.events.contains { $0.event == .agreed && $0.participant == cleo.id })
+        }
+
+        // The late joiner caught up from a compressed, fragmented snapshot of 200 strokes.
+        let snapshot = try #require(dan.events.first { $0.event == .snapshot })
+        #expect(snapshot.points == 40_000 && snapshot.compressed == true)
+        #expect([ana.id, ben.id, cleo.id].contains(snapshot.participant ?? ""))
+        let senderStatistics = try #require(report.members.first { $0.id == snapshot.participant }?.statistics)
+        #expect(senderStatistics.fragmentedMessages >= 1 && senderStatistics.fragments >= 2)
+        #expect(senderStatistics.compressedBodyBytes < senderStatistics.compressedPayloadBytes)
+        #expect(senderStatistics.jsonBytes > senderStatistics.frameBytes)
+
+        // The relay logged the kill as a leave, and everything it started is gone.
+        #expect(report.relayLog.contains("participant=ben") && report.relayLog.contains("left"))
+        #expect(report.checks.count == 8 && report.holds, "\(report.checks)")
+        #expect(report.summary.contains("fragments: ") && report.summary.contains("as JSON"))
+    }
+
+    @Test func anInterruptedDemoLeavesNothingRunning() async throws {
+        let binary = try #require(CLIRunner.binary)
+        let process = Process()
+        process.executableURL = binary
+        // 1,000 strokes 5 ms apart: the first round alone lasts over 5 s, so the interrupt
+        // comes while everything runs, however late this test reads the progress lines.
+        process.arguments = ["demo", "--examples", RepositoryPaths.path("Spec/Examples"), "--strokes", "1000"]
+        let output = Pipe()
+        let errors = Pipe()
+        process.standardOutput = output
+        process.standardError = errors
+        let lines = Lines(output.fileHandleForReading)
+        try process.run()
+        let pid = process.processIdentifier
+        // What it started, from its progress lines ("  started NAME (pid N)").
+        var children: [Int32] {
+            lines.all.compactMap { line in
+                guard let open = line.range(of: "(pid ") else { return nil }
+                return Int32(line[open.upperBound...].dropLast())
+            }
+        }
+        defer {
+            if process.isRunning { kill(pid, SIGKILL) }
+            for child in children { kill(child, SIGKILL) }
+        }
+        // Waits block this thread rather than sleep in a task: with every suite running at
+        // once the task pool is busy for seconds, and the demo would be over before the
+        // interrupt. The output handler runs on a thread of its own.
+        let deadline = ContinuousClock.now + .seconds(90)
+        while children.count < 2, process.isRunning, ContinuousClock.now < deadline { usleep(5_000) }
+        try #require(children.count >= 2, "the demo started \(children) (running: \(process.isRunning)): \(lines.all)")
+        kill(pid, SIGINT)
+        let stopDeadline = ContinuousClock.now + .seconds(30)
+        while process.isRunning, ContinuousClock.now < stopDeadline { usleep(5_000) }
+        try #require(!process.isRunning, "the demo still runs 30 s after SIGINT")
+        // Its handler kills what it started (exit 130). Should the handler not run (seen
+        // once, on a machine busy with every suite at once), the children still end: the
+        // participants and the relay stop when their standard input, the demo's pipe, closes.
+        let reason = "\(process.terminationReason) \(process.terminationStatus); it said: \(lines.all) \(String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self))"
+        #expect(process.terminationStatus == 130 || process.terminationStatus == SIGINT, "\(reason)")
+        let goneDeadline = ContinuousClock.now + .seconds(15)
+        while children.contains(where: Self.isAlive), ContinuousClock.now < goneDeadline { try await Task.sleep(for: .milliseconds(50)) }
+        for child in children {
+            #expect(!Self.isAlive(child), "process \(child) is still running (\(reason))")
+        }
+    }
+
+    /// The lines written to a handle, stored by its read handler itself (no task to wait
+    /// for, however busy the machine).
+    final class Lines: Sendable {
+        private let state = Mutex<(partial: [UInt8], lines: [String])>(([], []))
+
+        init(_ handle: FileHandle) {
+            handle.readabilityHandler = { [self] handle in
+                let data = handle.availableData
+                if data.isEmpty { handle.readabilityHandler = nil }
+                state.withLock { state in
+                    state.partial += data
+                    while let end = state.partial.firstIndex(of: 0x0A) {
+                        state.lines.append(String(decoding: state.partial[..<end], as: UTF8.self))
+                        state.partial.removeSubrange(...end)
+                    }
+                }
+            }
+        }
+
+        var all: [String] { state.withLock { $0.lines } }
+    }
+
+    /// Whether `pid` runs (a zombie waiting to be reaped does not).
+    static func isAlive(_ pid: Int32) -> Bool {
+        guard kill(pid, 0) == 0, let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8) else { return false }
+        return !stat.contains(") Z ")
+    }
+}
