@@ -121,9 +121,14 @@ import Testing
             #expect(forgedAnswer.hasPrefix("HTTP/1.1 401") && forgedAnswer.hasSuffix("invalidToken: the signature does not match\n"))
             let elsewhere = try await Self.httpGet(port: port, path: "/elsewhere")
             #expect(elsewhere.hasPrefix("HTTP/1.1 404") && elsewhere.hasSuffix("the relay listens on /v1/connect, not /elsewhere\n"))
-            for token in [expired, forged, ""] {
-                await #expect(throws: RelayConnectError.self) {
+            // The client says what the relay answered: the status and the token's problem.
+            for (token, reason) in [(expired, "tokenExpired: the token expired at 1, it is "), (forged, "invalidToken: the signature does not match"),
+                                    ("", "invalidToken: no token")] {
+                do throws(RelayConnectError) {
                     _ = try await RelayTransport.connect(host: "127.0.0.1", port: port, token: token)
+                    Issue.record("a connection with token '\(token)' was accepted")
+                } catch {
+                    #expect(error.status == 401 && error.reason.hasPrefix("the relay refused the connection: \(reason)"), "\(error)")
                 }
             }
 

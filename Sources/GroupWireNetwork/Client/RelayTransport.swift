@@ -114,20 +114,20 @@ public final class RelayTransport: Transport {
     private static func connectNow(
         host: String, port: Int, token: String, inSubprotocol: Bool, group: any EventLoopGroup, socket: SocketBox
     ) async throws(RelayConnectError) -> RelayTransport {
-        let upgraded: EventLoopFuture<NIOAsyncChannel<WebSocketFrame, WebSocketFrame>?>
+        let upgraded: EventLoopFuture<UpgradeOutcome>
         do {
             upgraded = try await ClientBootstrap(group: group)
                 .channelOption(.socketOption(.tcp_nodelay), value: 1)
                 .connect(host: host, port: port) { channel in
                     socket.set(channel)
                     return channel.eventLoop.makeCompletedFuture {
-                        let upgrader = NIOTypedWebSocketClientUpgrader<NIOAsyncChannel<WebSocketFrame, WebSocketFrame>?>(
+                        let upgrader = NIOTypedWebSocketClientUpgrader<UpgradeOutcome>(
                             maxFrameSize: Self.largestMessage,
                             upgradePipelineHandler: { channel, _ in
                                 channel.eventLoop.makeCompletedFuture {
                                     try channel.pipeline.syncOperations.addHandler(NIOWebSocketFrameAggregator(
                                         minNonFinalFragmentSize: 0, maxAccumulatedFrameCount: 1_024, maxAccumulatedFrameSize: Self.largestMessage))
-                                    return try NIOAsyncChannel(wrappingChannelSynchronously: channel)
+                                    return .upgraded(try NIOAsyncChannel(wrappingChannelSynchronously: channel))
                                 }
                             })
                         var headers = HTTPHeaders()
@@ -139,10 +139,16 @@ public final class RelayTransport: Transport {
                             uri += "?token=" + token
                         }
                         let request = HTTPRequestHead(version: .http1_1, method: .GET, uri: uri, headers: headers)
-                        let configuration = NIOTypedHTTPClientUpgradeConfiguration<NIOAsyncChannel<WebSocketFrame, WebSocketFrame>?>(
+                        let configuration = NIOTypedHTTPClientUpgradeConfiguration<UpgradeOutcome>(
                             upgradeRequestHead: request, upgraders: [upgrader],
                             notUpgradingCompletionHandler: { channel in
-                                channel.eventLoop.makeCompletedFuture { nil }
+                                // The refusal (401 and the token's problem) comes through once
+                                // this returns: collect it to say why.
+                                channel.eventLoop.makeCompletedFuture {
+                                    let refusal = channel.eventLoop.makePromise(of: RelayConnectError.self)
+                                    try channel.pipeline.syncOperations.addHandler(RefusalReader(refusal))
+                                    return .refused(refusal.futureResult)
+                                }
                             })
                         var pipeline = NIOUpgradableHTTPClientPipelineConfiguration(upgradeConfiguration: configuration)
                         // The welcome often arrives in the same read as the 101 response: the
@@ -156,10 +162,12 @@ public final class RelayTransport: Transport {
         }
         let channel: NIOAsyncChannel<WebSocketFrame, WebSocketFrame>
         do {
-            guard let websocket = try await upgraded.get() else {
-                throw RelayConnectError(status: nil, reason: "the relay refused the connection (its HTTP answer says why: 401 for a token it does not accept)")
+            switch try await upgraded.get() {
+            case .upgraded(let websocket):
+                channel = websocket
+            case .refused(let refusal):
+                throw try await refusal.get()
             }
-            channel = websocket
         } catch let error as RelayConnectError {
             throw error
         } catch {
@@ -291,6 +299,61 @@ public final class RelayTransport: Transport {
         data.write(webSocketErrorCode: .normalClosure)
         try? await writer.write(WebSocketFrame(fin: true, opcode: .connectionClose, maskKey: .random(), data: data))
         try? await channel.close()
+    }
+}
+
+/// How the WebSocket upgrade ended: a WebSocket, or the relay's HTTP refusal being read.
+enum UpgradeOutcome: Sendable {
+    case upgraded(NIOAsyncChannel<WebSocketFrame, WebSocketFrame>)
+    case refused(EventLoopFuture<RelayConnectError>)
+}
+
+/// Reads the relay's answer to a refused upgrade (a status and a short text body, Spec/RELAY.md)
+/// into the error the connect throws, then closes the connection.
+final class RefusalReader: ChannelInboundHandler, RemovableChannelHandler {
+    typealias InboundIn = HTTPClientResponsePart
+
+    /// The most body bytes kept: the relay's reasons are one line.
+    static let maxReason = 1_024
+
+    private let promise: EventLoopPromise<RelayConnectError>
+    private var status: Int?
+    private var body: [UInt8] = []
+    private var finished = false
+
+    init(_ promise: EventLoopPromise<RelayConnectError>) {
+        self.promise = promise
+    }
+
+    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        switch unwrapInboundIn(data) {
+        case .head(let head):
+            status = Int(head.status.code)
+        case .body(var buffer):
+            let room = Self.maxReason - body.count
+            if room > 0, let bytes = buffer.readBytes(length: min(room, buffer.readableBytes)) { body += bytes }
+        case .end:
+            finish()
+            context.close(promise: nil)
+        }
+    }
+
+    func channelInactive(context: ChannelHandlerContext) {
+        finish()
+        context.fireChannelInactive()
+    }
+
+    func errorCaught(context: ChannelHandlerContext, error: any Error) {
+        finish()
+        context.close(promise: nil)
+    }
+
+    private func finish() {
+        guard !finished else { return }
+        finished = true
+        let text = String(decoding: body, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+        let reason = text.isEmpty ? "the relay refused the connection" : "the relay refused the connection: \(text)"
+        promise.succeed(RelayConnectError(status: status, reason: reason))
     }
 }
 
