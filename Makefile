@@ -58,6 +58,7 @@ bench: setup
 	cd Benchmarks && $(SWIFT) run -c release GeneratedCodeBenchmark --messenger
 	cd Benchmarks && $(SWIFT) run -c release GeneratedCodeBenchmark --delivery
 	cd Benchmarks && $(SWIFT) run -c release GeneratedCodeBenchmark --negotiation
+	cd Benchmarks && $(SWIFT) run -c release WebSocketStackBenchmark
 
 # Noise-free companion to CompressionBenchmark's times: callgrind instruction counts.
 bench-instructions: setup

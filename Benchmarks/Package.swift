@@ -14,8 +14,26 @@ let package = Package(
         // Named, because a path dependency is otherwise identified by its folder name.
         .package(name: "GroupWire", path: ".."),
         .package(url: "https://github.com/apple/swift-protobuf", from: "1.39.0"),
+        // The WebSocket stacks the relay was chosen among (WebSocketStackBenchmark only).
+        .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird-websocket", from: "2.8.1"),
+        .package(url: "https://github.com/hummingbird-project/swift-websocket", from: "1.6.2"),
     ],
     targets: [
+        .executableTarget(
+            name: "WebSocketStackBenchmark",
+            dependencies: [
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "NIOWebSocket", package: "swift-nio"),
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
+                .product(name: "WSClient", package: "swift-websocket"),
+            ],
+            swiftSettings: [.swiftLanguageMode(.v6)]
+        ),
         .executableTarget(
             name: "GroupWireBenchmarks",
             dependencies: [
