@@ -314,25 +314,27 @@ final class SessionIDs: Sendable {
         let ana = GroupSessionCoordinator(messenger: Messenger(transport: try await hub.join(.numbered(1))))
         let lateMessenger = Messenger(transport: try await hub.join(.numbered(2)))
         let anaSessions = SessionInbox(ana.sessions(for: DrawActivity.self))
-        let deadline = ContinuousClock.now + .seconds(30)
-        func until(_ condition: () -> Bool) async throws {
+        // Each wait has its own minute, as the party's settle does: under the whole suite the
+        // tasks this test waits for can be starved for many seconds.
+        func until(_ what: String, _ condition: () -> Bool) async throws {
+            let deadline = ContinuousClock.now + .seconds(60)
             while !condition() {
-                try #require(ContinuousClock.now < deadline, "gave up after 30 s")
+                try #require(ContinuousClock.now < deadline, "gave up after 60 s waiting for \(what)")
                 await hub.runUntilIdle()
                 try await Task.sleep(for: .milliseconds(1))
             }
         }
-        try await until { ana.stateObserver.isEligibleForGroupSession }
+        try await until("ana to be eligible") { ana.stateObserver.isEligibleForGroupSession }
         let id = try ana.activate(DrawActivity(canvas: "early"))
-        try await until { !anaSessions.sessions.isEmpty }
+        try await until("ana's session") { !anaSessions.sessions.isEmpty }
         let anaSession = try #require(anaSessions.sessions.first)
         try anaSession.join()
         // The activation and the join reach the messenger before any coordinator exists.
-        try await until { lateMessenger.statistics.framesReceived >= 2 }
+        try await until("the activation and the join at the late messenger") { lateMessenger.statistics.framesReceived >= 2 }
         #expect(lateMessenger.statistics.messagesUnrouted == 0)
         let late = GroupSessionCoordinator(messenger: lateMessenger)
         let inbox = SessionInbox(late.sessions(for: DrawActivity.self))
-        try await until { !inbox.sessions.isEmpty && inbox.sessions[0].activeParticipants == [.numbered(1)] }
+        try await until("the late coordinator's session with ana in it") { !inbox.sessions.isEmpty && inbox.sessions[0].activeParticipants == [.numbered(1)] }
         let session = try #require(inbox.sessions.first)
         #expect(session.id == id && session.activity == DrawActivity(canvas: "early"))
         #expect(session.activeParticipants == [.numbered(1)])
