@@ -91,8 +91,17 @@ final class DemoProcess: Sendable {
     /// Waits until it has exited (its output ended and its process is gone), at most `timeout`.
     func waitForExit(timeout: Duration) async -> Bool {
         let deadline = ContinuousClock.now + timeout
+        var goneSince: ContinuousClock.Instant?
         while ContinuousClock.now < deadline {
-            if hasExited, !isRunning { return true }
+            if !isRunning {
+                if hasExited { return true }
+                // Gone, but its output has not ended: the rest may still be arriving, or a
+                // process started at the same moment inherited the pipe and holds it open.
+                // A moment for the rest, no longer.
+                let since = goneSince ?? .now
+                goneSince = since
+                if since.duration(to: .now) > .seconds(1) { return true }
+            }
             try? await Task.sleep(for: .milliseconds(20))
         }
         return false
@@ -105,8 +114,9 @@ final class DemoProcess: Sendable {
         return !status.contains(") Z ")
     }
 
-    /// Stops it for good: input closed, then SIGTERM after `grace`, then SIGKILL.
+    /// Stops it for good: `quit` and the end of input, then SIGTERM after `grace`, then SIGKILL.
     func stop(grace: Duration = .seconds(5)) async {
+        send("quit")
         closeInput()
         if await waitForExit(timeout: grace) { return }
         signal(SIGTERM)
