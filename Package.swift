@@ -37,6 +37,9 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-collections", from: "1.6.0"),
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+        .package(url: "https://github.com/apple/swift-metrics", from: "2.13.0"),
+        .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1"),
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
     ],
     targets: [
         .target(name: "CGroupWireCRC32C"),
@@ -97,6 +100,7 @@ let package = Package(
                 "GroupWire", "GroupWireSpec", "GroupWireDynamic", "GroupWireCodegen", "GroupWireCompression",
                 "GroupWireCapture", "GroupWireExamples", "GroupWireExamplesV3", "GroupWireToolsCore", "GroupWireSession", "GroupWireTesting",
                 "GroupWireNegotiation", "GroupWireRelay", "GroupWireNetwork", .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ],
             swiftSettings: strictSwift
         ),
@@ -247,7 +251,9 @@ let package = Package(
                 "GroupWire", "GroupWireRelay", "GroupWireSession",
                 .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"), .product(name: "NIOWebSocket", package: "swift-nio"),
-                .product(name: "Logging", package: "swift-log"),
+                .product(name: "Logging", package: "swift-log"), .product(name: "CoreMetrics", package: "swift-metrics"),
+                .product(name: "Prometheus", package: "swift-prometheus"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ],
             swiftSettings: strictSwift
         ),
@@ -258,6 +264,7 @@ let package = Package(
                 "GroupWireNegotiation", "GroupWireSpec", "GroupWireCompression", "DrawTogetherV1Golden", "DrawTogetherV3Golden",
                 .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "Logging", package: "swift-log"), .product(name: "InMemoryLogging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ],
             swiftSettings: strictSwift
         ),

@@ -1,6 +1,8 @@
 import Dispatch
 import Foundation
 import GroupWireNetwork
+import Logging
+import ServiceLifecycle
 import Synchronization
 
 /// `groupwire relay`: the relay server (Spec/RELAY.md) until SIGINT or SIGTERM.
@@ -29,18 +31,16 @@ package struct RelayTool: Sendable {
 
     /// Serves until SIGINT or SIGTERM (or the end of standard input, when
     /// ``untilStandardInputCloses``), from synchronous code (the command line's main
-    /// thread). Prints `groupwire relay: listening on HOST:PORT` as soon as it listens, and
+    /// thread), as a swift-service-lifecycle service whose graceful shutdown stops the
+    /// relay (``RelayServer/shutdown()``: within the drain timeout and a second). Prints
+    /// `groupwire relay: listening on HOST:PORT` as soon as it listens, and
     /// `groupwire relay: stopped` once every connection has ended.
-    package func runBlocking() -> ToolResult {
-        signal(SIGINT, SIG_IGN)
-        signal(SIGTERM, SIG_IGN)
-        let stop = DispatchSemaphore(value: 0)
-        let sources = [SIGINT, SIGTERM].map { number in
-            let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
-            source.setEventHandler { stop.signal() }
-            source.resume()
-            return source
+    package func runBlocking(logger: Logger = Logger(label: "groupwire.relay")) -> ToolResult {
+        let relay = RelayServer(configuration: configuration, logger: logger)
+        let service = RelayService(relay: relay, host: host, port: port) { bound in
+            StandardStreams.standardOutput("groupwire relay: listening on \(host):\(bound)\n")
         }
+        let group = ServiceGroup(services: [service], gracefulShutdownSignals: [.sigterm, .sigint], logger: logger)
         if untilStandardInputCloses {
             Thread {
                 var byte: UInt8 = 0
@@ -48,31 +48,21 @@ package struct RelayTool: Sendable {
                     let count = read(0, &byte, 1)
                     guard count > 0 || (count < 0 && errno == EINTR) else { break }
                 }
-                stop.signal()
+                Task { await group.triggerGracefulShutdown() }
             }.start()
         }
-        let relay = RelayServer(configuration: configuration)
         let outcome = Outcome()
-        let started = DispatchSemaphore(value: 0)
+        let stopped = DispatchSemaphore(value: 0)
         Task {
             do {
-                let bound = try await relay.start(host: host, port: port)
-                StandardStreams.standardOutput("groupwire relay: listening on \(host):\(bound)\n")
+                try await group.run()
             } catch {
                 outcome.fail("cannot listen on \(host):\(port): \(error)")
             }
-            started.signal()
-        }
-        started.wait()
-        if let failure = outcome.failure { return .error(failure, status: .failure) }
-        stop.wait()
-        let stopped = DispatchSemaphore(value: 0)
-        Task {
-            await relay.shutdown()
             stopped.signal()
         }
         stopped.wait()
-        for source in sources { source.cancel() }
+        if let failure = outcome.failure { return .error(failure, status: .failure) }
         return ToolResult(output: Array("groupwire relay: stopped\n".utf8))
     }
 

@@ -15,8 +15,12 @@ struct RelayCommand: ParsableCommand {
             each frame within the sender's room, stamped with the sender, and tells every client \
             who is in its room. The first line of output names the port (useful with --port 0). \
             A client over a limit is told why and closed; one that does not read is dropped; the \
-            others go on. Connections, refusals and drops are logged to standard error. Runs until SIGINT or SIGTERM, then tells every client and waits for \
-            their connections to end. The secret comes from --secret, --secret-file or \
+            others go on. Connections, refusals and drops are logged to standard error, with the \
+            room and participant. GET http://HOST:PORT/metrics answers with the relay's counters \
+            and gauges in Prometheus's text format (--metrics-path). Runs until SIGINT or \
+            SIGTERM, then stops accepting, tells every client it is shutting down, gives them \
+            --drain-timeout seconds to take what is queued and close, closes what is left and \
+            exits: within the drain timeout and a second. The secret comes from --secret, --secret-file or \
             \(TokenTool.secretVariable). Exit 0 after a stop, 2 for usage errors or when it \
             cannot listen.
             """
@@ -49,6 +53,12 @@ struct RelayCommand: ParsableCommand {
     @Option(help: "Seconds of clock difference tolerated on token times.")
     var tokenLeeway: Int64 = 0
 
+    @Option(help: "The path on the relay's port serving metrics in Prometheus's text format; an empty path serves none.")
+    var metricsPath = "/metrics"
+
+    @Option(help: "Seconds a shutdown waits for clients to take their queued messages before closing them.")
+    var drainTimeout = 5.0
+
     @Flag(help: "Also stop when standard input ends: a script that starts the relay with a pipe stops it by ending, however it ends.")
     var untilStdinCloses = false
 
@@ -58,6 +68,9 @@ struct RelayCommand: ParsableCommand {
         guard maxQueuedBytes >= maxFrame else { throw ValidationError("--max-queued-bytes must hold at least one frame (\(maxFrame))") }
         guard maxRate > 0, burst > 0 else { throw ValidationError("--max-rate and --burst must be positive") }
         guard tokenLeeway >= 0 else { throw ValidationError("--token-leeway must not be negative") }
+        guard metricsPath.isEmpty || metricsPath.hasPrefix("/") else { throw ValidationError("--metrics-path must start with /") }
+        guard metricsPath != "/v1/connect" else { throw ValidationError("--metrics-path must not be the connect path /v1/connect") }
+        guard drainTimeout.isFinite, (0...3_600).contains(drainTimeout) else { throw ValidationError("--drain-timeout \(drainTimeout) is outside 0...3600") }
     }
 
     func run() throws {
@@ -73,7 +86,8 @@ struct RelayCommand: ParsableCommand {
         LoggingSystem.bootstrap(StreamLogHandler.standardError)
         let configuration = RelayServerConfiguration(
             secret: key, tokenLeeway: tokenLeeway, maxFrameSize: maxFrame, maxQueuedBytes: maxQueuedBytes,
-            maxMessagesPerSecond: maxRate, burst: burst)
+            maxMessagesPerSecond: maxRate, burst: burst, metricsPath: metricsPath.isEmpty ? nil : metricsPath,
+            drainTimeout: .milliseconds(Int64((drainTimeout * 1_000).rounded())))
         var tool = RelayTool(host: host, port: port, configuration: configuration)
         tool.untilStandardInputCloses = untilStdinCloses
         try StandardStreams.finish(tool.runBlocking())

@@ -2,6 +2,7 @@ import Foundation
 import GroupWire
 import GroupWireRelay
 import GroupWireSession
+import GroupWireTestSupport
 import InMemoryLogging
 import Logging
 import NIOCore
@@ -58,9 +59,10 @@ import Testing
         }
     }
 
-    /// Waits (polling, at most 10 s) until `condition` holds.
+    /// Waits (polling, at most 30 s: under the whole suite, sync tests running child
+    /// processes can hold the task pool for seconds) until `condition` holds.
     static func eventually(_ what: String, _ condition: () -> Bool) async throws {
-        let deadline = ContinuousClock.now + .seconds(10)
+        let deadline = ContinuousClock.now + .seconds(30)
         while !condition() {
             guard ContinuousClock.now < deadline else { throw WaitError(description: "timed out waiting for \(what)") }
             try await Task.sleep(for: .milliseconds(5))
@@ -114,12 +116,12 @@ import Testing
         try await Self.withRelay { _, port in
             let expired = try AccessToken(room: "canvas-7", identity: "eve", expiresAt: 1).signed(secret: Self.secret)
             let forged = try AccessToken(room: "canvas-7", identity: "eve", expiresAt: Int64.max).signed(secret: Array("guess".utf8))
-            let expiredAnswer = try await Self.httpGet(port: port, path: "/v1/connect?token=\(expired)")
+            let expiredAnswer = try await LoopbackSocket.httpGet(port: port, path: "/v1/connect?token=\(expired)")
             #expect(expiredAnswer.hasPrefix("HTTP/1.1 401 Unauthorized\r\n"))
             #expect(expiredAnswer.contains("\r\n\r\ntokenExpired: the token expired at 1, it is "))
-            let forgedAnswer = try await Self.httpGet(port: port, path: "/v1/connect?token=\(forged)")
+            let forgedAnswer = try await LoopbackSocket.httpGet(port: port, path: "/v1/connect?token=\(forged)")
             #expect(forgedAnswer.hasPrefix("HTTP/1.1 401") && forgedAnswer.hasSuffix("invalidToken: the signature does not match\n"))
-            let elsewhere = try await Self.httpGet(port: port, path: "/elsewhere")
+            let elsewhere = try await LoopbackSocket.httpGet(port: port, path: "/elsewhere")
             #expect(elsewhere.hasPrefix("HTTP/1.1 404") && elsewhere.hasSuffix("the relay listens on /v1/connect, not /elsewhere\n"))
             // The client says what the relay answered: the status and the token's problem.
             for (token, reason) in [(expired, "tokenExpired: the token expired at 1, it is "), (forged, "invalidToken: the signature does not match"),
@@ -267,19 +269,5 @@ import Testing
         try await Self.eventually("the client's events to end") { events.finished.withLock { $0 } }
         #expect(client.relayError?.code == .shuttingDown)
         await #expect(throws: WireError.self) { try await client.send([1], to: .all) }
-    }
-
-    /// A plain HTTP GET over loopback, returning the whole answer as text.
-    static func httpGet(port: Int, path: String) async throws -> String {
-        let channel = try await ClientBootstrap(group: MultiThreadedEventLoopGroup.singleton)
-            .connect(host: "127.0.0.1", port: port) { channel in
-                channel.eventLoop.makeCompletedFuture { try NIOAsyncChannel<ByteBuffer, ByteBuffer>(wrappingChannelSynchronously: channel) }
-            }
-        return try await channel.executeThenClose { inbound, outbound in
-            try await outbound.write(ByteBuffer(string: "GET \(path) HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n"))
-            var answer = ""
-            for try await chunk in inbound { answer += String(buffer: chunk) }
-            return answer
-        }
     }
 }

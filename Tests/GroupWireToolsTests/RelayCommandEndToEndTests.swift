@@ -75,8 +75,21 @@ import Testing
         return result.outputText.trimmingCharacters(in: .newlines)
     }
 
-    @Test func theRelayProcessServesARoomAndStopsOnSIGTERM() async throws {
-        let relay = try await RelayProcess(["--max-frame", "4096"])
+    /// The counter lines of the relay's `/metrics`, by name with labels.
+    static func scrape(_ port: Int) async throws -> [String: Double] {
+        let answer = try await LoopbackSocket.httpGet(port: port, path: "/metrics")
+        try #require(answer.hasPrefix("HTTP/1.1 200"), "\(answer.prefix(200))")
+        var samples: [String: Double] = [:]
+        for line in answer.split(separator: "\n") where line.hasPrefix("groupwire_relay_") {
+            guard let space = line.lastIndex(of: " "), let value = Double(line[line.index(after: space)...].trimmingCharacters(in: .whitespaces))
+            else { continue }
+            samples[String(line[..<space])] = value
+        }
+        return samples
+    }
+
+    @Test func theRelayProcessServesARoomCountsItAndStopsOnSIGTERMDuringTraffic() async throws {
+        let relay = try await RelayProcess(["--max-frame", "4096", "--drain-timeout", "2"])
         // Stopped by its process id whatever happens below.
         defer { relay.stop() }
         let process = relay.process
@@ -88,6 +101,9 @@ import Testing
         let ada = try await RelayTransport.connect(host: "127.0.0.1", port: port, token: try Self.token("ada"))
         let bo = try await RelayTransport.connect(host: "127.0.0.1", port: port, token: try Self.token("bo"))
         #expect(bo.welcome.members.map(\.identity) == ["ada"] && bo.welcome.maxFrameSize == 4_096)
+        let idle = try await Self.scrape(port)
+        #expect(idle["groupwire_relay_participants"] == 2 && idle["groupwire_relay_rooms"] == 1)
+        #expect(idle["groupwire_relay_frames_received_total"] == 0 && idle["groupwire_relay_frames_delivered_total"] == 0)
         var events = bo.events.makeAsyncIterator()
         #expect(await events.next() == .joined(ada.localParticipant))
         try await ada.send([7, 7, 7], to: .all)
@@ -100,14 +116,51 @@ import Testing
         while !log.value.contains("refused a connection"), ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(20)) }
         #expect(log.value.contains("refused a connection") && log.value.contains("invalidToken: the signature does not match"))
         #expect(log.value.contains("joined") && log.value.contains("participant=ada") && log.value.contains("room=canvas-7"))
+        let counted = try await Self.scrape(port)
+        #expect(counted["groupwire_relay_frames_received_total"] == 1 && counted["groupwire_relay_frames_delivered_total"] == 1)
+        #expect(counted["groupwire_relay_refusals_total{status=\"401\"}"] == 1)
 
+        // SIGTERM while ada sends (at most 1,000 a second, under the rate limit).
+        let sending = Task {
+            var sent = 0
+            while true {
+                do { try await ada.send([UInt8(truncatingIfNeeded: sent)], to: .all) } catch { return sent }
+                sent += 1
+                try? await Task.sleep(for: .milliseconds(1))
+            }
+        }
+        while try await Self.scrape(port)["groupwire_relay_frames_received_total"] ?? 0 < 50, ContinuousClock.now < deadline {
+            try await Task.sleep(for: .milliseconds(10))
+        }
         kill(process.processIdentifier, SIGTERM)
         let stopDeadline = ContinuousClock.now + .seconds(30)
         while process.isRunning, ContinuousClock.now < stopDeadline { try await Task.sleep(for: .milliseconds(20)) }
         try #require(!process.isRunning, "the relay did not stop within 30 s of SIGTERM")
         #expect(process.terminationStatus == 0)
         #expect(output.value.hasSuffix("groupwire relay: stopped\n"))
-        #expect(bo.relayError?.code == .shuttingDown)
+        #expect(await sending.value >= 50)
+        #expect(ada.relayError?.code == .shuttingDown && bo.relayError?.code == .shuttingDown)
+        #expect(log.value.contains("shutting down") && log.value.contains("reason=shutdown"))
+    }
+
+    @Test func relayHelpDocumentsEveryLimitTimeoutAndPortWithItsDefault() throws {
+        let help = try CLIRunner.run(["relay", "--help"])
+        #expect(help.status == 0)
+        // Help wraps lines: compare with the whitespace folded.
+        let text = help.outputText.split(whereSeparator: \.isWhitespace).joined(separator: " ")
+        for (option, defaultValue) in [
+            ("--host", "127.0.0.1"), ("--port", "8787"), ("--max-frame", "65536"), ("--max-queued-bytes", "4194304"),
+            ("--max-rate", "2000"), ("--burst", "4000"), ("--token-leeway", "0"), ("--metrics-path", "/metrics"),
+            ("--drain-timeout", "5.0"),
+        ] {
+            // The option's own entry: from its name in OPTIONS to the next option.
+            let options = try #require(text.range(of: "OPTIONS:").map { text[$0.upperBound...] })
+            let start = try #require(options.range(of: " \(option) <"), "\(option) is listed")
+            let rest = options[start.upperBound...]
+            let entry = rest[..<(rest.range(of: " --")?.lowerBound ?? rest.endIndex)]
+            #expect(entry.contains("(default: \(defaultValue))"), "\(option): \(entry)")
+        }
+        #expect(text.contains("within the drain timeout and a second") && text.contains("GET http://HOST:PORT/metrics"))
     }
 
     /// Each abuse the issue names, against the real process: refused with the documented

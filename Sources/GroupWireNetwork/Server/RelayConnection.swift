@@ -32,9 +32,12 @@ final class RelayConnection: Sendable {
     private let configuration: RelayServerConfiguration
     private let state: Mutex<State>
     private let logger: Logger
+    private let metrics: RelayMetrics
 
-    init(member: RelayMember, room: String, channel: any Channel, configuration: RelayServerConfiguration, logger: Logger) {
+    init(member: RelayMember, room: String, channel: any Channel, configuration: RelayServerConfiguration, logger: Logger,
+         metrics: RelayMetrics) {
         self.logger = logger
+        self.metrics = metrics
         self.member = member
         self.room = room
         self.channel = channel
@@ -44,16 +47,18 @@ final class RelayConnection: Sendable {
     }
 
     /// Queues `bytes` for the client.
-    /// - Returns: false when the client's queue would pass ``RelayServerConfiguration/maxQueuedBytes``:
-    ///   it is then dropped (too slow) and gets nothing more.
+    /// - Returns: whether it was queued: not when the connection is closing, nor when the
+    ///   client's queue would pass ``RelayServerConfiguration/maxQueuedBytes`` (it is then
+    ///   dropped as too slow and gets nothing more).
     @discardableResult
     func enqueue(_ bytes: [UInt8]) -> Bool {
-        let accepted = state.withLock { state -> Bool in
-            guard !state.closing else { return true }
+        let accepted = state.withLock { state -> Bool? in
+            guard !state.closing else { return nil }
             guard state.queuedBytes + bytes.count <= configuration.maxQueuedBytes else { return false }
             state.queuedBytes += bytes.count
             return true
         }
+        guard let accepted else { return false }
         guard accepted else {
             drop(RelayError(.tooSlow, "more than \(configuration.maxQueuedBytes) bytes waited to be written to \(member.identity)"),
                  reason: .tooSlow, code: .unknown(1013))
@@ -99,6 +104,7 @@ final class RelayConnection: Sendable {
         }
         guard first else { return }
         if let error {
+            if error.code != .shuttingDown, error.code != .replaced { metrics.dropped(error.code) }
             logger.warning("closing the connection", metadata: ["code": "\(error.code)", "reason": "\(error.message)"])
             continuation.yield(.message(RelayMessage.error(error).encoded()))
         }
@@ -110,6 +116,11 @@ final class RelayConnection: Sendable {
     /// read. The error is written only if the socket still takes it.
     func drop(_ error: RelayError, reason: RelayLeaveReason, code: WebSocketErrorCode) {
         finish(error, reason: reason, code: code)
+        close()
+    }
+
+    /// Closes the socket now, whatever is still queued.
+    func close() {
         channel.close(mode: .all, promise: nil)
     }
 

@@ -10,7 +10,9 @@ final class RelayRooms: Sendable {
 
     /// Adds `connection` to its room, replacing (and dropping) an older connection of the
     /// same identity; sends it the welcome and the others `joined`.
-    func join(_ connection: RelayConnection, maxFrameSize: Int) {
+    /// - Returns: whether it replaced an older connection (a reconnect).
+    @discardableResult
+    func join(_ connection: RelayConnection, maxFrameSize: Int) -> Bool {
         let replaced = rooms.withLock { rooms -> RelayConnection? in
             var room = rooms[connection.room, default: [:]]
             let older = room[connection.member.id]
@@ -28,6 +30,7 @@ final class RelayRooms: Sendable {
             return older
         }
         replaced?.finish(RelayError(.replaced, "\(connection.member.identity) connected again"), reason: .replaced, code: .normalClosure)
+        return replaced != nil
     }
 
     /// Removes `connection` (unless a newer one took its place) and tells the others.

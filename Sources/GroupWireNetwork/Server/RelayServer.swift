@@ -24,6 +24,8 @@ public final class RelayServer: Sendable {
     public let configuration: RelayServerConfiguration
     /// Where the relay says what it does: connections, refusals, drops (label `groupwire.relay`).
     public let logger: Logger
+    /// What the relay counts, served at ``RelayServerConfiguration/metricsPath``.
+    public let metrics: RelayMetrics
     private let group: any EventLoopGroup
     private let rooms = RelayRooms()
     private let running = Mutex<(channel: (any Channel)?, task: Task<Void, Never>?)>((nil, nil))
@@ -31,10 +33,11 @@ public final class RelayServer: Sendable {
     /// Creates a relay; nothing listens until ``start(host:port:)``.
     public init(
         configuration: RelayServerConfiguration, logger: Logger = Logger(label: "groupwire.relay"),
-        group: any EventLoopGroup = MultiThreadedEventLoopGroup.singleton
+        metrics: RelayMetrics = RelayMetrics(), group: any EventLoopGroup = MultiThreadedEventLoopGroup.singleton
     ) {
         self.configuration = configuration
         self.logger = logger
+        self.metrics = metrics
         self.group = group
     }
 
@@ -53,6 +56,7 @@ public final class RelayServer: Sendable {
     public func start(host: String, port: Int) async throws -> Int {
         let configuration = configuration
         let logger = logger
+        let metrics = metrics
         // NIO's own limit sits above ours, so an oversized frame gets our documented error.
         let nioLimit = 2 * configuration.maxFrameSize + 16 * 1_024 + 64
         let server = try await ServerBootstrap(group: group)
@@ -74,6 +78,7 @@ public final class RelayServer: Sendable {
                                         "status": "\(error.status)", "reason": "\(error.reason)",
                                         "remote": "\(channel.remoteAddress.map { "\($0)" } ?? "?")",
                                     ])
+                                    metrics.refused(status: error.status)
                                     Self.answer(error, on: channel)
                                     return nil
                                 }
@@ -117,8 +122,10 @@ public final class RelayServer: Sendable {
         return bound
     }
 
-    /// Stops listening, tells every client the relay is shutting down, and waits until
-    /// every connection has ended.
+    /// Stops listening, tells every client the relay is shutting down (after what is
+    /// already queued for it), and waits until every connection has ended; connections
+    /// still open after ``RelayServerConfiguration/drainTimeout`` are closed. Returns within
+    /// about the drain timeout plus a second.
     public func shutdown() async {
         let (channel, task) = running.withLock { running in
             defer { running = (nil, nil) }
@@ -129,7 +136,15 @@ public final class RelayServer: Sendable {
         for connection in rooms.all {
             connection.finish(RelayError(.shuttingDown, "the relay is shutting down"), reason: .shutdown, code: .goingAway)
         }
+        let (rooms, logger, timeout) = (rooms, logger, configuration.drainTimeout)
+        let deadline = Task {
+            try await Task.sleep(for: timeout)
+            let open = rooms.all
+            logger.warning("drain timed out; closing the connections still open", metadata: ["connections": "\(open.count)"])
+            for connection in open { connection.close() }
+        }
         await task?.value
+        deadline.cancel()
     }
 
     /// Participants per room now.
@@ -156,21 +171,31 @@ public final class RelayServer: Sendable {
 
     /// The HTTP answer to a refused request: the status and the reason as a text body.
     private static func response(_ refusal: RelayHandshake.Refusal) -> [HTTPServerResponsePart] {
-        var headers = HTTPHeaders()
-        let body = ByteBuffer(string: refusal.reason + "\n")
-        headers.add(name: "Content-Type", value: "text/plain; charset=utf-8")
-        headers.add(name: "Content-Length", value: String(body.readableBytes))
-        headers.add(name: "Connection", value: "close")
-        return [.head(HTTPResponseHead(version: .http1_1, status: HTTPResponseStatus(statusCode: refusal.status), headers: headers)),
-                .body(.byteBuffer(body)), .end(nil)]
+        response(status: HTTPResponseStatus(statusCode: refusal.status), contentType: "text/plain; charset=utf-8",
+                 body: ByteBuffer(string: refusal.reason + "\n"))
     }
 
-    /// Answers a request that was not upgraded: 404 for another path, 401 with the token's
-    /// problem, 400 for anything else.
+    /// An HTTP answer with `body`, after which the connection closes.
+    private static func response(status: HTTPResponseStatus, contentType: String, body: ByteBuffer) -> [HTTPServerResponsePart] {
+        var headers = HTTPHeaders()
+        headers.add(name: "Content-Type", value: contentType)
+        headers.add(name: "Content-Length", value: String(body.readableBytes))
+        headers.add(name: "Connection", value: "close")
+        return [.head(HTTPResponseHead(version: .http1_1, status: status, headers: headers)), .body(.byteBuffer(body)), .end(nil)]
+    }
+
+    /// Answers a request that was not upgraded: the metrics for a GET of
+    /// ``RelayServerConfiguration/metricsPath``, else 404 for another path, 401 with the
+    /// token's problem, 400 for anything else.
     private func refuse(_ channel: NIOAsyncChannel<HTTPServerRequestPart, HTTPServerResponsePart>) async {
         try? await channel.executeThenClose { inbound, outbound in
             for try await part in inbound {
                 guard case .head(let head) = part else { continue }
+                if head.method == .GET, let path = configuration.metricsPath, head.uri.split(separator: "?", maxSplits: 1).first.map(String.init) == path {
+                    try await outbound.write(contentsOf: Self.response(status: .ok, contentType: RelayMetrics.expositionContentType,
+                                                                       body: ByteBuffer(bytes: metrics.exposition())))
+                    return
+                }
                 let refusal: RelayHandshake.Refusal
                 do throws(RelayHandshake.Refusal) {
                     _ = try Self.handshake(head).claims(secret: configuration.secret, now: configuration.now(), leeway: configuration.tokenLeeway)
@@ -178,6 +203,7 @@ public final class RelayServer: Sendable {
                 } catch {
                     refusal = error
                 }
+                metrics.refused(status: refusal.status)
                 try await outbound.write(contentsOf: Self.response(refusal))
                 return
             }
@@ -191,8 +217,10 @@ public final class RelayServer: Sendable {
         logger[metadataKey: "room"] = "\(claims.room)"
         logger[metadataKey: "participant"] = "\(claims.identity)"
         let connection = RelayConnection(member: member, room: claims.room, channel: channel.channel, configuration: configuration,
-                                         logger: logger)
-        rooms.join(connection, maxFrameSize: configuration.maxFrameSize)
+                                         logger: logger, metrics: metrics)
+        metrics.connections.increment()
+        if rooms.join(connection, maxFrameSize: configuration.maxFrameSize) { metrics.reconnects.increment() }
+        metrics.census(rooms.census)
         logger.info("joined", metadata: ["id": "\(member.id)"])
         let socket = channel.channel
         do {
@@ -244,6 +272,7 @@ public final class RelayServer: Sendable {
             connection.lost()
         }
         rooms.leave(connection)
+        metrics.census(rooms.census)
         logger.info("left", metadata: ["reason": "\(connection.leaveReason)"])
     }
 
@@ -258,6 +287,8 @@ public final class RelayServer: Sendable {
             }
             var data = frame.unmaskedData
             let bytes = data.readBytes(length: data.readableBytes) ?? []
+            metrics.framesReceived.increment()
+            metrics.bytesReceived.increment(by: bytes.count)
             let header: RelaySendHeader
             do {
                 header = try RelaySendHeader(decoding: bytes, limits: configuration.limits)
@@ -268,9 +299,12 @@ public final class RelayServer: Sendable {
                 return false
             }
             let deliver = RelayMessage.deliverHeader(from: connection.member.id) + bytes[header.length...]
-            for recipient in rooms.recipients(of: connection, ids: header.recipients) {
-                recipient.enqueue(deliver)
+            var delivered = 0
+            for recipient in rooms.recipients(of: connection, ids: header.recipients) where recipient.enqueue(deliver) {
+                delivered += 1
             }
+            metrics.framesDelivered.increment(by: delivered)
+            metrics.bytesDelivered.increment(by: delivered * deliver.count)
             return true
         case .ping:
             connection.pong(frame.unmaskedData)

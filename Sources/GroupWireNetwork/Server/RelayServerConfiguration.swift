@@ -17,13 +17,21 @@ public struct RelayServerConfiguration: Sendable {
     public var maxMessagesPerSecond: Int
     /// The most messages one client may send in a burst above the rate (`--burst`). Default 4,000.
     public var burst: Int
+    /// The path on the relay's port where a GET returns ``RelayMetrics`` in Prometheus's
+    /// text format (`--metrics-path`); nil serves none. Default `/metrics`.
+    public var metricsPath: String?
+    /// How long a shutdown waits for clients to take their queued messages and the close
+    /// before it closes their connections (`--drain-timeout`). Default 5 seconds.
+    public var drainTimeout: Duration
     /// The time in seconds since 1970, for token checks.
     public var now: @Sendable () -> Int64
 
     /// Creates a configuration; every argument but the secret defaults to the documented default.
     public init(
         secret: [UInt8], tokenLeeway: Int64 = 0, maxFrameSize: Int = 65_536, maxQueuedBytes: Int = 4 << 20,
-        maxMessagesPerSecond: Int = 2_000, burst: Int = 4_000, now: @escaping @Sendable () -> Int64 = { Int64(Date().timeIntervalSince1970) }
+        maxMessagesPerSecond: Int = 2_000, burst: Int = 4_000, metricsPath: String? = "/metrics",
+        drainTimeout: Duration = .seconds(5),
+        now: @escaping @Sendable () -> Int64 = { Int64(Date().timeIntervalSince1970) }
     ) {
         self.secret = secret
         self.tokenLeeway = tokenLeeway
@@ -31,6 +39,8 @@ public struct RelayServerConfiguration: Sendable {
         self.maxQueuedBytes = maxQueuedBytes
         self.maxMessagesPerSecond = maxMessagesPerSecond
         self.burst = burst
+        self.metricsPath = metricsPath
+        self.drainTimeout = drainTimeout
         self.now = now
     }
 
