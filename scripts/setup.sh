@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Installs what GroupWire needs to build and test when it is missing:
 #   libzstd (the compression layer links it), the zstd CLI (interop tests run it),
-#   pkg-config (SwiftPM finds libzstd with it) and tshark (the dissector tests; optional
-#   on macOS, where the tests that need it are skipped without it).
+#   pkg-config (SwiftPM finds libzstd with it), openssl (the relay's TLS tests make a
+#   self-signed certificate with it; macOS has one) and tshark (the dissector tests;
+#   optional on macOS, where the tests that need it are skipped without it).
 # Debian/Ubuntu: apt-get. macOS: Homebrew when present, otherwise it says exactly what to
 # install and stops. Anything else: it says what to install.
 set -euo pipefail
@@ -42,11 +43,11 @@ Darwin)
     ;;
 Linux)
     if ! command -v dpkg >/dev/null 2>&1 || ! command -v apt-get >/dev/null 2>&1; then
-        echo "setup: no dpkg/apt-get here; install with your package manager: libzstd (with headers and libzstd.pc), zstd, pkg-config, tshark (optional)" >&2
+        echo "setup: no dpkg/apt-get here; install with your package manager: libzstd (with headers and libzstd.pc), zstd, pkg-config, openssl, tshark (optional)" >&2
         exit 1
     fi
     missing=()
-    for pkg in libzstd-dev zstd pkg-config tshark; do
+    for pkg in libzstd-dev zstd pkg-config openssl tshark; do
         dpkg -s "$pkg" >/dev/null 2>&1 || missing+=("$pkg")
     done
     if [ ${#missing[@]} -eq 0 ]; then

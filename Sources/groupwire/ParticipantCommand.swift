@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import GroupWireNetwork
 import GroupWireTools
 
 /// `groupwire participant`: one DrawTogether participant over a relay, driven line by line.
@@ -44,6 +45,15 @@ struct ParticipantCommand: ParsableCommand {
     @Option(help: "Seconds to wait for the relay, the session and the others (1...600).")
     var timeout = 20
 
+    @Flag(help: "Connect over TLS (wss), trusting the system's roots unless --tls-ca names others.")
+    var tls = false
+
+    @Option(help: "A PEM file of the certificates to trust for the relay (implies --tls).")
+    var tlsCa: String?
+
+    @Option(help: "The name the relay's certificate must carry, if not --host (implies --tls).")
+    var tlsServerName: String?
+
     func validate() throws {
         guard (1...65_535).contains(port) else { throw ValidationError("--port must be 1...65535, not \(port)") }
         guard (0...1_000).contains(canvasStrokes) else { throw ValidationError("--canvas-strokes must be 0...1000, not \(canvasStrokes)") }
@@ -61,6 +71,7 @@ struct ParticipantCommand: ParsableCommand {
         tool.activate = activate
         tool.canvasStrokes = canvasStrokes
         tool.timeout = .seconds(timeout)
+        if tls || tlsCa != nil || tlsServerName != nil { tool.tls = RelayClientTLS(trustRootsFile: tlsCa, serverName: tlsServerName) }
         try StandardStreams.finish(tool.runBlocking())
     }
 }

@@ -10,7 +10,8 @@ struct RelayCommand: ParsableCommand {
         commandName: "relay",
         abstract: "Run the GroupWire relay: rooms of participants over WebSocket (Spec/RELAY.md).",
         discussion: """
-            Clients connect to ws://HOST:PORT/v1/connect with a token (groupwire token) in the \
+            Clients connect to ws://HOST:PORT/v1/connect (wss:// with --tls-certificate and \
+            --tls-key, which serve TLS only) with a token (groupwire token) in the \
             token query parameter or the groupwire.token.TOKEN subprotocol; the relay forwards \
             each frame within the sender's room, stamped with the sender, and tells every client \
             who is in its room. The first line of output names the port (useful with --port 0). \
@@ -59,6 +60,12 @@ struct RelayCommand: ParsableCommand {
     @Option(help: "Seconds a shutdown waits for clients to take their queued messages before closing them.")
     var drainTimeout = 5.0
 
+    @Option(help: "A PEM file with the relay's certificate chain: serve TLS (wss) only. Needs --tls-key.")
+    var tlsCertificate: String?
+
+    @Option(help: "A PEM file with the certificate's private key.")
+    var tlsKey: String?
+
     @Flag(help: "Also stop when standard input ends: a script that starts the relay with a pipe stops it by ending, however it ends.")
     var untilStdinCloses = false
 
@@ -68,6 +75,7 @@ struct RelayCommand: ParsableCommand {
         guard maxQueuedBytes >= maxFrame else { throw ValidationError("--max-queued-bytes must hold at least one frame (\(maxFrame))") }
         guard maxRate > 0, burst > 0 else { throw ValidationError("--max-rate and --burst must be positive") }
         guard tokenLeeway >= 0 else { throw ValidationError("--token-leeway must not be negative") }
+        guard (tlsCertificate == nil) == (tlsKey == nil) else { throw ValidationError("--tls-certificate and --tls-key go together") }
         guard metricsPath.isEmpty || metricsPath.hasPrefix("/") else { throw ValidationError("--metrics-path must start with /") }
         guard metricsPath != "/v1/connect" else { throw ValidationError("--metrics-path must not be the connect path /v1/connect") }
         guard drainTimeout.isFinite, (0...3_600).contains(drainTimeout) else { throw ValidationError("--drain-timeout \(drainTimeout) is outside 0...3600") }
@@ -87,7 +95,8 @@ struct RelayCommand: ParsableCommand {
         let configuration = RelayServerConfiguration(
             secret: key, tokenLeeway: tokenLeeway, maxFrameSize: maxFrame, maxQueuedBytes: maxQueuedBytes,
             maxMessagesPerSecond: maxRate, burst: burst, metricsPath: metricsPath.isEmpty ? nil : metricsPath,
-            drainTimeout: .milliseconds(Int64((drainTimeout * 1_000).rounded())))
+            drainTimeout: .milliseconds(Int64((drainTimeout * 1_000).rounded())),
+            tls: tlsCertificate.flatMap { certificate in tlsKey.map { RelayServerTLS(certificateChainFile: certificate, privateKeyFile: $0) } })
         var tool = RelayTool(host: host, port: port, configuration: configuration)
         tool.untilStandardInputCloses = untilStdinCloses
         try StandardStreams.finish(tool.runBlocking())

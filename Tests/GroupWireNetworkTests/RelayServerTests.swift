@@ -27,9 +27,15 @@ import Testing
     static func withRelay(_ configuration: RelayServerConfiguration = RelayServerConfiguration(secret: secret),
                           _ body: (RelayServer, Int) async throws -> Void) async throws {
         let relay = RelayServer(configuration: configuration, logger: Self.quiet)
+        try await serving(relay) { port in try await body(relay, port) }
+    }
+
+    /// Starts `relay` on a free loopback port, runs `body` with the port, and shuts the
+    /// relay down however `body` ends.
+    static func serving(_ relay: RelayServer, _ body: (Int) async throws -> Void) async throws {
         let port = try await relay.start(host: "127.0.0.1", port: 0)
         do {
-            try await body(relay, port)
+            try await body(port)
         } catch {
             await relay.shutdown()
             throw error

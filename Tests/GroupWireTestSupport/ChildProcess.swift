@@ -22,6 +22,9 @@ package enum ChildProcess {
     package struct Failure: Error, CustomStringConvertible {
         /// The command line and what it wrote to standard error.
         package let description: String
+
+        /// Wraps `description`.
+        package init(description: String) { self.description = description }
     }
 
     /// Runs `executable arguments...` with `input` on standard input and waits for it.
@@ -69,6 +72,22 @@ package enum ChildProcess {
         return Run(
             status: process.terminationStatus, output: [UInt8](try Data(contentsOf: outputURL)),
             errors: String(decoding: try Data(contentsOf: errorURL), as: UTF8.self), timedOut: timedOut)
+    }
+
+    /// ``run(_:_:input:directory:environment:timeLimit:)`` for async callers: the wait
+    /// happens on a thread of its own, so a long child (a package build) does not hold one of
+    /// the few threads every test's tasks share.
+    package static func run(
+        _ executable: URL, _ arguments: [String], input: [UInt8] = [], directory: URL = RepositoryPaths.root,
+        environment: [String: String]? = nil, timeLimit: Duration = .seconds(120)
+    ) async throws -> Run {
+        try await withCheckedThrowingContinuation { continuation in
+            Thread {
+                continuation.resume(with: Result {
+                    try run(executable, arguments, input: input, directory: directory, environment: environment, timeLimit: timeLimit)
+                })
+            }.start()
+        }
     }
 
     /// Runs `executable arguments...` and returns its standard output.

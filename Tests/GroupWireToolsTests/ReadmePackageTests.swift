@@ -23,7 +23,7 @@ import Testing
     }
 
     @Test(.timeLimit(.minutes(10)))
-    func theSnippetsBuildAgainstThisCheckout() throws {
+    func theSnippetsBuildAgainstThisCheckout() async throws {
         let blocks = try Self.swiftBlocks()
         let manifest = try #require(blocks.first { $0.hasPrefix("// swift-tools-version:") })
         let source = try #require(blocks.first { $0.hasPrefix("// Sources/Canvas/Strokes.swift") })
@@ -47,7 +47,7 @@ import Testing
         }
         var environment = ProcessInfo.processInfo.environment
         environment["GROUPWIRE_WERROR"] = nil
-        let build = try ChildProcess.run(
+        let build = try await ChildProcess.run(
             URL(fileURLWithPath: "/usr/bin/env"),
             ["swift", "build", "--package-path", package.path, "--scratch-path", work.appendingPathComponent("scratch").path,
              "--target", "Canvas"],

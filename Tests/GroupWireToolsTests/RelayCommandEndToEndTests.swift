@@ -143,6 +143,34 @@ import Testing
         #expect(log.value.contains("shutting down") && log.value.contains("reason=shutdown"))
     }
 
+    @Test func theRelayProcessServesTLSWithTheCertificateItIsGiven() async throws {
+        let certificate = try SelfSignedCertificate()
+        defer { certificate.remove() }
+        let relay = try await RelayProcess(["--tls-certificate", certificate.certificate, "--tls-key", certificate.key])
+        defer { relay.stop() }
+        let tls = RelayClientTLS(trustRootsFile: certificate.certificate, serverName: "localhost")
+        let ada = try await RelayTransport.connect(host: "127.0.0.1", port: relay.port, token: try Self.token("ada"), tls: tls)
+        let bo = try await RelayTransport.connect(host: "127.0.0.1", port: relay.port, token: try Self.token("bo"), tls: tls)
+        var events = bo.events.makeAsyncIterator()
+        #expect(await events.next() == .joined(ada.localParticipant))
+        try await ada.send([4, 5, 6], to: .all)
+        #expect(await events.next() == .message(TransportMessage(source: ada.localParticipant, bytes: [4, 5, 6], arrival: .zero)))
+        let plain = try Self.token("plain")
+        await #expect(throws: RelayConnectError.self) { _ = try await RelayTransport.connect(host: "127.0.0.1", port: relay.port, token: plain) }
+        try await relay.waitForLog("tls=true")
+        #expect(relay.log.value.contains("tls=true"))
+        await ada.close()
+        await bo.close()
+    }
+
+    @Test func theRelayRefusesTLSFilesItCannotUseNamingThem() throws {
+        let run = try CLIRunner.run(["relay", "--port", "0", "--secret", "s", "--tls-certificate", "/nonexistent/relay.pem", "--tls-key", "/nonexistent/relay.key"])
+        // Exit 2: it cannot listen.
+        #expect(run.status == 2 && run.errors.contains("/nonexistent/relay.pem: not a readable PEM certificate chain"), "\(run.errors)")
+        let half = try CLIRunner.run(["relay", "--secret", "s", "--tls-certificate", "relay.pem"])
+        #expect(half.status == 2 && half.errors.contains("--tls-certificate and --tls-key go together"), "\(half.errors)")
+    }
+
     @Test func relayHelpDocumentsEveryLimitTimeoutAndPortWithItsDefault() throws {
         let help = try CLIRunner.run(["relay", "--help"])
         #expect(help.status == 0)

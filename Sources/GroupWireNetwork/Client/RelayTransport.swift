@@ -5,6 +5,7 @@ import GroupWireSession
 import NIOCore
 import NIOHTTP1
 import NIOPosix
+import NIOSSL
 import NIOWebSocket
 import Synchronization
 
@@ -65,14 +66,22 @@ public final class RelayTransport: Transport {
     ///   - token: an access token for the room (`groupwire token`, or the app's server).
     ///   - inSubprotocol: send the token as the `groupwire.token.` subprotocol instead of the
     ///     `token` query parameter (what a browser can do either way).
+    ///   - tls: connect over TLS (`wss://`), checking the relay's certificate this way; nil
+    ///     connects plain.
     ///   - timeout: how long to wait for the welcome before giving up.
     ///   - group: the event loops the connection runs on.
     /// - Throws: ``RelayConnectError`` when the relay refuses (a token it does not accept)
-    ///   or the connection fails.
+    ///   or the connection fails (a certificate that does not verify included).
     public static func connect(
-        host: String, port: Int, token: String, inSubprotocol: Bool = false, timeout: Duration = .seconds(10),
-        group: any EventLoopGroup = MultiThreadedEventLoopGroup.singleton
+        host: String, port: Int, token: String, inSubprotocol: Bool = false, tls: RelayClientTLS? = nil,
+        timeout: Duration = .seconds(10), group: any EventLoopGroup = MultiThreadedEventLoopGroup.singleton
     ) async throws(RelayConnectError) -> RelayTransport {
+        let context: (NIOSSLContext, serverName: String)?
+        do {
+            context = try tls.map { tls throws(RelayTLSError) in (try tls.context(), tls.serverName ?? host) }
+        } catch {
+            throw RelayConnectError(status: nil, reason: "TLS: \(error)")
+        }
         // The socket, once there is one, so that a timeout can close it (which fails
         // whatever waits on it; a future's wait cannot be cancelled otherwise).
         let socket = SocketBox()
@@ -82,14 +91,15 @@ public final class RelayTransport: Transport {
         }
         defer { timer.cancel() }
         do {
-            return try await connectNow(host: host, port: port, token: token, inSubprotocol: inSubprotocol, group: group, socket: socket)
+            return try await connectNow(host: host, port: port, token: token, inSubprotocol: inSubprotocol, tls: context, group: group,
+                                        socket: socket)
         } catch {
             if socket.didTimeOut { throw RelayConnectError(status: nil, reason: "no welcome from \(host):\(port) within \(timeout)") }
             throw error
         }
     }
 
-    /// Holds a connection's channel for ``connect(host:port:token:inSubprotocol:timeout:group:)``'s timer.
+    /// Holds a connection's channel for ``connect(host:port:token:inSubprotocol:tls:timeout:group:)``'s timer.
     private final class SocketBox: Sendable {
         private let state = Mutex<(channel: (any Channel)?, timedOut: Bool)>((nil, false))
 
@@ -112,7 +122,8 @@ public final class RelayTransport: Transport {
     }
 
     private static func connectNow(
-        host: String, port: Int, token: String, inSubprotocol: Bool, group: any EventLoopGroup, socket: SocketBox
+        host: String, port: Int, token: String, inSubprotocol: Bool, tls: (NIOSSLContext, serverName: String)?,
+        group: any EventLoopGroup, socket: SocketBox
     ) async throws(RelayConnectError) -> RelayTransport {
         let upgraded: EventLoopFuture<UpgradeOutcome>
         do {
@@ -121,6 +132,10 @@ public final class RelayTransport: Transport {
                 .connect(host: host, port: port) { channel in
                     socket.set(channel)
                     return channel.eventLoop.makeCompletedFuture {
+                        if let (context, serverName) = tls {
+                            try channel.pipeline.syncOperations.addHandler(
+                                NIOSSLClientHandler(context: context, serverHostname: RelayClientTLS.sniName(serverName)))
+                        }
                         let upgrader = NIOTypedWebSocketClientUpgrader<UpgradeOutcome>(
                             maxFrameSize: Self.largestMessage,
                             upgradePipelineHandler: { channel, _ in

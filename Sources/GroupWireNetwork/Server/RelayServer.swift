@@ -5,6 +5,7 @@ import Logging
 import NIOCore
 import NIOHTTP1
 import NIOPosix
+import NIOSSL
 import NIOWebSocket
 import Synchronization
 
@@ -51,12 +52,16 @@ public final class RelayServer: Sendable {
         case refused(NIOAsyncChannel<HTTPServerRequestPart, HTTPServerResponsePart>)
     }
 
-    /// Listens on `host`:`port` and serves clients until ``shutdown()``.
+    /// Listens on `host`:`port` and serves clients until ``shutdown()``, over TLS when the
+    /// configuration has it.
     /// - Returns: the port it listens on (the free one it got for port 0).
+    /// - Throws: ``RelayTLSError`` for TLS files that cannot be used; the socket's error
+    ///   when it cannot listen.
     public func start(host: String, port: Int) async throws -> Int {
         let configuration = configuration
         let logger = logger
         let metrics = metrics
+        let tls = try configuration.tls?.context()
         // NIO's own limit sits above ours, so an oversized frame gets our documented error.
         let nioLimit = 2 * configuration.maxFrameSize + 16 * 1_024 + 64
         let server = try await ServerBootstrap(group: group)
@@ -64,6 +69,7 @@ public final class RelayServer: Sendable {
             .childChannelOption(.socketOption(.tcp_nodelay), value: 1)
             .bind(host: host, port: port) { channel in
                 channel.eventLoop.makeCompletedFuture {
+                    if let tls { try channel.pipeline.syncOperations.addHandler(NIOSSLServerHandler(context: tls)) }
                     let upgrader = NIOTypedWebSocketServerUpgrader<Upgrade>(
                         maxFrameSize: nioLimit,
                         shouldUpgrade: { channel, head in
@@ -108,7 +114,7 @@ public final class RelayServer: Sendable {
                 }
             }
         let bound = server.channel.localAddress?.port ?? port
-        logger.notice("listening", metadata: ["host": "\(host)", "port": "\(bound)"])
+        logger.notice("listening", metadata: ["host": "\(host)", "port": "\(bound)", "tls": "\(tls != nil)"])
         let task = Task<Void, Never> {
             try? await withThrowingDiscardingTaskGroup { group in
                 try await server.executeThenClose { inbound in

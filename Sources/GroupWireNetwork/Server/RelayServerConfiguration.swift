@@ -23,6 +23,9 @@ public struct RelayServerConfiguration: Sendable {
     /// How long a shutdown waits for clients to take their queued messages and the close
     /// before it closes their connections (`--drain-timeout`). Default 5 seconds.
     public var drainTimeout: Duration
+    /// TLS for every connection (`--tls-certificate`, `--tls-key`); nil serves plain
+    /// WebSocket. Default nil.
+    public var tls: RelayServerTLS?
     /// The time in seconds since 1970, for token checks.
     public var now: @Sendable () -> Int64
 
@@ -30,7 +33,7 @@ public struct RelayServerConfiguration: Sendable {
     public init(
         secret: [UInt8], tokenLeeway: Int64 = 0, maxFrameSize: Int = 65_536, maxQueuedBytes: Int = 4 << 20,
         maxMessagesPerSecond: Int = 2_000, burst: Int = 4_000, metricsPath: String? = "/metrics",
-        drainTimeout: Duration = .seconds(5),
+        drainTimeout: Duration = .seconds(5), tls: RelayServerTLS? = nil,
         now: @escaping @Sendable () -> Int64 = { Int64(Date().timeIntervalSince1970) }
     ) {
         self.secret = secret
@@ -41,6 +44,7 @@ public struct RelayServerConfiguration: Sendable {
         self.burst = burst
         self.metricsPath = metricsPath
         self.drainTimeout = drainTimeout
+        self.tls = tls
         self.now = now
     }
 

@@ -20,7 +20,7 @@ struct ParticipantRun<Canvas: ParticipantCanvas> {
     func run() async throws {
         let relay: RelayTransport
         do {
-            relay = try await RelayTransport.connect(host: tool.host, port: tool.port, token: tool.token, timeout: tool.timeout)
+            relay = try await RelayTransport.connect(host: tool.host, port: tool.port, token: tool.token, tls: tool.tls, timeout: tool.timeout)
         } catch {
             throw ParticipantFailure("cannot join through the relay at \(tool.host):\(tool.port): \(error)")
         }

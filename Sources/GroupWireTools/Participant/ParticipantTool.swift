@@ -1,5 +1,6 @@
 import Dispatch
 import Foundation
+import GroupWireNetwork
 import GroupWire
 import GroupWireNegotiation
 import GroupWireSpec
@@ -35,6 +36,8 @@ package struct ParticipantTool: Sendable {
     package var canvasStrokes = 200
     /// How long to wait for the relay, the session and the others.
     package var timeout: Duration = .seconds(20)
+    /// TLS to the relay (`--tls`, `--tls-ca`, `--tls-server-name`); nil connects plain.
+    package var tls: RelayClientTLS?
 
     /// Creates the tool.
     package init(port: Int, token: String, specPath: String) {
