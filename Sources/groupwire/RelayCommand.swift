@@ -16,7 +16,9 @@ struct RelayCommand: ParsableCommand {
             each frame within the sender's room, stamped with the sender, and tells every client \
             who is in its room. The first line of output names the port (useful with --port 0). \
             A client over a limit is told why and closed; one that does not read is dropped; the \
-            others go on. Connections, refusals and drops are logged to standard error, with the \
+            others go on. A participant whose connection is lost (not closed) keeps its place for \
+            --reconnect-grace seconds: the others are not told it left, and a RelayTransport with \
+            reconnecting on comes back into it. Connections, refusals and drops are logged to standard error, with the \
             room and participant. GET http://HOST:PORT/metrics answers with the relay's counters \
             and gauges in Prometheus's text format (--metrics-path). Runs until SIGINT or \
             SIGTERM, then stops accepting, tells every client it is shutting down, gives them \
@@ -60,6 +62,9 @@ struct RelayCommand: ParsableCommand {
     @Option(help: "Seconds a shutdown waits for clients to take their queued messages before closing them.")
     var drainTimeout = 5.0
 
+    @Option(help: "Seconds a participant whose connection was lost keeps its place (others are not told it left) for it to reconnect; 0 for none. Keep it under the delivery layer's peer timeout (5 s).")
+    var reconnectGrace = 3.0
+
     @Option(help: "A PEM file with the relay's certificate chain: serve TLS (wss) only. Needs --tls-key.")
     var tlsCertificate: String?
 
@@ -78,6 +83,7 @@ struct RelayCommand: ParsableCommand {
         guard (tlsCertificate == nil) == (tlsKey == nil) else { throw ValidationError("--tls-certificate and --tls-key go together") }
         guard metricsPath.isEmpty || metricsPath.hasPrefix("/") else { throw ValidationError("--metrics-path must start with /") }
         guard metricsPath != "/v1/connect" else { throw ValidationError("--metrics-path must not be the connect path /v1/connect") }
+        guard reconnectGrace.isFinite, (0...3_600).contains(reconnectGrace) else { throw ValidationError("--reconnect-grace \(reconnectGrace) is outside 0...3600") }
         guard drainTimeout.isFinite, (0...3_600).contains(drainTimeout) else { throw ValidationError("--drain-timeout \(drainTimeout) is outside 0...3600") }
     }
 
@@ -96,6 +102,7 @@ struct RelayCommand: ParsableCommand {
             secret: key, tokenLeeway: tokenLeeway, maxFrameSize: maxFrame, maxQueuedBytes: maxQueuedBytes,
             maxMessagesPerSecond: maxRate, burst: burst, metricsPath: metricsPath.isEmpty ? nil : metricsPath,
             drainTimeout: .milliseconds(Int64((drainTimeout * 1_000).rounded())),
+            reconnectGrace: .milliseconds(Int64((reconnectGrace * 1_000).rounded())),
             tls: tlsCertificate.flatMap { certificate in tlsKey.map { RelayServerTLS(certificateChainFile: certificate, privateKeyFile: $0) } })
         var tool = RelayTool(host: host, port: port, configuration: configuration)
         tool.untilStandardInputCloses = untilStdinCloses

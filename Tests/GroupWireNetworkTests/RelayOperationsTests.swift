@@ -195,10 +195,3 @@ import Testing
         }
     }
 }
-
-extension [UInt8] {
-    /// Whether the text has `line` as one of its lines.
-    fileprivate func containsLine(_ line: String) -> Bool {
-        String(decoding: self, as: UTF8.self).split(separator: "\n").contains { $0 == line }
-    }
-}

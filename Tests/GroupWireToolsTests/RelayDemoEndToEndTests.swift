@@ -65,6 +65,17 @@ import Testing
         #expect(report.summary.contains("fragments: ") && report.summary.contains("as JSON"))
     }
 
+    /// The README's main command as a user runs it: the binary, its exit status, its summary.
+    @Test func groupwireDemoRunsToItsSummaryWithEveryCheckHolding() async throws {
+        let binary = try #require(CLIRunner.binary)
+        let run = try await ChildProcess.run(binary, ["demo"], timeLimit: .seconds(300))
+        #expect(run.status == 0 && !run.timedOut, "exit \(run.status): \(run.errors)")
+        let summary = run.outputText
+        #expect(summary.contains("participants:") && summary.contains("checks:"), "\(summary)")
+        let checks = summary.split(separator: "\n").drop { !$0.hasPrefix("checks:") }.dropFirst()
+        #expect(checks.count == 8 && checks.allSatisfy { $0.hasPrefix("  holds ") }, "\(checks.joined(separator: "\n"))")
+    }
+
     @Test func anInterruptedDemoLeavesNothingRunning() async throws {
         let binary = try #require(CLIRunner.binary)
         let process = Process()

@@ -15,48 +15,61 @@ import Synchronization
 ///
 /// The relay's membership messages become `joined` and `left` events (the welcome's members
 /// first); delivered frames become messages with the source the relay stamped. Frames travel
-/// over one TCP connection, so the transport is reliable and ordered while connected; when
-/// the connection ends every participant leaves and the events finish.
+/// over one TCP connection, so without ``RelayReconnect`` the transport is reliable and
+/// ordered while connected, and when the connection ends every participant leaves and the
+/// events finish.
+///
+/// With ``RelayReconnect`` a connection that is lost (not closed by either side) is made
+/// again with backoff, and the relay gives the participant its place back within its
+/// reconnect grace period: nobody sees it leave. Frames in flight when the connection broke
+/// are lost, so the transport then says it is neither reliable nor ordered, and a
+/// `DeliveryTransport` over it numbers, acknowledges and sends again what was lost:
 ///
 /// ```swift
-/// let transport = try await RelayTransport.connect(host: "127.0.0.1", port: port, token: token)
-/// let messenger = Messenger(transport: transport)
+/// let relay = try await RelayTransport.connect(host: "127.0.0.1", port: port, token: token, reconnect: RelayReconnect())
+/// let messenger = Messenger(transport: DeliveryTransport(over: relay))   // reliable mode loses nothing across a reconnect
 /// ```
 public final class RelayTransport: Transport {
     /// This participant, as the relay named it.
     public let localParticipant: ParticipantID
-    /// Reliable and ordered while connected; messages up to the relay's frame size.
+    /// Reliable and ordered (while connected) without ``RelayReconnect``; neither with it;
+    /// messages up to the relay's frame size.
     public let guarantees: TransportGuarantees
     /// Deliveries and membership changes, in the relay's order.
     public let events: AsyncStream<TransportEvent>
     /// What the relay said first: identity, room, frame size, who was there.
     public let welcome: RelayWelcome
 
-    private let channel: any Channel
-    private let writer: NIOAsyncChannelOutboundWriter<WebSocketFrame>
     private let shared: Shared
+    private let reconnects: Bool
 
-    private struct State {
+    /// One WebSocket connection to the relay.
+    fileprivate struct Link: Sendable {
+        let channel: any Channel
+        let writer: NIOAsyncChannelOutboundWriter<WebSocketFrame>
+    }
+
+    fileprivate struct State {
         var closed = false
+        var closing = false
+        var link: Link?
         var members: Set<ParticipantID> = []
         var error: RelayError?
         var statistics = RelayTransportStatistics()
     }
 
     /// What the connection's task and the transport share.
-    private final class Shared: Sendable {
+    fileprivate final class Shared: Sendable {
         let state = Mutex(State())
     }
 
-    private init(welcome: RelayWelcome, channel: any Channel, writer: NIOAsyncChannelOutboundWriter<WebSocketFrame>,
-                 events: AsyncStream<TransportEvent>, shared: Shared) {
+    private init(welcome: RelayWelcome, events: AsyncStream<TransportEvent>, shared: Shared, reconnects: Bool) {
         self.welcome = welcome
         localParticipant = ParticipantID(uuid: welcome.you.id)
-        guarantees = TransportGuarantees(isReliable: true, isOrdered: true, maxMessageSize: welcome.maxFrameSize)
-        self.channel = channel
-        self.writer = writer
+        guarantees = TransportGuarantees(isReliable: !reconnects, isOrdered: !reconnects, maxMessageSize: welcome.maxFrameSize)
         self.events = events
         self.shared = shared
+        self.reconnects = reconnects
     }
 
     /// Connects to the relay at `host`:`port` with `token` and waits for the welcome.
@@ -68,13 +81,16 @@ public final class RelayTransport: Transport {
     ///     `token` query parameter (what a browser can do either way).
     ///   - tls: connect over TLS (`wss://`), checking the relay's certificate this way; nil
     ///     connects plain.
+    ///   - reconnect: make a lost connection again, as this says; nil ends the transport
+    ///     when the connection ends.
     ///   - timeout: how long to wait for the welcome before giving up.
     ///   - group: the event loops the connection runs on.
     /// - Throws: ``RelayConnectError`` when the relay refuses (a token it does not accept)
     ///   or the connection fails (a certificate that does not verify included).
     public static func connect(
         host: String, port: Int, token: String, inSubprotocol: Bool = false, tls: RelayClientTLS? = nil,
-        timeout: Duration = .seconds(10), group: any EventLoopGroup = MultiThreadedEventLoopGroup.singleton
+        reconnect: RelayReconnect? = nil, timeout: Duration = .seconds(10),
+        group: any EventLoopGroup = MultiThreadedEventLoopGroup.singleton
     ) async throws(RelayConnectError) -> RelayTransport {
         let context: (NIOSSLContext, serverName: String)?
         do {
@@ -82,6 +98,7 @@ public final class RelayTransport: Transport {
         } catch {
             throw RelayConnectError(status: nil, reason: "TLS: \(error)")
         }
+        let dialer = Dialer(host: host, port: port, token: token, inSubprotocol: inSubprotocol, tls: context, group: group)
         // The socket, once there is one, so that a timeout can close it (which fails
         // whatever waits on it; a future's wait cannot be cancelled otherwise).
         let socket = SocketBox()
@@ -91,40 +108,292 @@ public final class RelayTransport: Transport {
         }
         defer { timer.cancel() }
         do {
-            return try await connectNow(host: host, port: port, token: token, inSubprotocol: inSubprotocol, tls: context, group: group,
-                                        socket: socket)
+            let channel = try await dialer.dial(socket: socket)
+            return try await start(channel, dialer: dialer, reconnect: reconnect)
         } catch {
             if socket.didTimeOut { throw RelayConnectError(status: nil, reason: "no welcome from \(host):\(port) within \(timeout)") }
             throw error
         }
     }
 
-    /// Holds a connection's channel for ``connect(host:port:token:inSubprotocol:tls:timeout:group:)``'s timer.
-    private final class SocketBox: Sendable {
-        private let state = Mutex<(channel: (any Channel)?, timedOut: Bool)>((nil, false))
-
-        func set(_ channel: any Channel) {
-            let late = state.withLock { state -> Bool in
-                state.channel = channel
-                return state.timedOut
+    /// Runs the connection in a task: hands back the welcome, then turns what arrives into
+    /// events until the connection ends, making it again when it was lost and ``RelayReconnect``
+    /// was given.
+    private static func start(
+        _ first: NIOAsyncChannel<WebSocketFrame, WebSocketFrame>, dialer: Dialer, reconnect: RelayReconnect?
+    ) async throws(RelayConnectError) -> RelayTransport {
+        let (events, continuation) = AsyncStream<TransportEvent>.makeStream()
+        let shared = Shared()
+        let welcome: RelayWelcome
+        do {
+            welcome = try await withCheckedThrowingContinuation { ready in
+                Task {
+                    var pending: CheckedContinuation<RelayWelcome, any Error>? = ready
+                    var channel = first
+                    while true {
+                        let ending = await read(channel, shared: shared, events: continuation) { welcome in
+                            pending?.resume(returning: welcome)
+                            pending = nil
+                        }
+                        if let waiting = pending {
+                            if case .failed(let error) = ending { waiting.resume(throwing: error) } else {
+                                waiting.resume(throwing: RelayConnectError(status: nil, reason: "the relay closed before its welcome"))
+                            }
+                            pending = nil
+                            break
+                        }
+                        guard let reconnect, case .lost = ending, let next = await Self.again(dialer, reconnect, shared: shared) else { break }
+                        channel = next
+                    }
+                    let members = shared.state.withLock { state -> Set<ParticipantID> in
+                        state.closed = true
+                        state.link = nil
+                        defer { state.members = [] }
+                        return state.members
+                    }
+                    for member in members.sorted() { continuation.yield(.left(member)) }
+                    continuation.finish()
+                }
             }
-            if late { channel.close(promise: nil) }
+        } catch let error as RelayConnectError {
+            throw error
+        } catch {
+            throw RelayConnectError(status: nil, reason: "the connection failed before the welcome: \(error)")
         }
-
-        func timedOut() {
-            state.withLock { state -> (any Channel)? in
-                state.timedOut = true
-                return state.channel
-            }?.close(promise: nil)
-        }
-
-        var didTimeOut: Bool { state.withLock { $0.timedOut } }
+        return RelayTransport(welcome: welcome, events: events, shared: shared, reconnects: reconnect != nil)
     }
 
-    private static func connectNow(
-        host: String, port: Int, token: String, inSubprotocol: Bool, tls: (NIOSSLContext, serverName: String)?,
-        group: any EventLoopGroup, socket: SocketBox
-    ) async throws(RelayConnectError) -> RelayTransport {
+    /// How one connection ended.
+    private enum Ending {
+        /// A close frame, from the relay or answering ours.
+        case closed
+        /// Without a close frame: the socket ended or failed.
+        case lost
+        /// Before or at the welcome: what went wrong.
+        case failed(any Error)
+    }
+
+    /// Reads one connection until it ends: the welcome (membership brought up to date
+    /// with it, then `welcomed`), deliveries and membership as events.
+    private static func read(
+        _ channel: NIOAsyncChannel<WebSocketFrame, WebSocketFrame>, shared: Shared, events: AsyncStream<TransportEvent>.Continuation,
+        welcomed: (RelayWelcome) -> Void
+    ) async -> Ending {
+        var welcome: RelayWelcome?
+        // Frames up to the size the welcome announces (the relay's --max-frame).
+        var limits = RelayLimits()
+        do {
+            return try await channel.executeThenClose { inbound, outbound in
+                for try await frame in inbound {
+                    guard frame.opcode == .binary else {
+                        if frame.opcode == .connectionClose { return .closed }
+                        continue
+                    }
+                    var data = frame.unmaskedData
+                    shared.state.withLock { state in
+                        state.statistics.messagesReceived += 1
+                        state.statistics.bytesReceived += data.readableBytes
+                    }
+                    let message = try RelayMessage(decoding: data.readBytes(length: data.readableBytes) ?? [], limits: limits)
+                    guard welcome != nil else {
+                        guard case .welcome(let first) = message else {
+                            throw RelayConnectError(status: nil, reason: "the relay's first message is not a welcome: \(message)")
+                        }
+                        welcome = first
+                        limits.maxFrameSize = first.maxFrameSize
+                        // Who is there now against who was (nobody, on the first connection).
+                        let now = Set(first.members.map { ParticipantID(uuid: $0.id) })
+                        let (gone, new) = shared.state.withLock { state -> ([ParticipantID], [ParticipantID]) in
+                            let gone = state.members.subtracting(now).sorted()
+                            let new = now.subtracting(state.members).sorted()
+                            state.members = now
+                            state.link = Link(channel: channel.channel, writer: outbound)
+                            return (gone, new)
+                        }
+                        for participant in gone { events.yield(.left(participant)) }
+                        for participant in new { events.yield(.joined(participant)) }
+                        welcomed(first)
+                        continue
+                    }
+                    Self.handle(message, shared: shared, events: events)
+                }
+                return welcome == nil ? .failed(RelayConnectError(status: nil, reason: "the relay closed before its welcome")) : .lost
+            }
+        } catch {
+            return welcome == nil ? .failed(error) : .lost
+        }
+    }
+
+    /// Makes a lost connection again: attempts with doubling pauses until one is welcomed,
+    /// the transport is closed, the relay refuses, or ``RelayReconnect/within`` has passed.
+    private static func again(_ dialer: Dialer, _ policy: RelayReconnect, shared: Shared) async -> NIOAsyncChannel<WebSocketFrame, WebSocketFrame>? {
+        shared.state.withLock { $0.link = nil }
+        let deadline = ContinuousClock.now + policy.within
+        var pause = policy.firstDelay
+        while ContinuousClock.now < deadline, !shared.state.withLock({ $0.closing }) {
+            try? await Task.sleep(for: min(pause, deadline - ContinuousClock.now))
+            pause = min(pause * 2, policy.maxDelay)
+            let socket = SocketBox()
+            let timer = Task {
+                try await Task.sleep(for: policy.attemptTimeout)
+                socket.timedOut()
+            }
+            defer { timer.cancel() }
+            do throws(RelayConnectError) {
+                let channel = try await dialer.dial(socket: socket)
+                shared.state.withLock { $0.statistics.reconnects += 1 }
+                return channel
+            } catch {
+                // A refusal (an expired token, say) will not change: stop.
+                if error.status != nil { return nil }
+            }
+        }
+        return nil
+    }
+
+    private static func handle(_ message: RelayMessage, shared: Shared, events: AsyncStream<TransportEvent>.Continuation) {
+        switch message {
+        case .deliver(let source, let frame):
+            events.yield(.message(TransportMessage(source: ParticipantID(uuid: source), bytes: frame, arrival: .zero)))
+        case .joined(let member):
+            let id = ParticipantID(uuid: member.id)
+            // A replaced connection's identity joins again without having left here.
+            if shared.state.withLock({ $0.members.insert(id).inserted }) { events.yield(.joined(id)) }
+        case .left(let id, _):
+            let participant = ParticipantID(uuid: id)
+            if shared.state.withLock({ $0.members.remove(participant) != nil }) { events.yield(.left(participant)) }
+        case .error(let error):
+            shared.state.withLock { $0.error = error }
+        case .send, .welcome:
+            break
+        }
+    }
+
+    /// The largest WebSocket message a client reads: a deliver header and a frame of the
+    /// largest `--max-frame` the relay accepts (16 MiB).
+    static let largestMessage = (16 << 20) + 64
+
+    /// Sends one frame through the relay. While a lost connection is being made again the
+    /// frame is dropped (counted in ``RelayTransportStatistics/framesDroppedWhileReconnecting``).
+    /// - Throws: `messageTooLarge` over the relay's frame size, `transportClosed` after the
+    ///   connection ended.
+    public func send(_ bytes: [UInt8], to recipients: Recipients) async throws(WireError) {
+        guard bytes.count <= welcome.maxFrameSize else {
+            throw WireError(.messageTooLarge, "a frame of \(bytes.count) bytes, over the relay's \(welcome.maxFrameSize)")
+        }
+        if let participants = recipients.participants, participants.isEmpty { return }
+        let (closed, link) = shared.state.withLock { ($0.closed, $0.link) }
+        guard !closed else { throw WireError(.transportClosed, "the relay connection has ended") }
+        guard let link else {
+            shared.state.withLock { $0.statistics.framesDroppedWhileReconnecting += 1 }
+            return
+        }
+        let message = RelayMessage.send(to: recipients.participants.map { $0.sorted().map(\.uuid) }, frame: bytes).encoded()
+        do {
+            try await link.writer.write(WebSocketFrame(fin: true, opcode: .binary, maskKey: .random(), data: ByteBuffer(bytes: message)))
+        } catch {
+            guard reconnects, !shared.state.withLock({ $0.closed }) else {
+                throw WireError(.transportClosed, "the relay connection has ended: \(error)")
+            }
+            shared.state.withLock { $0.statistics.framesDroppedWhileReconnecting += 1 }
+            return
+        }
+        shared.state.withLock { state in
+            state.statistics.messagesSent += 1
+            state.statistics.bytesSent += message.count
+        }
+    }
+
+    /// What this transport has sent and received so far.
+    public var statistics: RelayTransportStatistics { shared.state.withLock { $0.statistics } }
+
+    /// Sends one relay message as it is, for tests of what the relay refuses.
+    func sendUnchecked(_ message: [UInt8], asText: Bool = false) async throws {
+        guard let link = shared.state.withLock({ $0.link }) else { throw WireError(.transportClosed, "not connected") }
+        try await link.writer.write(WebSocketFrame(fin: true, opcode: asText ? .text : .binary, maskKey: .random(), data: ByteBuffer(bytes: message)))
+    }
+
+    /// Ends the current connection abruptly, without a close frame, as a network fault
+    /// would: for tests of reconnecting.
+    func cutConnection() {
+        shared.state.withLock { $0.link }?.channel.close(promise: nil)
+    }
+
+    /// The last error the relay reported, if any (before it closed the connection).
+    public var relayError: RelayError? { shared.state.withLock { $0.error } }
+
+    /// Closes the connection: the relay tells the others this participant left.
+    public func close() async {
+        let link = shared.state.withLock { state in
+            state.closing = true
+            return state.link
+        }
+        guard let link else { return }
+        var data = ByteBuffer()
+        data.write(webSocketErrorCode: .normalClosure)
+        try? await link.writer.write(WebSocketFrame(fin: true, opcode: .connectionClose, maskKey: .random(), data: data))
+        try? await link.channel.close()
+    }
+}
+
+/// How a ``RelayTransport`` makes a lost connection again: attempts after pauses that
+/// double from ``firstDelay`` up to ``maxDelay``, for at most ``within``, which should be
+/// the relay's reconnect grace period (`groupwire relay --reconnect-grace`, 3 seconds by
+/// default): after it the relay has told the others this participant left.
+public struct RelayReconnect: Sendable {
+    /// How long to keep trying after the connection is lost. Default 3 seconds.
+    public var within: Duration
+    /// The pause before the first attempt. Default 50 ms.
+    public var firstDelay: Duration
+    /// The longest pause between attempts. Default 1 second.
+    public var maxDelay: Duration
+    /// How long one attempt may take. Default 2 seconds.
+    public var attemptTimeout: Duration
+
+    /// Creates a policy; every argument defaults to the documented default.
+    public init(within: Duration = .seconds(3), firstDelay: Duration = .milliseconds(50), maxDelay: Duration = .seconds(1),
+                attemptTimeout: Duration = .seconds(2)) {
+        self.within = within
+        self.firstDelay = firstDelay
+        self.maxDelay = maxDelay
+        self.attemptTimeout = attemptTimeout
+    }
+}
+
+/// Holds a connection's channel for a timer that closes it when an attempt takes too long.
+private final class SocketBox: Sendable {
+    private let state = Mutex<(channel: (any Channel)?, timedOut: Bool)>((nil, false))
+
+    func set(_ channel: any Channel) {
+        let late = state.withLock { state -> Bool in
+            state.channel = channel
+            return state.timedOut
+        }
+        if late { channel.close(promise: nil) }
+    }
+
+    func timedOut() {
+        state.withLock { state -> (any Channel)? in
+            state.timedOut = true
+            return state.channel
+        }?.close(promise: nil)
+    }
+
+    var didTimeOut: Bool { state.withLock { $0.timedOut } }
+}
+
+/// What it takes to open a connection to the relay, kept for reconnecting.
+private struct Dialer: Sendable {
+    let host: String
+    let port: Int
+    let token: String
+    let inSubprotocol: Bool
+    let tls: (NIOSSLContext, serverName: String)?
+    let group: any EventLoopGroup
+
+    /// Connects and upgrades to WebSocket; `socket` gets the channel as soon as there is one.
+    func dial(socket: SocketBox) async throws(RelayConnectError) -> NIOAsyncChannel<WebSocketFrame, WebSocketFrame> {
+        let (host, port, token, inSubprotocol, tls) = (host, port, token, inSubprotocol, tls)
         let upgraded: EventLoopFuture<UpgradeOutcome>
         do {
             upgraded = try await ClientBootstrap(group: group)
@@ -137,11 +406,12 @@ public final class RelayTransport: Transport {
                                 NIOSSLClientHandler(context: context, serverHostname: RelayClientTLS.sniName(serverName)))
                         }
                         let upgrader = NIOTypedWebSocketClientUpgrader<UpgradeOutcome>(
-                            maxFrameSize: Self.largestMessage,
+                            maxFrameSize: RelayTransport.largestMessage,
                             upgradePipelineHandler: { channel, _ in
                                 channel.eventLoop.makeCompletedFuture {
                                     try channel.pipeline.syncOperations.addHandler(NIOWebSocketFrameAggregator(
-                                        minNonFinalFragmentSize: 0, maxAccumulatedFrameCount: 1_024, maxAccumulatedFrameSize: Self.largestMessage))
+                                        minNonFinalFragmentSize: 0, maxAccumulatedFrameCount: 1_024,
+                                        maxAccumulatedFrameSize: RelayTransport.largestMessage))
                                     return .upgraded(try NIOAsyncChannel(wrappingChannelSynchronously: channel))
                                 }
                             })
@@ -175,11 +445,10 @@ public final class RelayTransport: Transport {
         } catch {
             throw RelayConnectError(status: nil, reason: "cannot connect to \(host):\(port): \(error)")
         }
-        let channel: NIOAsyncChannel<WebSocketFrame, WebSocketFrame>
         do {
             switch try await upgraded.get() {
             case .upgraded(let websocket):
-                channel = websocket
+                return websocket
             case .refused(let refusal):
                 throw try await refusal.get()
             }
@@ -188,132 +457,6 @@ public final class RelayTransport: Transport {
         } catch {
             throw RelayConnectError(status: nil, reason: "the WebSocket handshake failed: \(error)")
         }
-        return try await start(channel)
-    }
-
-    /// Runs the connection in a task: hands back the writer and the welcome, then turns
-    /// what arrives into events until the connection ends.
-    private static func start(_ channel: NIOAsyncChannel<WebSocketFrame, WebSocketFrame>) async throws(RelayConnectError) -> RelayTransport {
-        let (events, continuation) = AsyncStream<TransportEvent>.makeStream()
-        let shared = Shared()
-        let started: (RelayWelcome, NIOAsyncChannelOutboundWriter<WebSocketFrame>)
-        do {
-            started = try await withCheckedThrowingContinuation { ready in
-                Task {
-                    var pending: CheckedContinuation<(RelayWelcome, NIOAsyncChannelOutboundWriter<WebSocketFrame>), any Error>? = ready
-                    // Frames up to the size the welcome announces (the relay's --max-frame).
-                    var limits = RelayLimits()
-                    do {
-                        try await channel.executeThenClose { inbound, outbound in
-                            for try await frame in inbound {
-                                guard frame.opcode == .binary else {
-                                    if frame.opcode == .connectionClose { break }
-                                    continue
-                                }
-                                var data = frame.unmaskedData
-                                shared.state.withLock { state in
-                                    state.statistics.messagesReceived += 1
-                                    state.statistics.bytesReceived += data.readableBytes
-                                }
-                                let message = try RelayMessage(decoding: data.readBytes(length: data.readableBytes) ?? [], limits: limits)
-                                if let waiting = pending {
-                                    guard case .welcome(let welcome) = message else {
-                                        throw RelayConnectError(status: nil, reason: "the relay's first message is not a welcome: \(message)")
-                                    }
-                                    pending = nil
-                                    limits.maxFrameSize = welcome.maxFrameSize
-                                    for member in welcome.members {
-                                        shared.state.withLock { _ = $0.members.insert(ParticipantID(uuid: member.id)) }
-                                        continuation.yield(.joined(ParticipantID(uuid: member.id)))
-                                    }
-                                    waiting.resume(returning: (welcome, outbound))
-                                    continue
-                                }
-                                Self.handle(message, shared: shared, events: continuation)
-                            }
-                        }
-                    } catch {
-                        pending?.resume(throwing: error)
-                        pending = nil
-                    }
-                    pending?.resume(throwing: RelayConnectError(status: nil, reason: "the relay closed before its welcome"))
-                    let members = shared.state.withLock { state -> Set<ParticipantID> in
-                        state.closed = true
-                        defer { state.members = [] }
-                        return state.members
-                    }
-                    for member in members.sorted() { continuation.yield(.left(member)) }
-                    continuation.finish()
-                }
-            }
-        } catch let error as RelayConnectError {
-            throw error
-        } catch {
-            throw RelayConnectError(status: nil, reason: "the connection failed before the welcome: \(error)")
-        }
-        return RelayTransport(welcome: started.0, channel: channel.channel, writer: started.1, events: events, shared: shared)
-    }
-
-    private static func handle(_ message: RelayMessage, shared: Shared, events: AsyncStream<TransportEvent>.Continuation) {
-        switch message {
-        case .deliver(let source, let frame):
-            events.yield(.message(TransportMessage(source: ParticipantID(uuid: source), bytes: frame, arrival: .zero)))
-        case .joined(let member):
-            let id = ParticipantID(uuid: member.id)
-            // A replaced connection's identity joins again without having left here.
-            if shared.state.withLock({ $0.members.insert(id).inserted }) { events.yield(.joined(id)) }
-        case .left(let id, _):
-            let participant = ParticipantID(uuid: id)
-            if shared.state.withLock({ $0.members.remove(participant) != nil }) { events.yield(.left(participant)) }
-        case .error(let error):
-            shared.state.withLock { $0.error = error }
-        case .send, .welcome:
-            break
-        }
-    }
-
-    /// The largest WebSocket message a client reads: a deliver header and a frame of the
-    /// largest `--max-frame` the relay accepts (16 MiB).
-    static let largestMessage = (16 << 20) + 64
-
-    /// Sends one frame through the relay.
-    /// - Throws: `messageTooLarge` over the relay's frame size, `transportClosed` after the
-    ///   connection ended.
-    public func send(_ bytes: [UInt8], to recipients: Recipients) async throws(WireError) {
-        guard bytes.count <= welcome.maxFrameSize else {
-            throw WireError(.messageTooLarge, "a frame of \(bytes.count) bytes, over the relay's \(welcome.maxFrameSize)")
-        }
-        if let participants = recipients.participants, participants.isEmpty { return }
-        guard !shared.state.withLock({ $0.closed }) else { throw WireError(.transportClosed, "the relay connection has ended") }
-        let message = RelayMessage.send(to: recipients.participants.map { $0.sorted().map(\.uuid) }, frame: bytes).encoded()
-        do {
-            try await writer.write(WebSocketFrame(fin: true, opcode: .binary, maskKey: .random(), data: ByteBuffer(bytes: message)))
-        } catch {
-            throw WireError(.transportClosed, "the relay connection has ended: \(error)")
-        }
-        shared.state.withLock { state in
-            state.statistics.messagesSent += 1
-            state.statistics.bytesSent += message.count
-        }
-    }
-
-    /// What this transport has sent and received so far.
-    public var statistics: RelayTransportStatistics { shared.state.withLock { $0.statistics } }
-
-    /// Sends one relay message as it is, for tests of what the relay refuses.
-    func sendUnchecked(_ message: [UInt8], asText: Bool = false) async throws {
-        try await writer.write(WebSocketFrame(fin: true, opcode: asText ? .text : .binary, maskKey: .random(), data: ByteBuffer(bytes: message)))
-    }
-
-    /// The last error the relay reported, if any (before it closed the connection).
-    public var relayError: RelayError? { shared.state.withLock { $0.error } }
-
-    /// Closes the connection: the relay tells the others this participant left.
-    public func close() async {
-        var data = ByteBuffer()
-        data.write(webSocketErrorCode: .normalClosure)
-        try? await writer.write(WebSocketFrame(fin: true, opcode: .connectionClose, maskKey: .random(), data: data))
-        try? await channel.close()
     }
 }
 
@@ -372,7 +515,7 @@ final class RefusalReader: ChannelInboundHandler, RemovableChannelHandler {
     }
 }
 
-/// Why ``RelayTransport/connect(host:port:token:inSubprotocol:timeout:group:)`` failed: the relay
+/// Why ``RelayTransport/connect(host:port:token:inSubprotocol:tls:reconnect:timeout:group:)`` failed: the relay
 /// refused the upgrade (its HTTP answer, 401 with the token's problem, says why), or the
 /// connection failed.
 public struct RelayConnectError: Error, Sendable, Hashable, CustomStringConvertible {
@@ -404,6 +547,11 @@ public struct RelayTransportStatistics: Sendable, Hashable {
     public var messagesReceived = 0
     /// Their bytes.
     public var bytesReceived = 0
+    /// Times a lost connection was made again (``RelayReconnect``).
+    public var reconnects = 0
+    /// Frames not sent because the connection was lost and not yet made again (the
+    /// delivery layer sends them again).
+    public var framesDroppedWhileReconnecting = 0
 
     /// No traffic yet.
     public init() {}

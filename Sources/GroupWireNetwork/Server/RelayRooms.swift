@@ -2,53 +2,118 @@ import Foundation
 import GroupWireRelay
 import Synchronization
 
-/// The relay's rooms: who is connected where. Membership changes and their notifications
-/// happen under one lock, so every client sees joins and leaves in one order, a joined
-/// before any frame of the newcomer and a left after every frame of the one who left.
+/// The relay's rooms: who is connected where, and who lost their connection and may still
+/// come back (``RelayServerConfiguration/reconnectGrace``). Membership changes and their
+/// notifications happen under one lock, so every client sees joins and leaves in one order,
+/// a joined before any frame of the newcomer and a left after every frame of the one who left.
 final class RelayRooms: Sendable {
-    private let rooms = Mutex<[String: [UUID: RelayConnection]]>([:])
-
-    /// Adds `connection` to its room, replacing (and dropping) an older connection of the
-    /// same identity; sends it the welcome and the others `joined`.
-    /// - Returns: whether it replaced an older connection (a reconnect).
-    @discardableResult
-    func join(_ connection: RelayConnection, maxFrameSize: Int) -> Bool {
-        let replaced = rooms.withLock { rooms -> RelayConnection? in
-            var room = rooms[connection.room, default: [:]]
-            let older = room[connection.member.id]
-            room[connection.member.id] = connection
-            rooms[connection.room] = room
-            let others = room.values.filter { $0 !== connection }
-            if older != nil {
-                for other in others { other.enqueue(RelayMessage.left(connection.member.id, reason: .replaced).encoded()) }
-            }
-            let welcome = RelayWelcome(you: connection.member, room: connection.room, maxFrameSize: maxFrameSize,
-                                       members: others.map(\.member).sorted { $0.id.uuidString < $1.id.uuidString })
-            connection.enqueue(RelayMessage.welcome(welcome).encoded())
-            let joined = RelayMessage.joined(connection.member).encoded()
-            for other in others { other.enqueue(joined) }
-            return older
-        }
-        replaced?.finish(RelayError(.replaced, "\(connection.member.identity) connected again"), reason: .replaced, code: .normalClosure)
-        return replaced != nil
+    /// How a connection entered its room.
+    enum Entry: Sendable, Equatable {
+        /// A newcomer: the others were told it joined.
+        case joined
+        /// The identity was connected: the older connection is closed, the others were told
+        /// it left and joined again.
+        case replaced
+        /// The identity had lost its connection within the grace period: it takes its place
+        /// back and the others, never told it left, are told nothing.
+        case resumed
     }
 
-    /// Removes `connection` (unless a newer one took its place) and tells the others.
-    func leave(_ connection: RelayConnection) {
-        rooms.withLock { rooms in
-            guard rooms[connection.room]?[connection.member.id] === connection else { return }
-            rooms[connection.room]?[connection.member.id] = nil
-            let others = rooms[connection.room]?.values.map { $0 } ?? []
-            if others.isEmpty { rooms[connection.room] = nil }
-            let left = RelayMessage.left(connection.member.id, reason: connection.leaveReason).encoded()
-            for other in others { other.enqueue(left) }
+    /// A member whose connection was lost, kept until the grace period ends.
+    private struct Absent {
+        let member: RelayMember
+        let expiry: Task<Void, Never>
+    }
+
+    private struct State {
+        var rooms: [String: [UUID: RelayConnection]] = [:]
+        var absent: [String: [UUID: Absent]] = [:]
+    }
+
+    private let state = Mutex(State())
+    private let grace: Duration
+    private let expired: @Sendable (RelayMember, _ room: String, _ census: [String: Int]) -> Void
+
+    /// Rooms that keep a member who lost its connection for `grace` (zero: not at all);
+    /// `expired` hears of each whose grace period ended, with the census after it.
+    init(grace: Duration = .zero, expired: @escaping @Sendable (RelayMember, _ room: String, _ census: [String: Int]) -> Void = { _, _, _ in }) {
+        self.grace = grace
+        self.expired = expired
+    }
+
+    /// Adds `connection` to its room, replacing (and dropping) an older connection of the
+    /// same identity or taking back the place of one that lost its connection; sends it the
+    /// welcome and, for a newcomer or a replacement, the others `joined`.
+    @discardableResult
+    func join(_ connection: RelayConnection, maxFrameSize: Int) -> Entry {
+        let (entry, replaced) = state.withLock { state -> (Entry, RelayConnection?) in
+            let id = connection.member.id
+            var room = state.rooms[connection.room, default: [:]]
+            let older = room[id]
+            let returning = state.absent[connection.room]?.removeValue(forKey: id)
+            if state.absent[connection.room]?.isEmpty == true { state.absent[connection.room] = nil }
+            returning?.expiry.cancel()
+            room[id] = connection
+            state.rooms[connection.room] = room
+            let others = room.values.filter { $0 !== connection }
+            let away = state.absent[connection.room]?.values.map(\.member) ?? []
+            if older != nil {
+                for other in others { other.enqueue(RelayMessage.left(id, reason: .replaced).encoded()) }
+            }
+            let welcome = RelayWelcome(you: connection.member, room: connection.room, maxFrameSize: maxFrameSize,
+                                       members: (others.map(\.member) + away).sorted { $0.id.uuidString < $1.id.uuidString })
+            connection.enqueue(RelayMessage.welcome(welcome).encoded())
+            if returning != nil, older == nil { return (.resumed, nil) }
+            let joined = RelayMessage.joined(connection.member).encoded()
+            for other in others { other.enqueue(joined) }
+            return (older == nil ? .joined : .replaced, older)
         }
+        replaced?.finish(RelayError(.replaced, "\(connection.member.identity) connected again"), reason: .replaced, code: .normalClosure)
+        return entry
+    }
+
+    /// Removes `connection` (unless a newer one took its place) and tells the others; a
+    /// connection that was lost keeps its member's place for the grace period first.
+    /// - Returns: whether the member is kept for the grace period (its leave told later, if at all).
+    @discardableResult
+    func leave(_ connection: RelayConnection) -> Bool {
+        let reason = connection.leaveReason
+        return state.withLock { state in
+            let id = connection.member.id
+            guard state.rooms[connection.room]?[id] === connection else { return false }
+            state.rooms[connection.room]?[id] = nil
+            if state.rooms[connection.room]?.isEmpty == true { state.rooms[connection.room] = nil }
+            if reason == .lost, grace > .zero {
+                let expiry = Task { [weak self, grace] in
+                    guard (try? await Task.sleep(for: grace)) != nil else { return }
+                    self?.expire(id, room: connection.room)
+                }
+                state.absent[connection.room, default: [:]][id] = Absent(member: connection.member, expiry: expiry)
+                return true
+            }
+            let left = RelayMessage.left(id, reason: reason).encoded()
+            for other in state.rooms[connection.room]?.values.map({ $0 }) ?? [] { other.enqueue(left) }
+            return false
+        }
+    }
+
+    /// The grace period of an absent member ended: the others are told it left.
+    private func expire(_ id: UUID, room: String) {
+        let gone = state.withLock { state -> (RelayMember, [String: Int])? in
+            guard let absent = state.absent[room]?.removeValue(forKey: id) else { return nil }
+            if state.absent[room]?.isEmpty == true { state.absent[room] = nil }
+            let left = RelayMessage.left(id, reason: .lost).encoded()
+            for other in state.rooms[room]?.values.map({ $0 }) ?? [] { other.enqueue(left) }
+            return (absent.member, state.rooms.mapValues(\.count))
+        }
+        if let (member, census) = gone { expired(member, room, census) }
     }
 
     /// The connections in `sender`'s room that `ids` names (nil: all), the sender never.
+    /// Absent members get nothing: what they miss is the delivery layer's to send again.
     func recipients(of sender: RelayConnection, ids: [UUID]?) -> [RelayConnection] {
-        rooms.withLock { rooms in
-            guard let room = rooms[sender.room] else { return [] }
+        state.withLock { state in
+            guard let room = state.rooms[sender.room] else { return [] }
             guard let ids else { return room.values.filter { $0 !== sender } }
             return Set(ids).compactMap { room[$0] }.filter { $0 !== sender }
         }
@@ -56,11 +121,24 @@ final class RelayRooms: Sendable {
 
     /// Every connection, for shutdown.
     var all: [RelayConnection] {
-        rooms.withLock { $0.values.flatMap(\.values) }
+        state.withLock { $0.rooms.values.flatMap(\.values) }
     }
 
-    /// Participants per room now.
+    /// Ends every grace period without telling anyone: the relay is shutting down.
+    func forgetAbsent() {
+        state.withLock { state in
+            for room in state.absent.values { for absent in room.values { absent.expiry.cancel() } }
+            state.absent = [:]
+        }
+    }
+
+    /// Connected participants per room now (members within their grace period not counted).
     var census: [String: Int] {
-        rooms.withLock { $0.mapValues(\.count) }
+        state.withLock { $0.rooms.mapValues(\.count) }
+    }
+
+    /// Members within their grace period now.
+    var absentCount: Int {
+        state.withLock { $0.absent.values.reduce(0) { $0 + $1.count } }
     }
 }

@@ -28,7 +28,7 @@ public final class RelayServer: Sendable {
     /// What the relay counts, served at ``RelayServerConfiguration/metricsPath``.
     public let metrics: RelayMetrics
     private let group: any EventLoopGroup
-    private let rooms = RelayRooms()
+    private let rooms: RelayRooms
     private let running = Mutex<(channel: (any Channel)?, task: Task<Void, Never>?)>((nil, nil))
 
     /// Creates a relay; nothing listens until ``start(host:port:)``.
@@ -40,6 +40,11 @@ public final class RelayServer: Sendable {
         self.logger = logger
         self.metrics = metrics
         self.group = group
+        rooms = RelayRooms(grace: configuration.reconnectGrace) { member, room, census in
+            metrics.census(census)
+            logger.info("left", metadata: ["room": "\(room)", "participant": "\(member.identity)", "reason": "lost",
+                                           "detail": "not back within the reconnect grace period"])
+        }
     }
 
     /// Which task of a connection ended.
@@ -139,6 +144,7 @@ public final class RelayServer: Sendable {
         }
         logger.notice("shutting down", metadata: ["connections": "\(rooms.all.count)"])
         try? await channel?.close()
+        rooms.forgetAbsent()
         for connection in rooms.all {
             connection.finish(RelayError(.shuttingDown, "the relay is shutting down"), reason: .shutdown, code: .goingAway)
         }
@@ -225,9 +231,10 @@ public final class RelayServer: Sendable {
         let connection = RelayConnection(member: member, room: claims.room, channel: channel.channel, configuration: configuration,
                                          logger: logger, metrics: metrics)
         metrics.connections.increment()
-        if rooms.join(connection, maxFrameSize: configuration.maxFrameSize) { metrics.reconnects.increment() }
+        let entry = rooms.join(connection, maxFrameSize: configuration.maxFrameSize)
+        if entry != .joined { metrics.reconnects.increment() }
         metrics.census(rooms.census)
-        logger.info("joined", metadata: ["id": "\(member.id)"])
+        logger.info(entry == .resumed ? "resumed" : "joined", metadata: ["id": "\(member.id)"])
         let socket = channel.channel
         do {
             try await channel.executeThenClose { inbound, outbound in
@@ -277,9 +284,13 @@ public final class RelayServer: Sendable {
         } catch {
             connection.lost()
         }
-        rooms.leave(connection)
+        let kept = rooms.leave(connection)
         metrics.census(rooms.census)
-        logger.info("left", metadata: ["reason": "\(connection.leaveReason)"])
+        if kept {
+            logger.info("lost", metadata: ["detail": "its place is kept for the reconnect grace period"])
+        } else {
+            logger.info("left", metadata: ["reason": "\(connection.leaveReason)"])
+        }
     }
 
     /// Handles one message from a client; false when the connection ends.

@@ -23,6 +23,13 @@ public struct RelayServerConfiguration: Sendable {
     /// How long a shutdown waits for clients to take their queued messages and the close
     /// before it closes their connections (`--drain-timeout`). Default 5 seconds.
     public var drainTimeout: Duration
+    /// How long a participant whose connection was lost (not closed) keeps its place
+    /// (`--reconnect-grace`): the others are not told it left, and when it connects again
+    /// within this time it resumes. Frames sent to it meanwhile are not kept: the delivery
+    /// layer (`DeliveryTransport`) sends them again, so this must stay
+    /// shorter than its peer timeout (`DeliveryConfiguration.peerTimeout`,
+    /// 5 seconds). Zero: a lost connection leaves at once. Default 3 seconds.
+    public var reconnectGrace: Duration
     /// TLS for every connection (`--tls-certificate`, `--tls-key`); nil serves plain
     /// WebSocket. Default nil.
     public var tls: RelayServerTLS?
@@ -33,7 +40,7 @@ public struct RelayServerConfiguration: Sendable {
     public init(
         secret: [UInt8], tokenLeeway: Int64 = 0, maxFrameSize: Int = 65_536, maxQueuedBytes: Int = 4 << 20,
         maxMessagesPerSecond: Int = 2_000, burst: Int = 4_000, metricsPath: String? = "/metrics",
-        drainTimeout: Duration = .seconds(5), tls: RelayServerTLS? = nil,
+        drainTimeout: Duration = .seconds(5), reconnectGrace: Duration = .seconds(3), tls: RelayServerTLS? = nil,
         now: @escaping @Sendable () -> Int64 = { Int64(Date().timeIntervalSince1970) }
     ) {
         self.secret = secret
@@ -44,6 +51,7 @@ public struct RelayServerConfiguration: Sendable {
         self.burst = burst
         self.metricsPath = metricsPath
         self.drainTimeout = drainTimeout
+        self.reconnectGrace = reconnectGrace
         self.tls = tls
         self.now = now
     }

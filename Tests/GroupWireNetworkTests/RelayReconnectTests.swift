@@ -1,0 +1,142 @@
+import Foundation
+import GroupWire
+import GroupWireRelay
+import GroupWireSession
+import InMemoryLogging
+import Logging
+import Synchronization
+import Testing
+
+@testable import GroupWireNetwork
+
+/// Reconnecting over loopback: a connection cut without a close frame is made again within
+/// the relay's grace period, nobody sees the participant leave, and the delivery layer over
+/// the reconnecting transport loses nothing in reliable mode.
+@Suite struct RelayReconnectTests {
+    typealias Events = RelayServerTests.Events
+
+    /// Collects a delivery layer's events.
+    final class Delivered: Sendable {
+        private let items = Mutex<[TransportEvent]>([])
+
+        init(_ transport: DeliveryTransport) {
+            let events = transport.events
+            Task { [self] in
+                for await event in events { items.withLock { $0.append(event) } }
+            }
+        }
+
+        /// The bodies of the frames delivered (the layer hands frames on with its header).
+        var bodies: [[UInt8]] {
+            items.withLock { $0.compactMap { if case .message(let message) = $0 { try? FrameDecoder().decode(message.bytes).body } else { nil } } }
+        }
+        var joined: [ParticipantID] { items.withLock { $0.compactMap { if case .joined(let id) = $0 { id } else { nil } } } }
+        var left: [ParticipantID] { items.withLock { $0.compactMap { if case .left(let id) = $0 { id } else { nil } } } }
+    }
+
+    @Test func cutConnectionsComeBackAndReliableModeMissesNothing() async throws {
+        let handler = InMemoryLogHandler()
+        let relay = RelayServer(configuration: RelayServerConfiguration(secret: RelayServerTests.secret, reconnectGrace: .seconds(3)),
+                                logger: Logger(label: "test") { _ in handler })
+        try await RelayServerTests.serving(relay) { port in
+            let adaRelay = try await RelayTransport.connect(host: "127.0.0.1", port: port, token: try RelayServerTests.token("ada"),
+                                                            reconnect: RelayReconnect())
+            let boRelay = try await RelayTransport.connect(host: "127.0.0.1", port: port, token: try RelayServerTests.token("bo"),
+                                                           reconnect: RelayReconnect())
+            #expect(!adaRelay.guarantees.isReliable && !adaRelay.guarantees.isOrdered, "a reconnecting transport can lose what is in flight")
+            let ada = DeliveryTransport(over: adaRelay)
+            let bo = DeliveryTransport(over: boRelay)
+            #expect(!ada.isPassThrough)
+            let boGot = Delivered(bo)
+            let adaGot = Delivered(ada)
+            // A frame to everyone goes to the peers the layer knows of.
+            try await RelayServerTests.eventually("each to know the other") {
+                adaGot.joined == [bo.localParticipant] && boGot.joined == [ada.localParticipant]
+            }
+
+            let bodies = (0..<300).map { index in [UInt8(index >> 8), UInt8(index & 0xFF)] + [UInt8](repeating: 0x61, count: 200) }
+            let frames = try bodies.map { try FrameEncoder().encode(Frame(typeID: 1, body: $0)) }
+            for (index, frame) in frames.enumerated() {
+                if index == 100 { adaRelay.cutConnection() }  // the sender's connection
+                if index == 200 { boRelay.cutConnection() }   // the receiver's
+                try await ada.send([frame], to: .all, mode: .reliable)
+                if index % 10 == 0 { try await Task.sleep(for: .milliseconds(2)) }
+            }
+            let reply = try FrameEncoder().encode(Frame(typeID: 2, body: [0xB0]))
+            try await bo.send([reply], to: .all, mode: .reliable)
+            try await RelayServerTests.eventually("bo to get all 300 frames") { boGot.bodies.count >= 300 }
+            // Compared by number: a mismatch names the first frames out of place, not 60 KB.
+            let got = boGot.bodies.map { Int($0[0]) << 8 | Int($0[1]) }
+            #expect(got == Array(0..<300), "every frame once, in order; first differences: \(zip(got, 0...).filter { $0 != $1 }.prefix(5))")
+            #expect(boGot.bodies == bodies)
+            try await RelayServerTests.eventually("ada to get bo's frame") { adaGot.bodies == [[0xB0]] }
+            try await RelayServerTests.eventually("both reconnects") { adaRelay.statistics.reconnects == 1 && boRelay.statistics.reconnects == 1 }
+            // Nobody saw anybody leave.
+            #expect(boGot.left.isEmpty && adaGot.left.isEmpty)
+            let entries = handler.entries
+            #expect(entries.filter { $0.message == "lost" }.count == 2)
+            #expect(entries.filter { $0.message == "resumed" }.compactMap { $0.metadata["participant"].map { "\($0)" } }.sorted() == ["ada", "bo"])
+            #expect(!entries.contains { $0.message == "left" })
+            #expect(relay.metrics.exposition().containsLine("groupwire_relay_reconnects_total 2"))
+            await adaRelay.close()
+            await boRelay.close()
+        }
+    }
+
+    @Test func aParticipantNotBackWithinTheGraceLeavesThenAndOneThatClosesLeavesAtOnce() async throws {
+        let handler = InMemoryLogHandler()
+        let relay = RelayServer(configuration: RelayServerConfiguration(secret: RelayServerTests.secret, reconnectGrace: .milliseconds(500)),
+                                logger: Logger(label: "test") { _ in handler })
+        try await RelayServerTests.serving(relay) { port in
+            let watcher = try await RelayTransport.connect(host: "127.0.0.1", port: port, token: try RelayServerTests.token("watcher"))
+            let watched = Events(watcher)
+            // No reconnecting: the cut connection stays gone.
+            let ada = try await RelayTransport.connect(host: "127.0.0.1", port: port, token: try RelayServerTests.token("ada"))
+            let bo = try await RelayTransport.connect(host: "127.0.0.1", port: port, token: try RelayServerTests.token("bo"))
+            ada.cutConnection()
+            await bo.close()
+            try await RelayServerTests.eventually("the watcher to see both leave") {
+                watched.all.filter { if case .left = $0 { true } else { false } }.count == 2
+            }
+            let departures = watched.all.compactMap { if case .left(let id) = $0 { id } else { nil } }
+            // bo closed: it left at once; ada was kept for the grace period, then left.
+            #expect(departures == [bo.localParticipant, ada.localParticipant])
+            let messages = handler.entries.map { "\($0.message) \($0.metadata["participant"].map { "\($0)" } ?? "")" }
+            let lost = try #require(messages.firstIndex(of: "lost ada"))
+            let left = try #require(messages.firstIndex(of: "left ada"))
+            #expect(lost < left)
+            let leftEntry = handler.entries[left]
+            #expect(leftEntry.metadata["reason"] == "lost")
+            #expect(relay.census == ["canvas-7": 1])
+            await watcher.close()
+        }
+    }
+
+    @Test func aNewcomerDuringTheGraceSeesTheAbsentParticipantAsAMember() async throws {
+        let relay = RelayServer(configuration: RelayServerConfiguration(secret: RelayServerTests.secret, reconnectGrace: .seconds(30)),
+                                logger: RelayServerTests.quiet)
+        try await RelayServerTests.serving(relay) { port in
+            let ada = try await RelayTransport.connect(host: "127.0.0.1", port: port, token: try RelayServerTests.token("ada"))
+            ada.cutConnection()
+            try await RelayServerTests.eventually("ada's connection to be gone") { relay.census.isEmpty }
+            let bo = try await RelayTransport.connect(host: "127.0.0.1", port: port, token: try RelayServerTests.token("bo"))
+            #expect(bo.welcome.members.map(\.identity) == ["ada"], "ada keeps its place for the grace period")
+            // ada comes back: bo is not told anything new.
+            let boEvents = Events(bo)
+            let again = try await RelayTransport.connect(host: "127.0.0.1", port: port, token: try RelayServerTests.token("ada"))
+            #expect(again.localParticipant == ada.localParticipant && again.welcome.members.map(\.identity) == ["bo"])
+            try await again.send([1], to: .all)
+            try await RelayServerTests.eventually("bo to get ada's frame") { boEvents.messages.count == 1 }
+            #expect(boEvents.all == [.joined(ada.localParticipant), .message(TransportMessage(source: ada.localParticipant, bytes: [1], arrival: .zero))])
+            await again.close()
+            await bo.close()
+        }
+    }
+}
+
+extension [UInt8] {
+    /// Whether the text has `line` as one of its lines.
+    func containsLine(_ line: String) -> Bool {
+        String(decoding: self, as: UTF8.self).split(separator: "\n").contains { $0 == line }
+    }
+}
