@@ -23,6 +23,8 @@ let package = Package(
         .library(name: "GroupWireSession", targets: ["GroupWireSession"]),
         .library(name: "GroupWireNegotiation", targets: ["GroupWireNegotiation"]),
         .library(name: "GroupWireRelay", targets: ["GroupWireRelay"]),
+        // The relay server and its client transport (SwiftNIO, swift-nio-ssl).
+        .library(name: "GroupWireNetwork", targets: ["GroupWireNetwork"]),
         .library(name: "GroupWireTesting", targets: ["GroupWireTesting"]),
         .library(name: "GroupWireSpec", targets: ["GroupWireSpec"]),
         .library(name: "GroupWireDynamic", targets: ["GroupWireDynamic"]),

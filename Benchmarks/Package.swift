@@ -16,11 +16,24 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-protobuf", from: "1.39.0"),
         // The WebSocket stacks the relay was chosen among (WebSocketStackBenchmark only).
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
         .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
         .package(url: "https://github.com/hummingbird-project/hummingbird-websocket", from: "2.8.1"),
         .package(url: "https://github.com/hummingbird-project/swift-websocket", from: "1.6.2"),
     ],
     targets: [
+        .executableTarget(
+            name: "RelayBenchmark",
+            dependencies: [
+                .product(name: "GroupWireNetwork", package: "GroupWire"),
+                .product(name: "GroupWireRelay", package: "GroupWire"),
+                .product(name: "GroupWireSession", package: "GroupWire"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: [.swiftLanguageMode(.v6)]
+        ),
         .executableTarget(
             name: "WebSocketStackBenchmark",
             dependencies: [

@@ -1,0 +1,379 @@
+// The relay beside nats-server, which an operator might run instead: one load generator
+// (this process) drives both with the same payloads, one publisher and 8 subscribers on
+// loopback, small messages (UpsertStroke-sized) and large ones (a 60,000-byte fragment of
+// a snapshot). Each server runs in its own process, so its CPU time is its own:
+//   swift run -c release RelayBenchmark [--rounds N] [--nats PATH]
+// Our relay is reached with RelayTransport (WebSocket, what apps use); nats-server with a
+// minimal client of NATS's text protocol written here on the same SwiftNIO stack (CONNECT,
+// SUB, PUB, PING/PONG, MSG), so both clients pay for the same event loops and async
+// channels, and neither side gets a client tuned beyond the other. Reports delivered
+// messages and MB per second, p50/p99 latency (publish to delivery, one clock), server CPU
+// per delivered message, the median of interleaved rounds, and the ratio.
+// `--serve-relay` runs the relay child (the benchmark starts it itself).
+
+import Dispatch
+import Foundation
+import GroupWireNetwork
+import GroupWireRelay
+import GroupWireSession
+import Logging
+import NIOCore
+import NIOPosix
+import Synchronization
+
+struct BenchmarkError: Error, CustomStringConvertible {
+    let description: String
+    init(_ description: String) { self.description = description }
+}
+
+// MARK: The relay child
+
+if CommandLine.arguments.dropFirst().first == "--serve-relay" {
+    let relay = RelayServer(
+        configuration: RelayServerConfiguration(
+            secret: Array("bench".utf8), maxQueuedBytes: 1 << 30, maxMessagesPerSecond: 100_000_000, burst: 100_000_000, metricsPath: nil),
+        logger: Logger(label: "relay") { _ in SwiftLogNoOpLogHandler() })
+    let port = try await relay.start(host: "127.0.0.1", port: 0)
+    FileHandle.standardOutput.write(Data("port \(port)\n".utf8))
+    // Until the benchmark closes our input.
+    while readLine() != nil {}
+    await relay.shutdown()
+    exit(0)
+}
+
+// MARK: Measuring
+
+/// A server in a child process: its port, and its CPU time so far.
+final class ServerProcess {
+    let process: Process
+    let port: Int
+    private let input: Pipe
+
+    init(_ executable: String, _ arguments: [String], port: Int?) throws {
+        process = Process()
+        process.executableURL = URL(fileURLWithPath: executable)
+        process.arguments = arguments
+        input = Pipe()
+        let output = Pipe()
+        process.standardInput = input
+        process.standardOutput = output
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        if let port {
+            self.port = port
+        } else {
+            // The relay child prints its port first.
+            var line: [UInt8] = []
+            while let byte = try output.fileHandleForReading.read(upToCount: 1)?.first, byte != 10 { line.append(byte) }
+            guard let port = Int(String(decoding: line, as: UTF8.self).dropFirst(5)) else { throw BenchmarkError("the relay child printed no port") }
+            self.port = port
+        }
+    }
+
+    /// User and system CPU seconds of the process so far (Linux /proc).
+    var cpuSeconds: Double {
+        guard let stat = try? String(contentsOfFile: "/proc/\(process.processIdentifier)/stat", encoding: .utf8),
+              let close = stat.lastIndex(of: ")") else { return .nan }
+        let fields = stat[stat.index(after: close)...].split(separator: " ")
+        // Fields after the name: state is 0, utime is 11, stime 12.
+        guard fields.count > 12, let user = Double(fields[11]), let system = Double(fields[12]) else { return .nan }
+        return (user + system) / Double(sysconf(Int32(_SC_CLK_TCK)))
+    }
+
+    func stop() {
+        try? input.fileHandleForWriting.close()
+        process.terminate()
+        process.waitUntilExit()
+    }
+}
+
+/// What the subscribers saw: deliveries and latencies.
+final class Tally: Sendable {
+    private struct State {
+        var counts: [Int]
+        var latencies: [UInt64] = []
+    }
+    private let state: Mutex<State>
+
+    init(_ subscribers: Int, expected: Int) {
+        var state = State(counts: Array(repeating: 0, count: subscribers))
+        state.latencies.reserveCapacity(expected)
+        self.state = Mutex(state)
+    }
+
+    func add(_ subscriber: Int, stamp: UInt64) {
+        let now = DispatchTime.now().uptimeNanoseconds
+        state.withLock { state in
+            state.counts[subscriber] += 1
+            state.latencies.append(now &- stamp)
+        }
+    }
+
+    var minimum: Int { state.withLock { $0.counts.min() ?? 0 } }
+    var latencies: [UInt64] { state.withLock { $0.latencies } }
+}
+
+/// A payload of `size` bytes starting with the send time.
+func payload(_ size: Int) -> [UInt8] {
+    var bytes = withUnsafeBytes(of: DispatchTime.now().uptimeNanoseconds.littleEndian, Array.init)
+    bytes += [UInt8](repeating: 0x5A, count: max(0, size - 8))
+    return bytes
+}
+
+func stamp(_ bytes: some Collection<UInt8>) -> UInt64 {
+    var value: UInt64 = 0
+    for (index, byte) in bytes.prefix(8).enumerated() { value |= UInt64(byte) << (8 * UInt64(index)) }
+    return value
+}
+
+struct Result {
+    var seconds: Double
+    var delivered: Int
+    var p50: Double
+    var p99: Double
+    var cpuPerMessage: Double
+}
+
+func percentile(_ sorted: [UInt64], _ fraction: Double) -> Double {
+    guard !sorted.isEmpty else { return .nan }
+    return Double(sorted[min(sorted.count - 1, Int(Double(sorted.count) * fraction))]) / 1e6
+}
+
+// MARK: Our relay, through RelayTransport
+
+func token(_ identity: String) throws -> String {
+    try AccessToken(room: "bench", identity: identity, expiresAt: Int64(Date().timeIntervalSince1970) + 3_600).signed(secret: Array("bench".utf8))
+}
+
+func runRelay(_ server: ServerProcess, subscribers: Int, messages: Int, size: Int) async throws -> Result {
+    var receivers: [RelayTransport] = []
+    for index in 0..<subscribers {
+        receivers.append(try await RelayTransport.connect(host: "127.0.0.1", port: server.port, token: try token("s\(index)-\(UUID())")))
+    }
+    let sender = try await RelayTransport.connect(host: "127.0.0.1", port: server.port, token: try token("publisher-\(UUID())"))
+    let tally = Tally(subscribers, expected: messages * subscribers)
+    let readers = receivers.enumerated().map { index, receiver in
+        Task {
+            var got = 0
+            for await event in receiver.events {
+                guard case .message(let message) = event else { continue }
+                tally.add(index, stamp: stamp(message.bytes))
+                got += 1
+                if got == messages { return }
+            }
+        }
+    }
+    // Everyone was in the room before the publisher: its welcome names them all.
+    guard sender.welcome.members.count == subscribers else { throw BenchmarkError("the publisher's room has \(sender.welcome.members.count) others") }
+    let cpu = server.cpuSeconds
+    let start = ContinuousClock.now
+    for _ in 0..<messages { try await sender.send(payload(size), to: .all) }
+    for reader in readers { await reader.value }
+    let elapsed = start.duration(to: .now)
+    let used = server.cpuSeconds - cpu
+    for transport in receivers + [sender] { await transport.close() }
+    return result(elapsed, tally, used)
+}
+
+func result(_ elapsed: Duration, _ tally: Tally, _ cpu: Double) -> Result {
+    let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+    let sorted = tally.latencies.sorted()
+    return Result(seconds: seconds, delivered: sorted.count, p50: percentile(sorted, 0.5), p99: percentile(sorted, 0.99),
+                  cpuPerMessage: cpu / Double(max(1, sorted.count)))
+}
+
+// MARK: nats-server, through a minimal NATS client
+
+/// A NATS connection: writes commands, reads the server's lines and MSG payloads.
+final class NATSConnection: Sendable {
+    private let channel: NIOAsyncChannel<ByteBuffer, ByteBuffer>
+
+    init(port: Int) async throws {
+        channel = try await ClientBootstrap(group: MultiThreadedEventLoopGroup.singleton)
+            .channelOption(.socketOption(.tcp_nodelay), value: 1)
+            .connect(host: "127.0.0.1", port: port) { channel in
+                channel.eventLoop.makeCompletedFuture { try NIOAsyncChannel<ByteBuffer, ByteBuffer>(wrappingChannelSynchronously: channel) }
+            }
+    }
+
+    /// Runs `body` with a writer and a stream of protocol events.
+    func run(_ body: (NIOAsyncChannelOutboundWriter<ByteBuffer>, AsyncThrowingStream<NATSEvent, any Error>) async throws -> Void) async throws {
+        try await channel.executeThenClose { inbound, outbound in
+            let events = AsyncThrowingStream<NATSEvent, any Error> { continuation in
+                let task = Task {
+                    var parser = NATSParser()
+                    do {
+                        for try await chunk in inbound {
+                            for event in parser.feed(chunk) {
+                                if case .ping = event { try await outbound.write(ByteBuffer(string: "PONG\r\n")) }
+                                continuation.yield(event)
+                            }
+                        }
+                        continuation.finish()
+                    } catch {
+                        continuation.finish(throwing: error)
+                    }
+                }
+                continuation.onTermination = { _ in task.cancel() }
+            }
+            try await outbound.write(ByteBuffer(string: #"CONNECT {"verbose":false,"pedantic":false,"echo":false}"# + "\r\n"))
+            try await body(outbound, events)
+        }
+    }
+}
+
+enum NATSEvent: Sendable {
+    case info, ping, pong, ok
+    case error(String)
+    case message(ByteBuffer)
+}
+
+/// NATS's server lines (INFO, PING, PONG, +OK, -ERR, MSG with its payload), incrementally.
+struct NATSParser {
+    private var buffer = ByteBuffer()
+    private var awaiting: Int?
+
+    mutating func feed(_ chunk: ByteBuffer) -> [NATSEvent] {
+        var chunk = chunk
+        buffer.writeBuffer(&chunk)
+        var events: [NATSEvent] = []
+        while true {
+            if let size = awaiting {
+                guard buffer.readableBytes >= size + 2, let payload = buffer.readSlice(length: size) else { break }
+                buffer.moveReaderIndex(forwardBy: 2)
+                awaiting = nil
+                events.append(.message(payload))
+                continue
+            }
+            guard let end = buffer.readableBytesView.firstIndex(of: 10) else { break }
+            let length = end - buffer.readerIndex + 1
+            guard let line = buffer.readString(length: length)?.trimmingCharacters(in: .whitespacesAndNewlines) else { break }
+            if line.hasPrefix("MSG ") {
+                awaiting = Int(line.split(separator: " ").last ?? "") ?? 0
+            } else if line.hasPrefix("PING") {
+                events.append(.ping)
+            } else if line.hasPrefix("PONG") {
+                events.append(.pong)
+            } else if line.hasPrefix("INFO") {
+                events.append(.info)
+            } else if line.hasPrefix("+OK") {
+                events.append(.ok)
+            } else if line.hasPrefix("-ERR") {
+                events.append(.error(line))
+            }
+        }
+        buffer.discardReadBytes()
+        return events
+    }
+}
+
+/// Subscribers whose subscription the server has confirmed.
+final class Ready: Sendable {
+    private let value = Mutex(0)
+    func add() { value.withLock { $0 += 1 } }
+    var count: Int { value.withLock { $0 } }
+}
+
+func runNATS(_ server: ServerProcess, subscribers: Int, messages: Int, size: Int) async throws -> Result {
+    let tally = Tally(subscribers, expected: messages * subscribers)
+    let subject = "bench.\(UUID().uuidString.prefix(8))"
+    let ready = Ready()
+    let port = server.port
+    return try await withThrowingTaskGroup(of: Result?.self) { group in
+        for index in 0..<subscribers {
+            group.addTask {
+                let connection = try await NATSConnection(port: port)
+                try await connection.run { outbound, events in
+                    try await outbound.write(ByteBuffer(string: "SUB \(subject) 1\r\nPING\r\n"))
+                    var got = 0
+                    for try await event in events {
+                        switch event {
+                        case .pong: ready.add()
+                        case .message(let payload):
+                            tally.add(index, stamp: stamp(payload.readableBytesView))
+                            got += 1
+                            if got == messages { return }
+                        case .error(let line): throw BenchmarkError("nats-server: \(line)")
+                        default: break
+                        }
+                    }
+                }
+                return nil
+            }
+        }
+        while ready.count < subscribers { try await Task.sleep(for: .milliseconds(5)) }
+        let connection = try await NATSConnection(port: port)
+        let cpu = server.cpuSeconds
+        let start = ContinuousClock.now
+        try await connection.run { outbound, _ in
+            let header = ByteBuffer(string: "PUB \(subject) \(size)\r\n")
+            for _ in 0..<messages {
+                var message = header
+                message.writeBytes(payload(size))
+                message.writeString("\r\n")
+                try await outbound.write(message)
+            }
+            while tally.minimum < messages { try await Task.sleep(for: .microseconds(200)) }
+        }
+        let elapsed = start.duration(to: .now)
+        let used = server.cpuSeconds - cpu
+        try await group.waitForAll()
+        return result(elapsed, tally, used)
+    }
+}
+
+// MARK: Running
+
+let arguments = CommandLine.arguments
+func option(_ name: String) -> String? {
+    arguments.firstIndex(of: name).flatMap { arguments.indices.contains($0 + 1) ? arguments[$0 + 1] : nil }
+}
+let rounds = option("--rounds").flatMap(Int.init) ?? 3
+let natsPath = option("--nats") ?? ["/usr/bin/nats-server", "/usr/sbin/nats-server", "/usr/local/bin/nats-server"]
+    .first { FileManager.default.isExecutableFile(atPath: $0) }
+let subscribers = 8
+
+func freePort() throws -> Int {
+    let socket = try ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton).bind(host: "127.0.0.1", port: 0).wait()
+    defer { try? socket.close().wait() }
+    return socket.localAddress?.port ?? 0
+}
+
+let relayServer = try ServerProcess(CommandLine.arguments[0], ["--serve-relay"], port: nil)
+var natsServer: ServerProcess?
+if let natsPath {
+    let port = try freePort()
+    natsServer = try ServerProcess(natsPath, ["-a", "127.0.0.1", "-p", String(port)], port: port)
+    try await Task.sleep(for: .milliseconds(500))
+} else {
+    print("nats-server not found (make bench installs Debian's nats-server): the relay alone")
+}
+defer {
+    relayServer.stop()
+    natsServer?.stop()
+}
+
+print("Relay fan-out: 1 publisher, \(subscribers) subscribers on loopback, one load generator; median of \(rounds) interleaved rounds")
+print("| case | server | delivered msg/s | MB/s | p50 ms | p99 ms | server CPU µs/delivered | vs nats-server |")
+print("|---|---|---|---|---|---|---|---|")
+for (name, messages, size) in [("UpsertStroke, 80 B", 20_000, 80), ("snapshot fragment, 60,000 B", 400, 60_000)] {
+    var relayResults: [Result] = []
+    var natsResults: [Result] = []
+    for _ in 0..<rounds {
+        relayResults.append(try await runRelay(relayServer, subscribers: subscribers, messages: messages, size: size))
+        if let natsServer { natsResults.append(try await runNATS(natsServer, subscribers: subscribers, messages: messages, size: size)) }
+    }
+    func median(_ results: [Result]) -> Result? {
+        results.isEmpty ? nil : results.sorted { $0.seconds < $1.seconds }[results.count / 2]
+    }
+    let relay = median(relayResults)
+    let nats = median(natsResults)
+    for (server, result) in [("GroupWire relay", relay), ("nats-server", nats)] {
+        guard let result else { continue }
+        let rate = Double(result.delivered) / result.seconds
+        let ratio = nats.map { rate / (Double($0.delivered) / $0.seconds) } ?? .nan
+        print("| \(name) | \(server) | \(Int(rate)) | \(String(format: "%.1f", rate * Double(size) / 1e6)) | "
+            + "\(String(format: "%.2f", result.p50)) | \(String(format: "%.2f", result.p99)) | "
+            + "\(String(format: "%.2f", result.cpuPerMessage * 1e6)) | \(String(format: "%.2f×", ratio)) |")
+    }
+}
