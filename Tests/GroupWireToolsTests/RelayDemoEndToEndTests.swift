@@ -47,7 +47,8 @@ import Testing
         // The older spec negotiated with every newer peer, and they with it.
         for peer in [ana, ben, dan] {
             #expect(cleo.events.contains { $0.event == .agreed && $0.participant == peer.id && $0.detail == "zstd" })
-            #expect(peer.events.contains { $0.event == .agreed && $0.participant == cleo.id })
+            #expect(peer.events.contains { $0.event == .agreed && $0.participant == cleo.id },
+                    "\(peer.name): \(peer.events.filter { $0.participant == cleo.id }.map { "\($0.event)" })")
         }
 
         // The late joiner caught up from a compressed, fragmented snapshot of 200 strokes.

@@ -39,9 +39,6 @@ package enum DemoTool {
         let children = RelayDemo.Children()
         signal(SIGINT, SIG_IGN)
         signal(SIGTERM, SIG_IGN)
-        // A participant that is gone (killed, or quit on its own) closes its input: telling
-        // it to quit then fails with EPIPE instead of ending the demo by SIGPIPE.
-        signal(SIGPIPE, SIG_IGN)
         let sources = [SIGINT, SIGTERM].map { number in
             let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
             source.setEventHandler {

@@ -68,9 +68,13 @@ package struct RelayDemo: Sendable {
     }
 
     /// Runs the demo; every process it started is stopped before it returns, also on failure.
+    /// SIGPIPE is ignored from then on in this process: a participant that is gone (killed,
+    /// or quit on its own) has closed its input, and telling it to quit must fail with
+    /// EPIPE, not end this process.
     /// - Parameter children: where the started processes are kept, for a signal handler
     ///   that must kill them when the demo is interrupted.
     package func run(children: Children = Children()) async throws -> Report {
+        signal(SIGPIPE, SIG_IGN)
         do {
             let report = try await run(children)
             await children.stopAll()

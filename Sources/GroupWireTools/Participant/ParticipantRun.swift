@@ -38,8 +38,14 @@ struct ParticipantRun<Canvas: ParticipantCanvas> {
         let negotiation = messenger.negotiationEvents()
         var tasks: [Task<Void, Never>] = []
         defer { for task in tasks { task.cancel() } }
+        let reported = Reported()
         tasks.append(Task {
-            for await event in negotiation { Self.emit(Self.event(event)) }
+            for await event in negotiation {
+                // One line per peer's first agreement (or failure): the end of the run
+                // reports what this stream has not (yet) told.
+                guard reported.claim(event.peer) else { continue }
+                Self.emit(Self.event(event))
+            }
         })
         let coordinator = GroupSessionCoordinator(messenger: messenger)
         let sessions = coordinator.sessions(for: DrawTogetherActivity.self)
@@ -132,6 +138,17 @@ struct ParticipantRun<Canvas: ParticipantCanvas> {
             if words.first == "quit" { break }
         }
         try? session.leave()
+        // Every peer's negotiation is reported before the last line, however far behind the
+        // reporting task is (a process under load quitting right after an agreement) or
+        // however early it came (a late joiner's first hellos can be answered before its
+        // stream exists).
+        for peer in messenger.reachableParticipants.sorted() where reported.claim(peer) {
+            switch messenger.negotiationState(of: peer) {
+            case .agreed(let agreement)?: Self.emit(Self.event(.agreed(peer, agreement)))
+            case .incompatible(let failure)?: Self.emit(Self.event(.incompatible(peer, failure)))
+            case .helloSent?, nil: reported.release(peer)
+            }
+        }
         Self.emit(statistics(transport, relay))
         await relay.close()
     }
@@ -224,4 +241,22 @@ struct ParticipantRun<Canvas: ParticipantCanvas> {
 struct ParticipantFailure: Error, CustomStringConvertible {
     let description: String
     init(_ description: String) { self.description = description }
+}
+
+/// The peers whose negotiation a participant has reported.
+private final class Reported: Sendable {
+    private let peers = Mutex<Set<ParticipantID>>([])
+    /// Whether `peer` is reported now for the first time (the caller then reports it).
+    func claim(_ peer: ParticipantID) -> Bool { peers.withLock { $0.insert(peer).inserted } }
+    /// `peer` was not reported after all.
+    func release(_ peer: ParticipantID) { _ = peers.withLock { $0.remove(peer) } }
+}
+
+extension NegotiationEvent {
+    /// The peer the event is about.
+    fileprivate var peer: ParticipantID {
+        switch self {
+        case .agreed(let peer, _), .incompatible(let peer, _): peer
+        }
+    }
 }
