@@ -8,10 +8,13 @@ import Synchronization
 /// One client of the relay: its member and room, the messages waiting to be written to it
 /// (bounded in bytes: past the bound it is dropped as too slow, never waited for), its send
 /// rate, and why it left.
+///
+/// The writer takes everything queued at once (``take()``) and writes it in one go, one
+/// flush for many messages; a forwarded message is one buffer shared by all its recipients.
 final class RelayConnection: Sendable {
     /// What the connection's writer writes, in order.
     enum Outgoing: Sendable {
-        case message([UInt8])
+        case message(ByteBuffer)
         case pong(ByteBuffer)
         case close(WebSocketErrorCode)
     }
@@ -22,12 +25,16 @@ final class RelayConnection: Sendable {
         var leaveReason: RelayLeaveReason = .closed
         var tokens: Double
         var lastRefill: ContinuousClock.Instant
+        /// Written by the writer in order; after ``finished`` nothing more is added.
+        var pending: [Outgoing] = []
+        var finished = false
+        /// The writer, waiting for something to write.
+        var waiter: CheckedContinuation<[Outgoing]?, Never>?
+        var cancelled = false
     }
 
     let member: RelayMember
     let room: String
-    let outgoing: AsyncStream<Outgoing>
-    private let continuation: AsyncStream<Outgoing>.Continuation
     private let channel: any Channel
     private let configuration: RelayServerConfiguration
     private let state: Mutex<State>
@@ -42,7 +49,6 @@ final class RelayConnection: Sendable {
         self.room = room
         self.channel = channel
         self.configuration = configuration
-        (outgoing, continuation) = AsyncStream<Outgoing>.makeStream()
         state = Mutex(State(tokens: Double(configuration.burst), lastRefill: .now))
     }
 
@@ -52,20 +58,73 @@ final class RelayConnection: Sendable {
     ///   dropped as too slow and gets nothing more).
     @discardableResult
     func enqueue(_ bytes: [UInt8]) -> Bool {
-        let accepted = state.withLock { state -> Bool? in
-            guard !state.closing else { return nil }
-            guard state.queuedBytes + bytes.count <= configuration.maxQueuedBytes else { return false }
-            state.queuedBytes += bytes.count
-            return true
+        enqueue(ByteBuffer(bytes: bytes))
+    }
+
+    /// Queues `message` (shared, not copied, when it goes to several recipients).
+    @discardableResult
+    func enqueue(_ message: ByteBuffer) -> Bool {
+        let size = message.readableBytes
+        let (accepted, waiter) = state.withLock { state -> (Bool?, (CheckedContinuation<[Outgoing]?, Never>, [Outgoing])?) in
+            guard !state.closing else { return (nil, nil) }
+            guard state.queuedBytes + size <= configuration.maxQueuedBytes else { return (false, nil) }
+            state.queuedBytes += size
+            state.pending.append(.message(message))
+            return (true, Self.wake(&state))
         }
+        if let (continuation, items) = waiter { continuation.resume(returning: items) }
         guard let accepted else { return false }
         guard accepted else {
             drop(RelayError(.tooSlow, "more than \(configuration.maxQueuedBytes) bytes waited to be written to \(member.identity)"),
                  reason: .tooSlow, code: .unknown(1013))
             return false
         }
-        continuation.yield(.message(bytes))
         return true
+    }
+
+    /// The waiting writer and everything pending, taken from `state`, if the writer waits.
+    private static func wake(_ state: inout State) -> (CheckedContinuation<[Outgoing]?, Never>, [Outgoing])? {
+        guard let waiter = state.waiter else { return nil }
+        state.waiter = nil
+        defer { state.pending = [] }
+        return (waiter, state.pending)
+    }
+
+    /// Adds `item` to the queue, and finishes it after `item` when `last`.
+    private func push(_ item: Outgoing, last: Bool = false) {
+        let waiter = state.withLock { state -> (CheckedContinuation<[Outgoing]?, Never>, [Outgoing]?)? in
+            guard !state.finished else { return nil }
+            state.pending.append(item)
+            if last { state.finished = true }
+            return Self.wake(&state)
+        }
+        if let (continuation, items) = waiter { continuation.resume(returning: items) }
+    }
+
+    /// Everything queued now, in order, waiting until there is something; nil once the
+    /// queue is finished and written, or the writer's task is cancelled.
+    func take() async -> [Outgoing]? {
+        await withTaskCancellationHandler {
+            await withCheckedContinuation { (continuation: CheckedContinuation<[Outgoing]?, Never>) in
+                let ready = state.withLock { state -> [Outgoing]?? in
+                    if !state.pending.isEmpty {
+                        defer { state.pending = [] }
+                        return .some(state.pending)
+                    }
+                    if state.finished || state.cancelled { return .some(nil) }
+                    state.waiter = continuation
+                    return .none
+                }
+                if let ready { continuation.resume(returning: ready) }
+            }
+        } onCancel: {
+            let waiter = state.withLock { state -> CheckedContinuation<[Outgoing]?, Never>? in
+                state.cancelled = true
+                defer { state.waiter = nil }
+                return state.waiter
+            }
+            waiter?.resume(returning: nil)
+        }
     }
 
     /// The writer wrote `count` bytes of the queue.
@@ -75,7 +134,7 @@ final class RelayConnection: Sendable {
 
     /// Answers a ping.
     func pong(_ data: ByteBuffer) {
-        continuation.yield(.pong(data))
+        push(.pong(data))
     }
 
     /// Whether the client may send one more message now (a token bucket of
@@ -106,10 +165,9 @@ final class RelayConnection: Sendable {
         if let error {
             if error.code != .shuttingDown, error.code != .replaced { metrics.dropped(error.code) }
             logger.warning("closing the connection", metadata: ["code": "\(error.code)", "reason": "\(error.message)"])
-            continuation.yield(.message(RelayMessage.error(error).encoded()))
+            push(.message(ByteBuffer(bytes: RelayMessage.error(error).encoded())))
         }
-        continuation.yield(.close(code))
-        continuation.finish()
+        push(.close(code), last: true)
     }
 
     /// Ends the connection now, without waiting for its queue: for a client that does not

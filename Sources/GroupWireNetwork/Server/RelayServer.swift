@@ -240,19 +240,30 @@ public final class RelayServer: Sendable {
             try await channel.executeThenClose { inbound, outbound in
                 try await withThrowingTaskGroup(of: Side.self) { group in
                     group.addTask {
-                        for await item in connection.outgoing {
-                            switch item {
-                            case .message(let bytes):
-                                try await outbound.write(WebSocketFrame(fin: true, opcode: .binary, data: ByteBuffer(bytes: bytes)))
-                                connection.written(bytes.count)
-                            case .pong(let data):
-                                try await outbound.write(WebSocketFrame(fin: true, opcode: .pong, data: data))
-                            case .close(let code):
-                                var data = ByteBuffer()
-                                data.write(webSocketErrorCode: code)
-                                try await outbound.write(WebSocketFrame(fin: true, opcode: .connectionClose, data: data))
-                                return .writer
+                        // Everything queued at once: one write and one flush for the batch.
+                        while let batch = await connection.take() {
+                            var frames: [WebSocketFrame] = []
+                            frames.reserveCapacity(batch.count)
+                            var bytes = 0
+                            var closed = false
+                            for item in batch {
+                                switch item {
+                                case .message(let message):
+                                    frames.append(WebSocketFrame(fin: true, opcode: .binary, data: message))
+                                    bytes += message.readableBytes
+                                case .pong(let data):
+                                    frames.append(WebSocketFrame(fin: true, opcode: .pong, data: data))
+                                case .close(let code):
+                                    var data = ByteBuffer()
+                                    data.write(webSocketErrorCode: code)
+                                    frames.append(WebSocketFrame(fin: true, opcode: .connectionClose, data: data))
+                                    closed = true
+                                }
+                                if closed { break }
                             }
+                            try await outbound.write(contentsOf: frames)
+                            connection.written(bytes)
+                            if closed { return .writer }
                         }
                         return .writer
                     }
@@ -315,13 +326,18 @@ public final class RelayServer: Sendable {
                                   reason: .violation, code: tooLarge ? .messageTooLarge : .policyViolation)
                 return false
             }
-            let deliver = RelayMessage.deliverHeader(from: connection.member.id) + bytes[header.length...]
+            // One buffer for every recipient: written, never copied again.
+            let deliverHeader = RelayMessage.deliverHeader(from: connection.member.id)
+            var deliver = ByteBuffer()
+            deliver.reserveCapacity(deliverHeader.count + bytes.count - header.length)
+            deliver.writeBytes(deliverHeader)
+            deliver.writeBytes(bytes[header.length...])
             var delivered = 0
             for recipient in rooms.recipients(of: connection, ids: header.recipients) where recipient.enqueue(deliver) {
                 delivered += 1
             }
             metrics.framesDelivered.increment(by: delivered)
-            metrics.bytesDelivered.increment(by: delivered * deliver.count)
+            metrics.bytesDelivered.increment(by: delivered * deliver.readableBytes)
             return true
         case .ping:
             connection.pong(frame.unmaskedData)
