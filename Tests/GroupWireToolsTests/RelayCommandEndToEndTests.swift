@@ -161,6 +161,20 @@ import Testing
         #expect(relay.log.value.contains("tls=true"))
         await ada.close()
         await bo.close()
+
+        // A participant process over TLS with the same certificate; without it, no room.
+        let binary = try #require(CLIRunner.binary)
+        let over = try await ChildProcess.run(binary, [
+            "participant", "--port", String(relay.port), "--token", try Self.token("cy"), "--tls-ca", certificate.certificate,
+            "--tls-server-name", "localhost", "--timeout", "1",
+        ], input: Array("quit\n".utf8), timeLimit: .seconds(60))
+        // Connected; alone in its room it then gives up waiting for a session (--timeout 1).
+        #expect(over.outputText.hasPrefix(#"{"event":"welcome""#), "\(over.outputText.prefix(300)) \(over.errors)")
+        let doubter = try await ChildProcess.run(binary, [
+            "participant", "--port", String(relay.port), "--token", try Self.token("dee"), "--tls", "--tls-server-name", "localhost",
+            "--timeout", "20",
+        ], input: Array("quit\n".utf8), timeLimit: .seconds(60))
+        #expect(doubter.status != 0 && !doubter.outputText.contains(#""event":"welcome""#), "\(doubter.outputText.prefix(300))")
     }
 
     @Test func theRelayRefusesTLSFilesItCannotUseNamingThem() throws {

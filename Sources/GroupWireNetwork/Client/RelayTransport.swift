@@ -241,6 +241,11 @@ public final class RelayTransport: Transport {
             defer { timer.cancel() }
             do throws(RelayConnectError) {
                 let channel = try await dialer.dial(socket: socket)
+                // Closed while this attempt was under way: the new connection is not wanted.
+                guard !shared.state.withLock({ $0.closing }) else {
+                    try? await channel.channel.close()
+                    return nil
+                }
                 shared.state.withLock { $0.statistics.reconnects += 1 }
                 return channel
             } catch {
