@@ -157,8 +157,10 @@ import Testing
         #expect(await events.next() == .message(TransportMessage(source: ada.localParticipant, bytes: [4, 5, 6], arrival: .zero)))
         let plain = try Self.token("plain")
         await #expect(throws: RelayConnectError.self) { _ = try await RelayTransport.connect(host: "127.0.0.1", port: relay.port, token: plain) }
-        try await relay.waitForLog("tls=true")
+        try await relay.waitForLog("a connection ended before its upgrade")
         #expect(relay.log.value.contains("tls=true"))
+        let failed = relay.log.value.split(separator: "\n").first { $0.contains("a connection ended before its upgrade") }
+        #expect(failed?.contains("error=") == true, "the plain client's failed TLS handshake is logged with its error")
         await ada.close()
         await bo.close()
 

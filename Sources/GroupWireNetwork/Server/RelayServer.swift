@@ -167,10 +167,18 @@ public final class RelayServer: Sendable {
     }
 
     private func serve(_ upgrade: EventLoopFuture<Upgrade>) async {
-        switch try? await upgrade.get() {
-        case .websocket(let channel, let claims)?: await serve(channel, claims: claims)
-        case .refused(let channel)?: await refuse(channel)
-        case nil: return
+        let outcome: Upgrade
+        do {
+            outcome = try await upgrade.get()
+        } catch {
+            // A TLS handshake that failed (a plain client on the TLS port, say), or a
+            // connection that ended before its request: nobody entered, the operator hears why.
+            logger.info("a connection ended before its upgrade", metadata: ["error": "\(error)"])
+            return
+        }
+        switch outcome {
+        case .websocket(let channel, let claims): await serve(channel, claims: claims)
+        case .refused(let channel): await refuse(channel)
         }
     }
 
