@@ -1,5 +1,6 @@
 import Foundation
 import GroupWireRelay
+import NIOCore
 import Synchronization
 
 /// The relay's rooms: who is connected where, and who lost their connection and may still
@@ -11,8 +12,9 @@ final class RelayRooms: Sendable {
     enum Entry: Sendable, Equatable {
         /// A newcomer: the others were told it joined.
         case joined
-        /// The identity was connected: the older connection is closed, the others were told
-        /// it left and joined again.
+        /// The identity was connected: the older connection is told `replaced` and closed,
+        /// and the place passes to the newer one; the others are told nothing (a client
+        /// reconnecting before the relay saw its old connection fail looks like this).
         case replaced
         /// The identity had lost its connection within the grace period: it takes its place
         /// back and the others, never told it left, are told nothing.
@@ -43,7 +45,7 @@ final class RelayRooms: Sendable {
 
     /// Adds `connection` to its room, replacing (and dropping) an older connection of the
     /// same identity or taking back the place of one that lost its connection; sends it the
-    /// welcome and, for a newcomer or a replacement, the others `joined`.
+    /// welcome and, for a newcomer only, the others `joined`.
     @discardableResult
     func join(_ connection: RelayConnection, maxFrameSize: Int) -> Entry {
         let (entry, replaced) = state.withLock { state -> (Entry, RelayConnection?) in
@@ -57,16 +59,14 @@ final class RelayRooms: Sendable {
             state.rooms[connection.room] = room
             let others = room.values.filter { $0 !== connection }
             let away = state.absent[connection.room]?.values.map(\.member) ?? []
-            if older != nil {
-                for other in others { other.enqueue(RelayMessage.left(id, reason: .replaced).encoded()) }
-            }
             let welcome = RelayWelcome(you: connection.member, room: connection.room, maxFrameSize: maxFrameSize,
                                        members: (others.map(\.member) + away).sorted { $0.id.uuidString < $1.id.uuidString })
             connection.enqueue(RelayMessage.welcome(welcome).encoded())
-            if returning != nil, older == nil { return (.resumed, nil) }
-            let joined = RelayMessage.joined(connection.member).encoded()
+            if let older { return (.replaced, older) }
+            if returning != nil { return (.resumed, nil) }
+            let joined = ByteBuffer(bytes: RelayMessage.joined(connection.member).encoded())
             for other in others { other.enqueue(joined) }
-            return (older == nil ? .joined : .replaced, older)
+            return (.joined, nil)
         }
         replaced?.finish(RelayError(.replaced, "\(connection.member.identity) connected again"), reason: .replaced, code: .normalClosure)
         return entry
@@ -91,7 +91,7 @@ final class RelayRooms: Sendable {
                 state.absent[connection.room, default: [:]][id] = Absent(member: connection.member, expiry: expiry)
                 return true
             }
-            let left = RelayMessage.left(id, reason: reason).encoded()
+            let left = ByteBuffer(bytes: RelayMessage.left(id, reason: reason).encoded())
             for other in state.rooms[connection.room]?.values.map({ $0 }) ?? [] { other.enqueue(left) }
             return false
         }
@@ -102,7 +102,7 @@ final class RelayRooms: Sendable {
         let gone = state.withLock { state -> (RelayMember, [String: Int])? in
             guard let absent = state.absent[room]?.removeValue(forKey: id) else { return nil }
             if state.absent[room]?.isEmpty == true { state.absent[room] = nil }
-            let left = RelayMessage.left(id, reason: .lost).encoded()
+            let left = ByteBuffer(bytes: RelayMessage.left(id, reason: .lost).encoded())
             for other in state.rooms[room]?.values.map({ $0 }) ?? [] { other.enqueue(left) }
             return (absent.member, state.rooms.mapValues(\.count))
         }
@@ -135,10 +135,5 @@ final class RelayRooms: Sendable {
     /// Connected participants per room now (members within their grace period not counted).
     var census: [String: Int] {
         state.withLock { $0.rooms.mapValues(\.count) }
-    }
-
-    /// Members within their grace period now.
-    var absentCount: Int {
-        state.withLock { $0.absent.values.reduce(0) { $0 + $1.count } }
     }
 }

@@ -242,7 +242,12 @@ public final class RelayServer: Sendable {
         let entry = rooms.join(connection, maxFrameSize: configuration.maxFrameSize)
         if entry != .joined { metrics.reconnects.increment() }
         metrics.census(rooms.census)
-        logger.info(entry == .resumed ? "resumed" : "joined", metadata: ["id": "\(member.id)"])
+        let entered = switch entry {
+        case .joined: "joined"
+        case .resumed: "resumed"
+        case .replaced: "replaced an older connection"
+        }
+        logger.info("\(entered)", metadata: ["id": "\(member.id)"])
         let socket = channel.channel
         do {
             try await channel.executeThenClose { inbound, outbound in
