@@ -19,6 +19,7 @@ let package = Package(
         .library(name: "GroupWireFuzzChecks", targets: ["GroupWireFuzzChecks"]),
         .library(name: "GroupWireJSON", targets: ["GroupWireJSON"]),
         .library(name: "GroupWireCapture", targets: ["GroupWireCapture"]),
+        .library(name: "GroupWireInspection", targets: ["GroupWireInspection"]),
         .library(name: "GroupWireCompression", targets: ["GroupWireCompression"]),
         .library(name: "GroupWireSession", targets: ["GroupWireSession"]),
         .library(name: "GroupWireNegotiation", targets: ["GroupWireNegotiation"]),
@@ -50,9 +51,17 @@ let package = Package(
         .target(name: "GroupWireJSON", swiftSettings: strictSwift),
         .testTarget(name: "GroupWireJSONTests", dependencies: ["GroupWireJSON"], swiftSettings: strictSwift),
         .target(name: "GroupWire", dependencies: ["CGroupWireCRC32C", "GroupWireJSON"], swiftSettings: strictSwift),
+        // Frame files and pcapng captures: reading, writing, the capture hook's writer. No
+        // zstd, so an app without libzstd can capture its traffic.
+        .target(name: "GroupWireCapture", dependencies: ["GroupWire"], swiftSettings: strictSwift),
+        // What the inspect and validate commands do with captured frames: decompression,
+        // payloads decoded by spec, the checks of `groupwire validate`.
         .target(
-            name: "GroupWireCapture",
-            dependencies: ["GroupWire", "GroupWireCompression", "GroupWireJSON"],
+            name: "GroupWireInspection",
+            dependencies: [
+                "GroupWire", "GroupWireCapture", "GroupWireCompression", "GroupWireJSON", "GroupWireSpec",
+                "GroupWireDynamic", "GroupWireNegotiation",
+            ],
             swiftSettings: strictSwift
         ),
         .systemLibrary(name: "CZstd", pkgConfig: "libzstd", providers: [.apt(["libzstd-dev"])]),
@@ -66,6 +75,7 @@ let package = Package(
             dependencies: [
                 "GroupWire",
                 "GroupWireCapture",
+                "GroupWireInspection",
                 "GroupWireCompression",
                 "GroupWireSpec",
                 "GroupWireDynamic",
@@ -101,7 +111,7 @@ let package = Package(
             name: "GroupWireTools",
             dependencies: [
                 "GroupWire", "GroupWireSpec", "GroupWireDynamic", "GroupWireCodegen", "GroupWireCompression",
-                "GroupWireCapture", "GroupWireExamples", "GroupWireExamplesV3", "GroupWireToolsCore", "GroupWireSession", "GroupWireTesting",
+                "GroupWireCapture", "GroupWireInspection", "GroupWireExamples", "GroupWireExamplesV3", "GroupWireToolsCore", "GroupWireSession", "GroupWireTesting",
                 "GroupWireNegotiation", "GroupWireRelay", "GroupWireNetwork", .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ],
@@ -115,7 +125,7 @@ let package = Package(
             // groupwire: so `swift test` alone builds the binary the end-to-end tests run.
             dependencies: [
                 "GroupWireTools", "GroupWireDynamic", "GroupWireSpec", "GroupWire", "GroupWireCompression",
-                "GroupWireCapture", "GroupWireExamples", "GroupWireTestSupport", "groupwire", "groupwire-generate", "GroupWireRelay", "GroupWireNetwork", "GroupWireSession",
+                "GroupWireCapture", "GroupWireInspection", "GroupWireExamples", "GroupWireTestSupport", "groupwire", "groupwire-generate", "GroupWireRelay", "GroupWireNetwork", "GroupWireSession",
             ],
             swiftSettings: strictSwift
         ),
@@ -197,7 +207,7 @@ let package = Package(
             name: "GroupWireFuzzChecks",
             dependencies: [
                 "GroupWire", "GroupWireCompression", "GroupWireSession", "GroupWireTesting", "GroupWireDynamic",
-                "GroupWireSpec", "GroupWireCapture", "GroupWireNegotiation", "GroupWireRelay", "DrawTogetherV1Golden", "WatchTogetherGolden",
+                "GroupWireSpec", "GroupWireCapture", "GroupWireInspection", "GroupWireNegotiation", "GroupWireRelay", "DrawTogetherV1Golden", "WatchTogetherGolden",
             ],
             path: "Fuzz/Harnesses",
             swiftSettings: strictSwift
@@ -219,7 +229,7 @@ let package = Package(
         ),
         .testTarget(
             name: "GroupWireCaptureTests",
-            dependencies: ["GroupWireFuzzChecks", "GroupWireCapture", "GroupWireCompression", "GroupWire"],
+            dependencies: ["GroupWireFuzzChecks", "GroupWireCapture", "GroupWireInspection", "GroupWireCompression", "GroupWire", "GroupWireTestSupport"],
             swiftSettings: strictSwift
         ),
         // The messenger pipeline, the transport protocol, the delivery layer, and negotiation
@@ -227,7 +237,9 @@ let package = Package(
         // through `PayloadCodec`.
         .target(
             name: "GroupWireSession",
-            dependencies: ["GroupWire", "GroupWireNegotiation", .product(name: "DequeModule", package: "swift-collections")],
+            dependencies: [
+                "GroupWire", "GroupWireNegotiation", "GroupWireCapture", .product(name: "DequeModule", package: "swift-collections"),
+            ],
             swiftSettings: strictSwift),
         // Negotiation between peers, without I/O: the hello (capabilities and schema table,
         // control id 16), the agreement two hellos make, and the per-peer state machine. It
@@ -251,7 +263,7 @@ let package = Package(
         .target(
             name: "GroupWireNetwork",
             dependencies: [
-                "GroupWire", "GroupWireRelay", "GroupWireSession",
+                "GroupWire", "GroupWireRelay", "GroupWireSession", "GroupWireCapture",
                 .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"), .product(name: "NIOWebSocket", package: "swift-nio"),
                 .product(name: "Logging", package: "swift-log"), .product(name: "CoreMetrics", package: "swift-metrics"),

@@ -4,6 +4,7 @@ import GroupWireCompression
 import Testing
 
 @testable import GroupWireCapture
+@testable import GroupWireInspection
 
 @Suite struct InspectionReportTests {
     /// The three demo frames with one byte of the middle frame's body flipped.

@@ -31,6 +31,11 @@ public struct FrameFileError: Error, Sendable, Hashable, CustomStringConvertible
         public static let oddHexDigits = Kind(name: "oddHexDigits")
         /// A `*` line (repeated lines left out) cannot be expanded.
         public static let badRepeat = Kind(name: "badRepeat")
+        /// A pcapng or pcap file is malformed: a bad block length, a file that ends inside
+        /// a block, a packet naming an interface that was not described.
+        public static let badCapture = Kind(name: "badCapture")
+        /// A capture's link type is not GroupWire's (LINKTYPE_USER0, 147).
+        public static let unknownLinkType = Kind(name: "unknownLinkType")
     }
 
     /// What went wrong.
@@ -41,22 +46,29 @@ public struct FrameFileError: Error, Sendable, Hashable, CustomStringConvertible
     public let line: Int?
     /// The 1-based column (byte in the line) of the problem, when one applies.
     public let column: Int?
+    /// The byte offset of the problem in a binary file, when one applies.
+    public let offset: Int?
     /// What is wrong and, where possible, how to fix it.
     public let message: String
 
     /// Creates an error.
-    public init(_ kind: Kind, path: String, line: Int? = nil, column: Int? = nil, _ message: String) {
+    public init(_ kind: Kind, path: String, line: Int? = nil, column: Int? = nil, offset: Int? = nil, _ message: String) {
         self.kind = kind
         self.path = path
         self.line = line
         self.column = column
+        self.offset = offset
         self.message = message
     }
 
-    /// `path:line:column: error: message`, or `path: error: message` without a position.
+    /// `path:line:column: error: message`, `path: error: at byte N: message`, or
+    /// `path: error: message` without a position.
     public var description: String {
         if let line {
             return "\(path):\(line):\(column ?? 1): error: \(message)"
+        }
+        if let offset {
+            return "\(path): error: at byte \(offset): \(message)"
         }
         return "\(path): error: \(message)"
     }

@@ -3,7 +3,7 @@
 /// A struct with static members rather than an enum, so that formats (pcapng) can be added
 /// without breaking callers.
 public struct FrameFileFormat: Sendable, Hashable, CustomStringConvertible {
-    /// The format's stable name: `raw` or `hex`.
+    /// The format's stable name: `raw`, `hex`, `pcapng` or `pcap`.
     public let name: String
 
     private init(name: String) {
@@ -14,6 +14,14 @@ public struct FrameFileFormat: Sendable, Hashable, CustomStringConvertible {
     public static let raw = FrameFileFormat(name: "raw")
     /// A text hex dump of frames back to back; see ``HexDump`` for the accepted layouts.
     public static let hex = FrameFileFormat(name: "hex")
+    /// A pcapng capture of link type ``CaptureRecord/linkType``, as ``CaptureWriter``
+    /// writes: one frame per packet after a pseudo-header (Spec/CAPTURE.md).
+    public static let pcapng = FrameFileFormat(name: "pcapng")
+    /// A classic pcap capture of the same link type and packets.
+    public static let pcap = FrameFileFormat(name: "pcap")
+
+    /// Whether frames come in packets with a pseudo-header (pcapng, pcap).
+    public var isCapture: Bool { self == .pcapng || self == .pcap }
 
     /// The format's name.
     public var description: String { name }
@@ -22,11 +30,14 @@ public struct FrameFileFormat: Sendable, Hashable, CustomStringConvertible {
     ///
     /// The rule, in order:
     /// 1. a file that starts with the frame magic byte 0xC7 is `raw`;
-    /// 2. a file that is valid UTF-8 and holds no control characters other than tab, LF
+    /// 2. a file that starts with a pcapng section header (`0a 0d 0d 0a`) is `pcapng`, one
+    ///    that starts with a pcap magic number (`a1b2c3d4` or `a1b23c4d`, either byte
+    ///    order) is `pcap`;
+    /// 3. a file that is valid UTF-8 and holds no control characters other than tab, LF
     ///    and CR is `hex` (so a hex dump may carry `#` comments in any language);
-    /// 3. anything else is `raw`. An empty file is `raw` (it holds no frames).
+    /// 4. anything else is `raw`. An empty file is `raw` (it holds no frames).
     ///
-    /// Frames are binary, so rule 2 only misreads a raw file that does not start with a
+    /// Frames are binary, so rule 3 only misreads a raw file that does not start with a
     /// frame and happens to be text; use `--raw` to read such a file as raw.
     public static func detect(_ bytes: [UInt8]) -> FrameFileFormat {
         detect(bytes, isPrefix: false)
@@ -45,6 +56,13 @@ public struct FrameFileFormat: Sendable, Hashable, CustomStringConvertible {
     private static func detect(_ bytes: [UInt8], isPrefix: Bool) -> FrameFileFormat {
         guard let first = bytes.first else { return .raw }
         if first == 0xC7 { return .raw }
+        if bytes.count >= 4 {
+            let magic = Array(bytes[0..<4])
+            if magic == [0x0A, 0x0D, 0x0D, 0x0A] { return .pcapng }
+            if [[0xD4, 0xC3, 0xB2, 0xA1], [0xA1, 0xB2, 0xC3, 0xD4], [0x4D, 0x3C, 0xB2, 0xA1], [0xA1, 0xB2, 0x3C, 0x4D]].contains(magic) {
+                return .pcap
+            }
+        }
         var text = String(validating: bytes, as: UTF8.self)
         // A prefix may end inside a character of up to four bytes.
         var cut = 1

@@ -17,10 +17,24 @@ public struct FrameFileEvent: Sendable {
     public let errorLocation: HexDump.Location?
     /// The header fields as stored, for a valid frame.
     public let header: FrameHeaderFields?
+    /// The capture packet the frame came in (its number, direction, participants, room),
+    /// for pcapng and pcap input.
+    public let packet: CapturePacket?
+
+    init(event: FrameStreamEvent, location: HexDump.Location? = nil, errorLocation: HexDump.Location? = nil,
+         header: FrameHeaderFields?, packet: CapturePacket? = nil)
+    {
+        self.event = event
+        self.location = location
+        self.errorLocation = errorLocation
+        self.header = header
+        self.packet = packet
+    }
 }
 
-/// Reads a frame file, or standard input, as a stream: raw frames back to back or a hex
-/// dump of them (plain hex, the lines `groupwire demo --hex` writes, `xxd`, `hexdump -C`).
+/// Reads a frame file, or standard input, as a stream: raw frames back to back, a hex
+/// dump of them (plain hex, the lines `groupwire demo --hex` writes, `xxd`, `hexdump -C`),
+/// or a pcapng or pcap capture (one frame per packet, ``CapturePacketReader``).
 ///
 /// Every command that reads frames reads them through this type: input is read in chunks of
 /// ``chunkSize`` bytes and each frame is reported as soon as its bytes have arrived, so
@@ -53,6 +67,8 @@ public final class FrameFileStream {
     private var source: Source
     private var reader: FrameStreamReader
     private var hex: HexDumpReader?
+    private var packets: CapturePacketReader?
+    private let decoder: FrameDecoder
     /// Bytes read for format detection, not yet passed on.
     private var firstChunk: [UInt8]?
     /// A problem in the input, thrown once the frames before it have been reported.
@@ -121,10 +137,14 @@ public final class FrameFileStream {
         self.source = source
         self.path = path
         reader = FrameStreamReader(limits: limits)
+        decoder = FrameDecoder(limits: limits)
         self.format = format ?? FrameFileFormat.detect(prefix: first)
         firstChunk = first
         if self.format == .hex {
             hex = HexDumpReader(path: path)
+        }
+        if self.format.isCapture {
+            packets = CapturePacketReader(format: self.format, path: path)
         }
     }
 
@@ -137,7 +157,13 @@ public final class FrameFileStream {
     ///   bad digit (with its line and column); the events before it have been returned.
     public func next() throws(FrameFileError) -> FrameFileEvent? {
         while true {
-            if let event = reader.nextEvent() {
+            if var capture = packets {
+                packets = nil  // keeps the packet reader uniquely referenced while it changes
+                defer { packets = capture }
+                if let packet = try capture.next() {
+                    return packetEvent(packet)
+                }
+            } else if let event = reader.nextEvent() {
                 return fileEvent(event)
             }
             if ended { return nil }
@@ -153,6 +179,7 @@ public final class FrameFileStream {
                 throw failure
             }
             if inputEnded {
+                packets?.finish()
                 reader.finish()
                 ended = true
                 continue
@@ -183,7 +210,29 @@ public final class FrameFileStream {
     private func feed(_ bytes: [UInt8]) {
         guard !bytes.isEmpty else { return }
         byteCount += bytes.count
-        reader.append(bytes)
+        if packets != nil {
+            packets!.append(bytes)
+        } else {
+            reader.append(bytes)
+        }
+    }
+
+    /// The frame in a capture packet, decoded; offsets are file offsets.
+    private func packetEvent(_ packet: CapturePacket) -> FrameFileEvent {
+        guard let record = packet.record, let frameOffset = packet.frameOffset else {
+            let error = WireError(.invalidValue, offset: packet.problemOffset ?? packet.offset, packet.problem ?? "bad packet")
+            return FrameFileEvent(event: FrameStreamEvent(offset: packet.offset, length: 0, result: .failure(error)), header: nil,
+                                  packet: packet)
+        }
+        let result: Result<Frame, WireError>
+        do throws(WireError) {
+            result = .success(try decoder.decode(record.frame))
+        } catch {
+            result = .failure(error.shifted(by: frameOffset))
+        }
+        let event = FrameStreamEvent(offset: frameOffset, length: record.frame.count, result: result)
+        let header = event.frame == nil ? nil : FrameHeaderFields(frameBytes: record.frame[...])
+        return FrameFileEvent(event: event, header: header, packet: packet)
     }
 
     private func fileEvent(_ event: FrameStreamEvent) -> FrameFileEvent {

@@ -39,6 +39,8 @@ public final class RelayTransport: Transport {
     public let events: AsyncStream<TransportEvent>
     /// What the relay said first: identity, room, frame size, who was there.
     public let welcome: RelayWelcome
+    /// The room, from the welcome.
+    public var roomName: String { welcome.room }
 
     private let shared: Shared
     private let reconnects: Bool

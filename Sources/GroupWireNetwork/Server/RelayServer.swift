@@ -1,5 +1,6 @@
 import Foundation
 import GroupWire
+import GroupWireCapture
 import GroupWireRelay
 import Logging
 import NIOCore
@@ -338,6 +339,12 @@ public final class RelayServer: Sendable {
                 connection.finish(RelayError(tooLarge ? .frameTooLarge : .malformed, "\(error.kind) at offset \(error.offset ?? 0): \(error.context)"),
                                   reason: .violation, code: tooLarge ? .messageTooLarge : .policyViolation)
                 return false
+            }
+            if let capture = configuration.capture {
+                let frame = Array(bytes[header.length...])
+                capture.write(CaptureRecord(
+                    timestamp: CaptureRecord.now(), direction: .received, sessionID: FrameHeaderFields.sessionID(of: frame),
+                    local: CaptureRecord.noParticipant, peer: connection.member.id, room: connection.room, frame: frame))
             }
             // One buffer for every recipient: written, never copied again.
             let deliverHeader = RelayMessage.deliverHeader(from: connection.member.id)

@@ -1,4 +1,5 @@
 import Foundation
+import GroupWireCapture
 import GroupWireRelay
 
 /// How a ``RelayServer`` admits and bounds its clients; every limit is a `groupwire relay`
@@ -33,6 +34,10 @@ public struct RelayServerConfiguration: Sendable {
     /// TLS for every connection (`--tls-certificate`, `--tls-key`); nil serves plain
     /// WebSocket. Default nil.
     public var tls: RelayServerTLS?
+    /// Where the relay records every frame it receives (with its sender and room); by
+    /// default the writer `GROUPWIRE_CAPTURE` asks for (`CaptureEnvironment.writer`), nil
+    /// when unset.
+    public var capture: CaptureWriter?
     /// The time in seconds since 1970, for token checks.
     public var now: @Sendable () -> Int64
 
@@ -41,6 +46,7 @@ public struct RelayServerConfiguration: Sendable {
         secret: [UInt8], tokenLeeway: Int64 = 0, maxFrameSize: Int = 65_536, maxQueuedBytes: Int = 4 << 20,
         maxMessagesPerSecond: Int = 2_000, burst: Int = 4_000, metricsPath: String? = "/metrics",
         drainTimeout: Duration = .seconds(5), reconnectGrace: Duration = .seconds(3), tls: RelayServerTLS? = nil,
+        capture: CaptureWriter? = CaptureEnvironment.writer,
         now: @escaping @Sendable () -> Int64 = { Int64(Date().timeIntervalSince1970) }
     ) {
         self.secret = secret
@@ -53,6 +59,7 @@ public struct RelayServerConfiguration: Sendable {
         self.drainTimeout = drainTimeout
         self.reconnectGrace = reconnectGrace
         self.tls = tls
+        self.capture = capture
         self.now = now
     }
 

@@ -45,7 +45,11 @@ public final class Messenger: Sendable {
     ///   - transport: the transport to send and receive through; the messenger consumes
     ///     its ``Transport/events``.
     ///   - configuration: codec, limits, clock and negotiation.
+    ///
+    /// With `GROUPWIRE_CAPTURE` set, a `transport` that is not a ``DeliveryTransport``
+    /// (which captures beneath itself) is wrapped in a ``CapturingTransport``.
     public init(transport: any Transport, configuration: MessengerConfiguration = MessengerConfiguration()) {
+        let transport = transport is DeliveryTransport ? transport : CapturingTransport.fromEnvironment(transport)
         self.transport = transport
         self.configuration = configuration
         var profile = PeerProfile.default(codec: configuration.codec, limits: configuration.limits)

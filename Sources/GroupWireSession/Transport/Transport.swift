@@ -13,6 +13,9 @@ public protocol Transport: Sendable {
     var localParticipant: ParticipantID { get }
     /// What the transport promises: ordering, reliability, message size.
     var guarantees: TransportGuarantees { get }
+    /// The name of the room or group the transport connects to, for capture records;
+    /// empty (the default) when it has none.
+    var roomName: String { get }
     /// Messages from other participants and membership changes, in the order the
     /// transport saw them; finishes when the transport closes. The first events name every
     /// participant already reachable when this participant connected.
@@ -33,6 +36,9 @@ public protocol Transport: Sendable {
 }
 
 extension Transport {
+    /// No room name.
+    public var roomName: String { "" }
+
     /// Sends each frame with ``send(_:to:)``: one mode, the transport's own.
     public func send(_ frames: [[UInt8]], to recipients: Recipients, mode: DeliveryMode) async throws(WireError) {
         for frame in frames {

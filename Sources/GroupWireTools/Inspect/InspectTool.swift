@@ -1,5 +1,6 @@
 import GroupWire
 import GroupWireCapture
+import GroupWireInspection
 import GroupWireCompression
 
 /// `groupwire inspect FILE`: every frame's header fields and a schema-less payload dump.

@@ -1,3 +1,4 @@
+import GroupWireCapture
 import GroupWire
 import GroupWireCompression
 import GroupWireJSON

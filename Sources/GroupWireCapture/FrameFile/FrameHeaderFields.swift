@@ -44,3 +44,36 @@ public struct FrameHeaderFields: Sendable, Hashable {
         crc32c = UInt32(frame[end - 4]) | UInt32(frame[end - 3]) << 8 | UInt32(frame[end - 2]) << 16 | UInt32(frame[end - 1]) << 24
     }
 }
+
+extension FrameHeaderFields {
+    /// The session id in the session header of `frame`, nil when it has none or the bytes
+    /// are not a frame prelude: read without checking the checksum, for capture records.
+    public static func sessionID(of frame: [UInt8]) -> UInt32? {
+        var index = 2
+        func varint() -> UInt64? {
+            var value: UInt64 = 0
+            var shift: UInt64 = 0
+            while index < frame.count, shift <= 63 {
+                let byte = frame[index]
+                index += 1
+                value |= UInt64(byte & 0x7F) << shift
+                if byte & 0x80 == 0 { return value }
+                shift += 7
+            }
+            return nil
+        }
+        guard frame.count >= Frame.fixedOverhead, frame[0] == 0xC7, varint() != nil, index < frame.count else { return nil }
+        let kindByte = frame[index]
+        index += 1
+        guard kindByte & 0x20 != 0 else { return nil }
+        if kindByte & 0x40 != 0 {
+            guard varint() != nil, varint() != nil else { return nil }
+        }
+        let kindHeaderFields = kindByte & 0x0F == 2 ? 6 : 1
+        for _ in 0..<kindHeaderFields {
+            guard varint() != nil else { return nil }
+        }
+        guard let session = varint(), session > 0, session <= UInt64(UInt32.max) else { return nil }
+        return UInt32(session)
+    }
+}

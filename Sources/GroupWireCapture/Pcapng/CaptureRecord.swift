@@ -1,0 +1,174 @@
+import Foundation
+
+/// One frame as a capture holds it: when and which way it went, between whom, and its
+/// bytes exactly as they travelled.
+///
+/// In a pcapng or pcap file each record is one packet of link type ``linkType``
+/// (LINKTYPE_USER0, 147): a pseudo-header (Spec/CAPTURE.md) followed by the frame.
+public struct CaptureRecord: Sendable, Hashable {
+    /// Which way a frame went, seen from the participant that captured it.
+    public struct Direction: Sendable, Hashable, CustomStringConvertible {
+        /// The value in the pseudo-header.
+        public let rawValue: UInt8
+
+        private init(rawValue: UInt8) {
+            self.rawValue = rawValue
+        }
+
+        /// The capturing participant received the frame.
+        public static let received = Direction(rawValue: 0)
+        /// The capturing participant sent the frame.
+        public static let sent = Direction(rawValue: 1)
+
+        /// The direction for a pseudo-header value, nil for an unknown one.
+        public init?(_ rawValue: UInt8) {
+            guard rawValue <= 1 else { return nil }
+            self.init(rawValue: rawValue)
+        }
+
+        /// `received` or `sent`.
+        public var description: String { self == .sent ? "sent" : "received" }
+    }
+
+    /// The pcap link type of GroupWire captures: LINKTYPE_USER0 (147), which tcpdump.org
+    /// reserves for private use.
+    public static let linkType: UInt16 = 147
+    /// The pseudo-header's version.
+    public static let pseudoHeaderVersion: UInt8 = 1
+    /// The pseudo-header's length without the room name.
+    public static let fixedPseudoHeaderLength = 41
+
+    /// When the frame was sent or received, in nanoseconds since 1970-01-01 UTC.
+    public var timestamp: UInt64
+    /// Which way it went.
+    public var direction: Direction
+    /// The session id from the frame's session header, nil for a frame outside a session.
+    public var sessionID: UInt32?
+    /// The capturing participant (all zero for a relay).
+    public var local: UUID
+    /// The other end: the sender of a received frame, the recipient of a frame sent to
+    /// one participant; nil for a frame sent to several or to everyone.
+    public var peer: UUID?
+    /// The room (the relay's room name), empty when the transport has none.
+    public var room: String
+    /// The frame, byte for byte.
+    public var frame: [UInt8]
+
+    /// Creates a record.
+    public init(
+        timestamp: UInt64, direction: Direction, sessionID: UInt32? = nil, local: UUID, peer: UUID?, room: String = "",
+        frame: [UInt8]
+    ) {
+        self.timestamp = timestamp
+        self.direction = direction
+        self.sessionID = sessionID
+        self.local = local
+        self.peer = peer
+        self.room = room
+        self.frame = frame
+    }
+
+    /// The current wall-clock time in nanoseconds since 1970.
+    public static func now() -> UInt64 {
+        var time = timespec()
+        clock_gettime(CLOCK_REALTIME, &time)
+        return UInt64(max(0, time.tv_sec)) * 1_000_000_000 + UInt64(max(0, time.tv_nsec))
+    }
+
+    /// The sender of the frame: the peer of a received frame, the capturing participant of
+    /// a sent one.
+    public var sender: UUID? { direction == .sent ? local : peer }
+
+    /// The all-zero UUID, which stands for "none" (a relay's own id, no single peer).
+    public static let noParticipant = UUID(uuid: (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0))
+
+    /// The room name as stored: UTF-8, cut to at most 255 bytes on a character boundary.
+    var storedRoom: [UInt8] {
+        var bytes = Array(room.utf8)
+        guard bytes.count > 255 else { return bytes }
+        bytes.removeLast(bytes.count - 255)
+        while !bytes.isEmpty, String(validating: bytes, as: UTF8.self) == nil {
+            bytes.removeLast()
+        }
+        return bytes
+    }
+
+    /// The packet data: pseudo-header, then the frame.
+    public var packetData: [UInt8] {
+        let room = storedRoom
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(Self.fixedPseudoHeaderLength + room.count + frame.count)
+        let headerLength = Self.fixedPseudoHeaderLength + room.count
+        bytes.append(Self.pseudoHeaderVersion)
+        bytes.append(direction.rawValue)
+        bytes.append(UInt8(truncatingIfNeeded: headerLength))
+        bytes.append(UInt8(truncatingIfNeeded: headerLength >> 8))
+        let session = sessionID ?? 0
+        for shift in stride(from: 0, to: 32, by: 8) { bytes.append(UInt8(truncatingIfNeeded: session >> UInt32(shift))) }
+        Self.append(local, to: &bytes)
+        Self.append(peer ?? Self.noParticipant, to: &bytes)
+        bytes.append(UInt8(room.count))
+        bytes.append(contentsOf: room)
+        bytes.append(contentsOf: frame)
+        return bytes
+    }
+
+    private static func append(_ uuid: UUID, to bytes: inout [UInt8]) {
+        withUnsafeBytes(of: uuid.uuid) { bytes.append(contentsOf: $0) }
+    }
+
+    /// Reads packet data (pseudo-header and frame).
+    /// - Parameters:
+    ///   - packet: the packet data as captured.
+    ///   - timestamp: the packet's time in nanoseconds since 1970.
+    /// - Returns: the record, or why the pseudo-header is not one (with the byte offset in
+    ///   the packet data).
+    public static func parse(packet: [UInt8], timestamp: UInt64) -> Result<CaptureRecord, PseudoHeaderProblem> {
+        guard packet.count >= fixedPseudoHeaderLength else {
+            return .failure(PseudoHeaderProblem(offset: packet.count,
+                "the packet has \(packet.count) bytes, less than the \(fixedPseudoHeaderLength)-byte pseudo-header"))
+        }
+        guard packet[0] == pseudoHeaderVersion else {
+            return .failure(PseudoHeaderProblem(offset: 0, "pseudo-header version \(packet[0]); this reader knows version 1"))
+        }
+        guard let direction = Direction(packet[1]) else {
+            return .failure(PseudoHeaderProblem(offset: 1, "direction \(packet[1]) is neither 0 (received) nor 1 (sent)"))
+        }
+        let headerLength = Int(packet[2]) | Int(packet[3]) << 8
+        let roomLength = Int(packet[40])
+        guard headerLength >= fixedPseudoHeaderLength + roomLength else {
+            return .failure(PseudoHeaderProblem(offset: 2,
+                "header length \(headerLength) is less than the \(fixedPseudoHeaderLength + roomLength) bytes its fields take"))
+        }
+        guard headerLength <= packet.count else {
+            return .failure(PseudoHeaderProblem(offset: 2, "header length \(headerLength) runs past the packet's \(packet.count) bytes"))
+        }
+        var session: UInt32 = 0
+        for index in 0..<4 { session |= UInt32(packet[4 + index]) << UInt32(8 * index) }
+        guard let room = String(validating: packet[41..<(41 + roomLength)], as: UTF8.self) else {
+            return .failure(PseudoHeaderProblem(offset: 41, "the room name is not UTF-8"))
+        }
+        let peer = uuid(packet, at: 24)
+        return .success(CaptureRecord(
+            timestamp: timestamp, direction: direction, sessionID: session == 0 ? nil : session, local: uuid(packet, at: 8),
+            peer: peer == noParticipant ? nil : peer, room: room, frame: Array(packet[headerLength...])))
+    }
+
+    private static func uuid(_ bytes: [UInt8], at start: Int) -> UUID {
+        let b = bytes[start..<(start + 16)].map { $0 }
+        return UUID(uuid: (b[0], b[1], b[2], b[3], b[4], b[5], b[6], b[7], b[8], b[9], b[10], b[11], b[12], b[13], b[14], b[15]))
+    }
+
+    /// Why packet data does not start with a pseudo-header.
+    public struct PseudoHeaderProblem: Error, Sendable, Hashable {
+        /// The offset of the problem in the packet data.
+        public let offset: Int
+        /// What is wrong.
+        public let message: String
+
+        init(offset: Int, _ message: String) {
+            self.offset = offset
+            self.message = message
+        }
+    }
+}
