@@ -60,7 +60,7 @@ let package = Package(
             name: "GroupWireInspection",
             dependencies: [
                 "GroupWire", "GroupWireCapture", "GroupWireCompression", "GroupWireJSON", "GroupWireSpec",
-                "GroupWireDynamic", "GroupWireNegotiation",
+                "GroupWireDynamic", "GroupWireNegotiation", "GroupWireSession",
             ],
             swiftSettings: strictSwift
         ),
@@ -125,7 +125,7 @@ let package = Package(
             // groupwire: so `swift test` alone builds the binary the end-to-end tests run.
             dependencies: [
                 "GroupWireTools", "GroupWireDynamic", "GroupWireSpec", "GroupWire", "GroupWireCompression",
-                "GroupWireCapture", "GroupWireInspection", "GroupWireExamples", "GroupWireTestSupport", "groupwire", "groupwire-generate", "GroupWireRelay", "GroupWireNetwork", "GroupWireSession",
+                "GroupWireCapture", "GroupWireInspection", "GroupWireExamples", "GroupWireTestSupport", "groupwire", "groupwire-generate", "GroupWireRelay", "GroupWireNetwork", "GroupWireSession", "GroupWireNegotiation", "GroupWireJSON",
             ],
             swiftSettings: strictSwift
         ),

@@ -38,6 +38,9 @@ struct DemoCommand: ParsableCommand {
     @Option(help: "Strokes each participant draws in the first round (1...1000).")
     var strokes = 20
 
+    @Option(help: "Keep each process's capture (relay.pcapng, ana.pcapng, …) in this folder; by default they go to a temporary folder, removed once validated.")
+    var captures: String?
+
     @Flag(help: "Write a commented hex dump instead of raw frames.")
     var hex = false
 
@@ -58,6 +61,7 @@ struct DemoCommand: ParsableCommand {
         var demo = RelayDemo(executable: executable)
         demo.examples = examples
         demo.strokes = strokes
+        demo.captureFolder = captures
         try StandardStreams.finish(DemoTool.runRelayDemo(demo))
     }
 }

@@ -62,7 +62,17 @@ import Testing
 
         // The relay logged the kill as a leave, and everything it started is gone.
         #expect(report.relayLog.contains("participant=ben") && report.relayLog.contains("left"))
-        #expect(report.checks.count == 8 && report.holds, "\(report.checks)")
+        #expect(report.checks.count == 9 && report.holds, "\(report.checks)")
+        // Every process captured its traffic, and every captured frame passed validation:
+        // the relay saw each participant's hellos, the snapshot compressed in fragments.
+        #expect(report.captures.map(\.name) == ["relay", "ana", "ben", "cleo", "dan"])
+        for capture in report.captures {
+            #expect(capture.summary.problems == 0 && capture.problems.isEmpty, "\(capture.name): \(capture.problems)")
+            #expect(capture.summary.frames == capture.summary.validFrames && capture.summary.hellos >= 3, "\(capture.name)")
+        }
+        let relayCapture = try #require(report.captures.first)
+        #expect(relayCapture.summary.senders == 4 && relayCapture.summary.fragments > 0 && relayCapture.summary.compressedMessages > 0)
+        #expect(relayCapture.summary.messagesByType["UpsertStroke"] ?? 0 >= 3 * 20)
         #expect(report.summary.contains("fragments: ") && report.summary.contains("as JSON"))
     }
 
@@ -74,7 +84,8 @@ import Testing
         let summary = run.outputText
         #expect(summary.contains("participants:") && summary.contains("checks:"), "\(summary)")
         let checks = summary.split(separator: "\n").drop { !$0.hasPrefix("checks:") }.dropFirst()
-        #expect(checks.count == 8 && checks.allSatisfy { $0.hasPrefix("  holds ") }, "\(checks.joined(separator: "\n"))")
+        #expect(summary.contains("captures (each process's frames") && summary.contains("  relay ") && !summary.contains("INVALID"))
+        #expect(checks.count == 9 && checks.allSatisfy { $0.hasPrefix("  holds ") }, "\(checks.joined(separator: "\n"))")
     }
 
     @Test func anInterruptedDemoLeavesNothingRunning() async throws {

@@ -59,6 +59,8 @@ public final class FrameFileStream {
     public private(set) var format: FrameFileFormat = .raw
     /// The number of frame bytes read so far (decoded bytes for hex input).
     public private(set) var byteCount = 0
+    /// The first bytes of the input (up to 16), to name what it is when it is nothing known.
+    public let prefix: [UInt8]
     /// Called before each read of the input after the first, when the events read so far
     /// have all been returned: a command flushes its output here, so that what it printed
     /// is seen while it waits for more input.
@@ -136,6 +138,7 @@ public final class FrameFileStream {
     private init(source: Source, first: [UInt8], path: String, format: FrameFileFormat?, limits: Limits) {
         self.source = source
         self.path = path
+        prefix = Array(first.prefix(16))
         reader = FrameStreamReader(limits: limits)
         decoder = FrameDecoder(limits: limits)
         self.format = format ?? FrameFileFormat.detect(prefix: first)

@@ -62,7 +62,7 @@ public struct TypeAgreement: Sendable, Hashable {
     /// Every message type of either schema, by type id, decided with `ReaderWriterCompatibility`
     /// in each direction: the rules and verdicts of `groupwire spec diff`. A side without a
     /// schema (a tool) neither sends nor reads any type.
-    static func all(local: HelloSchema?, remote: HelloSchema?) -> [TypeAgreement] {
+    package static func all(local: HelloSchema?, remote: HelloSchema?) -> [TypeAgreement] {
         var byID: [UInt64: TypeAgreement] = [:]
         for entry in local?.messages ?? [] {
             byID[entry.typeID] = TypeAgreement(typeID: entry.typeID, localName: entry.name, sending: .unknown)

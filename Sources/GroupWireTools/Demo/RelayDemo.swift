@@ -1,5 +1,9 @@
 import Foundation
+import GroupWire
+import GroupWireCapture
+import GroupWireInspection
 import GroupWireRelay
+import GroupWireSpec
 import Synchronization
 
 /// `groupwire demo`: a relay and four participant processes on loopback, each its own
@@ -9,7 +13,9 @@ import Synchronization
 /// others on version 3) and draw; dan joins late and catches up from a compressed,
 /// fragmented snapshot; ben is killed with SIGKILL while drawing; the others draw on. The
 /// report checks what each received: every stroke of a sender once, in order, without a
-/// gap (for ben, up to where it died).
+/// gap (for ben, up to where it died). Every process captures its traffic
+/// (`GROUPWIRE_CAPTURE`, one pcapng file each) and the demo ends by validating the
+/// captures as `groupwire validate` does.
 package struct RelayDemo: Sendable {
     /// The `groupwire` executable to start the relay and the participants with.
     package var executable: URL
@@ -20,6 +26,9 @@ package struct RelayDemo: Sendable {
     package var strokes = 20
     /// How long any one step may take.
     package var stepTimeout: Duration = .seconds(30)
+    /// The folder the captures go to (`relay.pcapng`, `ana.pcapng`, …); nil for a
+    /// temporary folder removed at the end.
+    package var captureFolder: String?
     /// Told of each process as it starts (its name and process id), for the progress the
     /// command prints.
     package var started: @Sendable (_ name: String, _ pid: Int32) -> Void = { _, _ in }
@@ -55,6 +64,12 @@ package struct RelayDemo: Sendable {
         package var killedAfter = 0
         /// The checks and whether each held.
         package var checks: [(String, Bool)] = []
+        /// Each capture's file name and what validating it found.
+        package var captures: [(name: String, summary: CaptureValidator.Summary, problems: [String])] = []
+        /// Where the captures were kept, nil when they were removed.
+        package var captureFolder: String?
+        /// The folder of the example specs the captures were validated against.
+        package var examples = "Spec/Examples"
         /// What the relay logged (its standard error).
         package var relayLog = ""
 
@@ -107,12 +122,26 @@ package struct RelayDemo: Sendable {
     }
 
     private func run(_ children: Children) async throws -> Report {
+        let folder: URL
+        if let captureFolder {
+            folder = URL(fileURLWithPath: captureFolder)
+            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        } else {
+            folder = FileManager.default.temporaryDirectory.appendingPathComponent("groupwire-demo-\(getpid())-\(UInt32.random(in: 0...UInt32.max))")
+            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        }
+        defer { if captureFolder == nil { try? FileManager.default.removeItem(at: folder) } }
+        func capture(_ name: String) -> [String: String] {
+            [CaptureEnvironment.pathVariable: folder.appendingPathComponent("\(name).pcapng").path]
+        }
         var report = Report()
+        report.captureFolder = captureFolder
+        report.examples = examples
         let secretText = (0..<32).map { _ in String(format: "%02x", UInt8.random(in: 0...255)) }.joined()
         let secret = Array(secretText.utf8)
         let relay = try DemoProcess(
             name: "relay", executable: executable, arguments: ["relay", "--host", "127.0.0.1", "--port", "0", "--until-stdin-closes"],
-            environment: [TokenTool.secretVariable: secretText])
+            environment: capture("relay").merging([TokenTool.secretVariable: secretText]) { $1 })
         children.add(relay)
         started("relay", relay.pid)
         try await wait("the relay to listen", [relay]) { relay.lines.contains { $0.contains("listening on") } }
@@ -128,7 +157,7 @@ package struct RelayDemo: Sendable {
             let process = try DemoProcess(
                 name: name, executable: executable,
                 arguments: ["participant", "--port", String(port), "--spec", spec] + (activate ? ["--activate"] : []),
-                environment: [ParticipantTool.tokenVariable: token])
+                environment: capture(name).merging([ParticipantTool.tokenVariable: token]) { $1 })
             children.add(process)
             started(name, process.pid)
             return process
@@ -196,6 +225,7 @@ package struct RelayDemo: Sendable {
         }
         // ben died before it could say: the most any other received from it.
         report.sent["ben"] = [ana, cleo, dan].map { $0.strokeCount(from: benID) }.max() ?? 0
+        report.captures = try validateCaptures(in: folder, names: ["relay", "ana", "ben", "cleo", "dan"])
         report.checks = Self.checks(report, strokes: strokes)
         return report
     }
@@ -228,7 +258,40 @@ package struct RelayDemo: Sendable {
             checks.append(("dan loaded a snapshot", false))
         }
         checks.append(("nothing was rejected or failed", report.members.allSatisfy { member in !member.events.contains { $0.event == .error || $0.event == .incompatible } }))
+        let frames = report.captures.reduce(0) { $0 + $1.summary.frames }
+        checks.append(("every captured frame is valid (\(frames) frames in \(report.captures.count) captures, as groupwire validate checks them)",
+                       report.captures.count == 5 && frames > 0 && report.captures.allSatisfy { $0.summary.problems == 0 && $0.summary.frames > 0 }))
         return checks
+    }
+
+    /// Validates each process's capture against both DrawTogether versions, as
+    /// `groupwire validate NAME.pcapng --spec …v3 --spec …v1` does.
+    private func validateCaptures(in folder: URL, names: [String]) throws -> [(name: String, summary: CaptureValidator.Summary, problems: [String])] {
+        var specs: [SpecSet] = []
+        for path in ["\(examples)/Versions/DrawTogether-v3.gwspec", "\(examples)/DrawTogether.gwspec"] {
+            do throws(ToolFailure) {
+                specs.append(try SpecLoading.load(path).spec)
+            } catch {
+                throw Failure(description: "cannot load \(path) to validate the captures: \(error.result.messages)")
+            }
+        }
+        var results: [(name: String, summary: CaptureValidator.Summary, problems: [String])] = []
+        for name in names {
+            let path = folder.appendingPathComponent("\(name).pcapng").path
+            var validator = CaptureValidator(specs: specs)
+            var problems: [String] = []
+            do throws(FrameFileError) {
+                let stream = try FrameFileStream(path: path)
+                while let event = try stream.next() {
+                    problems += validator.check(event).map { $0.diagnostic(path: "\(name).pcapng") }
+                }
+            } catch {
+                problems += validator.check(inputError: error).map { $0.diagnostic(path: "\(name).pcapng") }
+            }
+            problems += validator.finish().map { $0.diagnostic(path: "\(name).pcapng") }
+            results.append((name, validator.summary, problems))
+        }
+        return results
     }
 
     /// Waits until `condition` holds, at most ``stepTimeout``; a timeout names the step and
@@ -295,6 +358,18 @@ extension RelayDemo.Report {
         lines.append("  fragments: \(counted.fragmentedMessages) messages over the relay's frame size went in \(counted.fragments) fragment frames")
         lines.append("  control (hellos, session control): \(counted.controlFrames) frames, \(counted.controlBytes) bytes")
         lines.append("  to the relay in all (routing headers included): \(counted.relayBytesSent) bytes")
+        lines.append("")
+        lines.append("captures (each process's frames, GROUPWIRE_CAPTURE; validated against DrawTogether versions 3 and 1):")
+        for capture in captures {
+            let summary = capture.summary
+            lines.append("  \(capture.name.padding(toLength: 5, withPad: " ", startingAt: 0)) \(summary.frames) frames, \(summary.messages) messages "
+                + "(\(summary.compressedMessages) compressed), \(summary.fragments) fragments, \(summary.controlFrames) control frames: "
+                + (summary.problems == 0 ? "valid" : "INVALID, \(summary.problems) problems"))
+            for problem in capture.problems.prefix(5) { lines.append("    \(problem)") }
+        }
+        if let captureFolder {
+            lines.append("  kept in \(captureFolder): groupwire validate \(captureFolder)/ana.pcapng --spec \(examples)/Versions/DrawTogether-v3.gwspec --spec \(examples)/DrawTogether.gwspec")
+        }
         lines.append("")
         lines.append("checks:")
         for (check, holds) in checks { lines.append("  \(holds ? "holds " : "BROKEN") \(check)") }

@@ -108,6 +108,20 @@ struct ParticipantRun<Canvas: ParticipantCanvas> {
             }
         })
 
+        // Every peer's negotiation is reported before statistics and the last line, however
+        // far behind the reporting task is (a process under load quitting right after an
+        // agreement) or however early it came (a late joiner's first hellos can be answered
+        // before its stream exists): a process killed after `statistics` has said it too.
+        func reportNegotiations() {
+            for peer in messenger.reachableParticipants.sorted() where reported.claim(peer) {
+                switch messenger.negotiationState(of: peer) {
+                case .agreed(let agreement)?: Self.emit(Self.event(.agreed(peer, agreement)))
+                case .incompatible(let failure)?: Self.emit(Self.event(.incompatible(peer, failure)))
+                case .helloSent?, nil: reported.release(peer)
+                }
+            }
+        }
+
         var next = 0
         let strokeJSON = try JSONEncoder().encode(Canvas.stroke(0, by: painter)).count
         for await line in Self.commands() {
@@ -128,6 +142,7 @@ struct ParticipantRun<Canvas: ParticipantCanvas> {
                 event.count = next
                 Self.emit(event)
             case "statistics":
+                reportNegotiations()
                 Self.emit(statistics(transport, relay))
             case "quit":
                 break
@@ -138,17 +153,7 @@ struct ParticipantRun<Canvas: ParticipantCanvas> {
             if words.first == "quit" { break }
         }
         try? session.leave()
-        // Every peer's negotiation is reported before the last line, however far behind the
-        // reporting task is (a process under load quitting right after an agreement) or
-        // however early it came (a late joiner's first hellos can be answered before its
-        // stream exists).
-        for peer in messenger.reachableParticipants.sorted() where reported.claim(peer) {
-            switch messenger.negotiationState(of: peer) {
-            case .agreed(let agreement)?: Self.emit(Self.event(.agreed(peer, agreement)))
-            case .incompatible(let failure)?: Self.emit(Self.event(.incompatible(peer, failure)))
-            case .helloSent?, nil: reported.release(peer)
-            }
-        }
+        reportNegotiations()
         Self.emit(statistics(transport, relay))
         await relay.close()
     }

@@ -1,0 +1,402 @@
+import Foundation
+import GroupWire
+import GroupWireCapture
+import GroupWireCompression
+import GroupWireDynamic
+import GroupWireNegotiation
+import GroupWireSession
+import GroupWireSpec
+
+/// Checks every frame of a capture or frame file, as `groupwire validate` does: the
+/// envelope, fragments reassembled per sender, decompression, each payload against the spec,
+/// control frames, the delivery sequence per stream, and that frames follow what the
+/// captured hellos agreed.
+///
+/// Frames go in one at a time (``check(_:)``) and problems come out at once, so a capture
+/// of any size is checked in flat memory: what is kept is bounded per sender (partial
+/// messages by the reassembly limits, each delivery stream by a window of
+/// ``sequenceWindow`` sequences) and per participant (its hello).
+///
+/// In a capture, a frame's sender and receiver come from its packet (a frame sent to
+/// everyone has no one receiver); in a raw or hex frame file all frames count as one
+/// sender's, to one receiver.
+public struct CaptureValidator {
+    /// How many sequences above the last one seen in order a delivery stream remembers.
+    public static let sequenceWindow: UInt64 = 4096
+
+    /// What was checked, for the summary.
+    public struct Summary: Sendable, Hashable {
+        /// Frames (packets, in a capture) read, valid or not.
+        public var frames = 0
+        /// Frames whose envelope is valid.
+        public var validFrames = 0
+        /// Fragment frames among them.
+        public var fragments = 0
+        /// Whole data messages decoded against the spec.
+        public var messages = 0
+        /// Those that were compressed.
+        public var compressedMessages = 0
+        /// Decoded messages by type name.
+        public var messagesByType: [String: Int] = [:]
+        /// Control frames: hellos, session control, acknowledgements.
+        public var controlFrames = 0
+        /// Hellos among them.
+        public var hellos = 0
+        /// Frames that repeat a delivery sequence with the same bytes (a retransmission).
+        public var retransmissions = 0
+        /// The participants seen sending.
+        public var senders = 0
+        /// The problems found.
+        public var problems = 0
+    }
+
+    private struct Route: Hashable {
+        var sender: UUID?
+        var receiver: UUID?
+    }
+
+    private struct StreamKey: Hashable {
+        var route: Route
+        var stream: UInt32
+    }
+
+    /// What a delivery stream has shown: every sequence up to `through`, the ones above it
+    /// in `above` (with each frame's checksum, to tell a retransmission from a clash).
+    private struct StreamState {
+        var through: UInt64 = 0
+        var above: [UInt64: UInt32] = [:]
+        var recent: [UInt64: UInt32] = [:]
+        var firstFrame: Int
+        var gapsReported: UInt64 = 0
+    }
+
+    private struct LoadedSpec {
+        var codec: DynamicCodec
+        var schema: HelloSchema?
+    }
+
+    private let specs: [LoadedSpec]
+    private let limits: Limits
+    private var pipeline: ReceivePipeline
+    private var routeIDs: [Route: ParticipantID] = [:]
+    private var routes: [ParticipantID: Route] = [:]
+    private var streams: [StreamKey: StreamState] = [:]
+    /// The newest stream value per route and mode, to tell a superseded incarnation.
+    private var currentStream: [Route: [Bool: UInt32]] = [:]
+    private var hellos: [UUID: Hello] = [:]
+    private var verdicts: [UUID: (spec: Int, receiving: [UInt64: TypeVerdict])] = [:]
+    private var agreements: [Route: Agreement] = [:]
+    private var senders: Set<UUID?> = []
+    /// What was checked so far.
+    public private(set) var summary = Summary()
+
+    /// Creates a validator.
+    /// - Parameters:
+    ///   - specs: the specs payloads are decoded against: per sender, the one whose
+    ///     fingerprint (or package and version) its hello announced, else the first.
+    ///   - dictionaries: the dictionaries compressed bodies may name.
+    ///   - limits: the frame and message limits.
+    public init(specs: [SpecSet], dictionaries: DictionaryStore? = nil, limits: Limits = .default) {
+        self.specs = specs.map { spec in
+            LoadedSpec(codec: DynamicCodec(spec: spec, limits: limits), schema: try? HelloSchema(spec: spec))
+        }
+        self.limits = limits
+        let compressor = try? PayloadCompressor(dictionaries: dictionaries, limits: limits)
+        pipeline = ReceivePipeline(limits: limits, clock: ReassemblyClock { .zero }, codec: compressor)
+    }
+
+    /// Checks the next frame of the input.
+    /// - Returns: the problems with it (and with a message it completed).
+    public mutating func check(_ fileEvent: FrameFileEvent) -> [ValidationProblem] {
+        summary.frames += 1
+        let number = fileEvent.packet?.number ?? summary.frames
+        let event = fileEvent.event
+        var problems: [ValidationProblem] = []
+        defer { summary.problems += problems.count }
+        if let packet = fileEvent.packet, packet.record != nil, let problem = packet.problem {
+            problems.append(ValidationProblem(.capture, frame: number, offset: packet.problemOffset, problem))
+        }
+        let frame: Frame
+        switch event.result {
+        case .failure(let error):
+            let kind: ValidationProblem.Kind = fileEvent.packet != nil && fileEvent.packet?.record == nil ? .capture : .envelope
+            let reason = kind == .capture ? error.context : "\(error.kind): \(error.context)"
+            problems.append(ValidationProblem(kind, frame: number, offset: error.offset ?? event.offset, reason))
+            return problems
+        case .success(let decoded):
+            frame = decoded
+        }
+        summary.validFrames += 1
+        if frame.kind == .fragment { summary.fragments += 1 }
+        let record = fileEvent.packet?.record
+        let receiver: UUID? = record.flatMap { $0.direction == .sent ? $0.peer : $0.local }
+        let route = Route(sender: record?.sender, receiver: receiver)
+        if senders.insert(route.sender).inserted { summary.senders = senders.count }
+
+        if let delivery = frame.delivery {
+            let (repeated, sequenceProblems) = checkSequence(delivery, route: route, checksum: fileEvent.header?.crc32c ?? 0,
+                                                             number: number, offset: event.offset)
+            problems += sequenceProblems
+            if repeated { return problems }
+        }
+        if frame.kind != .control {
+            problems += checkAgreement(frame, version: fileEvent.header?.version ?? 1, route: route, length: event.length, number: number,
+                                       offset: event.offset)
+        }
+        let result = pipeline.receive(frame, from: participant(for: route))
+        for drop in result.drops {
+            problems.append(ValidationProblem(.fragment, frame: number, offset: event.offset, "\(drop)"))
+        }
+        if let rejection = result.rejection {
+            let fragmentKinds: [WireError.Kind] = [.invalidFragment, .limitExceeded]
+            let kind: ValidationProblem.Kind = frame.kind == .fragment && fragmentKinds.contains(rejection.kind) ? .fragment : .compression
+            problems.append(ValidationProblem(kind, frame: number, offset: event.offset, "\(rejection.kind): \(rejection.context)"))
+        }
+        guard let message = result.message else { return problems }
+        // Offsets of payload problems: in the input for a whole uncompressed frame, else the frame's.
+        let bodyStart = message.compression == nil && frame.kind != .fragment ? event.offset + event.length - 4 - message.payloadCount : nil
+        if message.kind == .control {
+            problems += checkControl(message, sender: route.sender, number: number, offset: event.offset, bodyStart: bodyStart)
+        } else {
+            problems += checkPayload(message, sender: route.sender, number: number, offset: event.offset, bodyStart: bodyStart)
+        }
+        return problems
+    }
+
+    /// Reports a structural problem of the input that ended it (a capture cut inside a
+    /// block), after the frames before it.
+    public mutating func check(inputError: FrameFileError) -> [ValidationProblem] {
+        summary.problems += 1
+        return [ValidationProblem(.capture, frame: nil, offset: inputError.offset, inputError.message)]
+    }
+
+    /// The problems only the end shows: messages whose fragments are not all there,
+    /// reliable delivery streams with gaps.
+    public mutating func finish() -> [ValidationProblem] {
+        var problems: [ValidationProblem] = []
+        if pipeline.partialMessageCount > 0 {
+            let count = pipeline.partialMessageCount
+            problems.append(ValidationProblem(.fragment, frame: nil, offset: nil,
+                "the input ends inside \(count) fragmented message\(count == 1 ? "" : "s") whose fragments are not all there"))
+        }
+        for (key, state) in streams.sorted(by: { $0.value.firstFrame < $1.value.firstFrame }) where key.stream & 1 == 1 {
+            guard let highest = state.above.keys.max(), currentStream[key.route]?[true] == key.stream else { continue }
+            let missing = (state.through + 1...highest).filter { state.above[$0] == nil }
+            guard !missing.isEmpty else { continue }
+            problems.append(ValidationProblem(.sequence, frame: nil, offset: nil,
+                "reliable stream \(key.stream) \(describe(key.route)) never shows \(ranges(missing)) (seen up to \(highest))"))
+        }
+        summary.problems += problems.count
+        return problems
+    }
+
+    // MARK: Checks
+
+    private mutating func participant(for route: Route) -> ParticipantID {
+        if let id = routeIDs[route] { return id }
+        let id = ParticipantID.numbered(UInt64(routeIDs.count + 1))
+        routeIDs[route] = id
+        routes[id] = route
+        return id
+    }
+
+    /// Records a delivery sequence; whether the frame repeats one already seen (and so is
+    /// not checked again), and the problems.
+    private mutating func checkSequence(_ delivery: DeliveryHeader, route: Route, checksum: UInt32, number: Int, offset: Int)
+        -> (repeated: Bool, problems: [ValidationProblem])
+    {
+        let key = StreamKey(route: route, stream: delivery.stream)
+        let reliable = delivery.stream & 1 == 1
+        currentStream[route, default: [:]][reliable] = delivery.stream
+        var state = streams[key] ?? StreamState(firstFrame: number)
+        defer { streams[key] = state }
+        let sequence = delivery.sequence
+        let seen: UInt32?
+        if sequence <= state.through {
+            seen = state.recent[sequence] ?? (sequence + Self.sequenceWindow > state.through ? nil : checksum)
+        } else {
+            seen = state.above[sequence]
+        }
+        if let seen {
+            if !reliable {
+                return (true, [ValidationProblem(.sequence, frame: number, offset: offset,
+                    "unreliable stream \(delivery.stream) \(describe(route)) repeats sequence \(sequence); unreliable frames are never sent twice")])
+            }
+            if seen != checksum {
+                return (true, [ValidationProblem(.sequence, frame: number, offset: offset,
+                    "reliable stream \(delivery.stream) \(describe(route)) repeats sequence \(sequence) with different bytes")])
+            }
+            summary.retransmissions += 1
+            return (true, [])
+        }
+        var problems: [ValidationProblem] = []
+        state.above[sequence] = checksum
+        while let next = state.above.removeValue(forKey: state.through + 1) {
+            state.through += 1
+            state.recent[state.through] = next
+        }
+        if state.through > Self.sequenceWindow {
+            let floor = state.through - Self.sequenceWindow
+            if state.recent.count > Int(Self.sequenceWindow) * 2 { state.recent = state.recent.filter { $0.key > floor } }
+        }
+        // A window's worth ahead of the first hole: the hole will not be filled.
+        if reliable, let highest = state.above.keys.max(), highest > state.through + Self.sequenceWindow {
+            let target = highest - Self.sequenceWindow
+            let missing = (state.through + 1...target).filter { state.above[$0] == nil }
+            problems.append(ValidationProblem(.sequence, frame: number, offset: offset,
+                "reliable stream \(delivery.stream) \(describe(route)) moved \(Self.sequenceWindow) sequences past \(ranges(missing)) without them"))
+            for sequence in state.through + 1...target {
+                if let checksum = state.above.removeValue(forKey: sequence) { state.recent[sequence] = checksum }
+            }
+            state.through = target
+        } else if !reliable, state.above.count > Int(Self.sequenceWindow) {
+            // Losses are allowed: forget the oldest.
+            let keep = Set(state.above.keys.sorted().suffix(Int(Self.sequenceWindow)))
+            state.above = state.above.filter { keep.contains($0.key) }
+            state.through = max(state.through, (keep.min() ?? 1) - 1)
+        }
+        return (false, problems)
+    }
+
+    private mutating func checkControl(_ message: ReceivedMessage, sender: UUID?, number: Int, offset: Int, bodyStart: Int?)
+        -> [ValidationProblem]
+    {
+        summary.controlFrames += 1
+        let payload = message.payload
+        func problem(_ error: WireError, _ what: String) -> ValidationProblem {
+            let at = error.offset.map { ($0) + (bodyStart ?? 0) }
+            return ValidationProblem(.control, frame: number, offset: bodyStart == nil ? offset : at ?? offset,
+                                     "\(what): \(error.kind)\(error.offset.map { " at body offset \($0)" } ?? ""): \(error.context)")
+        }
+        if message.typeID == Hello.controlID {
+            summary.hellos += 1
+            do throws(WireError) {
+                let hello = try Hello(payload: payload)
+                let key = sender ?? CaptureRecord.noParticipant
+                if hellos[key] != hello {
+                    hellos[key] = hello
+                    verdicts[key] = nil
+                    agreements = agreements.filter { $0.key.sender != sender && $0.key.receiver != sender }
+                }
+                return []
+            } catch {
+                return [problem(error, "hello")]
+            }
+        }
+        do throws(WireError) {
+            if try ControlFrameCheck.describe(controlID: message.typeID, payload: payload, limits: limits) == nil {
+                return [ValidationProblem(.control, frame: number, offset: offset, "control id \(message.typeID) is reserved (Spec/FORMAT.md, \"Control ids\")")]
+            }
+            return []
+        } catch {
+            let name = message.typeID == 32 ? "acknowledgement" : "session control \(message.typeID)"
+            return [problem(error, name)]
+        }
+    }
+
+    private mutating func checkPayload(_ message: ReceivedMessage, sender: UUID?, number: Int, offset: Int, bodyStart: Int?)
+        -> [ValidationProblem]
+    {
+        guard !specs.isEmpty else { return [] }
+        let (index, receiving) = verdicts(for: sender)
+        let codec = specs[index].codec
+        if let verdict = receiving[message.typeID], !verdict.isReadable {
+            let kind: ValidationProblem.Kind = verdict == .unknown ? .unknownType : .schema
+            return [ValidationProblem(kind, frame: number, offset: offset,
+                "type id \(message.typeID): the sender's hello announced a schema the spec reads as \(verdict)")]
+        }
+        guard let declaration = codec.message(typeID: message.typeID) else {
+            return [ValidationProblem(.unknownType, frame: number, offset: offset,
+                "type id \(message.typeID) is not a message of \(codec.spec.package?.name ?? "the spec")")]
+        }
+        do throws(WireError) {
+            _ = try codec.decode(message.payload, as: declaration.name)
+            summary.messages += 1
+            if message.compression != nil { summary.compressedMessages += 1 }
+            summary.messagesByType[declaration.name, default: 0] += 1
+            return []
+        } catch {
+            let at = bodyStart.flatMap { start in error.offset.map { $0 + start } }
+            let inside = bodyStart == nil ? error.offset.map { " at payload offset \($0)" } ?? "" : ""
+            return [ValidationProblem(.payload, frame: number, offset: at ?? offset,
+                "\(declaration.name) (type id \(message.typeID)): \(error.kind)\(inside): \(error.context)")]
+        }
+    }
+
+    /// The spec used for `sender`'s messages and how it reads each of the types its hello
+    /// announced.
+    private mutating func verdicts(for sender: UUID?) -> (spec: Int, receiving: [UInt64: TypeVerdict]) {
+        let key = sender ?? CaptureRecord.noParticipant
+        if let known = verdicts[key] { return known }
+        guard let schema = hellos[key]?.schema else { return (0, [:]) }
+        let index = specs.firstIndex { $0.schema?.fingerprint == schema.fingerprint }
+            ?? specs.firstIndex { $0.schema?.package == schema.package && $0.schema?.version == schema.version }
+            ?? 0
+        var receiving: [UInt64: TypeVerdict] = [:]
+        for type in TypeAgreement.all(local: specs[index].schema, remote: schema) {
+            if let verdict = type.receiving { receiving[type.typeID] = verdict }
+        }
+        verdicts[key] = (index, receiving)
+        return (index, receiving)
+    }
+
+    private mutating func checkAgreement(_ frame: Frame, version frameVersion: UInt8, route: Route, length: Int, number: Int, offset: Int) -> [ValidationProblem] {
+        guard let sender = route.sender, let receiver = route.receiver, let mine = hellos[sender], let theirs = hellos[receiver] else { return [] }
+        let agreement: Agreement
+        if let known = agreements[route] {
+            agreement = known
+        } else {
+            agreement = Agreement(local: mine, remote: theirs)
+            agreements[route] = agreement
+        }
+        let between = describe(route)
+        guard agreement.isAgreed, let version = agreement.envelopeVersion else {
+            return [ValidationProblem(.agreement, frame: number, offset: offset,
+                "a \(frame.kind) frame \(between), whose hellos did not agree (\(agreement.status))")]
+        }
+        var problems: [ValidationProblem] = []
+        if frameVersion != version {
+            problems.append(ValidationProblem(.agreement, frame: number, offset: offset,
+                "envelope version \(frameVersion) \(between); their hellos agreed on \(version)"))
+        }
+        if length > agreement.sending.maxFrameSize {
+            problems.append(ValidationProblem(.agreement, frame: number, offset: offset,
+                "a frame of \(length) bytes \(between), over the \(agreement.sending.maxFrameSize) the receiver's hello accepts"))
+        }
+        if let compression = frame.compression {
+            if agreement.sending.codec != compression.codec {
+                let agreed = agreement.sending.codec.map { "codec \($0)" } ?? "no compression"
+                problems.append(ValidationProblem(.agreement, frame: number, offset: offset,
+                    "compressed with codec \(compression.codec) \(between); their hellos agreed on \(agreed)"))
+            } else if compression.dictionaryID != 0, compression.dictionaryID != agreement.sending.dictionaryID {
+                problems.append(ValidationProblem(.agreement, frame: number, offset: offset,
+                    "compressed with dictionary \(compression.dictionaryID) \(between); their hellos agreed on "
+                        + (agreement.sending.dictionaryID == 0 ? "none" : "dictionary \(agreement.sending.dictionaryID)")))
+            }
+        }
+        if let type = agreement.type(frame.typeID), let verdict = type.sending, !verdict.isReadable {
+            problems.append(ValidationProblem(.agreement, frame: number, offset: offset,
+                "type \(type.name) (type id \(frame.typeID)) \(between), which the receiver's hello reads as \(verdict)"))
+        }
+        return problems
+    }
+
+    private func describe(_ route: Route) -> String {
+        let from = route.sender.map { "from \($0.uuidString.lowercased())" } ?? "from an unknown sender"
+        let to = route.receiver.map { " to \($0.uuidString.lowercased())" } ?? ""
+        return from + to
+    }
+
+    private func ranges(_ values: [UInt64]) -> String {
+        var parts: [String] = []
+        var index = 0
+        while index < values.count, parts.count < 8 {
+            var end = index
+            while end + 1 < values.count, values[end + 1] == values[end] + 1 { end += 1 }
+            parts.append(end == index ? "\(values[index])" : "\(values[index])-\(values[end])")
+            index = end + 1
+        }
+        let text = "sequence\(values.count == 1 ? "" : "s") " + parts.joined(separator: ", ")
+        return index < values.count ? text + " and \(values.count - index) more" : text
+    }
+}

@@ -1,0 +1,206 @@
+import Foundation
+import GroupWire
+import GroupWireCapture
+import GroupWireCompression
+import GroupWireExamples
+import GroupWireJSON
+import GroupWireNegotiation
+import GroupWireSpec
+import GroupWireTestSupport
+import GroupWireTools
+import Testing
+
+/// `groupwire validate` on captures made for each check: what a valid exchange looks like,
+/// and each kind of problem reported with its frame, byte offset and reason.
+@Suite struct ValidateToolTests {
+    static let ana = UUID(uuidString: "00000000-0000-4000-8000-0000000000A1")!
+    static let ben = UUID(uuidString: "00000000-0000-4000-8000-0000000000B2")!
+    static let specPath = RepositoryPaths.root.appendingPathComponent("Spec/Examples/DrawTogether.gwspec").path
+    static let stroke = UpsertStroke(id: UUID(uuidString: "5E1F0000-0000-4000-8000-00000000000A")!, color: .green,
+                                     point: Point(x: 1.5, y: -2))
+
+    static func hello(codecs: [HelloCodec] = [HelloCodec(codec: 1)]) throws -> [UInt8] {
+        let spec = try SpecLoading.load(specPath).spec
+        return try FrameEncoder().encode(Frame(kind: .control, typeID: Hello.controlID,
+                                               body: try Hello(codecs: codecs, schema: try HelloSchema(spec: spec)).payload()))
+    }
+
+    static func strokeFrame(delivery: DeliveryHeader? = nil) throws -> [UInt8] {
+        try FrameEncoder().encode(Frame(kind: .data, typeID: UInt64(UpsertStroke.wireTypeID), delivery: delivery,
+                                        body: stroke.wirePayload()))
+    }
+
+    /// Ben's view: ana's hello, ben's hello to ana, then `frames` from ana.
+    static func bensCapture(_ frames: [[UInt8]], anaCodecs: [HelloCodec] = [HelloCodec(codec: 1)], benCodecs: [HelloCodec] = [HelloCodec(codec: 1)])
+        throws -> [CaptureRecord]
+    {
+        var time: UInt64 = 1_764_000_000_000_000_000
+        func next() -> UInt64 {
+            time += 1_000_000
+            return time
+        }
+        var records = [
+            CaptureRecord(timestamp: next(), direction: .received, local: ben, peer: ana, room: "r", frame: try hello(codecs: anaCodecs)),
+            CaptureRecord(timestamp: next(), direction: .sent, local: ben, peer: ana, room: "r", frame: try hello(codecs: benCodecs)),
+        ]
+        for frame in frames {
+            records.append(CaptureRecord(timestamp: next(), direction: .received, local: ben, peer: ana, room: "r", frame: frame))
+        }
+        return records
+    }
+
+    static func validate(_ bytes: [UInt8], format: ValidateTool.Format = .text, specs: [String] = [specPath]) throws -> ToolResult {
+        let folder = try RepositoryPaths.temporaryDirectory(prefix: "groupwire-validate")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let path = folder.appendingPathComponent("capture.pcapng").path
+        try Data(bytes).write(to: URL(fileURLWithPath: path))
+        var tool = ValidateTool(input: path, specPaths: specs)
+        tool.format = format
+        var result = tool.run()
+        // Paths in the report: the folder is temporary.
+        result.output = Array(result.outputText.replacingOccurrences(of: path, with: "capture.pcapng").utf8)
+        result.messages = result.messages.replacingOccurrences(of: path, with: "capture.pcapng")
+        return result
+    }
+
+    /// The file offset of record `index`'s frame in `CaptureWriter.pcapng(records)`.
+    static func frameOffset(_ records: [CaptureRecord], _ index: Int) -> Int {
+        var offset = CaptureWriter.pcapng([]).count
+        for record in records[..<index] { offset += CaptureWriter.pcapng([record]).count - CaptureWriter.pcapng([]).count }
+        return offset + 28 + CaptureRecord.fixedPseudoHeaderLength + records[index].room.utf8.count
+    }
+
+    @Test func aValidExchangeIsValid() throws {
+        let records = try Self.bensCapture([try Self.strokeFrame(), try Self.strokeFrame()])
+        let result = try Self.validate(CaptureWriter.pcapng(records))
+        #expect(result.status == .ok, "\(result.outputText)\(result.messages)")
+        let lines = result.outputText.split(separator: "\n").map(String.init)
+        #expect(lines == [
+            "capture.pcapng: pcapng, \(CaptureWriter.pcapng(records).count) bytes, 4 frames (4 valid, 0 fragments) from 2 senders",
+            "  2 messages decoded (0 compressed): UpsertStroke 2",
+            "  2 control frames (2 hellos), 0 retransmissions",
+            "valid: every frame passed every check",
+        ])
+    }
+
+    @Test func aCorruptFrameIsReportedAndTheRestStillChecked() throws {
+        var bad = try Self.strokeFrame()
+        bad[8] ^= 0xFF
+        let records = try Self.bensCapture([bad, try Self.strokeFrame()])
+        let result = try Self.validate(CaptureWriter.pcapng(records))
+        #expect(result.status == .invalidInput)
+        let lines = result.outputText.split(separator: "\n").map(String.init)
+        // The offset of the stored checksum, in the file.
+        let checksumOffset = Self.frameOffset(records, 2) + bad.count - 4
+        #expect(lines.first?.hasPrefix("capture.pcapng: error: frame 3, byte \(checksumOffset): checksumMismatch: stored crc32c") == true,
+                "\(lines.first ?? "")")
+        #expect(lines.contains("  1 message decoded (0 compressed): UpsertStroke 1"))
+        #expect(lines.last == "invalid: 1 problem")
+    }
+
+    @Test func aPayloadTheSpecCannotReadNamesItsOffset() throws {
+        // Field 2 (the color, an enum) as a string: a wire type the spec does not allow.
+        let body: [UInt8] = [0x12, 0x01, 0x41]
+        let frame = try FrameEncoder().encode(Frame(kind: .data, typeID: UInt64(UpsertStroke.wireTypeID), body: body))
+        let unknown = try FrameEncoder().encode(Frame(kind: .data, typeID: 9_999, body: []))
+        let records = try Self.bensCapture([frame, unknown])
+        let result = try Self.validate(CaptureWriter.pcapng(records), format: .jsonl)
+        #expect(result.status == .invalidInput)
+        let lines = result.outputText.split(separator: "\n").map { try? JSONParser().parse(Array($0.utf8)) }
+        #expect(lines.count == 3)
+        guard case .object(let first)? = lines[0], case .object(let second)? = lines[1], case .object(let summary)? = lines[2] else {
+            Issue.record("three JSON objects: \(result.outputText)")
+            return
+        }
+        #expect(first["kind"] == .string("payload"))
+        #expect(first["frame"] == .number(JSONNumber(Int64(3))))
+        // The body starts after magic, version, length, kind and type id: 5 bytes.
+        #expect(first["offset"] == .number(JSONNumber(Int64(Self.frameOffset(records, 2) + 5))))
+        #expect(second["kind"] == .string("unknownType"))
+        #expect(second["frame"] == .number(JSONNumber(Int64(4))))
+        #expect(summary["record"] == .string("summary"))
+        #expect(summary["valid"] == .bool(false))
+        #expect(summary["problems"] == .number(JSONNumber(Int64(2))))
+    }
+
+    @Test func deliverySequencesRetransmissionsClashesAndGaps() throws {
+        let stream = DeliveryHeader(incarnation: 5, isReliable: true, sequence: 1).stream
+        func frame(_ sequence: UInt64, x: Double = 1.5) throws -> [UInt8] {
+            var stroke = Self.stroke
+            stroke.point = Point(x: x, y: 0)
+            return try FrameEncoder().encode(Frame(kind: .data, typeID: UInt64(UpsertStroke.wireTypeID),
+                                                   delivery: DeliveryHeader(stream: stream, sequence: sequence), body: stroke.wirePayload()))
+        }
+        // 1, 2, 2 again (a retransmission), 3 with other bytes than the first 3, and 5 without 4.
+        let records = try Self.bensCapture([try frame(1), try frame(2), try frame(2), try frame(3), try frame(3, x: 9), try frame(5)])
+        let result = try Self.validate(CaptureWriter.pcapng(records))
+        #expect(result.status == .invalidInput)
+        let lines = result.outputText.split(separator: "\n").map(String.init)
+        let a = Self.ana.uuidString.lowercased(), b = Self.ben.uuidString.lowercased()
+        #expect(lines.contains("capture.pcapng: error: frame 7, byte \(Self.frameOffset(records, 6)): reliable stream \(stream) from \(a) to \(b) repeats sequence 3 with different bytes [sequence]"))
+        #expect(lines.contains("capture.pcapng: error: reliable stream \(stream) from \(a) to \(b) never shows sequence 4 (seen up to 5) [sequence]"))
+        #expect(lines.contains("  2 control frames (2 hellos), 1 retransmission"))
+        #expect(lines.last == "invalid: 2 problems")
+    }
+
+    @Test func framesMustFollowWhatTheHellosAgreed() throws {
+        // Ben's hello offers no compression; ana sends him a compressed frame anyway.
+        let payload = Self.stroke.wirePayload()
+        let compressed = try ZstdCompressor().compress(payload)
+        let frame = try FrameEncoder().encode(Frame(kind: .data, typeID: UInt64(UpsertStroke.wireTypeID),
+                                                    compression: CompressionInfo(contentSize: UInt64(payload.count)), body: compressed))
+        let records = try Self.bensCapture([frame], benCodecs: [])
+        let result = try Self.validate(CaptureWriter.pcapng(records))
+        #expect(result.status == .invalidInput)
+        let lines = result.outputText.split(separator: "\n").map(String.init)
+        let a = Self.ana.uuidString.lowercased(), b = Self.ben.uuidString.lowercased()
+        #expect(lines.first == "capture.pcapng: error: frame 3, byte \(Self.frameOffset(records, 2)): compressed with codec 1 from \(a) to \(b); their hellos agreed on no compression [agreement]")
+        #expect(lines.contains("  1 message decoded (1 compressed): UpsertStroke 1"), "the message itself is fine")
+    }
+
+    @Test func aTruncatedCaptureReportsWhatCameBefore() throws {
+        let records = try Self.bensCapture([try Self.strokeFrame(), try Self.strokeFrame()])
+        let bytes = Array(CaptureWriter.pcapng(records).dropLast(10))
+        let result = try Self.validate(bytes)
+        #expect(result.status == .invalidInput)
+        let lines = result.outputText.split(separator: "\n").map(String.init)
+        let lastBlock = CaptureWriter.pcapng(records).count - (CaptureWriter.pcapng([records[3]]).count - CaptureWriter.pcapng([]).count)
+        #expect(lines.first == "capture.pcapng: error: byte \(lastBlock): the file ends \(bytes.count - lastBlock) bytes into a block of \(bytes.count + 10 - lastBlock) bytes [capture]", "\(lines)")
+        #expect(lines.contains("  1 message decoded (0 compressed): UpsertStroke 1"))
+    }
+
+    @Test func inputThatIsNoCaptureIsAUsageError() throws {
+        let zip: [UInt8] = [0x50, 0x4B, 0x03, 0x04, 0x14, 0x00, 0x00, 0x00, 0x08, 0x00]
+        let result = try Self.validate(zip)
+        #expect(result.status == .failure)
+        #expect(result.messages == "groupwire: error: capture.pcapng: not a capture or frame file: expected pcapng (starting 0a 0d 0d 0a), pcap (a1 b2 c3 d4 or a1 b2 3c 4d, either byte order), raw frames (starting c7 01) or a hex dump; it starts 50 4b 03 04 14 00 00 00\n")
+        var ethernet = CaptureWriter.pcapng(try Self.bensCapture([]))
+        let interface = Int(ethernet[4]) | Int(ethernet[5]) << 8
+        ethernet[interface + 8] = 1
+        let wrongLink = try Self.validate(ethernet)
+        #expect(wrongLink.status == .failure)
+        #expect(wrongLink.messages.contains("link type 1 (Ethernet) is not GroupWire's 147 (LINKTYPE_USER0)"))
+        let missingSpec = try Self.validate(CaptureWriter.pcapng([]), specs: ["/nonexistent.gwspec"])
+        #expect(missingSpec.status == .failure)
+    }
+
+    @Test func jsonReportIsOneObject() throws {
+        var bad = try Self.strokeFrame()
+        bad[bad.count - 1] ^= 1
+        let records = try Self.bensCapture([bad])
+        let result = try Self.validate(CaptureWriter.pcapng(records), format: .json)
+        #expect(result.status == .invalidInput)
+        guard case .object(let report) = try JSONParser().parse(result.output), case .array(let problems)? = report["problems"],
+            case .object(let summary)? = report["summary"]
+        else {
+            Issue.record("one object with problems and summary: \(result.outputText)")
+            return
+        }
+        #expect(report["schema"] == .string("groupwire.validate/1"))
+        #expect(report["format"] == .string("pcapng"))
+        #expect(report["valid"] == .bool(false))
+        #expect(problems.count == 1)
+        #expect(summary["frames"] == .number(JSONNumber(Int64(3))))
+        #expect(summary["hellos"] == .number(JSONNumber(Int64(2))))
+    }
+}
