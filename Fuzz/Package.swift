@@ -73,6 +73,16 @@ let package = Package(
             swiftSettings: strictSwift
         ),
         .executableTarget(
+            name: "FuzzCaptureReader",
+            dependencies: [.product(name: "GroupWireFuzzChecks", package: "GroupWire")],
+            swiftSettings: strictSwift
+        ),
+        .executableTarget(
+            name: "FuzzValidate",
+            dependencies: [.product(name: "GroupWireFuzzChecks", package: "GroupWire")],
+            swiftSettings: strictSwift
+        ),
+        .executableTarget(
             name: "FuzzSpecCompiler",
             dependencies: [.product(name: "GroupWireFuzzChecks", package: "GroupWire"), .product(name: "GroupWireSpec", package: "GroupWire")],
             swiftSettings: strictSwift

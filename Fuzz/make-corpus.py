@@ -98,6 +98,7 @@ def main():
     reassembler_corpus()
     receive_pipeline_corpus(valid)
     frame_file_corpus(valid)
+    capture_corpus(valid)
     spec_corpus()
     session_control_corpus()
     delivery_corpus()
@@ -254,6 +255,48 @@ def frame_file_corpus(valid):
     dump = subprocess.run(["hexdump", "-C"], input=zeros, stdout=subprocess.PIPE, check=True).stdout
     write(folder, "hexdump-repeat-star.txt", dump)
     write(folder, "bad-digit.txt", b"c7 01 0g\n")
+
+
+def pcapng(records, header=True):
+    """A pcapng file as CaptureWriter writes it (Spec/CAPTURE.md): records are
+    (direction, local, peer, room, frame)."""
+    def block(kind, body):
+        return struct.pack("<II", kind, len(body) + 12) + body + struct.pack("<I", len(body) + 12)
+    out = b""
+    if header:
+        out += block(0x0A0D0D0A, struct.pack("<IHHq", 0x1A2B3C4D, 1, 0, -1) + struct.pack("<I", 0))
+        out += block(1, struct.pack("<HHI", 147, 0, 0) + struct.pack("<HHB3x", 9, 1, 9) + struct.pack("<I", 0))
+    for index, (direction, local, peer, room, frame) in enumerate(records):
+        room = room.encode()
+        data = struct.pack("<BBHI", 1, direction, 41 + len(room), 0) + local + peer + bytes([len(room)]) + room + frame
+        padded = data + bytes(-len(data) % 4)
+        stamp = 1764000000000000000 + index * 1000000
+        out += block(6, struct.pack("<IIIII", 0, stamp >> 32, stamp & 0xFFFFFFFF, len(data), len(data)) + padded)
+    return out
+
+
+def capture_corpus(valid):
+    """FuzzCaptureReader and FuzzValidate input: `selector u8, bytes`; selector bit 0
+    puts the writer's header before the bytes."""
+    ana = bytes(15) + b"\xa1"
+    ben = bytes(15) + b"\xb2"
+    names = ["data-upsert-stroke", "control-short", "fragment-first"]
+    records = [(0, ben, ana, "canvas", valid[name]) for name in names] + [(1, ben, bytes(16), "canvas", valid["data-upsert-stroke"])]
+    whole = pcapng(records)
+    packets = pcapng(records, header=False)
+    for target in ["FuzzCaptureReader", "FuzzValidate"]:
+        folder = os.path.join(HERE, "corpus", target)
+        write(folder, "whole-file.bin", b"\x00" + whole)
+        write(folder, "packets-after-header.bin", b"\x01" + packets)
+        write(folder, "truncated.bin", b"\x00" + whole[:-7])
+        write(folder, "huge-block-length.bin", b"\x01" + struct.pack("<II", 6, 0x7FFFFFF0) + bytes(24))
+        pcap = struct.pack("<IHHiIII", 0xA1B2C3D4, 2, 4, 0, 0, 262144, 147)
+        for direction, local, peer, room, frame in records:
+            room = room.encode()
+            data = struct.pack("<BBHI", 1, direction, 41 + len(room), 0) + local + peer + bytes([len(room)]) + room + frame
+            pcap += struct.pack("<IIII", 1764000000, 0, len(data), len(data)) + data
+        write(folder, "classic-pcap.bin", b"\x00" + pcap)
+        write(folder, "raw-frames.bin", b"\x00" + b"".join(valid[name] for name in names))
 
 
 def session_control_corpus():

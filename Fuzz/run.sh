@@ -18,7 +18,7 @@ set -euo pipefail
 HERE="$(cd "$(dirname "$0")" && pwd)"
 TARGET="${1:-all}"
 SECONDS_PER_TARGET="${2:-60}"
-ALL_TARGETS=(FuzzFrameDecoder FuzzPayloadDump FuzzWireDecoder FuzzCompression FuzzReassembler FuzzReceivePipeline FuzzFrameFile FuzzSpecCompiler FuzzGeneratedTypes FuzzDynamicCodec
+ALL_TARGETS=(FuzzFrameDecoder FuzzPayloadDump FuzzWireDecoder FuzzCompression FuzzReassembler FuzzReceivePipeline FuzzFrameFile FuzzCaptureReader FuzzValidate FuzzSpecCompiler FuzzGeneratedTypes FuzzDynamicCodec
     FuzzSessionControl FuzzDelivery FuzzHello FuzzAgreement FuzzRelayMessage FuzzAccessToken)
 BUILD_DIR="$HERE/.build-fuzz"
 
