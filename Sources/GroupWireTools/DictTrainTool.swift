@@ -50,29 +50,7 @@ package struct DictTrainTool: Sendable {
         }
         let capacity = try parseSize()
         let stampedID = try parseID()
-        let payloads: PayloadCompressor
-        do {
-            payloads = try PayloadCompressor()
-        } catch {
-            throw ToolFailure("cannot set up zstd: \(error)")
-        }
-        var samples: [[UInt8]] = []
-        var totalBytes = 0
-        for path in inputs {
-            let bytes: [UInt8]
-            do throws(InputReadingError) {
-                bytes = try InputReading.file(path, limit: Self.maxInputBytes - totalBytes)
-            } catch {
-                // Over the limit here means over what the inputs before it left of maxInputBytes.
-                throw ToolFailure(error.message)
-            }
-            totalBytes += bytes.count  // safe because: InputReading keeps the total within maxInputBytes.
-            do {
-                samples.append(contentsOf: try DictionarySamples.extract(from: bytes, payloads: payloads).samples)
-            } catch {
-                throw ToolFailure("\(path): \(error)")
-            }
-        }
+        let samples = try DictionarySampleFiles.read(inputs)
         let dictionary: ZstdDictionary
         do {
             dictionary = try DictionaryTrainer.train(samples: samples, size: capacity, id: stampedID)
@@ -84,8 +62,13 @@ package struct DictTrainTool: Sendable {
         } catch {
             throw ToolFailure("cannot write \(output): \(error.localizedDescription)")
         }
-        let line = "wrote \(output): dictionary id \(dictionary.id), \(dictionary.bytes.count) bytes, \(samples.count) samples\n"
-        return ToolResult(output: Array(line.utf8))
+        var text = "wrote \(output): dictionary id \(dictionary.id), \(dictionary.bytes.count) bytes, \(samples.count) samples\n"
+        // What it gains on the samples it was trained on, so a dictionary the default policy
+        // would never use (samples under 128 bytes) does not go unnoticed.
+        if let gain = try? DictionaryGain.measure(samples, dictionary: dictionary) {
+            text += gain.report(name: "on its training samples: dictionary \(dictionary.id)")
+        }
+        return ToolResult(output: Array(text.utf8))
     }
 
     private func parseSize() throws(ToolFailure) -> Int {

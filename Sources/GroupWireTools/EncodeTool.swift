@@ -1,8 +1,12 @@
 import GroupWire
+import GroupWireCompression
 import GroupWireDynamic
+import GroupWireSession
 import GroupWireSpec
 
-/// `groupwire encode --spec SPEC --type NAME`: JSON on standard input → a data frame.
+/// `groupwire encode --spec SPEC --type NAME`: JSON on standard input → the frames a
+/// messenger would send for it: one data frame, or fragments when it is over the frame
+/// size; compressed with `--compress` or `--dictionary` under the default policy.
 package struct EncodeTool: Sendable {
     /// The spec file declaring the message.
     package var specPath: String
@@ -17,6 +21,14 @@ package struct EncodeTool: Sendable {
     package var keepsUnknownFields = false
     /// The limits frames are written within.
     package var limits: Limits
+    /// Whether to compress (zstd at the default policy: bodies of 1 KiB and more).
+    package var compresses = false
+    /// A zstd dictionary to compress with (bodies of 128 bytes and more); implies compression.
+    package var dictionaryPath: String?
+    /// The largest frame to write; larger messages go out in fragments. Default: the limits'.
+    package var maxFrameSize: Int?
+    /// The message id of the first fragmented message (each next one counts up).
+    package var firstMessageID: UInt64 = 1
 
     /// Creates the tool.
     package init(specPath: String, typeName: String, hex: Bool = false, lines: Bool = false, limits: Limits = .default) {
@@ -36,11 +48,23 @@ package struct EncodeTool: Sendable {
 
     private func run(input: [UInt8], spec: SpecSet) -> ToolResult {
         let codec = DynamicCodec(spec: spec, limits: limits, options: .init(keepsUnknownFields: keepsUnknownFields))
-        guard codec.message(named: typeName) != nil else {
+        guard let message = codec.message(named: typeName) else {
             let names = spec.messages.map(\.name).joined(separator: ", ")
             return .error("\(specPath) declares no message named \(typeName); its messages are \(names.isEmpty ? "(none)" : names)",
                           status: .failure)
         }
+        let frameSize = maxFrameSize ?? limits.maxFrameSize
+        guard (Self.smallestFrame...Self.largestFrame).contains(frameSize) else {
+            return .error("--max-frame \(frameSize) is outside \(Self.smallestFrame)...\(Self.largestFrame) bytes", status: .failure)
+        }
+        let compressor: PayloadCompressor?
+        do throws(ToolFailure) {
+            compressor = try self.compressor()
+        } catch {
+            return error.result
+        }
+        let profile = PeerProfile.default(codec: compressor, limits: Limits(maxFrameSize: frameSize, maxMessageSize: limits.maxMessageSize))
+        let pipeline = SendPipeline(codec: compressor)
         let documents: [(line: Int?, bytes: ArraySlice<UInt8>)]
         if lines {
             documents = input.split(separator: 0x0A, omittingEmptySubsequences: false).enumerated()
@@ -50,6 +74,7 @@ package struct EncodeTool: Sendable {
             documents = [(line: nil, bytes: input[...])]
         }
         var result = ToolResult()
+        var messageID = firstMessageID
         for document in documents {
             let prefix = document.line.map { "line \($0): " } ?? ""
             do throws(JSONInputError) {
@@ -59,11 +84,20 @@ package struct EncodeTool: Sendable {
                 } catch {
                     throw JSONInputError(error)
                 }
-                let frame = try codec.encodeFrame(value, message: typeName)
-                if hex {
-                    result.output += Array((PayloadDump.hexString(frame) + "\n").utf8)
-                } else {
-                    result.output += frame
+                let payload = try codec.encode(value, as: message.name)
+                let frames: [[UInt8]]
+                do throws(WireError) {
+                    frames = try pipeline.frames(typeID: message.typeID, payload: payload, messageID: messageID, profile: profile)
+                } catch {
+                    throw JSONInputError(.frameTooLarge, path: "$", "\(error.context) (the message's payload is \(payload.count) bytes)")
+                }
+                if frames.count > 1 { messageID += 1 }
+                for frame in frames {
+                    if hex {
+                        result.output += Array((PayloadDump.hexString(frame) + "\n").utf8)
+                    } else {
+                        result.output += frame
+                    }
                 }
             } catch {
                 result.messages += ToolResult.errorLine(prefix + error.description)
@@ -71,6 +105,23 @@ package struct EncodeTool: Sendable {
             }
         }
         return result
+    }
+
+    /// The smallest `--max-frame`: room for a fragment's headers and a few body bytes.
+    static let smallestFrame = 64
+    /// The largest `--max-frame`: 16 MiB.
+    static let largestFrame = 16 << 20
+
+    /// The compressor `--compress` and `--dictionary` ask for, nil for none.
+    private func compressor() throws(ToolFailure) -> PayloadCompressor? {
+        guard compresses || dictionaryPath != nil else { return nil }
+        let dictionaries = try DictionaryLoading.load(dictionaryPath.map { [$0] } ?? [])
+        let dictionaryID = dictionaryPath == nil ? nil : dictionaries.ids.first
+        do throws(WireError) {
+            return try PayloadCompressor(policy: CompressionPolicy(dictionaryID: dictionaryID), dictionaries: dictionaries, limits: limits)
+        } catch {
+            throw ToolFailure("cannot start zstd: \(error.context)")
+        }
     }
 }
 
