@@ -3,6 +3,7 @@ import GroupWire
 import GroupWireCapture
 import GroupWireCompression
 import GroupWireDynamic
+import GroupWireJSON
 import GroupWireNegotiation
 import GroupWireSession
 import GroupWireSpec
@@ -105,9 +106,50 @@ public struct CaptureValidator {
         pipeline = ReceivePipeline(limits: limits, clock: ReassemblyClock { .zero }, codec: compressor)
     }
 
+    /// A whole data message read from the input, decoded against the spec.
+    public struct DecodedMessage: Sendable {
+        /// The number of the frame that completed it (the packet number in a capture).
+        public var frame: Int
+        /// That frame's byte offset in the input.
+        public var offset: Int
+        /// The capture record's time in nanoseconds since 1970, nil outside a capture.
+        public var timestamp: UInt64?
+        /// The sender, nil when the input does not say (raw and hex files).
+        public var sender: UUID?
+        /// The receiver, nil for a frame sent to several or everyone, or when unknown.
+        public var receiver: UUID?
+        /// The room of the capture record, empty when none.
+        public var room: String
+        /// The session id from the frame's session header.
+        public var session: UInt32?
+        /// The message's type id and name in the spec.
+        public var typeID: UInt64
+        /// The message's name in the spec.
+        public var typeName: String
+        /// Whether it travelled compressed.
+        public var wasCompressed: Bool
+        /// Whether it travelled in fragments.
+        public var wasFragmented: Bool
+        /// The message as JSON (Spec/FORMAT.md, "JSON form").
+        public var value: JSONValue
+    }
+
     /// Checks the next frame of the input.
     /// - Returns: the problems with it (and with a message it completed).
     public mutating func check(_ fileEvent: FrameFileEvent) -> [ValidationProblem] {
+        read(fileEvent).problems
+    }
+
+    /// Checks the next frame of the input, and decodes the message it completes.
+    /// - Returns: the problems with it (and with a message it completed), and that message
+    ///   when it is a data message the spec decodes.
+    public mutating func read(_ fileEvent: FrameFileEvent) -> (problems: [ValidationProblem], message: DecodedMessage?) {
+        var decoded: DecodedMessage?
+        let problems = check(fileEvent, decoded: &decoded)
+        return (problems, decoded)
+    }
+
+    private mutating func check(_ fileEvent: FrameFileEvent, decoded: inout DecodedMessage?) -> [ValidationProblem] {
         summary.frames += 1
         let number = fileEvent.packet?.number ?? summary.frames
         let event = fileEvent.event
@@ -158,7 +200,14 @@ public struct CaptureValidator {
         if message.kind == .control {
             problems += checkControl(message, sender: route.sender, number: number, offset: event.offset, bodyStart: bodyStart)
         } else {
-            problems += checkPayload(message, sender: route.sender, number: number, offset: event.offset, bodyStart: bodyStart)
+            let (payloadProblems, value) = checkPayload(message, sender: route.sender, number: number, offset: event.offset, bodyStart: bodyStart)
+            problems += payloadProblems
+            if let (name, json) = value {
+                decoded = DecodedMessage(
+                    frame: number, offset: event.offset, timestamp: record?.timestamp, sender: route.sender, receiver: route.receiver,
+                    room: record?.room ?? "", session: message.session, typeID: message.typeID, typeName: name,
+                    wasCompressed: message.compression != nil, wasFragmented: frame.kind == .fragment, value: json)
+            }
         }
         return problems
     }
@@ -295,31 +344,31 @@ public struct CaptureValidator {
     }
 
     private mutating func checkPayload(_ message: ReceivedMessage, sender: UUID?, number: Int, offset: Int, bodyStart: Int?)
-        -> [ValidationProblem]
+        -> (problems: [ValidationProblem], value: (name: String, json: JSONValue)?)
     {
-        guard !specs.isEmpty else { return [] }
+        guard !specs.isEmpty else { return ([], nil) }
         let (index, receiving) = verdicts(for: sender)
         let codec = specs[index].codec
         if let verdict = receiving[message.typeID], !verdict.isReadable {
             let kind: ValidationProblem.Kind = verdict == .unknown ? .unknownType : .schema
-            return [ValidationProblem(kind, frame: number, offset: offset,
-                "type id \(message.typeID): the sender's hello announced a schema the spec reads as \(verdict)")]
+            return ([ValidationProblem(kind, frame: number, offset: offset,
+                "type id \(message.typeID): the sender's hello announced a schema the spec reads as \(verdict)")], nil)
         }
         guard let declaration = codec.message(typeID: message.typeID) else {
-            return [ValidationProblem(.unknownType, frame: number, offset: offset,
-                "type id \(message.typeID) is not a message of \(codec.spec.package?.name ?? "the spec")")]
+            return ([ValidationProblem(.unknownType, frame: number, offset: offset,
+                "type id \(message.typeID) is not a message of \(codec.spec.package?.name ?? "the spec")")], nil)
         }
         do throws(WireError) {
-            _ = try codec.decode(message.payload, as: declaration.name)
+            let json = try codec.decode(message.payload, as: declaration.name)
             summary.messages += 1
             if message.compression != nil { summary.compressedMessages += 1 }
             summary.messagesByType[declaration.name, default: 0] += 1
-            return []
+            return ([], (declaration.name, json))
         } catch {
             let at = bodyStart.flatMap { start in error.offset.map { $0 + start } }
             let inside = bodyStart == nil ? error.offset.map { " at payload offset \($0)" } ?? "" : ""
-            return [ValidationProblem(.payload, frame: number, offset: at ?? offset,
-                "\(declaration.name) (type id \(message.typeID)): \(error.kind)\(inside): \(error.context)")]
+            return ([ValidationProblem(.payload, frame: number, offset: at ?? offset,
+                "\(declaration.name) (type id \(message.typeID)): \(error.kind)\(inside): \(error.context)")], nil)
         }
     }
 

@@ -89,6 +89,9 @@ public final class DeliveryTransport: Transport {
         return TransportGuarantees(isReliable: true, isOrdered: true, maxMessageSize: size)
     }
 
+    /// The room of the transport beneath.
+    public var roomName: String { base.roomName }
+
     /// What the layer did so far.
     public var statistics: DeliveryStatistics { core.statistics }
 

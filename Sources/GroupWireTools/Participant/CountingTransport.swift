@@ -15,6 +15,7 @@ final class CountingTransport: Transport {
 
     var localParticipant: ParticipantID { base.localParticipant }
     var guarantees: TransportGuarantees { base.guarantees }
+    var roomName: String { base.roomName }
     var events: AsyncStream<TransportEvent> { base.events }
 
     func send(_ bytes: [UInt8], to recipients: Recipients) async throws(WireError) {
