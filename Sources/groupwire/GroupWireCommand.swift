@@ -10,7 +10,7 @@ struct GroupWireCommand: ParsableCommand {
         version: GroupWireVersion.current,
         subcommands: [
             InspectCommand.self, DemoCommand.self, SimulateCommand.self, DictCommand.self,
-            GenerateCommand.self, SpecCommand.self, NegotiateCommand.self, RelayCommand.self, TokenCommand.self, ParticipantCommand.self, EncodeCommand.self, DecodeCommand.self, ValidateCommand.self,
+            GenerateCommand.self, SpecCommand.self, NegotiateCommand.self, RelayCommand.self, TokenCommand.self, ParticipantCommand.self, EncodeCommand.self, DecodeCommand.self, ValidateCommand.self, DissectorCommand.self,
         ]
     )
 

@@ -23,7 +23,7 @@ import Testing
             guard line.hasPrefix("  "), !line.hasPrefix("   "), let name = line.split(separator: " ").first else { return nil }
             return String(name)
         }.filter { $0 != "See" }
-        #expect(Set(commands) == ["inspect", "demo", "simulate", "dict", "generate", "spec", "negotiate", "relay", "token", "participant", "encode", "decode", "validate"])
+        #expect(Set(commands) == ["inspect", "demo", "simulate", "dict", "generate", "spec", "negotiate", "relay", "token", "participant", "encode", "decode", "validate", "dissector"])
         for command in commands {
             let own = try CLIRunner.run([command, "--help"])
             #expect(own.status == 0, "groupwire \(command) --help: \(own.errors)")
