@@ -11,8 +11,10 @@ struct ValidateCommand: ParsableCommand {
         abstract: "Check every frame of a capture or frame file against the format and the spec.",
         discussion: """
             INPUT (default, or '-': standard input) is a pcapng or pcap capture (link type \
-            147, as GROUPWIRE_CAPTURE writes: Spec/CAPTURE.md), raw frames back to back, or a \
-            hex dump; the format is detected from the first bytes. Every frame is checked: \
+            147, as GROUPWIRE_CAPTURE writes: Spec/CAPTURE.md), raw frames back to back, a hex \
+            dump, or tshark's fields output of a network capture of the relay ('tshark -r \
+            relay.pcapng -d tcp.port==8787,http -T fields -e tcp.stream -e data.data', \
+            Spec/CAPTURE.md); the format is detected from the first bytes. Every frame is checked: \
             the envelope (Spec/FORMAT.md), fragments reassembled per sender, decompression \
             with the --dictionary files within the limits, each payload decoded against the \
             spec (type known, values valid, nothing trailing), control frames, the delivery \

@@ -3,7 +3,7 @@
 /// A struct with static members rather than an enum, so that formats (pcapng) can be added
 /// without breaking callers.
 public struct FrameFileFormat: Sendable, Hashable, CustomStringConvertible {
-    /// The format's stable name: `raw`, `hex`, `pcapng` or `pcap`.
+    /// The format's stable name: `raw`, `hex`, `pcapng`, `pcap` or `tshark-fields`.
     public let name: String
 
     private init(name: String) {
@@ -20,6 +20,10 @@ public struct FrameFileFormat: Sendable, Hashable, CustomStringConvertible {
     /// A classic pcap capture of the same link type and packets.
     public static let pcap = FrameFileFormat(name: "pcap")
 
+    /// tshark's fields output of the relay's WebSocket messages (`-T fields -e data.data`,
+    /// optionally after `-e tcp.stream`): see ``TsharkFieldsReader``.
+    public static let tsharkFields = FrameFileFormat(name: "tshark-fields")
+
     /// Whether frames come in packets with a pseudo-header (pcapng, pcap).
     public var isCapture: Bool { self == .pcapng || self == .pcap }
 
@@ -33,11 +37,13 @@ public struct FrameFileFormat: Sendable, Hashable, CustomStringConvertible {
     /// 2. a file that starts with a pcapng section header (`0a 0d 0d 0a`) is `pcapng`, one
     ///    that starts with a pcap magic number (`a1b2c3d4` or `a1b23c4d`, either byte
     ///    order) is `pcap`;
-    /// 3. a file that is valid UTF-8 and holds no control characters other than tab, LF
+    /// 3. text whose first line is hex and commas only (after an optional TCP stream
+    ///    number and tab) starting with a relay message type is `tshark-fields`;
+    /// 4. a file that is valid UTF-8 and holds no control characters other than tab, LF
     ///    and CR is `hex` (so a hex dump may carry `#` comments in any language);
-    /// 4. anything else is `raw`. An empty file is `raw` (it holds no frames).
+    /// 5. anything else is `raw`. An empty file is `raw` (it holds no frames).
     ///
-    /// Frames are binary, so rule 3 only misreads a raw file that does not start with a
+    /// Frames are binary, so rule 4 only misreads a raw file that does not start with a
     /// frame and happens to be text; use `--raw` to read such a file as raw.
     public static func detect(_ bytes: [UInt8]) -> FrameFileFormat {
         detect(bytes, isPrefix: false)
@@ -74,6 +80,6 @@ public struct FrameFileFormat: Sendable, Hashable, CustomStringConvertible {
         for scalar in text.unicodeScalars where scalar.value < 0x20 || scalar.value == 0x7F {
             if scalar != "\t", scalar != "\n", scalar != "\r" { return .raw }
         }
-        return .hex
+        return TsharkFieldsReader.looksLikeFields(bytes) ? .tsharkFields : .hex
     }
 }

@@ -59,6 +59,11 @@ public final class FrameFileStream {
     public private(set) var format: FrameFileFormat = .raw
     /// The number of frame bytes read so far (decoded bytes for hex input).
     public private(set) var byteCount = 0
+    /// Relay messages of tshark fields input that are not deliveries, and deliveries that
+    /// copy the one before for another receiver (see ``TsharkFieldsReader``).
+    public var skippedRelayMessages: (messages: Int, copies: Int) {
+        (fields?.skippedMessages ?? 0, fields?.skippedCopies ?? 0)
+    }
     /// The first bytes of the input (up to 16), to name what it is when it is nothing known.
     public let prefix: [UInt8]
     /// Called before each read of the input after the first, when the events read so far
@@ -70,6 +75,7 @@ public final class FrameFileStream {
     private var reader: FrameStreamReader
     private var hex: HexDumpReader?
     private var packets: CapturePacketReader?
+    private var fields: TsharkFieldsReader?
     private let decoder: FrameDecoder
     /// Bytes read for format detection, not yet passed on.
     private var firstChunk: [UInt8]?
@@ -149,6 +155,9 @@ public final class FrameFileStream {
         if self.format.isCapture {
             packets = CapturePacketReader(format: self.format, path: path)
         }
+        if self.format == .tsharkFields {
+            fields = TsharkFieldsReader(path: path)
+        }
     }
 
     deinit {
@@ -164,6 +173,12 @@ public final class FrameFileStream {
                 packets = nil  // keeps the packet reader uniquely referenced while it changes
                 defer { packets = capture }
                 if let packet = try capture.next() {
+                    return packetEvent(packet)
+                }
+            } else if var lines = fields {
+                fields = nil
+                defer { fields = lines }
+                if let packet = try lines.next() {
                     return packetEvent(packet)
                 }
             } else if let event = reader.nextEvent() {
@@ -183,6 +198,7 @@ public final class FrameFileStream {
             }
             if inputEnded {
                 packets?.finish()
+                fields?.finish()
                 reader.finish()
                 ended = true
                 continue
@@ -215,6 +231,8 @@ public final class FrameFileStream {
         byteCount += bytes.count
         if packets != nil {
             packets!.append(bytes)
+        } else if fields != nil {
+            fields!.append(bytes)
         } else {
             reader.append(bytes)
         }
