@@ -169,6 +169,32 @@ import Testing
         #expect(lines.contains("  1 message decoded (0 compressed): UpsertStroke 1"))
     }
 
+    @Test func aFrameCapturedCutShortIsReportedAndTheNextStillChecked() throws {
+        let records = try Self.bensCapture([try Self.strokeFrame(), try Self.strokeFrame()])
+        // Packet 3 as tcpdump's snapshot length would leave it: its last 10 bytes not captured.
+        var bytes = CaptureWriter.pcapng(Array(records.prefix(2)))
+        let third = records[2].packetData
+        let kept = Array(third.dropLast(10))
+        var body: [UInt8] = []
+        func u32(_ value: Int) { body += withUnsafeBytes(of: UInt32(value).littleEndian) { Array($0) } }
+        u32(0); u32(0); u32(0); u32(kept.count); u32(third.count)
+        body += kept
+        while body.count % 4 != 0 { body.append(0) }
+        var block: [UInt8] = []
+        block += withUnsafeBytes(of: UInt32(6).littleEndian) { Array($0) }
+        block += withUnsafeBytes(of: UInt32(body.count + 12).littleEndian) { Array($0) }
+        block += body
+        block += withUnsafeBytes(of: UInt32(body.count + 12).littleEndian) { Array($0) }
+        let packetStart = bytes.count + 28
+        bytes += block + CaptureWriter.pcapng([records[3]]).dropFirst(CaptureWriter.pcapng([]).count)
+        let result = try Self.validate(bytes)
+        #expect(result.status == .invalidInput)
+        let lines = result.outputText.split(separator: "\n").map(String.init)
+        #expect(lines.first == "capture.pcapng: error: frame 3, byte \(packetStart + kept.count): packet 3 was captured cut to \(kept.count) of its \(third.count) bytes [capture]")
+        #expect(lines.count > 1 && lines[1].hasPrefix("capture.pcapng: error: frame 3, byte ") && lines[1].contains("truncated"), "\(lines)")
+        #expect(lines.contains("  1 message decoded (0 compressed): UpsertStroke 1"), "frame 4 still decoded")
+    }
+
     @Test func inputThatIsNoCaptureIsAUsageError() throws {
         let zip: [UInt8] = [0x50, 0x4B, 0x03, 0x04, 0x14, 0x00, 0x00, 0x00, 0x08, 0x00]
         let result = try Self.validate(zip)
