@@ -73,6 +73,20 @@ let package = Package(
             ],
             swiftSettings: [.swiftLanguageMode(.v6)]
         ),
+        // groupwire validate's throughput and memory beside tshark with the generated dissector.
+        .executableTarget(
+            name: "ValidateBenchmark",
+            dependencies: [
+                .product(name: "GroupWire", package: "GroupWire"),
+                .product(name: "GroupWireCapture", package: "GroupWire"),
+                .product(name: "GroupWireInspection", package: "GroupWire"),
+                .product(name: "GroupWireCompression", package: "GroupWire"),
+                .product(name: "GroupWireSession", package: "GroupWire"),
+                .product(name: "GroupWireSpec", package: "GroupWire"),
+                .product(name: "GroupWireCodegen", package: "GroupWire"),
+            ],
+            swiftSettings: [.swiftLanguageMode(.v6)]
+        ),
         // Counts malloc-family calls by interposing them (Linux/glibc), for allocations per op.
         .target(name: "CAllocationCounter"),
         // Generated GroupWire types vs swift-protobuf vs Foundation JSON on the same shapes.

@@ -11,7 +11,8 @@ import WatchTogetherGolden
 /// Generated decoders and the dynamic codec fail the same way on damaged payloads: for
 /// every truncation and for seeded byte mutations of valid payloads, both decode, or both
 /// throw the same error kind at the same offset (Spec/FORMAT.md, "Error offsets": one rule
-/// for every decoder, although generated code reads nested values in place).
+/// for every decoder, although generated code reads nested values in place). The dynamic
+/// codec's `validate` (no JSON made) agrees with both.
 @Suite struct DamagedPayloadDifferentialTests {
     /// What one decoder made of a payload.
     enum Outcome: Equatable, CustomStringConvertible {
@@ -65,9 +66,11 @@ import WatchTogetherGolden
         for input in damaged(payload, seed: seed) {
             let generated = Outcome { () throws(WireError) in _ = try Value(wirePayload: input) }
             let dynamic = Outcome { () throws(WireError) in _ = try codec.decode(input, as: name) }
+            // What groupwire validate runs: the same checks without the JSON.
+            let validated = Outcome { () throws(WireError) in try codec.validate(input, as: name) }
             if generated != .decoded { failures += 1 }
-            if generated != dynamic {
-                found.append("\(hexString(input)): generated \(generated), dynamic \(dynamic)")
+            if generated != dynamic || validated != dynamic {
+                found.append("\(hexString(input)): generated \(generated), dynamic \(dynamic), validate \(validated)")
             }
         }
         // The damage must actually break most inputs, or the comparison proves little.

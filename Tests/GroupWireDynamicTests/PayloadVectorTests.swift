@@ -57,11 +57,14 @@ import Testing
         guard let failure = vector.error else {
             let decoded = try codec.decode(payload, as: vector.type)
             #expect(decoded == (try json(Self.expectedJSON(vector.name))))
+            try codec.validate(payload, as: vector.type)
             return
         }
         let error = wireError { () throws(WireError) in _ = try codec.decode(payload, as: vector.type) }
         #expect(error?.kind.name == failure.kind, "\(String(describing: error))")
         #expect(error?.offset == failure.offset, "\(String(describing: error))")
+        let checked = wireError { () throws(WireError) in try codec.validate(payload, as: vector.type) }
+        #expect(checked?.kind.name == failure.kind && checked?.offset == failure.offset, "validate: \(String(describing: checked))")
     }
 
     @Test(arguments: vectors())

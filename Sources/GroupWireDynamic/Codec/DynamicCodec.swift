@@ -119,6 +119,20 @@ public struct DynamicCodec: Sendable {
         return try decoder.decodeContainer(container, from: &reader)
     }
 
+    /// Checks the payload of the message or struct called `typeName` as ``decode(_:as:)``
+    /// does (every key, wire type, length, value, enum, union and limit), without making
+    /// its JSON: what `groupwire validate` runs on every message.
+    /// - Throws: what ``decode(_:as:)`` would throw for the same payload.
+    public func validate(_ payload: [UInt8], as typeName: String) throws(WireError) {
+        guard case .container(let container)? = schema.declarations[typeName] else {
+            throw WireError(.unknownType, "the spec declares no message or struct named \(typeName)")
+        }
+        var reader = PayloadReader(payload, limits: limits)
+        var decoder = DynamicDecoder(schema: schema, limits: limits, keepsUnknownFields: false)
+        decoder.buildsValues = false
+        _ = try decoder.decodeContainer(container, from: &reader)
+    }
+
     /// Decodes an uncompressed data frame whose type id names a message of the spec.
     /// - Returns: the message declaration and its JSON.
     /// - Throws: `WireError`: `WireError/Kind/unknownType` for a type id

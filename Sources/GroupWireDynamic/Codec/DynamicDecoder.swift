@@ -8,6 +8,9 @@ struct DynamicDecoder {
     let schema: DynamicSchema
     let limits: Limits
     let keepsUnknownFields: Bool
+    /// Whether values are built; without, every check is made and `.null` stands for each
+    /// value (``DynamicCodec/validate(_:as:)``), which spares the JSON of large payloads.
+    var buildsValues = true
 
     // MARK: Messages and structs
 
@@ -28,7 +31,7 @@ struct DynamicDecoder {
                 continue
             }
             let field = container.fields[index]
-            let label = "\(container.name).\(field.name)"
+            let label = container.labels[index]
             switch field.type {
             case .array(let element):
                 var list = lists.removeValue(forKey: index) ?? []
@@ -39,9 +42,11 @@ struct DynamicDecoder {
                 try readEntry(keyType, valueType, key: key, label: label, into: &map, from: &reader)
                 maps[index] = map
             case .scalar, .named:
-                singles[index] = try readSingle(field.type, key: key, label: label, from: &reader)
+                let value = try readSingle(field.type, key: key, label: label, from: &reader)
+                if buildsValues { singles[index] = value }
             }
         }
+        guard buildsValues else { return .null }
         var object: [String: JSONValue] = [:]
         object.reserveCapacity(container.fields.count)
         for (index, field) in container.fields.enumerated() {
@@ -69,12 +74,17 @@ struct DynamicDecoder {
         switch type {
         case .scalar(let scalar):
             try reader.expect(key, ScalarMapping.wireType(scalar), field: label)
+            guard buildsValues else {
+                try ScalarMapping.check(scalar, from: &reader)
+                return .null
+            }
             return try ScalarMapping.read(scalar, from: &reader)
         case .named(let name):
             switch schema.declarations[name] {
             case .enum(let decl):
                 try reader.expect(key, .varint, field: label)
-                return enumJSON(decl, try reader.readUInt(as: UInt32.self))
+                let number = try reader.readUInt(as: UInt32.self)
+                return buildsValues ? enumJSON(decl, number) : .null
             case .container(let decl):
                 try reader.expect(key, .lengthDelimited, field: label)
                 return try reader.readNested { (nested) throws(WireError) in try decodeContainer(decl, from: &nested) }
@@ -124,6 +134,10 @@ struct DynamicDecoder {
     private func readPackedElement(_ element: TypeRef, from reader: inout PayloadReader) throws(WireError) -> JSONValue {
         switch element {
         case .scalar(let scalar):
+            guard buildsValues else {
+                try ScalarMapping.check(scalar, from: &reader)
+                return .null
+            }
             return try ScalarMapping.read(scalar, from: &reader)
         case .named(let name):
             guard case .enum(let decl) = schema.declarations[name] else {
@@ -151,7 +165,11 @@ struct DynamicDecoder {
             var entryValue: JSONValue?
             while let field = try entry.nextKey() {
                 switch field.number {
-                case 1: entryKey = try readSingle(keyType, key: field, label: "\(label) key", from: &entry)
+                case 1:
+                    // Keys are built even when values are not: they tell entries apart for the count limit.
+                    var keys = self
+                    keys.buildsValues = true
+                    entryKey = try keys.readSingle(keyType, key: field, label: "\(label) key", from: &entry)
                 case 2: entryValue = try readSingle(valueType, key: field, label: "\(label) value", from: &entry)
                 default: try entry.skip(field)
                 }
@@ -166,7 +184,7 @@ struct DynamicDecoder {
         if let entryValue {
             map[text] = entryValue
         } else {
-            map[text] = try defaultJSON(valueType, nil, depth: 0)
+            map[text] = buildsValues ? try defaultJSON(valueType, nil, depth: 0) : .null
         }
     }
 

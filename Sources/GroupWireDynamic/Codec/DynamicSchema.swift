@@ -19,6 +19,8 @@ struct DynamicSchema: Sendable {
         let fields: [Field]
         let indexByName: [String: Int]
         let indexByNumber: [UInt32: Int]
+        /// `Container.field` for each field, made once: errors name the field.
+        let labels: [String]
     }
 
     /// An open enum.
@@ -99,7 +101,8 @@ struct DynamicSchema: Sendable {
         }
         return Container(name: name, fields: fields,
                          indexByName: firstIndex(fields.map(\.name)),
-                         indexByNumber: firstIndex(fields.map(\.number)))
+                         indexByNumber: firstIndex(fields.map(\.number)),
+                         labels: fields.map { "\(name).\($0.name)" })
     }
 
     private static func firstIndex<Key: Hashable>(_ keys: [Key]) -> [Key: Int] {

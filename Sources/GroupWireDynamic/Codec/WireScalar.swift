@@ -249,6 +249,34 @@ enum ScalarMapping {
     /// Reads a `type` value whose key has already been read and checked, as JSON.
     /// - Throws: `WireError` for truncated input, an out-of-range integer, invalid UTF-8, a
     ///   UUID of the wrong length, or a Bool other than 0 or 1.
+    /// Reads a value of `type` as ``read(_:from:)`` does, with every check, without
+    /// making its JSON.
+    static func check(_ type: ScalarType, from reader: inout PayloadReader) throws(WireError) {
+        switch type {
+        case .bool: _ = try reader.readBool()
+        case .int8: _ = try reader.readInt(as: Int8.self)
+        case .int16: _ = try reader.readInt(as: Int16.self)
+        case .int32: _ = try reader.readInt(as: Int32.self)
+        case .int64: _ = try reader.readInt()
+        case .uint8: _ = try reader.readUInt(as: UInt8.self)
+        case .uint16: _ = try reader.readUInt(as: UInt16.self)
+        case .uint32: _ = try reader.readUInt(as: UInt32.self)
+        case .uint64: _ = try reader.readUInt()
+        case .float64: _ = try reader.readDouble()
+        case .float32: _ = try reader.readFloat()
+        case .string: _ = try reader.readString()
+        case .bytes: _ = try reader.readBytes()
+        case .uuid:
+            let offset = reader.reader.position
+            let count = try reader.readLength(limit: 16, "UUID")
+            guard count == 16 else {
+                throw WireError(.invalidValue, offset: offset, "a UUID takes 16 bytes, not \(count)")
+            }
+            _ = try reader.reader.readBytes(count: 16, "UUID")
+        case .timestamp: _ = try reader.readTimestampNanoseconds()
+        }
+    }
+
     static func read(_ type: ScalarType, from reader: inout PayloadReader) throws(WireError) -> JSONValue {
         switch type {
         case .bool: return .bool(try reader.readBool())

@@ -66,7 +66,7 @@ package struct InspectMessagesTool {
             return .failure
         }
         stream.willRead = { output.flush() }
-        var validator = CaptureValidator(specs: specs, dictionaries: dictionaries, limits: limits)
+        var validator = CaptureValidator(specs: specs, dictionaries: dictionaries, limits: limits, keepsValues: true)
         let writer = JSONWriter()
         func report(_ problems: [ValidationProblem]) {
             for problem in problems { output.message(problem.diagnostic(path: stream.path) + "\n") }

@@ -210,6 +210,27 @@ import Testing
         #expect(missingSpec.status == .failure)
     }
 
+    /// The binary as a script runs it: output piped, so no progress bar, and the exit status.
+    @Test func theCommandPipedPrintsNoProgressBarAndExitsByVerdict() throws {
+        let folder = try RepositoryPaths.temporaryDirectory(prefix: "groupwire-validate")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let good = folder.appendingPathComponent("good.pcapng").path
+        try Data(CaptureWriter.pcapng(try Self.bensCapture([try Self.strokeFrame()]))).write(to: URL(fileURLWithPath: good))
+        let valid = try CLIRunner.run(["validate", good, "--spec", Self.specPath])
+        #expect(valid.status == 0 && valid.errors.isEmpty, "\(valid.errors)")
+        #expect(valid.outputText.hasSuffix("valid: every frame passed every check\n"))
+        var bad = try Self.strokeFrame()
+        bad[6] ^= 0x55
+        let broken = folder.appendingPathComponent("bad.pcapng").path
+        try Data(CaptureWriter.pcapng(try Self.bensCapture([bad]))).write(to: URL(fileURLWithPath: broken))
+        let invalid = try CLIRunner.run(["validate", broken, "--spec", Self.specPath, "--format", "jsonl"])
+        #expect(invalid.status == 1 && !invalid.errors.contains("validating ["))
+        let missing = try CLIRunner.run(["validate", folder.appendingPathComponent("none.pcapng").path, "--spec", Self.specPath])
+        #expect(missing.status == 2 && missing.errors.contains("no such file"))
+        let noSpec = try CLIRunner.run(["validate", good])
+        #expect(noSpec.status == 2 && noSpec.errors.contains("--spec"))
+    }
+
     @Test func jsonReportIsOneObject() throws {
         var bad = try Self.strokeFrame()
         bad[bad.count - 1] ^= 1
