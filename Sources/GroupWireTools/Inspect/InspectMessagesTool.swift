@@ -39,15 +39,10 @@ package struct InspectMessagesTool {
             output.message(ToolResult.errorLine("--format jsonl decodes payloads by a spec: give it with --spec FILE"))
             return .failure
         }
-        var specs: [SpecSet] = []
+        let specs: [SpecSet]
         let dictionaries: DictionaryStore
         do throws(ToolFailure) {
-            for specPath in specPaths {
-                let loaded = try SpecLoading.load(specPath)
-                output.message(loaded.warnings)
-                specs.append(loaded.spec)
-            }
-            dictionaries = try DictionaryLoading.load(dictionaryPaths)
+            (specs, dictionaries) = try ValidateTool.load(specPaths: specPaths, dictionaryPaths: dictionaryPaths, output: output)
         } catch {
             output.message(error.result.messages)
             return error.result.status

@@ -43,15 +43,10 @@ package struct ValidateTool {
     ///   when something is not, ``ToolStatus/failure`` for a spec, dictionary or input
     ///   that cannot be read or is not a capture or frame file at all.
     package func run(output: ToolOutput) -> ToolStatus {
-        var specs: [SpecSet] = []
+        let specs: [SpecSet]
         let dictionaries: DictionaryStore
         do throws(ToolFailure) {
-            for path in specPaths {
-                let loaded = try SpecLoading.load(path)
-                output.message(loaded.warnings)
-                specs.append(loaded.spec)
-            }
-            dictionaries = try DictionaryLoading.load(dictionaryPaths)
+            (specs, dictionaries) = try Self.load(specPaths: specPaths, dictionaryPaths: dictionaryPaths, output: output)
         } catch {
             output.message(error.result.messages)
             return error.result.status
@@ -93,6 +88,23 @@ package struct ValidateTool {
         for problem in validator.finish() { output.write(renderer.render(problem)) }
         output.write(renderer.end(validator.summary, byteCount: stream.byteCount))
         return validator.summary.problems == 0 ? .ok : .invalidInput
+    }
+}
+
+extension ValidateTool {
+    /// The specs and dictionaries captures are read with (`validate`, `inspect --format
+    /// jsonl`); the specs' warnings go to `output`.
+    /// - Throws: ``ToolFailure`` for a spec or dictionary that cannot be read or used.
+    static func load(specPaths: [String], dictionaryPaths: [String], output: ToolOutput) throws(ToolFailure)
+        -> (specs: [SpecSet], dictionaries: DictionaryStore)
+    {
+        var specs: [SpecSet] = []
+        for path in specPaths {
+            let loaded = try SpecLoading.load(path)
+            output.message(loaded.warnings)
+            specs.append(loaded.spec)
+        }
+        return (specs, try DictionaryLoading.load(dictionaryPaths))
     }
 }
 

@@ -148,7 +148,10 @@ struct LiveRelayCaptureTests {
             #expect(summary["messages"] == .number(JSONNumber(Int64(21))), "\(columns): \(summary)")
             #expect(summary["compressedMessages"] == .number(JSONNumber(Int64(1))))
             #expect((summary["fragments"].flatMap { if case .number(let n) = $0 { return n.int64 } else { return nil } } ?? 0) > 1)
-            #expect(summary["hellos"] == .number(JSONNumber(Int64(2))), "each received the other's hello")
+            // Each received the other's hello; negotiation may say hello again (a peer that
+            // joins while a hello is on its way gets a second), so at least two.
+            let hellos = summary["hellos"].flatMap { if case .number(let n) = $0 { return n.int64 } else { return nil } } ?? Int64(0)
+            #expect(hellos >= 2, "each received the other's hello: \(hellos)")
         }
     }
 }
