@@ -189,9 +189,16 @@ package struct RelayDemo: Sendable {
                 child.events.contains { $0.event == .stroke && $0.participant == benID && ($0.index ?? 0) >= strokes + 20 }
             }
         }
+        // Each other participant reports its negotiations (with ben too) while ben is still
+        // there: once ben has left, a participant whose event stream was behind could no
+        // longer say it had agreed with ben.
+        let rest = [ana, cleo, dan]
+        for child in rest { child.send("statistics") }
+        try await wait("the others to report their negotiations", rest) {
+            rest.allSatisfy { child in child.events.contains { $0.event == .statistics } }
+        }
         ben.signal(SIGKILL)
         report.killedAfter = ana.strokeCount(from: benID)
-        let rest = [ana, cleo, dan]
         try await wait("the others to see ben leave", rest) {
             rest.allSatisfy { child in child.events.contains { $0.event == .left && $0.participant == benID } }
         }
