@@ -268,7 +268,13 @@ public struct CaptureValidator {
         let sequence = delivery.sequence
         let seen: UInt32?
         if sequence <= state.through {
-            seen = state.recent[sequence] ?? (sequence + Self.sequenceWindow > state.through ? nil : checksum)
+            guard let earlier = state.recent[sequence] else {
+                // Below the window, or a sequence already given up on (its gap reported) or
+                // forgotten (an unreliable loss): not checked again.
+                if reliable { summary.retransmissions += 1 }
+                return (true, [])
+            }
+            seen = earlier
         } else {
             seen = state.above[sequence]
         }
@@ -304,6 +310,10 @@ public struct CaptureValidator {
                 if let checksum = state.above.removeValue(forKey: sequence) { state.recent[sequence] = checksum }
             }
             state.through = target
+            while let next = state.above.removeValue(forKey: state.through + 1) {
+                state.through += 1
+                state.recent[state.through] = next
+            }
         } else if !reliable, state.above.count > Int(Self.sequenceWindow) {
             // Losses are allowed: forget the oldest.
             let keep = Set(state.above.keys.sorted().suffix(Int(Self.sequenceWindow)))

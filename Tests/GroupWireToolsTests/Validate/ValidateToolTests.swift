@@ -3,6 +3,7 @@ import GroupWire
 import GroupWireCapture
 import GroupWireCompression
 import GroupWireExamples
+import GroupWireInspection
 import GroupWireJSON
 import GroupWireNegotiation
 import GroupWireSpec
@@ -141,6 +142,30 @@ import Testing
         #expect(lines.contains("capture.pcapng: error: reliable stream \(stream) from \(a) to \(b) never shows sequence 4 (seen up to 5) [sequence]"))
         #expect(lines.contains("  2 control frames (2 hellos), 1 retransmission"))
         #expect(lines.last == "invalid: 2 problems")
+    }
+
+    /// A reliable stream that runs a window past a hole: the hole is reported once, and the
+    /// missing frame arriving after that is counted as a retransmission, not taken for a new
+    /// message; a second hole still open at the end is reported there.
+    @Test func aGapGivenUpOnIsReportedOnceEvenWhenItsFrameComesLate() throws {
+        let stream = DeliveryHeader(incarnation: 3, isReliable: true, sequence: 1).stream
+        func frame(_ sequence: Int) throws -> [UInt8] {
+            try FrameEncoder().encode(Frame(kind: .data, typeID: UInt64(UpsertStroke.wireTypeID),
+                                            delivery: DeliveryHeader(stream: stream, sequence: UInt64(sequence)), body: Self.stroke.wirePayload()))
+        }
+        let window = Int(CaptureValidator.sequenceWindow)
+        // 1, then 3 ... window + 1, then window + 3 (2 and window + 2 missing), then 2 late.
+        var frames = [try frame(1)]
+        frames += try (3...(window + 1)).map { try frame($0) }
+        frames += [try frame(window + 3), try frame(2)]
+        let result = try Self.validate(CaptureWriter.pcapng(try Self.bensCapture(frames)))
+        #expect(result.status == .invalidInput)
+        let problems = result.outputText.split(separator: "\n").filter { $0.contains("error:") }
+        #expect(problems.count == 2, "\(problems)")
+        #expect(problems.first?.contains("moved \(window) sequences past sequence 2 without them [sequence]") == true, "\(problems)")
+        #expect(problems.last?.contains("never shows sequence \(window + 2) (seen up to \(window + 3))") == true, "\(problems)")
+        #expect(result.outputText.contains("\(window + 1) messages decoded"), "the late frame is not a new message")
+        #expect(result.outputText.contains("1 retransmission\n"))
     }
 
     @Test func framesMustFollowWhatTheHellosAgreed() throws {
