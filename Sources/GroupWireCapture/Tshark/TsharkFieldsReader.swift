@@ -25,6 +25,10 @@ public struct TsharkFieldsReader: Sendable {
 
     private let path: String
     private var pending: [UInt8] = []
+    /// Where the unread text starts in `pending`, and how far it has been searched for a
+    /// newline (so a long line is scanned once however many chunks it comes in).
+    private var start = 0
+    private var scanned = 0
     private var ended = false
     private var failed = false
     private var line = 0
@@ -68,6 +72,11 @@ public struct TsharkFieldsReader: Sendable {
 
     /// Adds input bytes.
     public mutating func append(_ bytes: [UInt8]) {
+        if start > 0, start >= pending.count / 2 {
+            pending.removeFirst(start)
+            scanned -= start
+            start = 0
+        }
         pending += bytes
     }
 
@@ -89,26 +98,28 @@ public struct TsharkFieldsReader: Sendable {
             queue.removeAll(keepingCapacity: true)
             queueStart = 0
             guard !failed else { return nil }
-            guard let newline = pending.firstIndex(of: 0x0A) else {
-                if pending.count > Self.maxLineLength {
+            guard let newline = pending[scanned...].firstIndex(of: 0x0A) else {
+                scanned = pending.count
+                if pending.count - start > Self.maxLineLength {
                     failed = true
                     throw FrameFileError(.fileTooLarge, path: path, line: line + 1, column: 1, "a line longer than \(Self.maxLineLength) characters")
                 }
-                guard ended, !pending.isEmpty else { return nil }
-                let last = pending
-                pending = []
+                guard ended, start < pending.count else { return nil }
+                let last = pending[start...]
+                start = pending.count
                 try parse(last)
                 continue
             }
-            let text = Array(pending[..<newline])
-            pending.removeFirst(newline + 1)
+            let text = pending[start..<newline]
+            start = newline + 1
+            scanned = start
             try parse(text)
         }
     }
 
-    private mutating func parse(_ bytes: [UInt8]) throws(FrameFileError) {
+    private mutating func parse(_ bytes: ArraySlice<UInt8>) throws(FrameFileError) {
         line += 1
-        var content = bytes[...]
+        var content = bytes
         if content.last == 0x0D { content = content.dropLast() }
         if content.isEmpty || content.first == UInt8(ascii: "#") { return }
         var receiver: UUID?

@@ -86,12 +86,17 @@ public struct CaptureValidator {
     private var streams: [StreamKey: StreamState] = [:]
     /// The newest stream value per route and mode, to tell a superseded incarnation.
     private var currentStream: [Route: [Bool: UInt32]] = [:]
+    /// The last incarnations each route moved on from (as a receiver remembers them,
+    /// Spec/FORMAT.md "Rules"): their state is dropped, their late frames not checked.
+    private var superseded: [Route: [UInt32]] = [:]
     private var hellos: [UUID: Hello] = [:]
     private var verdicts: [UUID: (spec: Int, receiving: [UInt64: TypeVerdict])] = [:]
     private var agreements: [Route: Agreement] = [:]
     private var senders: Set<UUID?> = []
     /// What was checked so far.
     public private(set) var summary = Summary()
+    /// The delivery streams whose state is kept now (for tests of the bound).
+    package var trackedStreamCount: Int { streams.count }
 
     /// Creates a validator.
     /// - Parameters:
@@ -235,7 +240,7 @@ public struct CaptureValidator {
                 "the input ends inside \(count) fragmented message\(count == 1 ? "" : "s") whose fragments are not all there"))
         }
         for (key, state) in streams.sorted(by: { $0.value.firstFrame < $1.value.firstFrame }) where key.stream & 1 == 1 {
-            guard let highest = state.above.keys.max(), currentStream[key.route]?[true] == key.stream else { continue }
+            guard let highest = state.above.keys.max() else { continue }
             let missing = (state.through + 1...highest).filter { state.above[$0] == nil }
             guard !missing.isEmpty else { continue }
             problems.append(ValidationProblem(.sequence, frame: nil, offset: nil,
@@ -255,13 +260,24 @@ public struct CaptureValidator {
         return id
     }
 
-    /// Records a delivery sequence; whether the frame repeats one already seen (and so is
-    /// not checked again), and the problems.
+    /// Records a delivery sequence; whether the frame is not to be checked further (it
+    /// repeats one already seen, or belongs to an incarnation the route moved on from, which
+    /// a receiver drops), and the problems.
     private mutating func checkSequence(_ delivery: DeliveryHeader, route: Route, checksum: UInt32, number: Int, offset: Int)
         -> (repeated: Bool, problems: [ValidationProblem])
     {
         let key = StreamKey(route: route, stream: delivery.stream)
         let reliable = delivery.stream & 1 == 1
+        if superseded[route]?.contains(delivery.stream) == true { return (true, []) }
+        if let current = currentStream[route]?[reliable], current != delivery.stream {
+            // A new incarnation ends the one before: what it still waited for is dropped by
+            // the receiver, and only a bounded number of streams is kept here.
+            streams[StreamKey(route: route, stream: current)] = nil
+            var old = superseded[route, default: []]
+            old.append(current)
+            if old.count > 8 { old.removeFirst(old.count - 8) }
+            superseded[route] = old
+        }
         currentStream[route, default: [:]][reliable] = delivery.stream
         var state = streams[key] ?? StreamState(firstFrame: number)
         defer { streams[key] = state }

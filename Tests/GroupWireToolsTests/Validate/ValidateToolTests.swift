@@ -168,6 +168,35 @@ import Testing
         #expect(result.outputText.contains("1 retransmission\n"))
     }
 
+    /// Each new incarnation ends the one before (a reconnect): its state is dropped, so what
+    /// is kept stays bounded, its holes are not reported, and its late frames are not checked.
+    @Test func aNewIncarnationEndsTheOneBefore() throws {
+        func frame(_ incarnation: UInt32, _ sequence: UInt64, x: Double = 1) throws -> [UInt8] {
+            var stroke = Self.stroke
+            stroke.point = Point(x: x, y: 0)
+            return try FrameEncoder().encode(Frame(kind: .data, typeID: UInt64(UpsertStroke.wireTypeID),
+                                                   delivery: DeliveryHeader(incarnation: incarnation, isReliable: true, sequence: sequence),
+                                                   body: stroke.wirePayload()))
+        }
+        // 50 incarnations, each with sequences 1 and 3 (2 missing); then a late, different
+        // sequence 3 of the 45th (among the last 8 remembered, as a receiver remembers them);
+        // the last incarnation's hole is the only one reported.
+        var frames: [[UInt8]] = []
+        for incarnation in 1...50 { frames += [try frame(UInt32(incarnation), 1), try frame(UInt32(incarnation), 3)] }
+        frames.append(try frame(45, 3, x: 9))
+        var validator = CaptureValidator(specs: [try SpecLoading.load(Self.specPath).spec])
+        let stream = FrameFileStream(bytes: CaptureWriter.pcapng(try Self.bensCapture(frames)), path: "c.pcapng")
+        var problems: [ValidationProblem] = []
+        while let event = try stream.next() { problems += validator.check(event) }
+        #expect(validator.trackedStreamCount == 1)
+        problems += validator.finish()
+        let last = DeliveryHeader(incarnation: 50, isReliable: true, sequence: 1).stream
+        #expect(problems.map(\.reason) == [
+            "reliable stream \(last) from \(Self.ana.uuidString.lowercased()) to \(Self.ben.uuidString.lowercased()) never shows sequence 2 (seen up to 3)",
+        ])
+        #expect(validator.summary.messages == 100, "the late frame of a superseded incarnation is dropped, as a receiver drops it")
+    }
+
     @Test func framesMustFollowWhatTheHellosAgreed() throws {
         // Ben's hello offers no compression; ana sends him a compressed frame anyway.
         let payload = Self.stroke.wirePayload()
