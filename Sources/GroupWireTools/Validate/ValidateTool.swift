@@ -58,6 +58,10 @@ package struct ValidateTool {
             output.message(InspectTool.diagnostic(error))
             return .failure
         }
+        if stream.prefix.isEmpty {
+            output.message(ToolResult.errorLine("\(stream.path): is empty: not a capture or frame file"))
+            return .failure
+        }
         if inputFormat == nil, stream.format == .raw, let first = stream.prefix.first, first != 0xC7 {
             let shown = stream.prefix.prefix(8).map { String(format: "%02x", $0) }.joined(separator: " ")
             output.message(ToolResult.errorLine(

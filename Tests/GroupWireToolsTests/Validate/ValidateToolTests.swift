@@ -260,6 +260,10 @@ import Testing
         let wrongLink = try Self.validate(ethernet)
         #expect(wrongLink.status == .failure)
         #expect(wrongLink.messages.contains("link type 1 (Ethernet) is not GroupWire's 147 (LINKTYPE_USER0)"))
+        let empty = try Self.validate([])
+        #expect(empty.status == .failure && empty.messages == "groupwire: error: capture.pcapng: is empty: not a capture or frame file\n")
+        // A capture that holds no packets is a valid capture.
+        #expect(try Self.validate(CaptureWriter.pcapng([])).status == .ok)
         let missingSpec = try Self.validate(CaptureWriter.pcapng([]), specs: ["/nonexistent.gwspec"])
         #expect(missingSpec.status == .failure)
     }
