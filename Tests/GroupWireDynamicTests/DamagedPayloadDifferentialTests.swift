@@ -15,7 +15,7 @@ import WatchTogetherGolden
 /// codec's `validate` (no JSON made) agrees with both.
 @Suite struct DamagedPayloadDifferentialTests {
     /// What one decoder made of a payload.
-    enum Outcome: Equatable, CustomStringConvertible {
+    enum Outcome: Hashable, CustomStringConvertible {
         case decoded
         case failed(kind: String, offset: Int?)
 
@@ -117,5 +117,37 @@ import WatchTogetherGolden
         let root = Tree(label: "root", children: [middle], byName: ["m": middle, "l": leaf])
         let found = Self.disagreements(root.wirePayload(), as: Tree.self, named: "Tree", codec: codec, seed: 3)
         #expect(found.isEmpty, "\(found.prefix(5).joined(separator: "\n"))")
+    }
+
+    /// The nesting limit refuses the same value at the same byte in generated code (which
+    /// reads nested values in place) and in the dynamic codec (which does too, through
+    /// array elements, map entries and map values): for each limit, a tree nesting through
+    /// `children` and one nesting through `byName` decode in all three or fail alike.
+    @Test func theNestingLimitRefusesTheSameByteInGeneratedAndDynamicDecoding() throws {
+        let spec = try Self.spec("Tests/Specs/KitchenSink.gwspec")
+        var throughChildren = Tree(label: "leaf", children: [], byName: [:])
+        var throughMaps = throughChildren
+        for level in 0..<5 {
+            throughChildren = Tree(label: "c\(level)", children: [throughChildren], byName: [:])
+            throughMaps = Tree(label: "m\(level)", children: [], byName: ["k\(level)": throughMaps])
+        }
+        var outcomes: [String: Set<Outcome>] = [:]
+        for (name, tree) in [("children", throughChildren), ("byName", throughMaps)] {
+            let payload = tree.wirePayload()
+            for depth in 1...12 {
+                let limits = Limits(maxNestingDepth: depth)
+                let codec = DynamicCodec(spec: spec, limits: limits)
+                let generated = Outcome { () throws(WireError) in _ = try Tree(wirePayload: payload, limits: limits) }
+                let dynamic = Outcome { () throws(WireError) in _ = try codec.decode(payload, as: "Tree") }
+                let validated = Outcome { () throws(WireError) in try codec.validate(payload, as: "Tree") }
+                #expect(dynamic == generated && validated == generated, "\(name), depth \(depth): generated \(generated), dynamic \(dynamic), validate \(validated)")
+                outcomes[name, default: []].insert(generated)
+            }
+        }
+        // Each tree is refused at some limits (at several bytes) and accepted at others.
+        for (name, seen) in outcomes {
+            #expect(seen.contains(.decoded) && seen.filter { $0 != .decoded }.count >= 3, "\(name): \(seen)")
+            #expect(seen.allSatisfy { if case .failed(let kind, _) = $0 { kind == "depthExceeded" } else { true } }, "\(name): \(seen)")
+        }
     }
 }

@@ -342,29 +342,27 @@ struct WireCodeBuilder: Sendable {
             let keyType = types.swiftType(key)
             let valueType = types.swiftType(mapValue)
             let label = SwiftNames.stringLiteral(field.label)
+            // The entry is read in place, one level deeper than the value holding it, as
+            // every nested value is (and as the dynamic codec reads it): no sub-reader.
             let body: [CodeItem] = [
-                .block(
-                    "let entry = try reader.readNested { (entryReader: inout PayloadReader) throws(WireError) -> (\(keyType), \(valueType)) in",
-                    [
-                        .line("var entryKey: \(keyType) = \(types.zeroExpression(key))"),
-                        .line("var entryValue: \(valueType) = \(types.zeroExpression(mapValue))"),
-                        .block("while let entryField = try entryReader.nextKey() {", [
-                            .switchBlock("switch entryField.number {", [
-                                SwitchCase(label: "case 1:", body: [
-                                    .line("try entryReader.expect(entryField, \(wireTypeExpression(keyKind)), field: \(label))"),
-                                    .line("entryKey = \(readValue(keyKind, "entryReader", depth: "depth + 1"))"),
-                                ]),
-                                SwitchCase(label: "case 2:", body: [
-                                    .line("try entryReader.expect(entryField, \(wireTypeExpression(valueKind)), field: \(label))"),
-                                    .line("entryValue = \(readValue(valueKind, "entryReader", depth: "depth + 1"))"),
-                                ]),
-                                SwitchCase(label: "default:", body: [.line("try entryReader.skip(entryField)")]),
-                            ])
+                .line("let entryEnclosingEnd = try reader._enterNested(depth: depth)"),
+                .line("var entryKey: \(keyType) = \(types.zeroExpression(key))"),
+                .line("var entryValue: \(valueType) = \(types.zeroExpression(mapValue))"),
+                .block("while let entryField = try reader.nextKey() {", [
+                    .switchBlock("switch entryField.number {", [
+                        SwitchCase(label: "case 1:", body: [
+                            .line("try reader.expect(entryField, \(wireTypeExpression(keyKind)), field: \(label))"),
+                            .line("entryKey = \(readValue(keyKind, "reader", depth: "depth + 1"))"),
                         ]),
-                        .line("return (entryKey, entryValue)"),
-                    ]
-                ),
-                .line("\(variable)[entry.0] = entry.1"),
+                        SwitchCase(label: "case 2:", body: [
+                            .line("try reader.expect(entryField, \(wireTypeExpression(valueKind)), field: \(label))"),
+                            .line("entryValue = \(readValue(valueKind, "reader", depth: "depth + 1"))"),
+                        ]),
+                        SwitchCase(label: "default:", body: [.line("try reader.skip(entryField)")]),
+                    ])
+                ]),
+                .line("reader._leaveNested(restoring: entryEnclosingEnd)"),
+                .line("\(variable)[entryKey] = entryValue"),
                 .block("if \(variable).count == 1 {", [
                     .line("_WireCapacity.reserve(&\(variable), elementBytes: reader.reader.position - keyOffset, remaining: end - reader.reader.position)")
                 ]),

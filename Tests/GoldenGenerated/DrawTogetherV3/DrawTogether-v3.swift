@@ -795,24 +795,23 @@ public struct CanvasSnapshot: WireMessage, Codable, Sendable, Hashable {
             case 0x10:
                 field2 = try reader.readUInt()
             case 0x1A:
-                let entry = try reader.readNested { (entryReader: inout PayloadReader) throws(WireError) -> (UUID, UUID) in
-                    var entryKey: UUID = _WireDefaults.uuid
-                    var entryValue: UUID = _WireDefaults.uuid
-                    while let entryField = try entryReader.nextKey() {
-                        switch entryField.number {
-                        case 1:
-                            try entryReader.expect(entryField, .lengthDelimited, field: "CanvasSnapshot.authors")
-                            entryKey = try entryReader._readUUID()
-                        case 2:
-                            try entryReader.expect(entryField, .lengthDelimited, field: "CanvasSnapshot.authors")
-                            entryValue = try entryReader._readUUID()
-                        default:
-                            try entryReader.skip(entryField)
-                        }
+                let entryEnclosingEnd = try reader._enterNested(depth: depth)
+                var entryKey: UUID = _WireDefaults.uuid
+                var entryValue: UUID = _WireDefaults.uuid
+                while let entryField = try reader.nextKey() {
+                    switch entryField.number {
+                    case 1:
+                        try reader.expect(entryField, .lengthDelimited, field: "CanvasSnapshot.authors")
+                        entryKey = try reader._readUUID()
+                    case 2:
+                        try reader.expect(entryField, .lengthDelimited, field: "CanvasSnapshot.authors")
+                        entryValue = try reader._readUUID()
+                    default:
+                        try reader.skip(entryField)
                     }
-                    return (entryKey, entryValue)
                 }
-                field3[entry.0] = entry.1
+                reader._leaveNested(restoring: entryEnclosingEnd)
+                field3[entryKey] = entryValue
                 if field3.count == 1 {
                     _WireCapacity.reserve(&field3, elementBytes: reader.reader.position - keyOffset, remaining: end - reader.reader.position)
                 }

@@ -1957,200 +1957,191 @@ public struct Maps: WirePayloadCodable, Codable, Sendable, Hashable {
             let rawKey = try reader.reader.readUVarint()
             switch rawKey {
             case 0x0A:
-                let entry = try reader.readNested { (entryReader: inout PayloadReader) throws(WireError) -> (String, Int32) in
-                    var entryKey: String = ""
-                    var entryValue: Int32 = 0
-                    while let entryField = try entryReader.nextKey() {
-                        switch entryField.number {
-                        case 1:
-                            try entryReader.expect(entryField, .lengthDelimited, field: "Maps.byName")
-                            entryKey = try entryReader._readString()
-                        case 2:
-                            try entryReader.expect(entryField, .varint, field: "Maps.byName")
-                            entryValue = try entryReader.readInt(as: Int32.self)
-                        default:
-                            try entryReader.skip(entryField)
-                        }
+                let entryEnclosingEnd = try reader._enterNested(depth: depth)
+                var entryKey: String = ""
+                var entryValue: Int32 = 0
+                while let entryField = try reader.nextKey() {
+                    switch entryField.number {
+                    case 1:
+                        try reader.expect(entryField, .lengthDelimited, field: "Maps.byName")
+                        entryKey = try reader._readString()
+                    case 2:
+                        try reader.expect(entryField, .varint, field: "Maps.byName")
+                        entryValue = try reader.readInt(as: Int32.self)
+                    default:
+                        try reader.skip(entryField)
                     }
-                    return (entryKey, entryValue)
                 }
-                field1[entry.0] = entry.1
+                reader._leaveNested(restoring: entryEnclosingEnd)
+                field1[entryKey] = entryValue
                 if field1.count == 1 {
                     _WireCapacity.reserve(&field1, elementBytes: reader.reader.position - keyOffset, remaining: end - reader.reader.position)
                 }
             case 0x12:
-                let entry = try reader.readNested { (entryReader: inout PayloadReader) throws(WireError) -> (Int32, String) in
-                    var entryKey: Int32 = 0
-                    var entryValue: String = ""
-                    while let entryField = try entryReader.nextKey() {
-                        switch entryField.number {
-                        case 1:
-                            try entryReader.expect(entryField, .varint, field: "Maps.byNumber")
-                            entryKey = try entryReader.readInt(as: Int32.self)
-                        case 2:
-                            try entryReader.expect(entryField, .lengthDelimited, field: "Maps.byNumber")
-                            entryValue = try entryReader._readString()
-                        default:
-                            try entryReader.skip(entryField)
-                        }
+                let entryEnclosingEnd = try reader._enterNested(depth: depth)
+                var entryKey: Int32 = 0
+                var entryValue: String = ""
+                while let entryField = try reader.nextKey() {
+                    switch entryField.number {
+                    case 1:
+                        try reader.expect(entryField, .varint, field: "Maps.byNumber")
+                        entryKey = try reader.readInt(as: Int32.self)
+                    case 2:
+                        try reader.expect(entryField, .lengthDelimited, field: "Maps.byNumber")
+                        entryValue = try reader._readString()
+                    default:
+                        try reader.skip(entryField)
                     }
-                    return (entryKey, entryValue)
                 }
-                field2[entry.0] = entry.1
+                reader._leaveNested(restoring: entryEnclosingEnd)
+                field2[entryKey] = entryValue
                 if field2.count == 1 {
                     _WireCapacity.reserve(&field2, elementBytes: reader.reader.position - keyOffset, remaining: end - reader.reader.position)
                 }
             case 0x1A:
-                let entry = try reader.readNested { (entryReader: inout PayloadReader) throws(WireError) -> (UInt64, [UInt8]) in
-                    var entryKey: UInt64 = 0
-                    var entryValue: [UInt8] = []
-                    while let entryField = try entryReader.nextKey() {
-                        switch entryField.number {
-                        case 1:
-                            try entryReader.expect(entryField, .varint, field: "Maps.byCount")
-                            entryKey = try entryReader.readUInt()
-                        case 2:
-                            try entryReader.expect(entryField, .lengthDelimited, field: "Maps.byCount")
-                            entryValue = try entryReader.readBytes()
-                        default:
-                            try entryReader.skip(entryField)
-                        }
+                let entryEnclosingEnd = try reader._enterNested(depth: depth)
+                var entryKey: UInt64 = 0
+                var entryValue: [UInt8] = []
+                while let entryField = try reader.nextKey() {
+                    switch entryField.number {
+                    case 1:
+                        try reader.expect(entryField, .varint, field: "Maps.byCount")
+                        entryKey = try reader.readUInt()
+                    case 2:
+                        try reader.expect(entryField, .lengthDelimited, field: "Maps.byCount")
+                        entryValue = try reader.readBytes()
+                    default:
+                        try reader.skip(entryField)
                     }
-                    return (entryKey, entryValue)
                 }
-                field3[entry.0] = entry.1
+                reader._leaveNested(restoring: entryEnclosingEnd)
+                field3[entryKey] = entryValue
                 if field3.count == 1 {
                     _WireCapacity.reserve(&field3, elementBytes: reader.reader.position - keyOffset, remaining: end - reader.reader.position)
                 }
             case 0x22:
-                let entry = try reader.readNested { (entryReader: inout PayloadReader) throws(WireError) -> (Bool, Double) in
-                    var entryKey: Bool = false
-                    var entryValue: Double = 0
-                    while let entryField = try entryReader.nextKey() {
-                        switch entryField.number {
-                        case 1:
-                            try entryReader.expect(entryField, .varint, field: "Maps.byFlag")
-                            entryKey = try entryReader.readBool()
-                        case 2:
-                            try entryReader.expect(entryField, .fixed64, field: "Maps.byFlag")
-                            entryValue = try entryReader.readDouble()
-                        default:
-                            try entryReader.skip(entryField)
-                        }
+                let entryEnclosingEnd = try reader._enterNested(depth: depth)
+                var entryKey: Bool = false
+                var entryValue: Double = 0
+                while let entryField = try reader.nextKey() {
+                    switch entryField.number {
+                    case 1:
+                        try reader.expect(entryField, .varint, field: "Maps.byFlag")
+                        entryKey = try reader.readBool()
+                    case 2:
+                        try reader.expect(entryField, .fixed64, field: "Maps.byFlag")
+                        entryValue = try reader.readDouble()
+                    default:
+                        try reader.skip(entryField)
                     }
-                    return (entryKey, entryValue)
                 }
-                field4[entry.0] = entry.1
+                reader._leaveNested(restoring: entryEnclosingEnd)
+                field4[entryKey] = entryValue
                 if field4.count == 1 {
                     _WireCapacity.reserve(&field4, elementBytes: reader.reader.position - keyOffset, remaining: end - reader.reader.position)
                 }
             case 0x2A:
-                let entry = try reader.readNested { (entryReader: inout PayloadReader) throws(WireError) -> (UUID, Date) in
-                    var entryKey: UUID = _WireDefaults.uuid
-                    var entryValue: Date = _WireTimestamp.epoch
-                    while let entryField = try entryReader.nextKey() {
-                        switch entryField.number {
-                        case 1:
-                            try entryReader.expect(entryField, .lengthDelimited, field: "Maps.byID")
-                            entryKey = try entryReader._readUUID()
-                        case 2:
-                            try entryReader.expect(entryField, .fixed64, field: "Maps.byID")
-                            entryValue = _WireTimestamp.date(nanoseconds: try entryReader.readTimestampNanoseconds())
-                        default:
-                            try entryReader.skip(entryField)
-                        }
+                let entryEnclosingEnd = try reader._enterNested(depth: depth)
+                var entryKey: UUID = _WireDefaults.uuid
+                var entryValue: Date = _WireTimestamp.epoch
+                while let entryField = try reader.nextKey() {
+                    switch entryField.number {
+                    case 1:
+                        try reader.expect(entryField, .lengthDelimited, field: "Maps.byID")
+                        entryKey = try reader._readUUID()
+                    case 2:
+                        try reader.expect(entryField, .fixed64, field: "Maps.byID")
+                        entryValue = _WireTimestamp.date(nanoseconds: try reader.readTimestampNanoseconds())
+                    default:
+                        try reader.skip(entryField)
                     }
-                    return (entryKey, entryValue)
                 }
-                field5[entry.0] = entry.1
+                reader._leaveNested(restoring: entryEnclosingEnd)
+                field5[entryKey] = entryValue
                 if field5.count == 1 {
                     _WireCapacity.reserve(&field5, elementBytes: reader.reader.position - keyOffset, remaining: end - reader.reader.position)
                 }
             case 0x32:
-                let entry = try reader.readNested { (entryReader: inout PayloadReader) throws(WireError) -> (String, Mood) in
-                    var entryKey: String = ""
-                    var entryValue: Mood = .calm
-                    while let entryField = try entryReader.nextKey() {
-                        switch entryField.number {
-                        case 1:
-                            try entryReader.expect(entryField, .lengthDelimited, field: "Maps.moods")
-                            entryKey = try entryReader._readString()
-                        case 2:
-                            try entryReader.expect(entryField, .varint, field: "Maps.moods")
-                            entryValue = Mood(rawValue: try entryReader.readUInt(as: UInt32.self))
-                        default:
-                            try entryReader.skip(entryField)
-                        }
+                let entryEnclosingEnd = try reader._enterNested(depth: depth)
+                var entryKey: String = ""
+                var entryValue: Mood = .calm
+                while let entryField = try reader.nextKey() {
+                    switch entryField.number {
+                    case 1:
+                        try reader.expect(entryField, .lengthDelimited, field: "Maps.moods")
+                        entryKey = try reader._readString()
+                    case 2:
+                        try reader.expect(entryField, .varint, field: "Maps.moods")
+                        entryValue = Mood(rawValue: try reader.readUInt(as: UInt32.self))
+                    default:
+                        try reader.skip(entryField)
                     }
-                    return (entryKey, entryValue)
                 }
-                field6[entry.0] = entry.1
+                reader._leaveNested(restoring: entryEnclosingEnd)
+                field6[entryKey] = entryValue
                 if field6.count == 1 {
                     _WireCapacity.reserve(&field6, elementBytes: reader.reader.position - keyOffset, remaining: end - reader.reader.position)
                 }
             case 0x3A:
-                let entry = try reader.readNested { (entryReader: inout PayloadReader) throws(WireError) -> (Int64, Scalars) in
-                    var entryKey: Int64 = 0
-                    var entryValue: Scalars = Scalars()
-                    while let entryField = try entryReader.nextKey() {
-                        switch entryField.number {
-                        case 1:
-                            try entryReader.expect(entryField, .varint, field: "Maps.items")
-                            entryKey = try entryReader.readInt()
-                        case 2:
-                            try entryReader.expect(entryField, .lengthDelimited, field: "Maps.items")
-                            entryValue = try Scalars.decodeNested(from: &entryReader, depth: depth + 1)
-                        default:
-                            try entryReader.skip(entryField)
-                        }
+                let entryEnclosingEnd = try reader._enterNested(depth: depth)
+                var entryKey: Int64 = 0
+                var entryValue: Scalars = Scalars()
+                while let entryField = try reader.nextKey() {
+                    switch entryField.number {
+                    case 1:
+                        try reader.expect(entryField, .varint, field: "Maps.items")
+                        entryKey = try reader.readInt()
+                    case 2:
+                        try reader.expect(entryField, .lengthDelimited, field: "Maps.items")
+                        entryValue = try Scalars.decodeNested(from: &reader, depth: depth + 1)
+                    default:
+                        try reader.skip(entryField)
                     }
-                    return (entryKey, entryValue)
                 }
-                field7[entry.0] = entry.1
+                reader._leaveNested(restoring: entryEnclosingEnd)
+                field7[entryKey] = entryValue
                 if field7.count == 1 {
                     _WireCapacity.reserve(&field7, elementBytes: reader.reader.position - keyOffset, remaining: end - reader.reader.position)
                 }
             case 0x42:
-                let entry = try reader.readNested { (entryReader: inout PayloadReader) throws(WireError) -> (String, Choice) in
-                    var entryKey: String = ""
-                    var entryValue: Choice = Choice.wireDefault
-                    while let entryField = try entryReader.nextKey() {
-                        switch entryField.number {
-                        case 1:
-                            try entryReader.expect(entryField, .lengthDelimited, field: "Maps.choices")
-                            entryKey = try entryReader._readString()
-                        case 2:
-                            try entryReader.expect(entryField, .lengthDelimited, field: "Maps.choices")
-                            entryValue = try Choice.decodeNested(from: &entryReader, depth: depth + 1)
-                        default:
-                            try entryReader.skip(entryField)
-                        }
+                let entryEnclosingEnd = try reader._enterNested(depth: depth)
+                var entryKey: String = ""
+                var entryValue: Choice = Choice.wireDefault
+                while let entryField = try reader.nextKey() {
+                    switch entryField.number {
+                    case 1:
+                        try reader.expect(entryField, .lengthDelimited, field: "Maps.choices")
+                        entryKey = try reader._readString()
+                    case 2:
+                        try reader.expect(entryField, .lengthDelimited, field: "Maps.choices")
+                        entryValue = try Choice.decodeNested(from: &reader, depth: depth + 1)
+                    default:
+                        try reader.skip(entryField)
                     }
-                    return (entryKey, entryValue)
                 }
-                field8[entry.0] = entry.1
+                reader._leaveNested(restoring: entryEnclosingEnd)
+                field8[entryKey] = entryValue
                 if field8.count == 1 {
                     _WireCapacity.reserve(&field8, elementBytes: reader.reader.position - keyOffset, remaining: end - reader.reader.position)
                 }
             case 0x4A:
-                let entry = try reader.readNested { (entryReader: inout PayloadReader) throws(WireError) -> (UInt8, Float) in
-                    var entryKey: UInt8 = 0
-                    var entryValue: Float = 0
-                    while let entryField = try entryReader.nextKey() {
-                        switch entryField.number {
-                        case 1:
-                            try entryReader.expect(entryField, .varint, field: "Maps.floats")
-                            entryKey = try entryReader.readUInt(as: UInt8.self)
-                        case 2:
-                            try entryReader.expect(entryField, .fixed32, field: "Maps.floats")
-                            entryValue = try entryReader.readFloat()
-                        default:
-                            try entryReader.skip(entryField)
-                        }
+                let entryEnclosingEnd = try reader._enterNested(depth: depth)
+                var entryKey: UInt8 = 0
+                var entryValue: Float = 0
+                while let entryField = try reader.nextKey() {
+                    switch entryField.number {
+                    case 1:
+                        try reader.expect(entryField, .varint, field: "Maps.floats")
+                        entryKey = try reader.readUInt(as: UInt8.self)
+                    case 2:
+                        try reader.expect(entryField, .fixed32, field: "Maps.floats")
+                        entryValue = try reader.readFloat()
+                    default:
+                        try reader.skip(entryField)
                     }
-                    return (entryKey, entryValue)
                 }
-                field9[entry.0] = entry.1
+                reader._leaveNested(restoring: entryEnclosingEnd)
+                field9[entryKey] = entryValue
                 if field9.count == 1 {
                     _WireCapacity.reserve(&field9, elementBytes: reader.reader.position - keyOffset, remaining: end - reader.reader.position)
                 }
@@ -3007,24 +2998,23 @@ public struct Tree: WirePayloadCodable, Codable, Sendable, Hashable {
                     _WireCapacity.reserve(&field2, elementBytes: reader.reader.position - keyOffset, remaining: end - reader.reader.position)
                 }
             case 0x1A:
-                let entry = try reader.readNested { (entryReader: inout PayloadReader) throws(WireError) -> (String, Tree) in
-                    var entryKey: String = ""
-                    var entryValue: Tree = Tree()
-                    while let entryField = try entryReader.nextKey() {
-                        switch entryField.number {
-                        case 1:
-                            try entryReader.expect(entryField, .lengthDelimited, field: "Tree.byName")
-                            entryKey = try entryReader._readString()
-                        case 2:
-                            try entryReader.expect(entryField, .lengthDelimited, field: "Tree.byName")
-                            entryValue = try Tree.decodeNested(from: &entryReader, depth: depth + 1)
-                        default:
-                            try entryReader.skip(entryField)
-                        }
+                let entryEnclosingEnd = try reader._enterNested(depth: depth)
+                var entryKey: String = ""
+                var entryValue: Tree = Tree()
+                while let entryField = try reader.nextKey() {
+                    switch entryField.number {
+                    case 1:
+                        try reader.expect(entryField, .lengthDelimited, field: "Tree.byName")
+                        entryKey = try reader._readString()
+                    case 2:
+                        try reader.expect(entryField, .lengthDelimited, field: "Tree.byName")
+                        entryValue = try Tree.decodeNested(from: &reader, depth: depth + 1)
+                    default:
+                        try reader.skip(entryField)
                     }
-                    return (entryKey, entryValue)
                 }
-                field3[entry.0] = entry.1
+                reader._leaveNested(restoring: entryEnclosingEnd)
+                field3[entryKey] = entryValue
                 if field3.count == 1 {
                     _WireCapacity.reserve(&field3, elementBytes: reader.reader.position - keyOffset, remaining: end - reader.reader.position)
                 }

@@ -713,24 +713,23 @@ public struct PlaybackState: WireMessage, Codable, Sendable, Hashable {
             case 0x6A:
                 field13 = try reader._readString()
             case 0x72:
-                let entry = try reader.readNested { (entryReader: inout PayloadReader) throws(WireError) -> (String, String) in
-                    var entryKey: String = ""
-                    var entryValue: String = ""
-                    while let entryField = try entryReader.nextKey() {
-                        switch entryField.number {
-                        case 1:
-                            try entryReader.expect(entryField, .lengthDelimited, field: "PlaybackState.metadata")
-                            entryKey = try entryReader._readString()
-                        case 2:
-                            try entryReader.expect(entryField, .lengthDelimited, field: "PlaybackState.metadata")
-                            entryValue = try entryReader._readString()
-                        default:
-                            try entryReader.skip(entryField)
-                        }
+                let entryEnclosingEnd = try reader._enterNested(depth: depth)
+                var entryKey: String = ""
+                var entryValue: String = ""
+                while let entryField = try reader.nextKey() {
+                    switch entryField.number {
+                    case 1:
+                        try reader.expect(entryField, .lengthDelimited, field: "PlaybackState.metadata")
+                        entryKey = try reader._readString()
+                    case 2:
+                        try reader.expect(entryField, .lengthDelimited, field: "PlaybackState.metadata")
+                        entryValue = try reader._readString()
+                    default:
+                        try reader.skip(entryField)
                     }
-                    return (entryKey, entryValue)
                 }
-                field14[entry.0] = entry.1
+                reader._leaveNested(restoring: entryEnclosingEnd)
+                field14[entryKey] = entryValue
                 if field14.count == 1 {
                     _WireCapacity.reserve(&field14, elementBytes: reader.reader.position - keyOffset, remaining: end - reader.reader.position)
                 }
