@@ -37,7 +37,7 @@ public struct PayloadReader: Sendable {
     @inlinable public mutating func nextKey() throws(WireError) -> FieldKey? {
         if reader.isAtEnd { return nil }
         let offset = reader.position
-        return try _fieldKey(raw: try reader.readUVarint(), at: offset)
+        return try Self.checkedKey(raw: try reader.readUVarint(), at: offset)
     }
 
     /// Checks a raw key varint read at `offset` and returns it as a ``FieldKey``
@@ -45,6 +45,12 @@ public struct PayloadReader: Sendable {
     /// - Throws: ``WireError/Kind/unknownWireType`` or ``WireError/Kind/invalidValue`` for a
     ///   field number of 0 or over ``FieldKey/maxNumber``.
     @inlinable public func _fieldKey(raw: UInt64, at offset: Int) throws(WireError) -> FieldKey {
+        try Self.checkedKey(raw: raw, at: offset)
+    }
+
+    // Static, so that ``nextKey()`` on an `inout` reader does not copy the reader (and
+    // retain its bytes) to call it.
+    @inlinable static func checkedKey(raw: UInt64, at offset: Int) throws(WireError) -> FieldKey {
         let wireType = WireType(rawValue: UInt8(truncatingIfNeeded: raw & 7))
         let number = raw >> 3
         guard wireType.isDefined else {

@@ -116,7 +116,7 @@ public struct DynamicCodec: Sendable {
         }
         var reader = PayloadReader(payload, limits: limits)
         let decoder = DynamicDecoder(schema: schema, limits: limits, keepsUnknownFields: options.keepsUnknownFields)
-        return try decoder.decodeContainer(container, from: &reader)
+        return try decoder.decodeContainer(container, depth: 0, from: &reader)
     }
 
     /// Checks the payload of the message or struct called `typeName` as ``decode(_:as:)``
@@ -130,7 +130,7 @@ public struct DynamicCodec: Sendable {
         var reader = PayloadReader(payload, limits: limits)
         var decoder = DynamicDecoder(schema: schema, limits: limits, keepsUnknownFields: false)
         decoder.buildsValues = false
-        _ = try decoder.decodeContainer(container, from: &reader)
+        _ = try decoder.decodeContainer(container, depth: 0, from: &reader)
     }
 
     /// Decodes an uncompressed data frame whose type id names a message of the spec.

@@ -16,13 +16,16 @@ struct DynamicDecoder {
 
     /// Reads the fields of `container` to the end of `reader` and returns the JSON object:
     /// every non-optional field (absent ones as their default), optional fields only when present.
-    func decodeContainer(_ container: DynamicSchema.Container, from reader: inout PayloadReader) throws(WireError) -> JSONValue {
-        var singles: [Int: JSONValue] = [:]
-        var lists: [Int: [JSONValue]] = [:]
-        var maps: [Int: [String: JSONValue]] = [:]
+    /// `depth` is the container's nesting level (0 for the payload itself).
+    func decodeContainer(_ container: DynamicSchema.Container, depth: Int, from reader: inout PayloadReader) throws(WireError) -> JSONValue {
+        // Values by field index, each made (one slot per field) when a field needs it: a
+        // container of scalars read without building values allocates nothing here.
+        var singles: [JSONValue?] = []
+        var lists: [[JSONValue]] = []
+        var maps: [[String: JSONValue]] = []
         var unknown: [UInt8] = []
         while let key = try reader.nextKey() {
-            guard let index = container.indexByNumber[key.number] else {
+            guard let index = container.index(ofNumber: key.number) else {
                 if keepsUnknownFields {
                     unknown.append(contentsOf: try reader.captureUnknown(key))
                 } else {
@@ -30,20 +33,21 @@ struct DynamicDecoder {
                 }
                 continue
             }
-            let field = container.fields[index]
             let label = container.labels[index]
-            switch field.type {
+            switch container.fields[index].type {
             case .array(let element):
-                var list = lists.removeValue(forKey: index) ?? []
-                try readElements(element, key: key, label: label, into: &list, from: &reader)
-                lists[index] = list
+                if lists.isEmpty { lists = Array(repeating: [], count: container.fields.count) }
+                try readElements(element, packed: container.packedWireTypes[index], key: key, label: label, depth: depth,
+                                 into: &lists[index], from: &reader)
             case .map(let keyType, let valueType):
-                var map = maps.removeValue(forKey: index) ?? [:]
-                try readEntry(keyType, valueType, key: key, label: label, into: &map, from: &reader)
-                maps[index] = map
-            case .scalar, .named:
-                let value = try readSingle(field.type, key: key, label: label, from: &reader)
-                if buildsValues { singles[index] = value }
+                if maps.isEmpty { maps = Array(repeating: [:], count: container.fields.count) }
+                try readEntry(keyType, valueType, key: key, label: label, depth: depth, into: &maps[index], from: &reader)
+            case let type:
+                let value = try readSingle(type, key: key, label: label, depth: depth, from: &reader)
+                if buildsValues {
+                    if singles.isEmpty { singles = Array(repeating: nil, count: container.fields.count) }
+                    singles[index] = value
+                }
             }
         }
         guard buildsValues else { return .null }
@@ -51,10 +55,10 @@ struct DynamicDecoder {
         object.reserveCapacity(container.fields.count)
         for (index, field) in container.fields.enumerated() {
             switch field.type {
-            case .array: object[field.name] = .array(lists[index] ?? [])
-            case .map: object[field.name] = .object(maps[index] ?? [:])
+            case .array: object[field.name] = .array(lists.isEmpty ? [] : lists[index])
+            case .map: object[field.name] = .object(maps.isEmpty ? [:] : maps[index])
             case .scalar, .named:
-                if let value = singles[index] {
+                if !singles.isEmpty, let value = singles[index] {
                     object[field.name] = value
                 } else if !field.isOptional {
                     object[field.name] = try defaultJSON(field.type, field.defaultValue, depth: 0)
@@ -69,8 +73,12 @@ struct DynamicDecoder {
 
     // MARK: Values
 
-    /// Reads one value of a non-collection `type` whose key has just been read.
-    private func readSingle(_ type: TypeRef, key: FieldKey, label: String, from reader: inout PayloadReader) throws(WireError) -> JSONValue {
+    /// Reads one value of a non-collection `type` whose key has just been read, in a
+    /// container at nesting level `depth`. Nested values are read in place (the reader
+    /// narrowed to them, as generated decoders do): no sub-reader to count references to.
+    private func readSingle(
+        _ type: TypeRef, key: FieldKey, label: String, depth: Int, from reader: inout PayloadReader
+    ) throws(WireError) -> JSONValue {
         switch type {
         case .scalar(let scalar):
             try reader.expect(key, ScalarMapping.wireType(scalar), field: label)
@@ -87,10 +95,16 @@ struct DynamicDecoder {
                 return buildsValues ? enumJSON(decl, number) : .null
             case .container(let decl):
                 try reader.expect(key, .lengthDelimited, field: label)
-                return try reader.readNested { (nested) throws(WireError) in try decodeContainer(decl, from: &nested) }
+                let enclosing = try reader._enterNested(depth: depth)
+                let value = try decodeContainer(decl, depth: depth + 1, from: &reader)  // reads to the nested end
+                reader._leaveNested(restoring: enclosing)
+                return value
             case .union(let decl):
                 try reader.expect(key, .lengthDelimited, field: label)
-                return try reader.readNested { (nested) throws(WireError) in try decodeUnion(decl, label: label, from: &nested) }
+                let enclosing = try reader._enterNested(depth: depth)
+                let value = try decodeUnion(decl, label: label, depth: depth + 1, from: &reader)  // checks it is at the nested end
+                reader._leaveNested(restoring: enclosing)
+                return value
             case nil:
                 throw WireError(.unknownType, offset: reader.reader.position, "the spec declares no type named \(name) (field \(label))")
             }
@@ -101,9 +115,9 @@ struct DynamicDecoder {
 
     /// Reads array elements from one field: a packed run or a single element.
     private func readElements(
-        _ element: TypeRef, key: FieldKey, label: String, into list: inout [JSONValue], from reader: inout PayloadReader
+        _ element: TypeRef, packed: WireType?, key: FieldKey, label: String, depth: Int, into list: inout [JSONValue],
+        from reader: inout PayloadReader
     ) throws(WireError) {
-        let packed = packedWireType(element)
         if let packed, key.wireType == .lengthDelimited, packed != .lengthDelimited {
             try reader.readPacked { (nested) throws(WireError) in
                 guard list.count < limits.maxCollectionCount else {
@@ -118,17 +132,7 @@ struct DynamicDecoder {
             throw WireError(.limitExceeded, offset: reader.reader.position,
                             "array \(label) has more than maxCollectionCount \(limits.maxCollectionCount) elements")
         }
-        list.append(try readSingle(element, key: key, label: label, from: &reader))
-    }
-
-    /// The wire type of a packable element (numbers, Bool, enums), or nil.
-    private func packedWireType(_ element: TypeRef) -> WireType? {
-        switch element {
-        case .scalar(let scalar): scalar.isPackable ? ScalarMapping.wireType(scalar) : nil
-        case .named(let name):
-            if case .enum = schema.declarations[name] { .varint } else { nil }
-        case .array, .map: nil
-        }
+        list.append(try readSingle(element, key: key, label: label, depth: depth, from: &reader))
     }
 
     private func readPackedElement(_ element: TypeRef, from reader: inout PayloadReader) throws(WireError) -> JSONValue {
@@ -152,7 +156,7 @@ struct DynamicDecoder {
     /// Reads one map entry `{1: key, 2: value}`; an absent key or value is its default, a
     /// repeated key keeps the last value.
     private func readEntry(
-        _ keyType: TypeRef, _ valueType: TypeRef, key: FieldKey, label: String,
+        _ keyType: TypeRef, _ valueType: TypeRef, key: FieldKey, label: String, depth: Int,
         into map: inout [String: JSONValue], from reader: inout PayloadReader
     ) throws(WireError) {
         try reader.expect(key, .lengthDelimited, field: label)
@@ -160,22 +164,22 @@ struct DynamicDecoder {
             throw WireError(.typeMismatch, offset: reader.reader.position, "map \(label) has a key type that is not a scalar")
         }
         let entryOffset = reader.reader.position
-        let (entryKey, entryValue) = try reader.readNested { (entry) throws(WireError) -> (JSONValue?, JSONValue?) in
-            var entryKey: JSONValue?
-            var entryValue: JSONValue?
-            while let field = try entry.nextKey() {
-                switch field.number {
-                case 1:
-                    // Keys are built even when values are not: they tell entries apart for the count limit.
-                    var keys = self
-                    keys.buildsValues = true
-                    entryKey = try keys.readSingle(keyType, key: field, label: "\(label) key", from: &entry)
-                case 2: entryValue = try readSingle(valueType, key: field, label: "\(label) value", from: &entry)
-                default: try entry.skip(field)
-                }
+        // The entry is read in place to its end, one level deeper.
+        let enclosing = try reader._enterNested(depth: depth)
+        var entryKey: JSONValue?
+        var entryValue: JSONValue?
+        while let field = try reader.nextKey() {
+            switch field.number {
+            case 1:
+                // Keys are built even when values are not: they tell entries apart for the count limit.
+                var keys = self
+                keys.buildsValues = true
+                entryKey = try keys.readSingle(keyType, key: field, label: "\(label) key", depth: depth + 1, from: &reader)
+            case 2: entryValue = try readSingle(valueType, key: field, label: "\(label) value", depth: depth + 1, from: &reader)
+            default: try reader.skip(field)
             }
-            return (entryKey, entryValue)
         }
+        reader._leaveNested(restoring: enclosing)
         let text = MapKey.jsonText(entryKey ?? ScalarMapping.defaultJSON(keyScalar, nil), type: keyScalar)
         if map[text] == nil, map.count >= limits.maxCollectionCount {
             throw WireError(.limitExceeded, offset: entryOffset,
@@ -189,7 +193,9 @@ struct DynamicDecoder {
     }
 
     /// Reads a union's content: exactly one field, a known case.
-    private func decodeUnion(_ union: DynamicSchema.Union, label: String, from reader: inout PayloadReader) throws(WireError) -> JSONValue {
+    private func decodeUnion(
+        _ union: DynamicSchema.Union, label: String, depth: Int, from reader: inout PayloadReader
+    ) throws(WireError) -> JSONValue {
         let start = reader.reader.position
         guard let key = try reader.nextKey() else {
             throw WireError(.missingField, offset: start, "union \(union.name) (\(label)) is empty; it must hold exactly one case")
@@ -200,7 +206,7 @@ struct DynamicDecoder {
         let chosen = union.cases[index]
         let value: JSONValue
         if let payload = chosen.payload {
-            value = try readSingle(payload, key: key, label: "\(union.name).\(chosen.name)", from: &reader)
+            value = try readSingle(payload, key: key, label: "\(union.name).\(chosen.name)", depth: depth, from: &reader)
         } else {
             try reader.expect(key, .lengthDelimited, field: "\(union.name).\(chosen.name)")
             try reader.skip(key)

@@ -13,21 +13,64 @@ struct DynamicSchema: Sendable {
         let defaultValue: DefaultValue?
     }
 
+    // Declarations are classes: the decoder looks one up for every nested value it reads,
+    // and a reference is one retain where a struct of arrays and dictionaries is several.
+
     /// A message or struct: fields in ascending number order (the order they are written).
-    struct Container: Sendable {
+    final class Container: Sendable {
         let name: String
         let fields: [Field]
         let indexByName: [String: Int]
         let indexByNumber: [UInt32: Int]
         /// `Container.field` for each field, made once: errors name the field.
         let labels: [String]
+        /// For each array field whose elements can be packed (numbers, Bool, enums), the
+        /// elements' wire type; nil for other fields.
+        let packedWireTypes: [WireType?]
+        /// ``indexByNumber`` as an array for field numbers below 64 (-1 for none): most
+        /// fields are numbered low, and the decoder looks up every key it reads.
+        private let indexBySmallNumber: [Int]
+
+        init(name: String, fields: [Field], isEnum: (String) -> Bool) {
+            self.name = name
+            self.fields = fields
+            indexByName = DynamicSchema.firstIndex(fields.map(\.name))
+            indexByNumber = DynamicSchema.firstIndex(fields.map(\.number))
+            var small = [Int](repeating: -1, count: 64)
+            for (number, index) in indexByNumber where number < 64 {
+                small[Int(number)] = index
+            }
+            indexBySmallNumber = small
+            labels = fields.map { "\(name).\($0.name)" }
+            packedWireTypes = fields.map { field in
+                guard case .array(let element) = field.type else { return nil }
+                switch element {
+                case .scalar(let scalar): return scalar.isPackable ? ScalarMapping.wireType(scalar) : nil
+                case .named(let name): return isEnum(name) ? .varint : nil
+                case .array, .map: return nil
+                }
+            }
+        }
+
+        /// The index in ``fields`` of the field numbered `number`, or nil.
+        func index(ofNumber number: UInt32) -> Int? {
+            guard number < 64 else { return indexByNumber[number] }
+            let index = indexBySmallNumber[Int(number)]
+            return index < 0 ? nil : index
+        }
     }
 
     /// An open enum.
-    struct Enum: Sendable {
+    final class Enum: Sendable {
         let name: String
         let numberByName: [String: UInt32]
         let nameByNumber: [UInt32: String]
+
+        init(name: String, numberByName: [String: UInt32], nameByNumber: [UInt32: String]) {
+            self.name = name
+            self.numberByName = numberByName
+            self.nameByNumber = nameByNumber
+        }
     }
 
     /// A union case.
@@ -38,11 +81,18 @@ struct DynamicSchema: Sendable {
     }
 
     /// A closed union: cases in ascending number order; the first is the default.
-    struct Union: Sendable {
+    final class Union: Sendable {
         let name: String
         let cases: [UnionCase]
         let indexByName: [String: Int]
         let indexByNumber: [UInt32: Int]
+
+        init(name: String, cases: [UnionCase]) {
+            self.name = name
+            self.cases = cases
+            indexByName = DynamicSchema.firstIndex(cases.map(\.name))
+            indexByNumber = DynamicSchema.firstIndex(cases.map(\.number))
+        }
     }
 
     /// A named type.
@@ -60,13 +110,19 @@ struct DynamicSchema: Sendable {
     init(_ spec: SpecSet) {
         var declarations: [String: Declaration] = [:]
         var messageNames: [UInt64: String] = [:]
+        // The first declaration of a name is the one used, as below.
+        var seen: Set<String> = []
+        var enums: Set<String> = []
+        for declaration in spec.declarations where seen.insert(declaration.name).inserted {
+            if case .enum = declaration { enums.insert(declaration.name) }
+        }
         for declaration in spec.declarations where declarations[declaration.name] == nil {
             switch declaration {
             case .message(let decl):
-                declarations[decl.name] = .container(DynamicSchema.container(decl.name, decl.fields))
+                declarations[decl.name] = .container(DynamicSchema.container(decl.name, decl.fields, enums: enums))
                 if messageNames[decl.typeID] == nil { messageNames[decl.typeID] = decl.name }
             case .struct(let decl):
-                declarations[decl.name] = .container(DynamicSchema.container(decl.name, decl.fields))
+                declarations[decl.name] = .container(DynamicSchema.container(decl.name, decl.fields, enums: enums))
             case .enum(let decl):
                 var byName: [String: UInt32] = [:]
                 var byNumber: [UInt32: String] = [:]
@@ -82,30 +138,24 @@ struct DynamicSchema: Sendable {
                     guard let number = UInt32(exactly: item.number), number >= 1, number <= FieldKey.maxNumber else { return nil }
                     return UnionCase(number: number, name: item.name, payload: item.payload)
                 }
-                declarations[decl.name] = .union(Union(
-                    name: decl.name, cases: cases,
-                    indexByName: DynamicSchema.firstIndex(cases.map(\.name)),
-                    indexByNumber: DynamicSchema.firstIndex(cases.map(\.number))))
+                declarations[decl.name] = .union(Union(name: decl.name, cases: cases))
             }
         }
         self.declarations = declarations
         self.messageNames = messageNames
     }
 
-    private static func container(_ name: String, _ declared: [FieldDecl]) -> Container {
+    private static func container(_ name: String, _ declared: [FieldDecl], enums: Set<String>) -> Container {
         let fields = declared.sorted { $0.number < $1.number }.compactMap { field -> Field? in
             // A checked spec keeps field numbers within 1...2^29-1; others are left out.
             guard let number = UInt32(exactly: field.number), number >= 1, number <= FieldKey.maxNumber else { return nil }
             return Field(number: number, name: field.name, type: field.type, isOptional: field.isOptional,
                          defaultValue: field.defaultValue)
         }
-        return Container(name: name, fields: fields,
-                         indexByName: firstIndex(fields.map(\.name)),
-                         indexByNumber: firstIndex(fields.map(\.number)),
-                         labels: fields.map { "\(name).\($0.name)" })
+        return Container(name: name, fields: fields, isEnum: enums.contains)
     }
 
-    private static func firstIndex<Key: Hashable>(_ keys: [Key]) -> [Key: Int] {
+    fileprivate static func firstIndex<Key: Hashable>(_ keys: [Key]) -> [Key: Int] {
         var index: [Key: Int] = [:]
         for (position, key) in keys.enumerated() where index[key] == nil {
             index[key] = position
