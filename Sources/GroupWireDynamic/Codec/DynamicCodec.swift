@@ -75,7 +75,7 @@ public struct DynamicCodec: Sendable {
     ///   type, an unknown member, an integer out of range, a malformed UUID, base64 string or
     ///   case name, a value over a limit, or an unknown `typeName`.
     public func encode(_ json: JSONValue, as typeName: String) throws(JSONInputError) -> [UInt8] {
-        guard case .container(let container)? = schema.declarations[typeName] else {
+        guard case .container(let container)? = schema.declaration(typeName) else {
             throw JSONInputError(.unknownType, path: "$", "the spec declares no message or struct named \(typeName)\(suggestion(typeName))")
         }
         var encoder = DynamicEncoder(schema: schema, limits: limits, keepsUnknownFields: options.keepsUnknownFields)
@@ -111,7 +111,7 @@ public struct DynamicCodec: Sendable {
     /// - Throws: `WireError` with the byte offset of the problem;
     ///   `WireError/Kind/unknownType` when the spec has no such type.
     public func decode(_ payload: [UInt8], as typeName: String) throws(WireError) -> JSONValue {
-        guard case .container(let container)? = schema.declarations[typeName] else {
+        guard case .container(let container)? = schema.declaration(typeName) else {
             throw WireError(.unknownType, "the spec declares no message or struct named \(typeName)")
         }
         var reader = PayloadReader(payload, limits: limits)
@@ -124,7 +124,7 @@ public struct DynamicCodec: Sendable {
     /// its JSON: what `groupwire validate` runs on every message.
     /// - Throws: what ``decode(_:as:)`` would throw for the same payload.
     public func validate(_ payload: [UInt8], as typeName: String) throws(WireError) {
-        guard case .container(let container)? = schema.declarations[typeName] else {
+        guard case .container(let container)? = schema.declaration(typeName) else {
             throw WireError(.unknownType, "the spec declares no message or struct named \(typeName)")
         }
         var reader = PayloadReader(payload, limits: limits)

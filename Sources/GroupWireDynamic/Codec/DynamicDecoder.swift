@@ -88,7 +88,7 @@ struct DynamicDecoder {
             }
             return try ScalarMapping.read(scalar, from: &reader)
         case .named(let name):
-            switch schema.declarations[name] {
+            switch schema.declaration(name) {
             case .enum(let decl):
                 try reader.expect(key, .varint, field: label)
                 let number = try reader.readUInt(as: UInt32.self)
@@ -144,7 +144,7 @@ struct DynamicDecoder {
             }
             return try ScalarMapping.read(scalar, from: &reader)
         case .named(let name):
-            guard case .enum(let decl) = schema.declarations[name] else {
+            guard case .enum(let decl) = schema.declaration(name) else {
                 throw WireError(.typeMismatch, offset: reader.reader.position, "\(name) values cannot be packed")
             }
             return enumJSON(decl, try reader.readUInt(as: UInt32.self))
@@ -242,7 +242,7 @@ struct DynamicDecoder {
         case .map:
             return .object([:])
         case .named(let name):
-            switch schema.declarations[name] {
+            switch schema.declaration(name) {
             case .enum(let decl):
                 if case .enumCase(let caseName, _) = value { return .string(caseName) }
                 return enumJSON(decl, 0)

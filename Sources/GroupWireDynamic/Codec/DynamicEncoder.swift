@@ -110,7 +110,7 @@ struct DynamicEncoder {
             if case .omitDefault = presence, wire == ScalarMapping.defaultScalar(scalar, defaultValue) { return }
             wire.write(number: number, into: &writer)
         case .named(let name):
-            switch schema.declarations[name] {
+            switch schema.declaration(name) {
             case .enum(let decl):
                 var defaultNumber: UInt32 = 0
                 if case .omitDefault(.enumCase(_, let value)?) = presence, let value32 = UInt32(exactly: value) {
@@ -262,7 +262,7 @@ struct DynamicEncoder {
         switch element {
         case .scalar(let scalar): scalar.isPackable ? .scalar(scalar) : nil
         case .named(let name):
-            if case .enum(let decl) = schema.declarations[name] { .enumeration(decl) } else { nil }
+            if case .enum(let decl) = schema.declaration(name) { .enumeration(decl) } else { nil }
         case .array, .map: nil
         }
     }

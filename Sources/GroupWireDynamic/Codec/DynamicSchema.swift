@@ -95,34 +95,64 @@ struct DynamicSchema: Sendable {
         }
     }
 
-    /// A named type.
+    /// A named type, as ``declaration(_:)`` finds it.
     enum Declaration: Sendable {
         case container(Container)
         case `enum`(Enum)
         case union(Union)
     }
 
+    /// Where a declaration is kept: its index in ``containers``, ``enums`` or ``unions``.
+    ///
+    /// Declarations are kept as plain references in arrays rather than as `Declaration`
+    /// values: Swift stores an enum's case in the spare bits of its payload's reference,
+    /// which LeakSanitizer cannot follow, so a codec kept in a global (as fuzz harnesses
+    /// keep theirs) would be reported as leaked at exit.
+    enum Reference: Sendable, Hashable {
+        case container(Int)
+        case enumeration(Int)
+        case union(Int)
+    }
+
     /// Every declaration of the set by name.
-    let declarations: [String: Declaration]
+    let references: [String: Reference]
+    let containers: [Container]
+    let enums: [Enum]
+    let unions: [Union]
     /// Message names by type id.
     let messageNames: [UInt64: String]
 
+    /// The declaration called `name`, or nil.
+    func declaration(_ name: String) -> Declaration? {
+        switch references[name] {
+        case .container(let index)?: .container(containers[index])
+        case .enumeration(let index)?: .enum(enums[index])
+        case .union(let index)?: .union(unions[index])
+        case nil: nil
+        }
+    }
+
     init(_ spec: SpecSet) {
-        var declarations: [String: Declaration] = [:]
+        var declarations: [String: Reference] = [:]
+        var containers: [Container] = []
+        var enums: [Enum] = []
+        var unions: [Union] = []
         var messageNames: [UInt64: String] = [:]
         // The first declaration of a name is the one used, as below.
         var seen: Set<String> = []
-        var enums: Set<String> = []
+        var enumNames: Set<String> = []
         for declaration in spec.declarations where seen.insert(declaration.name).inserted {
-            if case .enum = declaration { enums.insert(declaration.name) }
+            if case .enum = declaration { enumNames.insert(declaration.name) }
         }
         for declaration in spec.declarations where declarations[declaration.name] == nil {
             switch declaration {
             case .message(let decl):
-                declarations[decl.name] = .container(DynamicSchema.container(decl.name, decl.fields, enums: enums))
+                declarations[decl.name] = .container(containers.count)
+                containers.append(DynamicSchema.container(decl.name, decl.fields, enums: enumNames))
                 if messageNames[decl.typeID] == nil { messageNames[decl.typeID] = decl.name }
             case .struct(let decl):
-                declarations[decl.name] = .container(DynamicSchema.container(decl.name, decl.fields, enums: enums))
+                declarations[decl.name] = .container(containers.count)
+                containers.append(DynamicSchema.container(decl.name, decl.fields, enums: enumNames))
             case .enum(let decl):
                 var byName: [String: UInt32] = [:]
                 var byNumber: [UInt32: String] = [:]
@@ -132,16 +162,21 @@ struct DynamicSchema: Sendable {
                     if byName[item.name] == nil { byName[item.name] = number }
                     if byNumber[number] == nil { byNumber[number] = item.name }
                 }
-                declarations[decl.name] = .enum(Enum(name: decl.name, numberByName: byName, nameByNumber: byNumber))
+                declarations[decl.name] = .enumeration(enums.count)
+                enums.append(Enum(name: decl.name, numberByName: byName, nameByNumber: byNumber))
             case .union(let decl):
                 let cases = decl.casesByNumber.compactMap { item -> UnionCase? in
                     guard let number = UInt32(exactly: item.number), number >= 1, number <= FieldKey.maxNumber else { return nil }
                     return UnionCase(number: number, name: item.name, payload: item.payload)
                 }
-                declarations[decl.name] = .union(Union(name: decl.name, cases: cases))
+                declarations[decl.name] = .union(unions.count)
+                unions.append(Union(name: decl.name, cases: cases))
             }
         }
-        self.declarations = declarations
+        references = declarations
+        self.containers = containers
+        self.enums = enums
+        self.unions = unions
         self.messageNames = messageNames
     }
 
