@@ -124,4 +124,41 @@ import Testing
         let error = wireError { () throws(WireError) in _ = try codec.decode([], as: "Nothing") }
         #expect(error?.kind == .unknownType)
     }
+
+    /// A spec that did not pass the checker (a codec can be given one): what it cannot
+    /// read is a typed error at the field's value, and what it can read still validates.
+    @Test func anUncheckedSpecsUndeclaredTypesAndNestedCollectionsAreTypedErrors() throws {
+        let compilation = SpecCompiler().compile(source: """
+            package unchecked version 1
+            message Odd @ 1 {
+                1 ghost: Phantom
+                2 ghosts: [Phantom]
+                3 grid: [[Int32]]
+                4 byPoint: [Phantom: String]
+                5 count: Int32
+                6 byGhost: [String: Phantom]
+            }
+            """)
+        #expect(compilation.diagnostics.contains { $0.message.contains("Phantom") }, "the checker names the undeclared type")
+        let codec = DynamicCodec(spec: compilation.spec)
+        func outcome(_ hex: String) -> (kind: WireError.Kind?, offset: Int?, context: String) {
+            let error = wireError { () throws(WireError) in _ = try codec.decode(hexBytes(hex), as: "Odd") }
+            let validated = wireError { () throws(WireError) in try codec.validate(hexBytes(hex), as: "Odd") }
+            #expect(validated?.kind == error?.kind && validated?.offset == error?.offset, "validate agrees on \(hex)")
+            return (error?.kind, error?.offset, error?.context ?? "")
+        }
+        // What it can read passes; JSON needs defaults for the absent fields, Phantom's too.
+        try codec.validate(hexBytes("2807"), as: "Odd")
+        #expect(wireError { () throws(WireError) in _ = try codec.decode(hexBytes("2807"), as: "Odd") }?.kind == .unknownType)
+        let ghost = outcome("2807 0a00")
+        #expect(ghost.kind == .unknownType && ghost.offset == 3 && ghost.context.contains("no type named Phantom (field Odd.ghost)"))
+        let ghosts = outcome("1200")
+        #expect(ghosts.kind == .unknownType && ghosts.offset == 1 && ghosts.context.contains("Phantom (field Odd.ghosts)"))
+        let grid = outcome("1a00")
+        #expect(grid.kind == .typeMismatch && grid.offset == 1 && grid.context.contains("Odd.grid nests a collection directly"))
+        let byPoint = outcome("2200")
+        #expect(byPoint.kind == .typeMismatch && byPoint.offset == 1 && byPoint.context.contains("map Odd.byPoint has a key type that is not a scalar"))
+        let byGhost = outcome("3204 0a00 1200")
+        #expect(byGhost.kind == .unknownType && byGhost.offset == 5 && byGhost.context.contains("Phantom (field Odd.byGhost value)"), "\(byGhost)")
+    }
 }

@@ -34,16 +34,16 @@ struct DynamicDecoder {
                 continue
             }
             let label = container.labels[index]
-            switch container.fields[index].type {
-            case .array(let element):
+            switch container.fields[index].shape {
+            case .array(let element, let packed):
                 if lists.isEmpty { lists = Array(repeating: [], count: container.fields.count) }
-                try readElements(element, packed: container.packedWireTypes[index], key: key, label: label, depth: depth,
-                                 into: &lists[index], from: &reader)
-            case .map(let keyType, let valueType):
+                try readElements(element, packed: packed, key: key, label: label, depth: depth, into: &lists[index], from: &reader)
+            case .map(let keyScalar, let valueSlot):
                 if maps.isEmpty { maps = Array(repeating: [:], count: container.fields.count) }
-                try readEntry(keyType, valueType, key: key, label: label, depth: depth, into: &maps[index], from: &reader)
-            case let type:
-                let value = try readSingle(type, key: key, label: label, depth: depth, from: &reader)
+                try readEntry(keyScalar, valueSlot, field: index, of: container, key: key, label: label, depth: depth,
+                              into: &maps[index], from: &reader)
+            case .single(let slot):
+                let value = try readSingle(slot, key: key, label: label, depth: depth, from: &reader)
                 if buildsValues {
                     if singles.isEmpty { singles = Array(repeating: nil, count: container.fields.count) }
                     singles[index] = value
@@ -73,13 +73,13 @@ struct DynamicDecoder {
 
     // MARK: Values
 
-    /// Reads one value of a non-collection `type` whose key has just been read, in a
+    /// Reads one value of a non-collection slot whose key has just been read, in a
     /// container at nesting level `depth`. Nested values are read in place (the reader
     /// narrowed to them, as generated decoders do): no sub-reader to count references to.
     private func readSingle(
-        _ type: TypeRef, key: FieldKey, label: String, depth: Int, from reader: inout PayloadReader
+        _ slot: DynamicSchema.Slot, key: FieldKey, label: String, depth: Int, from reader: inout PayloadReader
     ) throws(WireError) -> JSONValue {
-        switch type {
+        switch slot {
         case .scalar(let scalar):
             try reader.expect(key, ScalarMapping.wireType(scalar), field: label)
             guard buildsValues else {
@@ -87,35 +87,33 @@ struct DynamicDecoder {
                 return .null
             }
             return try ScalarMapping.read(scalar, from: &reader)
-        case .named(let name):
-            switch schema.declaration(name) {
-            case .enum(let decl):
-                try reader.expect(key, .varint, field: label)
-                let number = try reader.readUInt(as: UInt32.self)
-                return buildsValues ? enumJSON(decl, number) : .null
-            case .container(let decl):
-                try reader.expect(key, .lengthDelimited, field: label)
-                let enclosing = try reader._enterNested(depth: depth)
-                let value = try decodeContainer(decl, depth: depth + 1, from: &reader)  // reads to the nested end
-                reader._leaveNested(restoring: enclosing)
-                return value
-            case .union(let decl):
-                try reader.expect(key, .lengthDelimited, field: label)
-                let enclosing = try reader._enterNested(depth: depth)
-                let value = try decodeUnion(decl, label: label, depth: depth + 1, from: &reader)  // checks it is at the nested end
-                reader._leaveNested(restoring: enclosing)
-                return value
-            case nil:
-                throw WireError(.unknownType, offset: reader.reader.position, "the spec declares no type named \(name) (field \(label))")
-            }
-        case .array, .map:
+        case .declared(.enumeration(let index)):
+            try reader.expect(key, .varint, field: label)
+            let number = try reader.readUInt(as: UInt32.self)
+            return buildsValues ? enumJSON(schema.enums[index], number) : .null
+        case .declared(.container(let index)):
+            try reader.expect(key, .lengthDelimited, field: label)
+            let enclosing = try reader._enterNested(depth: depth)
+            let value = try decodeContainer(schema.containers[index], depth: depth + 1, from: &reader)  // reads to the nested end
+            reader._leaveNested(restoring: enclosing)
+            return value
+        case .declared(.union(let index)):
+            try reader.expect(key, .lengthDelimited, field: label)
+            let enclosing = try reader._enterNested(depth: depth)
+            let value = try decodeUnion(schema.unions[index], label: label, depth: depth + 1, from: &reader)  // checks it is at the nested end
+            reader._leaveNested(restoring: enclosing)
+            return value
+        case .undeclared(let index):
+            throw WireError(.unknownType, offset: reader.reader.position,
+                            "the spec declares no type named \(schema.undeclaredNames[index]) (field \(label))")
+        case .collection:
             throw WireError(.typeMismatch, offset: reader.reader.position, "field \(label) nests a collection directly, which specs do not allow")
         }
     }
 
     /// Reads array elements from one field: a packed run or a single element.
     private func readElements(
-        _ element: TypeRef, packed: WireType?, key: FieldKey, label: String, depth: Int, into list: inout [JSONValue],
+        _ element: DynamicSchema.Slot, packed: WireType?, key: FieldKey, label: String, depth: Int, into list: inout [JSONValue],
         from reader: inout PayloadReader
     ) throws(WireError) {
         if let packed, key.wireType == .lengthDelimited, packed != .lengthDelimited {
@@ -135,7 +133,8 @@ struct DynamicDecoder {
         list.append(try readSingle(element, key: key, label: label, depth: depth, from: &reader))
     }
 
-    private func readPackedElement(_ element: TypeRef, from reader: inout PayloadReader) throws(WireError) -> JSONValue {
+    /// Reads one element of a packed run: a number, a Bool or an enum value.
+    private func readPackedElement(_ element: DynamicSchema.Slot, from reader: inout PayloadReader) throws(WireError) -> JSONValue {
         switch element {
         case .scalar(let scalar):
             guard buildsValues else {
@@ -143,24 +142,26 @@ struct DynamicDecoder {
                 return .null
             }
             return try ScalarMapping.read(scalar, from: &reader)
-        case .named(let name):
-            guard case .enum(let decl) = schema.declaration(name) else {
-                throw WireError(.typeMismatch, offset: reader.reader.position, "\(name) values cannot be packed")
-            }
-            return enumJSON(decl, try reader.readUInt(as: UInt32.self))
-        case .array, .map:
+        case .declared(.enumeration(let index)):
+            let number = try reader.readUInt(as: UInt32.self)
+            return buildsValues ? enumJSON(schema.enums[index], number) : .null
+        case .declared(let reference):
+            throw WireError(.typeMismatch, offset: reader.reader.position, "\(schema.name(of: reference)) values cannot be packed")
+        case .undeclared(let index):
+            throw WireError(.typeMismatch, offset: reader.reader.position, "\(schema.undeclaredNames[index]) values cannot be packed")
+        case .collection:
             throw WireError(.typeMismatch, offset: reader.reader.position, "collections cannot be packed")
         }
     }
 
-    /// Reads one map entry `{1: key, 2: value}`; an absent key or value is its default, a
-    /// repeated key keeps the last value.
+    /// Reads one map entry `{1: key, 2: value}` of field `field` of `container`; an absent
+    /// key or value is its default, a repeated key keeps the last value.
     private func readEntry(
-        _ keyType: TypeRef, _ valueType: TypeRef, key: FieldKey, label: String, depth: Int,
-        into map: inout [String: JSONValue], from reader: inout PayloadReader
+        _ keyScalar: ScalarType?, _ valueSlot: DynamicSchema.Slot, field: Int, of container: DynamicSchema.Container,
+        key: FieldKey, label: String, depth: Int, into map: inout [String: JSONValue], from reader: inout PayloadReader
     ) throws(WireError) {
         try reader.expect(key, .lengthDelimited, field: label)
-        guard case .scalar(let keyScalar) = keyType else {
+        guard let keyScalar else {
             throw WireError(.typeMismatch, offset: reader.reader.position, "map \(label) has a key type that is not a scalar")
         }
         let entryOffset = reader.reader.position
@@ -168,15 +169,15 @@ struct DynamicDecoder {
         let enclosing = try reader._enterNested(depth: depth)
         var entryKey: JSONValue?
         var entryValue: JSONValue?
-        while let field = try reader.nextKey() {
-            switch field.number {
+        while let entryField = try reader.nextKey() {
+            switch entryField.number {
             case 1:
                 // Keys are built even when values are not: they tell entries apart for the count limit.
                 var keys = self
                 keys.buildsValues = true
-                entryKey = try keys.readSingle(keyType, key: field, label: "\(label) key", depth: depth + 1, from: &reader)
-            case 2: entryValue = try readSingle(valueType, key: field, label: "\(label) value", depth: depth + 1, from: &reader)
-            default: try reader.skip(field)
+                entryKey = try keys.readSingle(.scalar(keyScalar), key: entryField, label: "\(label) key", depth: depth + 1, from: &reader)
+            case 2: entryValue = try readSingle(valueSlot, key: entryField, label: "\(label) value", depth: depth + 1, from: &reader)
+            default: try reader.skip(entryField)
             }
         }
         reader._leaveNested(restoring: enclosing)
@@ -187,8 +188,10 @@ struct DynamicDecoder {
         }
         if let entryValue {
             map[text] = entryValue
+        } else if buildsValues, case .map(_, let valueType) = container.fields[field].type {
+            map[text] = try defaultJSON(valueType, nil, depth: 0)
         } else {
-            map[text] = buildsValues ? try defaultJSON(valueType, nil, depth: 0) : .null
+            map[text] = .null
         }
     }
 
@@ -205,10 +208,10 @@ struct DynamicDecoder {
         }
         let chosen = union.cases[index]
         let value: JSONValue
-        if let payload = chosen.payload {
-            value = try readSingle(payload, key: key, label: "\(union.name).\(chosen.name)", depth: depth, from: &reader)
+        if let slot = chosen.slot {
+            value = try readSingle(slot, key: key, label: chosen.label, depth: depth, from: &reader)
         } else {
-            try reader.expect(key, .lengthDelimited, field: "\(union.name).\(chosen.name)")
+            try reader.expect(key, .lengthDelimited, field: chosen.label)
             try reader.skip(key)
             value = .object([:])
         }

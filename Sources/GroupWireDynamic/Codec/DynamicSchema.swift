@@ -2,7 +2,8 @@ import GroupWire
 import GroupWireSpec
 
 /// The lookups the dynamic codec needs, built once from a checked `SpecSet`:
-/// fields by number and by name, enum and union cases both ways.
+/// fields by number and by name, enum and union cases both ways, and every field's type
+/// resolved to what the decoder reads there.
 struct DynamicSchema: Sendable {
     /// A field of a message or struct.
     struct Field: Sendable {
@@ -11,9 +12,32 @@ struct DynamicSchema: Sendable {
         let type: TypeRef
         let isOptional: Bool
         let defaultValue: DefaultValue?
+        /// `type` as the decoder reads it.
+        let shape: Shape
     }
 
-    // Declarations are classes: the decoder looks one up for every nested value it reads,
+    /// What one value position holds, resolved once from its `TypeRef`. Trivial to copy
+    /// (no string, no box): the decoder switches on one for every value it reads.
+    enum Slot: Sendable, Equatable {
+        case scalar(ScalarType)
+        case declared(Reference)
+        /// A name the spec does not declare (only in a set built by hand, unchecked): its
+        /// index in ``undeclaredNames``.
+        case undeclared(Int)
+        /// A collection directly inside a collection, which specs do not allow.
+        case collection
+    }
+
+    /// A field's type as the decoder reads it.
+    enum Shape: Sendable, Equatable {
+        case single(Slot)
+        /// The elements, and their wire type when they can be packed (numbers, Bool, enums).
+        case array(Slot, packed: WireType?)
+        /// The key (nil when it is not a scalar, which specs do not allow) and the value.
+        case map(key: ScalarType?, value: Slot)
+    }
+
+    // Declarations are classes: the decoder reaches one for every nested value it reads,
     // and a reference is one retain where a struct of arrays and dictionaries is several.
 
     /// A message or struct: fields in ascending number order (the order they are written).
@@ -24,14 +48,11 @@ struct DynamicSchema: Sendable {
         let indexByNumber: [UInt32: Int]
         /// `Container.field` for each field, made once: errors name the field.
         let labels: [String]
-        /// For each array field whose elements can be packed (numbers, Bool, enums), the
-        /// elements' wire type; nil for other fields.
-        let packedWireTypes: [WireType?]
         /// ``indexByNumber`` as an array for field numbers below 64 (-1 for none): most
         /// fields are numbered low, and the decoder looks up every key it reads.
         private let indexBySmallNumber: [Int]
 
-        init(name: String, fields: [Field], isEnum: (String) -> Bool) {
+        init(name: String, fields: [Field]) {
             self.name = name
             self.fields = fields
             indexByName = DynamicSchema.firstIndex(fields.map(\.name))
@@ -42,14 +63,6 @@ struct DynamicSchema: Sendable {
             }
             indexBySmallNumber = small
             labels = fields.map { "\(name).\($0.name)" }
-            packedWireTypes = fields.map { field in
-                guard case .array(let element) = field.type else { return nil }
-                switch element {
-                case .scalar(let scalar): return scalar.isPackable ? ScalarMapping.wireType(scalar) : nil
-                case .named(let name): return isEnum(name) ? .varint : nil
-                case .array, .map: return nil
-                }
-            }
         }
 
         /// The index in ``fields`` of the field numbered `number`, or nil.
@@ -78,6 +91,10 @@ struct DynamicSchema: Sendable {
         let number: UInt32
         let name: String
         let payload: TypeRef?
+        /// `payload` as the decoder reads it.
+        let slot: Slot?
+        /// `Union.case`, made once: errors name the case.
+        let label: String
     }
 
     /// A closed union: cases in ascending number order; the first is the default.
@@ -119,6 +136,8 @@ struct DynamicSchema: Sendable {
     let containers: [Container]
     let enums: [Enum]
     let unions: [Union]
+    /// The names fields refer to that the set does not declare (``Slot/undeclared(_:)``).
+    let undeclaredNames: [String]
     /// Message names by type id.
     let messageNames: [UInt64: String]
 
@@ -132,27 +151,46 @@ struct DynamicSchema: Sendable {
         }
     }
 
+    /// The name of the declaration `reference` refers to.
+    func name(of reference: Reference) -> String {
+        switch reference {
+        case .container(let index): containers[index].name
+        case .enumeration(let index): enums[index].name
+        case .union(let index): unions[index].name
+        }
+    }
+
     init(_ spec: SpecSet) {
-        var declarations: [String: Reference] = [:]
+        // First every name's place (the first declaration of a name is the one used), so
+        // that fields can be resolved to declarations made after them.
+        var references: [String: Reference] = [:]
+        var counts = (containers: 0, enums: 0, unions: 0)
+        for declaration in spec.declarations where references[declaration.name] == nil {
+            switch declaration {
+            case .message, .struct:
+                references[declaration.name] = .container(counts.containers)
+                counts.containers += 1
+            case .enum:
+                references[declaration.name] = .enumeration(counts.enums)
+                counts.enums += 1
+            case .union:
+                references[declaration.name] = .union(counts.unions)
+                counts.unions += 1
+            }
+        }
+        var resolver = Resolver(references: references)
         var containers: [Container] = []
         var enums: [Enum] = []
         var unions: [Union] = []
         var messageNames: [UInt64: String] = [:]
-        // The first declaration of a name is the one used, as below.
-        var seen: Set<String> = []
-        var enumNames: Set<String> = []
-        for declaration in spec.declarations where seen.insert(declaration.name).inserted {
-            if case .enum = declaration { enumNames.insert(declaration.name) }
-        }
-        for declaration in spec.declarations where declarations[declaration.name] == nil {
+        var made: Set<String> = []
+        for declaration in spec.declarations where made.insert(declaration.name).inserted {
             switch declaration {
             case .message(let decl):
-                declarations[decl.name] = .container(containers.count)
-                containers.append(DynamicSchema.container(decl.name, decl.fields, enums: enumNames))
+                containers.append(resolver.container(decl.name, decl.fields))
                 if messageNames[decl.typeID] == nil { messageNames[decl.typeID] = decl.name }
             case .struct(let decl):
-                declarations[decl.name] = .container(containers.count)
-                containers.append(DynamicSchema.container(decl.name, decl.fields, enums: enumNames))
+                containers.append(resolver.container(decl.name, decl.fields))
             case .enum(let decl):
                 var byName: [String: UInt32] = [:]
                 var byNumber: [UInt32: String] = [:]
@@ -162,32 +200,66 @@ struct DynamicSchema: Sendable {
                     if byName[item.name] == nil { byName[item.name] = number }
                     if byNumber[number] == nil { byNumber[number] = item.name }
                 }
-                declarations[decl.name] = .enumeration(enums.count)
                 enums.append(Enum(name: decl.name, numberByName: byName, nameByNumber: byNumber))
             case .union(let decl):
                 let cases = decl.casesByNumber.compactMap { item -> UnionCase? in
                     guard let number = UInt32(exactly: item.number), number >= 1, number <= FieldKey.maxNumber else { return nil }
-                    return UnionCase(number: number, name: item.name, payload: item.payload)
+                    return UnionCase(number: number, name: item.name, payload: item.payload,
+                                     slot: item.payload.map { resolver.slot($0) }, label: "\(decl.name).\(item.name)")
                 }
-                declarations[decl.name] = .union(unions.count)
                 unions.append(Union(name: decl.name, cases: cases))
             }
         }
-        references = declarations
+        self.references = references
         self.containers = containers
         self.enums = enums
         self.unions = unions
+        undeclaredNames = resolver.undeclaredNames
         self.messageNames = messageNames
     }
 
-    private static func container(_ name: String, _ declared: [FieldDecl], enums: Set<String>) -> Container {
-        let fields = declared.sorted { $0.number < $1.number }.compactMap { field -> Field? in
-            // A checked spec keeps field numbers within 1...2^29-1; others are left out.
-            guard let number = UInt32(exactly: field.number), number >= 1, number <= FieldKey.maxNumber else { return nil }
-            return Field(number: number, name: field.name, type: field.type, isOptional: field.isOptional,
-                         defaultValue: field.defaultValue)
+    /// Resolves types to slots and shapes, collecting the names the set does not declare.
+    private struct Resolver {
+        let references: [String: Reference]
+        var undeclaredNames: [String] = []
+
+        mutating func slot(_ type: TypeRef) -> Slot {
+            switch type {
+            case .scalar(let scalar): return .scalar(scalar)
+            case .named(let name):
+                if let reference = references[name] { return .declared(reference) }
+                undeclaredNames.append(name)
+                return .undeclared(undeclaredNames.count - 1)
+            case .array, .map: return .collection
+            }
         }
-        return Container(name: name, fields: fields, isEnum: enums.contains)
+
+        mutating func shape(_ type: TypeRef) -> Shape {
+            switch type {
+            case .array(let element):
+                let packed: WireType? = switch element {
+                case .scalar(let scalar): scalar.isPackable ? ScalarMapping.wireType(scalar) : nil
+                case .named(let name): if case .enumeration? = references[name] { .varint } else { nil }
+                case .array, .map: nil
+                }
+                return .array(slot(element), packed: packed)
+            case .map(let key, let value):
+                let keyScalar: ScalarType? = if case .scalar(let scalar) = key { scalar } else { nil }
+                return .map(key: keyScalar, value: slot(value))
+            case .scalar, .named:
+                return .single(slot(type))
+            }
+        }
+
+        mutating func container(_ name: String, _ declared: [FieldDecl]) -> Container {
+            let fields = declared.sorted { $0.number < $1.number }.compactMap { field -> Field? in
+                // A checked spec keeps field numbers within 1...2^29-1; others are left out.
+                guard let number = UInt32(exactly: field.number), number >= 1, number <= FieldKey.maxNumber else { return nil }
+                return Field(number: number, name: field.name, type: field.type, isOptional: field.isOptional,
+                             defaultValue: field.defaultValue, shape: shape(field.type))
+            }
+            return Container(name: name, fields: fields)
+        }
     }
 
     fileprivate static func firstIndex<Key: Hashable>(_ keys: [Key]) -> [Key: Int] {
@@ -198,4 +270,3 @@ struct DynamicSchema: Sendable {
         return index
     }
 }
-
