@@ -9,7 +9,8 @@ struct DemoCommand: ParsableCommand {
         commandName: "demo",
         abstract: "Run DrawTogether across processes over a relay on loopback, or write example frames (--output).",
         discussion: """
-            Without --output: starts groupwire relay on a free loopback port and four \
+            Without --output: starts groupwire relay on a loopback port (a free one unless \
+            --port says which) and four \
             groupwire participant processes. ana, ben and cleo (cleo on the older spec \
             version 1) start a session and draw; dan joins late and catches up from a \
             compressed, fragmented snapshot; ben is killed with SIGKILL while drawing and the \
@@ -38,6 +39,9 @@ struct DemoCommand: ParsableCommand {
     @Option(help: "Strokes each participant draws in the first round (1...1000).")
     var strokes = 20
 
+    @Option(help: "The relay's port on 127.0.0.1 (0 for a free one). With 8787, the port the generated Wireshark dissector watches by default, a capture of the demo is dissected as it is.")
+    var port = 0
+
     @Option(help: "Keep each process's capture (relay.pcapng, ana.pcapng, …) in this folder; by default they go to a temporary folder, removed once validated.")
     var captures: String?
 
@@ -47,6 +51,8 @@ struct DemoCommand: ParsableCommand {
     func validate() throws {
         guard (1...1_000).contains(strokes) else { throw ValidationError("--strokes must be 1...1000, not \(strokes)") }
         guard output != nil || !hex else { throw ValidationError("--hex goes with --output") }
+        guard (0...65_535).contains(port) else { throw ValidationError("--port must be 0...65535, not \(port)") }
+        guard output == nil || port == 0 else { throw ValidationError("--port goes with the relay demo, not --output") }
     }
 
     func run() throws {
@@ -61,6 +67,7 @@ struct DemoCommand: ParsableCommand {
         var demo = RelayDemo(executable: executable)
         demo.examples = examples
         demo.strokes = strokes
+        demo.port = port
         demo.captureFolder = captures
         try StandardStreams.finish(DemoTool.runRelayDemo(demo))
     }

@@ -88,6 +88,33 @@ import Testing
         #expect(checks.count == 9 && checks.allSatisfy { $0.hasPrefix("  holds ") }, "\(checks.joined(separator: "\n"))")
     }
 
+    /// `--port` reaches the relay: a port this test holds is named in the demo's error at
+    /// once (no step waited out), and a port out of range is a usage error.
+    @Test func theRelaysPortIsTheOneAskedForAndATakenOneIsNamed() async throws {
+        let binary = try #require(CLIRunner.binary)
+        let holder = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        try #require(holder >= 0)
+        defer { close(holder) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        let bound = withUnsafeMutablePointer(to: &address) { pointer in
+            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { raw in
+                bind(holder, raw, length) == 0 && listen(holder, 1) == 0 && getsockname(holder, raw, &length) == 0
+            }
+        }
+        try #require(bound)
+        let port = Int(UInt16(bigEndian: address.sin_port))
+        let taken = try await ChildProcess.run(
+            binary, ["demo", "--examples", RepositoryPaths.path("Spec/Examples"), "--port", String(port)], timeLimit: .seconds(120))
+        #expect(taken.status == 2 && !taken.timedOut)
+        #expect(taken.errors.contains("the relay did not start: cannot listen on 127.0.0.1:\(port)") && taken.errors.contains("Address already in use"),
+                "\(taken.errors)")
+        let outOfRange = try await ChildProcess.run(binary, ["demo", "--port", "70000"], timeLimit: .seconds(60))
+        #expect(outOfRange.status == 2 && outOfRange.errors.contains("--port must be 0...65535, not 70000"), "\(outOfRange.errors)")
+    }
+
     @Test func anInterruptedDemoLeavesNothingRunning() async throws {
         let binary = try #require(CLIRunner.binary)
         let process = Process()

@@ -24,6 +24,8 @@ package struct RelayDemo: Sendable {
     package var examples = "Spec/Examples"
     /// Strokes each participant draws in the first round.
     package var strokes = 20
+    /// The relay's port on 127.0.0.1; 0 for a free one.
+    package var port = 0
     /// How long any one step may take.
     package var stepTimeout: Duration = .seconds(30)
     /// The folder the captures go to (`relay.pcapng`, `ana.pcapng`, …); nil for a
@@ -140,13 +142,16 @@ package struct RelayDemo: Sendable {
         let secretText = (0..<32).map { _ in String(format: "%02x", UInt8.random(in: 0...255)) }.joined()
         let secret = Array(secretText.utf8)
         let relay = try DemoProcess(
-            name: "relay", executable: executable, arguments: ["relay", "--host", "127.0.0.1", "--port", "0", "--until-stdin-closes"],
+            name: "relay", executable: executable, arguments: ["relay", "--host", "127.0.0.1", "--port", String(port), "--until-stdin-closes"],
             environment: capture("relay").merging([TokenTool.secretVariable: secretText]) { $1 })
         children.add(relay)
         started("relay", relay.pid)
-        try await wait("the relay to listen", [relay]) { relay.lines.contains { $0.contains("listening on") } }
+        // A relay that cannot listen (its port taken) exits at once: say why, without waiting out the step.
+        try await wait("the relay to listen", [relay]) { relay.hasExited || relay.lines.contains { $0.contains("listening on") } }
         guard let line = relay.lines.first(where: { $0.contains("listening on") }), let port = Int(line.split(separator: ":").last ?? "") else {
-            throw Failure(description: "the relay printed no port: \(relay.lines)")
+            _ = await relay.waitForExit(timeout: .seconds(2))
+            let said = relay.errorText.split(separator: "\n").last { $0.contains("error: ") }
+            throw Failure(description: "the relay did not start: \(said.map { $0.split(separator: "error: ", maxSplits: 1).last ?? $0 } ?? "it said nothing")")
         }
         report.port = port
 
