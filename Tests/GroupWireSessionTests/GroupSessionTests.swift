@@ -2,6 +2,7 @@ import Foundation
 import GroupWire
 import GroupWireCompression
 import GroupWireExamples
+import GroupWireTestSupport
 import GroupWireTesting
 import Synchronization
 import Testing
@@ -78,22 +79,26 @@ struct Party {
         taken.append(0)
     }
 
-    /// Delivers what is in flight until `condition` holds (bounded: 60 s of real time, for a
-    /// machine busy with the other suites).
+    /// Delivers what is in flight until `condition` holds, each time waiting for the tasks
+    /// to take what arrived (``InProcessHub/settle(patience:)``); bounded by 10 minutes of
+    /// simulated time, and by the hub's patience when nothing moves.
     func settle(_ what: String = #function, line: Int = #line, until condition: () -> Bool) async throws {
-        let deadline = ContinuousClock.now + .seconds(60)
-        while !condition() {
-            if delivery {
-                // Time must pass for the layers' timers: acknowledgements, retransmissions.
-                await hub.advance(by: .milliseconds(5))
-            } else {
+        try await hub.settle()
+        guard delivery else {
+            try await eventually("the party to settle: \(what), line \(line)") {
                 await hub.runUntilIdle()
+                try await hub.settle()
+                return condition()
             }
-            try await Task.sleep(for: .milliseconds(2))
-            guard ContinuousClock.now < deadline else {
-                Issue.record("the party did not settle within 60 s (\(what), line \(line))")
-                return
+            return
+        }
+        let start = hub.clock.elapsed
+        while !condition() {
+            guard hub.clock.elapsed - start < .seconds(600) else {
+                throw PartyError(description: "the party did not settle within 10 minutes of simulated time: \(what), line \(line)")
             }
+            // Time must pass for the layers' timers: acknowledgements, retransmissions.
+            try await hub.step(by: .milliseconds(5))
         }
     }
 
@@ -118,19 +123,18 @@ struct PartyError: Error, CustomStringConvertible {
     let description: String
 }
 
-/// The first element `stream` yields, or nil after 60 s (the waiting task is cancelled,
-/// which ends the stream's iteration).
-func firstElement<Element: Sendable>(of stream: Messenger.Messages<Element>) async -> (message: Element, context: MessageContext)? {
-    let waiting = Task { () -> (message: Element, context: MessageContext)? in
+/// The first element `stream` yields, or nil when the stream ends first; a wait past the
+/// outer bound fails the test.
+func firstElement<Element: Sendable>(of stream: Messenger.Messages<Element>) async throws -> (message: Element, context: MessageContext)? {
+    let result = Mutex<(message: Element, context: MessageContext)??>(nil)
+    let waiting = Task {
         var iterator = stream.makeAsyncIterator()
-        return await iterator.next()
+        let first = await iterator.next()
+        result.withLock { $0 = .some(first) }
     }
-    let timeout = Task {
-        try await Task.sleep(for: .seconds(60))
-        waiting.cancel()
-    }
-    defer { timeout.cancel() }
-    return await waiting.value
+    defer { waiting.cancel() }
+    try await eventually("the stream's first element") { result.withLock { $0 != nil } }
+    return result.withLock { $0 ?? nil }
 }
 
 /// Session ids for one participant: 1000·n + 1, + 2, … (a test replays exactly).
@@ -234,7 +238,7 @@ final class SessionIDs: Sendable {
         try await second[0].messenger.send(UpsertStroke(id: UUID(), color: .blue, point: Point(x: -1, y: -1)))
         await party.hub.runUntilIdle()
         for listener in listeners {
-            let delivered = await firstElement(of: listener)
+            let delivered = try await firstElement(of: listener)
             #expect(delivered?.message.point == Point(x: -1, y: -1))
             #expect(delivered?.context.session == secondID)
         }
@@ -314,14 +318,12 @@ final class SessionIDs: Sendable {
         let ana = GroupSessionCoordinator(messenger: Messenger(transport: try await hub.join(.numbered(1))))
         let lateMessenger = Messenger(transport: try await hub.join(.numbered(2)))
         let anaSessions = SessionInbox(ana.sessions(for: DrawActivity.self))
-        // Each wait has its own minute, as the party's settle does: under the whole suite the
-        // tasks this test waits for can be starved for many seconds.
+        // Delivers what is in flight and waits for the tasks to take it, until `condition`.
         func until(_ what: String, _ condition: () -> Bool) async throws {
-            let deadline = ContinuousClock.now + .seconds(60)
-            while !condition() {
-                try #require(ContinuousClock.now < deadline, "gave up after 60 s waiting for \(what)")
+            try await eventually(what) {
                 await hub.runUntilIdle()
-                try await Task.sleep(for: .milliseconds(1))
+                try await hub.settle()
+                return condition()
             }
         }
         try await until("ana to be eligible") { ana.stateObserver.isEligibleForGroupSession }

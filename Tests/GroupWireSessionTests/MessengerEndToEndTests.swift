@@ -3,6 +3,7 @@ import GroupWire
 import GroupWireCompression
 import GroupWireExamples
 import GroupWireSession
+import GroupWireTestSupport
 import GroupWireTesting
 import Testing
 
@@ -139,7 +140,7 @@ import Testing
         let bob = ParticipantID.numbered(2), carol = ParticipantID.numbered(3), dave = ParticipantID.numbered(4)
         let transport = RecordingTransport(local: .numbered(1), reachable: [bob, carol, dave])
         let messenger = Messenger(transport: transport, configuration: .init(codec: try PayloadCompressor()))
-        try await waitUntil { messenger.reachableParticipants == [bob, carol, dave] }
+        try await eventually("the messenger to see the change") { messenger.reachableParticipants == [bob, carol, dave] }
         let cursor = Cursor(x: 1, y: 2, label: String(repeating: "stroke ", count: 400))
 
         try await messenger.send(cursor)
@@ -163,7 +164,7 @@ import Testing
         let bob = ParticipantID.numbered(2)
         let transport = RecordingTransport(local: .numbered(1), reachable: [bob])
         let messenger = Messenger(transport: transport, configuration: .init(limits: Limits(maxMessageSize: 1_000)))
-        try await waitUntil { messenger.reachableParticipants == [bob] }
+        try await eventually("the messenger to see the change") { messenger.reachableParticipants == [bob] }
         await #expect { try await messenger.send(Cursor(x: 0, y: 0, label: String(repeating: "x", count: 2_000))) } throws: { error in
             (error as? WireError)?.kind == .messageTooLarge
         }
@@ -202,9 +203,9 @@ import Testing
         let alice = Messenger(transport: try await hub.join(.numbered(1)))
         _ = try await hub.join(.numbered(2))
         _ = try await hub.join(.numbered(3))
-        try await waitUntil { alice.reachableParticipants == [.numbered(2), .numbered(3)] }
+        try await eventually("the messenger to see the change") { alice.reachableParticipants == [.numbered(2), .numbered(3)] }
         await hub.leave(.numbered(2))
-        try await waitUntil { alice.reachableParticipants == [.numbered(3)] }
+        try await eventually("the messenger to see the change") { alice.reachableParticipants == [.numbered(3)] }
         #expect(alice.reachableParticipants == [.numbered(3)])
         await hub.close()
     }
@@ -227,10 +228,3 @@ import Testing
     }
 }
 
-/// Waits (by yielding, at most 10,000 times) until `condition` holds.
-func waitUntil(_ condition: () -> Bool) async throws {
-    for _ in 0..<10_000 where !condition() {
-        await Task.yield()
-    }
-    try #require(condition())
-}

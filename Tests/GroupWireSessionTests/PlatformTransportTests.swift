@@ -1,5 +1,6 @@
 import Foundation
 import GroupWire
+import GroupWireTestSupport
 import GroupWireTesting
 import Synchronization
 import Testing
@@ -18,7 +19,7 @@ import Testing
         _ = group.join(Self.ids[1])
         _ = group.join(Self.ids[2])
         group.leave(Self.ids[1])
-        try await DeliveryParty.wait { log.events.count == 3 }
+        try await eventually("the layers to catch up") { log.events.count == 3 }
         #expect(log.events == [.joined(ParticipantID(uuid: Self.ids[1])), .joined(ParticipantID(uuid: Self.ids[2])),
                                .left(ParticipantID(uuid: Self.ids[1]))])
         #expect(transport.localParticipant == ParticipantID(uuid: Self.ids[0]))
@@ -46,10 +47,10 @@ import Testing
         let alice = Messenger(transport: PlatformMessengerTransport(platform: group.join(Self.ids[0])))
         let bob = Messenger(transport: PlatformMessengerTransport(platform: group.join(Self.ids[1])))
         let received = try bob.rawMessages(typeID: 77)
-        try await DeliveryParty.wait { alice.reachableParticipants.count == 1 }
+        try await eventually("the layers to catch up") { alice.reachableParticipants.count == 1 }
         let payload = (0..<200_000).map { UInt8(truncatingIfNeeded: $0 &* 31) }
         try await alice.send(payload, typeID: 77)
-        let first = await firstElement(of: received)
+        let first = try await firstElement(of: received)
         #expect(first?.message == payload)
         #expect(group.sent.count == 4 && group.sent.allSatisfy { $0.size <= 65_536 && $0.mode == .reliable })
     }
@@ -66,7 +67,7 @@ import Testing
         #expect(!alice.isPassThrough, "the platform does not promise order, so the layer numbers frames")
         let log = EventLog(bob.events)
         let aliceLog = EventLog(alice.events)
-        try await DeliveryParty.wait { log.joined(ParticipantID(uuid: Self.ids[0])) && aliceLog.joined(ParticipantID(uuid: Self.ids[1])) }
+        try await eventually("the layers to catch up") { log.joined(ParticipantID(uuid: Self.ids[0])) && aliceLog.joined(ParticipantID(uuid: Self.ids[1])) }
         for index in 0..<100 {
             try await alice.send([numberedFrame(index)], to: .all, mode: .unreliable)
         }
@@ -76,7 +77,7 @@ import Testing
             try await alice.send(numberedFrame(index), to: .all)
         }
         // The platform's reliable mode loses nothing here; the layer still orders.
-        try await DeliveryParty.wait { log.bodies.map(frameNumber).filter { $0 >= 100 }.count == 50 }
+        try await eventually("the layers to catch up") { log.bodies.map(frameNumber).filter { $0 >= 100 }.count == 50 }
         let numbers = log.bodies.map(frameNumber)
         #expect(numbers.filter { $0 >= 100 } == Array(100..<150))
         let early = numbers.filter { $0 < 100 }

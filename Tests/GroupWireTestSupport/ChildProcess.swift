@@ -57,17 +57,13 @@ package enum ChildProcess {
         process.standardInput = try FileHandle(forReadingFrom: inputURL)
         process.standardOutput = try FileHandle(forWritingTo: outputURL)
         process.standardError = try FileHandle(forWritingTo: errorURL)
+        let ended = DispatchSemaphore(value: 0)
+        process.terminationHandler = { _ in ended.signal() }
         try process.run()
-        let deadline = ContinuousClock.now + timeLimit
-        var timedOut = false
-        while process.isRunning {
-            if ContinuousClock.now >= deadline {
-                timedOut = true
-                process.terminate()
-                break
-            }
-            Thread.sleep(forTimeInterval: 0.01)
-        }
+        // Waits for the exit itself; the limit only ends a hung child.
+        let seconds = Double(timeLimit.components.seconds) + Double(timeLimit.components.attoseconds) / 1e18
+        let timedOut = ended.wait(timeout: .now() + seconds) == .timedOut
+        if timedOut { kill(process.processIdentifier, SIGKILL) }
         process.waitUntilExit()
         return Run(
             status: process.terminationStatus, output: [UInt8](try Data(contentsOf: outputURL)),

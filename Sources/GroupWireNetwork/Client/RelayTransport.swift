@@ -86,12 +86,14 @@ public final class RelayTransport: Transport {
     ///   - reconnect: make a lost connection again, as this says; nil ends the transport
     ///     when the connection ends.
     ///   - timeout: how long to wait for the welcome before giving up.
+    ///   - clock: the time the timeout and the reconnect pauses are measured on (tests pass
+    ///     a virtual one); default the system's.
     ///   - group: the event loops the connection runs on.
     /// - Throws: ``RelayConnectError`` when the relay refuses (a token it does not accept)
     ///   or the connection fails (a certificate that does not verify included).
     public static func connect(
         host: String, port: Int, token: String, inSubprotocol: Bool = false, tls: RelayClientTLS? = nil,
-        reconnect: RelayReconnect? = nil, timeout: Duration = .seconds(10),
+        reconnect: RelayReconnect? = nil, timeout: Duration = .seconds(10), clock: TimerClock = .continuous,
         group: any EventLoopGroup = MultiThreadedEventLoopGroup.singleton
     ) async throws(RelayConnectError) -> RelayTransport {
         let context: (NIOSSLContext, serverName: String)?
@@ -100,12 +102,12 @@ public final class RelayTransport: Transport {
         } catch {
             throw RelayConnectError(status: nil, reason: "TLS: \(error)")
         }
-        let dialer = Dialer(host: host, port: port, token: token, inSubprotocol: inSubprotocol, tls: context, group: group)
+        let dialer = Dialer(host: host, port: port, token: token, inSubprotocol: inSubprotocol, tls: context, group: group, clock: clock)
         // The socket, once there is one, so that a timeout can close it (which fails
         // whatever waits on it; a future's wait cannot be cancelled otherwise).
         let socket = SocketBox()
         let timer = Task {
-            try await Task.sleep(for: timeout)
+            try await clock.sleep(for: timeout)
             socket.timedOut()
         }
         defer { timer.cancel() }
@@ -230,14 +232,15 @@ public final class RelayTransport: Transport {
     /// the transport is closed, the relay refuses, or ``RelayReconnect/within`` has passed.
     private static func again(_ dialer: Dialer, _ policy: RelayReconnect, shared: Shared) async -> NIOAsyncChannel<WebSocketFrame, WebSocketFrame>? {
         shared.state.withLock { $0.link = nil }
-        let deadline = ContinuousClock.now + policy.within
+        let clock = dialer.clock
+        let deadline = clock.now() + policy.within
         var pause = policy.firstDelay
-        while ContinuousClock.now < deadline, !shared.state.withLock({ $0.closing }) {
-            try? await Task.sleep(for: min(pause, deadline - ContinuousClock.now))
+        while clock.now() < deadline, !shared.state.withLock({ $0.closing }) {
+            try? await clock.sleep(min(clock.now() + pause, deadline))
             pause = min(pause * 2, policy.maxDelay)
             let socket = SocketBox()
             let timer = Task {
-                try await Task.sleep(for: policy.attemptTimeout)
+                try await clock.sleep(for: policy.attemptTimeout)
                 socket.timedOut()
             }
             defer { timer.cancel() }
@@ -397,6 +400,8 @@ private struct Dialer: Sendable {
     let inSubprotocol: Bool
     let tls: (NIOSSLContext, serverName: String)?
     let group: any EventLoopGroup
+    /// What the connect timeout and the reconnect pauses are measured on.
+    let clock: TimerClock
 
     /// Connects and upgrades to WebSocket; `socket` gets the channel as soon as there is one.
     func dial(socket: SocketBox) async throws(RelayConnectError) -> NIOAsyncChannel<WebSocketFrame, WebSocketFrame> {

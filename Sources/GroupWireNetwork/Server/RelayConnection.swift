@@ -24,7 +24,7 @@ final class RelayConnection: Sendable {
         var closing = false
         var leaveReason: RelayLeaveReason = .closed
         var tokens: Double
-        var lastRefill: ContinuousClock.Instant
+        var lastRefill: Duration
         /// Written by the writer in order; after ``finished`` nothing more is added.
         var pending: [Outgoing] = []
         var finished = false
@@ -49,7 +49,7 @@ final class RelayConnection: Sendable {
         self.room = room
         self.channel = channel
         self.configuration = configuration
-        state = Mutex(State(tokens: Double(configuration.burst), lastRefill: .now))
+        state = Mutex(State(tokens: Double(configuration.burst), lastRefill: configuration.clock.now()))
     }
 
     /// Queues `bytes` for the client.
@@ -141,8 +141,8 @@ final class RelayConnection: Sendable {
     /// ``RelayServerConfiguration/burst`` filled at ``RelayServerConfiguration/maxMessagesPerSecond``).
     func admit() -> Bool {
         state.withLock { state in
-            let now = ContinuousClock.now
-            let elapsed = state.lastRefill.duration(to: now)
+            let now = configuration.clock.now()
+            let elapsed = now - state.lastRefill
             state.lastRefill = now
             let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
             state.tokens = min(Double(configuration.burst), state.tokens + seconds * Double(configuration.maxMessagesPerSecond))

@@ -1,5 +1,6 @@
 import Foundation
 import GroupWireRelay
+import GroupWireSession
 import NIOCore
 import Synchronization
 
@@ -34,12 +35,14 @@ final class RelayRooms: Sendable {
 
     private let state = Mutex(State())
     private let grace: Duration
+    private let clock: TimerClock
     private let expired: @Sendable (RelayMember, _ room: String, _ census: [String: Int]) -> Void
 
     /// Rooms that keep a member who lost its connection for `grace` (zero: not at all);
     /// `expired` hears of each whose grace period ended, with the census after it.
-    init(grace: Duration = .zero, expired: @escaping @Sendable (RelayMember, _ room: String, _ census: [String: Int]) -> Void = { _, _, _ in }) {
+    init(grace: Duration = .zero, clock: TimerClock = .continuous, expired: @escaping @Sendable (RelayMember, _ room: String, _ census: [String: Int]) -> Void = { _, _, _ in }) {
         self.grace = grace
+        self.clock = clock
         self.expired = expired
     }
 
@@ -84,8 +87,8 @@ final class RelayRooms: Sendable {
             state.rooms[connection.room]?[id] = nil
             if state.rooms[connection.room]?.isEmpty == true { state.rooms[connection.room] = nil }
             if reason == .lost, grace > .zero {
-                let expiry = Task { [weak self, grace] in
-                    guard (try? await Task.sleep(for: grace)) != nil else { return }
+                let expiry = Task { [weak self, grace, clock] in
+                    guard (try? await clock.sleep(for: grace)) != nil else { return }
                     self?.expire(id, room: connection.room)
                 }
                 state.absent[connection.room, default: [:]][id] = Absent(member: connection.member, expiry: expiry)

@@ -41,7 +41,7 @@ public final class RelayServer: Sendable {
         self.logger = logger
         self.metrics = metrics
         self.group = group
-        rooms = RelayRooms(grace: configuration.reconnectGrace) { member, room, census in
+        rooms = RelayRooms(grace: configuration.reconnectGrace, clock: configuration.clock) { member, room, census in
             metrics.census(census)
             logger.info("left", metadata: ["room": "\(room)", "participant": "\(member.identity)", "reason": "lost",
                                            "detail": "not back within the reconnect grace period"])
@@ -149,9 +149,9 @@ public final class RelayServer: Sendable {
         for connection in rooms.all {
             connection.finish(RelayError(.shuttingDown, "the relay is shutting down"), reason: .shutdown, code: .goingAway)
         }
-        let (rooms, logger, timeout) = (rooms, logger, configuration.drainTimeout)
+        let (rooms, logger, timeout, clock) = (rooms, logger, configuration.drainTimeout, configuration.clock)
         let deadline = Task {
-            try await Task.sleep(for: timeout)
+            try await clock.sleep(for: timeout)
             let open = rooms.all
             logger.warning("drain timed out; closing the connections still open", metadata: ["connections": "\(open.count)"])
             for connection in open { connection.close() }
@@ -295,7 +295,7 @@ public final class RelayServer: Sendable {
                     // breaks the protocol); the writer then sends what is queued and the close.
                     if try await group.next() == .writer {
                         group.addTask {
-                            try await Task.sleep(for: .seconds(1))
+                            try await self.configuration.clock.sleep(for: .seconds(1))
                             return .timeout
                         }
                         _ = try await group.next()

@@ -1,6 +1,7 @@
 import Foundation
 import GroupWireCapture
 import GroupWireRelay
+import GroupWireSession
 
 /// How a ``RelayServer`` admits and bounds its clients; every limit is a `groupwire relay`
 /// flag with the same default.
@@ -40,6 +41,10 @@ public struct RelayServerConfiguration: Sendable {
     public var capture: CaptureWriter?
     /// The time in seconds since 1970, for token checks.
     public var now: @Sendable () -> Int64
+    /// The time the relay's timers read: the reconnect grace, the drain timeout, the wait
+    /// for a client's close and the rate limit's refill. Default the system's continuous
+    /// clock; tests pass a virtual one and move it themselves.
+    public var clock: TimerClock
 
     /// Creates a configuration; every argument but the secret defaults to the documented default.
     public init(
@@ -47,7 +52,7 @@ public struct RelayServerConfiguration: Sendable {
         maxMessagesPerSecond: Int = 2_000, burst: Int = 4_000, metricsPath: String? = "/metrics",
         drainTimeout: Duration = .seconds(5), reconnectGrace: Duration = .seconds(3), tls: RelayServerTLS? = nil,
         capture: CaptureWriter? = CaptureEnvironment.writer,
-        now: @escaping @Sendable () -> Int64 = { Int64(Date().timeIntervalSince1970) }
+        now: @escaping @Sendable () -> Int64 = { Int64(Date().timeIntervalSince1970) }, clock: TimerClock = .continuous
     ) {
         self.secret = secret
         self.tokenLeeway = tokenLeeway
@@ -61,6 +66,7 @@ public struct RelayServerConfiguration: Sendable {
         self.tls = tls
         self.capture = capture
         self.now = now
+        self.clock = clock
     }
 
     /// The limits a client's messages are read with.

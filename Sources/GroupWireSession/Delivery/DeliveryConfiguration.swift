@@ -33,36 +33,17 @@ public struct DeliveryConfiguration: Sendable {
     /// A receiver acknowledges at once after this many frames delivered in order. 16.
     public var ackEvery: Int = 16
     /// The time source for timers: the system's continuous clock, or a virtual one in tests.
-    public var clock: DeliveryClock
+    public var clock: TimerClock
     /// Picks stream incarnations (1 ... 2^31-1); random by default. A seeded source makes
     /// a simulated run replay byte for byte.
     public var incarnations: @Sendable () -> UInt32
 
     /// Creates a configuration with the documented defaults.
-    public init(clock: DeliveryClock = .continuous, incarnations: @escaping @Sendable () -> UInt32 = DeliveryConfiguration.randomIncarnation) {
+    public init(clock: TimerClock = .continuous, incarnations: @escaping @Sendable () -> UInt32 = DeliveryConfiguration.randomIncarnation) {
         self.clock = clock
         self.incarnations = incarnations
     }
 
     /// A random incarnation in 1 ... 2^31-1.
     public static let randomIncarnation: @Sendable () -> UInt32 = { UInt32.random(in: 1...(UInt32.max >> 1)) }
-}
-
-/// The time a ``DeliveryTransport`` reads and sleeps on: any `Clock` measured in
-/// `Duration`, seen as the time since the transport was created.
-public struct DeliveryClock: Sendable {
-    /// The time since the clock's origin.
-    public let now: @Sendable () -> Duration
-    /// Sleeps until `now()` reaches the given time.
-    public let sleep: @Sendable (Duration) async throws -> Void
-
-    /// A clock over `clock`, whose origin is the moment of this call.
-    public init<C: Clock & Sendable>(_ clock: C) where C.Duration == Duration, C.Instant: Sendable {
-        let origin = clock.now
-        now = { origin.duration(to: clock.now) }
-        sleep = { deadline in try await clock.sleep(until: origin.advanced(by: deadline), tolerance: nil) }
-    }
-
-    /// The system's continuous clock.
-    public static var continuous: DeliveryClock { DeliveryClock(ContinuousClock()) }
 }

@@ -31,7 +31,7 @@ public enum _DeliveryFuzzing {
     public static func violations(_ input: [UInt8]) -> [String] {
         // The engine never reads the clock (time comes in as `now`); its own incarnations
         // are fixed, so acknowledgements can name them.
-        var configuration = DeliveryConfiguration(clock: DeliveryClock(ContinuousClock())) { 9 }
+        var configuration = DeliveryConfiguration(clock: TimerClock(ContinuousClock())) { 9 }
         configuration.maxBufferedBytes = 4096
         configuration.reorderWindow = 16
         var engine = DeliveryEngine(configuration: configuration)

@@ -95,6 +95,10 @@ public final class DeliveryTransport: Transport {
     /// What the layer did so far.
     public var statistics: DeliveryStatistics { core.statistics }
 
+    /// How many ``send(_:to:mode:)`` calls are waiting for room in the retransmission
+    /// buffer now (``DeliveryConfiguration/whenFull`` `.wait`).
+    public var sendsWaitingForRoom: Int { core.waitingSends }
+
     /// Sends `bytes` reliably.
     /// - Throws: as ``send(_:to:mode:)``.
     public func send(_ bytes: [UInt8], to recipients: Recipients) async throws(WireError) {
@@ -159,6 +163,9 @@ extension DeliveryTransport {
         }
 
         var statistics: DeliveryStatistics { state.withLock { $0.engine.statistics } }
+
+        /// Senders waiting for room now.
+        var waitingSends: Int { state.withLock { $0.waiters.count } }
 
         /// Handles an event of the transport underneath; wakes waiting senders when it
         /// made room.

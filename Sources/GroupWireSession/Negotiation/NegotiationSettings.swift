@@ -45,13 +45,13 @@ public struct NegotiationSettings: Sendable {
     /// Timers and hello limits of the state machine.
     public var engine: NegotiationEngine<ParticipantID>.Configuration
     /// The time source for the hello timers.
-    public var clock: DeliveryClock
+    public var clock: TimerClock
 
     /// Creates settings; every argument but the schema defaults to the documented default.
     public init(
         schema: HelloSchema?, envelopeVersions: ClosedRange<UInt8> = Frame.version...Frame.version,
         unreadableRecipients: UnreadableRecipients = .skip, beforeAgreement: BeforeAgreement = .hold(messages: 256, bytes: 1 << 20),
-        engine: NegotiationEngine<ParticipantID>.Configuration = .init(), clock: DeliveryClock = .continuous
+        engine: NegotiationEngine<ParticipantID>.Configuration = .init(), clock: TimerClock = .continuous
     ) {
         self.schema = schema
         self.envelopeVersions = envelopeVersions

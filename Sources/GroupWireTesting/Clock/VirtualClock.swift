@@ -36,13 +36,15 @@ public final class VirtualClock: Clock, Sendable {
 
     private struct Sleeper {
         let deadline: Duration
-        let continuation: CheckedContinuation<Void, any Error>
+        let continuation: CheckedContinuation<Bool, any Error>
     }
 
     private struct State {
         var now: Duration = .zero
         var sleepers: [UInt64: Sleeper] = [:]
         var nextToken: UInt64 = 0
+        /// Sleepers resumed by an advance whose task has not yet returned from the sleep.
+        var woken = 0
     }
 
     private let state = Mutex(State())
@@ -66,6 +68,13 @@ public final class VirtualClock: Clock, Sendable {
         state.withLock { $0.sleepers.count }
     }
 
+    /// How many sleepers an advance woke whose tasks have not yet run (returned from their
+    /// sleep): on a busy machine a woken task can wait a while for a thread, and a loop that
+    /// drives time waits for this to reach zero before it moves time again.
+    public var wokenCount: Int {
+        state.withLock { $0.woken }
+    }
+
     /// Simulated time has no resolution limit.
     public var minimumResolution: Duration { .zero }
 
@@ -76,8 +85,9 @@ public final class VirtualClock: Clock, Sendable {
             state.nextToken += 1
             return state.nextToken
         }
-        try await withTaskCancellationHandler {
-            try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
+        // True when an advance woke it (counted in `woken` until this task runs again).
+        let wasWoken = try await withTaskCancellationHandler {
+            try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Bool, any Error>) in
                 let resumeNow = state.withLock { state -> Bool in
                     guard !Task.isCancelled else { return true }
                     guard deadline.offset > state.now else { return true }
@@ -88,7 +98,7 @@ public final class VirtualClock: Clock, Sendable {
                     if Task.isCancelled {
                         continuation.resume(throwing: CancellationError())
                     } else {
-                        continuation.resume()
+                        continuation.resume(returning: false)
                     }
                 }
             }
@@ -96,6 +106,7 @@ public final class VirtualClock: Clock, Sendable {
             let sleeper = state.withLock { $0.sleepers.removeValue(forKey: token) }
             sleeper?.continuation.resume(throwing: CancellationError())
         }
+        if wasWoken { state.withLock { $0.woken -= 1 } }
     }
 
     /// Moves the clock to `time` (it never goes backwards), waking every sleeper whose
@@ -106,10 +117,12 @@ public final class VirtualClock: Clock, Sendable {
             let now = state.now
             let tokens = state.sleepers.filter { $0.value.deadline <= now }
                 .sorted { ($0.value.deadline, $0.key) < ($1.value.deadline, $1.key) }.map(\.key)
-            return tokens.compactMap { state.sleepers.removeValue(forKey: $0) }
+            let due = tokens.compactMap { state.sleepers.removeValue(forKey: $0) }
+            state.woken += due.count
+            return due
         }
         for sleeper in due {
-            sleeper.continuation.resume()
+            sleeper.continuation.resume(returning: true)
         }
     }
 

@@ -6,7 +6,7 @@ extension DeliveryConfiguration {
     /// incarnations drawn from `seed`, so a run replays byte for byte.
     public static func simulated(clock: VirtualClock, seed: UInt64) -> DeliveryConfiguration {
         let random = Mutex(SeededRandom(seed: seed, stream: 0xDE11))
-        return DeliveryConfiguration(clock: DeliveryClock(clock)) {
+        return DeliveryConfiguration(clock: TimerClock(clock)) {
             random.withLock { UInt32.random(in: 1...(UInt32.max >> 1), using: &$0) }
         }
     }

@@ -25,7 +25,7 @@ public actor InProcessHub {
 
     private struct Member {
         let number: UInt64
-        let continuation: AsyncStream<TransportEvent>.Continuation
+        let mailbox: HubMailbox
     }
 
     private struct Scheduled {
@@ -69,24 +69,24 @@ public actor InProcessHub {
         guard members[participant] == nil else {
             throw WireError(.alreadyJoined, "participant \(participant) is already connected")
         }
-        let (stream, continuation) = AsyncStream<TransportEvent>.makeStream()
+        let mailbox = HubMailbox()
         for (other, member) in members.sorted(by: { $0.value.number < $1.value.number }) {
-            continuation.yield(.joined(other))
-            member.continuation.yield(.joined(participant))
+            mailbox.yield(.joined(other))
+            member.mailbox.yield(.joined(participant))
         }
-        members[participant] = Member(number: joined, continuation: continuation)
+        members[participant] = Member(number: joined, mailbox: mailbox)
         joined += 1
-        return HubEndpoint(hub: self, localParticipant: participant, events: stream)
+        return HubEndpoint(hub: self, localParticipant: participant, events: mailbox.stream)
     }
 
     /// Disconnects a participant: its stream finishes, copies still on the way to it are
     /// lost, and every other participant hears that it left.
     public func leave(_ participant: ParticipantID) {
         guard let member = members.removeValue(forKey: participant) else { return }
-        member.continuation.finish()
+        member.mailbox.finish()
         scheduled.removeAll { $0.recipient == participant }
         for other in members.values.sorted(by: { $0.number < $1.number }) {
-            other.continuation.yield(.left(participant))
+            other.mailbox.yield(.left(participant))
         }
     }
 
@@ -135,11 +135,48 @@ public actor InProcessHub {
         deliver(through: last)
     }
 
+    /// Moves simulated time forward by `duration` like ``advance(by:)``, then waits until
+    /// the system has caught up with it (see ``settle()``).
+    /// - Throws: ``HubSettleError`` when it has not caught up within `patience` of real time.
+    public func step(by duration: Duration, patience: Duration = .seconds(120)) async throws {
+        advance(by: duration)
+        try await settle(patience: patience)
+    }
+
+    /// Waits until everything the hub delivered has been taken by its readers (a
+    /// participant's events that nobody reads are not waited for) and every timer that
+    /// simulated time woke has started running again.
+    ///
+    /// This is what a loop that drives simulated time does after each step, so that a
+    /// machine busy with other work cannot make time run ahead of the tasks it wakes (timers
+    /// firing on acknowledgements that simply have not been read yet). It waits for those
+    /// events, not for a length of real time.
+    /// - Parameter patience: the real time after which it gives up, so that a reader that
+    ///   stopped reading fails the test instead of hanging it.
+    /// - Throws: ``HubSettleError`` naming who had not caught up.
+    public func settle(patience: Duration = .seconds(120)) async throws {
+        let deadline = ContinuousClock.now + patience
+        var pause = Duration.microseconds(50)
+        while true {
+            // Give the woken tasks a turn before looking.
+            await Task.yield()
+            let behind = members.filter { !$0.value.mailbox.isTaken }.map(\.key)
+            let woken = clock.wokenCount
+            if behind.isEmpty && woken == 0 { return }
+            guard ContinuousClock.now < deadline else {
+                throw HubSettleError(description: "after \(patience) the hub still waits for \(behind.isEmpty ? "" : "the readers of \(behind.map(\.description).sorted()) ")\(woken > 0 ? "\(woken) woken timers" : "")")
+            }
+            // A poll interval: the wait ends on the state above, not on this pause.
+            try await Task.sleep(for: pause)
+            pause = min(pause * 2, .milliseconds(5))
+        }
+    }
+
     /// Disconnects everyone: every stream finishes after the copies already delivered.
     public func close() {
         isClosed = true
         for member in members.values {
-            member.continuation.finish()
+            member.mailbox.finish()
         }
         members.removeAll()
         scheduled.removeAll()
@@ -151,9 +188,15 @@ public actor InProcessHub {
         for copy in due {
             clock.advance(to: copy.due)
             guard let member = members[copy.recipient] else { continue }
-            member.continuation.yield(.message(copy.message))
+            member.mailbox.yield(.message(copy.message))
             statistics.delivered += 1
         }
         clock.advance(to: time)
     }
+}
+
+/// The system did not catch up with the hub's simulated time within the patience given.
+public struct HubSettleError: Error, CustomStringConvertible, Sendable {
+    /// Who had not caught up.
+    public let description: String
 }

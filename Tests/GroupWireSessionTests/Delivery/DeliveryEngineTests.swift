@@ -9,7 +9,7 @@ import Testing
     let peer = ParticipantID.numbered(2)
 
     func engine(_ configure: (inout DeliveryConfiguration) -> Void = { _ in }) -> DeliveryEngine {
-        var configuration = DeliveryConfiguration(clock: DeliveryClock(VirtualClock())) { 21 }
+        var configuration = DeliveryConfiguration(clock: TimerClock(VirtualClock())) { 21 }
         configure(&configuration)
         return DeliveryEngine(configuration: configuration)
     }

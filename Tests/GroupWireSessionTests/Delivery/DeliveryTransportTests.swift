@@ -1,4 +1,5 @@
 import GroupWire
+import GroupWireTestSupport
 import GroupWireTesting
 import Synchronization
 import Testing
@@ -36,7 +37,7 @@ import Testing
         }
         await party.hub.runUntilIdle()
         let copies = await party.hub.statistics.delivered
-        try await DeliveryParty.wait {
+        try await eventually("the layers to catch up") {
             let seen = party.transports[1].statistics
             return seen.framesDelivered + seen.duplicatesDropped + seen.tooOldDropped == copies
                 && party.logs[1].bodies.count == seen.framesDelivered
@@ -120,7 +121,7 @@ import Testing
         configuration.whenFull = .fail
         let messenger = Messenger(transport: DeliveryTransport(over: try await hub.join(.numbered(1)), configuration: configuration))
         _ = try await hub.join(.numbered(2))  // never read, so it never acknowledges
-        try await DeliveryParty.wait { messenger.reachableParticipants == [.numbered(2)] }
+        try await eventually("the layers to catch up") { messenger.reachableParticipants == [.numbered(2)] }
         var kind: WireError.Kind?
         do {
             // About 10 KB in fragments of at most 1,985 bytes: more than 8,000 bytes kept.
@@ -145,8 +146,7 @@ import Testing
             finished.withLock { $0 = true }
         }
         // No simulated time passes, so nothing is acknowledged and the send waits.
-        for _ in 0..<20 { await Task.yield() }
-        try await Task.sleep(for: .milliseconds(20))
+        try await eventually("the third send to wait for room") { sender.sendsWaitingForRoom == 1 }
         #expect(finished.withLock { $0 } == false)
         try await party.run("acknowledgements make room") { finished.withLock { $0 } }
         try await waiting.value
@@ -165,7 +165,7 @@ import Testing
                 return error.kind
             }
         }
-        try await Task.sleep(for: .milliseconds(20))
+        try await eventually("the sixth send to wait for room") { sender.sendsWaitingForRoom == 1 }
         cancelled.cancel()
         #expect(await cancelled.value == .transportClosed)
     }
@@ -206,20 +206,6 @@ extension DeliveryTransportTests {
     }
 }
 
-extension DeliveryParty {
-    /// Waits (real time, bounded) for something the layers' tasks do without simulated time.
-    static func wait(line: Int = #line, until condition: () -> Bool) async throws {
-        let deadline = ContinuousClock.now + .seconds(30)
-        while !condition() {
-            guard ContinuousClock.now < deadline else {
-                Issue.record("condition not reached within 30 s (line \(line))")
-                throw DeliveryTestError(description: "wait at line \(line)")
-            }
-            try await Task.sleep(for: .milliseconds(2))
-        }
-    }
-}
-
 /// One sender behind a delivery layer and a participant that never acknowledges: its
 /// endpoint is connected and never read.
 struct SilentPeerSetup {
@@ -235,7 +221,7 @@ struct SilentPeerSetup {
         let sender = DeliveryTransport(over: try await hub.join(.numbered(1)), configuration: configuration)
         let log = EventLog(sender.events)
         let silent = try await hub.join(.numbered(2))
-        try await DeliveryParty.wait { log.joined(.numbered(2)) }
+        try await eventually("the layers to catch up") { log.joined(.numbered(2)) }
         return SilentPeerSetup(hub: hub, sender: sender, log: log, silent: silent)
     }
 

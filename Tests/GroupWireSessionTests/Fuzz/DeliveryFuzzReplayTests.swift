@@ -30,7 +30,7 @@ import Testing
             let frame = try FrameEncoder().encode(Frame(typeID: 1, delivery: DeliveryHeader(stream: 3, sequence: sequence), body: []))
             return .deliver(TransportMessage(source: peer, bytes: frame, arrival: .zero))
         }
-        let engine = DeliveryEngine(configuration: DeliveryConfiguration(clock: DeliveryClock(ContinuousClock())))
+        let engine = DeliveryEngine(configuration: DeliveryConfiguration(clock: TimerClock(ContinuousClock())))
         var checker = _DeliveryFuzzing.Checker()
         checker.check([try delivered(1), try delivered(1)], engine: engine, wasRemoved: nil)
         #expect(checker.violations.count == 2, "twice, and 1 after 1")

@@ -49,7 +49,7 @@ struct NegotiatingParty {
         let endpoint = try await hub.join(id)
         let transport = DeliveryTransport(over: endpoint, configuration: .simulated(clock: hub.clock, seed: UInt64(ids.count + 1)))
         let settings = NegotiationSettings(schema: schema, unreadableRecipients: policy, beforeAgreement: beforeAgreement,
-                                           engine: engine, clock: DeliveryClock(hub.clock))
+                                           engine: engine, clock: TimerClock(hub.clock))
         let messenger = Messenger(transport: transport, configuration: MessengerConfiguration(
             codec: zstd ? try PayloadCompressor() : nil, clock: hub.clock.reassemblyClock, negotiation: settings))
         let sessionIDs = SessionIDs(participant: ids.count + 1)
@@ -61,16 +61,18 @@ struct NegotiatingParty {
         return messenger
     }
 
-    /// Advances virtual time in 5 ms steps until `condition` holds (bounded: 60 s of real time).
+    /// Advances virtual time in 5 ms steps, each time waiting for the messengers' tasks to
+    /// catch up (``InProcessHub/step(by:patience:)``), until `condition` holds (bounded:
+    /// 10 minutes of simulated time).
     func settle(_ what: String = #function, line: Int = #line, until condition: () -> Bool) async throws {
-        let deadline = ContinuousClock.now + .seconds(60)
+        let start = hub.clock.elapsed
+        try await hub.settle()
         while !condition() {
-            await hub.advance(by: .milliseconds(5))
-            try await Task.sleep(for: .milliseconds(2))
-            guard ContinuousClock.now < deadline else {
-                Issue.record("the party did not settle within 60 s (\(what), line \(line))")
+            guard hub.clock.elapsed - start < .seconds(600) else {
+                Issue.record("the party did not settle within 10 minutes of simulated time (\(what), line \(line))")
                 throw PartyError(description: "not settled: \(what)")
             }
+            try await hub.step(by: .milliseconds(5))
         }
     }
 

@@ -1,0 +1,34 @@
+/// The time every GroupWire timer reads and sleeps on: the delivery layer's
+/// retransmissions and peer timeout, negotiation's retries, and the relay's and its
+/// client's grace periods, backoff, handshake, liveness and drain timers.
+///
+/// It wraps any `Clock` measured in `Duration` and counts from its own origin, the moment
+/// it was made. Production code takes ``continuous`` (the system's monotonic clock); tests
+/// pass a virtual clock (GroupWireTesting's `VirtualClock`) and move time themselves, so a
+/// test about what a timer means runs in no real time and cannot be fooled by a busy machine.
+public struct TimerClock: Sendable {
+    /// The time since the clock's origin.
+    public let now: @Sendable () -> Duration
+    /// Sleeps until `now()` reaches the given time.
+    public let sleep: @Sendable (Duration) async throws -> Void
+
+    /// A clock over `clock`, whose origin is the moment of this call.
+    public init<C: Clock & Sendable>(_ clock: C) where C.Duration == Duration, C.Instant: Sendable {
+        let origin = clock.now
+        now = { origin.duration(to: clock.now) }
+        sleep = { deadline in try await clock.sleep(until: origin.advanced(by: deadline), tolerance: nil) }
+    }
+
+    /// The system's continuous clock.
+    public static var continuous: TimerClock { TimerClock(ContinuousClock()) }
+
+    /// Sleeps for `duration` from now.
+    /// - Throws: `CancellationError` when the task is cancelled first.
+    public func sleep(for duration: Duration) async throws {
+        try await sleep(now() + duration)
+    }
+}
+
+/// The delivery layer's clock, now the one clock of every GroupWire timer.
+@available(*, deprecated, renamed: "TimerClock")
+public typealias DeliveryClock = TimerClock
