@@ -134,14 +134,15 @@ public final class Messenger: Sendable {
     ) async throws(WireError) {
         try core.register(Message.self)
         var target = recipients
+        var agreed: [ParticipantID: PeerProfile] = [:]
         if negotiation != nil {
             guard let negotiated = try negotiatedRecipients(
                 recipients, typeID: Message.wireTypeID, typeName: Message.wireTypeName, session: session, mode: mode,
                 payload: { () throws(WireError) in try message.messagePayload() })
             else { return }
-            target = negotiated
+            (target, agreed) = negotiated
         }
-        let (messageID, groups) = core.plan(target, defaultProfile: defaultProfile)
+        let (messageID, groups) = core.plan(target, defaultProfile: defaultProfile, agreed: agreed)
         // The common case: one profile for everybody and a generated message that fits one
         // frame, written straight into it (no payload buffer, no list of frames).
         if groups.count == 1,
@@ -162,19 +163,24 @@ public final class Messenger: Sendable {
 
     /// Who gets a message now under negotiation: the recipients that agreed and read its
     /// type; those still negotiating get it later (held) or now in the baseline profile.
-    /// - Returns: the recipients for now, or nil when nobody gets it now.
+    /// - Returns: the recipients for now with the profiles their agreements give, or nil
+    ///   when nobody gets it now.
     private func negotiatedRecipients(
         _ recipients: Recipients, typeID: UInt64, typeName: String, session: UInt32?, mode: DeliveryMode,
         payload: () throws(WireError) -> [UInt8]
-    ) throws(WireError) -> Recipients? {
-        guard let negotiation else { return recipients }
+    ) throws(WireError) -> (recipients: Recipients, profiles: [ParticipantID: PeerProfile])? {
+        guard let negotiation else { return (recipients, [:]) }
         let route = try negotiation.route(typeID: typeID, typeName: typeName, to: recipients.participants ?? core.reachableParticipants)
         var now = route.now
+        var profiles = route.profiles
         if !route.later.isEmpty {
             let held = HeldMessage(typeID: typeID, payload: try payload(), session: session, mode: mode)
-            now.formUnion(try negotiation.hold(held, for: route.later))
+            for peer in try negotiation.hold(held, for: route.later) {
+                now.insert(peer)
+                profiles[peer] = negotiation.profile(of: peer)
+            }
         }
-        return now.isEmpty ? nil : .only(now)
+        return now.isEmpty ? nil : (.only(now), profiles)
     }
 
     /// Sends a control message (kind 1, Spec/FORMAT.md "Control ids") with `payload`.
@@ -189,10 +195,10 @@ public final class Messenger: Sendable {
         _ bytes: [UInt8], typeID: UInt64, to recipients: Recipients = .all, mode: DeliveryMode = .reliable
     ) async throws(WireError) {
         try core.registerRaw(typeID)
-        guard let target = try negotiatedRecipients(recipients, typeID: typeID, typeName: "raw bytes", session: nil, mode: mode,
-                                                    payload: { () throws(WireError) in bytes })
+        guard let (target, agreed) = try negotiatedRecipients(recipients, typeID: typeID, typeName: "raw bytes", session: nil, mode: mode,
+                                                              payload: { () throws(WireError) in bytes })
         else { return }
-        let (messageID, groups) = core.plan(target, defaultProfile: defaultProfile)
+        let (messageID, groups) = core.plan(target, defaultProfile: defaultProfile, agreed: agreed)
         try await dispatch.send(kind: .data, typeID: typeID, payload: bytes, messageID: messageID, groups: groups, session: nil, mode: mode)
     }
 
@@ -375,7 +381,8 @@ struct Dispatch: Sendable {
         case .flush(let peer):
             while let held = negotiation.takeHeld(for: peer) {
                 for message in held {
-                    let (messageID, groups) = core.plan(.only([peer]), defaultProfile: defaultProfile)
+                    let agreed = negotiation.profile(of: peer).map { [peer: $0] } ?? [:]
+                    let (messageID, groups) = core.plan(.only([peer]), defaultProfile: defaultProfile, agreed: agreed)
                     do {
                         try await send(kind: .data, typeID: message.typeID, payload: message.payload, messageID: messageID,
                                        groups: groups, session: message.session, mode: message.mode)
@@ -490,29 +497,32 @@ extension Messenger {
             }
         }
 
-        /// A fresh message id, and the recipients grouped by profile.
-        func plan(_ recipients: Recipients, defaultProfile: PeerProfile)
+        /// A fresh message id, and the recipients grouped by profile: each recipient's
+        /// profile from `agreed` (what negotiation decided for this send), else the one set
+        /// for it, else `defaultProfile`.
+        func plan(_ recipients: Recipients, defaultProfile: PeerProfile, agreed: [ParticipantID: PeerProfile] = [:])
             -> (messageID: UInt64, groups: [(profile: PeerProfile, recipients: Recipients)])
         {
             state.withLock { state in
                 let messageID = state.nextMessageID
                 state.nextMessageID &+= 1  // safe because: 2^64 sends never happen; ids only need to differ in flight.
                 state.statistics.messagesSent += 1
+                func profile(_ participant: ParticipantID) -> PeerProfile? { agreed[participant] ?? state.profiles[participant] }
                 // Everybody on the default profile: one encoding, the transport fans out.
                 let named = recipients.participants ?? state.reachable
-                guard named.contains(where: { state.profiles[$0] != nil }) else {
+                guard named.contains(where: { profile($0) != nil }) else {
                     return (messageID, [(defaultProfile, recipients)])
                 }
                 // Everybody on one profile (negotiated peers usually are): one encoding too.
                 if let first = named.first {
-                    let profile = state.profiles[first] ?? defaultProfile
-                    if named.allSatisfy({ (state.profiles[$0] ?? defaultProfile) == profile }) {
-                        return (messageID, [(profile, recipients)])
+                    let common = profile(first) ?? defaultProfile
+                    if named.allSatisfy({ (profile($0) ?? defaultProfile) == common }) {
+                        return (messageID, [(common, recipients)])
                     }
                 }
                 var byProfile: [PeerProfile: Swift.Set<ParticipantID>] = [:]
                 for participant in named {
-                    byProfile[state.profiles[participant] ?? defaultProfile, default: []].insert(participant)
+                    byProfile[profile(participant) ?? defaultProfile, default: []].insert(participant)
                 }
                 // In a stable order: by each group's first participant.
                 let groups = byProfile.sorted { ($0.value.min()?.description ?? "") < ($1.value.min()?.description ?? "") }

@@ -31,6 +31,8 @@ final class PeerNegotiation: Sendable {
         var unreadable: [ParticipantID: [UInt64: String]] = [:]
         /// Incompatible peers, and why.
         var incompatible: [ParticipantID: NegotiationFailure] = [:]
+        /// Per agreed peer: the profile its agreement gives what this participant sends it.
+        var profiles: [ParticipantID: PeerProfile] = [:]
         /// Per peer before agreement (and while its held messages are being sent).
         var held: [ParticipantID: [HeldMessage]] = [:]
         var heldBytes: [ParticipantID: Int] = [:]
@@ -46,6 +48,15 @@ final class PeerNegotiation: Sendable {
         var now: Set<ParticipantID> = []
         /// Recipients that get it once they agree.
         var later: Set<ParticipantID> = []
+        /// The agreed profile of each recipient in ``now`` that has one: decided in the same
+        /// step as its agreement, so a send never meets an agreement without its profile.
+        var profiles: [ParticipantID: PeerProfile] = [:]
+    }
+
+    /// What applying the engine's outputs leaves to do outside the lock.
+    private enum Effect {
+        case work(NegotiationWork)
+        case event(NegotiationEvent, [AsyncStream<NegotiationEvent>.Continuation])
     }
 
     let settings: NegotiationSettings
@@ -75,42 +86,49 @@ final class PeerNegotiation: Sendable {
 
     /// Handles a join, leave or hello; returns the profile changes to make.
     func handle(_ input: SessionInput, now: Duration) -> [(ParticipantID, PeerProfile?)] {
-        let (outputs, profiles) = state.withLock { state -> ([NegotiationEngine<ParticipantID>.Output], [(ParticipantID, PeerProfile?)]) in
+        let (effects, profiles) = state.withLock { state -> ([Effect], [(ParticipantID, PeerProfile?)]) in
             guard configurationError == nil else { return ([], []) }
             switch input {
             case .joined(let peer):
                 // A peer whose hello came first is known (and maybe agreed) already: keep its profile.
                 let outputs = state.engine.joined(peer, now: now)
-                return (outputs, outputs.isEmpty ? [] : [(peer, Self.baseline)])
+                let (effects, profiles) = apply(outputs, to: &state)
+                return (effects, (outputs.isEmpty ? [] : [(peer, Self.baseline)]) + profiles)
             case .left(let peer):
                 state.engine.left(peer)
                 forget(peer, in: &state, dropped: true)
                 return ([], [(peer, nil)])
             case .control(let control):
-                return (state.engine.received(hello: control.payload, from: control.source, now: now), [])
+                return apply(state.engine.received(hello: control.payload, from: control.source, now: now), to: &state)
             }
         }
-        return profiles + perform(outputs)
+        perform(effects)
+        return profiles
     }
 
     /// Time passed: hellos again, timeouts.
     func tick(now: Duration) -> [(ParticipantID, PeerProfile?)] {
         guard configurationError == nil else { return [] }
-        return perform(state.withLock { state in state.engine.tick(now: now) })
+        let (effects, profiles) = state.withLock { state in apply(state.engine.tick(now: now), to: &state) }
+        perform(effects)
+        return profiles
     }
 
     /// Capabilities changed: the new hello goes to every peer, in order before anything
     /// sent after this call returns (the messenger sends the returned bodies itself).
     func update(hello: Hello, now: Duration) throws(WireError) -> (hellos: [ParticipantID], profiles: [(ParticipantID, PeerProfile?)]) {
-        let outputs = try state.withLock { (state) throws(WireError) -> [NegotiationEngine<ParticipantID>.Output] in
-            try state.engine.update(hello: hello, now: now)
+        let (hellos, effects, profiles) = try state.withLock {
+            (state) throws(WireError) -> ([ParticipantID], [Effect], [(ParticipantID, PeerProfile?)]) in
+            var hellos: [ParticipantID] = []
+            var rest: [NegotiationEngine<ParticipantID>.Output] = []
+            for output in try state.engine.update(hello: hello, now: now) {
+                if case .sendHello(let peer) = output { hellos.append(peer) } else { rest.append(output) }
+            }
+            let (effects, profiles) = apply(rest, to: &state)
+            return (hellos, effects, profiles)
         }
-        var hellos: [ParticipantID] = []
-        var rest: [NegotiationEngine<ParticipantID>.Output] = []
-        for output in outputs {
-            if case .sendHello(let peer) = output { hellos.append(peer) } else { rest.append(output) }
-        }
-        return (hellos, perform(rest))
+        perform(effects)
+        return (hellos, profiles)
     }
 
     /// The spec this participant announces now.
@@ -119,50 +137,63 @@ final class PeerNegotiation: Sendable {
     /// This participant's hello body now.
     var helloBody: [UInt8] { state.withLock { $0.engine.helloBody } }
 
-    /// Applies the engine's outputs: hellos to the outbox, agreements to the readable
-    /// table, held messages released or dropped, events to the subscribers.
-    private func perform(_ outputs: [NegotiationEngine<ParticipantID>.Output]) -> [(ParticipantID, PeerProfile?)] {
+    /// Applies the engine's outputs to the state in the same critical section as the
+    /// engine's step (agreements to the readable table and the profiles, failures to the
+    /// incompatible ones), so nobody sees an agreement without what follows from it.
+    /// - Returns: what is left to do outside the lock (hellos and flushes to the outbox,
+    ///   events to the subscribers), and the profile changes for the messenger.
+    private func apply(_ outputs: [NegotiationEngine<ParticipantID>.Output], to state: inout State)
+        -> ([Effect], [(ParticipantID, PeerProfile?)])
+    {
+        var effects: [Effect] = []
         var profiles: [(ParticipantID, PeerProfile?)] = []
         for output in outputs {
             switch output {
             case .sendHello(let peer):
-                outbox.yield(.hello(helloBody, to: peer))
+                effects.append(.work(.hello(state.engine.helloBody, to: peer)))
             case .agreed(let peer, let agreement):
-                let subscribers = state.withLock { state in
-                    var table: [UInt64: TypeVerdict] = [:]
-                    for type in agreement.types {
-                        if let verdict = type.sending { table[type.typeID] = verdict }
-                    }
-                    state.readable[peer] = table
-                    var unreadable: [UInt64: String] = [:]
-                    for type in agreement.types {
-                        if let verdict = type.receiving, !verdict.isReadable { unreadable[type.typeID] = "\(type.name) from \(peer): \(verdict)" }
-                    }
-                    state.unreadable[peer] = unreadable
-                    state.incompatible[peer] = nil
-                    state.statistics.agreements += 1
-                    if state.held[peer] != nil { state.flushing.insert(peer) }
-                    return Array(state.subscribers.values)
+                var table: [UInt64: TypeVerdict] = [:]
+                for type in agreement.types {
+                    if let verdict = type.sending { table[type.typeID] = verdict }
                 }
-                profiles.append((peer, Self.profile(agreement)))
-                outbox.yield(.flush(peer))
-                for subscriber in subscribers { subscriber.yield(.agreed(peer, agreement)) }
+                state.readable[peer] = table
+                var unreadable: [UInt64: String] = [:]
+                for type in agreement.types {
+                    if let verdict = type.receiving, !verdict.isReadable { unreadable[type.typeID] = "\(type.name) from \(peer): \(verdict)" }
+                }
+                state.unreadable[peer] = unreadable
+                state.incompatible[peer] = nil
+                state.statistics.agreements += 1
+                if state.held[peer] != nil { state.flushing.insert(peer) }
+                let profile = Self.profile(agreement)
+                state.profiles[peer] = profile
+                profiles.append((peer, profile))
+                effects.append(.work(.flush(peer)))
+                effects.append(.event(.agreed(peer, agreement), Array(state.subscribers.values)))
             case .incompatible(let peer, let failure):
-                let subscribers = state.withLock { state in
-                    forget(peer, in: &state, dropped: true)
-                    state.incompatible[peer] = failure
-                    state.statistics.incompatiblePeers += 1
-                    return Array(state.subscribers.values)
-                }
+                forget(peer, in: &state, dropped: true)
+                state.incompatible[peer] = failure
+                state.statistics.incompatiblePeers += 1
                 profiles.append((peer, Self.baseline))
-                for subscriber in subscribers { subscriber.yield(.incompatible(peer, failure)) }
+                effects.append(.event(.incompatible(peer, failure), Array(state.subscribers.values)))
             }
         }
-        return profiles
+        return (effects, profiles)
+    }
+
+    /// Does what ``apply(_:to:)`` left, in order.
+    private func perform(_ effects: [Effect]) {
+        for effect in effects {
+            switch effect {
+            case .work(let work): outbox.yield(work)
+            case .event(let event, let subscribers): for subscriber in subscribers { subscriber.yield(event) }
+            }
+        }
     }
 
     private func forget(_ peer: ParticipantID, in state: inout State, dropped: Bool) {
         state.readable[peer] = nil
+        state.profiles[peer] = nil
         state.unreadable[peer] = nil
         state.incompatible[peer] = nil
         state.flushing.remove(peer)
@@ -197,7 +228,12 @@ final class PeerNegotiation: Sendable {
                     let verdict = table[typeID] ?? .unknown
                     if verdict.isReadable {
                         // After the messages held for it, while they are being sent.
-                        if state.flushing.contains(peer) { route.later.insert(peer) } else { route.now.insert(peer) }
+                        if state.flushing.contains(peer) {
+                            route.later.insert(peer)
+                        } else {
+                            route.now.insert(peer)
+                            route.profiles[peer] = state.profiles[peer]
+                        }
                     } else if failing {
                         throw WireError(.recipientCannotRead, "\(typeName) (type id \(typeID)) cannot go to \(peer): \(verdict == .unknown ? "unknown to its spec" : "\(verdict)")")
                     } else {
@@ -286,6 +322,11 @@ final class PeerNegotiation: Sendable {
     }
 
     // MARK: State
+
+    /// The profile `peer`'s agreement gives, or nil before agreement.
+    func profile(of peer: ParticipantID) -> PeerProfile? {
+        state.withLock { $0.profiles[peer] }
+    }
 
     /// The state of negotiation with `peer`.
     func state(of peer: ParticipantID) -> NegotiationEngine<ParticipantID>.PeerState? {

@@ -29,6 +29,26 @@ import Testing
         #expect(joined.count == 1 && joined[0].1 == PeerNegotiation.baseline)
     }
 
+    /// A send that sees the agreement also sees its profile: both are decided in one step,
+    /// so a thread preempted between them (a busy machine) cannot make a message go out on
+    /// the baseline profile to a peer that agreed on another (seen: a compressed snapshot
+    /// sent uncompressed right after `negotiationState` said agreed).
+    @Test func aRouteToAnAgreedPeerCarriesTheProfileOfItsAgreement() throws {
+        let (negotiation, _) = Self.make(try NegotiationSpecs.v1())
+        let peer = ParticipantID.numbered(2)
+        _ = negotiation.handle(.joined(peer), now: .zero)
+        let before = try negotiation.route(typeID: 1, typeName: "UpsertStroke", to: [peer])
+        #expect(before.now.isEmpty && before.profiles.isEmpty, "held before agreement")
+        let theirs = Hello(codecs: [], maxFrameSize: 1_300, schema: try NegotiationSpecs.v1())
+        _ = negotiation.handle(.control(ReceivedControl(source: peer, controlID: Hello.controlID, payload: try theirs.payload())), now: .milliseconds(1))
+        // No profile change has been handed to anybody: the route alone carries it.
+        let route = try negotiation.route(typeID: 1, typeName: "UpsertStroke", to: [peer])
+        #expect(route.now == [peer] && route.later.isEmpty)
+        #expect(route.profiles[peer]?.maxFrameSize == 1_300 && route.profiles[peer] == negotiation.profile(of: peer))
+        _ = negotiation.handle(.left(peer), now: .milliseconds(2))
+        #expect(negotiation.profile(of: peer) == nil)
+    }
+
     @Test func heldMessagesAreBoundedSentInOrderAndFilteredByTheVerdict() throws {
         let (negotiation, _) = Self.make(try NegotiationSpecs.v1())
         let peer = ParticipantID.numbered(2)
