@@ -117,8 +117,8 @@ let package = Package(
             ],
             swiftSettings: strictSwift
         ),
-        // What every test target shares: repository paths, the built products, a bounded
-        // child-process runner. Foundation only; not a product.
+        // What every test target shares: repository paths, the built products, hex, the
+        // Spec/vectors loader, a bounded child-process runner. Foundation only; not a product.
         .target(name: "GroupWireTestSupport", path: "Tests/GroupWireTestSupport", swiftSettings: strictSwift),
         .testTarget(
             name: "GroupWireToolsTests",
@@ -214,7 +214,10 @@ let package = Package(
         ),
         .testTarget(
             name: "GroupWireGoldenTests",
-            dependencies: ["GroupWire", "DrawTogetherV1Golden", "DrawTogetherV2Golden", "DrawTogetherV3Golden", "WatchTogetherGolden", "KitchenSinkGolden"],
+            dependencies: [
+                "GroupWire", "DrawTogetherV1Golden", "DrawTogetherV2Golden", "DrawTogetherV3Golden", "WatchTogetherGolden", "KitchenSinkGolden",
+                "GroupWireTestSupport",
+            ],
             swiftSettings: strictSwift
         ),
         .testTarget(
@@ -276,7 +279,7 @@ let package = Package(
         .testTarget(
             name: "GroupWireNetworkTests",
             dependencies: [
-                "GroupWireNetwork", "GroupWireRelay", "GroupWireSession", "GroupWire", "GroupWireTestSupport",
+                "GroupWireNetwork", "GroupWireRelay", "GroupWireSession", "GroupWire", "GroupWireTestSupport", "GroupWireTesting",
                 "GroupWireNegotiation", "GroupWireSpec", "GroupWireCompression", "DrawTogetherV1Golden", "DrawTogetherV3Golden",
                 .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "Logging", package: "swift-log"), .product(name: "InMemoryLogging", package: "swift-log"),

@@ -1,6 +1,7 @@
 import Foundation
 import GroupWire
 import GroupWireCompression
+import GroupWireTestSupport
 import Testing
 
 @testable import GroupWireCapture
@@ -146,7 +147,7 @@ import Testing
         let (bytes, first, second) = try Self.corruptedDemoBytes()
         var text = "# corrupted demo\n"
         for start in stride(from: 0, to: bytes.count, by: 16) {
-            text += bytes[start..<min(start + 16, bytes.count)].map { String(format: "%02x", $0) }.joined(separator: " ") + "\n"
+            text += Hex.string(bytes[start..<min(start + 16, bytes.count)], separator: " ") + "\n"
         }
         let contents = try FrameFileReader().parse(Array(text.utf8), path: "bad.hex")
         let report = InspectionReport(contents: contents)

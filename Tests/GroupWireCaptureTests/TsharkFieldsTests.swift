@@ -1,5 +1,6 @@
 import Foundation
 import GroupWire
+import GroupWireTestSupport
 import Testing
 
 @testable import GroupWireCapture
@@ -8,10 +9,8 @@ import Testing
 @Suite struct TsharkFieldsTests {
     static let ana = UUID(uuidString: "00000000-0000-4000-8000-0000000000A1")!
 
-    static func hex(_ bytes: [UInt8]) -> String { bytes.map { String(format: "%02x", $0) }.joined() }
-
     static func deliver(_ frame: [UInt8], from source: UUID = ana) -> String {
-        hex([0x02] + withUnsafeBytes(of: source.uuid) { Array($0) } + frame)
+        Hex.string([0x02] + withUnsafeBytes(of: source.uuid) { Array($0) } + frame)
     }
 
     static func read(_ text: String) -> (events: [FrameFileEvent], error: FrameFileError?, stream: FrameFileStream) {
@@ -28,8 +27,8 @@ import Testing
     @Test func deliveriesBecomeFramesWithTheirSourceAndCopiesCountOnce() throws {
         let one = try FrameEncoder().encode(Frame(typeID: 1, body: [0x08, 0x01]))
         let two = try FrameEncoder().encode(Frame(typeID: 1, body: [0x08, 0x02]))
-        let send = Self.hex([0x01] + one)
-        let joined = Self.hex([0x11] + Array(repeating: 7, count: 16) + [3, 0x62, 0x65, 0x6E])
+        let send = Hex.string([0x01] + one)
+        let joined = Hex.string([0x11] + Array(repeating: 7, count: 16) + [3, 0x62, 0x65, 0x6E])
         // A send, its two deliveries (one per receiver) in one segment, a membership message, then another frame.
         let text = "\(send)\n\(Self.deliver(one)),\(Self.deliver(one))\n\(joined)\n\n\(Self.deliver(two))\n"
         #expect(FrameFileFormat.detect(Array(text.utf8)) == .tsharkFields)

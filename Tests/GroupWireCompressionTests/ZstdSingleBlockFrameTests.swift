@@ -1,5 +1,6 @@
 import CZstd
 import GroupWire
+import GroupWireTestSupport
 import Testing
 
 @testable import GroupWireCompression
@@ -121,8 +122,8 @@ import GroupWireTesting
 
     @Test func everyCompressionVectorsBodyGetsTheGeneralPassesVerdict() throws {
         var answered = 0
-        for vector in CompressionVector.all() {
-            let frame = try FrameDecoder().decode(try #require(hexBytes(vector.hex)))
+        for vector in try CompressionVector.all() {
+            let frame = try FrameDecoder().decode(try Hex.bytes(vector.hex))
             if expectAgreement(frame.body) { answered += 1 }
         }
         // Seven of the vectors are bodies in the common shape (the others are streamed,

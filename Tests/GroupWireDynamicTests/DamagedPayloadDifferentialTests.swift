@@ -5,6 +5,7 @@ import GroupWireDynamic
 import GroupWireSpec
 import GroupWireTesting
 import KitchenSinkGolden
+import GroupWireTestSupport
 import Testing
 import WatchTogetherGolden
 
@@ -70,7 +71,7 @@ import WatchTogetherGolden
             let validated = Outcome { () throws(WireError) in try codec.validate(input, as: name) }
             if generated != .decoded { failures += 1 }
             if generated != dynamic || validated != dynamic {
-                found.append("\(hexString(input)): generated \(generated), dynamic \(dynamic), validate \(validated)")
+                found.append("\(Hex.string(input)): generated \(generated), dynamic \(dynamic), validate \(validated)")
             }
         }
         // The damage must actually break most inputs, or the comparison proves little.

@@ -1,6 +1,7 @@
 import GroupWire
 import GroupWireDynamic
 import GroupWireSpec
+import GroupWireTestSupport
 import Testing
 
 /// Payload → JSON: defaults, tolerance for unpacked arrays and unknown fields, and typed
@@ -13,12 +14,14 @@ import Testing
     }
 
     func decode(_ hex: String, limits: Limits = .default) throws -> JSONValue {
-        try DynamicCodec(spec: codec.spec, limits: limits).decode(hexBytes(hex), as: "Everything")
+        try DynamicCodec(spec: codec.spec, limits: limits).decode(try Hex.bytes(hex), as: "Everything")
     }
 
-    func decodeError(_ hex: String, limits: Limits = .default) -> WireError? {
+    /// The error decoding `hex` throws, or nil; throws when `hex` is not hex.
+    func decodeError(_ hex: String, limits: Limits = .default) throws -> WireError? {
         let codec = DynamicCodec(spec: codec.spec, limits: limits)
-        return wireError { () throws(WireError) in _ = try codec.decode(hexBytes(hex), as: "Everything") }
+        let payload = try Hex.bytes(hex)
+        return wireError { () throws(WireError) in _ = try codec.decode(payload, as: "Everything") }
     }
 
     static let defaults = #"""
@@ -59,38 +62,38 @@ import Testing
     }
 
     @Test func unknownFieldsAreSkippedOrKeptAndWrittenBack() throws {
-        let payload = hexBytes("0801 f80705 8201020800")
+        let payload = try Hex.bytes("0801 f80705 8201020800")
         #expect(try codec.decode(payload, as: "Everything") == (try defaults(with: ["flag": true])))
         let keeping = DynamicCodec(spec: codec.spec, options: .init(keepsUnknownFields: true))
         let kept = try keeping.decode(payload, as: "Everything")
         #expect(kept[DynamicCodec.unknownFieldsKey] == .string("+AcF"))
-        #expect(hexString(try keeping.encode(kept, as: "Everything")) == "0801" + "8201020800" + "f80705")
+        #expect(Hex.string(try keeping.encode(kept, as: "Everything")) == "0801" + "8201020800" + "f80705")
     }
 
     @Test func truncatedInputReportsTheOffsetWhereItEnds() throws {
-        let error = try #require(decodeError("0801 18"))
+        let error = try #require(try decodeError("0801 18"))
         #expect(error.kind == .truncated)
         #expect(error.offset == 3)
     }
 
     @Test func aFieldWithAnotherWireTypeIsATypeMismatch() throws {
-        let error = try #require(decodeError("09 0000000000000000"))
+        let error = try #require(try decodeError("09 0000000000000000"))
         #expect(error.kind == .typeMismatch)
         #expect(error.context.contains("Everything.flag"))
     }
 
     @Test func valuesOutOfTheirTypesRangeAreInvalid() throws {
-        #expect(decodeError("0802")?.kind == .invalidValue)
-        #expect(decodeError("109003")?.kind == .invalidValue)
-        #expect(decodeError("4a0f 000102030405060708090a0b0c0d0e")?.kind == .invalidValue)
-        #expect(decodeError("3a01ff")?.kind == .invalidUTF8)
-        #expect(decodeError("07")?.kind == .unknownWireType)
+        #expect(try decodeError("0802")?.kind == .invalidValue)
+        #expect(try decodeError("109003")?.kind == .invalidValue)
+        #expect(try decodeError("4a0f 000102030405060708090a0b0c0d0e")?.kind == .invalidValue)
+        #expect(try decodeError("3a01ff")?.kind == .invalidUTF8)
+        #expect(try decodeError("07")?.kind == .unknownWireType)
     }
 
     @Test func unionsMustHoldExactlyOneKnownCase() throws {
-        #expect(decodeError("8201 00")?.kind == .missingField)
-        #expect(decodeError("8201 04 0800 1200")?.kind == .invalidValue)
-        let unknownCase = try #require(decodeError("8201 02 4a00"))
+        #expect(try decodeError("8201 00")?.kind == .missingField)
+        #expect(try decodeError("8201 04 0800 1200")?.kind == .invalidValue)
+        let unknownCase = try #require(try decodeError("8201 02 4a00"))
         #expect(unknownCase.kind == .invalidValue)
         #expect(unknownCase.offset == 3)
     }
@@ -99,23 +102,23 @@ import Testing
         var limits = Limits.default
         limits.maxNestingDepth = 1
         #expect(try decode("92010208 02", limits: limits)[ "inner"] == (try json(#"{"a": 1}"#)))
-        let error = try #require(decodeError("8201 02 2200", limits: limits))
+        let error = try #require(try decodeError("8201 02 2200", limits: limits))
         #expect(error.kind == .depthExceeded)
     }
 
     @Test func collectionsAreBoundedByTheLimits() throws {
         var limits = Limits.default
         limits.maxCollectionCount = 2
-        #expect(decodeError("6203 020406", limits: limits)?.kind == .limitExceeded)
-        #expect(decodeError("6002 6004 6006", limits: limits)?.kind == .limitExceeded)
-        #expect(decodeError("7a02 0801 7a02 0802 7a02 0803", limits: limits)?.kind == .limitExceeded)
+        #expect(try decodeError("6203 020406", limits: limits)?.kind == .limitExceeded)
+        #expect(try decodeError("6002 6004 6006", limits: limits)?.kind == .limitExceeded)
+        #expect(try decodeError("7a02 0801 7a02 0802 7a02 0803", limits: limits)?.kind == .limitExceeded)
         #expect(try decode("7a02 0801 7a02 0801 7a02 0802", limits: limits)["byCount"] == ["1": "", "2": ""])
     }
 
     @Test func aLengthOverTheStringLimitIsRejectedBeforeReading() throws {
         var limits = Limits.default
         limits.maxStringLength = 4
-        let error = try #require(decodeError("3a05 68656c6c6f", limits: limits))
+        let error = try #require(try decodeError("3a05 68656c6c6f", limits: limits))
         #expect(error.kind == .limitExceeded)
         #expect(error.offset == 1)
     }
@@ -141,24 +144,26 @@ import Testing
             """)
         #expect(compilation.diagnostics.contains { $0.message.contains("Phantom") }, "the checker names the undeclared type")
         let codec = DynamicCodec(spec: compilation.spec)
-        func outcome(_ hex: String) -> (kind: WireError.Kind?, offset: Int?, context: String) {
-            let error = wireError { () throws(WireError) in _ = try codec.decode(hexBytes(hex), as: "Odd") }
-            let validated = wireError { () throws(WireError) in try codec.validate(hexBytes(hex), as: "Odd") }
+        func outcome(_ hex: String) throws -> (kind: WireError.Kind?, offset: Int?, context: String) {
+            let payload = try Hex.bytes(hex)
+            let error = wireError { () throws(WireError) in _ = try codec.decode(payload, as: "Odd") }
+            let validated = wireError { () throws(WireError) in try codec.validate(payload, as: "Odd") }
             #expect(validated?.kind == error?.kind && validated?.offset == error?.offset, "validate agrees on \(hex)")
             return (error?.kind, error?.offset, error?.context ?? "")
         }
         // What it can read passes; JSON needs defaults for the absent fields, Phantom's too.
-        try codec.validate(hexBytes("2807"), as: "Odd")
-        #expect(wireError { () throws(WireError) in _ = try codec.decode(hexBytes("2807"), as: "Odd") }?.kind == .unknownType)
-        let ghost = outcome("2807 0a00")
+        let readable = try Hex.bytes("2807")
+        try codec.validate(readable, as: "Odd")
+        #expect(wireError { () throws(WireError) in _ = try codec.decode(readable, as: "Odd") }?.kind == .unknownType)
+        let ghost = try outcome("2807 0a00")
         #expect(ghost.kind == .unknownType && ghost.offset == 3 && ghost.context.contains("no type named Phantom (field Odd.ghost)"))
-        let ghosts = outcome("1200")
+        let ghosts = try outcome("1200")
         #expect(ghosts.kind == .unknownType && ghosts.offset == 1 && ghosts.context.contains("Phantom (field Odd.ghosts)"))
-        let grid = outcome("1a00")
+        let grid = try outcome("1a00")
         #expect(grid.kind == .typeMismatch && grid.offset == 1 && grid.context.contains("Odd.grid nests a collection directly"))
-        let byPoint = outcome("2200")
+        let byPoint = try outcome("2200")
         #expect(byPoint.kind == .typeMismatch && byPoint.offset == 1 && byPoint.context.contains("map Odd.byPoint has a key type that is not a scalar"))
-        let byGhost = outcome("3204 0a00 1200")
+        let byGhost = try outcome("3204 0a00 1200")
         #expect(byGhost.kind == .unknownType && byGhost.offset == 5 && byGhost.context.contains("Phantom (field Odd.byGhost value)"), "\(byGhost)")
     }
 }

@@ -1,6 +1,7 @@
 import GroupWire
 import GroupWireDynamic
 import GroupWireSpec
+import GroupWireTestSupport
 import Testing
 
 /// JSON → payload for every kind of type, against hand-computed bytes.
@@ -12,7 +13,7 @@ import Testing
     }
 
     func encode(_ text: String) throws -> String {
-        hexString(try codec.encode(try json(text), as: "Everything"))
+        Hex.string(try codec.encode(try json(text), as: "Everything"))
     }
 
     /// The non-optional union `choice` defaults to its lowest case with a zero payload.

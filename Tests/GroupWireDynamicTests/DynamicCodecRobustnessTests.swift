@@ -1,6 +1,7 @@
 import GroupWire
 import GroupWireDynamic
 import GroupWireSpec
+import GroupWireTestSupport
 import Testing
 import GroupWireTesting
 
@@ -20,7 +21,7 @@ import GroupWireTesting
         var random = SeededRandom(seed: 0xF0_2201)
         var decoded = 0
         for round in 0..<3000 {
-            var bytes = hexBytes(Self.seeds[round % Self.seeds.count])
+            var bytes = try Hex.bytes(Self.seeds[round % Self.seeds.count])
             for _ in 0..<Int.random(in: 1...4, using: &random) {
                 guard !bytes.isEmpty else { break }
                 let index = Int.random(in: 0..<bytes.count, using: &random)
@@ -41,7 +42,7 @@ import GroupWireTesting
             decoded += 1
             // What decodes re-encodes to a payload that decodes to the same JSON.
             let again = try #require(try? codec.encode(json, as: "Everything"), "re-encoding \(json)")
-            #expect(try codec.decode(again, as: "Everything") == json, "input \(hexString(bytes))")
+            #expect(try codec.decode(again, as: "Everything") == json, "input \(Hex.string(bytes))")
         }
         #expect(decoded > 100)
     }

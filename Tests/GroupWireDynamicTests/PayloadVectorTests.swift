@@ -3,6 +3,7 @@ import Foundation
 import GroupWire
 import GroupWireDynamic
 import GroupWireSpec
+import GroupWireTestSupport
 import Testing
 
 /// Replays Spec/vectors/payloads (written by Spec/vectors/generate_payloads.py): the error
@@ -23,37 +24,34 @@ import Testing
         var testDescription: String { name }
     }
 
-    static let folder = TestSpecs.root.appendingPathComponent("Spec/vectors/payloads")
+    static let folder = RepositoryPaths.url("Spec/vectors/payloads")
 
-    static func vectors() -> [Vector] {
-        let names = (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []
-        return names.sorted().filter { $0.hasSuffix(".json") }.compactMap { name in
-            guard let data = try? Data(contentsOf: folder.appendingPathComponent(name)) else { return nil }
-            return try? JSONDecoder().decode(Vector.self, from: data)
-        }
+    /// Every payload vector; throws at a vector file that does not decode.
+    static func vectors() throws -> [Vector] {
+        try Vectors.loadAll(Vector.self, under: folder)
     }
 
     /// The vector's expected JSON value, as text.
     static func expectedJSON(_ name: String) throws -> String {
-        let url = folder.appendingPathComponent(try #require(
-            try FileManager.default.contentsOfDirectory(atPath: folder.path).first { $0.hasSuffix("-\(name).json") }))
+        let url = try #require(try Vectors.files(under: folder).first { $0.lastPathComponent.hasSuffix("-\(name).json") })
         let object = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: url)) as? [String: Any])
         let value = try #require(object["json"])
         return String(decoding: try JSONSerialization.data(withJSONObject: value), as: UTF8.self)
     }
 
-    @Test func thereAreVectorsForEveryEdgeCaseFormatNames() {
-        let kinds = Set(Self.vectors().compactMap(\.error?.kind))
+    @Test func thereAreVectorsForEveryEdgeCaseFormatNames() throws {
+        let vectors = try Self.vectors()
+        let kinds = Set(vectors.compactMap(\.error?.kind))
         #expect(kinds == ["missingField", "invalidValue", "unknownWireType", "truncated", "typeMismatch"])
-        #expect(Self.vectors().count >= 17)
+        #expect(vectors.count >= 17)
     }
 
-    @Test(arguments: vectors())
+    @Test(arguments: try vectors())
     func aPayloadVectorDecodesToItsValueOrFailsWithItsKindAtItsOffset(vector: Vector) throws {
         let compilation = try SpecCompiler().compile(
             entry: Self.folder.appendingPathComponent(vector.spec).path, loader: FileSpecLoader())
         let codec = DynamicCodec(spec: try compilation.checkedSpec())
-        let payload = hexBytes(vector.hex)
+        let payload = try Hex.bytes(vector.hex)
         guard let failure = vector.error else {
             let decoded = try codec.decode(payload, as: vector.type)
             #expect(decoded == (try json(Self.expectedJSON(vector.name))))
@@ -67,9 +65,9 @@ import Testing
         #expect(checked?.kind.name == failure.kind && checked?.offset == failure.offset, "validate: \(String(describing: checked))")
     }
 
-    @Test(arguments: vectors())
+    @Test(arguments: try vectors())
     func generatedCodeFailsWithTheVectorsKindAtItsOffset(vector: Vector) throws {
-        let payload = hexBytes(vector.hex)
+        let payload = try Hex.bytes(vector.hex)
         guard let failure = vector.error else {
             let edge = try Edge(wirePayload: payload)
             let encoded = String(decoding: try JSONEncoder().encode(edge), as: UTF8.self)

@@ -1,24 +1,30 @@
 import DrawTogetherV1Golden
 import Foundation
 import GroupWire
+import GroupWireTestSupport
 import Testing
 
 /// Exercises the compiled golden Swift of DrawTogether v1 against hand-computed bytes.
 @Suite("Generated DrawTogether v1 types")
 struct DrawTogetherGoldenTests {
     /// The FORMAT.md payload example, byte for byte.
-    static let upsertBytes = hex("""
-        0a 10 6f1c2a9e4b7d4e0f8a3b5c6d7e8f9a0b
-        10 02
-        1a 12 09 0000000000002940 11 0000000000000ac0
-        """)
+    static var upsertBytes: [UInt8] {
+        get throws {
+            try Hex.bytes("""
+                0a 10 6f1c2a9e4b7d4e0f8a3b5c6d7e8f9a0b
+                10 02
+                1a 12 09 0000000000002940 11 0000000000000ac0
+                """)
+        }
+    }
 
     @Test("UpsertStroke encodes to the FORMAT.md example bytes and decodes back to the same value")
     func upsertStrokeMatchesFormatExample() throws {
         let stroke = UpsertStroke(id: exampleID, color: .green, point: Point(x: 12.5, y: -3.25))
-        #expect(hexString(stroke.wirePayload()) == hexString(Self.upsertBytes))
-        #expect(stroke.wireSize == Self.upsertBytes.count)
-        let decoded = try UpsertStroke(wirePayload: Self.upsertBytes)
+        let upsertBytes = try Self.upsertBytes
+        #expect(Hex.string(stroke.wirePayload()) == Hex.string(upsertBytes))
+        #expect(stroke.wireSize == upsertBytes.count)
+        let decoded = try UpsertStroke(wirePayload: upsertBytes)
         #expect(decoded == stroke)
         #expect(decoded.unknownFields.isEmpty)
     }
@@ -32,7 +38,7 @@ struct DrawTogetherGoldenTests {
     @Test("Negative zero is written because defaults compare by bit pattern")
     func negativeZeroIsWritten() throws {
         let point = Point(x: -0.0, y: 0)
-        #expect(point.wirePayload() == hex("09 0000000000000080"))
+        #expect(try point.wirePayload() == Hex.bytes("09 0000000000000080"))
         let decoded = try Point(wirePayload: point.wirePayload())
         #expect(decoded.x.sign == .minus)
     }
@@ -43,8 +49,8 @@ struct DrawTogetherGoldenTests {
             strokes: [Stroke(color: .black, points: [Point(x: 1, y: 0)])],
             pointCount: 1)
         // stroke: field 3 point {field 1 = 1.0}; id and colour are defaults and left out.
-        let expected = hex("0a 0b 1a 09 09 000000000000f03f 10 01")
-        #expect(hexString(snapshot.wirePayload()) == hexString(expected))
+        let expected = try Hex.bytes("0a 0b 1a 09 09 000000000000f03f 10 01")
+        #expect(Hex.string(snapshot.wirePayload()) == Hex.string(expected))
         #expect(snapshot.wireSize == expected.count)
         #expect(try CanvasSnapshot(wirePayload: expected) == snapshot)
     }
@@ -62,7 +68,7 @@ struct DrawTogetherGoldenTests {
 
     @Test("An enum number this version does not know is kept and written back")
     func unknownEnumCaseRoundTrips() throws {
-        let bytes = hex("10 06")  // color = 6 (orange in v3)
+        let bytes = try Hex.bytes("10 06")  // color = 6 (orange in v3)
         let decoded = try UpsertStroke(wirePayload: bytes + [0x1A, 0x00])
         #expect(decoded.color == .unknown(6))
         #expect(decoded.color.rawValue == 6)
@@ -72,20 +78,22 @@ struct DrawTogetherGoldenTests {
     }
 
     @Test("A field with the wrong wire type is rejected as typeMismatch")
-    func wrongWireTypeIsRejected() {
+    func wrongWireTypeIsRejected() throws {
         // field 2 (color) sent as fixed64.
-        #expect(throws: WireError.self) { try UpsertStroke(wirePayload: hex("11 0000000000000000")) }
+        let bytes = try Hex.bytes("11 0000000000000000")
+        #expect(throws: WireError.self) { try UpsertStroke(wirePayload: bytes) }
         do {
-            _ = try UpsertStroke(wirePayload: hex("11 0000000000000000"))
+            _ = try UpsertStroke(wirePayload: bytes)
         } catch {
             #expect(error.kind == .typeMismatch)
         }
     }
 
     @Test("A truncated nested point is rejected as truncated")
-    func truncatedInputIsRejected() {
+    func truncatedInputIsRejected() throws {
+        let truncated = Array(try Self.upsertBytes.dropLast(3))
         do {
-            _ = try UpsertStroke(wirePayload: Array(Self.upsertBytes.dropLast(3)))
+            _ = try UpsertStroke(wirePayload: truncated)
             Issue.record("decoding a truncated payload succeeded")
         } catch {
             #expect(error.kind == .truncated)
@@ -118,10 +126,10 @@ struct DrawTogetherGoldenTests {
     }
 
     @Test("A nested field running past its nested length is rejected as truncated at that field's value")
-    func nestedFieldPastItsEnd() {
+    func nestedFieldPastItsEnd() throws {
         // point (field 3) claims 2 bytes, but its x (fixed64, value at offset 3) needs 8
         // after its key: the value is cut by the nested end, not read into what follows.
-        let bytes = hex("1a 02 09 0000000000002940")
+        let bytes = try Hex.bytes("1a 02 09 0000000000002940")
         do {
             _ = try UpsertStroke(wirePayload: bytes)
             Issue.record("decoding a straddling nested field succeeded")
@@ -148,8 +156,9 @@ struct DrawTogetherGoldenTests {
 
     @Test("Non-ASCII and invalid UTF-8 strings are validated")
     func stringValidation() throws {
-        #expect(try Stroke(wirePayload: hex("0a 10 6f1c2a9e4b7d4e0f8a3b5c6d7e8f9a0b")).id == exampleID)
-        #expect(throws: WireError.self) { try Stroke(wirePayload: hex("0a 0f 6f1c2a9e4b7d4e0f8a3b5c6d7e8f9a")) }
+        #expect(try Stroke(wirePayload: Hex.bytes("0a 10 6f1c2a9e4b7d4e0f8a3b5c6d7e8f9a0b")).id == exampleID)
+        let shortID = try Hex.bytes("0a 0f 6f1c2a9e4b7d4e0f8a3b5c6d7e8f9a")
+        #expect(throws: WireError.self) { try Stroke(wirePayload: shortID) }
     }
 
     @Test("The spec's message enum wraps each of its messages, refuses others, and registers them all")

@@ -3,6 +3,7 @@ import DrawTogetherV2Golden
 import DrawTogetherV3Golden
 import Foundation
 import GroupWire
+import GroupWireTestSupport
 import Testing
 
 /// Messages written by one version of DrawTogether decode in the others; fields an older
@@ -35,10 +36,10 @@ struct EvolutionTests {
         let v3 = DrawTogetherV3Golden.UpsertStroke(
             id: exampleID, color: .orange, point: DrawTogetherV3Golden.Point(x: 12.5, y: -3.25), width: 5, pressure: 0.5)
         let bytes = v3.wirePayload()
-        #expect(hexString(Array(bytes.suffix(10))) == "250000a040350000003f")
+        #expect(Hex.string(Array(bytes.suffix(10))) == "250000a040350000003f")
         let v1 = try DrawTogetherV1Golden.UpsertStroke(wirePayload: bytes)
         #expect(v1.color == .unknown(6))
-        #expect(v1.unknownFields == hex("25 0000a040 35 0000003f"))
+        #expect(try v1.unknownFields == Hex.bytes("25 0000a040 35 0000003f"))
         #expect(v1.wirePayload() == bytes)
         #expect(try DrawTogetherV3Golden.UpsertStroke(wirePayload: v1.wirePayload()) == v3)
     }
@@ -49,7 +50,7 @@ struct EvolutionTests {
         let bytes = v2.wirePayload()
         let v3 = try DrawTogetherV3Golden.UpsertStroke(wirePayload: bytes)
         #expect(v3.width == 2)
-        #expect(v3.unknownFields == hex("29 00943577 00000000"))
+        #expect(try v3.unknownFields == Hex.bytes("29 00943577 00000000"))
         #expect(try DrawTogetherV2Golden.UpsertStroke(wirePayload: v3.wirePayload()) == v2)
     }
 
@@ -66,7 +67,7 @@ struct EvolutionTests {
         let v1 = try DrawTogetherV1Golden.CanvasSnapshot(wirePayload: bytes)
         #expect(v1.strokes.count == 1)
         #expect(v1.strokes[0].color == .unknown(5))
-        #expect(v1.strokes[0].unknownFields == hex("25 0000e040"))
+        #expect(try v1.strokes[0].unknownFields == Hex.bytes("25 0000e040"))
         #expect(v1.pointCount == 1)
         #expect(!v1.unknownFields.isEmpty)
         #expect(v1.wirePayload() == bytes)

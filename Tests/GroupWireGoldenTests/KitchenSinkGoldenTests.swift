@@ -1,6 +1,7 @@
 import Foundation
 import GroupWire
 import KitchenSinkGolden
+import GroupWireTestSupport
 import Testing
 
 /// Exercises the compiled golden Swift of Tests/Specs/KitchenSink.gwspec: every scalar,
@@ -61,25 +62,25 @@ struct KitchenSinkGoldenTests {
 
     @Test("Numeric arrays are packed, and unpacked input is accepted too")
     func packedArrays() throws {
-        #expect(Arrays(ints: [1, -1, 300]).wirePayload() == hex("12 04 02 01 d804"))
-        #expect(Arrays(floats: [1.5]).wirePayload() == hex("32 04 0000c03f"))
-        #expect(Arrays(moods: [.calm, .unknownValue(300)]).wirePayload() == hex("4a 03 00 ac02"))
-        #expect(try Arrays(wirePayload: hex("10 02 10 01 12 01 04")).ints == [1, -1, 2])
-        #expect(Arrays(texts: ["", "a"]).wirePayload() == hex("52 00 52 01 61"))
+        #expect(try Arrays(ints: [1, -1, 300]).wirePayload() == Hex.bytes("12 04 02 01 d804"))
+        #expect(try Arrays(floats: [1.5]).wirePayload() == Hex.bytes("32 04 0000c03f"))
+        #expect(try Arrays(moods: [.calm, .unknownValue(300)]).wirePayload() == Hex.bytes("4a 03 00 ac02"))
+        #expect(try Arrays(wirePayload: Hex.bytes("10 02 10 01 12 01 04")).ints == [1, -1, 2])
+        #expect(try Arrays(texts: ["", "a"]).wirePayload() == Hex.bytes("52 00 52 01 61"))
     }
 
     @Test("Map entries are sorted by key and always carry both key and value")
-    func mapOrdering() {
-        #expect(Maps(byNumber: [2: "b", -1: "a"]).wirePayload() == hex("12 05 08 01 12 01 61  12 05 08 04 12 01 62"))
-        #expect(Maps(byFlag: [true: 1, false: 0]).wirePayload()
-            == hex("22 0b 08 00 11 0000000000000000  22 0b 08 01 11 000000000000f03f"))
+    func mapOrdering() throws {
+        #expect(try Maps(byNumber: [2: "b", -1: "a"]).wirePayload() == Hex.bytes("12 05 08 01 12 01 61  12 05 08 04 12 01 62"))
+        #expect(try Maps(byFlag: [true: 1, false: 0]).wirePayload()
+            == Hex.bytes("22 0b 08 00 11 0000000000000000  22 0b 08 01 11 000000000000f03f"))
     }
 
     @Test("Spec defaults are left out, other values are written")
     func defaults() throws {
         #expect(Defaults().wirePayload().isEmpty)
-        #expect(Defaults(flag: false).wirePayload() == hex("08 00"))
-        #expect(Defaults(small: -1).wirePayload() == hex("10 01"))
+        #expect(try Defaults(flag: false).wirePayload() == Hex.bytes("08 00"))
+        #expect(try Defaults(small: -1).wirePayload() == Hex.bytes("10 01"))
         let decoded = try Defaults(wirePayload: [])
         #expect(decoded.name == "tab\there \"quoted\"")
         #expect(decoded.scale == -2.25)
@@ -102,7 +103,7 @@ struct KitchenSinkGoldenTests {
         #expect(String(decoding: try JSONEncoder().encode(serene), as: UTF8.self) == #""serene""#)
         #expect(try JSONDecoder().decode(Mood.self, from: Data(#""serene""#.utf8)).rawValue == 2)
         // Optionals.choice (field 11) holding union case 9 with true: key 0x5a, length 2, key 0x48, 1.
-        let bytes = hex("5a 02 48 01")
+        let bytes = try Hex.bytes("5a 02 48 01")
         let optionals = try Optionals(wirePayload: bytes)
         #expect(optionals.wirePayload() == bytes)
         let json = String(decoding: try JSONEncoder().encode(optionals.choice), as: UTF8.self)
@@ -137,9 +138,9 @@ struct KitchenSinkGoldenTests {
     @Test("Messages without fields encode to nothing and keep what they do not know")
     func emptyMessage() throws {
         #expect(Ping().wirePayload().isEmpty)
-        let decoded = try Ping(wirePayload: hex("08 01"))
-        #expect(decoded.unknownFields == hex("08 01"))
-        #expect(decoded.wirePayload() == hex("08 01"))
+        let decoded = try Ping(wirePayload: Hex.bytes("08 01"))
+        #expect(try decoded.unknownFields == Hex.bytes("08 01"))
+        #expect(try decoded.wirePayload() == Hex.bytes("08 01"))
     }
 }
 

@@ -1,5 +1,6 @@
 import Foundation
 import GroupWire
+import GroupWireTestSupport
 import Testing
 import WatchTogetherGolden
 
@@ -13,24 +14,28 @@ struct WatchTogetherGoldenTests {
         changedAt: Date(timeIntervalSince1970: 1.5), source: .local, audioLanguage: "fr",
         metadata: ["b": "2", "a": "1"])
 
-    static let stateBytes = hex("""
-        0a 10 6f1c2a9e4b7d4e0f8a3b5c6d7e8f9a0b
-        1a 04 46696c6d
-        39 0000000000000000
-        40 01
-        48 01
-        52 17 0a 10 000000000000000000000000000000ab 12 03 416e6e
-        59 002f685900000000
-        62 02 1a 00
-        6a 02 6672
-        72 06 0a 01 61 12 01 31
-        72 06 0a 01 62 12 01 32
-        """)
+    static var stateBytes: [UInt8] {
+        get throws {
+            try Hex.bytes("""
+                0a 10 6f1c2a9e4b7d4e0f8a3b5c6d7e8f9a0b
+                1a 04 46696c6d
+                39 0000000000000000
+                40 01
+                48 01
+                52 17 0a 10 000000000000000000000000000000ab 12 03 416e6e
+                59 002f685900000000
+                62 02 1a 00
+                6a 02 6672
+                72 06 0a 01 61 12 01 31
+                72 06 0a 01 62 12 01 32
+                """)
+        }
+    }
 
     @Test("A default PlaybackState writes only its nested participant and union")
     func defaultPlaybackState() throws {
         let bytes = PlaybackState().wirePayload()
-        #expect(hexString(bytes) == "520062020a00")
+        #expect(Hex.string(bytes) == "520062020a00")
         let decoded = try PlaybackState(wirePayload: [])
         #expect(decoded.rate == 1)
         #expect(decoded.audioLanguage == "en")
@@ -41,9 +46,10 @@ struct WatchTogetherGoldenTests {
     @Test("PlaybackState writes every kind of field exactly as hand-computed")
     func playbackStateBytes() throws {
         let bytes = Self.state.wirePayload()
-        #expect(hexString(bytes) == hexString(Self.stateBytes))
+        let stateBytes = try Self.stateBytes
+        #expect(Hex.string(bytes) == Hex.string(stateBytes))
         #expect(Self.state.wireSize == bytes.count)
-        #expect(try PlaybackState(wirePayload: Self.stateBytes) == Self.state)
+        #expect(try PlaybackState(wirePayload: stateBytes) == Self.state)
     }
 
     @Test("Map entries are written in key order whatever the dictionary order")
@@ -72,7 +78,7 @@ struct WatchTogetherGoldenTests {
     @Test("Optional fields are written when set, even to their zero value")
     func optionalZeroIsWritten() throws {
         let state = PlaybackState(subtitle: "")
-        #expect(hexString(state.wirePayload()).hasPrefix("2200"))
+        #expect(Hex.string(state.wirePayload()).hasPrefix("2200"))
         #expect(try PlaybackState(wirePayload: state.wirePayload()).subtitle == "")
     }
 
@@ -83,11 +89,11 @@ struct WatchTogetherGoldenTests {
             #expect(bytes.count == source.wireSize)
             #expect(try MediaSource(wirePayload: bytes) == source)
         }
-        #expect(MediaSource.url("ab").wirePayload() == hex("12 02 6162"))
+        #expect(try MediaSource.url("ab").wirePayload() == Hex.bytes("12 02 6162"))
     }
 
     @Test("A union holding two cases, no case or an unknown case is rejected")
-    func malformedUnionsAreRejected() {
+    func malformedUnionsAreRejected() throws {
         func kind(_ bytes: [UInt8]) -> WireError.Kind? {
             do {
                 _ = try MediaSource(wirePayload: bytes)
@@ -96,9 +102,9 @@ struct WatchTogetherGoldenTests {
                 return error.kind
             }
         }
-        #expect(kind(hex("0a00 1a00")) == .invalidValue)
+        #expect(try kind(Hex.bytes("0a00 1a00")) == .invalidValue)
         #expect(kind([]) == .missingField)
-        #expect(kind(hex("4a00")) == .invalidValue)
+        #expect(try kind(Hex.bytes("4a00")) == .invalidValue)
     }
 
     @Test("Timestamps carry the nearest nanosecond, come back equal and clamp instead of trapping")
@@ -142,8 +148,9 @@ struct WatchTogetherGoldenTests {
     func utf8Strings() throws {
         let state = PlaybackState(title: "Amélie – 映画")
         #expect(try PlaybackState(wirePayload: state.wirePayload()).title == "Amélie – 映画")
+        let invalid = try Hex.bytes("1a 02 c3 28")
         do {
-            _ = try PlaybackState(wirePayload: hex("1a 02 c3 28"))
+            _ = try PlaybackState(wirePayload: invalid)
             Issue.record("invalid UTF-8 decoded")
         } catch {
             #expect(error.kind == .invalidUTF8)

@@ -50,22 +50,17 @@ import Testing
         let error: Failure?
         var testDescription: String { name }
 
-        var bytes: [UInt8] {
-            stride(from: 0, to: hex.count, by: 2).map { index in
-                let start = hex.index(hex.startIndex, offsetBy: index)
-                return UInt8(hex[start..<hex.index(start, offsetBy: 2)], radix: 16) ?? 0
-            }
-        }
+        /// The hello body the vector's hex spells.
+        func bytes() throws -> [UInt8] { try Hex.bytes(hex) }
     }
 
-    static func vectors() -> [Vector] {
-        RepositoryPaths.files(under: "Spec/vectors/hello", withExtension: "json")
-            .sorted { $0.lastPathComponent < $1.lastPathComponent }
-            .compactMap { url in (try? Data(contentsOf: url)).flatMap { try? JSONDecoder().decode(Vector.self, from: $0) } }
+    /// Every hello vector; throws at a vector file that does not decode.
+    static func vectors() throws -> [Vector] {
+        try Vectors.loadAll(Vector.self, under: "Spec/vectors/hello")
     }
 
-    @Test func everyContradictionHasAVector() {
-        let vectors = Self.vectors()
+    @Test func everyContradictionHasAVector() throws {
+        let vectors = try Self.vectors()
         #expect(vectors.count >= 16)
         #expect(Set(vectors.compactMap(\.error?.kind)) == [
             "invalidVersionRange", "invalidValue", "missingField", "duplicateCodec", "duplicateTypeID", "fingerprintMismatch",
@@ -73,10 +68,11 @@ import Testing
         ])
     }
 
-    @Test(arguments: vectors().filter { $0.hello != nil })
+    @Test(arguments: try vectors().filter { $0.hello != nil })
     func aValidVectorDecodesToItsFieldsAndEncodesToItsBytes(_ vector: Vector) throws {
         let fields = try #require(vector.hello)
-        let hello = try Hello(payload: vector.bytes)
+        let bytes = try vector.bytes()
+        let hello = try Hello(payload: bytes)
         #expect(hello.envelopeVersions == fields.minVersion...fields.maxVersion)
         #expect(hello.maxFrameSize == fields.maxFrameSize && hello.maxMessageSize == fields.maxMessageSize)
         #expect(hello.codecs.map(\.codec) == fields.codecs.map(\.codec))
@@ -97,15 +93,16 @@ import Testing
         if vector.name == "unknown-field-skipped" {
             #expect(try Hello(payload: body) == hello)
         } else {
-            #expect(body == vector.bytes)
+            #expect(body == bytes)
         }
     }
 
-    @Test(arguments: vectors().filter { $0.error != nil })
+    @Test(arguments: try vectors().filter { $0.error != nil })
     func anInvalidVectorFailsWithItsKindAtItsOffset(_ vector: Vector) throws {
         let expected = try #require(vector.error)
+        let bytes = try vector.bytes()
         do {
-            _ = try Hello(payload: vector.bytes)
+            _ = try Hello(payload: bytes)
             Issue.record("\(vector.name) decoded")
         } catch {
             #expect(error.kind.name == expected.kind, "\(error)")
@@ -114,8 +111,8 @@ import Testing
     }
 
     @Test func theDrawTogetherVectorIsTheExampleSpecsTable() throws {
-        let vector = try #require(Self.vectors().first { $0.name == "draw-together-v1" })
-        let schema = try #require(try Hello(payload: vector.bytes).schema)
+        let vector = try #require(try Self.vectors().first { $0.name == "draw-together-v1" })
+        let schema = try #require(try Hello(payload: vector.bytes()).schema)
         let spec = try ExampleSpecs.spec("DrawTogether")
         #expect(schema == (try HelloSchema(spec: spec)))
         #expect(schema.spec.fingerprint(ofMessage: "UpsertStroke")?.description == "ca437cd6d797f1ef")

@@ -41,7 +41,7 @@ import Testing
         func expected() throws -> SessionControl {
             let fields = try #require(message)
             func uuid(_ hex: String?) throws -> ParticipantID {
-                let bytes = bytes(try #require(hex))
+                let bytes = try Hex.bytes(try #require(hex))
                 try #require(bytes.count == 16)
                 return ParticipantID(uuid: UUID(uuid: (bytes[0], bytes[1], bytes[2], bytes[3], bytes[4], bytes[5], bytes[6], bytes[7],
                                                        bytes[8], bytes[9], bytes[10], bytes[11], bytes[12], bytes[13], bytes[14], bytes[15])))
@@ -59,28 +59,27 @@ import Testing
                     metadata: GroupActivityMetadata(
                         title: try #require(fields.title), subtitle: fields.subtitle,
                         type: ActivityType(rawValue: try #require(fields.type)), fallbackURL: fields.fallbackURL),
-                    activity: bytes(try #require(fields.activity)))
+                    activity: try Hex.bytes(try #require(fields.activity)))
                 return fields.kind == "activate" ? .activate(announcement) : .replace(announcement)
             }
         }
     }
 
-    static func vectors() -> [Vector] {
-        RepositoryPaths.files(under: "Spec/vectors/session", withExtension: "json")
-            .sorted { $0.lastPathComponent < $1.lastPathComponent }
-            .compactMap { url in (try? Data(contentsOf: url)).flatMap { try? JSONDecoder().decode(Vector.self, from: $0) } }
+    /// Every session control vector; throws at a vector file that does not decode.
+    static func vectors() throws -> [Vector] {
+        try Vectors.loadAll(Vector.self, under: "Spec/vectors/session")
     }
 
-    @Test func everyControlMessageAndErrorKindHasAVector() {
-        let vectors = Self.vectors()
+    @Test func everyControlMessageAndErrorKindHasAVector() throws {
+        let vectors = try Self.vectors()
         #expect(vectors.count >= 12)
         #expect(Set(vectors.compactMap(\.message?.kind)) == ["activate", "join", "leave", "replace", "end"])
         #expect(Set(vectors.compactMap(\.error?.kind)) == ["invalidValue", "missingField", "typeMismatch"])
     }
 
-    @Test(arguments: vectors())
+    @Test(arguments: try vectors())
     func aVectorDecodesToItsMessageAndBackOrFailsWithItsKindAtItsOffset(vector: Vector) throws {
-        let body = bytes(vector.hex)
+        let body = try Hex.bytes(vector.hex)
         guard let failure = vector.error else {
             let expected = try vector.expected()
             #expect(try SessionControl.decode(controlID: vector.controlID, payload: body) == expected)
@@ -99,15 +98,4 @@ import Testing
             #expect(error.offset == failure.offset, "\(error)")
         }
     }
-}
-
-/// Bytes from lowercase hex.
-private func bytes(_ hex: String) -> [UInt8] {
-    var result: [UInt8] = []
-    var index = hex.startIndex
-    while index < hex.endIndex, let next = hex.index(index, offsetBy: 2, limitedBy: hex.endIndex) {
-        result.append(UInt8(hex[index..<next], radix: 16) ?? 0)
-        index = next
-    }
-    return result
 }

@@ -88,17 +88,6 @@ func json(_ text: String) throws -> JSONValue {
     try JSONParser().parse(text)
 }
 
-/// Bytes from hex text; spaces and newlines are ignored.
-func hexBytes(_ text: String) -> [UInt8] {
-    let digits = Array(text.unicodeScalars.filter { !$0.properties.isWhitespace }.map(Character.init))
-    return stride(from: 0, to: digits.count - 1, by: 2).compactMap { UInt8(String(digits[$0...$0 + 1]), radix: 16) }
-}
-
-/// Lowercase hex of bytes.
-func hexString(_ bytes: [UInt8]) -> String {
-    bytes.map { String(format: "%02x", $0) }.joined()
-}
-
 /// Runs `body` and returns the JSONInputError it throws, or nil.
 func jsonError(_ body: () throws(JSONInputError) -> Void) -> JSONInputError? {
     do throws(JSONInputError) {

@@ -28,45 +28,41 @@ import Testing
         let error: Failure?
         var testDescription: String { name }
 
-        var body: [UInt8] {
-            stride(from: 0, to: hex.count, by: 2).map { offset in
-                let start = hex.index(hex.startIndex, offsetBy: offset)
-                return UInt8(hex[start..<hex.index(start, offsetBy: 2)], radix: 16) ?? 0
-            }
-        }
+        /// The acknowledgement body the vector's hex spells.
+        func body() throws -> [UInt8] { try Hex.bytes(hex) }
     }
 
-    static let vectors: [Vector] = RepositoryPaths.files(under: "Spec/vectors/delivery", withExtension: "json").compactMap { url in
-        guard let data = try? Data(contentsOf: url) else { return nil }
-        return try? JSONDecoder().decode(Vector.self, from: data)
+    /// Every acknowledgement vector; throws at a vector file that does not decode.
+    static func vectors() throws -> [Vector] {
+        try Vectors.loadAll(Vector.self, under: "Spec/vectors/delivery")
     }
 
-    @Test func thereAreVectorsOfBothKindsForControlID32() {
-        #expect(Self.vectors.filter { $0.ack != nil }.count >= 4)
-        #expect(Self.vectors.filter { $0.error != nil }.count >= 5)
-        #expect(Self.vectors.allSatisfy { $0.controlID == DeliveryAck.controlID })
+    @Test func thereAreVectorsOfBothKindsForControlID32() throws {
+        let vectors = try Self.vectors()
+        #expect(vectors.filter { $0.ack != nil }.count >= 4)
+        #expect(vectors.filter { $0.error != nil }.count >= 5)
+        #expect(vectors.allSatisfy { $0.controlID == DeliveryAck.controlID })
     }
 
-    @Test(arguments: vectors.filter { $0.ack != nil })
+    @Test(arguments: try vectors().filter { $0.ack != nil })
     func aValidBodyDecodesToItsFields(vector: Vector) throws {
         let expected = try #require(vector.ack)
-        let ack = try DeliveryAck(vector.body)
-        let received = stride(from: 0, to: expected.received.count, by: 2).map { offset in
-            let start = expected.received.index(expected.received.startIndex, offsetBy: offset)
-            return UInt8(expected.received[start..<expected.received.index(start, offsetBy: 2)], radix: 16) ?? 0
-        }
+        let body = try vector.body()
+        let ack = try DeliveryAck(body)
+        let received = try Hex.bytes(expected.received)
         #expect(ack == DeliveryAck(stream: expected.stream, through: expected.through, received: received))
         #expect(try DeliveryAck(ack.payload()) == ack)
         if vector.name == "example" {
-            #expect(ack.payload() == vector.body, "the canonical encoding is FORMAT.md's example")
+            #expect(ack.payload() == body, "the canonical encoding is FORMAT.md's example")
         }
     }
 
-    @Test(arguments: vectors.filter { $0.error != nil })
+    @Test(arguments: try vectors().filter { $0.error != nil })
     func aBrokenBodyFailsWithItsKindAndOffset(vector: Vector) throws {
         let failure = try #require(vector.error)
+        let body = try vector.body()
         do {
-            let ack = try DeliveryAck(vector.body)
+            let ack = try DeliveryAck(body)
             Issue.record("\(vector.name) decoded to \(ack)")
         } catch {
             #expect(error.kind.name == failure.kind, "\(error)")

@@ -20,11 +20,6 @@ func wireError(_ body: () throws -> Void) -> WireError? {
     }
 }
 
-/// Hex text for failure messages.
-func hex(_ bytes: [UInt8]) -> String {
-    bytes.map { String(format: "%02x", $0) }.joined(separator: " ")
-}
-
 struct Point: Codable, Equatable, Hashable {
     var x: Double
     var y: Double

@@ -1,4 +1,5 @@
 import Foundation
+import GroupWireTestSupport
 import Testing
 @testable import GroupWire
 import GroupWireTesting
@@ -17,7 +18,7 @@ import GroupWireTesting
         } catch is DecodingError {
             outcome.decodingErrors += 1
         } catch {
-            Issue.record("unexpected error \(type(of: error)): \(error) for \(hex(bytes))")
+            Issue.record("unexpected error \(type(of: error)): \(error) for \(Hex.string(bytes, separator: " "))")
         }
     }
 
@@ -80,7 +81,7 @@ import GroupWireTesting
             } catch is DecodingError {
                 failures += 1
             } catch {
-                Issue.record("unexpected error \(type(of: error)): \(error) for \(hex(bytes))")
+                Issue.record("unexpected error \(type(of: error)): \(error) for \(Hex.string(bytes, separator: " "))")
             }
         }
         #expect(failures > 1_000)

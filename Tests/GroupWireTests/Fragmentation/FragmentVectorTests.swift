@@ -26,26 +26,24 @@ struct FragmentVector: Decodable, CustomTestStringConvertible {
 
     static let folder = "Spec/vectors/fragments"
 
-    static func all() -> [FragmentVector] {
-        RepositoryPaths.files(under: folder, withExtension: "json").compactMap { url in
-            guard let data = try? Data(contentsOf: url) else { return nil }
-            return try? JSONDecoder().decode(FragmentVector.self, from: data)
-        }
+    /// Every fragment vector; throws at a vector file that does not decode.
+    static func all() throws -> [FragmentVector] {
+        try Vectors.loadAll(FragmentVector.self, under: folder)
     }
 }
 
 @Suite struct FragmentVectorTests {
-    @Test func everyFragmentVectorFileParsesAndBothVerdictsAreCovered() {
-        let files = RepositoryPaths.files(under: FragmentVector.folder, withExtension: "json")
-        let vectors = FragmentVector.all()
+    @Test func everyFragmentVectorFileParsesAndBothVerdictsAreCovered() throws {
+        let files = try Vectors.files(under: FragmentVector.folder)
+        let vectors = try FragmentVector.all()
         #expect(vectors.count == files.count)
         #expect(vectors.filter { !$0.frame.valid }.count >= 4)
         #expect(vectors.filter { $0.reassembly != nil }.count >= 4)
     }
 
-    @Test(arguments: FragmentVector.all().filter(\.frame.valid))
+    @Test(arguments: try FragmentVector.all().filter(\.frame.valid))
     func aValidFragmentVectorRoundTripsAndGetsItsReassemblyVerdict(vector: FragmentVector) throws {
-        let raw = try #require(bytes(hex: vector.frame.hex))
+        let raw = try Hex.bytes(vector.frame.hex)
         let expected = try vector.frame.expectedFrame()
         let decoded = try FrameDecoder().decode(raw)
         #expect(decoded == expected)
@@ -62,9 +60,9 @@ struct FragmentVector: Decodable, CustomTestStringConvertible {
         }
     }
 
-    @Test(arguments: FragmentVector.all().filter { !$0.frame.valid })
+    @Test(arguments: try FragmentVector.all().filter { !$0.frame.valid })
     func anInvalidFragmentVectorFailsWithItsErrorKindAndOffset(vector: FragmentVector) throws {
-        let raw = try #require(bytes(hex: vector.frame.hex))
+        let raw = try Hex.bytes(vector.frame.hex)
         let failure = try #require(vector.frame.error)
         let error = try #require(throws: WireError.self) { try FrameDecoder().decode(raw) }
         #expect(error.kind.name == failure.kind, "\(error)")
@@ -73,7 +71,7 @@ struct FragmentVector: Decodable, CustomTestStringConvertible {
 
     @Test func theThreeUniformVectorsReassembleIntoTheirMessageInAnyOrder() throws {
         let pieces = try FragmentVector.all().filter { $0.frame.name.hasPrefix("uniform-") }.map {
-            try FrameDecoder().decode(try #require(bytes(hex: $0.frame.hex)))
+            try FrameDecoder().decode(try Hex.bytes($0.frame.hex))
         }
         #expect(pieces.count == 3)
         for order in [[0, 1, 2], [2, 0, 1], [1, 2, 0]] {

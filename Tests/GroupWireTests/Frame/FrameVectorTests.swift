@@ -47,16 +47,18 @@ struct FrameVector: Decodable, CustomTestStringConvertible {
 
     /// Every vector file of one frame: all of Spec/vectors but the stream, payload,
     /// timestamp-conversion, session and acknowledgement vectors, which are not frames.
-    static func files() -> [URL] {
-        RepositoryPaths.files(under: "Spec/vectors", withExtension: "json")
-            .filter { !["streams", "payloads", "timestamps", "session", "delivery", "hello", "relay"].contains($0.deletingLastPathComponent().lastPathComponent) }
+    static func files() throws -> [URL] {
+        try Vectors.files(under: "Spec/vectors", including: isFrameFile)
     }
 
-    static func all() -> [FrameVector] {
-        files().compactMap { url in
-            guard let data = try? Data(contentsOf: url) else { return nil }
-            return try? JSONDecoder().decode(FrameVector.self, from: data)
-        }
+    /// Every vector of one frame; throws at a vector file that does not decode.
+    static func all() throws -> [FrameVector] {
+        try Vectors.loadAll(FrameVector.self, under: "Spec/vectors", including: isFrameFile)
+    }
+
+    /// Whether the vector file at `url` is one of a frame (not in a folder of other vectors).
+    static func isFrameFile(_ url: URL) -> Bool {
+        !["streams", "payloads", "timestamps", "session", "delivery", "hello", "relay"].contains(url.deletingLastPathComponent().lastPathComponent)
     }
 
     /// The frame these fields describe.
@@ -74,29 +76,29 @@ struct FrameVector: Decodable, CustomTestStringConvertible {
             },
             session: fields.session,
             delivery: fields.delivery.map { DeliveryHeader(stream: $0.stream, sequence: $0.sequence) },
-            body: try #require(bytes(hex: fields.body)))
+            body: try Hex.bytes(fields.body))
     }
 }
 
 @Suite struct FrameVectorTests {
-    @Test func thereAreAtLeastTwentyFiveVectorsAndEveryFileParses() {
-        let files = FrameVector.files()
+    @Test func thereAreAtLeastTwentyFiveVectorsAndEveryFileParses() throws {
+        let files = try FrameVector.files()
         #expect(files.count >= 25)
-        #expect(FrameVector.all().count == files.count)
+        #expect(try FrameVector.all().count == files.count)
     }
 
-    @Test(arguments: FrameVector.all().filter(\.valid))
+    @Test(arguments: try FrameVector.all().filter(\.valid))
     func aValidVectorDecodesToItsFieldsAndReencodesToItsBytes(vector: FrameVector) throws {
-        let raw = try #require(bytes(hex: vector.hex))
+        let raw = try Hex.bytes(vector.hex)
         let expected = try vector.expectedFrame()
         let decoded = try FrameDecoder().decode(raw)
         #expect(decoded == expected)
         #expect(try FrameEncoder().encode(expected) == raw)
     }
 
-    @Test(arguments: FrameVector.all().filter { !$0.valid })
+    @Test(arguments: try FrameVector.all().filter { !$0.valid })
     func anInvalidVectorFailsWithItsErrorKindAndOffset(vector: FrameVector) throws {
-        let raw = try #require(bytes(hex: vector.hex))
+        let raw = try Hex.bytes(vector.hex)
         let failure = try #require(vector.error)
         do {
             let frame = try FrameDecoder().decode(raw)
@@ -112,17 +114,24 @@ struct FrameVector: Decodable, CustomTestStringConvertible {
 /// `DeliveryFraming` reads the header the decoder reads, and inserting it into the frame
 /// without it gives the vector's bytes.
 @Suite struct DeliveryFramingVectorTests {
-    static let withHeader = FrameVector.all().filter { $0.valid && $0.frame?.delivery != nil }
-    static let brokenHeader = FrameVector.all().filter { !$0.valid && $0.name.hasPrefix("delivery-") }
-
-    @Test func everyKindOfDeliveryVectorIsThere() {
-        #expect(Self.withHeader.count >= 5)
-        #expect(Self.brokenHeader.count >= 6)
+    /// The valid vectors with a delivery header.
+    static func withHeader() throws -> [FrameVector] {
+        try FrameVector.all().filter { $0.valid && $0.frame?.delivery != nil }
     }
 
-    @Test(arguments: withHeader)
+    /// The invalid vectors whose delivery header is broken.
+    static func brokenHeader() throws -> [FrameVector] {
+        try FrameVector.all().filter { !$0.valid && $0.name.hasPrefix("delivery-") }
+    }
+
+    @Test func everyKindOfDeliveryVectorIsThere() throws {
+        #expect(try Self.withHeader().count >= 5)
+        #expect(try Self.brokenHeader().count >= 6)
+    }
+
+    @Test(arguments: try withHeader())
     func insertingTheHeaderIntoTheFrameWithoutItGivesTheVectorAndPeekReadsItBack(vector: FrameVector) throws {
-        let raw = try #require(bytes(hex: vector.hex))
+        let raw = try Hex.bytes(vector.hex)
         var plain = try vector.expectedFrame()
         let header = try #require(plain.delivery)
         plain.delivery = nil
@@ -131,9 +140,9 @@ struct FrameVector: Decodable, CustomTestStringConvertible {
         #expect(peek.delivery == header && peek.kind == plain.kind && peek.typeID == plain.typeID)
     }
 
-    @Test(arguments: brokenHeader)
+    @Test(arguments: try brokenHeader())
     func peekRejectsABrokenHeaderAsTheDecoderDoes(vector: FrameVector) throws {
-        let raw = try #require(bytes(hex: vector.hex))
+        let raw = try Hex.bytes(vector.hex)
         let failure = try #require(vector.error)
         do {
             let peek = try DeliveryFraming.peek(raw)
@@ -145,7 +154,7 @@ struct FrameVector: Decodable, CustomTestStringConvertible {
     }
 
     @Test func peekChecksTheChecksumAndInsertingRefusesAFrameWithAHeader() throws {
-        var raw = try #require(bytes(hex: Self.withHeader[0].hex))
+        var raw = try Hex.bytes(try #require(Self.withHeader().first).hex)
         let header = try #require(try DeliveryFraming.peek(raw).delivery)
         do {
             _ = try DeliveryFraming.inserting(header, into: raw)

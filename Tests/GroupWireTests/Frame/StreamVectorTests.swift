@@ -20,18 +20,16 @@ struct StreamVector: Decodable, CustomTestStringConvertible {
 
     var testDescription: String { name }
 
-    static func all() -> [StreamVector] {
-        RepositoryPaths.files(under: "Spec/vectors/streams", withExtension: "json").compactMap { url in
-            guard let data = try? Data(contentsOf: url) else { return nil }
-            return try? JSONDecoder().decode(StreamVector.self, from: data)
-        }
+    /// Every stream vector; throws at a vector file that does not decode.
+    static func all() throws -> [StreamVector] {
+        try Vectors.loadAll(StreamVector.self, under: "Spec/vectors/streams")
     }
 }
 
 @Suite struct StreamVectorTests {
-    @Test func everyStreamVectorFileParsesAndTheyCoverEveryRecoveryRule() {
-        let files = RepositoryPaths.files(under: "Spec/vectors/streams", withExtension: "json")
-        let vectors = StreamVector.all()
+    @Test func everyStreamVectorFileParsesAndTheyCoverEveryRecoveryRule() throws {
+        let files = try Vectors.files(under: "Spec/vectors/streams")
+        let vectors = try StreamVector.all()
         #expect(files.count >= 10)
         #expect(vectors.count == files.count)
         let kinds = Set(vectors.flatMap { $0.events.compactMap(\.error?.kind) })
@@ -39,9 +37,9 @@ struct StreamVector: Decodable, CustomTestStringConvertible {
                                       "malformedVarint", "unsupportedVersion", "unknownKind", "invalidFragment"]))
     }
 
-    @Test(arguments: StreamVector.all())
+    @Test(arguments: try StreamVector.all())
     func theStreamReaderReportsExactlyTheVectorsEventsFedWholeOrByteByByte(vector: StreamVector) throws {
-        let raw = try #require(bytes(hex: vector.hex))
+        let raw = try Hex.bytes(vector.hex)
         let expected = try vector.events.map { event in
             if let fields = event.frame {
                 let frame = try FrameVector(name: vector.name, description: "", hex: "", valid: true, frame: fields, error: nil)
