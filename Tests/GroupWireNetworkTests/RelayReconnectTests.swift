@@ -2,6 +2,8 @@ import Foundation
 import GroupWire
 import GroupWireRelay
 import GroupWireSession
+import GroupWireTestSupport
+import GroupWireTesting
 import InMemoryLogging
 import Logging
 import Synchronization
@@ -12,7 +14,7 @@ import Testing
 /// Reconnecting over loopback: a connection cut without a close frame is made again within
 /// the relay's grace period, nobody sees the participant leave, and the delivery layer over
 /// the reconnecting transport loses nothing in reliable mode.
-@Suite struct RelayReconnectTests {
+@Suite(.heavy) struct RelayReconnectTests {
     typealias Events = RelayServerTests.Events
 
     /// Collects a delivery layer's events.
@@ -36,21 +38,29 @@ import Testing
 
     @Test func cutConnectionsComeBackAndReliableModeMissesNothing() async throws {
         let handler = InMemoryLogHandler()
-        let relay = RelayServer(configuration: RelayServerConfiguration(secret: RelayServerTests.secret, reconnectGrace: .seconds(3)),
+        // The grace period runs on a clock that stands still: however long a busy machine
+        // takes to reconnect, nobody's place runs out (the grace's meaning has its own test).
+        let relay = RelayServer(configuration: RelayServerConfiguration(secret: RelayServerTests.secret, reconnectGrace: .seconds(3),
+                                                                         clock: TimerClock(VirtualClock())),
                                 logger: Logger(label: "test") { _ in handler })
         try await RelayServerTests.serving(relay) { port in
+            // The clients keep trying for as long as the test may take; their peer timeout
+            // likewise never runs out before they are back.
+            let patient = RelayReconnect(within: .seconds(120))
+            var layer = DeliveryConfiguration()
+            layer.peerTimeout = .seconds(120)
             let adaRelay = try await RelayTransport.connect(host: "127.0.0.1", port: port, token: try RelayServerTests.token("ada"),
-                                                            reconnect: RelayReconnect())
+                                                            reconnect: patient)
             let boRelay = try await RelayTransport.connect(host: "127.0.0.1", port: port, token: try RelayServerTests.token("bo"),
-                                                           reconnect: RelayReconnect())
+                                                           reconnect: patient)
             #expect(!adaRelay.guarantees.isReliable && !adaRelay.guarantees.isOrdered, "a reconnecting transport can lose what is in flight")
-            let ada = DeliveryTransport(over: adaRelay)
-            let bo = DeliveryTransport(over: boRelay)
+            let ada = DeliveryTransport(over: adaRelay, configuration: layer)
+            let bo = DeliveryTransport(over: boRelay, configuration: layer)
             #expect(!ada.isPassThrough)
             let boGot = Delivered(bo)
             let adaGot = Delivered(ada)
             // A frame to everyone goes to the peers the layer knows of.
-            try await RelayServerTests.eventually("each to know the other") {
+            try await eventually("each to know the other") {
                 adaGot.joined == [bo.localParticipant] && boGot.joined == [ada.localParticipant]
             }
 
@@ -60,17 +70,18 @@ import Testing
                 if index == 100 { adaRelay.cutConnection() }  // the sender's connection
                 if index == 200 { boRelay.cutConnection() }   // the receiver's
                 try await ada.send([frame], to: .all, mode: .reliable)
+                // Paces the sends on purpose, so that both cuts fall while frames are in flight.
                 if index % 10 == 0 { try await Task.sleep(for: .milliseconds(2)) }
             }
             let reply = try FrameEncoder().encode(Frame(typeID: 2, body: [0xB0]))
             try await bo.send([reply], to: .all, mode: .reliable)
-            try await RelayServerTests.eventually("bo to get all 300 frames") { boGot.bodies.count >= 300 }
+            try await eventually("bo to get all 300 frames") { boGot.bodies.count >= 300 }
             // Compared by number: a mismatch names the first frames out of place, not 60 KB.
             let got = boGot.bodies.map { Int($0[0]) << 8 | Int($0[1]) }
             #expect(got == Array(0..<300), "every frame once, in order; first differences: \(zip(got, 0...).filter { $0 != $1 }.prefix(5))")
             #expect(boGot.bodies == bodies)
-            try await RelayServerTests.eventually("ada to get bo's frame") { adaGot.bodies == [[0xB0]] }
-            try await RelayServerTests.eventually("both reconnects") { adaRelay.statistics.reconnects == 1 && boRelay.statistics.reconnects == 1 }
+            try await eventually("ada to get bo's frame") { adaGot.bodies == [[0xB0]] }
+            try await eventually("both reconnects") { adaRelay.statistics.reconnects == 1 && boRelay.statistics.reconnects == 1 }
             // Nobody saw anybody leave.
             #expect(boGot.left.isEmpty && adaGot.left.isEmpty)
             // Each came back into its place: resumed after the relay saw the cut, or replacing
@@ -88,7 +99,9 @@ import Testing
 
     @Test func aParticipantNotBackWithinTheGraceLeavesThenAndOneThatClosesLeavesAtOnce() async throws {
         let handler = InMemoryLogHandler()
-        let relay = RelayServer(configuration: RelayServerConfiguration(secret: RelayServerTests.secret, reconnectGrace: .milliseconds(500)),
+        let clock = VirtualClock()
+        let relay = RelayServer(configuration: RelayServerConfiguration(secret: RelayServerTests.secret, reconnectGrace: .milliseconds(500),
+                                                                         clock: TimerClock(clock)),
                                 logger: Logger(label: "test") { _ in handler })
         try await RelayServerTests.serving(relay) { port in
             let watcher = try await RelayTransport.connect(host: "127.0.0.1", port: port, token: try RelayServerTests.token("watcher"))
@@ -98,12 +111,25 @@ import Testing
             let bo = try await RelayTransport.connect(host: "127.0.0.1", port: port, token: try RelayServerTests.token("bo"))
             ada.cutConnection()
             await bo.close()
-            try await RelayServerTests.eventually("the watcher to see both leave") {
-                watched.all.filter { if case .left = $0 { true } else { false } }.count == 2
+            func departures() -> [ParticipantID] { watched.all.compactMap { if case .left(let id) = $0 { id } else { nil } } }
+            // bo closed: it leaves at once, with no time passing.
+            try await eventually("the watcher to see bo leave") { departures() == [bo.localParticipant] }
+            try await eventually("the relay to see ada's connection lost") {
+                handler.entries.contains { $0.message == "lost" } && relay.census == ["canvas-7": 1]
             }
-            let departures = watched.all.compactMap { if case .left(let id) = $0 { id } else { nil } }
-            // bo closed: it left at once; ada was kept for the grace period, then left.
-            #expect(departures == [bo.localParticipant, ada.localParticipant])
+            // ada is kept for the grace period: 499 ms of it pass and she is still there
+            // (a marker from the watcher's side of the room comes back before any leave).
+            clock.advance(by: .milliseconds(499))
+            let marker = try await RelayTransport.connect(host: "127.0.0.1", port: port, token: try RelayServerTests.token("marker"))
+            #expect(marker.welcome.members.map(\.identity).sorted() == ["ada", "watcher"], "ada keeps her place within the grace")
+            await marker.close()
+            try await eventually("the watcher to see the marker come and go") {
+                departures() == [bo.localParticipant, marker.localParticipant]
+            }
+            // The grace ends: she leaves, as lost.
+            clock.advance(by: .milliseconds(1))
+            try await eventually("the watcher to see ada leave") { departures().count == 3 }
+            #expect(departures() == [bo.localParticipant, marker.localParticipant, ada.localParticipant])
             let messages = handler.entries.map { "\($0.message) \($0.metadata["participant"].map { "\($0)" } ?? "")" }
             let lost = try #require(messages.firstIndex(of: "lost ada"))
             let left = try #require(messages.firstIndex(of: "left ada"))
@@ -121,7 +147,7 @@ import Testing
         try await RelayServerTests.serving(relay) { port in
             let ada = try await RelayTransport.connect(host: "127.0.0.1", port: port, token: try RelayServerTests.token("ada"))
             ada.cutConnection()
-            try await RelayServerTests.eventually("ada's connection to be gone") { relay.census.isEmpty }
+            try await eventually("ada's connection to be gone") { relay.census.isEmpty }
             let bo = try await RelayTransport.connect(host: "127.0.0.1", port: port, token: try RelayServerTests.token("bo"))
             #expect(bo.welcome.members.map(\.identity) == ["ada"], "ada keeps its place for the grace period")
             // ada comes back: bo is not told anything new.
@@ -129,7 +155,7 @@ import Testing
             let again = try await RelayTransport.connect(host: "127.0.0.1", port: port, token: try RelayServerTests.token("ada"))
             #expect(again.localParticipant == ada.localParticipant && again.welcome.members.map(\.identity) == ["bo"])
             try await again.send([1], to: .all)
-            try await RelayServerTests.eventually("bo to get ada's frame") { boEvents.messages.count == 1 }
+            try await eventually("bo to get ada's frame") { boEvents.messages.count == 1 }
             #expect(boEvents.all == [.joined(ada.localParticipant), .message(TransportMessage(source: ada.localParticipant, bytes: [1], arrival: .zero))])
             await again.close()
             await bo.close()

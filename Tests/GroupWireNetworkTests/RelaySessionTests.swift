@@ -16,7 +16,7 @@ import Testing
 /// The whole stack over a real relay on loopback: group sessions, negotiation between a v1
 /// and a v3 peer (the v3 one without zstd), strokes both ways, and a late joiner catching
 /// up from a compressed, fragmented snapshot.
-@Suite struct RelaySessionTests {
+@Suite(.heavy) struct RelaySessionTests {
     struct Canvas: GroupActivity, Equatable {
         static let activityIdentifier = "com.example.draw-together"
         var name: String
@@ -52,19 +52,19 @@ import Testing
             let v3 = try Self.schema("Spec/Examples/Versions/DrawTogether-v3.gwspec")
             let ada = try await Participant.connect(port: port, identity: "ada", schema: v1, zstd: true)
             let bo = try await Participant.connect(port: port, identity: "bo", schema: v3, zstd: false)
-            try await RelayServerTests.eventually("ada and bo to agree") {
+            try await eventually("ada and bo to agree") {
                 if case .agreed? = ada.messenger.negotiationState(of: bo.transport.localParticipant),
                    case .agreed? = bo.messenger.negotiationState(of: ada.transport.localParticipant) { return true }
                 return false
             }
-            try await RelayServerTests.eventually("ada to be able to start a session") { ada.coordinator.stateObserver.isEligibleForGroupSession }
+            try await eventually("ada to be able to start a session") { ada.coordinator.stateObserver.isEligibleForGroupSession }
             try ada.coordinator.activate(Canvas(name: "versions"))
-            try await RelayServerTests.eventually("both to be offered the session") { !ada.sessions.all.isEmpty && !bo.sessions.all.isEmpty }
+            try await eventually("both to be offered the session") { !ada.sessions.all.isEmpty && !bo.sessions.all.isEmpty }
             let adaSession = ada.sessions.all[0]
             let boSession = bo.sessions.all[0]
             try adaSession.join()
             try boSession.join()
-            try await RelayServerTests.eventually("both to be in it") { adaSession.activeParticipants.count == 2 && boSession.activeParticipants.count == 2 }
+            try await eventually("both to be in it") { adaSession.activeParticipants.count == 2 && boSession.activeParticipants.count == 2 }
 
             // The canvas ada offers newcomers: 40 strokes of 200 points, well over one frame.
             let canvas = DrawTogetherV1Golden.CanvasSnapshot(strokes: (0..<40).map { stroke in
@@ -79,7 +79,7 @@ import Testing
                 try await boSession.messenger.send(DrawTogetherV3Golden.UpsertStroke(
                     id: UUID(), color: .orange, point: .init(x: Double(index), y: 2), width: 5, pressure: 0.5))
             }
-            try await RelayServerTests.eventually("the strokes to cross") { atAda.all.count == 10 && atBo.all.count == 10 }
+            try await eventually("the strokes to cross") { atAda.all.count == 10 && atBo.all.count == 10 }
             #expect(atAda.all.map(\.message.point.x) == (0..<10).map(Double.init))
             #expect(atBo.all.map(\.message.point.x) == (0..<10).map(Double.init))
             #expect(atBo.all.allSatisfy { $0.message.width == 3 && $0.message.color == .red && !$0.context.wasCompressed })
@@ -87,11 +87,11 @@ import Testing
 
             // A late joiner on v3 with zstd gets ada's canvas, compressed and in fragments.
             let cy = try await Participant.connect(port: port, identity: "cy", schema: v3, zstd: true)
-            try await RelayServerTests.eventually("cy to be offered the session") { !cy.sessions.all.isEmpty }
+            try await eventually("cy to be offered the session") { !cy.sessions.all.isEmpty }
             let cySession = cy.sessions.all[0]
             let snapshots = Collected(try cySession.messenger.messages(of: DrawTogetherV3Golden.CanvasSnapshot.self))
             try cySession.join()
-            try await RelayServerTests.eventually("cy to get the snapshot") { !snapshots.all.isEmpty }
+            try await eventually("cy to get the snapshot") { !snapshots.all.isEmpty }
             let received = try #require(snapshots.all.first)
             #expect(received.context.wasCompressed && received.context.source == ada.transport.localParticipant)
             #expect(received.message.pointCount == 8_000 && received.message.strokes.count == 40)

@@ -10,7 +10,7 @@ import Testing
 /// The relay over TLS with a self-signed certificate made at test time (openssl, which
 /// `make setup` installs): TLS clients that trust it talk, a plain client on the TLS port
 /// and clients that cannot verify the certificate are refused, bad files are named.
-@Suite struct RelayTLSTests {
+@Suite(.heavy) struct RelayTLSTests {
     static func tlsRelay(_ certificate: SelfSignedCertificate) -> RelayServer {
         RelayServer(configuration: RelayServerConfiguration(
             secret: RelayServerTests.secret, tls: RelayServerTLS(certificateChainFile: certificate.certificate, privateKeyFile: certificate.key)),
@@ -30,7 +30,7 @@ import Testing
             let frame = (0..<50_000).map { UInt8(truncatingIfNeeded: $0 * 7) }
             try await ada.send(frame, to: .all)
             try await ada.send([1, 2, 3], to: .only([bo.localParticipant]))
-            try await RelayServerTests.eventually("bo to get ada's frames over TLS") { boEvents.messages.count == 2 }
+            try await eventually("bo to get ada's frames over TLS") { boEvents.messages.count == 2 }
             #expect(boEvents.messages.map(\.bytes) == [frame, [1, 2, 3]])
             #expect(boEvents.messages.allSatisfy { $0.source == ada.localParticipant })
 
@@ -59,7 +59,7 @@ import Testing
             // The room went on: only ada and bo are in it.
             #expect(relay.census == ["canvas-7": 2])
             try await ada.send([9], to: .all)
-            try await RelayServerTests.eventually("bo to get ada's next frame") { boEvents.messages.count == 3 }
+            try await eventually("bo to get ada's next frame") { boEvents.messages.count == 3 }
             await ada.close()
             await bo.close()
         }

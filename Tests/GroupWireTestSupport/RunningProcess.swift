@@ -13,17 +13,44 @@ import Testing
 /// ```
 package final class RunningProcess: Sendable {
     /// Text a stream of the process wrote so far.
-    package final class Text: Sendable {
-        private let text = Mutex("")
+    package final class Text: @unchecked Sendable {
+        // safe because: `text` is only read or written with `condition` locked.
+        private let condition = NSCondition()
+        private var text = ""
 
         /// Creates empty text.
         package init() {}
 
-        /// Appends what was read.
-        package func append(_ data: Data) { text.withLock { $0 += String(decoding: data, as: UTF8.self) } }
+        /// Appends what was read and wakes blocking waiters.
+        package func append(_ data: Data) {
+            condition.lock()
+            text += String(decoding: data, as: UTF8.self)
+            condition.broadcast()
+            condition.unlock()
+        }
 
         /// Everything so far.
-        package var value: String { text.withLock { $0 } }
+        package var value: String {
+            condition.lock()
+            defer { condition.unlock() }
+            return text
+        }
+
+        /// Blocks this thread until `predicate` holds for the text, and runs `then` at once
+        /// on this thread (before any task gets to run): for a test that must act on output
+        /// right away even when the task pool is busy.
+        /// - Returns: whether `predicate` came to hold within `within`.
+        package func waitBlocking(within: Duration, until predicate: (String) -> Bool, then: () -> Void = {}) -> Bool {
+            let seconds = Double(within.components.seconds) + Double(within.components.attoseconds) / 1e18
+            let deadline = Date(timeIntervalSinceNow: seconds)
+            condition.lock()
+            defer { condition.unlock() }
+            while !predicate(text) {
+                guard condition.wait(until: deadline) else { return predicate(text) }
+            }
+            then()
+            return true
+        }
     }
 
     /// The process (already running).

@@ -3,10 +3,11 @@ import GroupWire
 import GroupWireCompression
 import GroupWireDynamic
 import GroupWireSpec
+import GroupWireTestSupport
 import Testing
 
 /// Every command run as the built binary: exit codes, output and error lines.
-@Suite(.serialized) struct CLIEndToEndTests {
+@Suite(.serialized, .heavy) struct CLIEndToEndTests {
     static let draw = "Spec/Examples/DrawTogether.gwspec"
     static let watch = "Spec/Examples/WatchTogether.gwspec"
 

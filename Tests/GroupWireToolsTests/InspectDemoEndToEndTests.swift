@@ -1,11 +1,12 @@
 import Foundation
 import GroupWireCapture
 import GroupWireTools
+import GroupWireTestSupport
 import Testing
 
 /// Runs the built `groupwire` executable's `demo`, `inspect` and `decode`, as a user would, and
 /// checks exit statuses and key output lines.
-@Suite struct InspectDemoEndToEndTests {
+@Suite(.heavy) struct InspectDemoEndToEndTests {
     @Test func theDemoFileInspectsCleanlyWithExitStatusZero() throws {
         let path = DemoFixtures.temporaryPath("demo.gwf")
         defer { try? FileManager.default.removeItem(atPath: path) }

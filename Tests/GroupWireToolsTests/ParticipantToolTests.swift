@@ -11,7 +11,7 @@ import Testing
 
 /// `groupwire participant`'s parts: which specs it runs, its event lines, its frame counts,
 /// and its refusals as a process.
-@Suite struct ParticipantToolTests {
+@Suite(.heavy) struct ParticipantToolTests {
     @Test func itRunsDrawTogetherVersionsOneAndThreeAndSaysSoForAnyOtherSpec() throws {
         #expect(try ParticipantTool.schema(RepositoryPaths.path("Spec/Examples/DrawTogether.gwspec")).1 == 1)
         #expect(try ParticipantTool.schema(RepositoryPaths.path("Spec/Examples/Versions/DrawTogether-v3.gwspec")).1 == 3)

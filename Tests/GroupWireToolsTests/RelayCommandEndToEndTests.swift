@@ -10,59 +10,36 @@ import Testing
 
 /// `groupwire relay` as an operator runs it: a real process on a free loopback port, clients
 /// with `groupwire token` tokens, and SIGTERM.
-@Suite struct RelayCommandEndToEndTests {
-    /// What the relay process printed so far.
-    final class Output: Sendable {
-        private let text = Mutex("")
-        func append(_ data: Data) { text.withLock { $0 += String(decoding: data, as: UTF8.self) } }
-        var value: String { text.withLock { $0 } }
-    }
-
-    /// A `groupwire relay` process on a free loopback port, with its output and log.
+@Suite(.heavy) struct RelayCommandEndToEndTests {
+    /// A `groupwire relay` process on a free loopback port, with its output and log;
+    /// stopped by its process id when the test ends, however it ends.
     final class RelayProcess: Sendable {
-        let process: Process
-        let output = Output()
-        let log = Output()
+        let running: RunningProcess
         let port: Int
-        private let pipes: [Pipe]
+        var process: Process { running.process }
+        /// What it printed to standard output.
+        var output: RunningProcess.Text { running.output }
+        /// Its log (standard error).
+        var log: RunningProcess.Text { running.errors }
 
         init(_ arguments: [String]) async throws {
             let binary = try #require(CLIRunner.binary)
-            let process = Process()
-            process.executableURL = binary
-            process.arguments = ["relay", "--port", "0"] + arguments
-            process.environment = ["GROUPWIRE_RELAY_SECRET": "s3cret"]
-            let pipe = Pipe()
-            let errorPipe = Pipe()
-            process.standardOutput = pipe
-            process.standardError = errorPipe
-            let output = output
-            let log = log
-            pipe.fileHandleForReading.readabilityHandler = { handle in output.append(handle.availableData) }
-            errorPipe.fileHandleForReading.readabilityHandler = { handle in log.append(handle.availableData) }
-            self.process = process
-            pipes = [pipe, errorPipe]
-            try process.run()
-            let deadline = ContinuousClock.now + .seconds(60)
-            while !output.value.contains("listening on"), ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(20)) }
-            guard let line = output.value.split(separator: "\n").first(where: { $0.contains("listening on 127.0.0.1:") }),
+            running = try RunningProcess(binary, ["relay", "--port", "0"] + arguments, environment: ["GROUPWIRE_RELAY_SECRET": "s3cret"])
+            try await running.waitForOutput(containing: "listening on")
+            guard let line = running.output.value.split(separator: "\n").first(where: { $0.contains("listening on 127.0.0.1:") }),
                   let port = Int(line.split(separator: ":").last ?? "") else {
-                kill(process.processIdentifier, SIGKILL)
-                throw RelayProcessError(description: "the relay printed no port: \(output.value) \(log.value)")
+                running.stop()
+                throw RelayProcessError(description: "the relay printed no port: \(running.output.value) \(running.errors.value)")
             }
             self.port = port
         }
 
         /// Kills the process by its id if it still runs.
-        func stop() {
-            if process.isRunning { kill(process.processIdentifier, SIGKILL) }
-            for pipe in pipes { pipe.fileHandleForReading.readabilityHandler = nil }
-        }
+        func stop() { running.stop() }
 
-        /// Waits until the log contains `text` (at most 30 s).
+        /// Waits until the log contains `text`.
         func waitForLog(_ text: String) async throws {
-            let deadline = ContinuousClock.now + .seconds(30)
-            while !log.value.contains(text), ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(20)) }
+            try await running.waitForErrors(containing: text)
         }
     }
 
@@ -92,11 +69,9 @@ import Testing
         let relay = try await RelayProcess(["--max-frame", "4096", "--drain-timeout", "2"])
         // Stopped by its process id whatever happens below.
         defer { relay.stop() }
-        let process = relay.process
         let output = relay.output
         let log = relay.log
         let port = relay.port
-        let deadline = ContinuousClock.now + .seconds(60)
 
         let ada = try await RelayTransport.connect(host: "127.0.0.1", port: port, token: try Self.token("ada"))
         let bo = try await RelayTransport.connect(host: "127.0.0.1", port: port, token: try Self.token("bo"))
@@ -113,7 +88,7 @@ import Testing
         // A refused token is answered and logged with its reason.
         let forged = try AccessToken(room: "canvas-7", identity: "eve", expiresAt: .max).signed(secret: Array("guess".utf8))
         await #expect(throws: RelayConnectError.self) { _ = try await RelayTransport.connect(host: "127.0.0.1", port: port, token: forged) }
-        while !log.value.contains("refused a connection"), ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(20)) }
+        try await relay.waitForLog("refused a connection")
         #expect(log.value.contains("refused a connection") && log.value.contains("invalidToken: the signature does not match"))
         #expect(log.value.contains("joined") && log.value.contains("participant=ada") && log.value.contains("room=canvas-7"))
         let counted = try await Self.scrape(port)
@@ -126,18 +101,14 @@ import Testing
             while true {
                 do { try await ada.send([UInt8(truncatingIfNeeded: sent)], to: .all) } catch { return sent }
                 sent += 1
+                // Paces the load on purpose: under the rate limit, so SIGTERM meets traffic, not a cut-off.
                 try? await Task.sleep(for: .milliseconds(1))
             }
         }
-        while try await Self.scrape(port)["groupwire_relay_frames_received_total"] ?? 0 < 50, ContinuousClock.now < deadline {
-            try await Task.sleep(for: .milliseconds(10))
-        }
-        kill(process.processIdentifier, SIGTERM)
-        let stopDeadline = ContinuousClock.now + .seconds(30)
-        while process.isRunning, ContinuousClock.now < stopDeadline { try await Task.sleep(for: .milliseconds(20)) }
-        try #require(!process.isRunning, "the relay did not stop within 30 s of SIGTERM")
-        #expect(process.terminationStatus == 0)
-        #expect(output.value.hasSuffix("groupwire relay: stopped\n"))
+        try await eventually("50 frames to reach the relay") { try await Self.scrape(port)["groupwire_relay_frames_received_total"] ?? 0 >= 50 }
+        relay.running.signal(SIGTERM)
+        #expect(try await relay.running.waitForExit() == 0)
+        try await eventually("the relay's last line") { output.value.hasSuffix("groupwire relay: stopped\n") }
         #expect(await sending.value >= 50)
         #expect(ada.relayError?.code == .shuttingDown && bo.relayError?.code == .shuttingDown)
         #expect(log.value.contains("shutting down") && log.value.contains("reason=shutdown"))
@@ -256,7 +227,7 @@ import Testing
         }
         offenders.append((flooder, flooderEvents, .rateLimited))
         for (offender, events, code) in offenders {
-            try await Self.eventually("the relay to close \(offender.welcome.you.identity)") { events.isFinished }
+            try await eventually("the relay to close \(offender.welcome.you.identity)") { events.isFinished }
             #expect(offender.relayError?.code == code, "\(offender.welcome.you.identity): \(String(describing: offender.relayError))")
         }
         try await relay.waitForLog("code=rateLimited")
@@ -269,12 +240,12 @@ import Testing
         let bo = try await RelayTransport.connect(host: "127.0.0.1", port: port, token: try Self.token("bo"))
         let boEvents = Collected(bo.events)
         try await ada.send([42], to: .all)
-        try await Self.eventually("bo to get ada's frame") { boEvents.all.contains(.message(TransportMessage(source: ada.localParticipant, bytes: [42], arrival: .zero))) }
+        try await eventually("bo to get ada's frame") { boEvents.all.contains(.message(TransportMessage(source: ada.localParticipant, bytes: [42], arrival: .zero))) }
         // bo's answer reaches ada after everything the relay forwarded to her before: once her
         // collector has it, it has the flood's share too (it may run late on a busy machine).
         try await bo.send([43], to: .all)
         let answer = TransportEvent.message(TransportMessage(source: bo.localParticipant, bytes: [43], arrival: .zero))
-        try await Self.eventually("ada to get bo's frame") { adaEvents.all.contains(answer) }
+        try await eventually("ada to get bo's frame") { adaEvents.all.contains(answer) }
         let reachedAda = adaEvents.all.prefix { $0 != answer }
             .compactMap { event -> TransportMessage? in if case .message(let message) = event { message } else { nil } }
         #expect(reachedAda.allSatisfy { $0.bytes.first == 0xF0 && $0.source == flooder.localParticipant }, "only the flood's first burst reached ada")
@@ -283,11 +254,4 @@ import Testing
         for client in [ada, bo, elsewhere] { await client.close() }
     }
 
-    static func eventually(_ what: String, _ condition: () -> Bool) async throws {
-        let deadline = ContinuousClock.now + .seconds(30)
-        while !condition() {
-            guard ContinuousClock.now < deadline else { throw RelayProcessError(description: "gave up waiting for \(what)") }
-            try await Task.sleep(for: .milliseconds(20))
-        }
-    }
 }

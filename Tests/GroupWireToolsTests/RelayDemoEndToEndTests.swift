@@ -7,7 +7,7 @@ import Testing
 /// The relay across real processes, as `groupwire demo` runs it: a `groupwire relay`
 /// process and four `groupwire participant` processes on loopback. What each participant
 /// received is asserted here from its own event lines, not from the demo's checks.
-@Suite struct RelayDemoEndToEndTests {
+@Suite(.heavy) struct RelayDemoEndToEndTests {
     static var demo: RelayDemo? {
         guard let binary = CLIRunner.binary else { return nil }
         var demo = RelayDemo(executable: binary)
@@ -117,71 +117,40 @@ import Testing
 
     @Test func anInterruptedDemoLeavesNothingRunning() async throws {
         let binary = try #require(CLIRunner.binary)
-        let process = Process()
-        process.executableURL = binary
-        // 1,000 strokes 5 ms apart: the first round alone lasts over 5 s, so the interrupt
+        // 1,000 strokes 5 ms apart (the most it takes): the first round alone lasts over 5 s, so the interrupt
         // comes while everything runs, however late this test reads the progress lines.
-        process.arguments = ["demo", "--examples", RepositoryPaths.path("Spec/Examples"), "--strokes", "1000"]
-        let output = Pipe()
-        let errors = Pipe()
-        process.standardOutput = output
-        process.standardError = errors
-        let lines = Lines(output.fileHandleForReading)
-        try process.run()
-        let pid = process.processIdentifier
+        let demo = try RunningProcess(binary, ["demo", "--examples", RepositoryPaths.path("Spec/Examples"), "--strokes", "1000"])
         // What it started, from its progress lines ("  started NAME (pid N)").
-        var children: [Int32] {
-            lines.all.compactMap { line in
-                guard let open = line.range(of: "(pid ") else { return nil }
-                return Int32(line[open.upperBound...].dropLast())
-            }
-        }
+        var children: [Int32] { Self.pids(in: demo.output.value) }
         defer {
-            if process.isRunning { kill(pid, SIGKILL) }
+            demo.stop()
             for child in children { kill(child, SIGKILL) }
         }
-        // Waits block this thread rather than sleep in a task: with every suite running at
-        // once the task pool is busy for seconds, and the demo would be over before the
-        // interrupt. The output handler runs on a thread of its own.
-        let deadline = ContinuousClock.now + .seconds(90)
-        while children.count < 2, process.isRunning, ContinuousClock.now < deadline { usleep(5_000) }
-        try #require(children.count >= 2, "the demo started \(children) (running: \(process.isRunning)): \(lines.all)")
-        kill(pid, SIGINT)
-        let stopDeadline = ContinuousClock.now + .seconds(30)
-        while process.isRunning, ContinuousClock.now < stopDeadline { usleep(5_000) }
-        try #require(!process.isRunning, "the demo still runs 30 s after SIGINT")
-        // Its handler kills what it started (exit 130). Should the handler not run (seen
-        // once, on a machine busy with every suite at once), the children still end: the
-        // participants and the relay stop when their standard input, the demo's pipe, closes.
-        let reason = "\(process.terminationReason) \(process.terminationStatus); it said: \(lines.all) \(String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self))"
-        #expect(process.terminationStatus == 130 || process.terminationStatus == SIGINT, "\(reason)")
-        let goneDeadline = ContinuousClock.now + .seconds(15)
-        while children.contains(where: Self.isAlive), ContinuousClock.now < goneDeadline { try await Task.sleep(for: .milliseconds(50)) }
-        for child in children {
-            #expect(!Self.isAlive(child), "process \(child) is still running (\(reason))")
+        // The interrupt goes out from the output's own thread the moment two processes are
+        // up: a task pool busy with other suites cannot delay it past the demo's end.
+        let interrupted = await withCheckedContinuation { continuation in
+            Thread {
+                continuation.resume(returning: demo.output.waitBlocking(within: .seconds(120), until: { Self.pids(in: $0).count >= 2 }) {
+                    demo.signal(SIGINT)
+                })
+            }.start()
         }
+        try #require(interrupted, "the demo started \(children) (exited: \(demo.hasExited)): \(demo.output.value) \(demo.errors.value)")
+        let status = try await demo.waitForExit()
+        // Its handler kills what it started (exit 130). Should the handler not run, the
+        // children still end: the participants and the relay stop when their standard
+        // input, the demo's pipe, closes.
+        let reason = "\(demo.process.terminationReason) \(status); it said: \(demo.output.value) \(demo.errors.value)"
+        #expect(status == 130 || status == SIGINT, "\(reason)")
+        try await eventually("every process the demo started to end") { !children.contains(where: Self.isAlive) }
     }
 
-    /// The lines written to a handle, stored by its read handler itself (no task to wait
-    /// for, however busy the machine).
-    final class Lines: Sendable {
-        private let state = Mutex<(partial: [UInt8], lines: [String])>(([], []))
-
-        init(_ handle: FileHandle) {
-            handle.readabilityHandler = { [self] handle in
-                let data = handle.availableData
-                if data.isEmpty { handle.readabilityHandler = nil }
-                state.withLock { state in
-                    state.partial += data
-                    while let end = state.partial.firstIndex(of: 0x0A) {
-                        state.lines.append(String(decoding: state.partial[..<end], as: UTF8.self))
-                        state.partial.removeSubrange(...end)
-                    }
-                }
-            }
+    /// The process ids in the demo's progress lines ("  started NAME (pid N)").
+    static func pids(in output: String) -> [Int32] {
+        output.split(separator: "\n").compactMap { line in
+            guard let open = line.range(of: "(pid ") else { return nil }
+            return Int32(line[open.upperBound...].dropLast())
         }
-
-        var all: [String] { state.withLock { $0.lines } }
     }
 
     /// Whether `pid` runs (a zombie waiting to be reaped does not).

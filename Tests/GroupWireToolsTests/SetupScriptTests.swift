@@ -6,7 +6,7 @@ import Testing
 /// `brew`, `dpkg`, `apt-get`, …) that record their calls, so the macOS branches are
 /// exercised on Linux. What the fakes cannot show: that real Homebrew's `zstd` formula
 /// gives SwiftPM a usable `libzstd.pc` on a real Mac.
-@Suite struct SetupScriptTests {
+@Suite(.heavy) struct SetupScriptTests {
     /// A folder of fake tools: each appends `NAME ARGS` to `calls.log` and exits with the
     /// status given for it (0 when not given); `uname` prints the system, `id` a user's id
     /// (1000, not root) and both are not logged.

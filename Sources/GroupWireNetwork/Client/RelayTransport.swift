@@ -106,8 +106,9 @@ public final class RelayTransport: Transport {
         // The socket, once there is one, so that a timeout can close it (which fails
         // whatever waits on it; a future's wait cannot be cancelled otherwise).
         let socket = SocketBox()
+        let timeoutEnd = clock.now() + timeout
         let timer = Task {
-            try await clock.sleep(for: timeout)
+            try await clock.sleep(timeoutEnd)
             socket.timedOut()
         }
         defer { timer.cancel() }
@@ -239,8 +240,9 @@ public final class RelayTransport: Transport {
             try? await clock.sleep(min(clock.now() + pause, deadline))
             pause = min(pause * 2, policy.maxDelay)
             let socket = SocketBox()
+            let attemptEnd = clock.now() + policy.attemptTimeout
             let timer = Task {
-                try await clock.sleep(for: policy.attemptTimeout)
+                try await clock.sleep(attemptEnd)
                 socket.timedOut()
             }
             defer { timer.cancel() }

@@ -87,8 +87,10 @@ final class RelayRooms: Sendable {
             state.rooms[connection.room]?[id] = nil
             if state.rooms[connection.room]?.isEmpty == true { state.rooms[connection.room] = nil }
             if reason == .lost, grace > .zero {
-                let expiry = Task { [weak self, grace, clock] in
-                    guard (try? await clock.sleep(for: grace)) != nil else { return }
+                // The deadline is taken now, not when the task first runs.
+                let deadline = clock.now() + grace
+                let expiry = Task { [weak self, clock] in
+                    guard (try? await clock.sleep(deadline)) != nil else { return }
                     self?.expire(id, room: connection.room)
                 }
                 state.absent[connection.room, default: [:]][id] = Absent(member: connection.member, expiry: expiry)

@@ -149,9 +149,10 @@ public final class RelayServer: Sendable {
         for connection in rooms.all {
             connection.finish(RelayError(.shuttingDown, "the relay is shutting down"), reason: .shutdown, code: .goingAway)
         }
-        let (rooms, logger, timeout, clock) = (rooms, logger, configuration.drainTimeout, configuration.clock)
+        let (rooms, logger, clock) = (rooms, logger, configuration.clock)
+        let drainEnd = clock.now() + configuration.drainTimeout
         let deadline = Task {
-            try await clock.sleep(for: timeout)
+            try await clock.sleep(drainEnd)
             let open = rooms.all
             logger.warning("drain timed out; closing the connections still open", metadata: ["connections": "\(open.count)"])
             for connection in open { connection.close() }
@@ -294,8 +295,9 @@ public final class RelayServer: Sendable {
                     // close its side. The reader ends when the client closes or goes away (or
                     // breaks the protocol); the writer then sends what is queued and the close.
                     if try await group.next() == .writer {
+                        let closeWaitEnd = self.configuration.clock.now() + .seconds(1)
                         group.addTask {
-                            try await self.configuration.clock.sleep(for: .seconds(1))
+                            try await self.configuration.clock.sleep(closeWaitEnd)
                             return .timeout
                         }
                         _ = try await group.next()

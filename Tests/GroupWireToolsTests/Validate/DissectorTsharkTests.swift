@@ -17,7 +17,7 @@ let tsharkPath = ["/usr/bin/tshark", "/usr/local/bin/tshark", "/opt/homebrew/bin
 
 /// The generated Lua dissector run by the real tshark on captures the toolkit made,
 /// compared field by field with what `groupwire inspect` decodes from the same capture.
-@Suite(.enabled(if: tsharkPath != nil, "tshark is not installed (make setup installs it)"))
+@Suite(.enabled(if: tsharkPath != nil, "tshark is not installed (make setup installs it)"), .heavy)
 struct DissectorTsharkTests {
     static let tshark = tsharkPath
     static let v3 = "Spec/Examples/Versions/DrawTogether-v3.gwspec"

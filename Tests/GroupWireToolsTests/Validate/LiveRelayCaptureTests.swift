@@ -17,48 +17,40 @@ import Testing
 /// `groupwire relay` process: read back by the generated dissector, and validated from
 /// tshark's fields output (with and without the TCP stream column) as the README's recipe
 /// says.
-@Suite(.enabled(if: tsharkPath != nil && geteuid() == 0, "needs tshark and the right to capture on lo (root)"))
+@Suite(.enabled(if: tsharkPath != nil && geteuid() == 0, "needs tshark and the right to capture on lo (root)"), .heavy)
 struct LiveRelayCaptureTests {
     static let v1 = RepositoryPaths.root.appendingPathComponent("Spec/Examples/DrawTogether.gwspec").path
 
-    /// tshark capturing on lo, stopped by its process id.
+    /// tshark capturing on lo, stopped by its process id. It prints a line per packet as it
+    /// captures it (`-P -l`), so a test can wait until a packet it sent last has been seen.
     final class Capture: Sendable {
-        let process: Process
+        let tshark: RunningProcess
         let path: String
-        private let errors: RelayCommandEndToEndTests.Output
-        private let pipe: Pipe
 
         init(port: Int, path: String) async throws {
-            let process = Process()
             // Through env: this test process may ignore SIGTERM (tests of the relay's signal
             // handling run in it), and an ignored signal stays ignored across exec.
-            process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-            process.arguments = ["--default-signal=TERM,INT", tsharkPath!, "-i", "lo", "-f", "tcp port \(port)", "-w", path, "-q"]
-            let pipe = Pipe()
-            let errors = RelayCommandEndToEndTests.Output()
-            process.standardError = pipe
-            process.standardOutput = FileHandle.nullDevice
-            pipe.fileHandleForReading.readabilityHandler = { handle in errors.append(handle.availableData) }
-            self.process = process
+            tshark = try RunningProcess(URL(fileURLWithPath: "/usr/bin/env"), [
+                "--default-signal=TERM,INT", tsharkPath!, "-i", "lo", "-f", "tcp port \(port)", "-w", path, "-q", "-P", "-l",
+                "-d", "tcp.port==\(port),http",
+            ])
             self.path = path
-            self.errors = errors
-            self.pipe = pipe
-            try process.run()
-            let deadline = ContinuousClock.now + .seconds(30)
-            while !errors.value.contains("Capture started"), process.isRunning, ContinuousClock.now < deadline {
-                try await Task.sleep(for: .milliseconds(20))
-            }
-            try #require(errors.value.contains("Capture started"), "tshark did not start capturing: \(errors.value)")
+            try await tshark.waitForErrors(containing: "Capture started")
+        }
+
+        /// Sends a plain HTTP request with a path of its own to the relay's port and waits
+        /// until tshark has captured it: then it has every packet sent before it too.
+        func mark(port: Int) async throws {
+            let marker = "/groupwire-capture-marker-\(UInt32.random(in: 0...UInt32.max))"
+            _ = try await LoopbackSocket.httpGet(port: port, path: marker)
+            try await tshark.waitForOutput(containing: "GET \(marker)")
         }
 
         /// Stops the capture (SIGTERM, which tshark handles by finishing the file) and waits
         /// for tshark to exit.
         func stop() async throws {
-            if process.isRunning { kill(process.processIdentifier, SIGTERM) }
-            let deadline = ContinuousClock.now + .seconds(30)
-            while process.isRunning, ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(20)) }
-            if process.isRunning { kill(process.processIdentifier, SIGKILL) }
-            pipe.fileHandleForReading.readabilityHandler = nil
+            tshark.signal(SIGTERM)
+            _ = try await tshark.waitForExit()
         }
     }
 
@@ -68,7 +60,7 @@ struct LiveRelayCaptureTests {
         let relay = try await RelayCommandEndToEndTests.RelayProcess([])
         defer { relay.stop() }
         let capture = try await Capture(port: relay.port, path: folder.appendingPathComponent("relay.pcapng").path)
-        defer { if capture.process.isRunning { kill(capture.process.processIdentifier, SIGKILL) } }
+        defer { capture.tshark.stop() }
 
         let schema = try HelloSchema(spec: try SpecLoading.load(Self.v1).spec)
         func join(_ name: String) async throws -> (RelayTransport, Messenger) {
@@ -79,7 +71,7 @@ struct LiveRelayCaptureTests {
         }
         let (anaTransport, ana) = try await join("ana")
         let (benTransport, ben) = try await join("ben")
-        try await RelayCommandEndToEndTests.eventually("ana and ben to agree") {
+        try await eventually("ana and ben to agree") {
             if case .agreed? = ana.negotiationState(of: benTransport.localParticipant),
                case .agreed? = ben.negotiationState(of: anaTransport.localParticipant) { return true }
             return false
@@ -108,7 +100,7 @@ struct LiveRelayCaptureTests {
         #expect(await snapshotIterator.next()?.message == big)
         await anaTransport.close()
         await benTransport.close()
-        try await Task.sleep(for: .milliseconds(300))
+        try await capture.mark(port: relay.port)
         try await capture.stop()
 
         let tshark = URL(fileURLWithPath: tsharkPath!)
