@@ -141,6 +141,33 @@ import Testing
         }
     }
 
+    @Test func aCutClientWaitsForItsPauseOnItsOwnClockBeforeItDialsAgain() async throws {
+        let relay = RelayServer(configuration: RelayServerConfiguration(secret: RelayServerTests.secret, reconnectGrace: .seconds(30),
+                                                                         clock: TimerClock(VirtualClock())),
+                                logger: RelayServerTests.quiet)
+        try await RelayServerTests.serving(relay) { port in
+            let clock = VirtualClock()
+            let ada = try await RelayTransport.connect(host: "127.0.0.1", port: port, token: try RelayServerTests.token("ada"),
+                                                       reconnect: RelayReconnect(within: .seconds(3), firstDelay: .milliseconds(100)),
+                                                       clock: TimerClock(clock))
+            let adaEvents = Events(ada)
+            ada.cutConnection()
+            // The first pause is set on the client's clock; while it stands still nothing is dialled.
+            try await eventually("the reconnect loop to wait for its first pause") { clock.deadlines.contains(.milliseconds(100)) }
+            clock.advance(by: .milliseconds(99))
+            #expect(clock.deadlines.contains(.milliseconds(100)) && ada.statistics.reconnects == 0)
+            clock.advance(by: .milliseconds(1))
+            try await eventually("ada to be back") { ada.statistics.reconnects == 1 }
+            // Back in its place: it can send, and its stream went on without a leave.
+            let bo = try await RelayTransport.connect(host: "127.0.0.1", port: port, token: try RelayServerTests.token("bo"))
+            #expect(bo.welcome.members.map(\.identity) == ["ada"])
+            try await eventually("ada to see bo join") { adaEvents.all.contains(.joined(bo.localParticipant)) }
+            #expect(!adaEvents.all.contains { if case .left = $0 { true } else { false } })
+            await bo.close()
+            await ada.close()
+        }
+    }
+
     @Test func aNewcomerDuringTheGraceSeesTheAbsentParticipantAsAMember() async throws {
         let relay = RelayServer(configuration: RelayServerConfiguration(secret: RelayServerTests.secret, reconnectGrace: .seconds(30)),
                                 logger: RelayServerTests.quiet)

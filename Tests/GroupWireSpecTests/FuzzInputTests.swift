@@ -76,17 +76,19 @@ import GroupWireTesting
         #expect(found.first?.description == "t.gwspec:3:26: error: type is nested more than 16 levels deep")
     }
 
-    @Test func longRunsOfGarbageAreLinearAndBounded() {
-        let clock = ContinuousClock()
-        let elapsed = clock.measure {
-            survive(String(repeating: "$", count: 50_000))
-            survive(String(repeating: "{", count: 50_000))
-            survive(String(repeating: "}", count: 50_000))
-            survive("package t version 1\n" + String(repeating: "struct S {\n", count: 5_000))
-            survive(String(repeating: "\"", count: 25_000))
-            survive(String(repeating: "/*", count: 25_000))
+    /// Their speed is the spec benchmark's and the fuzzer's to watch (a timed unit test
+    /// fails on a busy machine); here: no trap, and the diagnostics stay bounded.
+    @Test func longRunsOfGarbageAreBounded() {
+        for text in [
+            String(repeating: "$", count: 50_000), String(repeating: "{", count: 50_000), String(repeating: "}", count: 50_000),
+            "package t version 1\n" + String(repeating: "struct S {\n", count: 5_000), String(repeating: "\"", count: 25_000),
+            String(repeating: "/*", count: 25_000),
+        ] {
+            survive(text)
+            let found = diagnostics(text)
+            // The parser stops at the limit; the checks of what it parsed add at most one each.
+            #expect(!found.isEmpty && found.count < 2 * SpecLimits.default.maxDiagnosticsPerFile, "\(text.prefix(20)): \(found.count)")
         }
-        #expect(elapsed < .seconds(20))
     }
 
     @Test func theParserStopsCollectingAfterTheDiagnosticLimit() {

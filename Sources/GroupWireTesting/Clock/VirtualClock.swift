@@ -68,6 +68,12 @@ public final class VirtualClock: Clock, Sendable {
         state.withLock { $0.sleepers.count }
     }
 
+    /// The deadlines the sleepers wait for now, earliest first (as times since the clock's
+    /// creation): a test waits until the timer it means to fire is set, then moves time.
+    public var deadlines: [Duration] {
+        state.withLock { $0.sleepers.values.map(\.deadline).sorted() }
+    }
+
     /// How many sleepers an advance woke whose tasks have not yet run (returned from their
     /// sleep): on a busy machine a woken task can wait a while for a thread, and a loop that
     /// drives time waits for this to reach zero before it moves time again.

@@ -176,13 +176,14 @@ struct Simulation {
         return (lines.joined(separator: "\n") + "\n\n", holds)
     }
 
-    /// Moves simulated time until `condition` holds (at most 60 simulated seconds).
+    /// Moves simulated time in 5 ms steps, each time waiting for the participants' tasks to
+    /// take what arrived, until `condition` holds (at most 60 simulated seconds).
     private func settle(_ hub: InProcessHub, until condition: () -> Bool) async throws {
         let start = hub.clock.elapsed
+        try await hub.settle()
         while !condition() {
             guard hub.clock.elapsed - start < .seconds(60) else { throw SimulationError.stuck }
-            await hub.advance(by: .milliseconds(5))
-            try await Task.sleep(for: .milliseconds(1))
+            try await hub.step(by: .milliseconds(5))
         }
     }
 
