@@ -150,7 +150,8 @@ public final class FrameFileStream {
         self.format = format ?? FrameFileFormat.detect(prefix: first)
         firstChunk = first
         if self.format == .hex {
-            hex = HexDumpReader(path: path)
+            // Bounded: a `*` line may otherwise stand for 2^60 bytes of repetition.
+            hex = HexDumpReader(path: path, maxBytes: HexDump.defaultMaxBytes)
         }
         if self.format.isCapture {
             packets = CapturePacketReader(format: self.format, path: path)

@@ -172,8 +172,12 @@ public struct CapturePacketReader: Sendable {
                     let code = u16(option, big: bigEndian)
                     let size = Int(u16(option + 2, big: bigEndian))
                     if code == 0 { break }
-                    guard option + 4 + size <= end else { break }
+                    guard size <= end - option - 4 else {
+                        throw error(.badCapture, at: base + option + 2,
+                                    "interface option \(code) claims \(size) bytes; only \(end - option - 4) are left in its block")
+                    }
                     if code == 9, size >= 1 { resolution = buffer[option + 4] }
+                    // safe because: size <= end - option - 4 < maxBlockLength, so this stays far below Int.max.
                     option += 4 + (size + 3) / 4 * 4
                 }
                 interfaces.append((linkType, resolution))
@@ -197,6 +201,9 @@ public struct CapturePacketReader: Sendable {
                 let data = Array(buffer[(blockStart + 28)..<(blockStart + 28 + captured)])
                 return packet(data, at: blockOffset + 28, original: original, timestamp: Self.nanoseconds(high << 32 | low, resolution: resolution))
             case 3:
+                guard length >= 16 else {
+                    throw error(.badCapture, at: blockOffset + 4, "a simple packet block of \(length) bytes is shorter than its 16-byte minimum")
+                }
                 guard interfaces.count > 0 else {
                     throw error(.badCapture, at: blockOffset, "a simple packet block before any interface description block")
                 }
@@ -249,7 +256,9 @@ public struct CapturePacketReader: Sendable {
             let seconds = exponent >= 64 ? 0 : value >> UInt64(exponent)
             let fraction = exponent >= 64 ? value : value & ((1 << UInt64(exponent)) - 1)
             let scaled = exponent == 0 ? 0 : UInt64((Double(fraction) / Double(sign: .plus, exponent: exponent, significand: 1)) * 1e9)
-            return seconds.multipliedReportingOverflow(by: 1_000_000_000).overflow ? .max : seconds * 1_000_000_000 + scaled
+            let (whole, overflow) = seconds.multipliedReportingOverflow(by: 1_000_000_000)
+            let (sum, carry) = whole.addingReportingOverflow(scaled)
+            return overflow || carry ? .max : sum
         }
         if exponent <= 9 {
             var factor: UInt64 = 1
@@ -274,7 +283,13 @@ public struct CapturePacketReader: Sendable {
             case 0x4D3C_B2A1: bigEndian = true; pcapNanoseconds = true
             default: throw error(.badCapture, at: offset, "not a pcap file header (magic 0x\(hex(u32(start, big: false))))")
             }
-            let linkType = UInt16(truncatingIfNeeded: u32(start + 20, big: bigEndian))
+            // The low 16 bits are the link type; bits 16-25 are reserved and must be zero (the
+            // top bits may carry the FCS length).
+            let field = u32(start + 20, big: bigEndian)
+            guard field & 0x03FF_0000 == 0 else {
+                throw error(.unknownLinkType, at: offset + 20, "link type field 0x\(hex(field)) sets reserved bits 16-25; not a pcap file of link type \(CaptureRecord.linkType)")
+            }
+            let linkType = UInt16(truncatingIfNeeded: field)
             try checkLinkType(linkType, at: offset + 20)
             start += 24
             pcapHeaderRead = true

@@ -240,11 +240,12 @@ public struct CaptureValidator {
                 "the input ends inside \(count) fragmented message\(count == 1 ? "" : "s") whose fragments are not all there"))
         }
         for (key, state) in streams.sorted(by: { $0.value.firstFrame < $1.value.firstFrame }) where key.stream & 1 == 1 {
-            guard let highest = state.above.keys.max() else { continue }
-            let missing = (state.through + 1...highest).filter { state.above[$0] == nil }
-            guard !missing.isEmpty else { continue }
+            // Every held sequence is past `through`, so the highest is at least through + 1.
+            let held = state.above.keys.sorted()
+            guard let highest = held.last, highest - state.through > 1 else { continue }
             problems.append(ValidationProblem(.sequence, frame: nil, offset: nil,
-                "reliable stream \(key.stream) \(describe(key.route)) never shows \(ranges(missing)) (seen up to \(highest))"))
+                "reliable stream \(key.stream) \(describe(key.route)) never shows "
+                    + "\(Self.holes(after: state.through, through: highest - 1, held: held.dropLast())) (seen up to \(highest))"))
         }
         summary.problems += problems.count
         return problems
@@ -308,7 +309,7 @@ public struct CaptureValidator {
         }
         var problems: [ValidationProblem] = []
         state.above[sequence] = checksum
-        while let next = state.above.removeValue(forKey: state.through + 1) {
+        while state.through < .max, let next = state.above.removeValue(forKey: state.through + 1) {
             state.through += 1
             state.recent[state.through] = next
         }
@@ -317,16 +318,20 @@ public struct CaptureValidator {
             if state.recent.count > Int(Self.sequenceWindow) * 2 { state.recent = state.recent.filter { $0.key > floor } }
         }
         // A window's worth ahead of the first hole: the hole will not be filled.
-        if reliable, let highest = state.above.keys.max(), highest > state.through + Self.sequenceWindow {
+        // (Every key of `above` is past `through`, so the subtraction cannot wrap.)
+        if reliable, let highest = state.above.keys.max(), highest - state.through > Self.sequenceWindow {
             let target = highest - Self.sequenceWindow
-            let missing = (state.through + 1...target).filter { state.above[$0] == nil }
+            // The held sequences up to the target, in order: the holes are the gaps between
+            // them, never enumerated one by one (a sequence can jump by 2^40).
+            let held = state.above.keys.filter { $0 <= target }.sorted()
             problems.append(ValidationProblem(.sequence, frame: number, offset: offset,
-                "reliable stream \(delivery.stream) \(describe(route)) moved \(Self.sequenceWindow) sequences past \(ranges(missing)) without them"))
-            for sequence in state.through + 1...target {
+                "reliable stream \(delivery.stream) \(describe(route)) moved \(Self.sequenceWindow) sequences past "
+                    + "\(Self.holes(after: state.through, through: target, held: held)) without them"))
+            for sequence in held {
                 if let checksum = state.above.removeValue(forKey: sequence) { state.recent[sequence] = checksum }
             }
             state.through = target
-            while let next = state.above.removeValue(forKey: state.through + 1) {
+            while state.through < .max, let next = state.above.removeValue(forKey: state.through + 1) {
                 state.through += 1
                 state.recent[state.through] = next
             }
@@ -474,16 +479,24 @@ public struct CaptureValidator {
         return from + to
     }
 
-    private func ranges(_ values: [UInt64]) -> String {
-        var parts: [String] = []
-        var index = 0
-        while index < values.count, parts.count < 8 {
-            var end = index
-            while end + 1 < values.count, values[end + 1] == values[end] + 1 { end += 1 }
-            parts.append(end == index ? "\(values[index])" : "\(values[index])-\(values[end])")
-            index = end + 1
+    /// The sequences after `through` up to `target` that are not in `held` (sorted, each
+    /// in that range), as at most eight ranges and a count of the rest; computed from the
+    /// gaps between the held ones, so its cost does not depend on how many are missing.
+    static func holes(after through: UInt64, through target: UInt64, held: some Sequence<UInt64>) -> String {
+        var gaps: [(first: UInt64, last: UInt64)] = []
+        // safe because: through < target < UInt64.max (a window, or one, below the highest
+        // sequence seen), and every held sequence is at most target, so no + 1 here wraps.
+        var next = through + 1
+        for sequence in held {
+            if sequence > next { gaps.append((next, sequence - 1)) }
+            next = sequence + 1
         }
-        let text = "sequence\(values.count == 1 ? "" : "s") " + parts.joined(separator: ", ")
-        return index < values.count ? text + " and \(values.count - index) more" : text
+        if next <= target { gaps.append((next, target)) }
+        // safe because: the gaps are disjoint parts of through + 1 ... target.
+        let total = gaps.reduce(UInt64(0)) { $0 + ($1.last - $1.first + 1) }
+        let shown = gaps.prefix(8).map { $0.first == $0.last ? "\($0.first)" : "\($0.first)-\($0.last)" }
+        let shownCount = gaps.prefix(8).reduce(UInt64(0)) { $0 + ($1.last - $1.first + 1) }
+        let text = "sequence\(total == 1 ? "" : "s") " + shown.joined(separator: ", ")
+        return shownCount < total ? text + " and \(total - shownCount) more" : text
     }
 }

@@ -70,16 +70,21 @@ package enum InspectTool {
         } catch {
             output.flush()
             output.message(diagnostic(error))
-            return .failure
+            // A damaged capture is a problem in the input (1); an unreadable one is not (2).
+            return error.kind == .badCapture ? .invalidInput : .failure
         }
         output.write(renderer.end(byteCount: stream.byteCount))
         return renderer.allValid ? .ok : .invalidInput
     }
 
-    /// `path:line:column: error: …` for a problem inside a file, else `groupwire: error: path: …`.
+    /// `path:line:column: error: …` for a problem inside a text file, `groupwire: error:
+    /// path: byte N: …` for one at a byte offset of a binary file, else `groupwire: error: path: …`.
     static func diagnostic(_ error: FrameFileError) -> String {
         if error.line != nil {
             return error.description + "\n"
+        }
+        if let offset = error.offset {
+            return ToolResult.errorLine("\(error.path): byte \(offset): \(error.message)")
         }
         return ToolResult.errorLine("\(error.path): \(error.message)")
     }
