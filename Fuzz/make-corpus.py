@@ -11,7 +11,9 @@ FuzzReassembler from Spec/vectors/fragments and messages split the way the Fragm
 splits them, FuzzReceivePipeline from frame, fragment and compression vectors sent by
 three peers, FuzzFrameFile from frames written as plain hex, `xxd` and `hexdump -C`
 dumps, FuzzSpecCompiler from Spec/Examples and Tests/Specs, FuzzGeneratedTypes and
-FuzzDynamicCodec from the example messages. Each target's input format is
+FuzzDynamicCodec from the example messages, FuzzCaptureReader and FuzzValidate from
+pcapng and pcap files built here (both byte orders, every block type, option and length
+edge CapturePacketReader handles, all four pcap magics). Each target's input format is
 described in its harness, Fuzz/Harnesses/*FuzzHarness.swift.
 
 Usage: python3 Fuzz/make-corpus.py   (rewrites Fuzz/corpus/* except FuzzWireDecoder;
@@ -257,6 +259,13 @@ def frame_file_corpus(valid):
     write(folder, "bad-digit.txt", b"c7 01 0g\n")
 
 
+def packet_data(direction, local, peer, room, frame):
+    """A capture packet: the pseudo-header (Spec/CAPTURE.md, little-endian in every file)
+    and the frame."""
+    room = room.encode()
+    return struct.pack("<BBHI", 1, direction, 41 + len(room), 0) + local + peer + bytes([len(room)]) + room + frame
+
+
 def pcapng(records, header=True):
     """A pcapng file as CaptureWriter writes it (Spec/CAPTURE.md): records are
     (direction, local, peer, room, frame)."""
@@ -266,9 +275,8 @@ def pcapng(records, header=True):
     if header:
         out += block(0x0A0D0D0A, struct.pack("<IHHq", 0x1A2B3C4D, 1, 0, -1) + struct.pack("<I", 0))
         out += block(1, struct.pack("<HHI", 147, 0, 0) + struct.pack("<HHB3x", 9, 1, 9) + struct.pack("<I", 0))
-    for index, (direction, local, peer, room, frame) in enumerate(records):
-        room = room.encode()
-        data = struct.pack("<BBHI", 1, direction, 41 + len(room), 0) + local + peer + bytes([len(room)]) + room + frame
+    for index, record in enumerate(records):
+        data = packet_data(*record)
         padded = data + bytes(-len(data) % 4)
         stamp = 1764000000000000000 + index * 1000000
         out += block(6, struct.pack("<IIIII", 0, stamp >> 32, stamp & 0xFFFFFFFF, len(data), len(data)) + padded)
@@ -291,12 +299,326 @@ def capture_corpus(valid):
         write(folder, "truncated.bin", b"\x00" + whole[:-7])
         write(folder, "huge-block-length.bin", b"\x01" + struct.pack("<II", 6, 0x7FFFFFF0) + bytes(24))
         pcap = struct.pack("<IHHiIII", 0xA1B2C3D4, 2, 4, 0, 0, 262144, 147)
-        for direction, local, peer, room, frame in records:
-            room = room.encode()
-            data = struct.pack("<BBHI", 1, direction, 41 + len(room), 0) + local + peer + bytes([len(room)]) + room + frame
+        for record in records:
+            data = packet_data(*record)
             pcap += struct.pack("<IIII", 1764000000, 0, len(data), len(data)) + data
         write(folder, "classic-pcap.bin", b"\x00" + pcap)
         write(folder, "raw-frames.bin", b"\x00" + b"".join(valid[name] for name in names))
+    capture_structure_corpus(valid)
+
+
+# pcapng block types and byte-order magic (Spec/CAPTURE.md; pcapng draft, section 4).
+SHB, IDB, PB, SPB, NRB, ISB, EPB, DSB, CB, CB_NO_COPY = (0x0A0D0D0A, 1, 2, 3, 4, 5, 6, 0x0A, 0x00000BAD, 0x40000BAD)
+BYTE_ORDER_MAGIC = 0x1A2B3C4D
+
+
+def ng_block(kind, body, order="<", length=None, trailing=None):
+    """One pcapng block: type, length, body, trailing length; `length` and `trailing`
+    override the lengths written (for edge and mismatched lengths)."""
+    length = len(body) + 12 if length is None else length
+    return struct.pack(order + "II", kind, length) + body + struct.pack(order + "I", length if trailing is None else trailing)
+
+
+def ng_options(options, order="<", end=True):
+    """Options `(code, value)`, each padded to 4 bytes, then opt_endofopt when `end`."""
+    out = b""
+    for code, value in options:
+        out += struct.pack(order + "HH", code, len(value)) + value + bytes(-len(value) % 4)
+    return out + (struct.pack(order + "HH", 0, 0) if end else b"")
+
+
+def ng_section(order="<", major=1, minor=0, section_length=-1, options=b""):
+    return ng_block(SHB, struct.pack(order + "IHHq", BYTE_ORDER_MAGIC, major, minor, section_length) + options, order)
+
+
+def ng_interface(order="<", link=147, snaplen=0, options=None, raw_options=None):
+    """An interface description block; `options` a list for `ng_options`, or
+    `raw_options` the bytes of the options area as they are."""
+    area = raw_options if raw_options is not None else ng_options(options, order) if options else b""
+    return ng_block(IDB, struct.pack(order + "HHI", link, 0, snaplen) + area, order)
+
+
+def ng_enhanced(data, order="<", interface=0, stamp=1764000000000000000, captured=None, original=None, options=b""):
+    captured = len(data) if captured is None else captured
+    original = len(data) if original is None else original
+    body = struct.pack(order + "IIIII", interface, stamp >> 32, stamp & 0xFFFFFFFF, captured, original)
+    return ng_block(EPB, body + data + bytes(-len(data) % 4) + options, order)
+
+
+def ng_simple(data, order="<", original=None):
+    original = len(data) if original is None else original
+    return ng_block(SPB, struct.pack(order + "I", original) + data + bytes(-len(data) % 4), order)
+
+
+def ng_obsolete(data, order="<", interface=0, drops=0, stamp=1764000000000000000, captured=None, original=None, options=b""):
+    """An obsolete Packet Block (type 2): a 16-bit interface id and a drops count."""
+    captured = len(data) if captured is None else captured
+    original = len(data) if original is None else original
+    body = struct.pack(order + "HHIIII", interface, drops, stamp >> 32, stamp & 0xFFFFFFFF, captured, original)
+    return ng_block(PB, body + data + bytes(-len(data) % 4) + options, order)
+
+
+def pcap_file(records, magic=0xA1B2C3D4, order="<", link=147, snaplen=262144, version=(2, 4)):
+    """A classic pcap file; `records` are (seconds, fraction, packet data, captured, original),
+    captured and original None for the data's length. `magic` is written in `order`, so
+    0xA1B2C3D4 written big-endian is the big-endian microsecond file."""
+    out = struct.pack(order + "IHHiIII", magic, version[0], version[1], 0, 0, snaplen, link)
+    for seconds, fraction, data, captured, original in records:
+        captured = len(data) if captured is None else captured
+        original = len(data) if original is None else original
+        out += struct.pack(order + "IIII", seconds, fraction, captured, original) + data
+    return out
+
+
+def capture_structure_corpus(valid):
+    """Structure-aware FuzzCaptureReader and FuzzValidate seeds: every block and field
+    CapturePacketReader reads (sections in both byte orders, interfaces with each
+    if_tsresol form and option edge, enhanced, simple and obsolete packet blocks, blocks
+    it skips, edge and mismatched block lengths, timestamps at both ends of the range,
+    other link types, captured above and below the original length) and classic pcap in
+    its four magics. Packets carry a pseudo-header and a frame, so the reader reaches
+    record parsing and the validator the frames. Selector bit 0 as in capture_corpus;
+    bits 1-7 vary where the harness splits the input."""
+    sys.path.insert(0, os.path.join(ROOT, "Spec", "vectors"))
+    from wire import crc32c  # noqa: E402
+    import generate_hello as gh  # noqa: E402
+
+    ana = bytes(15) + b"\xa1"
+    ben = bytes(15) + b"\xb2"
+    stroke, control, fragment = valid["data-upsert-stroke"], valid["control-short"], valid["fragment-first"]
+    playback = valid["data-playback-state"]
+
+    def frame(kind_byte, header, body):
+        """A frame: kind byte (flags included), the headers after it, the body."""
+        inner = bytes([kind_byte]) + header + body
+        covered = bytes([0xC7, 1]) + uvarint(len(inner) + 4) + inner
+        return covered + struct.pack("<I", crc32c(covered))
+
+    stroke_body = bytes.fromhex(DEMO_PAYLOADS["upsert-stroke"])
+    # Data frames of UpsertStroke (type id 1) on reliable stream 3 (incarnation 1),
+    # sequences 1, 2, 4 (a gap) and 2 again (a retransmission), and unreliable stream 2.
+    delivered = [frame(0x40, uvarint(3) + uvarint(sequence) + uvarint(1), stroke_body) for sequence in (1, 2, 4, 2)]
+    delivered.append(frame(0x40, uvarint(2) + uvarint(1) + uvarint(1), stroke_body))
+    hello = frame(0x01, uvarint(16), gh.hello(spec=("draw.together", 1), decls=gh.DRAW_V1)[0])
+    received = [(0, ben, ana, "canvas", f) for f in (stroke, control, fragment, playback)]
+    sent = (1, ana, bytes(16), "", stroke)
+
+    def packets(order="<", interface=0, stamp=1764000000000000000, records=received):
+        return b"".join(ng_enhanced(packet_data(*r), order, interface, stamp + i) for i, r in enumerate(records))
+
+    def section(order="<", link=147, resolution=9, records=received):
+        options = [] if resolution is None else [(9, bytes([resolution]))]
+        return ng_section(order) + ng_interface(order, link, options=options) + packets(order, records=records)
+
+    seeds = []  # (name, selector bit 0, bytes)
+    # Sections: both byte orders, several per file, options on the section header.
+    seeds.append(("ng-little-endian.bin", 0, section("<")))
+    seeds.append(("ng-big-endian.bin", 0, section(">")))
+    seeds.append(("ng-two-sections.bin", 0, section("<") + section("<", records=[sent])))
+    seeds.append(("ng-sections-little-then-big.bin", 0, section("<") + section(">", records=[sent])))
+    seeds.append(("ng-sections-big-then-little.bin", 0, section(">") + section("<", records=[sent])))
+    # A second section forgets the first's interfaces: its packet names interface 0 of none.
+    seeds.append(("ng-second-section-without-interface.bin", 0, section("<") + ng_section("<") + packets("<")))
+    shb_options = ng_options([(1, b"fuzz seed"), (2, b"x86_64"), (3, b"Linux"), (4, b"groupwire"), (2988, b"\x00\x00\x7e\x45ok")])
+    seeds.append(("ng-section-options.bin", 0, ng_section("<", section_length=1234, options=shb_options)
+                  + ng_interface("<", options=[(9, b"\x09")]) + packets("<")))
+    seeds.append(("ng-section-options-big-endian.bin", 0, ng_section(">", options=ng_options([(1, b"big")], ">"))
+                  + ng_interface(">", options=[(9, b"\x09")]) + packets(">")))
+    seeds.append(("ng-section-major-2.bin", 0, ng_section("<", major=2) + ng_interface("<") + packets("<")))
+    seeds.append(("ng-section-minor-9.bin", 0, ng_section("<", minor=9) + ng_interface("<") + packets("<")))
+    bad_magic = bytearray(section("<"))
+    bad_magic[8:12] = b"\x4d\x3c\x2b\x1b"
+    seeds.append(("ng-section-bad-magic.bin", 0, bytes(bad_magic)))
+    seeds.append(("ng-section-length-24.bin", 0, ng_block(SHB, struct.pack("<IHHI", BYTE_ORDER_MAGIC, 1, 0, 0))))
+    seeds.append(("ng-section-length-12.bin", 0, ng_block(SHB, b"")[:8] + struct.pack("<I", BYTE_ORDER_MAGIC) + section("<")))
+    seeds.append(("ng-packet-before-section.bin", 0, packets("<") + section("<")))
+    seeds.append(("ng-interface-before-section.bin", 0, ng_interface("<") + section("<")))
+
+    # Interfaces: if_tsresol decimal and binary (one interface each, a packet on each at
+    # time 0, at the crash's value and at the top of the range; one interface each for the
+    # common ones, with more times).
+    stamps = [0, 1, 1764000000000000000, 0x8970_5F41_3999_9999, 0x7FFF_FFFF_FFFF_FFFF, 0xFFFF_FFFF_FFFF_FFFF]
+    def resolutions(values, order="<"):
+        out = ng_section(order)
+        for value in values:
+            out += ng_interface(order, options=[(9, bytes([value]))])
+        for interface in range(len(values)):
+            for stamp in (0, 0x8970_5F41_3999_9999, 0xFFFF_FFFF_FFFF_FFFF):
+                out += ng_enhanced(packet_data(*received[1]), order, interface, stamp)
+        return out
+    seeds.append(("ng-tsresol-decimal.bin", 0, resolutions([6, 9, 3, 0, 1, 10, 12, 19, 20, 64, 127])))
+    seeds.append(("ng-tsresol-binary.bin", 0, resolutions([0x80, 0x81, 0x80 | 10, 0x80 | 29, 0x80 | 30, 0x80 | 32])))
+    seeds.append(("ng-tsresol-binary-wide.bin", 0, resolutions([0x80 | 53, 0x80 | 62, 0x80 | 63, 0x80 | 64, 0x80 | 65, 0xFF])))
+    seeds.append(("ng-tsresol-big-endian.bin", 0, resolutions([3, 0x80 | 29, 0x80 | 64], ">")))
+    for value in (3, 6, 9, 0x80 | 29, 0x80 | 63, 0x80 | 64):
+        seeds.append(("ng-tsresol-%02x.bin" % value, 0, ng_section("<") + ng_interface("<", options=[(9, bytes([value]))])
+                      + b"".join(ng_enhanced(packet_data(*received[0]), "<", 0, stamp) for stamp in stamps)))
+    seeds.append(("ng-no-tsresol.bin", 0, section("<", resolution=None)))  # microseconds
+    # if_tsresol of size 0 (ignored), of size 3 (first byte used), given twice (the last wins).
+    seeds.append(("ng-option-size-zero.bin", 0, ng_section("<") + ng_interface("<", options=[(9, b""), (2, b"")])
+                  + packets("<")))
+    seeds.append(("ng-tsresol-three-bytes.bin", 0, ng_section("<") + ng_interface("<", options=[(9, b"\x03\x09\x06")])
+                  + packets("<")))
+    seeds.append(("ng-tsresol-twice.bin", 0, ng_section("<") + ng_interface("<", options=[(9, b"\x03"), (9, b"\x89")])
+                  + packets("<")))
+    # Every if_* option the pcapng draft names, odd sizes, custom options, end of options.
+    every = [(2, b"lo"), (3, b"loopback"), (4, b"\x7f\x00\x00\x01\xff\x00\x00\x00"), (5, bytes(17)),
+             (6, b"\x00\x11\x22\x33\x44\x55"), (7, bytes(8)), (8, struct.pack("<Q", 10 ** 9)), (9, b"\x06"),
+             (10, b"\x00\x00\x00\x00"), (11, b"\x00tcp port 8787"), (12, b"Linux 6.1"), (13, b"\x04"),
+             (14, struct.pack("<q", -3600)), (15, b"virtual"), (16, struct.pack("<Q", 1)), (17, struct.pack("<Q", 1)),
+             (1, b"comment"), (2988, b"\x00\x00\x7e\x45pen"), (19372, b"\x00\x00\x7e\x45"), (0x7FFF, b"\xff")]
+    seeds.append(("ng-interface-every-option.bin", 0, ng_section("<") + ng_interface("<", options=every) + packets("<")))
+    seeds.append(("ng-interface-every-option-big-endian.bin", 0, ng_section(">") + ng_interface(">", options=every)
+                  + packets(">")))
+    # Option areas that do not end cleanly: an option running past its block (an error),
+    # end of options followed by junk (ignored), a last option without end of options,
+    # a last option header of size 0, an option filling the block exactly.
+    seeds.append(("ng-option-past-block.bin", 0, ng_section("<")
+                  + ng_interface("<", raw_options=struct.pack("<HH", 9, 8) + b"\x09\x00\x00\x00") + packets("<")))
+    seeds.append(("ng-option-past-block-big-endian.bin", 0, ng_section(">")
+                  + ng_interface(">", raw_options=struct.pack(">HH", 2, 0xFFFF) + b"eth0") + packets(">")))
+    seeds.append(("ng-option-size-past-padding.bin", 0, ng_section("<")
+                  + ng_interface("<", raw_options=struct.pack("<HH", 9, 5) + b"\x09\x00\x00\x00") + packets("<")))
+    seeds.append(("ng-end-of-options-then-junk.bin", 0, ng_section("<")
+                  + ng_interface("<", raw_options=struct.pack("<HHHH", 0, 0, 9, 0xFFFF) + b"\x03\x00\x00\x00") + packets("<")))
+    seeds.append(("ng-options-without-end.bin", 0, ng_section("<")
+                  + ng_interface("<", raw_options=ng_options([(9, b"\x03"), (2, b"abc")], end=False)) + packets("<")))
+    seeds.append(("ng-option-last-header-size-zero.bin", 0, ng_section("<")
+                  + ng_interface("<", raw_options=struct.pack("<HHB3xHH", 9, 1, 3, 2, 0)) + packets("<")))
+    seeds.append(("ng-option-fills-block.bin", 0, ng_section("<")
+                  + ng_interface("<", raw_options=struct.pack("<HH", 9, 4) + b"\x80\x00\x00\x00") + packets("<")))
+    seeds.append(("ng-interface-length-20.bin", 0, ng_section("<") + ng_interface("<") + packets("<")))
+    seeds.append(("ng-interface-length-16.bin", 0, ng_section("<") + ng_block(IDB, struct.pack("<HH", 147, 0)) + packets("<")))
+    # A snapshot length below the packets' (not enforced by the reader).
+    seeds.append(("ng-interface-snaplen-64.bin", 0, ng_section("<") + ng_interface("<", snaplen=64) + packets("<")))
+
+    # Enhanced packet blocks: captured below and above the original length, past the
+    # block, nothing captured, options after the data, interfaces past the described ones.
+    data = packet_data(*received[0])
+    seeds.append(("ng-captured-less-than-original.bin", 1, ng_enhanced(data, original=len(data) + 100)
+                  + ng_enhanced(data[:50], original=len(data)) + ng_enhanced(data)))
+    seeds.append(("ng-captured-greater-than-original.bin", 1, ng_enhanced(data, original=10) + ng_enhanced(data, original=0)))
+    seeds.append(("ng-captured-past-block.bin", 1, ng_enhanced(data) + ng_enhanced(data, captured=len(data) + 4)))
+    seeds.append(("ng-captured-max.bin", 1, ng_enhanced(data, captured=0xFFFFFFFF)))
+    seeds.append(("ng-captured-zero.bin", 1, ng_enhanced(b"") + ng_enhanced(data, captured=0) + ng_enhanced(data)))
+    seeds.append(("ng-original-max.bin", 1, ng_enhanced(data, original=0xFFFFFFFF)))
+    epb_options = ng_options([(2, struct.pack("<I", 1)), (3, b"\x02" + bytes(4)), (4, struct.pack("<Q", 7)), (1, b"note")])
+    seeds.append(("ng-packet-options.bin", 1, ng_enhanced(data, options=epb_options) + ng_enhanced(data)))
+    seeds.append(("ng-interface-past-described.bin", 1, ng_enhanced(data) + ng_enhanced(data, interface=1)))
+    seeds.append(("ng-interface-max.bin", 1, ng_enhanced(data, interface=0xFFFFFFFF)))
+    seeds.append(("ng-interface-second.bin", 0, ng_section("<") + ng_interface("<") + ng_interface("<", options=[(9, b"\x06")])
+                  + ng_enhanced(data, interface=1) + ng_enhanced(data, interface=0) + ng_enhanced(data, interface=2)))
+    seeds.append(("ng-timestamps.bin", 1, b"".join(ng_enhanced(data, stamp=stamp) for stamp in stamps)))
+    seeds.append(("ng-timestamps-microseconds.bin", 0, ng_section("<") + ng_interface("<")
+                  + b"".join(ng_enhanced(data, stamp=stamp) for stamp in stamps)))
+    # Pseudo-headers that are not records (each reported; the packets after them are read).
+    bad = [b"", data[:40], b"\x02" + data[1:], data[:1] + b"\x02" + data[2:], data[:2] + b"\x28\x00" + data[4:],
+           data[:2] + b"\xff\xff" + data[4:], data[:40] + b"\x03\xff\xfe\xfd" + data[44:],
+           data[:2] + b"\x33\x00" + data[4:41] + b"canvas" + bytes(4) + stroke,
+           struct.pack("<BBHI", 1, 0, 41 + 255, 7) + ana + ben + b"\xff" + b"r" * 255 + stroke]
+    seeds.append(("ng-pseudo-headers.bin", 1, b"".join(ng_enhanced(packet) for packet in bad) + ng_enhanced(data)))
+
+    # Simple packet blocks (interface 0, no timestamp): length 16 exactly, the 12-byte block
+    # of the crash, records, original above and below what the block holds.
+    seeds.append(("ng-simple-length-16.bin", 1, ng_simple(b"") + ng_simple(data)))
+    seeds.append(("ng-simple-length-16-original-max.bin", 1, ng_simple(b"", original=0xFFFFFFFF) + ng_simple(data)))
+    seeds.append(("ng-simple-length-12.bin", 1, ng_block(SPB, b"") + ng_simple(data)))
+    seeds.append(("ng-simple-records.bin", 1, b"".join(ng_simple(packet_data(*r)) for r in received + [sent])))
+    seeds.append(("ng-simple-original-above.bin", 1, ng_simple(data, original=len(data) + 3) + ng_simple(data, original=0xFFFFFFFF)))
+    seeds.append(("ng-simple-original-below.bin", 1, ng_simple(data, original=45) + ng_simple(data, original=0)))
+    seeds.append(("ng-simple-big-endian.bin", 0, ng_section(">") + ng_interface(">", options=[(9, b"\x09")])
+                  + ng_simple(data, ">") + ng_simple(data, ">", original=20)))
+    seeds.append(("ng-simple-before-interface.bin", 0, ng_section("<") + ng_simple(data) + ng_interface("<")))
+    seeds.append(("ng-simple-ethernet.bin", 0, ng_section("<") + ng_interface("<", link=1) + ng_simple(data)))
+
+    # Obsolete packet blocks (type 2): 16-bit interface id, drops count.
+    seeds.append(("ng-obsolete-packet-block.bin", 1, b"".join(ng_obsolete(packet_data(*r), drops=i) for i, r in enumerate(received))))
+    seeds.append(("ng-obsolete-packet-block-big-endian.bin", 0, ng_section(">") + ng_interface(">", options=[(9, b"\x09")])
+                  + ng_obsolete(data, ">", drops=0xFFFF, stamp=0xFFFFFFFFFFFFFFFF) + ng_obsolete(data, ">", interface=0xFFFF)))
+    seeds.append(("ng-obsolete-cut.bin", 1, ng_obsolete(data, original=len(data) * 2) + ng_obsolete(data, captured=len(data) + 8)))
+    seeds.append(("ng-obsolete-length-28.bin", 1, ng_block(PB, bytes(16)) + ng_obsolete(data)))
+
+    # Blocks the reader skips: name resolution, statistics, decryption secrets, custom
+    # (copiable and not), systemd journal, unknown and reserved types, around packets.
+    nrb = ng_block(NRB, struct.pack("<HH", 1, 8) + b"\x7f\x00\x00\x01lo\x00\x00" + struct.pack("<HH", 0, 0))
+    isb = ng_block(ISB, struct.pack("<III", 0, 0, 0) + ng_options([(2, bytes(8)), (4, struct.pack("<Q", 3))]))
+    dsb = ng_block(DSB, struct.pack("<II", 0x544C534B, 4) + b"key\x00")
+    custom = ng_block(CB, struct.pack("<I", 32473) + b"hello\x00\x00\x00") + ng_block(CB_NO_COPY, struct.pack("<I", 32473) + b"world\x00\x00\x00")
+    unknown = ng_block(9, b"journal\x00") + ng_block(0x12345678, b"") + ng_block(0x80000001, b"\xff" * 8) + ng_block(0x0A0D0A00, b"")
+    seeds.append(("ng-skipped-blocks.bin", 1, nrb + ng_enhanced(data) + isb + dsb + custom + unknown + ng_enhanced(data)))
+    seeds.append(("ng-skipped-blocks-first.bin", 0, ng_section("<") + custom + nrb + ng_interface("<") + unknown + packets("<")))
+    seeds.append(("ng-skipped-blocks-big-endian.bin", 0, ng_section(">") + ng_block(CB, struct.pack(">I", 32473) + b"big!", ">")
+                  + ng_interface(">") + ng_block(0x12345678, b"abcd", ">") + packets(">")))
+
+    # Block lengths at the edges: below 12, not a multiple of 4, just long enough, just
+    # too short for the type, past the 16 MiB the reader accepts, at 2^31 and 2^32-4,
+    # and trailing lengths that differ from the leading one.
+    for length in (0, 4, 12, 13, 16, 28, 0x7FFFFFF0, 0x80000000, 0xFFFFFFFC, 0xFFFFFFFF, 16 << 20, (16 << 20) + 4):
+        for kind, name in ((EPB, "enhanced"), (0x12345678, "unknown")):
+            body = ng_enhanced(data)[8:-4] if kind == EPB else bytes(8)
+            block = struct.pack("<II", kind, length) + body[:max(0, min(len(body), length - 12))]
+            if 12 <= length <= len(body) + 12:
+                block += struct.pack("<I", length)
+            seeds.append(("ng-length-%s-%d.bin" % (name, length), 1, block + ng_enhanced(data)))
+    seeds.append(("ng-length-section-0.bin", 0, struct.pack("<II", SHB, 0) + struct.pack("<I", BYTE_ORDER_MAGIC)))
+    seeds.append(("ng-length-section-2-31.bin", 0, struct.pack("<II", SHB, 0x80000000) + struct.pack("<IHHq", BYTE_ORDER_MAGIC, 1, 0, -1)))
+    seeds.append(("ng-length-section-2-32-4-big-endian.bin", 0, struct.pack(">II", SHB, 0xFFFFFFFC) + struct.pack(">IHHq", BYTE_ORDER_MAGIC, 1, 0, -1)))
+    seeds.append(("ng-trailing-length-mismatch.bin", 1, ng_enhanced(data) + ng_block(EPB, ng_enhanced(data)[8:-4], trailing=len(data) + 44)))
+    seeds.append(("ng-trailing-length-zero.bin", 1, ng_block(0x12345678, bytes(4), trailing=0) + ng_enhanced(data)))
+    seeds.append(("ng-trailing-length-big-endian.bin", 0, ng_section(">") + ng_interface(">")
+                  + ng_block(EPB, ng_enhanced(data, ">")[8:-4], ">", trailing=0xFFFFFFFC)))
+    seeds.append(("ng-section-trailing-mismatch.bin", 0, ng_block(SHB, struct.pack("<IHHq", BYTE_ORDER_MAGIC, 1, 0, -1), trailing=32)
+                  + ng_interface("<") + packets("<")))
+    whole = section("<")
+    for cut in (3, 11, 12, 27, 28, 40, len(whole) - 4, len(whole) - 1):
+        seeds.append(("ng-cut-at-%d.bin" % cut, 0, whole[:cut]))
+
+    # Link types other than 147, on the packet's interface or another.
+    for link in (0, 1, 101, 113, 148, 276, 0xFFFF):
+        seeds.append(("ng-link-type-%d.bin" % link, 0, section("<", link=link)))
+    seeds.append(("ng-link-type-other-interface.bin", 0, ng_section("<") + ng_interface("<", link=1) + ng_interface("<")
+                  + ng_enhanced(data, interface=1) + ng_enhanced(data, interface=0)))
+
+    # Frames for the validator: hellos, then delivery frames with a gap, a retransmission
+    # and an unreliable stream, from ben to ana and back.
+    talk = [(0, ben, ana, "canvas", hello), (1, ben, ana, "canvas", hello)] + [(0, ben, ana, "canvas", f) for f in delivered]
+    talk += [(1, ben, ana, "canvas", f) for f in delivered[:2]]
+    seeds.append(("ng-hellos-and-delivery.bin", 0, section("<", records=talk)))
+    seeds.append(("ng-hellos-and-delivery-simple-blocks.bin", 1, b"".join(ng_simple(packet_data(*r)) for r in talk)))
+
+    # Classic pcap: microsecond and nanosecond magics in both byte orders.
+    def pcap_records(fraction=0):
+        return [(1764000000 + i, fraction, packet_data(*r), None, None) for i, r in enumerate(received + [sent])]
+    for magic, name in ((0xA1B2C3D4, "usec"), (0xA1B23C4D, "nsec")):
+        for order, end in (("<", "le"), (">", "be")):
+            seeds.append(("pcap-%s-%s.bin" % (name, end), 0, pcap_file(pcap_records(999999), magic, order)))
+            seeds.append(("pcap-%s-%s-timestamps.bin" % (name, end), 0, pcap_file(
+                [(0, 0, data, None, None), (0xFFFFFFFF, 0xFFFFFFFF, data, None, None), (0xFFFFFFFF, 999999999, data, None, None)],
+                magic, order)))
+            seeds.append(("pcap-%s-%s-ethernet.bin" % (name, end), 0, pcap_file(pcap_records(), magic, order, link=1)))
+    for snaplen in (0, 1, 41, 0xFFFFFFFF):
+        seeds.append(("pcap-snaplen-%d.bin" % snaplen, 0, pcap_file(pcap_records(), snaplen=snaplen)))
+    for link in (0, 101, 113, 148, 276, 0x10093, 0x10000093, 0xFFFFFFFF):
+        seeds.append(("pcap-link-type-%d.bin" % link, 0, pcap_file(pcap_records(), link=link)))
+    seeds.append(("pcap-version-9-9.bin", 0, pcap_file(pcap_records(), version=(9, 9))))
+    seeds.append(("pcap-caplen-edges.bin", 0, pcap_file(
+        [(1, 0, data, None, len(data) + 100), (2, 0, data, None, 0), (3, 0, b"", None, 0), (4, 0, data[:20], None, len(data)),
+         (5, 0, data, None, 0xFFFFFFFF)])))
+    for caplen in ((16 << 20), (16 << 20) + 1, 0x80000000, 0xFFFFFFFF):
+        seeds.append(("pcap-caplen-%d.bin" % caplen, 0, pcap_file(pcap_records()[:1] + [(9, 0, data, caplen, caplen)])))
+    seeds.append(("pcap-caplen-past-end-be.bin", 0, pcap_file([(9, 0, data, len(data) + 1, len(data))], order=">")))
+    full = pcap_file(pcap_records())
+    for cut in (3, 4, 20, 23, 24, 30, 39, 40, len(full) - 1):
+        seeds.append(("pcap-cut-at-%d.bin" % cut, 0, full[:cut]))
+    seeds.append(("pcap-hellos-and-delivery.bin", 0, pcap_file(
+        [(1764000000, i, packet_data(*r), None, None) for i, r in enumerate(talk)], 0xA1B23C4D)))
+
+    splits = [0, 64, 32, 96, 127, 16, 112, 5]
+    for target in ["FuzzCaptureReader", "FuzzValidate"]:
+        folder = os.path.join(HERE, "corpus", target)
+        for index, (name, header, content) in enumerate(seeds):
+            assert len(content) < 4000, name
+            write(folder, name, bytes([header | splits[index % len(splits)] << 1]) + content)
 
 
 def session_control_corpus():
