@@ -21,6 +21,27 @@ public struct Limits: Sendable, Hashable {
     public var maxBytesLength: Int
     /// Most fragments one message may be split into. Default 4,096.
     public var maxFragmentCount: Int
+    /// Most values one message decodes to, counted over the whole message: nested
+    /// messages, elements of packed arrays, strings, byte strings, map entries and kept
+    /// unknown fields (generated decoders and the dynamic codec), containers and their
+    /// elements (the `Codable` decoder). Default 1,048,576.
+    ///
+    /// The wire-size limits bound what a message takes on the wire; this bounds what it
+    /// expands to: an empty nested message is two bytes on the wire and tens of bytes
+    /// decoded, so a 16 MiB message of them would cost hundreds of megabytes.
+    public var maxDecodedValues: Int
+    /// The most a compressed body may expand: its declared decompressed size may be at most
+    /// this many times its compressed size (or ``decompressionRatioExemption``, whichever is
+    /// larger), checked before anything is decompressed. Default 64.
+    ///
+    /// Real payloads compress far less: the demo's canvas snapshots 4.6:1, protobuf-like
+    /// payloads of small messages with a trained dictionary about 1.2:1; 64 leaves more than
+    /// ten times that while refusing a bomb (a 1,409-byte frame declaring 16 MB is 11,000:1).
+    public var maxDecompressionRatio: Int
+    /// The decompressed size that is allowed whatever the ratio: 65,536 bytes by default,
+    /// what one messenger message holds uncompressed, so that small, very repetitive
+    /// messages (a canvas of one colour) still decompress.
+    public var decompressionRatioExemption: Int
 
     /// Creates limits; every argument defaults to the documented default.
     public init(
@@ -30,7 +51,10 @@ public struct Limits: Sendable, Hashable {
         maxCollectionCount: Int = 1 << 20,
         maxStringLength: Int = 1 << 20,
         maxBytesLength: Int = 16 << 20,
-        maxFragmentCount: Int = 4_096
+        maxFragmentCount: Int = 4_096,
+        maxDecodedValues: Int = 1 << 20,
+        maxDecompressionRatio: Int = 64,
+        decompressionRatioExemption: Int = 65_536
     ) {
         self.maxFrameSize = maxFrameSize
         self.maxMessageSize = maxMessageSize
@@ -39,6 +63,17 @@ public struct Limits: Sendable, Hashable {
         self.maxStringLength = maxStringLength
         self.maxBytesLength = maxBytesLength
         self.maxFragmentCount = maxFragmentCount
+        self.maxDecodedValues = maxDecodedValues
+        self.maxDecompressionRatio = maxDecompressionRatio
+        self.decompressionRatioExemption = decompressionRatioExemption
+    }
+
+    /// The largest decompressed size allowed for a compressed body of `compressedSize`
+    /// bytes: ``maxDecompressionRatio`` times it, or ``decompressionRatioExemption``,
+    /// whichever is larger (never more than ``maxMessageSize``, checked on its own).
+    public func maxDecompressedSize(compressedSize: Int) -> Int {
+        let (scaled, overflow) = max(0, compressedSize).multipliedReportingOverflow(by: max(0, maxDecompressionRatio))
+        return max(overflow ? Int.max : scaled, decompressionRatioExemption)
     }
 
     /// The documented defaults.

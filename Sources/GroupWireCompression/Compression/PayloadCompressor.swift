@@ -84,6 +84,13 @@ public final class PayloadCompressor: Sendable {
                 .decompressedSizeExceeded,
                 "declared content size \(info.contentSize) is over the \(decompressor.maxOutputSize)-byte message limit")
         }
+        let allowed = limits.maxDecompressedSize(compressedSize: bytes.count)
+        guard info.contentSize <= UInt64(allowed) else {
+            throw WireError(
+                .decompressedSizeExceeded,
+                "declared content size \(info.contentSize) from \(bytes.count) compressed bytes is over maxDecompressionRatio "
+                    + "\(limits.maxDecompressionRatio) (at most \(allowed) bytes)")
+        }
         // safe because contentSize <= maxOutputSize, an Int.
         return try decompressor.decompress(
             bytes, expectedSize: Int(info.contentSize), dictionaryID: info.dictionaryID, from: dictionaries)
