@@ -102,3 +102,34 @@ import GroupWireTesting
         #expect(encoded > 100)
     }
 }
+
+/// ``Limits/maxDecodedValues`` in the dynamic codec: counted as the generated decoders count.
+@Suite struct DynamicDecodedValuesLimitTests {
+    /// A CanvasSnapshot of one stroke of `points` empty points (see the golden tests).
+    static func snapshot(emptyPoints points: Int) -> [UInt8] {
+        var stroke: [UInt8] = []
+        for _ in 0..<points { stroke += [0x1A, 0x00] }
+        var payload = ByteWriter(capacity: stroke.count + 16)
+        payload.write(contentsOf: [0x0A])
+        payload.writeUVarint(UInt64(stroke.count))
+        payload.write(contentsOf: stroke)
+        return payload.bytes
+    }
+
+    @Test func decodeAndValidateRefuseAMessageOfMoreValuesThanTheLimit() throws {
+        var limits = Limits.default
+        limits.maxDecodedValues = 101
+        let codec = DynamicCodec(spec: try TestSpecs.example("DrawTogether.gwspec"), limits: limits)
+        _ = try codec.decode(Self.snapshot(emptyPoints: 100), as: "CanvasSnapshot")
+        let over = Self.snapshot(emptyPoints: 101)
+        for validating in [false, true] {
+            do throws(WireError) {
+                if validating { try codec.validate(over, as: "CanvasSnapshot") } else { _ = try codec.decode(over, as: "CanvasSnapshot") }
+                Issue.record("102 values decoded under a limit of 101 (validating: \(validating))")
+            } catch {
+                #expect(error.kind == .limitExceeded && error.context == "the message decodes to more than maxDecodedValues 101 values")
+                #expect(error.offset == 3 + 2 * 100 + 1)
+            }
+        }
+    }
+}

@@ -84,6 +84,9 @@ final class WireDecoderCore: Decoder {
     /// The first problem found where the protocol gives no way to throw (`allKeys`,
     /// `contains`); the top-level decode throws it once the value is decoded.
     @exclusivity(unchecked) var deferredError: WireError?
+    /// Containers and their elements decoded so far by the top-level decode (kept on the
+    /// root core); bounded by ``Limits/maxDecodedValues``.
+    @exclusivity(unchecked) var decodedValues = 0
 
     init(input: ByteReader, limits: Limits, userInfo: [CodingUserInfoKey: any Sendable],
          basePath: [any CodingKey] = [], current: WireValue, depth: Int, root: WireDecoderCore? = nil) {
@@ -161,12 +164,27 @@ final class WireDecoderCore: Decoder {
 
     // MARK: Containers
 
-    /// Throws `typeMismatch` unless `value` is `len`, as containers are.
+    /// Throws `typeMismatch` unless `value` is `len`, as containers are, and counts the
+    /// container against ``Limits/maxDecodedValues``.
     func checkContainer(_ value: WireValue, _ what: String, pathDepth: Int, prefix: Int,
                         entry: WirePathEntry = .none) throws {
         guard value.type == CodableWireType.len else {
             throw decorate(WireError(.typeMismatch, offset: value.at,
                                      "expected \(what) (wire type len), found \(CodableWireType.name(value.type))"),
+                           pathDepth: pathDepth, prefix: prefix, entry: entry)
+        }
+        try countValues(1, at: value.at, pathDepth: pathDepth, prefix: prefix, entry: entry)
+    }
+
+    /// Counts `count` decoded values (a container, or an unkeyed container's elements)
+    /// against ``Limits/maxDecodedValues``, over the whole top-level decode.
+    func countValues(_ count: Int, at offset: Int, pathDepth: Int, prefix: Int, entry: WirePathEntry = .none) throws {
+        let counter = root ?? self
+        // safe because: count is at most maxCollectionCount and the total never passes the limit.
+        counter.decodedValues += count
+        guard counter.decodedValues <= limits.maxDecodedValues else {
+            throw decorate(WireError(.limitExceeded, offset: offset,
+                                     "the value decodes to more than maxDecodedValues \(limits.maxDecodedValues) values"),
                            pathDepth: pathDepth, prefix: prefix, entry: entry)
         }
     }
@@ -199,6 +217,7 @@ final class WireDecoderCore: Decoder {
             } catch let error as WireError {
                 throw decorate(error, pathDepth: pathDepth, prefix: prefix, entry: entry)
             }
+            try countValues(count, at: countOffset, pathDepth: pathDepth, prefix: prefix, entry: entry)
         }
         let nestedPrefix: Int
         if case .none = entry { nestedPrefix = prefix } else { nestedPrefix = extendPrefix(prefix, entry) }

@@ -35,6 +35,7 @@ extension PayloadReader {
     /// UTF-8 by construction, so it is decoded without the generic validating initializer;
     /// anything else is validated by ``ByteReader/readUTF8(count:)``.
     public mutating func _readString() throws(WireError) -> String {
+        try _countValue()
         let count = try readLength(limit: limits.maxStringLength, "string")
         let start = reader.position
         let bytes = reader.bytes
@@ -71,6 +72,7 @@ extension PayloadReader {
         guard depth < limits.maxNestingDepth else {
             throw WireError(.depthExceeded, offset: reader.position, "nesting deeper than maxNestingDepth \(limits.maxNestingDepth)")
         }
+        try _countValue()
         let count = try readLength(limit: limits.maxMessageSize, "nested message")
         let enclosing = reader.limit
         reader.limit = reader.position + count  // readLength checked count <= remaining, so this is <= enclosing

@@ -13,6 +13,10 @@ public struct PayloadReader: Sendable {
     public let limits: Limits
     /// How many nested messages enclose the current one.
     public private(set) var depth: Int
+    /// How many values the message has decoded to so far (nested messages, packed
+    /// elements, strings, byte strings, map entries, kept unknown fields), carried into and
+    /// back out of nested readers; bounded by ``Limits/maxDecodedValues``.
+    public var decodedValues = 0
 
     /// Creates a reader over a whole payload.
     public init(_ bytes: [UInt8], limits: Limits = .default) {
@@ -135,14 +139,28 @@ public struct PayloadReader: Sendable {
         return count
     }
 
+    /// Counts one decoded value against ``Limits/maxDecodedValues``.
+    /// - Throws: ``WireError/Kind/limitExceeded`` naming the limit when the message would
+    ///   decode to more values.
+    @inlinable public mutating func _countValue() throws(WireError) {
+        // safe because: the count never passes the limit, an Int, by more than one.
+        decodedValues += 1
+        guard decodedValues <= limits.maxDecodedValues else {
+            throw WireError(.limitExceeded, offset: reader.position,
+                            "the message decodes to more than maxDecodedValues \(limits.maxDecodedValues) values")
+        }
+    }
+
     /// Reads a length-delimited UTF-8 string.
     @inlinable public mutating func readString() throws(WireError) -> String {
+        try _countValue()
         let count = try readLength(limit: limits.maxStringLength, "string")
         return try reader.readUTF8(count: count)
     }
 
     /// Reads a length-delimited byte string.
     @inlinable public mutating func readBytes() throws(WireError) -> [UInt8] {
+        try _countValue()
         let count = try readLength(limit: limits.maxBytesLength, "bytes")
         return try reader.readBytes(count: count)
     }
@@ -167,9 +185,13 @@ public struct PayloadReader: Sendable {
         guard depth < limits.maxNestingDepth else {
             throw WireError(.depthExceeded, offset: reader.position, "nesting deeper than maxNestingDepth \(limits.maxNestingDepth)")
         }
+        try _countValue()
         let count = try readLength(limit: limits.maxMessageSize, "nested message")
         var nested = PayloadReader(reader: try reader.subReader(count: count), limits: limits, depth: depth + 1)
-        return try body(&nested)
+        nested.decodedValues = decodedValues
+        let value = try body(&nested)
+        decodedValues = nested.decodedValues
+        return value
     }
 
     /// Reads the elements of a packed array (a length-delimited run of values) with `element`.
@@ -177,6 +199,7 @@ public struct PayloadReader: Sendable {
     @inlinable public mutating func readPacked(_ element: (inout PayloadReader) throws(WireError) -> Void) throws(WireError) {
         let count = try readLength(limit: limits.maxMessageSize, "packed array")
         var nested = PayloadReader(reader: try reader.subReader(count: count), limits: limits, depth: depth)
+        nested.decodedValues = decodedValues
         var elements = 0
         while !nested.isAtEnd {
             elements += 1
@@ -184,8 +207,10 @@ public struct PayloadReader: Sendable {
                 throw WireError(.limitExceeded, offset: nested.reader.position,
                                 "packed array has more than maxCollectionCount \(limits.maxCollectionCount) elements")
             }
+            try nested._countValue()
             try element(&nested)
         }
+        decodedValues = nested.decodedValues
     }
 
     /// Skips the value of a field with key `key`.
@@ -205,6 +230,7 @@ public struct PayloadReader: Sendable {
     /// Skips the value of a field with key `key` and returns the whole field, key included,
     /// as raw bytes, so a message can keep fields it does not know and write them back.
     public mutating func captureUnknown(_ key: FieldKey) throws(WireError) -> [UInt8] {
+        try _countValue()
         let valueStart = reader.position
         try skip(key)
         var field = ByteWriter(capacity: reader.position - valueStart + 5)
