@@ -119,8 +119,10 @@ package struct DecodeTool: Sendable {
         // so nothing times out mid-file.
         var pipeline = ReceivePipeline(limits: limits, clock: ReassemblyClock { .zero }, codec: compressor)
         let sender = ParticipantID.numbered(0)
+        var events = 0
         do throws(FrameFileError) {
             while let fileEvent = try stream.next() {
+                events += 1
                 let event = fileEvent.event
                 switch event.result {
                 case .failure(let error):
@@ -157,8 +159,9 @@ package struct DecodeTool: Sendable {
             output.message(InspectTool.diagnostic(error))
             return .invalidInput
         }
-        if stream.byteCount == 0 {
-            report("the input holds no frames")
+        // An empty file, a hex dump of nothing, a capture without packets: nothing to decode.
+        if events == 0 {
+            report("\(stream.path) holds no frames")
         }
         if pipeline.partialMessageCount > 0 {
             report("the input ends inside \(pipeline.partialMessageCount) fragmented message(s) whose fragments are not all there")

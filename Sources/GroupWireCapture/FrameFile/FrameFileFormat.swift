@@ -59,6 +59,21 @@ public struct FrameFileFormat: Sendable, Hashable, CustomStringConvertible {
         detect(prefix, isPrefix: true)
     }
 
+    /// Whether `prefix`, the first bytes of a stream, already decides its format whatever
+    /// follows: it starts with the frame magic or a capture magic, or holds a byte that is not
+    /// text. A prefix that is all text so far does not: more input could still make it raw,
+    /// so a reader of a stream reads on until ``detectionLength`` bytes or the end, and the
+    /// same bytes get the same format however they arrive.
+    static func decides(prefix: [UInt8]) -> Bool {
+        guard let first = prefix.first else { return false }
+        if first == 0xC7 { return true }
+        let magics: [[UInt8]] = [[0x0A, 0x0D, 0x0D, 0x0A], [0xD4, 0xC3, 0xB2, 0xA1], [0xA1, 0xB2, 0xC3, 0xD4], [0x4D, 0x3C, 0xB2, 0xA1], [0xA1, 0xB2, 0x3C, 0x4D]]
+        if prefix.count >= 4, magics.contains(Array(prefix[0..<4])) { return true }
+        // The start of a magic: wait for the rest of it.
+        if prefix.count < 4, magics.contains(where: { $0.starts(with: prefix) }) { return false }
+        return detect(prefix, isPrefix: true) == .raw
+    }
+
     private static func detect(_ bytes: [UInt8], isPrefix: Bool) -> FrameFileFormat {
         guard let first = bytes.first else { return .raw }
         if first == 0xC7 { return .raw }

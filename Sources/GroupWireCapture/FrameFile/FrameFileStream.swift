@@ -106,7 +106,7 @@ public final class FrameFileStream {
         }
         let first: [UInt8]
         do throws(FrameFileError) {
-            first = try Self.read(descriptor, name: path)
+            first = try Self.readFirst(descriptor, name: path, detecting: format == nil)
         } catch {
             close(descriptor)
             throw error
@@ -124,7 +124,7 @@ public final class FrameFileStream {
     public convenience init(descriptor: Int32, name: String, format: FrameFileFormat? = nil, limits: Limits = .default)
         throws(FrameFileError)
     {
-        let first = try Self.read(descriptor, name: name)
+        let first = try Self.readFirst(descriptor, name: name, detecting: format == nil)
         self.init(source: .descriptor(descriptor, closes: false), first: first, path: name, format: format, limits: limits)
     }
 
@@ -284,6 +284,21 @@ public final class FrameFileStream {
         case .descriptor(let descriptor, _):
             return try Self.read(descriptor, name: path)
         }
+    }
+
+    /// The first bytes of `descriptor`: one read, or when the format is to be detected, reads
+    /// until the bytes decide it (``FrameFileFormat/decides(prefix:)``), reach
+    /// ``FrameFileFormat/detectionLength`` or the input ends, so that a stream that arrives in
+    /// small pieces (a pipe) is detected as the same bytes in a file are.
+    private static func readFirst(_ descriptor: Int32, name: String, detecting: Bool) throws(FrameFileError) -> [UInt8] {
+        var first = try read(descriptor, name: name)
+        guard detecting else { return first }
+        while !first.isEmpty, first.count < FrameFileFormat.detectionLength, !FrameFileFormat.decides(prefix: first) {
+            let more = try read(descriptor, name: name)
+            if more.isEmpty { break }
+            first += more
+        }
+        return first
     }
 
     /// Up to ``chunkSize`` bytes from `descriptor`; empty at its end.

@@ -226,7 +226,7 @@ public struct CapturePacketReader: Sendable {
         message += " is not GroupWire's \(CaptureRecord.linkType) (LINKTYPE_USER0)"
         if names[linkType] != nil {
             message += "; for a network capture of the relay, extract its WebSocket messages with "
-                + "`tshark -r FILE -Y websocket -T fields -e data.data` and validate that (docs: Spec/CAPTURE.md)"
+                + "`tshark -r FILE -d tcp.port==PORT,http -T fields -e tcp.stream -e data.data` (PORT: the relay's) and validate that (docs: Spec/CAPTURE.md)"
         }
         throw error(.unknownLinkType, at: offset, message)
     }

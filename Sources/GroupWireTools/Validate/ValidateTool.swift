@@ -62,11 +62,16 @@ package struct ValidateTool {
             output.message(ToolResult.errorLine("\(stream.path): is empty: not a capture or frame file"))
             return .failure
         }
-        if inputFormat == nil, stream.format == .raw, let first = stream.prefix.first, first != 0xC7 {
-            let shown = stream.prefix.prefix(8).map { String(format: "%02x", $0) }.joined(separator: " ")
+        // Raw input that does not start with a frame is read as the stream reader reads it:
+        // what comes before the first confirmed frame is reported as junk. Only input in
+        // which no frame is found at all is not a frame file.
+        let startsWithoutFrame = inputFormat == nil && stream.format == .raw && stream.prefix.first != 0xC7
+        let start = stream.prefix.prefix(8).map { String(format: "%02x", $0) }.joined(separator: " ")
+        func notAFrameFile(_ what: String) -> ToolStatus {
+            output.flush()
             output.message(ToolResult.errorLine(
-                "\(stream.path): not a capture or frame file: expected pcapng (starting 0a 0d 0d 0a), pcap (a1 b2 c3 d4 or "
-                    + "a1 b2 3c 4d, either byte order), raw frames (starting c7 01) or a hex dump; it starts \(shown)"))
+                "\(stream.path): \(what): not a capture or frame file: expected pcapng (starting 0a 0d 0d 0a), pcap (a1 b2 c3 d4 or "
+                    + "a1 b2 3c 4d, either byte order), raw frames (starting c7 01) or a hex dump; it starts \(start)"))
             return .failure
         }
         stream.willRead = { [weak stream, progress] in
@@ -89,6 +94,8 @@ package struct ValidateTool {
             }
             for problem in validator.check(inputError: error) { output.write(renderer.render(problem)) }
         }
+        if startsWithoutFrame, validator.summary.validFrames == 0 { return notAFrameFile("no frame found in \(stream.byteCount) bytes") }
+        if stream.format == .hex, validator.summary.frames == 0, validator.summary.problems == 0 { return notAFrameFile("a hex dump of no bytes") }
         for problem in validator.finish() { output.write(renderer.render(problem)) }
         output.write(renderer.end(validator.summary, byteCount: stream.byteCount))
         return validator.summary.problems == 0 ? .ok : .invalidInput

@@ -128,4 +128,66 @@ import Testing
             #expect(error.kind == .badRepeat, "\(error)")
         }
     }
+
+    /// The demo's frames (`groupwire demo --output`), in `folder`.
+    static func demoFrames(in folder: URL) throws -> String {
+        let path = folder.appendingPathComponent("demo.gwf").path
+        let made = try CLIRunner.run(["demo", "--output", path])
+        try #require(made.status == 0, "\(made.errors)")
+        return path
+    }
+
+    @Test func aRawFrameFileWithJunkInFrontValidatesItsFrames() throws {
+        let folder = try RepositoryPaths.temporaryDirectory(prefix: "groupwire-junk")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let frames = [UInt8](try Data(contentsOf: URL(fileURLWithPath: try Self.demoFrames(in: folder))))
+        let junk = folder.appendingPathComponent("junk.gwf").path
+        try Data(Array("a".utf8) + frames).write(to: URL(fileURLWithPath: junk))
+        let demoSpec = RepositoryPaths.path("Spec/Examples/Demo.gwspec")
+        let run = try CLIRunner.run(["validate", "--spec", demoSpec, junk])
+        #expect(run.status == 1, "\(run.errors)")
+        let lines = run.outputText.split(separator: "\n").map(String.init)
+        #expect(lines.first == "\(junk): error: frame 1, byte 0: badMagic: 1 byte before the next frame are not a frame (no magic byte 0xC7) [envelope]")
+        #expect(lines.contains("  4 messages decoded (1 compressed): CanvasSnapshot 2, PlaybackState 1, UpsertStroke 1"), "\(lines)")
+        // Bytes in which no frame is found at all are still not a frame file (exit 2).
+        let text = folder.appendingPathComponent("text.bin").path
+        try Data([0x01, 0x02, 0x03] + Array(repeating: 0x41, count: 100)).write(to: URL(fileURLWithPath: text))
+        let none = try CLIRunner.run(["validate", "--spec", demoSpec, text])
+        #expect(none.status == 2 && none.errors.contains("no frame found in 103 bytes: not a capture or frame file"), "\(none.errors)")
+    }
+
+    /// Detection on a stream reads until the bytes decide the format: one text byte first
+    /// (a short first read of a pipe) no longer makes the whole stream a hex dump.
+    @Test func aStreamWhoseFirstReadLooksLikeTextIsDetectedAsTheSameBytesInAFile() throws {
+        #expect(!FrameFileFormat.decides(prefix: Array("a".utf8)) && !FrameFileFormat.decides(prefix: [0x0A]))
+        #expect(!FrameFileFormat.decides(prefix: [0x0A, 0x0D]), "the start of the pcapng magic waits for the rest")
+        #expect(FrameFileFormat.decides(prefix: [0xC7]) && FrameFileFormat.decides(prefix: [0x61, 0xC7, 0x01, 0x00, 0x05, 0x06, 0x07, 0x08]))
+        let folder = try RepositoryPaths.temporaryDirectory(prefix: "groupwire-chunks")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let frames = try Self.demoFrames(in: folder)
+        let demoSpec = RepositoryPaths.path("Spec/Examples/Demo.gwspec")
+        let binary = try #require(CLIRunner.binary).path
+        // The pause only makes the short first read likely; the result is the same either way.
+        let run = try ChildProcess.run(URL(fileURLWithPath: "/bin/sh"), [
+            "-c", "{ printf a; sleep 0.3; cat '\(frames)'; } | '\(binary)' decode --spec '\(demoSpec)' -",
+        ])
+        #expect(run.status == 1)
+        #expect(run.errors.contains("frame at offset 0: badMagic at offset 0: 1 byte before the next frame are not a frame"), "\(run.errors)")
+        #expect(run.outputText.split(separator: "\n").count == 4, "every message decodes: \(run.outputText.prefix(300))")
+    }
+
+    @Test func emptyWhitespaceAndPacketlessInputsExitAsDocumented() throws {
+        let folder = try RepositoryPaths.temporaryDirectory(prefix: "groupwire-empty")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let newline = folder.appendingPathComponent("newline.txt").path
+        try Data([0x0A]).write(to: URL(fileURLWithPath: newline))
+        let validated = try CLIRunner.run(["validate", "--spec", Self.spec, newline])
+        #expect(validated.status == 2 && validated.errors.contains("a hex dump of no bytes: not a capture or frame file"), "\(validated.errors)")
+        // A capture with a section and an interface but no packet.
+        let packetless = folder.appendingPathComponent("none.pcapng").path
+        try Data(try Hex.bytes("0a0d0d0a1c0000004d3c2b1a01000000ffffffffffffffff1c000000" + "01000000140000009300000000000000" + "14000000"))
+            .write(to: URL(fileURLWithPath: packetless))
+        let decoded = try CLIRunner.run(["decode", "--spec", Self.spec, packetless])
+        #expect(decoded.status == 1 && decoded.errors.contains("none.pcapng holds no frames"), "\(decoded.errors)")
+    }
 }

@@ -253,7 +253,7 @@ import Testing
         let zip: [UInt8] = [0x50, 0x4B, 0x03, 0x04, 0x14, 0x00, 0x00, 0x00, 0x08, 0x00]
         let result = try Self.validate(zip)
         #expect(result.status == .failure)
-        #expect(result.messages == "groupwire: error: capture.pcapng: not a capture or frame file: expected pcapng (starting 0a 0d 0d 0a), pcap (a1 b2 c3 d4 or a1 b2 3c 4d, either byte order), raw frames (starting c7 01) or a hex dump; it starts 50 4b 03 04 14 00 00 00\n")
+        #expect(result.messages == "groupwire: error: capture.pcapng: no frame found in 10 bytes: not a capture or frame file: expected pcapng (starting 0a 0d 0d 0a), pcap (a1 b2 c3 d4 or a1 b2 3c 4d, either byte order), raw frames (starting c7 01) or a hex dump; it starts 50 4b 03 04 14 00 00 00\n")
         var ethernet = CaptureWriter.pcapng(try Self.bensCapture([]))
         let interface = Int(ethernet[4]) | Int(ethernet[5]) << 8
         ethernet[interface + 8] = 1
