@@ -28,6 +28,26 @@ public struct JSONWriter: Sendable {
         return output
     }
 
+    /// Appends `value` to `output` as it would stand `indent` levels deep in a larger
+    /// document: for writers that make a document in pieces (the dynamic codec's
+    /// `writeJSON`), so that the pieces read exactly as ``bytes(_:)`` of the whole would.
+    public func append(_ value: JSONValue, indent: Int, to output: inout [UInt8]) {
+        write(value, indent: indent, into: &output)
+    }
+
+    /// Appends what comes before an element or member at `indent` levels: a newline and
+    /// the indentation when pretty-printed, nothing otherwise.
+    public func appendNewline(indent: Int, to output: inout [UInt8]) {
+        newline(indent, into: &output)
+    }
+
+    /// Appends an object member's key, escaped, and its colon (and a space when pretty-printed).
+    public func appendKey(_ key: String, to output: inout [UInt8]) {
+        writeString(key, into: &output)
+        output.append(UInt8(ascii: ":"))
+        if prettyPrinted { output.append(UInt8(ascii: " ")) }
+    }
+
     private func write(_ value: JSONValue, indent: Int, into output: inout [UInt8]) {
         switch value {
         case .null: output.append(contentsOf: "null".utf8)

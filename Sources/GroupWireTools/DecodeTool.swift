@@ -137,13 +137,28 @@ package struct DecodeTool: Sendable {
                     }
                     guard let message = received.message else { continue }
                     do throws(WireError) {
-                        let (decoded, value) = try codec.decode(
-                            frame: Frame(kind: message.kind, typeID: message.typeID, body: message.payload))
-                        let document: JSONValue = envelope
-                            ? ["offset": .number(JSONNumber(Int64(event.offset))), "type": .string(decoded.name),
-                               "typeID": .number(JSONNumber(decoded.typeID)), "value": value]
-                            : value
-                        output.write(writer.bytes(document) + [0x0A])
+                        // Written as it is read, never as one value (a message of a million
+                        // points would take hundreds of megabytes as a tree); the envelope's
+                        // members before "value" go out with the first piece, once the
+                        // payload has been checked.
+                        let frame = Frame(kind: message.kind, typeID: message.typeID, body: message.payload)
+                        var head: [UInt8]? = envelope ? [] : nil
+                        if envelope, let declaration = codec.message(typeID: message.typeID) {
+                            head = Self.envelopeHead(offset: event.offset, type: declaration.name, typeID: declaration.typeID, writer: writer)
+                        }
+                        try codec.writeJSON(frame: frame, writer: writer, indent: envelope ? 1 : 0) { piece in
+                            if let prefix = head {
+                                output.write(prefix)
+                                head = nil
+                            }
+                            output.write(piece)
+                        }
+                        var tail: [UInt8] = []
+                        if envelope {
+                            writer.appendNewline(indent: 0, to: &tail)
+                            tail.append(UInt8(ascii: "}"))
+                        }
+                        output.write(tail + [0x0A])
                     } catch {
                         // Payload offsets count from the body; report them in the input.
                         // (Offsets inside a decompressed or reassembled body have no place in the input: kept as they are.)
@@ -174,5 +189,23 @@ package struct DecodeTool: Sendable {
             return "\(error.kind) at offset \(offset): \(error.context)"
         }
         return "\(error.kind): \(error.context)"
+    }
+
+    /// The envelope's members before its value (`{"offset":…,"type":…,"typeID":…,"value":`),
+    /// as `writer` writes the whole envelope object (keys sorted).
+    static func envelopeHead(offset: Int, type: String, typeID: UInt64, writer: JSONWriter) -> [UInt8] {
+        var head: [UInt8] = [UInt8(ascii: "{")]
+        let members: [(String, JSONValue)] = [
+            ("offset", .number(JSONNumber(Int64(offset)))), ("type", .string(type)), ("typeID", .number(JSONNumber(typeID))),
+        ]
+        for (key, value) in members {
+            writer.appendNewline(indent: 1, to: &head)
+            writer.appendKey(key, to: &head)
+            writer.append(value, indent: 1, to: &head)
+            head.append(UInt8(ascii: ","))
+        }
+        writer.appendNewline(indent: 1, to: &head)
+        writer.appendKey("value", to: &head)
+        return head
     }
 }

@@ -45,7 +45,7 @@ public struct DynamicCodec: Sendable {
     public let limits: Limits
     /// The codec's options.
     public let options: Options
-    private let schema: DynamicSchema
+    let schema: DynamicSchema
 
     /// Creates a codec for the types of `spec` (a checked set from
     /// `SpecCompilation/checkedSpec()`).
@@ -139,6 +139,23 @@ public struct DynamicCodec: Sendable {
     ///   the spec does not declare, `WireError/Kind/unsupportedFrame` for control,
     ///   fragment or compressed frames, or the payload's decoding error.
     public func decode(frame: Frame) throws(WireError) -> (message: MessageDecl, json: JSONValue) {
+        let message = try message(of: frame)
+        return (message, try decode(frame.body, as: message.name))
+    }
+
+    /// Writes the JSON of an uncompressed data frame's message as ``writeJSON(_:as:writer:indent:emit:)``
+    /// does, after the checks of ``decode(frame:)``.
+    /// - Returns: the message declaration.
+    /// - Throws: what ``decode(frame:)`` would throw, before anything is written.
+    @discardableResult
+    public func writeJSON(frame: Frame, writer: JSONWriter, indent: Int = 0, emit: ([UInt8]) -> Void) throws(WireError) -> MessageDecl {
+        let message = try message(of: frame)
+        try writeJSON(frame.body, as: message.name, writer: writer, indent: indent, emit: emit)
+        return message
+    }
+
+    /// The message an uncompressed, whole data frame carries.
+    private func message(of frame: Frame) throws(WireError) -> MessageDecl {
         guard frame.kind == .data, frame.fragment == nil else {
             throw WireError(.unsupportedFrame, "a \(frame.kind) frame does not carry one whole message; only data frames decode to JSON")
         }
@@ -148,7 +165,7 @@ public struct DynamicCodec: Sendable {
         guard let message = message(typeID: frame.typeID) else {
             throw WireError(.unknownType, "the spec declares no message with type id \(frame.typeID)")
         }
-        return (message, try decode(frame.body, as: message.name))
+        return message
     }
 
     private func suggestion(_ name: String) -> String {

@@ -76,7 +76,7 @@ struct DynamicDecoder {
     /// Reads one value of a non-collection slot whose key has just been read, in a
     /// container at nesting level `depth`. Nested values are read in place (the reader
     /// narrowed to them, as generated decoders do): no sub-reader to count references to.
-    private func readSingle(
+    func readSingle(
         _ slot: DynamicSchema.Slot, key: FieldKey, label: String, depth: Int, from reader: inout PayloadReader
     ) throws(WireError) -> JSONValue {
         switch slot {
@@ -134,7 +134,7 @@ struct DynamicDecoder {
     }
 
     /// Reads one element of a packed run: a number, a Bool or an enum value.
-    private func readPackedElement(_ element: DynamicSchema.Slot, from reader: inout PayloadReader) throws(WireError) -> JSONValue {
+    func readPackedElement(_ element: DynamicSchema.Slot, from reader: inout PayloadReader) throws(WireError) -> JSONValue {
         switch element {
         case .scalar(let scalar):
             guard buildsValues else {
@@ -156,7 +156,7 @@ struct DynamicDecoder {
 
     /// Reads one map entry `{1: key, 2: value}` of field `field` of `container`; an absent
     /// key or value is its default, a repeated key keeps the last value.
-    private func readEntry(
+    func readEntry(
         _ keyScalar: ScalarType?, _ valueSlot: DynamicSchema.Slot, field: Int, of container: DynamicSchema.Container,
         key: FieldKey, label: String, depth: Int, into map: inout [String: JSONValue], from reader: inout PayloadReader
     ) throws(WireError) {

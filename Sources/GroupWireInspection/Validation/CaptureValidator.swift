@@ -140,8 +140,9 @@ public struct CaptureValidator {
         public var wasCompressed: Bool
         /// Whether it travelled in fragments.
         public var wasFragmented: Bool
-        /// The message as JSON (Spec/FORMAT.md, "JSON form").
-        public var value: JSONValue
+        /// The message as compact JSON text (Spec/FORMAT.md, "JSON form"), written as it was
+        /// read: never held as a value tree, which for a large message costs many times its size.
+        public var valueJSON: [UInt8]
     }
 
     /// Checks the next frame of the input.
@@ -217,7 +218,7 @@ public struct CaptureValidator {
                 decoded = DecodedMessage(
                     frame: number, offset: event.offset, timestamp: record?.timestamp, sender: route.sender, receiver: route.receiver,
                     room: record?.room ?? "", session: message.session, typeID: message.typeID, typeName: name,
-                    wasCompressed: message.compression != nil, wasFragmented: frame.kind == .fragment, value: json)
+                    wasCompressed: message.compression != nil, wasFragmented: frame.kind == .fragment, valueJSON: json)
             }
         }
         return problems
@@ -381,7 +382,7 @@ public struct CaptureValidator {
     }
 
     private mutating func checkPayload(_ message: ReceivedMessage, sender: UUID?, number: Int, offset: Int, bodyStart: Int?)
-        -> (problems: [ValidationProblem], value: (name: String, json: JSONValue)?)
+        -> (problems: [ValidationProblem], value: (name: String, json: [UInt8])?)
     {
         guard !specs.isEmpty else { return ([], nil) }
         let (index, receiving) = verdicts(for: sender)
@@ -396,12 +397,11 @@ public struct CaptureValidator {
                 "type id \(message.typeID) is not a message of \(codec.spec.package?.name ?? "the spec")")], nil)
         }
         do throws(WireError) {
-            let json: JSONValue
+            var json: [UInt8] = []
             if keepsValues {
-                json = try codec.decode(message.payload, as: declaration.name)
+                try codec.writeJSON(message.payload, as: declaration.name, writer: JSONWriter()) { json += $0 }
             } else {
                 try codec.validate(message.payload, as: declaration.name)
-                json = .null
             }
             summary.messages += 1
             if message.compression != nil { summary.compressedMessages += 1 }

@@ -77,7 +77,7 @@ package struct InspectMessagesTool {
                 let (problems, message) = validator.read(event)
                 report(problems)
                 if let message, matches(message) {
-                    output.write(writer.string(Self.json(message)) + "\n")
+                    output.write(Self.line(message, writer: writer))
                 }
             }
         } catch {
@@ -87,7 +87,7 @@ package struct InspectMessagesTool {
         return validator.summary.problems == 0 ? .ok : .invalidInput
     }
 
-    /// One message as `inspect --format jsonl` prints it.
+    /// One message's members as `inspect --format jsonl` prints them, all but its value.
     static func json(_ message: CaptureValidator.DecodedMessage) -> JSONValue {
         func text(_ id: UUID?) -> JSONValue { id.map { .string($0.uuidString.lowercased()) } ?? .null }
         return .object([
@@ -102,7 +102,15 @@ package struct InspectMessagesTool {
             "typeID": .number(JSONNumber(message.typeID)),
             "compressed": .bool(message.wasCompressed),
             "fragmented": .bool(message.wasFragmented),
-            "value": message.value,
         ])
+    }
+
+    /// One message's line: ``json(_:)``'s members, then `"value"` (last in key order) with
+    /// the message's JSON text as the validator wrote it.
+    static func line(_ message: CaptureValidator.DecodedMessage, writer: JSONWriter) -> [UInt8] {
+        var text = writer.bytes(json(message))
+        text.removeLast()  // the object's closing brace
+        text += Array(",\"value\":".utf8) + message.valueJSON + Array("}\n".utf8)
+        return text
     }
 }
