@@ -115,8 +115,8 @@ package struct DecodeTool: Sendable {
             output.message(ToolResult.errorLine(line))
             status = .invalidInput
         }
-        // The messenger's receiving path. The whole input is one sender; time stands still,
-        // so nothing times out mid-file.
+        // The messenger's receiving path. Without a capture's pseudo-headers the whole input
+        // is one sender; time stands still, so nothing times out mid-file.
         var pipeline = ReceivePipeline(limits: limits, clock: ReassemblyClock { .zero }, codec: compressor)
         let sender = ParticipantID.numbered(0)
         var events = 0
@@ -128,14 +128,19 @@ package struct DecodeTool: Sendable {
                 case .failure(let error):
                     report("frame at offset \(event.offset): \(describe(error))")
                 case .success(let frame):
-                    let received = pipeline.receive(frame, from: sender)
+                    // A capture says who sent each frame: fragments are put together per sender,
+                    // as the receiver did (two senders' message ids may be equal).
+                    let received = pipeline.receive(frame, from: fileEvent.packet?.record?.sender.map { ParticipantID(uuid: $0) } ?? sender)
                     for drop in received.drops {
                         report("frame at offset \(event.offset) (type id \(frame.typeID)): \(drop)")
                     }
                     if let rejection = received.rejection {
                         report("frame at offset \(event.offset) (type id \(frame.typeID)): \(describe(rejection))")
                     }
-                    guard let message = received.message else { continue }
+                    // Control messages (hellos, session control, acknowledgements) are the
+                    // protocol's, not the app's: a real capture holds them, and they are checked
+                    // by `groupwire validate`.
+                    guard let message = received.message, message.kind != .control else { continue }
                     do throws(WireError) {
                         // Written as it is read, never as one value (a message of a million
                         // points would take hundreds of megabytes as a tree); the envelope's

@@ -25,7 +25,9 @@ struct DecodeCommand: ParsableCommand {
             completed it.
 
             Compressed frames are decompressed (those compressed with a dictionary need it \
-            given with --dictionary), and fragment frames are put back together. Problems go \
+            given with --dictionary), and fragment frames are put back together. Control \
+            messages (hellos, session control) are the protocol's and are skipped; \
+            'groupwire validate' checks them. Problems go \
             to standard error, one line each, and the valid messages around them are still \
             printed: 'groupwire: error: frame at offset O: KIND at offset E: reason' for an \
             invalid frame or run of bytes, '... frame at offset O (type id N): ...' for a \

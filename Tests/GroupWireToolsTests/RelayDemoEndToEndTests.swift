@@ -79,13 +79,23 @@ import Testing
     /// The README's main command as a user runs it: the binary, its exit status, its summary.
     @Test func groupwireDemoRunsToItsSummaryWithEveryCheckHolding() async throws {
         let binary = try #require(CLIRunner.binary)
-        let run = try await ChildProcess.run(binary, ["demo"], timeLimit: .seconds(300))
+        let captures = try RepositoryPaths.temporaryDirectory(prefix: "groupwire-demo-captures")
+        defer { try? FileManager.default.removeItem(at: captures) }
+        let run = try await ChildProcess.run(binary, ["demo", "--captures", captures.path], timeLimit: .seconds(300))
         #expect(run.status == 0 && !run.timedOut, "exit \(run.status): \(run.errors)")
         let summary = run.outputText
         #expect(summary.contains("participants:") && summary.contains("checks:"), "\(summary)")
         let checks = summary.split(separator: "\n").drop { !$0.hasPrefix("checks:") }.dropFirst()
         #expect(summary.contains("captures (each process's frames") && summary.contains("  relay ") && !summary.contains("INVALID"))
         #expect(checks.count == 9 && checks.allSatisfy { $0.hasPrefix("  holds ") }, "\(checks.joined(separator: "\n"))")
+        // Each process's capture decodes as a user would decode it: hellos and session
+        // control skipped, fragments put together per sender (dan and the relay hear several).
+        let v3 = RepositoryPaths.path("Spec/Examples/Versions/DrawTogether-v3.gwspec")
+        for name in ["ana", "ben", "cleo", "dan", "relay"] {
+            let decoded = try await ChildProcess.run(binary, ["decode", "--spec", v3, captures.appendingPathComponent("\(name).pcapng").path])
+            #expect(decoded.status == 0 && decoded.errors.isEmpty, "\(name): \(decoded.errors)")
+            #expect(decoded.outputText.split(separator: "\n").count > 10, "\(name) decoded \(decoded.outputText.prefix(200))")
+        }
     }
 
     /// `--port` reaches the relay: a port this test holds is named in the demo's error at
