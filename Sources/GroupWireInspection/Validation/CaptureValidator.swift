@@ -45,6 +45,10 @@ public struct CaptureValidator {
         public var hellos = 0
         /// Frames that repeat a delivery sequence with the same bytes (a retransmission).
         public var retransmissions = 0
+        /// Received copies of frames whose sending this capture also holds (a capture of both
+        /// sides of a conversation, as `GROUPWIRE_CAPTURE` makes of several messengers in one
+        /// process): checked as frames, not counted again as sends, messages or retransmissions.
+        public var receivedCopies = 0
         /// The participants seen sending.
         public var senders = 0
         /// The problems found.
@@ -93,6 +97,8 @@ public struct CaptureValidator {
     private var verdicts: [UUID: (spec: Int, receiving: [UInt64: TypeVerdict])] = [:]
     private var agreements: [Route: Agreement] = [:]
     private var senders: Set<UUID?> = []
+    /// The participants whose sent packets this capture holds.
+    private var capturedSenders: Set<UUID> = []
     /// What was checked so far.
     public private(set) var summary = Summary()
     /// The delivery streams whose state is kept now (for tests of the bound).
@@ -185,6 +191,15 @@ public struct CaptureValidator {
         let record = fileEvent.packet?.record
         let receiver: UUID? = record.flatMap { $0.direction == .sent ? $0.peer : $0.local }
         let route = Route(sender: record?.sender, receiver: receiver)
+        if let record {
+            if record.direction == .sent {
+                capturedSenders.insert(record.local)
+            } else if let sender = record.sender, capturedSenders.contains(sender) {
+                // The other side of a send this capture holds: its checks were made there.
+                summary.receivedCopies += 1
+                return problems
+            }
+        }
         if senders.insert(route.sender).inserted { summary.senders = senders.count }
 
         if let delivery = frame.delivery {

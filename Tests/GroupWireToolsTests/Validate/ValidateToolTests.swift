@@ -249,6 +249,37 @@ import Testing
         #expect(lines.contains("  1 message decoded (0 compressed): UpsertStroke 1"), "frame 4 still decoded")
     }
 
+    /// A capture of both sides (as `GROUPWIRE_CAPTURE` makes of several messengers in one
+    /// process): each frame is there as ana sent it and as ben received it, and ben's copy
+    /// is not a second send.
+    @Test func aCaptureOfBothSidesCountsEachSendOnce() throws {
+        let stream = DeliveryHeader(incarnation: 7, isReliable: false, sequence: 1).stream
+        var records: [CaptureRecord] = []
+        var time: UInt64 = 1_764_000_000_000_000_000
+        for (local, peer) in [(Self.ana, Self.ben), (Self.ben, Self.ana)] {
+            // Each side's hello, sent and received.
+            time += 1_000
+            let hello = try Self.hello()
+            records.append(CaptureRecord(timestamp: time, direction: .sent, local: local, peer: peer, room: "r", frame: hello))
+            records.append(CaptureRecord(timestamp: time + 1, direction: .received, local: peer, peer: local, room: "r", frame: hello))
+        }
+        for sequence: UInt64 in 1...3 {
+            time += 1_000
+            let frame = try FrameEncoder().encode(Frame(kind: .data, typeID: UInt64(UpsertStroke.wireTypeID),
+                                                        delivery: DeliveryHeader(stream: stream, sequence: sequence), body: Self.stroke.wirePayload()))
+            records.append(CaptureRecord(timestamp: time, direction: .sent, local: Self.ana, peer: Self.ben, room: "r", frame: frame))
+            records.append(CaptureRecord(timestamp: time + 1, direction: .received, local: Self.ben, peer: Self.ana, room: "r", frame: frame))
+        }
+        var validator = CaptureValidator(specs: [try SpecLoading.load(Self.specPath).spec])
+        let input = FrameFileStream(bytes: CaptureWriter.pcapng(records), path: "both.pcapng")
+        var problems: [ValidationProblem] = []
+        while let event = try input.next() { problems += validator.check(event) }
+        problems += validator.finish()
+        #expect(problems.isEmpty, "\(problems.map(\.reason))")
+        #expect(validator.summary.receivedCopies == 5 && validator.summary.retransmissions == 0)
+        #expect(validator.summary.messages == 3 && validator.summary.hellos == 2)
+    }
+
     @Test func inputThatIsNoCaptureIsAUsageError() throws {
         let zip: [UInt8] = [0x50, 0x4B, 0x03, 0x04, 0x14, 0x00, 0x00, 0x00, 0x08, 0x00]
         let result = try Self.validate(zip)
