@@ -5,7 +5,7 @@ SWIFT ?= swift
 FUZZ_SECONDS ?= 60
 PREFIX ?= /usr/local
 
-.PHONY: setup build test demo docs install fuzz fuzz-build fuzz-corpus bench bench-instructions regenerate vectors format clean
+.PHONY: test-under-load setup build test demo docs install fuzz fuzz-build fuzz-corpus bench bench-instructions regenerate vectors format clean
 
 setup:
 	@scripts/setup.sh
@@ -16,6 +16,12 @@ build: setup
 test: setup
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build
+
+# The whole suite RUNS times beside a CPU load (LOAD=spin: a busy loop per core; LOAD=build:
+# a release build over and over); minutes, so not part of `test` or CI.
+RUNS ?= 5
+test-under-load: setup
+	scripts/test-under-load.sh $(RUNS)
 
 # A relay and four participant processes on loopback (groupwire demo): every process it
 # starts is stopped when it ends, also on Ctrl-C.

@@ -1,4 +1,6 @@
+import Foundation
 import GroupWireSession
+import GroupWireTestSupport
 import GroupWireTools
 import Testing
 
@@ -46,5 +48,24 @@ import Testing
         #expect(status == .failure)
         #expect(text.contains("--drop 1.5 is outside 0...1"))
         #expect(await report { $0.strokes = 0 }.status == .failure)
+    }
+}
+
+/// A capture of a whole simulation (every messenger of both runs in one file, both sides of
+/// every frame) validates clean: received copies are not second sends, and the second run's
+/// streams are new incarnations.
+@Suite(.heavy) struct SimulateCaptureTests {
+    @Test func aCaptureOfEverySimulatedMessengerValidates() throws {
+        let folder = try RepositoryPaths.temporaryDirectory(prefix: "groupwire-simulate-capture")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let capture = folder.appendingPathComponent("simulate.pcapng").path
+        let binary = try #require(CLIRunner.binary)
+        var environment = ProcessInfo.processInfo.environment
+        environment["GROUPWIRE_CAPTURE"] = capture
+        let simulated = try ChildProcess.run(binary, ["simulate"], environment: environment)
+        #expect(simulated.status == 0, "\(simulated.errors)")
+        let validated = try CLIRunner.run(["validate", "--spec", RepositoryPaths.path("Spec/Examples/DrawTogether.gwspec"), capture])
+        #expect(validated.status == 0, "\(validated.outputText.prefix(600))")
+        #expect(validated.outputText.contains("valid: every frame passed every check"))
     }
 }

@@ -23,10 +23,14 @@ struct Simulation {
         private let tasks = Mutex<[Task<Void, Never>]>([])
         private let catchUp = Mutex<CatchUp<CanvasSnapshot>?>(nil)
 
-        init(number: Int, hub: InProcessHub) async throws {
+        /// - Parameter run: which run of the process this is (each mode is one): the streams'
+        /// incarnations differ between runs, as a real restart's random ones do, so that one
+        /// capture of every run does not show a stream starting over.
+        init(number: Int, hub: InProcessHub, run: UInt64) async throws {
             id = ParticipantID.numbered(UInt64(number))
             name = Simulation.names[number - 1]
-            transport = DeliveryTransport(over: try await hub.join(id), configuration: .simulated(clock: hub.clock, seed: UInt64(number)))
+            transport = DeliveryTransport(over: try await hub.join(id),
+                                          configuration: .simulated(clock: hub.clock, seed: run << 8 | UInt64(number)))
             let messenger = Messenger(transport: transport, configuration: MessengerConfiguration(
                 codec: try PayloadCompressor(), clock: hub.clock.reassemblyClock))
             let next = Mutex(UInt32(number) * 1000)
@@ -78,13 +82,16 @@ struct Simulation {
         }
     }
 
+    /// Which run of the process this is: the reliable mode's (0) or the unreliable one's (1).
+    private var runNumber: UInt64 { mode == .reliable ? 0 : 1 }
+
     /// The report of the run and whether the mode's promise held.
     func run() async throws -> (report: String, holds: Bool) {
         var plan = FaultPlan.unreliable(seed: options.seed, drop: options.drop, duplicate: options.duplicate, reorder: options.reorder)
         plan.keyedByContent = true
         let hub = InProcessHub(plan: plan, clock: VirtualClock())
         var members: [Member] = []
-        for number in 1...3 { members.append(try await Member(number: number, hub: hub)) }
+        for number in 1...3 { members.append(try await Member(number: number, hub: hub, run: runNumber)) }
         defer { for member in members { member.stop() } }
         var lines = ["== \(mode) mode: seed \(options.seed), drop \(percent(options.drop)), duplicate \(percent(options.duplicate)), reorder \(percent(options.reorder)), delay 1-20 ms =="]
 
@@ -115,7 +122,7 @@ struct Simulation {
         }
         try await deliver(hub, members: members, expected: expected)
 
-        let dan = try await Member(number: 4, hub: hub)
+        let dan = try await Member(number: 4, hub: hub, run: runNumber)
         members.append(dan)
         let late = try await first(dan.sessions, hub: hub)
         try late.join()
