@@ -206,7 +206,7 @@ let package = Package(
         .target(
             name: "GroupWireFuzzChecks",
             dependencies: [
-                "GroupWire", "GroupWireCompression", "GroupWireSession", "GroupWireTesting", "GroupWireDynamic",
+                "GroupWire", "GroupWireCompression", "GroupWireJSON", "GroupWireSession", "GroupWireTesting", "GroupWireDynamic",
                 "GroupWireSpec", "GroupWireCapture", "GroupWireInspection", "GroupWireNegotiation", "GroupWireRelay", "DrawTogetherV1Golden", "WatchTogetherGolden",
             ],
             path: "Fuzz/Harnesses",

@@ -4,6 +4,7 @@
 import Foundation
 import GroupWire
 import GroupWireDynamic
+import GroupWireJSON
 import GroupWireSpec
 
 /// Dynamic codecs for the WatchTogether example spec (Spec/Examples, found from this
@@ -23,14 +24,28 @@ let dynamicFuzzCodecs: [DynamicCodec] = {
 /// Decodes a fuzz input as a PlaybackState with the dynamic codec and returns every
 /// invariant it breaks (empty: none).
 ///
-/// Input: `selector u8, payload`; selector bit 0 keeps unknown fields. Invariants:
-/// decoding never traps; JSON that decodes encodes again, and that payload decodes to
-/// the same JSON.
+/// Input: `selector u8, payload`; selector bit 0 keeps unknown fields, bit 1 writes
+/// pretty-printed JSON. Invariants: decoding never traps; `writeJSON` writes exactly the
+/// text of the decoded JSON, or fails with the decoder's error kind and offset having
+/// written nothing; JSON that decodes encodes again, and that payload decodes to the same
+/// JSON.
 public func dynamicCodecFuzzViolations(_ input: [UInt8]) -> [String] {
     guard let selector = input.first else { return [] }
     let codec = dynamicFuzzCodecs[Int(selector & 1)]
     let payload = Array(input.dropFirst())
-    guard let json = try? codec.decode(payload, as: "PlaybackState") else { return [] }
+    let writer = JSONWriter(prettyPrinted: selector & 2 != 0)
+    var written: [UInt8] = []
+    let writing = Result { () throws(WireError) in try codec.writeJSON(payload, as: "PlaybackState", writer: writer) { written += $0 } }
+    let json: JSONValue
+    do throws(WireError) {
+        json = try codec.decode(payload, as: "PlaybackState")
+    } catch {
+        if case .failure(let failure) = writing, failure.kind == error.kind, failure.offset == error.offset, written.isEmpty { return [] }
+        return ["writeJSON did not fail as decode did (\(error)): \(writing), \(written.count) bytes written"]
+    }
+    guard written == writer.bytes(json) else {
+        return ["writeJSON wrote \(String(decoding: written, as: UTF8.self)), decode gives \(writer.string(json))"]
+    }
     let encoded: [UInt8]
     do {
         encoded = try codec.encode(json, as: "PlaybackState")
