@@ -293,10 +293,16 @@ public final class FrameFileStream {
     private static func readFirst(_ descriptor: Int32, name: String, detecting: Bool) throws(FrameFileError) -> [UInt8] {
         var first = try read(descriptor, name: name)
         guard detecting else { return first }
-        while !first.isEmpty, first.count < FrameFileFormat.detectionLength, !FrameFileFormat.decides(prefix: first) {
+        var decided = FrameFileFormat.decides(prefix: first)
+        while !first.isEmpty, first.count < FrameFileFormat.detectionLength, !decided {
             let more = try read(descriptor, name: name)
             if more.isEmpty { break }
+            // Plain ASCII text after text that ends in ASCII cannot decide anything: only
+            // then is the whole prefix looked at again (a pipe that trickles text stays linear).
+            let plain = more.allSatisfy { (0x20..<0x7F).contains($0) || $0 == 0x09 || $0 == 0x0A || $0 == 0x0D }
+            let cleanEnd = first.suffix(3).allSatisfy { $0 < 0x80 }
             first += more
+            if !(plain && cleanEnd) { decided = FrameFileFormat.decides(prefix: first) }
         }
         return first
     }
