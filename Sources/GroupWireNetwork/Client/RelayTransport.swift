@@ -529,7 +529,7 @@ final class RefusalReader: ChannelInboundHandler, RemovableChannelHandler {
     }
 }
 
-/// Why ``RelayTransport/connect(host:port:token:inSubprotocol:tls:reconnect:timeout:group:)`` failed: the relay
+/// Why ``RelayTransport/connect(host:port:token:inSubprotocol:tls:reconnect:timeout:clock:group:)`` failed: the relay
 /// refused the upgrade (its HTTP answer, 401 with the token's problem, says why), or the
 /// connection failed.
 public struct RelayConnectError: Error, Sendable, Hashable, CustomStringConvertible {
