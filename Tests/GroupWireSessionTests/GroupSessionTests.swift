@@ -377,3 +377,31 @@ final class SessionIDs: Sendable {
         }
     }
 }
+
+/// Waiting for eligibility before activating, as an app does at startup.
+@Suite struct EligibilityWaitTests {
+    @Test func waitingForEligibilityReturnsWhenSomeoneIsReachableAndForgetsItsWatcher() async throws {
+        let observer = GroupStateObserver()
+        let returned = Mutex(false)
+        let waiting = Task {
+            try await observer.waitUntilEligible()
+            returned.withLock { $0 = true }
+        }
+        try await eventually("the wait to watch eligibility") { observer.watcherCount == 1 }
+        #expect(returned.withLock { $0 } == false, "nobody is reachable: it waits")
+        observer.update(true)
+        try await waiting.value
+        #expect(returned.withLock { $0 })
+        try await eventually("its watcher to be forgotten") { observer.watcherCount == 0 }
+        // Eligible already: it returns at once.
+        try await observer.waitUntilEligible()
+    }
+
+    @Test func aCancelledWaitThrowsCancellation() async throws {
+        let observer = GroupStateObserver()
+        let waiting = Task { try await observer.waitUntilEligible() }
+        try await eventually("the wait to watch eligibility") { observer.watcherCount == 1 }
+        waiting.cancel()
+        await #expect(throws: CancellationError.self) { try await waiting.value }
+    }
+}

@@ -11,7 +11,7 @@ import Synchronization
 ///
 /// ```swift
 /// for await session in DrawTogether.sessions() {
-///     let transport = DeliveryTransport(over: PlatformMessengerTransport(session: session))
+///     let transport = DeliveryTransport(over: PlatformMessengerTransport(platform: GroupActivitiesMessenger(session: session)))
 ///     let messenger = Messenger(transport: transport)
 ///     session.join()
 /// }

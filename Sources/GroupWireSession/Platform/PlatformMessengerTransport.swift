@@ -17,7 +17,7 @@ import Synchronization
 ///   ``DeliveryTransport`` on top and it numbers frames to deliver them in order, sending
 ///   its unreliable frames in the platform's unreliable mode.
 ///
-/// On Apple platforms: `PlatformMessengerTransport(session: groupSession)` (the
+/// On Apple platforms: `PlatformMessengerTransport(platform: GroupActivitiesMessenger(session: groupSession))` (the
 /// `GroupActivitiesMessenger` adapter); in tests: `FakePlatformGroup` of GroupWireTesting.
 public final class PlatformMessengerTransport: Transport {
     /// The platform messenger underneath.

@@ -22,14 +22,29 @@ public final class GroupStateObserver: Sendable {
     /// Eligibility now and after each change.
     public var eligibility: AsyncStream<Bool> {
         let (stream, continuation) = AsyncStream<Bool>.makeStream()
-        let now = state.withLock { state in
+        let (token, now) = state.withLock { state in
             state.nextToken += 1
             state.watchers[state.nextToken] = continuation
-            return state.eligible
+            return (state.nextToken, state.eligible)
         }
+        // A watcher that stops listening is forgotten.
+        continuation.onTermination = { [weak self] _ in _ = self?.state.withLock { $0.watchers.removeValue(forKey: token) } }
         continuation.yield(now)
         return stream
     }
+
+    /// Returns once a group session can be started: at once when it can now, else when
+    /// the transport is connected and someone else is reachable. Call it before
+    /// ``GroupSessionCoordinator/prepareForActivation(_:)`` at startup, when nobody has
+    /// been seen yet.
+    /// - Throws: `CancellationError` when the waiting task is cancelled first.
+    public func waitUntilEligible() async throws {
+        for await eligible in eligibility where eligible { return }
+        throw CancellationError()
+    }
+
+    /// How many eligibility streams are listened to now.
+    var watcherCount: Int { state.withLock { $0.watchers.count } }
 
     func update(_ eligible: Bool) {
         let watchers = state.withLock { state -> [AsyncStream<Bool>.Continuation] in
