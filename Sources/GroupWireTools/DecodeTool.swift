@@ -147,9 +147,8 @@ package struct DecodeTool: Sendable {
                         // members before "value" go out with the first piece, once the
                         // payload has been checked.
                         let frame = Frame(kind: message.kind, typeID: message.typeID, body: message.payload)
-                        var head: [UInt8]? = envelope ? [] : nil
-                        if envelope, let declaration = codec.message(typeID: message.typeID) {
-                            head = Self.envelopeHead(offset: event.offset, type: declaration.name, typeID: declaration.typeID, writer: writer)
+                        var head = !envelope ? nil : codec.message(typeID: message.typeID).map { declaration in
+                            Self.envelopeHead(offset: event.offset, type: declaration.name, typeID: declaration.typeID, writer: writer)
                         }
                         try codec.writeJSON(frame: frame, writer: writer, indent: envelope ? 1 : 0) { piece in
                             if let prefix = head {

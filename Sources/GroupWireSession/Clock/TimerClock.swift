@@ -1,6 +1,7 @@
 /// The time every GroupWire timer reads and sleeps on: the delivery layer's
-/// retransmissions and peer timeout, negotiation's retries, and the relay's and its
-/// client's grace periods, backoff, handshake, liveness and drain timers.
+/// retransmissions and peer timeout, negotiation's retries, the relay's reconnect grace,
+/// drain timeout, close wait and rate limit, and its client's connect timeout and
+/// reconnect backoff.
 ///
 /// It wraps any `Clock` measured in `Duration` and counts from its own origin, the moment
 /// it was made. Production code takes ``continuous`` (the system's monotonic clock); tests
