@@ -17,10 +17,10 @@ import Testing
 /// and a v3 peer (the v3 one without zstd), strokes both ways, and a late joiner catching
 /// up from a compressed, fragmented snapshot.
 @Suite(.heavy) struct RelaySessionTests {
-    struct Canvas: GroupActivity, Equatable {
+    struct Canvas: SharedActivity, Equatable {
         static let activityIdentifier = "com.example.draw-together"
         var name: String
-        var metadata: GroupActivityMetadata { GroupActivityMetadata(title: name, type: .createTogether) }
+        var activityMetadata: SharedActivityMetadata { SharedActivityMetadata(title: name, type: .createTogether) }
     }
 
     static func schema(_ path: String) throws -> HelloSchema {
@@ -31,8 +31,8 @@ import Testing
     struct Participant {
         let transport: RelayTransport
         let messenger: Messenger
-        let coordinator: GroupSessionCoordinator
-        let sessions: Collected<GroupSession<Canvas>>
+        let coordinator: SharedSessionCoordinator
+        let sessions: Collected<SharedSession<Canvas>>
 
         static func connect(port: Int, identity: String, schema: HelloSchema, zstd: Bool) async throws -> Participant {
             let token = try AccessToken(room: "canvas-7", identity: identity, expiresAt: Int64(Date().timeIntervalSince1970) + 600)
@@ -40,7 +40,7 @@ import Testing
             let transport = try await RelayTransport.connect(host: "127.0.0.1", port: port, token: token)
             let messenger = Messenger(transport: transport, configuration: MessengerConfiguration(
                 codec: zstd ? try PayloadCompressor() : nil, negotiation: NegotiationSettings(schema: schema)))
-            let coordinator = GroupSessionCoordinator(messenger: messenger)
+            let coordinator = SharedSessionCoordinator(messenger: messenger)
             return Participant(transport: transport, messenger: messenger, coordinator: coordinator,
                                sessions: Collected(coordinator.sessions(for: Canvas.self)))
         }

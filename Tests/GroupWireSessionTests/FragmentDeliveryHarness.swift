@@ -32,7 +32,7 @@ func deliver(
     _ messages: [SentMessage], plan: FaultPlan, maxFrameSize: Int, timeout: Duration = .seconds(60),
     gap: ClosedRange<Int> = 0...2
 ) async throws -> DeliveryOutcome {
-    let hub = InProcessHub(plan: plan, maxMessageSize: maxFrameSize)
+    let hub = InProcessHub(plan: plan, maxMessageSize: maxFrameSize, clock: VirtualClock())
     let receiverID = ParticipantID.numbered(1_000)
     let receiver = try await hub.join(receiverID)
     var endpoints: [ParticipantID: HubEndpoint] = [:]

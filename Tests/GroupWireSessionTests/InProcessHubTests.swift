@@ -19,7 +19,7 @@ import GroupWireTesting
     }
 
     @Test func aMessageToAllReachesEveryOtherParticipantButNotTheSender() async throws {
-        let hub = InProcessHub()
+        let hub = InProcessHub(clock: VirtualClock())
         let a = try await hub.join(alice)
         let b = try await hub.join(bob)
         let c = try await hub.join(carol)
@@ -38,7 +38,7 @@ import GroupWireTesting
     }
 
     @Test func aMessageForOneParticipantReachesOnlyThem() async throws {
-        let hub = InProcessHub()
+        let hub = InProcessHub(clock: VirtualClock())
         let a = try await hub.join(alice)
         let b = try await hub.join(bob)
         let c = try await hub.join(carol)
@@ -55,7 +55,7 @@ import GroupWireTesting
     }
 
     @Test func aMessageOverTheTransportLimitIsRefused() async throws {
-        let hub = InProcessHub(maxMessageSize: 100)
+        let hub = InProcessHub(maxMessageSize: 100, clock: VirtualClock())
         let a = try await hub.join(alice)
         _ = try await hub.join(bob)
         let error = await #expect(throws: WireError.self) { try await a.send([UInt8](repeating: 0, count: 101), to: .all) }
@@ -64,7 +64,7 @@ import GroupWireTesting
     }
 
     @Test func joiningTwiceAndSendingAfterCloseAreRefused() async throws {
-        let hub = InProcessHub()
+        let hub = InProcessHub(clock: VirtualClock())
         let a = try await hub.join(alice)
         let twice = await #expect(throws: WireError.self) { try await hub.join(alice) }
         #expect(twice?.kind == .alreadyJoined)
@@ -74,7 +74,7 @@ import GroupWireTesting
     }
 
     @Test func nothingArrivesBeforeItsDelayHasPassed() async throws {
-        let hub = InProcessHub(plan: .reliable(delay: .milliseconds(10) ... .milliseconds(10)))
+        let hub = InProcessHub(plan: .reliable(delay: .milliseconds(10) ... .milliseconds(10)), clock: VirtualClock())
         let a = try await hub.join(alice)
         let b = try await hub.join(bob)
         try await a.send([1], to: .all)
@@ -87,8 +87,67 @@ import GroupWireTesting
         #expect(messages.map(\.arrival) == [.milliseconds(10)])
     }
 
+    @Test func inRealTimeAMessageArrivesWithoutAnyoneMovingTime() async throws {
+        let hub = InProcessHub()
+        #expect(hub.clock == nil)
+        let a = try await hub.join(alice)
+        let b = try await hub.join(bob)
+        var messages = b.messages.makeAsyncIterator()
+        try await a.send([7, 8], to: .all)
+        let got = try #require(await messages.next())
+        #expect(got.bytes == [7, 8])
+        #expect(got.source == alice)
+        #expect(await hub.inFlightCount == 0)
+        await hub.close()
+    }
+
+    @Test func inRealTimeADelayedCopyArrivesOnlyOnceItsDelayHasPassed() async throws {
+        let hub = InProcessHub(plan: .reliable(delay: .milliseconds(30) ... .milliseconds(30)))
+        let a = try await hub.join(alice)
+        let b = try await hub.join(bob)
+        var messages = b.messages.makeAsyncIterator()
+        let sent = hub.elapsed
+        try await a.send([1], to: .all)
+        try await a.send([2], to: .all)
+        // Moving time is for a virtual hub; in real time it changes nothing.
+        await hub.advance(by: .seconds(10))
+        await hub.runUntilIdle()
+        let first = try #require(await messages.next())
+        let received = hub.elapsed
+        let second = try #require(await messages.next())
+        #expect([first.bytes, second.bytes] == [[1], [2]])
+        #expect(first.arrival >= sent + .milliseconds(30))
+        #expect(received >= sent + .milliseconds(30), "delivered before its delay passed")
+        await hub.close()
+    }
+
+    @Test func theHubsClockReachesTheLayersAboveItsEndpoints() async throws {
+        let clock = VirtualClock()
+        let hub = InProcessHub(clock: clock)
+        let endpoint = try await hub.join(alice)
+        let delivery = DeliveryTransport(over: endpoint)
+        let messenger = Messenger(transport: delivery, configuration: MessengerConfiguration(
+            negotiation: NegotiationSettings(schema: nil)))
+        await hub.advance(by: .seconds(42))
+        #expect(endpoint.clock.now() == .seconds(42))
+        #expect(delivery.clock.now() == .seconds(42))
+        #expect(messenger.configuration.clock?.now() == .seconds(42))
+        #expect(messenger.configuration.negotiation?.clock?.now() == .seconds(42))
+        // A clock given explicitly wins over the transport's.
+        let own = VirtualClock()
+        var configuration = DeliveryConfiguration()
+        configuration.clock = TimerClock(own)
+        #expect(DeliveryTransport(over: endpoint, configuration: configuration).clock.now() == .zero)
+        // In real time the endpoints read the system's clock.
+        let realTime = InProcessHub()
+        let realEndpoint = try await realTime.join(alice)
+        #expect(realEndpoint.clock.now() < .seconds(42))
+        await hub.close()
+        await realTime.close()
+    }
+
     @Test func aParticipantThatLeavesStopsReceiving() async throws {
-        let hub = InProcessHub(plan: .reliable(delay: .milliseconds(5) ... .milliseconds(5)))
+        let hub = InProcessHub(plan: .reliable(delay: .milliseconds(5) ... .milliseconds(5)), clock: VirtualClock())
         let a = try await hub.join(alice)
         let b = try await hub.join(bob)
         try await a.send([1], to: .all)

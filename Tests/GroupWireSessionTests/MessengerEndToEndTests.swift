@@ -123,7 +123,7 @@ import Testing
         #expect(got.first?.context.wasCompressed == false)
 
         // A zstd sender and a receiver without a codec.
-        let hub = InProcessHub()
+        let hub = InProcessHub(clock: VirtualClock())
         let sender = Messenger(transport: try await hub.join(.numbered(1)), configuration: .init(codec: try PayloadCompressor()))
         let receiver = Messenger(transport: try await hub.join(.numbered(2)))
         let snapshots = try receiver.messages(of: CanvasSnapshot.self)
@@ -174,7 +174,7 @@ import Testing
 
     @Test("Garbage from a peer is rejected and counted; good messages still arrive")
     func garbageFromAPeer() async throws {
-        let hub = InProcessHub()
+        let hub = InProcessHub(clock: VirtualClock())
         let alice = Messenger(transport: try await hub.join(.numbered(1)))
         let mallory = try await hub.join(.numbered(66))
         let bob = Messenger(transport: try await hub.join(.numbered(2)))
@@ -199,7 +199,7 @@ import Testing
 
     @Test("Membership follows the transport: joins and leaves")
     func membership() async throws {
-        let hub = InProcessHub()
+        let hub = InProcessHub(clock: VirtualClock())
         let alice = Messenger(transport: try await hub.join(.numbered(1)))
         _ = try await hub.join(.numbered(2))
         _ = try await hub.join(.numbered(3))

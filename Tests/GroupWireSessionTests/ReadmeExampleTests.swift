@@ -36,7 +36,7 @@ func draw(over transport: some Transport) async throws {
 
     @Test("The README's example sends a stroke and receives the others' strokes until the transport closes")
     func readmeExampleRuns() async throws {
-        let hub = InProcessHub()
+        let hub = InProcessHub(clock: VirtualClock())
         let alice = try await hub.join(.numbered(1))
         let bob = Messenger(transport: try await hub.join(.numbered(2)))
         let toBob = try bob.messages(of: UpsertStroke.self)

@@ -56,7 +56,7 @@ import Testing
                     activated: SessionStamp(clock: try #require(fields.clock), participant: try uuid(fields.activator)),
                     activitySet: SessionStamp(clock: try #require(fields.activityClock), participant: try uuid(fields.activitySetBy)),
                     activityIdentifier: try #require(fields.activityIdentifier),
-                    metadata: GroupActivityMetadata(
+                    metadata: SharedActivityMetadata(
                         title: try #require(fields.title), subtitle: fields.subtitle,
                         type: ActivityType(rawValue: try #require(fields.type)), fallbackURL: fields.fallbackURL),
                     activity: try Hex.bytes(try #require(fields.activity)))

@@ -41,7 +41,7 @@ import Testing
     /// The counts come from the frames' headers: a snapshot over the frame size goes
     /// compressed in fragments, a stroke in one uncompressed frame.
     @Test func theCountingTransportCountsFramesFragmentsAndCompressionByTheirHeaders() async throws {
-        let hub = InProcessHub()
+        let hub = InProcessHub(clock: VirtualClock())
         let counting = CountingTransport(try await hub.join(.numbered(1)))
         _ = try await hub.join(.numbered(2))
         let messenger = Messenger(transport: counting, configuration: MessengerConfiguration(codec: try PayloadCompressor()))

@@ -90,7 +90,7 @@ enum MessengerPath {
     /// `schemas[(n - 1) % schemas.count]`, and the run starts once the sender agreed with all.
     static func hubRun(participants: Int, messages: Int, value: UpsertStroke, closedLoop: Bool,
                        schemas: [HelloSchema]? = nil) async throws -> HubRun {
-        let hub = InProcessHub()
+        let hub = InProcessHub(clock: VirtualClock())
         var messengers: [Messenger] = []
         for number in 1...participants {
             let configuration = MessengerConfiguration(

@@ -41,6 +41,9 @@ public final class RelayTransport: Transport {
     public let welcome: RelayWelcome
     /// The room, from the welcome.
     public var roomName: String { welcome.room }
+    /// The clock given to ``connect(host:port:token:inSubprotocol:tls:reconnect:timeout:clock:group:)``;
+    /// the layers above read it too.
+    public let clock: TimerClock
 
     private let shared: Shared
     private let reconnects: Bool
@@ -65,8 +68,9 @@ public final class RelayTransport: Transport {
         let state = Mutex(State())
     }
 
-    private init(welcome: RelayWelcome, events: AsyncStream<TransportEvent>, shared: Shared, reconnects: Bool) {
+    private init(welcome: RelayWelcome, events: AsyncStream<TransportEvent>, shared: Shared, reconnects: Bool, clock: TimerClock) {
         self.welcome = welcome
+        self.clock = clock
         localParticipant = ParticipantID(uuid: welcome.you.id)
         guarantees = TransportGuarantees(isReliable: !reconnects, isOrdered: !reconnects, maxMessageSize: welcome.maxFrameSize)
         self.events = events
@@ -165,7 +169,7 @@ public final class RelayTransport: Transport {
         } catch {
             throw RelayConnectError(status: nil, reason: "the connection failed before the welcome: \(error)")
         }
-        return RelayTransport(welcome: welcome, events: events, shared: shared, reconnects: reconnect != nil)
+        return RelayTransport(welcome: welcome, events: events, shared: shared, reconnects: reconnect != nil, clock: dialer.clock)
     }
 
     /// How one connection ended.

@@ -32,14 +32,15 @@ public struct DeliveryConfiguration: Sendable {
     public var ackDelay: Duration = .milliseconds(10)
     /// A receiver acknowledges at once after this many frames delivered in order. 16.
     public var ackEvery: Int = 16
-    /// The time source for timers: the system's continuous clock, or a virtual one in tests.
-    public var clock: TimerClock
+    /// The time source for timers; nil (the default) takes the transport's
+    /// (``Transport/clock``: the system's, or a test hub's virtual clock).
+    public var clock: TimerClock?
     /// Picks stream incarnations (1 ... 2^31-1); random by default. A seeded source makes
     /// a simulated run replay byte for byte.
     public var incarnations: @Sendable () -> UInt32
 
     /// Creates a configuration with the documented defaults.
-    public init(clock: TimerClock = .continuous, incarnations: @escaping @Sendable () -> UInt32 = DeliveryConfiguration.randomIncarnation) {
+    public init(clock: TimerClock? = nil, incarnations: @escaping @Sendable () -> UInt32 = DeliveryConfiguration.randomIncarnation) {
         self.clock = clock
         self.incarnations = incarnations
     }

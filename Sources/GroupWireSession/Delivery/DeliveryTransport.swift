@@ -41,6 +41,8 @@ public final class DeliveryTransport: Transport {
         let base = CapturingTransport.fromEnvironment(base)
         self.base = base
         self.configuration = configuration
+        let clock = configuration.clock ?? base.clock
+        self.clock = clock
         isPassThrough = base.guarantees.deliveryMode == .reliable
         let core = Core(engine: DeliveryEngine(configuration: configuration))
         self.core = core
@@ -51,7 +53,6 @@ public final class DeliveryTransport: Transport {
         }
         let (events, continuation) = AsyncStream<TransportEvent>.makeStream()
         self.events = events
-        let clock = configuration.clock
         let incoming = base.events
         let receiving = Task {
             for await event in incoming {
@@ -92,6 +93,9 @@ public final class DeliveryTransport: Transport {
     /// The room of the transport beneath.
     public var roomName: String { base.roomName }
 
+    /// The time the layer's timers read: its configuration's clock, else the transport's.
+    public let clock: TimerClock
+
     /// What the layer did so far.
     public var statistics: DeliveryStatistics { core.statistics }
 
@@ -121,7 +125,7 @@ public final class DeliveryTransport: Transport {
             try await base.send(frames, to: recipients, mode: mode)
             return
         }
-        let outputs = try await core.prepare(frames, to: recipients, mode: mode, configuration: configuration)
+        let outputs = try await core.prepare(frames, to: recipients, mode: mode, configuration: configuration, clock: clock)
         for case .send(let bytes, let recipient) in outputs {
             do {
                 // Unreliable frames take the transport's own unreliable mode where it has
@@ -216,9 +220,9 @@ extension DeliveryTransport {
 
         /// Numbers the frames, waiting for room as configured.
         func prepare(_ frames: [[UInt8]], to recipients: Recipients, mode: DeliveryMode,
-                     configuration: DeliveryConfiguration) async throws(WireError) -> [DeliveryEngine.Output] {
+                     configuration: DeliveryConfiguration, clock: TimerClock) async throws(WireError) -> [DeliveryEngine.Output] {
             while true {
-                let now = configuration.clock.now()
+                let now = clock.now()
                 let attempt: Result<DeliveryEngine.Prepared, WireError> = state.withLock { state in
                     guard !state.isClosed else {
                         return .failure(WireError(.transportClosed, "the delivery layer's transport closed"))

@@ -51,6 +51,13 @@ public final class Messenger: Sendable {
     public init(transport: any Transport, configuration: MessengerConfiguration = MessengerConfiguration()) {
         let transport = transport is DeliveryTransport ? transport : CapturingTransport.fromEnvironment(transport)
         self.transport = transport
+        // Clocks not given are the transport's: virtual time is chosen once, at the transport.
+        var configuration = configuration
+        let timers = transport.clock
+        configuration.clock = configuration.clock ?? ReassemblyClock(now: timers.now)
+        if configuration.negotiation != nil, configuration.negotiation?.clock == nil {
+            configuration.negotiation?.clock = timers
+        }
         self.configuration = configuration
         var profile = PeerProfile.default(codec: configuration.codec, limits: configuration.limits)
         profile.maxFrameSize = min(profile.maxFrameSize, transport.guarantees.maxMessageSize)
@@ -74,10 +81,10 @@ public final class Messenger: Sendable {
         self.dispatch = dispatch
         let pipeline = ReceivePipeline(
             limits: configuration.limits, reassemblyLimits: configuration.reassemblyLimits,
-            clock: configuration.clock, codec: configuration.codec)
+            clock: configuration.clock ?? ReassemblyClock(now: timers.now), codec: configuration.codec)
         let events = transport.events
         let limits = configuration.limits
-        let negotiationClock = configuration.negotiation?.clock
+        let negotiationClock = configuration.negotiation.map { $0.clock ?? timers }
         var tasks = [Task {
             var pipeline = pipeline
             for await event in events {
@@ -237,7 +244,7 @@ public final class Messenger: Sendable {
         changed.schema = schema ?? negotiation.currentSchema
         let hello = changed.hello(codec: configuration.codec, limits: configuration.limits,
                                   transportMaxMessageSize: transport.guarantees.maxMessageSize)
-        let (peers, profiles) = try negotiation.update(hello: hello, now: settings.clock.now())
+        let (peers, profiles) = try negotiation.update(hello: hello, now: (settings.clock ?? transport.clock).now())
         core.setProfiles(profiles)
         let body = negotiation.helloBody
         for peer in peers {

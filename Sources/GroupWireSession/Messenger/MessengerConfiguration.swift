@@ -11,8 +11,9 @@ public struct MessengerConfiguration: Sendable {
     public var limits: Limits
     /// The bounds on partially received (fragmented) messages.
     public var reassemblyLimits: ReassemblyLimits
-    /// The time source for reassembly timeouts: the system's clock, or a virtual one in tests.
-    public var clock: ReassemblyClock
+    /// The time source for reassembly timeouts; nil (the default) takes the transport's
+    /// (``Transport/clock``: the system's, or a test hub's virtual clock).
+    public var clock: ReassemblyClock?
     /// Negotiation with each peer (Spec/FORMAT.md, "The agreement"), or nil (the default):
     /// every peer then gets ``Messenger/defaultProfile`` and every message type.
     public var negotiation: NegotiationSettings?
@@ -20,7 +21,7 @@ public struct MessengerConfiguration: Sendable {
     /// Creates a configuration; every argument defaults to the documented default.
     public init(
         codec: (any PayloadCodec)? = nil, limits: Limits = .default, reassemblyLimits: ReassemblyLimits = .default,
-        clock: ReassemblyClock = .continuous(), negotiation: NegotiationSettings? = nil
+        clock: ReassemblyClock? = nil, negotiation: NegotiationSettings? = nil
     ) {
         self.codec = codec
         self.limits = limits

@@ -44,14 +44,15 @@ public struct NegotiationSettings: Sendable {
     public var beforeAgreement: BeforeAgreement
     /// Timers and hello limits of the state machine.
     public var engine: NegotiationEngine<ParticipantID>.Configuration
-    /// The time source for the hello timers.
-    public var clock: TimerClock
+    /// The time source for the hello timers; nil (the default) takes the transport's
+    /// (``Transport/clock``).
+    public var clock: TimerClock?
 
     /// Creates settings; every argument but the schema defaults to the documented default.
     public init(
         schema: HelloSchema?, envelopeVersions: ClosedRange<UInt8> = Frame.version...Frame.version,
         unreadableRecipients: UnreadableRecipients = .skip, beforeAgreement: BeforeAgreement = .hold(messages: 256, bytes: 1 << 20),
-        engine: NegotiationEngine<ParticipantID>.Configuration = .init(), clock: TimerClock = .continuous
+        engine: NegotiationEngine<ParticipantID>.Configuration = .init(), clock: TimerClock? = nil
     ) {
         self.schema = schema
         self.envelopeVersions = envelopeVersions

@@ -2,7 +2,7 @@ import GroupWire
 import Synchronization
 
 /// Brings participants who join a session late up to date, as DrawTogether does: this
-/// participant watches the session's ``GroupSession/activeParticipants``, and whenever
+/// participant watches the session's ``SharedSession/activeParticipants``, and whenever
 /// someone new appears it sends them (and only them) a snapshot of its state, reliably.
 /// Snapshots others send here arrive on ``snapshots``, filtered by the app's rule:
 /// whether a snapshot replaces local state is for the app to say (DrawTogether keeps one
@@ -37,8 +37,8 @@ public final class CatchUp<Snapshot: MessageCodable>: Sendable {
     ///   - replaces: whether a received snapshot should replace local state.
     /// - Throws: `WireError.Kind.duplicateTypeID` when another type uses the snapshot's
     ///   type id on the session's messenger.
-    public init<Activity: GroupActivity>(
-        session: GroupSession<Activity>,
+    public init<Activity: SharedActivity>(
+        session: SharedSession<Activity>,
         makeSnapshot: @escaping @Sendable () -> Snapshot?,
         replaces: @escaping @Sendable (Snapshot) -> Bool
     ) throws(WireError) {

@@ -110,7 +110,7 @@ struct SessionAnnouncement: Sendable, Hashable {
     /// The activity type's identifier.
     var activityIdentifier: String
     /// The activity's metadata.
-    var metadata: GroupActivityMetadata
+    var metadata: SharedActivityMetadata
     /// The activity value, encoded with `WireEncoder`.
     var activity: [UInt8]
 
@@ -143,7 +143,7 @@ struct SessionAnnouncement: Sendable, Hashable {
         var activatedClock: UInt64 = 0
         var activator: UUID?
         var identifier: String?
-        var metadata = GroupActivityMetadata(title: "")
+        var metadata = SharedActivityMetadata(title: "")
         var activity: [UInt8] = []
         var activityClock: UInt64 = 0
         var activitySetter: UUID?
@@ -191,7 +191,7 @@ struct SessionAnnouncement: Sendable, Hashable {
 
     /// Creates an announcement.
     init(session: UInt32, activated: SessionStamp, activitySet: SessionStamp, activityIdentifier: String,
-         metadata: GroupActivityMetadata, activity: [UInt8]) {
+         metadata: SharedActivityMetadata, activity: [UInt8]) {
         self.session = session
         self.activated = activated
         self.activitySet = activitySet
@@ -200,8 +200,8 @@ struct SessionAnnouncement: Sendable, Hashable {
         self.activity = activity
     }
 
-    private static func readMetadata(_ reader: inout PayloadReader) throws(WireError) -> GroupActivityMetadata {
-        var metadata = GroupActivityMetadata(title: "")
+    private static func readMetadata(_ reader: inout PayloadReader) throws(WireError) -> SharedActivityMetadata {
+        var metadata = SharedActivityMetadata(title: "")
         while let key = try reader.nextKey() {
             switch key.number {
             case 1:

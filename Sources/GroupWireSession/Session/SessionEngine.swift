@@ -8,7 +8,7 @@ struct Engine {
     struct Record {
         var announcement: SessionAnnouncement
         /// This participant's state in it.
-        var state: GroupSessionState
+        var state: SharedSessionState
         /// Who joined it (this participant too, once joined).
         var joined: Set<ParticipantID>
     }
@@ -23,12 +23,12 @@ struct Engine {
     var retired: Set<UInt32> = []
     var retiredOrder: [UInt32] = []
     /// How each retired session ended for this participant.
-    var finalStates: [UInt32: GroupSessionState] = [:]
+    var finalStates: [UInt32: SharedSessionState] = [:]
     var pendingJoins: [UInt32: Set<ParticipantID>] = [:]
     var reachable: Set<ParticipantID> = []
     var nextToken: UInt64 = 0
     var listeners: [String: [UInt64: @Sendable (SessionAnnouncement) -> Void]] = [:]
-    var stateWatchers: [UInt32: [UInt64: AsyncStream<GroupSessionState>.Continuation]] = [:]
+    var stateWatchers: [UInt32: [UInt64: AsyncStream<SharedSessionState>.Continuation]] = [:]
     var participantWatchers: [UInt32: [UInt64: AsyncStream<Set<ParticipantID>>.Continuation]] = [:]
 
     /// Advances the Lamport clock for a stamp of this participant's. A peer may have sent
@@ -38,7 +38,7 @@ struct Engine {
         return clock
     }
 
-    func state(of session: UInt32) -> GroupSessionState {
+    func state(of session: UInt32) -> SharedSessionState {
         if let current, current.announcement.session == session { return current.state }
         return finalStates[session] ?? .invalidated(reason: .replaced(by: current?.announcement.session ?? 0))
     }
@@ -68,7 +68,7 @@ struct Engine {
     }
 
     /// Invalidates the current session with `reason` and forgets it.
-    mutating func retireCurrent(_ reason: GroupSessionInvalidation) -> [Effect] {
+    mutating func retireCurrent(_ reason: SharedSessionInvalidation) -> [Effect] {
         guard let record = current else { return [] }
         let id = record.announcement.session
         current = nil
@@ -95,7 +95,7 @@ struct Engine {
     }
 
     /// Sets this participant's state in the current session.
-    mutating func setLocalState(_ state: GroupSessionState, local: ParticipantID) -> [Effect] {
+    mutating func setLocalState(_ state: SharedSessionState, local: ParticipantID) -> [Effect] {
         guard var record = current else { return [] }
         record.state = state
         if state == .joined { record.joined.insert(local) } else { record.joined.remove(local) }

@@ -51,6 +51,8 @@ public struct CapturingTransport: Transport {
     public var localParticipant: ParticipantID { base.localParticipant }
     public var guarantees: TransportGuarantees { base.guarantees }
     public var roomName: String { base.roomName }
+    /// The clock of the transport beneath.
+    public var clock: TimerClock { base.clock }
 
     public func send(_ bytes: [UInt8], to recipients: Recipients) async throws(WireError) {
         try await base.send(bytes, to: recipients)

@@ -20,6 +20,11 @@ public protocol Transport: Sendable {
     /// transport saw them; finishes when the transport closes. The first events name every
     /// participant already reachable when this participant connected.
     var events: AsyncStream<TransportEvent> { get }
+    /// The time the layers above this transport set their timers on (a delivery layer's
+    /// retransmissions, negotiation's retries, reassembly's timeouts) unless given a clock
+    /// of their own: the system's clock (the default), or a test hub's virtual clock, so
+    /// virtual time is chosen in one place.
+    var clock: TimerClock { get }
 
     /// Sends `bytes` as one message to `recipients`.
     /// - Throws: a `WireError`: `WireError.Kind.messageTooLarge` over
@@ -38,6 +43,9 @@ public protocol Transport: Sendable {
 extension Transport {
     /// No room name.
     public var roomName: String { "" }
+
+    /// The system's continuous clock.
+    public var clock: TimerClock { .continuous }
 
     /// Sends each frame with ``send(_:to:)``: one mode, the transport's own.
     public func send(_ frames: [[UInt8]], to recipients: Recipients, mode: DeliveryMode) async throws(WireError) {

@@ -15,7 +15,10 @@ public struct HubEndpoint: Transport {
     /// an unreliable one; the hub's message size limit.
     public var guarantees: TransportGuarantees { hub.guarantees }
 
-    /// Sends `bytes` through the hub; they arrive when the hub's time passes their delivery time.
+    /// The hub's time: its virtual clock, or the system's when it runs in real time.
+    public var clock: TimerClock { hub.timerClock }
+
+    /// Sends `bytes` through the hub; they arrive when the hub's time reaches their delivery time.
     public func send(_ bytes: [UInt8], to recipients: Recipients) async throws(WireError) {
         try await hub.route(bytes, from: localParticipant, to: recipients)
     }

@@ -1,13 +1,21 @@
 import GroupWire
 import GroupWireSession
 
-/// Connects participants in one process, with simulated time and injected faults.
+/// Connects participants in one process, with injected faults, in real time or on a
+/// virtual clock.
 ///
 /// Sending schedules each copy of a message for delivery according to the hub's
-/// ``FaultPlan``; nothing arrives until time moves (``advance(by:)``,
-/// ``runUntilIdle()``), and then copies arrive in order of delivery time, ties in send
-/// order. Because time is simulated and faults are seeded per link, a test replays
-/// exactly: same seed, same sends, same deliveries.
+/// ``FaultPlan``; copies arrive in order of delivery time, ties in send order.
+///
+/// - **Real time** (`InProcessHub()`, the default): a copy without delay arrives at once,
+///   a delayed one when its time comes, as over a network. The endpoints' ``Transport/clock``
+///   is the system's, so a messenger, delivery layer or session over them needs no clock.
+/// - **Virtual time** (`InProcessHub(clock: VirtualClock())`), for tests: nothing arrives
+///   until the test moves time (``advance(by:)``, ``step(by:)``, ``runUntilIdle()``). The
+///   endpoints' ``Transport/clock`` reads the virtual clock, so every layer above them
+///   (a `DeliveryTransport`, a `Messenger`, its negotiation and reassembly) sets its timers
+///   on the same simulated time without being given it. Because time is simulated and faults
+///   are seeded per link, a test replays exactly: same seed, same sends, same deliveries.
 ///
 /// Joins and leaves reach the other participants at once, as ``TransportEvent/joined(_:)``
 /// and ``TransportEvent/left(_:)``; a participant that joins first hears of everyone
@@ -18,8 +26,11 @@ public actor InProcessHub {
     public nonisolated let plan: FaultPlan
     /// The largest message the hub carries.
     public nonisolated let maxMessageSize: Int
-    /// The hub's simulated time.
-    public nonisolated let clock: VirtualClock
+    /// The hub's simulated time; nil when the hub runs in real time.
+    public nonisolated let clock: VirtualClock?
+    /// The time the hub's endpoints give the layers above them (``Transport/clock``): the
+    /// virtual clock's, or the system's in real time.
+    public nonisolated let timerClock: TimerClock
     /// What the hub did to the messages so far.
     public private(set) var statistics = FaultStatistics()
 
@@ -41,19 +52,27 @@ public actor InProcessHub {
     private var scheduled: [Scheduled] = []
     private var nextSequence: UInt64 = 0
     private var isClosed = false
+    /// In real time: the task that delivers the next delayed copy, and when it wakes.
+    private var timer: (task: Task<Void, Never>, due: Duration)?
 
     /// Creates a hub.
     /// - Parameters:
     ///   - plan: the faults to inject; by default a reliable link without delay.
     ///   - maxMessageSize: the largest message carried, 65,536 bytes by default (the
     ///     platform messenger's first limit).
-    ///   - clock: the simulated time the hub schedules deliveries on; a new clock at zero
-    ///     by default. Share one with the messengers so their timers see the same time.
-    public init(plan: FaultPlan = .reliable(), maxMessageSize: Int = 65_536, clock: VirtualClock = VirtualClock()) {
+    ///   - clock: the simulated time the hub schedules deliveries on; nil (the default)
+    ///     runs the hub in real time. The endpoints hand it to the layers above them.
+    public init(plan: FaultPlan = .reliable(), maxMessageSize: Int = 65_536, clock: VirtualClock? = nil) {
         self.plan = plan
         self.maxMessageSize = maxMessageSize
         self.clock = clock
+        timerClock = clock.map { TimerClock($0) } ?? .continuous
     }
+
+    /// The hub's time now: the virtual clock's, or real time since the hub was made.
+    public nonisolated var elapsed: Duration { timerClock.now() }
+
+    private nonisolated var now: Duration { elapsed }
 
     /// What every endpoint of the hub promises.
     public nonisolated var guarantees: TransportGuarantees {
@@ -104,7 +123,7 @@ public actor InProcessHub {
         guard bytes.count <= maxMessageSize else {
             throw WireError(.messageTooLarge, "message of \(bytes.count) bytes is over the transport's \(maxMessageSize)-byte limit")
         }
-        let now = clock.elapsed
+        let now = now
         let targets = members.filter { $0.key != source && (recipients.participants?.contains($0.key) ?? true) }
         for (recipient, member) in targets.sorted(by: { $0.value.number < $1.value.number }) {
             // safe because: member numbers are join counts, far below 2^32.
@@ -122,16 +141,42 @@ public actor InProcessHub {
                 nextSequence += 1
             }
         }
+        if clock == nil { deliverInRealTime() }
     }
 
-    /// Moves simulated time forward by `duration`, delivering every copy due by then.
+    /// In real time: delivers what is due now and sets the timer for the next delayed copy.
+    private func deliverInRealTime() {
+        deliver(through: now)
+        guard let next = scheduled.map(\.due).min() else {
+            timer?.task.cancel()
+            timer = nil
+            return
+        }
+        if let timer, timer.due <= next { return }
+        timer?.task.cancel()
+        let clock = timerClock
+        timer = (Task { [weak self] in
+            do { try await clock.sleep(next) } catch { return }
+            await self?.timerFired()
+        }, next)
+    }
+
+    private func timerFired() {
+        timer = nil
+        deliverInRealTime()
+    }
+
+    /// Moves simulated time forward by `duration`, delivering every copy due by then. A
+    /// hub in real time ignores it: its time moves by itself.
     public func advance(by duration: Duration) {
-        deliver(through: clock.elapsed + duration)
+        guard clock != nil else { return }
+        deliver(through: now + duration)
     }
 
-    /// Delivers every scheduled copy, moving time to the last delivery.
+    /// Delivers every scheduled copy, moving simulated time to the last delivery. A hub in
+    /// real time ignores it: its copies arrive when their time comes.
     public func runUntilIdle() {
-        guard let last = scheduled.map(\.due).max() else { return }
+        guard clock != nil, let last = scheduled.map(\.due).max() else { return }
         deliver(through: last)
     }
 
@@ -161,7 +206,7 @@ public actor InProcessHub {
             // Give the woken tasks a turn before looking.
             await Task.yield()
             let behind = members.filter { !$0.value.mailbox.isTaken }.map(\.key)
-            let woken = clock.wokenCount
+            let woken = clock?.wokenCount ?? 0
             if behind.isEmpty && woken == 0 { return }
             guard ContinuousClock.now < deadline else {
                 throw HubSettleError(description: "after \(patience) the hub still waits for \(behind.isEmpty ? "" : "the readers of \(behind.map(\.description).sorted()) ")\(woken > 0 ? "\(woken) woken timers" : "")")
@@ -180,18 +225,20 @@ public actor InProcessHub {
         }
         members.removeAll()
         scheduled.removeAll()
+        timer?.task.cancel()
+        timer = nil
     }
 
     private func deliver(through time: Duration) {
         let due = scheduled.filter { $0.due <= time }.sorted { ($0.due, $0.sequence) < ($1.due, $1.sequence) }
         scheduled.removeAll { $0.due <= time }
         for copy in due {
-            clock.advance(to: copy.due)
+            clock?.advance(to: copy.due)
             guard let member = members[copy.recipient] else { continue }
             member.mailbox.yield(.message(copy.message))
             statistics.delivered += 1
         }
-        clock.advance(to: time)
+        clock?.advance(to: time)
     }
 }
 

@@ -2,8 +2,8 @@ import GroupWireSession
 
 /// The DrawTogether activity, as `groupwire simulate` and `groupwire participant` start
 /// and join it: the same identifier in every app version.
-struct DrawTogetherActivity: GroupActivity {
+struct DrawTogetherActivity: SharedActivity {
     static let activityIdentifier = "com.example.draw-together"
     var name: String
-    var metadata: GroupActivityMetadata { GroupActivityMetadata(title: "Draw: \(name)", type: .createTogether) }
+    var activityMetadata: SharedActivityMetadata { SharedActivityMetadata(title: "Draw: \(name)", type: .createTogether) }
 }

@@ -47,7 +47,7 @@ struct ParticipantRun<Canvas: ParticipantCanvas> {
                 Self.emit(Self.event(event))
             }
         })
-        let coordinator = GroupSessionCoordinator(messenger: messenger)
+        let coordinator = SharedSessionCoordinator(messenger: messenger)
         let sessions = coordinator.sessions(for: DrawTogetherActivity.self)
         if tool.activate {
             try await until("this participant to be able to start a session") { coordinator.stateObserver.isEligibleForGroupSession }
@@ -168,8 +168,8 @@ struct ParticipantRun<Canvas: ParticipantCanvas> {
     }
 
     /// The first session offered, within the timeout.
-    private func first(of sessions: AsyncStream<GroupSession<DrawTogetherActivity>>) async throws -> GroupSession<DrawTogetherActivity> {
-        let found = Mutex<GroupSession<DrawTogetherActivity>?>(nil)
+    private func first(of sessions: AsyncStream<SharedSession<DrawTogetherActivity>>) async throws -> SharedSession<DrawTogetherActivity> {
+        let found = Mutex<SharedSession<DrawTogetherActivity>?>(nil)
         let task = Task {
             for await session in sessions {
                 found.withLock { $0 = session }

@@ -17,8 +17,8 @@ struct Simulation {
         let id: ParticipantID
         let name: String
         let transport: DeliveryTransport
-        let coordinator: GroupSessionCoordinator
-        let sessions: AsyncStream<GroupSession<DrawTogetherActivity>>
+        let coordinator: SharedSessionCoordinator
+        let sessions: AsyncStream<SharedSession<DrawTogetherActivity>>
         private let log = Mutex<(strokes: [(ParticipantID, Int)], kept: UInt64, snapshots: [(ParticipantID, UInt64, Bool)])>(([], 0, []))
         private let tasks = Mutex<[Task<Void, Never>]>([])
         private let catchUp = Mutex<CatchUp<CanvasSnapshot>?>(nil)
@@ -30,16 +30,16 @@ struct Simulation {
             id = ParticipantID.numbered(UInt64(number))
             name = Simulation.names[number - 1]
             transport = DeliveryTransport(over: try await hub.join(id),
-                                          configuration: .simulated(clock: hub.clock, seed: run << 8 | UInt64(number)))
+                                          configuration: .simulated(seed: run << 8 | UInt64(number)))
             let messenger = Messenger(transport: transport, configuration: MessengerConfiguration(
-                codec: try PayloadCompressor(), clock: hub.clock.reassemblyClock))
+                codec: try PayloadCompressor()))
             let next = Mutex(UInt32(number) * 1000)
-            coordinator = GroupSessionCoordinator(messenger: messenger, sessionIDs: { next.withLock { $0 += 1; return $0 } })
+            coordinator = SharedSessionCoordinator(messenger: messenger, sessionIDs: { next.withLock { $0 += 1; return $0 } })
             sessions = coordinator.sessions(for: DrawTogetherActivity.self)
         }
 
         /// Listens for strokes and snapshots in `session`, offering `drawn` to newcomers.
-        func listen(in session: GroupSession<DrawTogetherActivity>, drawn: CanvasSnapshot?) throws {
+        func listen(in session: SharedSession<DrawTogetherActivity>, drawn: CanvasSnapshot?) throws {
             let strokes = try session.messenger.messages(of: UpsertStroke.self)
             let helper = try CatchUp(session: session, makeSnapshot: { drawn }, replaces: { [self] snapshot in
                 snapshot.pointCount > kept
@@ -97,7 +97,7 @@ struct Simulation {
 
         try await settle(hub) { members.allSatisfy { $0.coordinator.stateObserver.isEligibleForGroupSession } }
         try members[0].coordinator.activate(DrawTogetherActivity(name: "demo"))
-        var sessions: [GroupSession<DrawTogetherActivity>] = []
+        var sessions: [SharedSession<DrawTogetherActivity>] = []
         for member in members {
             sessions.append(try await first(member.sessions, hub: hub))
         }
@@ -186,26 +186,26 @@ struct Simulation {
     /// Moves simulated time in 5 ms steps, each time waiting for the participants' tasks to
     /// take what arrived, until `condition` holds (at most 60 simulated seconds).
     private func settle(_ hub: InProcessHub, until condition: () -> Bool) async throws {
-        let start = hub.clock.elapsed
+        let start = hub.elapsed
         try await hub.settle()
         while !condition() {
-            guard hub.clock.elapsed - start < .seconds(60) else { throw SimulationError.stuck }
+            guard hub.elapsed - start < .seconds(60) else { throw SimulationError.stuck }
             try await hub.step(by: .milliseconds(5))
         }
     }
 
     /// Lets reliable frames arrive (unreliable: one simulated second).
     private func deliver(_ hub: InProcessHub, members: [Member], expected: [ParticipantID: [ParticipantID: [Int]]]) async throws {
-        let end = hub.clock.elapsed + .seconds(1)
+        let end = hub.elapsed + .seconds(1)
         try await settle(hub) {
-            hub.clock.elapsed >= end && (mode != .reliable || members.allSatisfy { member in
+            hub.elapsed >= end && (mode != .reliable || members.allSatisfy { member in
                 member.strokeCount == (expected[member.id]?.values.reduce(0) { $0 + $1.count } ?? 0)
             })
         }
     }
 
-    private func first(_ sessions: AsyncStream<GroupSession<DrawTogetherActivity>>, hub: InProcessHub) async throws -> GroupSession<DrawTogetherActivity> {
-        let box = Mutex<GroupSession<DrawTogetherActivity>?>(nil)
+    private func first(_ sessions: AsyncStream<SharedSession<DrawTogetherActivity>>, hub: InProcessHub) async throws -> SharedSession<DrawTogetherActivity> {
+        let box = Mutex<SharedSession<DrawTogetherActivity>?>(nil)
         let task = Task {
             for await session in sessions {
                 box.withLock { $0 = session }

@@ -58,7 +58,7 @@ struct DeliveryParty {
         let ids = (1...count).map { ParticipantID.numbered(UInt64($0)) }
         var transports: [DeliveryTransport] = []
         for (index, id) in ids.enumerated() {
-            var configuration = DeliveryConfiguration.simulated(clock: hub.clock, seed: seed &+ UInt64(index))
+            var configuration = DeliveryConfiguration.simulated(seed: seed &+ UInt64(index))
             configure(&configuration)
             transports.append(DeliveryTransport(over: try await hub.join(id), configuration: configuration))
         }
@@ -78,11 +78,11 @@ struct DeliveryParty {
         _ what: String, step: Duration = .milliseconds(5), limit: Duration = .seconds(120), line: Int = #line,
         until condition: () -> Bool
     ) async throws {
-        let start = hub.clock.elapsed
+        let start = hub.elapsed
         try await hub.settle()
         while !condition() {
-            guard hub.clock.elapsed - start < limit else {
-                Issue.record("\(what): not reached after \(hub.clock.elapsed - start) of simulated time (line \(line))")
+            guard hub.elapsed - start < limit else {
+                Issue.record("\(what): not reached after \(hub.elapsed - start) of simulated time (line \(line))")
                 throw DeliveryTestError(description: what)
             }
             try await hub.step(by: step)

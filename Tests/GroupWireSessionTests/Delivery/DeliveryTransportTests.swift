@@ -116,7 +116,7 @@ import Testing
 
     @Test func aMessengerHandsOverAFragmentedMessageWholeSoAFullBufferSendsNoneOfIt() async throws {
         let hub = InProcessHub(plan: Self.lossy, maxMessageSize: 2000, clock: VirtualClock())
-        var configuration = DeliveryConfiguration.simulated(clock: hub.clock, seed: 4)
+        var configuration = DeliveryConfiguration.simulated(seed: 4)
         configuration.maxBufferedBytes = 8000
         configuration.whenFull = .fail
         let messenger = Messenger(transport: DeliveryTransport(over: try await hub.join(.numbered(1)), configuration: configuration))
@@ -175,7 +175,7 @@ import Testing
         let (hub, sender, log) = (setup.hub, setup.sender, setup.log)
         try await sender.send(numberedFrame(0), to: .all)
         try await setup.party.run("removal", step: .milliseconds(50), limit: .seconds(10)) { log.left(.numbered(2)) }
-        let elapsed = hub.clock.elapsed
+        let elapsed = hub.elapsed
         #expect(elapsed >= .seconds(5) && elapsed < .seconds(5) + .milliseconds(200), "removed at the 5 s peer timeout")
         #expect(sender.statistics.removedPeers == [.numbered(2)])
         #expect(sender.statistics.retransmitted >= 4, "100 + 200 + 400 + 800 + 1600 ms … retries before giving up")
@@ -201,7 +201,7 @@ extension DeliveryTransportTests {
         try await setup.party.run("the waiting send ends", step: .milliseconds(50), limit: .seconds(10)) { finished.withLock { $0 } }
         try await waiting.value
         #expect(log.left(.numbered(2)) && sender.statistics.removedPeers == [.numbered(2)])
-        #expect(hub.clock.elapsed >= .seconds(5), "not before the peer timeout")
+        #expect(hub.elapsed >= .seconds(5), "not before the peer timeout")
         #expect(sender.statistics.bufferedBytes == 0, "the frame that waited is not kept for a removed peer")
     }
 }
@@ -216,7 +216,7 @@ struct SilentPeerSetup {
 
     static func make(seed: UInt64, configure: (inout DeliveryConfiguration) -> Void = { _ in }) async throws -> SilentPeerSetup {
         let hub = InProcessHub(plan: DeliveryTransportTests.lossy, clock: VirtualClock())
-        var configuration = DeliveryConfiguration.simulated(clock: hub.clock, seed: seed)
+        var configuration = DeliveryConfiguration.simulated(seed: seed)
         configure(&configuration)
         let sender = DeliveryTransport(over: try await hub.join(.numbered(1)), configuration: configuration)
         let log = EventLog(sender.events)

@@ -27,7 +27,7 @@ final class ProofCanvas: Sendable {
     let catchUp: CatchUp<CanvasSnapshot>
 
     /// Listens on `session`; `drawn` is the canvas this participant offers newcomers.
-    init(session: GroupSession<DrawActivity>, drawn: CanvasSnapshot?) throws {
+    init(session: SharedSession<DrawActivity>, drawn: CanvasSnapshot?) throws {
         let storage = storage
         let strokes = try session.messenger.messages(of: UpsertStroke.self)
         catchUp = try CatchUp(session: session, makeSnapshot: { drawn }, replaces: { snapshot in
@@ -108,8 +108,8 @@ final class ProofCanvas: Sendable {
         }
         let hub = party.hub
         func pause(_ duration: Duration) async throws {
-            let end = hub.clock.elapsed + duration
-            try await party.settle { hub.clock.elapsed >= end }
+            let end = hub.elapsed + duration
+            try await party.settle { hub.elapsed >= end }
         }
 
         for participant in 0..<3 {

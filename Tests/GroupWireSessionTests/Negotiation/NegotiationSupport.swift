@@ -31,7 +31,7 @@ struct NegotiatingParty {
     let hub: InProcessHub
     var ids: [ParticipantID] = []
     var messengers: [Messenger] = []
-    var coordinators: [GroupSessionCoordinator] = []
+    var coordinators: [SharedSessionCoordinator] = []
     var inboxes: [SessionInbox] = []
 
     init(plan: FaultPlan) {
@@ -47,13 +47,13 @@ struct NegotiatingParty {
     ) async throws -> Messenger {
         let id = ParticipantID.numbered(UInt64(ids.count + 1))
         let endpoint = try await hub.join(id)
-        let transport = DeliveryTransport(over: endpoint, configuration: .simulated(clock: hub.clock, seed: UInt64(ids.count + 1)))
+        let transport = DeliveryTransport(over: endpoint, configuration: .simulated(seed: UInt64(ids.count + 1)))
         let settings = NegotiationSettings(schema: schema, unreadableRecipients: policy, beforeAgreement: beforeAgreement,
-                                           engine: engine, clock: TimerClock(hub.clock))
+                                           engine: engine)
         let messenger = Messenger(transport: transport, configuration: MessengerConfiguration(
-            codec: zstd ? try PayloadCompressor() : nil, clock: hub.clock.reassemblyClock, negotiation: settings))
+            codec: zstd ? try PayloadCompressor() : nil, negotiation: settings))
         let sessionIDs = SessionIDs(participant: ids.count + 1)
-        let coordinator = GroupSessionCoordinator(messenger: messenger, sessionIDs: { sessionIDs.take() })
+        let coordinator = SharedSessionCoordinator(messenger: messenger, sessionIDs: { sessionIDs.take() })
         ids.append(id)
         messengers.append(messenger)
         coordinators.append(coordinator)
@@ -65,10 +65,10 @@ struct NegotiatingParty {
     /// catch up (``InProcessHub/step(by:patience:)``), until `condition` holds (bounded:
     /// 10 minutes of simulated time).
     func settle(_ what: String = #function, line: Int = #line, until condition: () -> Bool) async throws {
-        let start = hub.clock.elapsed
+        let start = hub.elapsed
         try await hub.settle()
         while !condition() {
-            guard hub.clock.elapsed - start < .seconds(600) else {
+            guard hub.elapsed - start < .seconds(600) else {
                 Issue.record("the party did not settle within 10 minutes of simulated time (\(what), line \(line))")
                 throw PartyError(description: "not settled: \(what)")
             }

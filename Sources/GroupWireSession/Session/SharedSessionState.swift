@@ -1,26 +1,26 @@
-/// Where a ``GroupSession`` is in its life: `waiting` → `joined` → `invalidated(reason)`.
+/// Where a ``SharedSession`` is in its life: `waiting` → `joined` → `invalidated(reason)`.
 /// An invalidated session is never reused.
-public enum GroupSessionState: Sendable, Hashable {
+public enum SharedSessionState: Sendable, Hashable {
     /// Received, not yet joined: no messages flow.
     case waiting
     /// Joined: messages flow.
     case joined
     /// Over for this participant, for `reason`.
-    case invalidated(reason: GroupSessionInvalidation)
+    case invalidated(reason: SharedSessionInvalidation)
 }
 
 /// Why a session was invalidated.
-public enum GroupSessionInvalidation: Sendable, Hashable {
-    /// This participant left (``GroupSession/leave()``).
+public enum SharedSessionInvalidation: Sendable, Hashable {
+    /// This participant left (``SharedSession/leave()``).
     case left
-    /// A participant ended the session for everyone (``GroupSession/end()``).
+    /// A participant ended the session for everyone (``SharedSession/end()``).
     case ended(by: ParticipantID)
     /// A newer activation started another session (session id), which replaces this one.
     case replaced(by: UInt32)
 }
 
 /// What an app decides when asked whether to start an activity
-/// (``GroupSessionCoordinator/prepareForActivation(_:)``), as Apple's
+/// (``SharedSessionCoordinator/prepareForActivation(_:)``), as Apple's
 /// `GroupActivityActivationResult`.
 public enum ActivationDecision: Sendable, Hashable {
     /// Share the activity with the group.
@@ -32,7 +32,7 @@ public enum ActivationDecision: Sendable, Hashable {
 }
 
 /// An operation a session's state (or the group) does not allow.
-public struct GroupSessionError: Error, Sendable, Hashable, CustomStringConvertible {
+public struct SharedSessionError: Error, Sendable, Hashable, CustomStringConvertible {
     /// What kind of refusal it is.
     public struct Kind: Sendable, Hashable, CustomStringConvertible {
         /// The kind's name.

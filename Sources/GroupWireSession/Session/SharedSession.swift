@@ -1,17 +1,17 @@
 import GroupWire
 
 /// One session of an activity on this participant, as Apple's `GroupSession`: received
-/// from ``GroupSessionCoordinator/sessions(for:)`` in the `waiting` state, `join()`ed when
+/// from ``SharedSessionCoordinator/sessions(for:)`` in the `waiting` state, `join()`ed when
 /// the app is ready, and invalidated when it leaves, when anyone ends it, or when a newer
 /// activation replaces it. An invalidated session is never reused.
-public final class GroupSession<Activity: GroupActivity>: Sendable, Identifiable {
+public final class SharedSession<Activity: SharedActivity>: Sendable, Identifiable {
     /// The session id every frame of the session names (Spec/FORMAT.md, "Sessions").
     public let id: UInt32
     /// The activity as it was when this participant received the session.
     public let initialActivity: Activity
-    private let coordinator: GroupSessionCoordinator
+    private let coordinator: SharedSessionCoordinator
 
-    init(coordinator: GroupSessionCoordinator, id: UInt32, activity: Activity) {
+    init(coordinator: SharedSessionCoordinator, id: UInt32, activity: Activity) {
         self.coordinator = coordinator
         self.id = id
         initialActivity = activity
@@ -26,10 +26,10 @@ public final class GroupSession<Activity: GroupActivity>: Sendable, Identifiable
     }
 
     /// This participant's state now.
-    public var state: GroupSessionState { coordinator.state(of: id) }
+    public var state: SharedSessionState { coordinator.state(of: id) }
 
     /// The state now and each change after it; finishes once the session is invalidated.
-    public var states: AsyncStream<GroupSessionState> { coordinator.states(of: id) }
+    public var states: AsyncStream<SharedSessionState> { coordinator.states(of: id) }
 
     /// The participants that joined the session (this one too, once joined); one person on
     /// two devices counts twice.
@@ -42,38 +42,38 @@ public final class GroupSession<Activity: GroupActivity>: Sendable, Identifiable
     public var localParticipant: ParticipantID { coordinator.localParticipant }
 
     /// Sends and receives this session's messages, reliably.
-    public var messenger: GroupSessionMessenger { messenger(deliveryMode: .reliable) }
+    public var messenger: SharedSessionMessenger { messenger(deliveryMode: .reliable) }
 
     /// A messenger for this session whose sends travel in `deliveryMode`, as Apple's
     /// `GroupSessionMessenger(session:deliveryMode:)`: unreliable for frequent updates
     /// that each replace the last (Spec/FORMAT.md, "Delivery").
-    public func messenger(deliveryMode: DeliveryMode) -> GroupSessionMessenger {
-        GroupSessionMessenger(coordinator: coordinator, session: id, deliveryMode: deliveryMode)
+    public func messenger(deliveryMode: DeliveryMode) -> SharedSessionMessenger {
+        SharedSessionMessenger(coordinator: coordinator, session: id, deliveryMode: deliveryMode)
     }
 
     /// Joins: messages start to flow and the others see this participant.
-    /// - Throws: ``GroupSessionError/Kind/notWaiting`` unless waiting;
-    ///   ``GroupSessionError/Kind/invalidated`` once invalidated.
-    public func join() throws(GroupSessionError) {
+    /// - Throws: ``SharedSessionError/Kind/notWaiting`` unless waiting;
+    ///   ``SharedSessionError/Kind/invalidated`` once invalidated.
+    public func join() throws(SharedSessionError) {
         try coordinator.join(id)
     }
 
     /// Leaves, for this participant only; the session is invalidated (`left`) here.
-    /// - Throws: ``GroupSessionError/Kind/notJoined`` unless joined.
-    public func leave() throws(GroupSessionError) {
+    /// - Throws: ``SharedSessionError/Kind/notJoined`` unless joined.
+    public func leave() throws(SharedSessionError) {
         try coordinator.leave(id)
     }
 
     /// Ends the session for everyone.
-    /// - Throws: ``GroupSessionError/Kind/invalidated`` once invalidated.
-    public func end() throws(GroupSessionError) {
+    /// - Throws: ``SharedSessionError/Kind/invalidated`` once invalidated.
+    public func end() throws(SharedSessionError) {
         try coordinator.end(id)
     }
 
     /// Replaces the activity for everyone; concurrent replacements converge on the one
     /// with the newest Lamport stamp.
-    /// - Throws: ``GroupSessionError/Kind/notJoined`` unless joined.
-    public func replaceActivity(with activity: Activity) throws(GroupSessionError) {
+    /// - Throws: ``SharedSessionError/Kind/notJoined`` unless joined.
+    public func replaceActivity(with activity: Activity) throws(SharedSessionError) {
         try coordinator.replaceActivity(id, with: activity)
     }
 }
@@ -81,24 +81,24 @@ public final class GroupSession<Activity: GroupActivity>: Sendable, Identifiable
 /// A session's messenger, as Apple's `GroupSessionMessenger`: what it sends names the
 /// session in every frame, and it delivers only messages of its session while joined, so
 /// nothing of an ended session ever reaches the next.
-public struct GroupSessionMessenger: Sendable {
-    let coordinator: GroupSessionCoordinator
+public struct SharedSessionMessenger: Sendable {
+    let coordinator: SharedSessionCoordinator
     /// The session's id.
     public let session: UInt32
     /// How what it sends travels.
     public let deliveryMode: DeliveryMode
 
     /// Sends `message` to the session's participants.
-    /// - Throws: ``GroupSessionError/Kind/notJoined`` unless the session is joined;
-    ///   ``GroupSessionError/Kind/sendFailed`` with the messenger's error.
-    public func send<Message: MessageCodable>(_ message: Message, to recipients: Recipients = .all) async throws(GroupSessionError) {
+    /// - Throws: ``SharedSessionError/Kind/notJoined`` unless the session is joined;
+    ///   ``SharedSessionError/Kind/sendFailed`` with the messenger's error.
+    public func send<Message: MessageCodable>(_ message: Message, to recipients: Recipients = .all) async throws(SharedSessionError) {
         guard coordinator.isJoined(session) else {
-            throw GroupSessionError(.notJoined, session: session, "messages flow only while the session is joined")
+            throw SharedSessionError(.notJoined, session: session, "messages flow only while the session is joined")
         }
         do {
             try await coordinator.messenger.send(message, to: recipients, session: session, mode: deliveryMode)
         } catch {
-            throw GroupSessionError(.sendFailed, session: session, "\(error)")
+            throw SharedSessionError(.sendFailed, session: session, "\(error)")
         }
     }
 

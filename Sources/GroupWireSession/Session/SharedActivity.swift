@@ -4,16 +4,20 @@
 ///
 /// The value travels to every participant when the activity is activated (in the
 /// activation control message, encoded with `WireEncoder`), so it must be `Codable`.
-public protocol GroupActivity: Codable, Sendable {
+///
+/// One activity type can serve Apple's `GroupActivity` and this protocol at once: the
+/// `activityIdentifier` requirement is the same in both, and ``activityMetadata`` sits
+/// beside Apple's `metadata` (see the article "GroupWire on Apple platforms").
+public protocol SharedActivity: Codable, Sendable {
     /// A reverse-DNS identifier of the activity type, the same in every version of the app;
     /// sessions are routed to `sessions(for:)` by it.
     static var activityIdentifier: String { get }
     /// What people see before they join.
-    var metadata: GroupActivityMetadata { get }
+    var activityMetadata: SharedActivityMetadata { get }
 }
 
 /// An activity's title, subtitle, type and fallback URL.
-public struct GroupActivityMetadata: Sendable, Hashable {
+public struct SharedActivityMetadata: Sendable, Hashable {
     /// The activity's title.
     public var title: String
     /// A second line under the title, if any.

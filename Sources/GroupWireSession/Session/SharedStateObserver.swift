@@ -4,8 +4,8 @@ import Synchronization
 ///
 /// On Linux nobody is "on a call": a participant is eligible when its transport (hub or
 /// relay) is connected and at least one other participant is reachable through it. An app
-/// can override what ``GroupSessionCoordinator/prepareForActivation(_:)`` decides.
-public final class GroupStateObserver: Sendable {
+/// can override what ``SharedSessionCoordinator/prepareForActivation(_:)`` decides.
+public final class SharedStateObserver: Sendable {
     private struct State {
         var eligible = false
         var watchers: [UInt64: AsyncStream<Bool>.Continuation] = [:]
@@ -35,7 +35,7 @@ public final class GroupStateObserver: Sendable {
 
     /// Returns once a group session can be started: at once when it can now, else when
     /// the transport is connected and someone else is reachable. Call it before
-    /// ``GroupSessionCoordinator/prepareForActivation(_:)`` at startup, when nobody has
+    /// ``SharedSessionCoordinator/prepareForActivation(_:)`` at startup, when nobody has
     /// been seen yet.
     /// - Throws: `CancellationError` when the waiting task is cancelled first.
     public func waitUntilEligible() async throws {

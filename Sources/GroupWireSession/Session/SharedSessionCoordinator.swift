@@ -3,7 +3,7 @@ import GroupWire
 import Synchronization
 
 /// One participant's side of the group sessions carried by a ``Messenger``: it activates
-/// activities, hands out a ``GroupSession`` each time an activity is started (by anyone),
+/// activities, hands out a ``SharedSession`` each time an activity is started (by anyone),
 /// and keeps every participant's view of the current session converging.
 ///
 /// The session protocol (Spec/FORMAT.md, "Sessions" and "Session control") travels in
@@ -15,18 +15,18 @@ import Synchronization
 ///
 /// Control messages need a transport that delivers them (the in-process hub without drops,
 /// a relay); over a lossy transport they need the reliable delivery mode.
-public final class GroupSessionCoordinator: Sendable {
+public final class SharedSessionCoordinator: Sendable {
     /// The messenger sessions send and receive through.
     public let messenger: Messenger
     /// This device: one person on two devices is two participants.
     public var localParticipant: ParticipantID { messenger.transport.localParticipant }
     /// Whether a group session can be started now.
-    public let stateObserver: GroupStateObserver
+    public let stateObserver: SharedStateObserver
 
     private let engine: LockedEngine
     private let outbox: AsyncStream<(SessionControl, Recipients)>.Continuation
     private let sending: Task<Void, Never>
-    private let decide: (@Sendable (GroupActivityMetadata, Bool) -> ActivationDecision)?
+    private let decide: (@Sendable (SharedActivityMetadata, Bool) -> ActivationDecision)?
     private let newSessionID: @Sendable () -> UInt32
 
     /// Creates the coordinator for `messenger`'s participant.
@@ -38,13 +38,13 @@ public final class GroupSessionCoordinator: Sendable {
     ///     makes a test replay exactly). Zero is never used.
     public init(
         messenger: Messenger,
-        activationDecision: (@Sendable (GroupActivityMetadata, Bool) -> ActivationDecision)? = nil,
+        activationDecision: (@Sendable (SharedActivityMetadata, Bool) -> ActivationDecision)? = nil,
         sessionIDs: (@Sendable () -> UInt32)? = nil
     ) {
         self.messenger = messenger
         decide = activationDecision
         newSessionID = sessionIDs ?? { UInt32.random(in: 1...UInt32.max) }
-        let observer = GroupStateObserver()
+        let observer = SharedStateObserver()
         stateObserver = observer
         let engine = LockedEngine()
         self.engine = engine
@@ -76,9 +76,9 @@ public final class GroupSessionCoordinator: Sendable {
     /// Whether to share `activity` with the group: the app's decision when it gave one,
     /// else `activationPreferred` when the group is eligible (someone else is reachable)
     /// and `activationDisabled` when not.
-    public func prepareForActivation<Activity: GroupActivity>(_ activity: Activity) -> ActivationDecision {
+    public func prepareForActivation<Activity: SharedActivity>(_ activity: Activity) -> ActivationDecision {
         let eligible = stateObserver.isEligibleForGroupSession
-        if let decide { return decide(activity.metadata, eligible) }
+        if let decide { return decide(activity.activityMetadata, eligible) }
         return eligible ? .activationPreferred : .activationDisabled
     }
 
@@ -86,13 +86,13 @@ public final class GroupSessionCoordinator: Sendable {
     /// too) gets it from ``sessions(for:)`` in the `waiting` state. A session already running
     /// is invalidated (`replaced`) everywhere: this is how "clear canvas" starts afresh.
     /// - Returns: the new session's id.
-    /// - Throws: ``GroupSessionError/Kind/notEligible`` unless ``prepareForActivation(_:)``
-    ///   says `activationPreferred`; ``GroupSessionError/Kind/activityEncoding`` when the
+    /// - Throws: ``SharedSessionError/Kind/notEligible`` unless ``prepareForActivation(_:)``
+    ///   says `activationPreferred`; ``SharedSessionError/Kind/activityEncoding`` when the
     ///   activity cannot be encoded.
     @discardableResult
-    public func activate<Activity: GroupActivity>(_ activity: Activity) throws(GroupSessionError) -> UInt32 {
+    public func activate<Activity: SharedActivity>(_ activity: Activity) throws(SharedSessionError) -> UInt32 {
         guard prepareForActivation(activity) == .activationPreferred else {
-            throw GroupSessionError(.notEligible, session: nil, "activation is not preferred: nobody else is reachable, or the app declined")
+            throw SharedSessionError(.notEligible, session: nil, "activation is not preferred: nobody else is reachable, or the app declined")
         }
         let bytes = try Self.encode(activity)
         let local = localParticipant
@@ -104,7 +104,7 @@ public final class GroupSessionCoordinator: Sendable {
             let stamp = SessionStamp(clock: engine.tick(), participant: local)
             let announcement = SessionAnnouncement(
                 session: id, activated: stamp, activitySet: stamp, activityIdentifier: Activity.activityIdentifier,
-                metadata: activity.metadata, activity: bytes)
+                metadata: activity.activityMetadata, activity: bytes)
             return (id, engine.adopt(announcement) + [.send(.activate(announcement), .all)])
         }
         Self.perform(effects, outbox: outbox, observer: stateObserver)
@@ -113,11 +113,11 @@ public final class GroupSessionCoordinator: Sendable {
 
     /// The sessions of `Activity`, as they are started by any participant; a session
     /// already current (waiting or joined) when the sequence is created comes first.
-    public func sessions<Activity: GroupActivity>(for activity: Activity.Type) -> AsyncStream<GroupSession<Activity>> {
-        let (stream, continuation) = AsyncStream<GroupSession<Activity>>.makeStream()
+    public func sessions<Activity: SharedActivity>(for activity: Activity.Type) -> AsyncStream<SharedSession<Activity>> {
+        let (stream, continuation) = AsyncStream<SharedSession<Activity>>.makeStream()
         let listener: @Sendable (SessionAnnouncement) -> Void = { [weak self] announcement in
             guard let self, let value = try? WireDecoder().decode(Activity.self, from: announcement.activity) else { return }
-            continuation.yield(GroupSession(coordinator: self, id: announcement.session, activity: value))
+            continuation.yield(SharedSession(coordinator: self, id: announcement.session, activity: value))
         }
         let current = engine.withLock { engine -> SessionAnnouncement? in
             engine.nextToken += 1
@@ -131,15 +131,15 @@ public final class GroupSessionCoordinator: Sendable {
         return stream
     }
 
-    // MARK: Session operations (GroupSession calls these)
+    // MARK: Session operations (SharedSession calls these)
 
-    func state(of session: UInt32) -> GroupSessionState {
+    func state(of session: UInt32) -> SharedSessionState {
         engine.withLock { $0.state(of: session) }
     }
 
-    func states(of session: UInt32) -> AsyncStream<GroupSessionState> {
-        let (stream, continuation) = AsyncStream<GroupSessionState>.makeStream()
-        let state = engine.withLock { engine -> GroupSessionState in
+    func states(of session: UInt32) -> AsyncStream<SharedSessionState> {
+        let (stream, continuation) = AsyncStream<SharedSessionState>.makeStream()
+        let state = engine.withLock { engine -> SharedSessionState in
             let state = engine.state(of: session)
             if case .invalidated = state { return state }
             engine.nextToken += 1
@@ -179,9 +179,9 @@ public final class GroupSessionCoordinator: Sendable {
         state(of: session) == .joined
     }
 
-    func join(_ session: UInt32) throws(GroupSessionError) {
+    func join(_ session: UInt32) throws(SharedSessionError) {
         let local = localParticipant
-        let effects = try engine.withLock { (engine) throws(GroupSessionError) -> [Effect] in
+        let effects = try engine.withLock { (engine) throws(SharedSessionError) -> [Effect] in
             guard engine.state(of: session) == .waiting else {
                 throw Self.refusal(.notWaiting, session: session, state: engine.state(of: session), "join")
             }
@@ -190,9 +190,9 @@ public final class GroupSessionCoordinator: Sendable {
         Self.perform(effects, outbox: outbox, observer: stateObserver)
     }
 
-    func leave(_ session: UInt32) throws(GroupSessionError) {
+    func leave(_ session: UInt32) throws(SharedSessionError) {
         let local = localParticipant
-        let effects = try engine.withLock { (engine) throws(GroupSessionError) -> [Effect] in
+        let effects = try engine.withLock { (engine) throws(SharedSessionError) -> [Effect] in
             guard engine.state(of: session) == .joined else {
                 throw Self.refusal(.notJoined, session: session, state: engine.state(of: session), "leave")
             }
@@ -201,9 +201,9 @@ public final class GroupSessionCoordinator: Sendable {
         Self.perform(effects, outbox: outbox, observer: stateObserver)
     }
 
-    func end(_ session: UInt32) throws(GroupSessionError) {
+    func end(_ session: UInt32) throws(SharedSessionError) {
         let local = localParticipant
-        let effects = try engine.withLock { (engine) throws(GroupSessionError) -> [Effect] in
+        let effects = try engine.withLock { (engine) throws(SharedSessionError) -> [Effect] in
             let state = engine.state(of: session)
             guard state == .waiting || state == .joined else {
                 throw Self.refusal(.invalidated, session: session, state: state, "end")
@@ -214,15 +214,15 @@ public final class GroupSessionCoordinator: Sendable {
         Self.perform(effects, outbox: outbox, observer: stateObserver)
     }
 
-    func replaceActivity<Activity: GroupActivity>(_ session: UInt32, with activity: Activity) throws(GroupSessionError) {
+    func replaceActivity<Activity: SharedActivity>(_ session: UInt32, with activity: Activity) throws(SharedSessionError) {
         let bytes = try Self.encode(activity)
         let local = localParticipant
-        let effects = try engine.withLock { (engine) throws(GroupSessionError) -> [Effect] in
+        let effects = try engine.withLock { (engine) throws(SharedSessionError) -> [Effect] in
             guard engine.state(of: session) == .joined, var announcement = engine.current?.announcement else {
                 throw Self.refusal(.notJoined, session: session, state: engine.state(of: session), "replace the activity of")
             }
             announcement.activitySet = SessionStamp(clock: engine.tick(), participant: local)
-            announcement.metadata = activity.metadata
+            announcement.metadata = activity.activityMetadata
             announcement.activity = bytes
             engine.current?.announcement = announcement
             return [.send(.replace(announcement), .all)]
@@ -232,26 +232,26 @@ public final class GroupSessionCoordinator: Sendable {
 
     // MARK: Helpers
 
-    private static func encode<Activity: GroupActivity>(_ activity: Activity) throws(GroupSessionError) -> [UInt8] {
+    private static func encode<Activity: SharedActivity>(_ activity: Activity) throws(SharedSessionError) -> [UInt8] {
         do {
             return try WireEncoder().encode(activity)
         } catch {
-            throw GroupSessionError(.activityEncoding, session: nil, "\(Activity.self) cannot be encoded: \(error)")
+            throw SharedSessionError(.activityEncoding, session: nil, "\(Activity.self) cannot be encoded: \(error)")
         }
     }
 
     private static func refusal(
-        _ kind: GroupSessionError.Kind, session: UInt32, state: GroupSessionState, _ operation: String
-    ) -> GroupSessionError {
+        _ kind: SharedSessionError.Kind, session: UInt32, state: SharedSessionState, _ operation: String
+    ) -> SharedSessionError {
         if case .invalidated(let reason) = state {
-            return GroupSessionError(.invalidated, session: session, "cannot \(operation) a session invalidated (\(reason)); it is never reused")
+            return SharedSessionError(.invalidated, session: session, "cannot \(operation) a session invalidated (\(reason)); it is never reused")
         }
-        return GroupSessionError(kind, session: session, "cannot \(operation) a session that is \(state)")
+        return SharedSessionError(kind, session: session, "cannot \(operation) a session that is \(state)")
     }
 
     /// Performs what the engine decided, outside its lock.
     private static func perform(
-        _ effects: [Effect], outbox: AsyncStream<(SessionControl, Recipients)>.Continuation, observer: GroupStateObserver
+        _ effects: [Effect], outbox: AsyncStream<(SessionControl, Recipients)>.Continuation, observer: SharedStateObserver
     ) {
         for effect in effects {
             switch effect {
@@ -286,7 +286,7 @@ final class LockedEngine: Sendable {
 enum Effect: Sendable {
     case send(SessionControl, Recipients)
     case notify([@Sendable (SessionAnnouncement) -> Void], SessionAnnouncement)
-    case state([AsyncStream<GroupSessionState>.Continuation], GroupSessionState, finish: Bool)
+    case state([AsyncStream<SharedSessionState>.Continuation], SharedSessionState, finish: Bool)
     case participants([AsyncStream<Set<ParticipantID>>.Continuation], Set<ParticipantID>, finish: Bool)
     case eligibility(Bool)
 }

@@ -10,22 +10,22 @@ import Testing
 @testable import GroupWireSession
 
 /// The canvas activity of the tests: the reference example, DrawTogether.
-struct DrawActivity: GroupActivity, Equatable {
+struct DrawActivity: SharedActivity, Equatable {
     static let activityIdentifier = "com.example.draw-together"
     var canvas: String
-    var metadata: GroupActivityMetadata { GroupActivityMetadata(title: "Draw: \(canvas)", type: .createTogether) }
+    var activityMetadata: SharedActivityMetadata { SharedActivityMetadata(title: "Draw: \(canvas)", type: .createTogether) }
 }
 
 /// The sessions one participant has received, collected as they arrive.
 final class SessionInbox: Sendable {
     private final class Storage: Sendable {
-        let received = Mutex<[GroupSession<DrawActivity>]>([])
+        let received = Mutex<[SharedSession<DrawActivity>]>([])
     }
 
     private let storage = Storage()
     private let task: Task<Void, Never>
 
-    init(_ stream: AsyncStream<GroupSession<DrawActivity>>) {
+    init(_ stream: AsyncStream<SharedSession<DrawActivity>>) {
         let storage = storage
         task = Task {
             for await session in stream {
@@ -36,7 +36,7 @@ final class SessionInbox: Sendable {
 
     deinit { task.cancel() }
 
-    var sessions: [GroupSession<DrawActivity>] { storage.received.withLock { $0 } }
+    var sessions: [SharedSession<DrawActivity>] { storage.received.withLock { $0 } }
 }
 
 /// Participants on one seeded hub, each with a messenger and a session coordinator, in
@@ -47,7 +47,7 @@ struct Party {
     var delivery = false
     var transports: [DeliveryTransport] = []
     var ids: [ParticipantID] = []
-    var coordinators: [GroupSessionCoordinator] = []
+    var coordinators: [SharedSessionCoordinator] = []
     var inboxes: [SessionInbox] = []
     /// How many sessions of each inbox the test has taken.
     var taken: [Int] = []
@@ -64,15 +64,15 @@ struct Party {
         let endpoint = try await hub.join(id)
         let messenger: Messenger
         if delivery {
-            let transport = DeliveryTransport(over: endpoint, configuration: .simulated(clock: hub.clock, seed: UInt64(ids.count + 1)))
+            let transport = DeliveryTransport(over: endpoint, configuration: .simulated(seed: UInt64(ids.count + 1)))
             transports.append(transport)
             messenger = Messenger(transport: transport, configuration: MessengerConfiguration(
-                codec: try PayloadCompressor(), clock: hub.clock.reassemblyClock))
+                codec: try PayloadCompressor()))
         } else {
             messenger = Messenger(transport: endpoint)
         }
         let sessionIDs = SessionIDs(participant: ids.count + 1)
-        let coordinator = GroupSessionCoordinator(messenger: messenger, sessionIDs: { sessionIDs.take() })
+        let coordinator = SharedSessionCoordinator(messenger: messenger, sessionIDs: { sessionIDs.take() })
         ids.append(id)
         coordinators.append(coordinator)
         inboxes.append(SessionInbox(coordinator.sessions(for: DrawActivity.self)))
@@ -92,9 +92,9 @@ struct Party {
             }
             return
         }
-        let start = hub.clock.elapsed
+        let start = hub.elapsed
         while !condition() {
-            guard hub.clock.elapsed - start < .seconds(600) else {
+            guard hub.elapsed - start < .seconds(600) else {
                 throw PartyError(description: "the party did not settle within 10 minutes of simulated time: \(what), line \(line)")
             }
             // Time must pass for the layers' timers: acknowledgements, retransmissions.
@@ -103,11 +103,11 @@ struct Party {
     }
 
     /// The next session each participant receives (delivering until all have one).
-    mutating func nextSessions() async throws -> [GroupSession<DrawActivity>] {
+    mutating func nextSessions() async throws -> [SharedSession<DrawActivity>] {
         let inboxes = inboxes
         let taken = taken
         try await settle { inboxes.indices.allSatisfy { inboxes[$0].sessions.count > taken[$0] } }
-        var sessions: [GroupSession<DrawActivity>] = []
+        var sessions: [SharedSession<DrawActivity>] = []
         for index in inboxes.indices {
             let all = inboxes[index].sessions
             guard all.count > taken[index] else { throw PartyError(description: "participant \(index + 1) received no session") }
@@ -183,7 +183,7 @@ final class SessionIDs: Sendable {
         #expect(sessions[2].state == .invalidated(reason: .left))
         try await party.settle { sessions[0].activeParticipants.count == 2 && sessions[1].activeParticipants.count == 2 }
         #expect(sessions[0].activeParticipants == [party.ids[0], party.ids[1]])
-        #expect(throws: GroupSessionError.self) { try sessions[2].join() }
+        #expect(throws: SharedSessionError.self) { try sessions[2].join() }
         do {
             try sessions[2].join()
         } catch {
@@ -254,7 +254,7 @@ final class SessionIDs: Sendable {
         try sessions[1].end()
         let ender = party.ids[1]
         try await party.settle { sessions.allSatisfy { $0.state == .invalidated(reason: .ended(by: ender)) } }
-        #expect(throws: GroupSessionError.self) { try sessions[2].join() }
+        #expect(throws: SharedSessionError.self) { try sessions[2].join() }
     }
 
     @Test func operationsTheStateForbidsFailWithTypedErrors() async throws {
@@ -262,13 +262,13 @@ final class SessionIDs: Sendable {
         try await party.settle { party.coordinators.allSatisfy { $0.stateObserver.isEligibleForGroupSession } }
         try party.coordinators[0].activate(DrawActivity(canvas: "one"))
         let sessions = try await party.nextSessions()
-        func kind(_ body: () throws(GroupSessionError) -> Void) -> GroupSessionError.Kind? {
-            do throws(GroupSessionError) { try body(); return nil } catch { return error.kind }
+        func kind(_ body: () throws(SharedSessionError) -> Void) -> SharedSessionError.Kind? {
+            do throws(SharedSessionError) { try body(); return nil } catch { return error.kind }
         }
-        #expect(kind { () throws(GroupSessionError) in try sessions[0].leave() } == .notJoined)
-        #expect(kind { () throws(GroupSessionError) in try sessions[0].replaceActivity(with: DrawActivity(canvas: "x")) } == .notJoined)
+        #expect(kind { () throws(SharedSessionError) in try sessions[0].leave() } == .notJoined)
+        #expect(kind { () throws(SharedSessionError) in try sessions[0].replaceActivity(with: DrawActivity(canvas: "x")) } == .notJoined)
         try sessions[0].join()
-        #expect(kind { () throws(GroupSessionError) in try sessions[0].join() } == .notWaiting)
+        #expect(kind { () throws(SharedSessionError) in try sessions[0].join() } == .notWaiting)
         do {
             try await sessions[1].messenger.send(UpsertStroke())
             Issue.record("sending in a waiting session succeeded")
@@ -279,7 +279,7 @@ final class SessionIDs: Sendable {
 
     @Test func aLoneParticipantIsNotEligibleAndTheAppCanOverrideTheDecision() async throws {
         let hub = InProcessHub(plan: .reliable(), clock: VirtualClock())
-        let alone = GroupSessionCoordinator(messenger: Messenger(transport: try await hub.join(.numbered(1))))
+        let alone = SharedSessionCoordinator(messenger: Messenger(transport: try await hub.join(.numbered(1))))
         #expect(!alone.stateObserver.isEligibleForGroupSession)
         #expect(alone.prepareForActivation(DrawActivity(canvas: "a")) == .activationDisabled)
         do {
@@ -288,7 +288,7 @@ final class SessionIDs: Sendable {
         } catch {
             #expect(error.kind == .notEligible)
         }
-        let declining = GroupSessionCoordinator(
+        let declining = SharedSessionCoordinator(
             messenger: Messenger(transport: try await hub.join(.numbered(2))), activationDecision: { _, _ in .cancelled })
         #expect(declining.prepareForActivation(DrawActivity(canvas: "a")) == .cancelled)
     }
@@ -315,7 +315,7 @@ final class SessionIDs: Sendable {
     /// messenger keeps session control for it, in order.
     @Test func aCoordinatorMadeAfterSessionControlArrivedStillGetsTheSession() async throws {
         let hub = InProcessHub(plan: .reliable(), clock: VirtualClock())
-        let ana = GroupSessionCoordinator(messenger: Messenger(transport: try await hub.join(.numbered(1))))
+        let ana = SharedSessionCoordinator(messenger: Messenger(transport: try await hub.join(.numbered(1))))
         let lateMessenger = Messenger(transport: try await hub.join(.numbered(2)))
         let anaSessions = SessionInbox(ana.sessions(for: DrawActivity.self))
         // Delivers what is in flight and waits for the tasks to take it, until `condition`.
@@ -334,7 +334,7 @@ final class SessionIDs: Sendable {
         // The activation and the join reach the messenger before any coordinator exists.
         try await until("the activation and the join at the late messenger") { lateMessenger.statistics.framesReceived >= 2 }
         #expect(lateMessenger.statistics.messagesUnrouted == 0)
-        let late = GroupSessionCoordinator(messenger: lateMessenger)
+        let late = SharedSessionCoordinator(messenger: lateMessenger)
         let inbox = SessionInbox(late.sessions(for: DrawActivity.self))
         try await until("the late coordinator's session with ana in it") { !inbox.sessions.isEmpty && inbox.sessions[0].activeParticipants == [.numbered(1)] }
         let session = try #require(inbox.sessions.first)
@@ -347,7 +347,7 @@ final class SessionIDs: Sendable {
         let peer = ParticipantID.numbered(1)
         let top = SessionStamp(clock: .max, participant: peer)
         let announcement = SessionAnnouncement(session: 5, activated: top, activitySet: top, activityIdentifier: "a",
-                                               metadata: GroupActivityMetadata(title: "t"), activity: [])
+                                               metadata: SharedActivityMetadata(title: "t"), activity: [])
         _ = engine.apply(.activate(announcement), from: peer)
         #expect(engine.current?.announcement.session == 5)
         #expect(engine.tick() == .max)
@@ -362,7 +362,7 @@ final class SessionIDs: Sendable {
         let announcement = SessionAnnouncement(
             session: 9, activated: SessionStamp(clock: 3, participant: .numbered(1)),
             activitySet: SessionStamp(clock: 4, participant: .numbered(2)), activityIdentifier: "a.b",
-            metadata: GroupActivityMetadata(title: "T", subtitle: "S", type: .watchTogether, fallbackURL: "https://x"),
+            metadata: SharedActivityMetadata(title: "T", subtitle: "S", type: .watchTogether, fallbackURL: "https://x"),
             activity: [1, 2])
         #expect(try SessionControl.decode(controlID: 1, payload: SessionControl.activate(announcement).payload()) == .activate(announcement))
         for (payload, kind, offset) in [([0x08, 0x00], "invalidValue", 1), ([0x08, 0x80, 0x80, 0x80, 0x80, 0x10], "invalidValue", 1),
@@ -381,7 +381,7 @@ final class SessionIDs: Sendable {
 /// Waiting for eligibility before activating, as an app does at startup.
 @Suite struct EligibilityWaitTests {
     @Test func waitingForEligibilityReturnsWhenSomeoneIsReachableAndForgetsItsWatcher() async throws {
-        let observer = GroupStateObserver()
+        let observer = SharedStateObserver()
         let returned = Mutex(false)
         let waiting = Task {
             try await observer.waitUntilEligible()
@@ -398,7 +398,7 @@ final class SessionIDs: Sendable {
     }
 
     @Test func aCancelledWaitThrowsCancellation() async throws {
-        let observer = GroupStateObserver()
+        let observer = SharedStateObserver()
         let waiting = Task { try await observer.waitUntilEligible() }
         try await eventually("the wait to watch eligibility") { observer.watcherCount == 1 }
         waiting.cancel()
