@@ -18,10 +18,15 @@ public struct CodeGenerator: Sendable {
     /// ``GeneratorOptions/files``), named after the spec file: `DrawTogether.gwspec` →
     /// `DrawTogether.swift`. Each holds the declarations of its spec file only; types a file
     /// imports come from the other files generated into the same target.
-    /// - Parameter spec: a spec set without errors (see `SpecCompilation.checkedSpec()`).
+    ///
+    /// With the spec files' texts (`SpecCompilation.sources`), each message set carries the
+    /// text of its file and the files it imports (`WireMessageSet.specSource`).
+    /// - Parameters:
+    ///   - spec: a spec set without errors (see `SpecCompilation.checkedSpec()`).
+    ///   - sources: the texts of the spec's files by path, as compiled.
     /// - Returns: the files, in the order of `spec.files`.
-    public func generate(_ spec: SpecSet) -> [GeneratedFile] {
-        let builder = SwiftModelBuilder(spec: spec, options: options)
+    public func generate(_ spec: SpecSet, sources: [String: String] = [:]) -> [GeneratedFile] {
+        let builder = SwiftModelBuilder(spec: spec, options: options, sources: sources)
         let renderer = SwiftRenderer()
         let files = options.files == .entryOnly ? Array(spec.files.prefix(1)) : spec.files
         return files.map { file in

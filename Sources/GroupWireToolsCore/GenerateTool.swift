@@ -34,7 +34,7 @@ package struct GenerateTool: Sendable {
         var order: [String] = []
         let generator = CodeGenerator(options: options)
         for path in paths {
-            let loaded: (spec: SpecSet, warnings: String)
+            let loaded: (spec: SpecSet, warnings: String, sources: [String: String])
             do throws(ToolFailure) {
                 loaded = try SpecLoading.load(path)
             } catch {
@@ -43,7 +43,7 @@ package struct GenerateTool: Sendable {
                 continue
             }
             result.messages += loaded.warnings
-            for file in generator.generate(loaded.spec) {
+            for file in generator.generate(loaded.spec, sources: loaded.sources) {
                 if let existing = files[file.path] {
                     if existing != file.contents {
                         result.messages += ToolResult.errorLine("two spec files would generate different \(file.path); rename one of them")

@@ -5,14 +5,14 @@ package enum SpecLoading {
     /// Compiles `path` from disk.
     /// - Throws: ``ToolFailure`` with status 2 when the file cannot be read or has errors
     ///   (its diagnostics rendered compiler-style).
-    package static func load(_ path: String, loader: some SpecLoader = FileSpecLoader()) throws(ToolFailure) -> (spec: SpecSet, warnings: String) {
+    package static func load(_ path: String, loader: some SpecLoader = FileSpecLoader()) throws(ToolFailure) -> (spec: SpecSet, warnings: String, sources: [String: String]) {
         let compilation = try compile(path, loader: loader)
         guard !compilation.hasErrors, let spec = try? compilation.checkedSpec() else {
             throw ToolFailure(result: ToolResult(
                 messages: compilation.renderedDiagnostics + ToolResult.errorLine("\(path): the spec has errors"),
                 status: .failure))
         }
-        return (spec, compilation.renderedDiagnostics)
+        return (spec, compilation.renderedDiagnostics, compilation.sources)
     }
 
     /// Runs `body` with the spec at `path`, or returns the failure to load it (status 2).

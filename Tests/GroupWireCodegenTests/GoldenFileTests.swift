@@ -36,7 +36,7 @@ struct GoldenFileTests {
         let root = Self.packageRoot
         let compilation = try SpecCompiler().compile(entry: root.appendingPathComponent(golden.spec).path, loader: FileSpecLoader())
         let spec = try compilation.checkedSpec()
-        let files = CodeGenerator().generate(spec)
+        let files = CodeGenerator().generate(spec, sources: compilation.sources)
         let folder = root.appendingPathComponent(golden.folder)
         if Self.isRecording {
             try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)

@@ -7,10 +7,13 @@ struct SwiftModelBuilder: Sendable {
     let options: GeneratorOptions
     let types: TypeMapper
     let wire: WireCodeBuilder
+    /// The spec files' texts by path, for the message set's ``WireSpecSource``.
+    let sources: [String: String]
 
-    init(spec: SpecSet, options: GeneratorOptions) {
+    init(spec: SpecSet, options: GeneratorOptions, sources: [String: String] = [:]) {
         self.spec = spec
         self.options = options
+        self.sources = sources
         types = TypeMapper(spec: spec)
         wire = WireCodeBuilder(types: types)
     }
@@ -76,10 +79,41 @@ struct SwiftModelBuilder: Sendable {
             getter: [.switchBlock("switch self {", messages.map { message in
                 SwitchCase(label: "case .\(caseName(message))(let value):", body: [.line("return value")])
             })])))
+        if let source = specSource(file) {
+            members.append(.property(SwiftProperty(
+                documentation: ["The spec this set was generated from, as written: a negotiating messenger announces it",
+                                "(`NegotiationSettings(messages: \(name).self)`), so it always matches the types above."],
+                attributes: [], modifiers: access + "static ", keyword: "var", name: "specSource", type: "WireSpecSource?",
+                initialValue: nil,
+                getter: [.line("WireSpecSource(entry: \(SwiftNames.stringLiteral(source.entry)), files: [")]
+                    + source.files.sorted { $0.key < $1.key }.map { path, text in
+                        .line("    \(SwiftNames.stringLiteral(path)): \(SwiftNames.stringLiteral(text)),")
+                    } + [.line("])")])))
+        }
         return SwiftType(
             kind: .enum, name: name,
             documentation: ["Every message of \(file.package.map { "package `\($0.name)`" } ?? Self.fileName(of: file.path)), one case each: receive them all with `messenger.messages(of: \(name).self)`."],
             attributes: [], access: access, conformances: ["WireMessageSet", "Sendable", "Hashable"], members: members)
+    }
+
+    /// The texts of `file` and every file it imports, keyed relative to `file`'s folder; nil
+    /// without a package line (nothing to announce), when a text is missing, or when an
+    /// import lies outside that folder.
+    private func specSource(_ file: SpecFile) -> (entry: String, files: [String: String])? {
+        guard file.package != nil else { return nil }
+        let folder = file.path.lastIndex(of: "/").map { String(file.path[...$0]) } ?? ""
+        var texts: [String: String] = [:]
+        var pending = [file.path]
+        while let path = pending.popLast() {
+            guard texts[path] == nil else { continue }
+            guard let text = sources[path], path.hasPrefix(folder) else { return nil }
+            texts[path] = text
+            let imports = spec.files.first { $0.path == path }?.imports ?? []
+            pending += imports.compactMap(\.resolvedPath)
+        }
+        var relative: [String: String] = [:]
+        for (path, text) in texts { relative[String(path.dropFirst(folder.count))] = text }
+        return (String(file.path.dropFirst(folder.count)), relative)
     }
 
     /// `DrawTogetherMessage` for package `draw.together`; the file name's stem without a package.

@@ -40,6 +40,28 @@ public struct HelloSchema: Sendable, Hashable {
                       offsets: .zero(for: entries))
     }
 
+    /// The table of the spec a generated message set was made from
+    /// (`WireMessageSet.specSource`): what the compiled types read and write, with no spec
+    /// file needed at run time.
+    /// - Throws: `WireError.Kind.invalidSchema` when the set carries no spec (made by
+    ///   hand, or generated without the spec's text), or its spec does not compile (the
+    ///   diagnostics in the context) or has no package line.
+    public init<Messages: WireMessageSet>(messages: Messages.Type) throws(WireError) {
+        guard let source = Messages.specSource else {
+            throw WireError(.invalidSchema, "\(Messages.self) carries no spec text: generate it from its .gwspec with this version of groupwire")
+        }
+        let compilation: SpecCompilation
+        do throws(SpecError) {
+            compilation = try SpecCompiler().compile(entry: source.entry, loader: InMemorySpecLoader(files: source.files))
+        } catch {
+            throw WireError(.invalidSchema, "the spec of \(Messages.self) does not load: \(error)")
+        }
+        guard let spec = try? compilation.checkedSpec() else {
+            throw WireError(.invalidSchema, "the spec of \(Messages.self) has errors:\n\(compilation.renderedDiagnostics)")
+        }
+        try self.init(spec: spec)
+    }
+
     /// A table read from a hello: builds and checks its model, then its fingerprints.
     /// - Throws: `invalidSchema` (a rule of the spec language), `fingerprintMismatch` (a
     ///   message's, in table order, then the spec's), at the offsets in `offsets`.

@@ -128,26 +128,32 @@ public final class Messenger: Sendable {
     /// - Throws: `WireError.Kind.duplicateTypeID` when another type uses its type id
     ///   on this messenger; `WireError.Kind.messageTooLarge` over a recipient's
     ///   maximum message size (before anything is sent); the encoder's, codec's and
-    ///   transport's errors.
+    ///   transport's errors; under negotiation with
+    ///   ``NegotiationSettings/UnreadableRecipients/fail``, `recipientCannotRead`.
+    /// - Returns: the recipients negotiation left out (their specs cannot read the type,
+    ///   or they are incompatible), with the reason; empty without negotiation.
+    @discardableResult
     public func send<Message: MessageCodable>(
         _ message: Message, to recipients: Recipients = .all, mode: DeliveryMode = .reliable
-    ) async throws(WireError) {
+    ) async throws(WireError) -> SendReport {
         try await send(message, to: recipients, session: nil, mode: mode)
     }
 
     /// Sends `message` in the frames of `session` (nil: outside any session).
     func send<Message: MessageCodable>(
         _ message: Message, to recipients: Recipients, session: UInt32?, mode: DeliveryMode = .reliable
-    ) async throws(WireError) {
+    ) async throws(WireError) -> SendReport {
         try core.register(Message.self)
         var target = recipients
         var agreed: [ParticipantID: PeerProfile] = [:]
+        var report = SendReport()
         if negotiation != nil {
-            guard let negotiated = try negotiatedRecipients(
+            let negotiated = try negotiatedRecipients(
                 recipients, typeID: Message.wireTypeID, typeName: Message.wireTypeName, session: session, mode: mode,
                 payload: { () throws(WireError) in try message.messagePayload() })
-            else { return }
-            (target, agreed) = negotiated
+            report.skipped = negotiated.skipped
+            guard let now = negotiated.now else { return report }
+            (target, agreed) = now
         }
         let (messageID, groups) = core.plan(target, defaultProfile: defaultProfile, agreed: agreed)
         // The common case: one profile for everybody and a generated message that fits one
@@ -161,22 +167,23 @@ public final class Messenger: Sendable {
                 try await transport.send([frame], to: groups[0].recipients, mode: mode)
             }
             core.countSent(frames: 1)
-            return
+            return report
         }
         let payload = try message.messagePayload()
         try await dispatch.send(kind: .data, typeID: Message.wireTypeID, payload: payload, messageID: messageID, groups: groups,
                                 session: session, mode: mode)
+        return report
     }
 
     /// Who gets a message now under negotiation: the recipients that agreed and read its
     /// type; those still negotiating get it later (held) or now in the baseline profile.
-    /// - Returns: the recipients for now with the profiles their agreements give, or nil
-    ///   when nobody gets it now.
+    /// - Returns: the recipients for now with the profiles their agreements give (nil when
+    ///   nobody gets it now), and those left out.
     private func negotiatedRecipients(
         _ recipients: Recipients, typeID: UInt64, typeName: String, session: UInt32?, mode: DeliveryMode,
         payload: () throws(WireError) -> [UInt8]
-    ) throws(WireError) -> (recipients: Recipients, profiles: [ParticipantID: PeerProfile])? {
-        guard let negotiation else { return (recipients, [:]) }
+    ) throws(WireError) -> (now: (recipients: Recipients, profiles: [ParticipantID: PeerProfile])?, skipped: [SkippedRecipient]) {
+        guard let negotiation else { return ((recipients, [:]), []) }
         let route = try negotiation.route(typeID: typeID, typeName: typeName, to: recipients.participants ?? core.reachableParticipants)
         var now = route.now
         var profiles = route.profiles
@@ -187,7 +194,7 @@ public final class Messenger: Sendable {
                 profiles[peer] = negotiation.profile(of: peer)
             }
         }
-        return now.isEmpty ? nil : (.only(now), profiles)
+        return (now.isEmpty ? nil : (.only(now), profiles), route.skipped)
     }
 
     /// Sends a control message (kind 1, Spec/FORMAT.md "Control ids") with `payload`.
@@ -198,15 +205,19 @@ public final class Messenger: Sendable {
     /// Sends raw bytes under `typeID`, in `mode`; receivers read them with ``rawMessages(typeID:)``.
     /// - Throws: `WireError.Kind.duplicateTypeID` when a message type uses `typeID`
     ///   on this messenger; otherwise as ``send(_:to:mode:)``.
+    /// - Returns: as ``send(_:to:mode:)``.
+    @discardableResult
     public func send(
         _ bytes: [UInt8], typeID: UInt64, to recipients: Recipients = .all, mode: DeliveryMode = .reliable
-    ) async throws(WireError) {
+    ) async throws(WireError) -> SendReport {
         try core.registerRaw(typeID)
-        guard let (target, agreed) = try negotiatedRecipients(recipients, typeID: typeID, typeName: "raw bytes", session: nil, mode: mode,
-                                                              payload: { () throws(WireError) in bytes })
-        else { return }
+        let negotiated = try negotiatedRecipients(recipients, typeID: typeID, typeName: "raw bytes", session: nil, mode: mode,
+                                                  payload: { () throws(WireError) in bytes })
+        let report = SendReport(skipped: negotiated.skipped)
+        guard let (target, agreed) = negotiated.now else { return report }
         let (messageID, groups) = core.plan(target, defaultProfile: defaultProfile, agreed: agreed)
         try await dispatch.send(kind: .data, typeID: typeID, payload: bytes, messageID: messageID, groups: groups, session: nil, mode: mode)
+        return report
     }
 
     // MARK: Negotiation

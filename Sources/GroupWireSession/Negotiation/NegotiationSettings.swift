@@ -62,6 +62,20 @@ public struct NegotiationSettings: Sendable {
         self.clock = clock
     }
 
+    /// Settings announcing the spec a generated message set was compiled from, so the
+    /// hello always says what the app's types read and write:
+    /// `NegotiationSettings(messages: DrawTogetherMessage.self)`. Every other argument as in
+    /// ``init(schema:envelopeVersions:unreadableRecipients:beforeAgreement:engine:clock:)``.
+    /// - Throws: `WireError.Kind.invalidSchema` when the set carries no spec text (see
+    ///   `HelloSchema.init(messages:)`).
+    public init<Messages: WireMessageSet>(
+        messages: Messages.Type, unreadableRecipients: UnreadableRecipients = .skip,
+        beforeAgreement: BeforeAgreement = .hold(messages: 256, bytes: 1 << 20)
+    ) throws(WireError) {
+        self.init(schema: try HelloSchema(messages: messages), unreadableRecipients: unreadableRecipients,
+                  beforeAgreement: beforeAgreement)
+    }
+
     /// The hello for a messenger with `codec` and `limits` over a transport carrying at
     /// most `maxMessageSize` bytes: the codec with its dictionaries (none without a codec),
     /// the smaller frame size, and the schema.

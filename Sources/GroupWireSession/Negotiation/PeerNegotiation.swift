@@ -51,6 +51,8 @@ final class PeerNegotiation: Sendable {
         /// The agreed profile of each recipient in ``now`` that has one: decided in the same
         /// step as its agreement, so a send never meets an agreement without its profile.
         var profiles: [ParticipantID: PeerProfile] = [:]
+        /// Recipients left out, and why.
+        var skipped: [SkippedRecipient] = []
     }
 
     /// What applying the engine's outputs leaves to do outside the lock.
@@ -222,7 +224,6 @@ final class PeerNegotiation: Sendable {
         let failing = settings.unreadableRecipients == .fail
         return try state.withLock { (state) throws(WireError) -> Route in
             var route = Route()
-            var skipped = 0
             for peer in recipients {
                 if let table = state.readable[peer] {
                     let verdict = table[typeID] ?? .unknown
@@ -237,7 +238,7 @@ final class PeerNegotiation: Sendable {
                     } else if failing {
                         throw WireError(.recipientCannotRead, "\(typeName) (type id \(typeID)) cannot go to \(peer): \(verdict == .unknown ? "unknown to its spec" : "\(verdict)")")
                     } else {
-                        skipped += 1
+                        route.skipped.append(SkippedRecipient(participant: peer, reason: .cannotRead(verdict)))
                     }
                     continue
                 }
@@ -245,13 +246,14 @@ final class PeerNegotiation: Sendable {
                 case .helloSent?:
                     if hold { route.later.insert(peer) } else { route.now.insert(peer) }
                 case .incompatible?:
-                    skipped += 1
+                    route.skipped.append(SkippedRecipient(participant: peer, reason: .peerIncompatible))
                 case .agreed?, nil:
                     // Not a peer negotiation knows (not reachable): the transport decides.
                     route.now.insert(peer)
                 }
             }
-            state.statistics.recipientsSkipped += skipped
+            state.statistics.recipientsSkipped += route.skipped.count
+            route.skipped.sort { $0.participant < $1.participant }
             return route
         }
     }

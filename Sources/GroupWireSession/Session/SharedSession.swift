@@ -91,12 +91,14 @@ public struct SharedSessionMessenger: Sendable {
     /// Sends `message` to the session's participants.
     /// - Throws: ``SharedSessionError/Kind/notJoined`` unless the session is joined;
     ///   ``SharedSessionError/Kind/sendFailed`` with the messenger's error.
-    public func send<Message: MessageCodable>(_ message: Message, to recipients: Recipients = .all) async throws(SharedSessionError) {
+    /// - Returns: the recipients negotiation left out, and why (``Messenger/send(_:to:mode:)``).
+    @discardableResult
+    public func send<Message: MessageCodable>(_ message: Message, to recipients: Recipients = .all) async throws(SharedSessionError) -> SendReport {
         guard coordinator.isJoined(session) else {
             throw SharedSessionError(.notJoined, session: session, "messages flow only while the session is joined")
         }
         do {
-            try await coordinator.messenger.send(message, to: recipients, session: session, mode: deliveryMode)
+            return try await coordinator.messenger.send(message, to: recipients, session: session, mode: deliveryMode)
         } catch {
             throw SharedSessionError(.sendFailed, session: session, "\(error)")
         }

@@ -832,4 +832,12 @@ public enum DrawTogetherMessage: WireMessageSet, Sendable, Hashable {
             return value
         }
     }
+
+    /// The spec this set was generated from, as written: a negotiating messenger announces it
+    /// (`NegotiationSettings(messages: DrawTogetherMessage.self)`), so it always matches the types above.
+    public static var specSource: WireSpecSource? {
+        WireSpecSource(entry: "DrawTogether-v2.gwspec", files: [
+            "DrawTogether-v2.gwspec": "/// Messages of DrawTogether, the shared canvas: one stroke per finger, points appended\n/// while drawing, and a snapshot for people who join late.\npackage draw.together version 2\n\n/// A point on the canvas, in canvas coordinates (points, origin top left).\nstruct Point {\n    /// Horizontal coordinate.\n    1 x: Float64\n    /// Vertical coordinate.\n    2 y: Float64\n}\n\n/// The colour of a stroke. Open: colours added later arrive as unknown values.\nenum StrokeColor {\n    0 black\n    1 red\n    2 green\n    3 blue\n    4 yellow\n    /// Added in version 2.\n    5 purple\n}\n\n/// One stroke: who drew it, in what colour, through which points.\nstruct Stroke {\n    /// Identifies the stroke across participants.\n    1 id: UUID\n    2 color: StrokeColor\n    /// The points in drawing order.\n    3 points: [Point]\n    /// Line width in points. Added in version 2.\n    4 width: Float32 = 3\n}\n\n/// Sent for each new point while drawing: receivers append `point` to the stroke `id`,\n/// creating the stroke when it is new.\nmessage UpsertStroke @ 1 {\n    1 id: UUID\n    2 color: StrokeColor\n    3 point: Point\n    /// Line width in points. Added in version 2.\n    4 width: Float32 = 3\n    /// When the point was drawn. Added in version 2.\n    5 drawnAt: Timestamp?\n}\n\n/// The whole canvas, sent to participants who join late. Receivers keep it only if\n/// `pointCount` beats the number of points they already have.\nmessage CanvasSnapshot @ 2 {\n    1 strokes: [Stroke]\n    /// Total points over all strokes.\n    2 pointCount: UInt64\n}\n",
+        ])
+    }
 }

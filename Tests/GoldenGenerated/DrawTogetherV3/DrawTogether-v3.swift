@@ -887,4 +887,12 @@ public enum DrawTogetherMessage: WireMessageSet, Sendable, Hashable {
             return value
         }
     }
+
+    /// The spec this set was generated from, as written: a negotiating messenger announces it
+    /// (`NegotiationSettings(messages: DrawTogetherMessage.self)`), so it always matches the types above.
+    public static var specSource: WireSpecSource? {
+        WireSpecSource(entry: "DrawTogether-v3.gwspec", files: [
+            "DrawTogether-v3.gwspec": "/// Messages of DrawTogether, the shared canvas: one stroke per finger, points appended\n/// while drawing, and a snapshot for people who join late.\npackage draw.together version 3\n\n/// A point on the canvas, in canvas coordinates (points, origin top left).\nstruct Point {\n    /// Horizontal coordinate.\n    1 x: Float64\n    /// Vertical coordinate.\n    2 y: Float64\n}\n\n/// The colour of a stroke. Open: colours added later arrive as unknown values.\nenum StrokeColor {\n    0 black\n    1 red\n    2 green\n    3 blue\n    4 yellow\n    /// Added in version 2.\n    5 purple\n    /// Added in version 3.\n    6 orange\n}\n\n/// One stroke: who drew it, in what colour, through which points.\nstruct Stroke {\n    /// Identifies the stroke across participants.\n    1 id: UUID\n    2 color: StrokeColor\n    /// The points in drawing order.\n    3 points: [Point]\n    /// Line width in points. Added in version 2.\n    4 width: Float32 = 3\n}\n\n/// Sent for each new point while drawing: receivers append `point` to the stroke `id`,\n/// creating the stroke when it is new.\nmessage UpsertStroke @ 1 {\n    1 id: UUID\n    2 color: StrokeColor\n    3 point: Point\n    /// Line width in points. Added in version 2.\n    4 width: Float32 = 3\n    /// Pen pressure from 0 to 1, for width effects. Added in version 3.\n    6 pressure: Float32?\n    /// `drawnAt` (5) was removed in version 3: receivers never used it.\n    reserved 5, \"drawnAt\"\n}\n\n/// The whole canvas, sent to participants who join late. Receivers keep it only if\n/// `pointCount` beats the number of points they already have.\nmessage CanvasSnapshot @ 2 {\n    1 strokes: [Stroke]\n    /// Total points over all strokes.\n    2 pointCount: UInt64\n    /// Who drew each stroke, by stroke id. Added in version 3.\n    3 authors: [UUID: UUID]\n}\n",
+        ])
+    }
 }

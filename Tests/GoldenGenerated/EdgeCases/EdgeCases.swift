@@ -657,4 +657,12 @@ public enum VectorsEdgeCasesMessage: WireMessageSet, Sendable, Hashable {
             return value
         }
     }
+
+    /// The spec this set was generated from, as written: a negotiating messenger announces it
+    /// (`NegotiationSettings(messages: VectorsEdgeCasesMessage.self)`), so it always matches the types above.
+    public static var specSource: WireSpecSource? {
+        WireSpecSource(entry: "EdgeCases.gwspec", files: [
+            "EdgeCases.gwspec": "/// The spec the payload vectors in this folder are written against (Spec/FORMAT.md,\n/// \"Error kinds for edge cases\").\npackage vectors.edge.cases version 1\n\nenum Level {\n    0 low\n    1 high\n}\n\nstruct Inner {\n    1 count: UInt32\n    2 label: String\n}\n\nunion Choice {\n    1 number: Int32\n    2 text: String\n    3 nothing\n}\n\nmessage Edge @ 1 {\n    1 small: UInt8\n    2 level: Level\n    3 choice: Choice\n    4 samples: [Float32]\n    5 times: [Timestamp]\n    6 tiny: Int8\n    7 inner: Inner\n}\n",
+        ])
+    }
 }

@@ -103,8 +103,17 @@ import Testing
         }
         // The broken peer's UpsertStroke (colour as a string) goes to nobody: all four read it otherwise.
         let skippedBefore = party.messengers[4].negotiationStatistics.recipientsSkipped
-        try await party.messengers[4].send([0x0A, 0x02, 0x68, 0x69], typeID: 1)
+        let report = try await party.messengers[4].send([0x0A, 0x02, 0x68, 0x69], typeID: 1)
         #expect(party.messengers[4].negotiationStatistics.recipientsSkipped == skippedBefore + 4)
+        // The send says so itself: each reader, in participant order, with its verdict.
+        #expect(report.skipped.map(\.participant) == party.messengers[0..<4].map(\.transport.localParticipant).sorted())
+        for skipped in report.skipped {
+            guard case .cannotRead(.incompatible(let failures)) = skipped.reason else {
+                Issue.record("\(skipped.participant) was left out for \(skipped.reason), not as an incompatible reader")
+                continue
+            }
+            #expect(!failures.isEmpty)
+        }
 
         try await party.settle {
             v1.strokes.all.count == 30 && v2.strokes.all.count == 30 && v3.strokes.all.count == 30 && plain.strokes.all.count == 30
@@ -327,7 +336,13 @@ import Testing
         try await party.settle { events.all.count == 2 }
         // Its UpsertStroke no longer reaches the v3 peer.
         let skipped = switching.negotiationStatistics.recipientsSkipped
-        try await switching.send([0x12, 0x01, 0x78], typeID: 1)
+        let report = try await switching.send([0x12, 0x01, 0x78], typeID: 1)
         #expect(switching.negotiationStatistics.recipientsSkipped == skipped + 1)
+        #expect(report.skipped.count == 1)
+        if case .cannotRead(.incompatible(let failures))? = report.skipped.first?.reason {
+            #expect(failures.map(\.rule) == [.fieldWireTypeChanged])
+        } else {
+            Issue.record("the switched peer's send names no incompatible reader: \(report)")
+        }
     }
 }
