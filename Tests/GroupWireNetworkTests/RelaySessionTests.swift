@@ -8,6 +8,7 @@ import GroupWireRelay
 import GroupWireSession
 import GroupWireSpec
 import GroupWireTestSupport
+import GroupWireTesting
 import Synchronization
 import Testing
 
@@ -43,6 +44,52 @@ import Testing
             let coordinator = SharedSessionCoordinator(messenger: messenger)
             return Participant(transport: transport, messenger: messenger, coordinator: coordinator,
                                sessions: Collected(coordinator.sessions(for: Canvas.self)))
+        }
+    }
+
+    @Test func aSessionWhoseConnectionTheRelayClosesIsInvalidatedWithTheRelaysReasonAndSendsThrow() async throws {
+        // Time stands still for the rate limit: the 21st message of the run is over it.
+        let clock = VirtualClock()
+        let configuration = RelayServerConfiguration(secret: RelayServerTests.secret, maxMessagesPerSecond: 1, burst: 20, clock: TimerClock(clock))
+        try await RelayServerTests.withRelay(configuration) { _, port in
+            let schema = try Self.schema("Spec/Examples/DrawTogether.gwspec")
+            let ada = try await Participant.connect(port: port, identity: "ada", schema: schema, zstd: false)
+            let bo = try await Participant.connect(port: port, identity: "bo", schema: schema, zstd: false)
+            try await eventually("ada to be able to start a session") { ada.coordinator.stateObserver.isEligibleForGroupSession }
+            try ada.coordinator.activate(Canvas(name: "limits"))
+            try await eventually("ada to be offered the session") { !ada.sessions.all.isEmpty }
+            let session = ada.sessions.all[0]
+            try session.join()
+            let states = Collected(session.states)
+            // Send until the relay has closed the connection; sends before that return.
+            var sent = 0
+            while ada.messenger.closeReason == nil, sent < 1_000 {
+                do {
+                    try await session.messenger.send(DrawTogetherV1Golden.UpsertStroke(id: UUID(), color: .red, point: .init(x: 1, y: 1)))
+                    sent += 1
+                } catch {
+                    break
+                }
+            }
+            try await eventually("ada's session to be invalidated") { states.all.last.map { if case .invalidated = $0 { true } else { false } } ?? false }
+            guard case .invalidated(.transportClosed(let reason)) = session.state else {
+                Issue.record("the session is \(session.state), not invalidated for a closed transport")
+                return
+            }
+            #expect(reason.contains("rateLimited"), "\(reason)")
+            #expect(sent >= 10 && sent < 1_000)
+            // Every later send says why, at the session and at the messenger.
+            let sessionError = await #expect(throws: SharedSessionError.self) {
+                try await session.messenger.send(DrawTogetherV1Golden.UpsertStroke(id: UUID(), color: .red, point: .init(x: 2, y: 2)))
+            }
+            #expect(sessionError?.kind == .invalidated)
+            #expect(sessionError?.context.contains("rateLimited") == true)
+            let wireError = await #expect(throws: WireError.self) {
+                try await ada.messenger.send(DrawTogetherV1Golden.UpsertStroke(id: UUID(), color: .red, point: .init(x: 3, y: 3)))
+            }
+            #expect(wireError?.kind == .transportClosed)
+            #expect(!ada.coordinator.stateObserver.isEligibleForGroupSession)
+            await bo.transport.close()
         }
     }
 

@@ -153,7 +153,7 @@ final class SessionIDs: Sendable {
     }
 }
 
-@Suite struct GroupSessionTests {
+@Suite struct SharedSessionTests {
     /// Reordering, duplicates and delay, but no loss: the session protocol's control
     /// messages need every message delivered (the reliable mode provides that on lossy links).
     static let shuffling = FaultPlan(seed: 0x5E55, mode: .unreliable, duplicateRate: 0.2, reorderRate: 0.3,
@@ -189,6 +189,31 @@ final class SessionIDs: Sendable {
         } catch {
             #expect(error.kind == .invalidated)
         }
+    }
+
+    @Test func aParticipantWhoseTransportClosesIsInvalidatedWithItsReasonAndItsSendsThrow() async throws {
+        var party = try await Party.make(count: 2, plan: .reliable())
+        try await party.settle { party.coordinators.allSatisfy { $0.stateObserver.isEligibleForGroupSession } }
+        try party.coordinators[0].activate(DrawActivity(canvas: "one"))
+        let sessions = try await party.nextSessions()
+        for session in sessions { try session.join() }
+        try await party.settle { sessions.allSatisfy { $0.activeParticipants.count == 2 } }
+        await party.hub.leave(party.ids[1])
+        try await party.settle { sessions[1].state != .joined && sessions[0].activeParticipants.count == 1 }
+        #expect(sessions[1].state == .invalidated(reason: .transportClosed("\(party.ids[1]) left the hub")))
+        #expect(!party.coordinators[1].stateObserver.isEligibleForGroupSession)
+        #expect(party.coordinators[1].messenger.closeReason == "\(party.ids[1]) left the hub")
+        let error = await #expect(throws: SharedSessionError.self) {
+            try await sessions[1].messenger.send(UpsertStroke(id: UUID(), color: .red, point: Point(x: 1, y: 1)))
+        }
+        #expect(error?.kind == .invalidated)
+        let direct = await #expect(throws: WireError.self) {
+            try await party.coordinators[1].messenger.send(UpsertStroke(id: UUID(), color: .red, point: Point(x: 1, y: 1)))
+        }
+        #expect(direct?.kind == .transportClosed)
+        // The one still connected goes on, alone.
+        #expect(sessions[0].state == .joined)
+        #expect(sessions[0].activeParticipants == [party.ids[0]])
     }
 
     @Test func concurrentActivityReplacementsConvergeOnTheNewestStampEverywhere() async throws {

@@ -335,6 +335,19 @@ public final class RelayTransport: Transport {
         shared.state.withLock { $0.link }?.channel.close(promise: nil)
     }
 
+    /// Why the connection ended, once ``events`` has finished: the relay's error (a limit,
+    /// a refusal, shutting down), a connection lost (and, with ``RelayReconnect``, not
+    /// taken back in time), or ``close()``.
+    public var closeReason: String? {
+        shared.state.withLock { state in
+            guard state.closed else { return nil }
+            if let error = state.error { return "the relay closed the connection: \(error)" }
+            if state.closing { return "this participant closed the connection" }
+            return reconnects ? "the connection to the relay was lost and not taken back within the reconnect period"
+                : "the connection to the relay was lost"
+        }
+    }
+
     /// The last error the relay reported, if any (before it closed the connection).
     public var relayError: RelayError? { shared.state.withLock { $0.error } }
 

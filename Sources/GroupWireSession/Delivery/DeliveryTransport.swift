@@ -96,6 +96,9 @@ public final class DeliveryTransport: Transport {
     /// The time the layer's timers read: its configuration's clock, else the transport's.
     public let clock: TimerClock
 
+    /// Why the transport beneath closed.
+    public var closeReason: String? { base.closeReason }
+
     /// What the layer did so far.
     public var statistics: DeliveryStatistics { core.statistics }
 

@@ -90,7 +90,7 @@ public final class Messenger: Sendable {
             for await event in events {
                 core.handle(event, pipeline: &pipeline, limits: limits, now: negotiationClock?.now() ?? .zero)
             }
-            core.finish()
+            core.finish(reason: transport.closeReason ?? "the transport closed")
         }]
         if let negotiation, let outbox, let clock = negotiationClock {
             tasks.append(Task {
@@ -143,6 +143,7 @@ public final class Messenger: Sendable {
     func send<Message: MessageCodable>(
         _ message: Message, to recipients: Recipients, session: UInt32?, mode: DeliveryMode = .reliable
     ) async throws(WireError) -> SendReport {
+        try core.checkOpen()
         try core.register(Message.self)
         var target = recipients
         var agreed: [ParticipantID: PeerProfile] = [:]
@@ -210,6 +211,7 @@ public final class Messenger: Sendable {
     public func send(
         _ bytes: [UInt8], typeID: UInt64, to recipients: Recipients = .all, mode: DeliveryMode = .reliable
     ) async throws(WireError) -> SendReport {
+        try core.checkOpen()
         try core.registerRaw(typeID)
         let negotiated = try negotiatedRecipients(recipients, typeID: typeID, typeName: "raw bytes", session: nil, mode: mode,
                                                   payload: { () throws(WireError) in bytes })
@@ -235,6 +237,10 @@ public final class Messenger: Sendable {
     public func negotiationState(of participant: ParticipantID) -> NegotiationEngine<ParticipantID>.PeerState? {
         negotiation?.state(of: participant)
     }
+
+    /// Why the transport closed, once its events have ended and the messenger has seen
+    /// it (every send then throws `transportClosed` with it); nil while open.
+    public var closeReason: String? { core.closeReason }
 
     /// What negotiation did so far; all zero without it.
     public var negotiationStatistics: NegotiationStatistics {
@@ -421,6 +427,8 @@ enum SessionInput: Sendable {
     case joined(ParticipantID)
     /// A participant is no longer reachable.
     case left(ParticipantID)
+    /// The transport closed, for the reason given: nobody is reachable any more.
+    case closed(String)
 }
 
 /// A control message as received.
@@ -453,6 +461,8 @@ extension Messenger {
             var profiles: [ParticipantID: PeerProfile] = [:]
             var statistics = MessengerStatistics()
             var isFinished = false
+            /// Why the transport closed, once it has.
+            var closeReason: String?
             var sessionObserver: (@Sendable (SessionInput) -> Void)?
             /// Session input kept for the observer: control messages that came before there
             /// was one (a coordinator made after the messenger started receiving), and
@@ -474,6 +484,16 @@ extension Messenger {
         init(negotiation: PeerNegotiation?) {
             self.negotiation = negotiation
         }
+
+        /// - Throws: `transportClosed`, with the transport's reason, once it has closed.
+        func checkOpen() throws(WireError) {
+            if let reason = state.withLock({ $0.closeReason }) {
+                throw WireError(.transportClosed, "the messenger's transport closed: \(reason)")
+            }
+        }
+
+        /// Why the transport closed, once it has.
+        var closeReason: String? { state.withLock { $0.closeReason } }
 
         func register(_ type: any MessageCodable.Type) throws(WireError) {
             try state.withLock { (state) throws(WireError) in
@@ -620,6 +640,11 @@ extension Messenger {
                     return .kept
                 }
                 if let observer = state.sessionObserver { return .observer(observer) }
+                // The end is kept whatever the bound: a coordinator made later must see it.
+                if case .closed = input {
+                    state.sessionBacklog.append(input)
+                    return .kept
+                }
                 guard case .control(let control) = input, state.sessionBacklog.count < Self.maxSessionBacklog.messages,
                       state.sessionBacklogBytes + control.payload.count <= Self.maxSessionBacklog.bytes
                 else { return .dropped }
@@ -735,9 +760,11 @@ extension Messenger {
         }
 
         /// Finishes every stream: the transport closed.
-        func finish() {
+        func finish(reason: String) {
             let subscribers = state.withLock { state -> [Subscriber] in
                 state.isFinished = true
+                state.closeReason = reason
+                state.reachable = []
                 let all = state.subscribers.values.flatMap { $0.values }
                 state.subscribers.removeAll()
                 return all
@@ -745,6 +772,7 @@ extension Messenger {
             for subscriber in subscribers {
                 subscriber.finish()
             }
+            deliverSessionInput(.closed(reason))
         }
     }
 }

@@ -102,6 +102,9 @@ final class PeerNegotiation: Sendable {
                 return ([], [(peer, nil)])
             case .control(let control):
                 return apply(state.engine.received(hello: control.payload, from: control.source, now: now), to: &state)
+            case .closed:
+                // Nothing to decide: the messenger sends nothing once its transport has closed.
+                return ([], [])
             }
         }
         perform(effects)

@@ -137,6 +137,10 @@ struct Engine {
                 effects += participantsChanged()
             }
             return effects
+        case .closed(let reason):
+            // Nobody is reachable any more, and the session cannot go on here.
+            reachable = []
+            return [.eligibility(false)] + retireCurrent(.transportClosed(reason))
         case .control(let control):
             guard let message = try? SessionControl.decode(controlID: control.controlID, payload: control.payload) else {
                 return []

@@ -89,13 +89,17 @@ public struct SharedSessionMessenger: Sendable {
     public let deliveryMode: DeliveryMode
 
     /// Sends `message` to the session's participants.
-    /// - Throws: ``SharedSessionError/Kind/notJoined`` unless the session is joined;
+    /// - Throws: ``SharedSessionError/Kind/invalidated`` (with the reason: left, ended,
+    ///   replaced, transport closed) once the session is over here;
+    ///   ``SharedSessionError/Kind/notJoined`` while it waits;
     ///   ``SharedSessionError/Kind/sendFailed`` with the messenger's error.
     /// - Returns: the recipients negotiation left out, and why (``Messenger/send(_:to:mode:)``).
     @discardableResult
     public func send<Message: MessageCodable>(_ message: Message, to recipients: Recipients = .all) async throws(SharedSessionError) -> SendReport {
-        guard coordinator.isJoined(session) else {
-            throw SharedSessionError(.notJoined, session: session, "messages flow only while the session is joined")
+        switch coordinator.state(of: session) {
+        case .joined: break
+        case .waiting: throw SharedSessionError(.notJoined, session: session, "messages flow only while the session is joined")
+        case .invalidated(let reason): throw SharedSessionError(.invalidated, session: session, "the session is over here: \(reason)")
         }
         do {
             return try await coordinator.messenger.send(message, to: recipients, session: session, mode: deliveryMode)

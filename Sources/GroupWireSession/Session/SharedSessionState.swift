@@ -17,6 +17,10 @@ public enum SharedSessionInvalidation: Sendable, Hashable {
     case ended(by: ParticipantID)
     /// A newer activation started another session (session id), which replaces this one.
     case replaced(by: UInt32)
+    /// The messenger's transport closed (the relay refused or dropped this participant,
+    /// the connection was lost past reconnecting, the transport was shut down), for the
+    /// reason it gave (`Transport.closeReason`): nobody can be reached through it any more.
+    case transportClosed(String)
 }
 
 /// What an app decides when asked whether to start an activity

@@ -53,6 +53,8 @@ public struct CapturingTransport: Transport {
     public var roomName: String { base.roomName }
     /// The clock of the transport beneath.
     public var clock: TimerClock { base.clock }
+    /// Why the transport beneath closed.
+    public var closeReason: String? { base.closeReason }
 
     public func send(_ bytes: [UInt8], to recipients: Recipients) async throws(WireError) {
         try await base.send(bytes, to: recipients)

@@ -25,6 +25,10 @@ public protocol Transport: Sendable {
     /// of their own: the system's clock (the default), or a test hub's virtual clock, so
     /// virtual time is chosen in one place.
     var clock: TimerClock { get }
+    /// Why the transport closed, once ``events`` has finished (the relay's error, a
+    /// connection lost past reconnecting, a local close); nil while it is open. A
+    /// ``Messenger`` hands it to its sessions, which are invalidated with it.
+    var closeReason: String? { get }
 
     /// Sends `bytes` as one message to `recipients`.
     /// - Throws: a `WireError`: `WireError.Kind.messageTooLarge` over
@@ -46,6 +50,9 @@ extension Transport {
 
     /// The system's continuous clock.
     public var clock: TimerClock { .continuous }
+
+    /// No reason given: a messenger says "the transport closed".
+    public var closeReason: String? { nil }
 
     /// Sends each frame with ``send(_:to:)``: one mode, the transport's own.
     public func send(_ frames: [[UInt8]], to recipients: Recipients, mode: DeliveryMode) async throws(WireError) {

@@ -18,6 +18,11 @@ public struct HubEndpoint: Transport {
     /// The hub's time: its virtual clock, or the system's when it runs in real time.
     public var clock: TimerClock { hub.timerClock }
 
+    /// Why ``events`` finished ("left the hub", "the hub closed"); nil before.
+    public var closeReason: String? { mailbox.finishReason }
+
+    let mailbox: HubMailbox
+
     /// Sends `bytes` through the hub; they arrive when the hub's time reaches their delivery time.
     public func send(_ bytes: [UInt8], to recipients: Recipients) async throws(WireError) {
         try await hub.route(bytes, from: localParticipant, to: recipients)

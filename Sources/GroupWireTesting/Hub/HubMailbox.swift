@@ -13,6 +13,7 @@ final class HubMailbox: Sendable {
         var buffer: [TransportEvent] = []
         var head = 0
         var finished = false
+        var reason: String?
         var waiter: CheckedContinuation<TransportEvent?, Never>?
         /// Events handed to a resumed reader that has not yet returned them.
         var handing = 0
@@ -42,9 +43,13 @@ final class HubMailbox: Sendable {
         waiter?.resume(returning: event)
     }
 
-    /// Ends the stream after the events already added.
-    func finish() {
+    /// Why the stream ended, once it has.
+    var finishReason: String? { state.withLock { $0.reason } }
+
+    /// Ends the stream after the events already added, for `reason`.
+    func finish(reason: String) {
         let waiter = state.withLock { state -> CheckedContinuation<TransportEvent?, Never>? in
+            if !state.finished { state.reason = reason }
             state.finished = true
             defer { state.waiter = nil }
             return state.waiter

@@ -95,14 +95,14 @@ public actor InProcessHub {
         }
         members[participant] = Member(number: joined, mailbox: mailbox)
         joined += 1
-        return HubEndpoint(hub: self, localParticipant: participant, events: mailbox.stream)
+        return HubEndpoint(hub: self, localParticipant: participant, events: mailbox.stream, mailbox: mailbox)
     }
 
     /// Disconnects a participant: its stream finishes, copies still on the way to it are
     /// lost, and every other participant hears that it left.
     public func leave(_ participant: ParticipantID) {
         guard let member = members.removeValue(forKey: participant) else { return }
-        member.mailbox.finish()
+        member.mailbox.finish(reason: "\(participant) left the hub")
         scheduled.removeAll { $0.recipient == participant }
         for other in members.values.sorted(by: { $0.number < $1.number }) {
             other.mailbox.yield(.left(participant))
@@ -221,7 +221,7 @@ public actor InProcessHub {
     public func close() {
         isClosed = true
         for member in members.values {
-            member.mailbox.finish()
+            member.mailbox.finish(reason: "the hub closed")
         }
         members.removeAll()
         scheduled.removeAll()
