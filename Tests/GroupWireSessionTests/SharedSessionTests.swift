@@ -216,6 +216,48 @@ final class SessionIDs: Sendable {
         #expect(sessions[0].activeParticipants == [party.ids[0]])
     }
 
+    @Test(arguments: [UInt64(0x50), 0x51, 0x52])
+    func afterHalfOfEveryFrameIsLostForAWhileEveryoneAgreesAgainOnWhoIsPresent(seed: UInt64) async throws {
+        _ = try await agreeAfterLoss(seed: seed, drop: 0.5)
+    }
+
+    @Test func peersGivenUpDuringAnOutageAreTakenBackWhenTheyAreHeardAgain() async throws {
+        // Nothing gets through for 30 s: every peer is given up (peer timeout 5 s).
+        let given = try await agreeAfterLoss(seed: 0x53, drop: 1)
+        #expect(given == 6, "each of the three gives up the other two")
+    }
+
+    /// One run: a session of three on a good link, then `drop` of every frame lost for
+    /// 30 s of strokes from everyone, then a good link again. Returns how many peers the delivery layers gave up meanwhile.
+    private func agreeAfterLoss(seed: UInt64, drop: Double) async throws -> Int {
+        var plan = FaultPlan.unreliable(seed: seed, drop: drop)
+        plan.faultWindow = .seconds(1) ..< .seconds(31)
+        var party = try await Party.make(count: 3, plan: plan, delivery: true)
+        try await party.settle { party.coordinators.allSatisfy { $0.stateObserver.isEligibleForGroupSession } }
+        try party.coordinators[0].activate(DrawActivity(canvas: "lossy"))
+        let sessions = try await party.nextSessions()
+        for session in sessions { try session.join() }
+        try await party.settle { sessions.allSatisfy { $0.activeParticipants.count == 3 } }
+        var index = 0.0
+        while party.hub.elapsed < .seconds(31) {
+            for session in sessions where session.state == .joined {
+                _ = try? await session.messenger.send(UpsertStroke(id: UUID(), color: .red, point: Point(x: index, y: 0)))
+            }
+            index += 1
+            try await party.hub.step(by: .milliseconds(100))
+        }
+        let removed = party.transports.flatMap(\.statistics.removedPeers)
+        // The link is good again: within a bounded time everyone agrees everyone is present.
+        let healed = party.hub.elapsed
+        try await party.settle { sessions.allSatisfy { $0.activeParticipants == Set(party.ids) } }
+        #expect(party.hub.elapsed - healed <= .seconds(10), "seed \(seed): agreement took \(party.hub.elapsed - healed)")
+        #expect(sessions.allSatisfy { $0.state == .joined }, "seed \(seed)")
+        // Every peer given up was taken back once heard again.
+        #expect(party.transports.flatMap(\.statistics.restoredPeers).count == removed.count, "seed \(seed)")
+        #expect(party.transports.allSatisfy { $0.statistics.rejected == 0 }, "seed \(seed)")
+        return removed.count
+    }
+
     @Test func concurrentActivityReplacementsConvergeOnTheNewestStampEverywhere() async throws {
         var party = try await Party.make(count: 3, plan: Self.shuffling)
         try await party.settle { party.coordinators.allSatisfy { $0.stateObserver.isEligibleForGroupSession } }
@@ -373,7 +415,7 @@ final class SessionIDs: Sendable {
         let top = SessionStamp(clock: .max, participant: peer)
         let announcement = SessionAnnouncement(session: 5, activated: top, activitySet: top, activityIdentifier: "a",
                                                metadata: SharedActivityMetadata(title: "t"), activity: [])
-        _ = engine.apply(.activate(announcement), from: peer)
+        _ = engine.apply(.activate(announcement), from: peer, local: .numbered(9))
         #expect(engine.current?.announcement.session == 5)
         #expect(engine.tick() == .max)
         #expect(engine.tick() == .max)

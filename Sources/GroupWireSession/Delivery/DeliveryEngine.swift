@@ -15,7 +15,8 @@ struct DeliveryEngine {
         case deliver(TransportMessage)
         /// `participant` stopped acknowledging and was removed: report it as gone.
         case removed(ParticipantID)
-        /// Report `participant` reachable (the transport underneath said so).
+        /// Report `participant` reachable (the transport underneath said so, or a removed
+        /// participant was heard again).
         case joined(ParticipantID)
         /// Report `participant` gone (the transport underneath said so).
         case left(ParticipantID)
@@ -133,7 +134,9 @@ struct DeliveryEngine {
     let configuration: DeliveryConfiguration
     private(set) var outbound: [ParticipantID: Outbound] = [:]
     private(set) var inbound: [ParticipantID: Inbound] = [:]
-    /// Recipients removed for not acknowledging, until the transport reports them joining.
+    /// Recipients removed for not acknowledging, until they are heard again or the
+    /// transport reports them joining. Of what was kept for one, only the oldest frame
+    /// stays: the probe that makes a peer that can hear us answer.
     private(set) var removed: Set<ParticipantID> = []
     /// Senders that left, oldest first (at most ``departedLimit``).
     private(set) var departed: [ParticipantID] = []
@@ -185,11 +188,11 @@ struct DeliveryEngine {
 
     /// Whether frames go to `participant` now (reachable and not removed).
     func isReachable(_ participant: ParticipantID) -> Bool {
-        outbound[participant] != nil
+        outbound[participant] != nil && !removed.contains(participant)
     }
 
     /// The participants frames go to now.
-    var reachable: [ParticipantID] { Array(outbound.keys) }
+    var reachable: [ParticipantID] { outbound.keys.filter { !removed.contains($0) } }
 
     private mutating func dropOutbound(_ participant: ParticipantID) {
         if let old = outbound.removeValue(forKey: participant) {
@@ -210,7 +213,7 @@ struct DeliveryEngine {
         for frame in frames {
             try DeliveryFraming.checkInsertable(frame)
         }
-        let targets = recipients.filter { outbound[$0] != nil }
+        let targets = recipients.filter(isReachable)
         if reliable {
             let size = frames.reduce(0) { $0 + $1.count + DeliveryHeader.maxEncodedSize }
             guard size <= configuration.maxBufferedBytes else {
@@ -268,7 +271,11 @@ struct DeliveryEngine {
     /// Handles one message from the transport underneath.
     mutating func receive(_ message: TransportMessage, now: Duration) -> [Output] {
         let source = message.source
-        guard !removed.contains(source) else { return [] }
+        // A participant removed for silence that is heard again is taken back: reported
+        // reachable, its streams going on where they stopped.
+        if removed.contains(source) {
+            return restore(source, now: now) + receive(message, now: now)
+        }
         let peek: DeliveryFraming.Peek
         do {
             peek = try DeliveryFraming.peek(message.bytes)
@@ -399,12 +406,18 @@ struct DeliveryEngine {
     }
 
     private mutating func acknowledgement(_ message: TransportMessage, from source: ParticipantID, now: Duration) -> [Output] {
-        guard let frame = try? FrameDecoder().decode(message.bytes),
-              let ack = try? DeliveryAck(frame.body),
-              ack.stream == outbound[source]?.reliableStream,
-              let next = outbound[source]?.nextReliable, ack.through < next,
-              let acked = outbound[source]?.acked, ack.through >= acked
-        else {
+        guard let frame = try? FrameDecoder().decode(message.bytes), let ack = try? DeliveryAck(frame.body) else {
+            statistics.rejected += 1
+            return []
+        }
+        // An acknowledgement of an earlier stream (sent before a reconnect or a restore), or
+        // one overtaken by a later one, is out of date, not wrong.
+        guard ack.stream == outbound[source]?.reliableStream, let acked = outbound[source]?.acked, ack.through >= acked else {
+            statistics.staleAcks += 1
+            return []
+        }
+        // One for a frame never sent is.
+        guard let next = outbound[source]?.nextReliable, ack.through < next else {
             statistics.rejected += 1
             return []
         }
@@ -494,11 +507,27 @@ struct DeliveryEngine {
         }
         for recipient in Array(outbound.keys) {
             guard var state = outbound.removeValue(forKey: recipient) else { continue }
+            defer { outbound[recipient] = state }
+            if removed.contains(recipient) {
+                // A probe: the oldest frame again, at the longest retry interval, so that a
+                // peer that can hear us answers and is taken back.
+                if !state.pending.isEmpty, now >= state.pending[0].lastSent + configuration.maxRetransmitTimeout {
+                    state.pending[0].lastSent = now
+                    state.pending[0].retries += 1
+                    statistics.retransmitted += 1
+                    outputs.append(.send(state.pending[0].bytes, to: recipient))
+                }
+                continue
+            }
             if let first = state.pending.first, now - max(state.lastProgress, first.firstSent) >= configuration.peerTimeout {
-                statistics.bufferedBytes -= state.pendingBytes
+                // The rest is dropped: a peer taken back gets new streams.
+                for dropped in state.pending.dropFirst() {
+                    state.pendingBytes -= dropped.bytes.count
+                    statistics.bufferedBytes -= dropped.bytes.count
+                }
+                state.pending.removeLast(state.pending.count - 1)
                 statistics.removedPeers.append(recipient)
                 removed.insert(recipient)
-                forgetStreams(of: recipient)
                 outputs.append(.removed(recipient))
                 continue
             }
@@ -512,9 +541,16 @@ struct DeliveryEngine {
                 statistics.retransmitted += 1
                 outputs.append(.send(state.pending[index].bytes, to: recipient))
             }
-            outbound[recipient] = state
         }
         return outputs
+    }
+
+    /// Takes back `participant`, removed for silence and now heard again: new streams to
+    /// it (it adopts their incarnations; what it missed while removed is not sent), and
+    /// it is reported reachable.
+    private mutating func restore(_ participant: ParticipantID, now: Duration) -> [Output] {
+        statistics.restoredPeers.append(participant)
+        return joined(participant, now: now)
     }
 
     /// The wait before retry number `retries + 1`.

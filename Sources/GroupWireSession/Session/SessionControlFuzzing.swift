@@ -29,7 +29,7 @@ public enum _SessionControlFuzzing {
             if again != message {
                 violations.append("control \(controlID) did not survive re-encoding: \(message) became \(String(describing: again))")
             }
-            _ = engine.apply(message, from: source)
+            _ = engine.apply(message, from: source, local: local)
             if engine.pendingJoins.count > Engine.maxPendingSessions {
                 violations.append("\(engine.pendingJoins.count) sessions of held joins, over \(Engine.maxPendingSessions)")
             }

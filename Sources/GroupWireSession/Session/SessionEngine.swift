@@ -145,12 +145,12 @@ struct Engine {
             guard let message = try? SessionControl.decode(controlID: control.controlID, payload: control.payload) else {
                 return []
             }
-            return apply(message, from: control.source)
+            return apply(message, from: control.source, local: local)
         }
     }
 
     /// Applies a control message from `source`.
-    mutating func apply(_ message: SessionControl, from source: ParticipantID) -> [Effect] {
+    mutating func apply(_ message: SessionControl, from source: ParticipantID, local: ParticipantID) -> [Effect] {
         switch message {
         case .activate(let announcement):
             let before = current?.announcement.session
@@ -158,6 +158,12 @@ struct Engine {
             // An older activation than ours: tell its sender which session won.
             if let record = current, record.announcement.session != announcement.session, record.announcement.session == before {
                 return effects + [.send(.activate(record.announcement), .only([source]))]
+            }
+            // Our own session announced to us, by someone who has just become reachable
+            // again (a transport that lost us for a while): say we are in it, since its
+            // sender may have counted us out meanwhile.
+            if let record = current, record.announcement.session == announcement.session, record.state == .joined, source != local {
+                return effects + [.send(.join(session: record.announcement.session), .only([source]))]
             }
             return effects
         case .replace(let announcement):

@@ -54,6 +54,9 @@ public struct FaultInjector: Sendable {
             lastDelivery = due
             return FaultDecision(deliveries: [due], reordered: false)
         }
+        if let window = plan.faultWindow, !window.contains(now) {
+            return FaultDecision(deliveries: [first], reordered: false)
+        }
         if drop {
             return FaultDecision(deliveries: [], reordered: false)
         }

@@ -27,6 +27,11 @@ public struct FaultPlan: Sendable, Hashable {
     /// participants' tasks (a delivery layer's timers and acknowledgements) interleave
     /// differently and send other messages in between; a simulated session replays.
     public var keyedByContent = false
+    /// When the faults happen, on the hub's clock: messages sent outside this window are
+    /// neither dropped, duplicated nor reordered, only delayed; nil (the default) for
+    /// faults all along. A test of recovery sets it: "a good link, 50% drop from 1 s to
+    /// 31 s, then a good link again".
+    public var faultWindow: Range<Duration>?
 
     /// Creates a plan.
     public init(
