@@ -14,6 +14,15 @@ import Testing
 
 @testable import GroupWireNetwork
 
+// README.md: begin
+/// A participant in a process of its own, through the relay: the same one call as over the hub.
+func joinThroughRelay(port: Int, token: String) async throws -> SharedSessionCoordinator {
+    let transport = try await RelayTransport.connect(host: "127.0.0.1", port: port, token: token,
+                                                     reconnect: RelayReconnect())
+    return SharedSessionCoordinator(over: transport, codec: try PayloadCompressor())
+}
+// README.md: end
+
 /// The whole stack over a real relay on loopback: group sessions, negotiation between a v1
 /// and a v3 peer (the v3 one without zstd), strokes both ways, and a late joiner catching
 /// up from a compressed, fragmented snapshot.
@@ -90,6 +99,33 @@ import Testing
             #expect(wireError?.kind == .transportClosed)
             #expect(!ada.coordinator.stateObserver.isEligibleForGroupSession)
             await bo.transport.close()
+        }
+    }
+
+    @Test func theReadmesRelayParticipantsShareASessionAndAStroke() async throws {
+        try await RelayServerTests.withRelay { _, port in
+            func token(_ identity: String) throws -> String {
+                try AccessToken(room: "canvas-7", identity: identity, expiresAt: Int64(Date().timeIntervalSince1970) + 600)
+                    .signed(secret: RelayServerTests.secret)
+            }
+            let ada = try await joinThroughRelay(port: port, token: token("ada"))
+            let bo = try await joinThroughRelay(port: port, token: token("bo"))
+            let adaSessions = Collected(ada.sessions(for: Canvas.self))
+            let boSessions = Collected(bo.sessions(for: Canvas.self))
+            try await ada.stateObserver.waitUntilEligible()
+            try ada.activate(Canvas(name: "relay"))
+            try await eventually("both to be offered the session") { !adaSessions.all.isEmpty && !boSessions.all.isEmpty }
+            let (atAda, atBo) = (adaSessions.all[0], boSessions.all[0])
+            try atAda.join()
+            try atBo.join()
+            try await eventually("both to be in it") { atAda.activeParticipants.count == 2 && atBo.activeParticipants.count == 2 }
+            let strokes = Collected(try atBo.messenger.messages(of: DrawTogetherV1Golden.UpsertStroke.self))
+            let stroke = DrawTogetherV1Golden.UpsertStroke(id: UUID(), color: .green, point: .init(x: 4, y: 2))
+            try await atAda.messenger.send(stroke)
+            try await eventually("bo to get ada's stroke") { !strokes.all.isEmpty }
+            #expect(strokes.all.map(\.message) == [stroke])
+            #expect(strokes.all.map(\.context.source) == [ada.localParticipant])
+            #expect(ada.messenger.transport is DeliveryTransport)
         }
     }
 

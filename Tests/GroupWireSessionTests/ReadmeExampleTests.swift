@@ -6,7 +6,7 @@ import GroupWireSession
 import GroupWireTesting
 import Testing
 
-// README: begin
+// README.md: begin
 func draw(over transport: some Transport) async throws {
     let messenger = Messenger(transport: transport, configuration: .init(codec: try PayloadCompressor()))
     let strokes = try messenger.messages(of: UpsertStroke.self)
@@ -15,25 +15,11 @@ func draw(over transport: some Transport) async throws {
         print("\(context.source) drew at \(stroke.point)")
     }
 }
-// README: end
+// README.md: end
 
-/// The README's messenger example is this file's `draw(over:)`, compiled here and run
-/// over the hub.
+/// The README's messenger example is this file's `draw(over:)` (DocumentSnippetTests checks
+/// they are the same), run here over the hub.
 @Suite struct ReadmeExampleTests {
-    @Test("The README's example is the code compiled here, line for line")
-    func readmeMatchesCompiledCode() throws {
-        let here = URL(fileURLWithPath: #filePath)
-        let root = here.deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-        let readme = try String(contentsOf: root.appendingPathComponent("README.md"), encoding: .utf8)
-        let source = try String(contentsOf: here, encoding: .utf8)
-        let compiled = source.components(separatedBy: "// README: begin\n")[1].components(separatedBy: "// README: end")[0]
-        let marker = "compiled and run by Tests/GroupWireSessionTests/ReadmeExampleTests.swift. -->\n```swift\n"
-        let parts = readme.components(separatedBy: marker)
-        try #require(parts.count == 2, "the README has one marked example")
-        let documented = parts[1].components(separatedBy: "```")[0]
-        #expect(documented == compiled)
-    }
-
     @Test("The README's example sends a stroke and receives the others' strokes until the transport closes")
     func readmeExampleRuns() async throws {
         let hub = InProcessHub(clock: VirtualClock())

@@ -1,4 +1,4 @@
-#if canImport(GroupActivities)
+#if canImport(GroupActivities) && !os(Linux)
 import Combine
 import Foundation
 import GroupActivities
@@ -29,12 +29,18 @@ public final class GroupActivitiesMessenger: PlatformMessenger {
 
     private let reliable: GroupActivities.GroupSessionMessenger
     private let unreliable: GroupActivities.GroupSessionMessenger
-    private let state: Mutex<State>
+    private let shared = Shared()
 
     private struct State {
         var byID: [UUID: GroupActivities.Participant] = [:]
         var tasks: [Task<Void, Never>] = []
         var subscription: AnyCancellable?
+    }
+
+    /// The state the participant subscription updates, by reference (a `Mutex` cannot be
+    /// captured).
+    private final class Shared: Sendable {
+        let state = Mutex(State())
     }
 
     /// Creates the two messengers of `session` and starts reading them and its participants.
@@ -46,7 +52,6 @@ public final class GroupActivitiesMessenger: PlatformMessenger {
         let (participants, participantContinuation) = AsyncStream<Set<UUID>>.makeStream()
         self.messages = messages
         self.participants = participants
-        state = Mutex(State())
         let tasks = [reliable, unreliable].map { messenger in
             Task {
                 for await (data, context) in messenger.messages(of: Data.self) {
@@ -54,18 +59,18 @@ public final class GroupActivitiesMessenger: PlatformMessenger {
                 }
             }
         }
-        let subscription = session.$activeParticipants.sink { [state] active in
-            state.withLock { $0.byID = Dictionary(active.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first }) }
+        let subscription = session.$activeParticipants.sink { [shared] active in
+            shared.state.withLock { $0.byID = Dictionary(active.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first }) }
             participantContinuation.yield(Set(active.map(\.id)))
         }
-        state.withLock { state in
+        shared.state.withLock { state in
             state.tasks = tasks
             state.subscription = subscription
         }
     }
 
     deinit {
-        state.withLock { state in
+        shared.state.withLock { state in
             for task in state.tasks { task.cancel() }
             state.subscription?.cancel()
         }
@@ -78,7 +83,7 @@ public final class GroupActivitiesMessenger: PlatformMessenger {
             try await messenger.send(data)
             return
         }
-        let targets = state.withLock { state in Set(participants.compactMap { state.byID[$0] }) }
+        let targets = shared.state.withLock { state in Set(participants.compactMap { state.byID[$0] }) }
         guard !targets.isEmpty else { return }
         try await messenger.send(data, to: .only(targets))
     }

@@ -67,6 +67,36 @@ public final class SharedSessionCoordinator: Sendable {
         })
     }
 
+    /// The common setup in one call: over `transport`, a ``DeliveryTransport`` (which adds
+    /// the reliable and unreliable modes the transport lacks, and passes a reliable ordered
+    /// one through), a ``Messenger`` with `codec` and `negotiation`, and the coordinator of
+    /// its sessions. The parts stay reachable: ``messenger``, and its `transport` (the
+    /// delivery layer, whose `statistics` say what it did).
+    ///
+    /// ```swift
+    /// let coordinator = try SharedSessionCoordinator(
+    ///     over: transport, codec: PayloadCompressor(),
+    ///     negotiation: NegotiationSettings(messages: DrawTogetherMessage.self))
+    /// ```
+    /// - Parameters:
+    ///   - transport: the hub endpoint, relay connection or platform transport.
+    ///   - codec: the compression codec (GroupWireCompression's `PayloadCompressor`), or
+    ///     nil to send everything uncompressed.
+    ///   - negotiation: negotiation with each peer, or nil for none.
+    ///   - delivery: the delivery layer's bounds and timers (timers on the transport's clock).
+    ///   - limits: what received frames and messages are checked against.
+    ///   - sessionIDs: where new session ids come from (random by default).
+    public convenience init(
+        over transport: any Transport, codec: (any PayloadCodec)? = nil, negotiation: NegotiationSettings? = nil,
+        delivery: DeliveryConfiguration = DeliveryConfiguration(), limits: Limits = .default,
+        sessionIDs: (@Sendable () -> UInt32)? = nil
+    ) {
+        let layered = transport is DeliveryTransport ? transport : DeliveryTransport(over: transport, configuration: delivery)
+        let messenger = Messenger(transport: layered, configuration: MessengerConfiguration(
+            codec: codec, limits: limits, negotiation: negotiation))
+        self.init(messenger: messenger, sessionIDs: sessionIDs)
+    }
+
     deinit {
         outbox.finish()
     }

@@ -13,6 +13,27 @@ import Testing
 
 @testable import GroupWireSession
 
+// README.md: begin
+/// One line per type a peer cannot read (or one for a peer nothing typed goes to).
+func unreadableTypes(after event: NegotiationEvent) -> [String] {
+    switch event {
+    case .agreed(let peer, let agreement):
+        agreement.types.compactMap { type in
+            guard let verdict = type.sending, !verdict.isReadable else { return nil }
+            return "\(type.name) cannot go to \(peer): \(verdict)"    // unknown, or incompatible (GW004 …)
+        }
+    case .incompatible(let peer, let failure):
+        ["nothing typed goes to \(peer): \(failure)"]
+    }
+}
+
+/// Sends `message` and names the recipients negotiation left out, and why.
+func sendReportingSkips(_ message: some MessageCodable, with messenger: Messenger) async throws -> [String] {
+    let report = try await messenger.send(message)
+    return report.skipped.map { "\($0.participant) did not get \(type(of: message).wireTypeName): \($0.reason)" }
+}
+// README.md: end
+
 /// The proof: one session of DrawTogether v1, v2 and v3 peers (each with its own
 /// generated types), a v3 peer without zstd, and a peer whose spec breaks UpsertStroke,
 /// over the seeded lossy hub with every participant behind a delivery layer.
@@ -334,10 +355,19 @@ import Testing
         #expect(failures.map(\.rule) == [.fieldWireTypeChanged])
         #expect(party.agreement(0, 1)?.type(9)?.sending == .unknown)
         try await party.settle { events.all.count == 2 }
-        // Its UpsertStroke no longer reaches the v3 peer.
+        // The README's functions on what negotiation says.
+        let peer = switching.transport.localParticipant
+        #expect(unreadableTypes(after: events.all[0]).isEmpty, "v1 and v3 read each other's types")
+        let unreadable = unreadableTypes(after: events.all[1])
+        #expect(unreadable.contains { $0.hasPrefix("UpsertStroke cannot go to \(peer): incompatible") }, "\(unreadable)")
+        // Its UpsertStroke no longer reaches the v3 peer, and the send says so.
         let skipped = switching.negotiationStatistics.recipientsSkipped
-        let report = try await switching.send([0x12, 0x01, 0x78], typeID: 1)
-        #expect(switching.negotiationStatistics.recipientsSkipped == skipped + 1)
+        let stroke = DrawTogetherV1Golden.UpsertStroke(id: Self.strokeID(1, 1), color: .red, point: .init(x: 1, y: 1))
+        let skips = try await sendReportingSkips(stroke, with: switching)
+        #expect(skips.count == 1)
+        #expect(skips.first?.hasPrefix("\(other.transport.localParticipant) did not get UpsertStroke: cannotRead(") == true, "\(skips)")
+        let report = try await switching.send(stroke)
+        #expect(switching.negotiationStatistics.recipientsSkipped == skipped + 2)
         #expect(report.skipped.count == 1)
         if case .cannotRead(.incompatible(let failures))? = report.skipped.first?.reason {
             #expect(failures.map(\.rule) == [.fieldWireTypeChanged])
