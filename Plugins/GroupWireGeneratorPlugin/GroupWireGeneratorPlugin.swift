@@ -5,8 +5,9 @@ import PackagePlugin
 /// to, in SwiftPM packages and (through `XcodeBuildToolPlugin`) in Xcode app targets. It
 /// only builds command lines; `groupwire-generate` does the work.
 ///
-/// One command per spec file, writing exactly `<Name>.swift` (what the generator names the
-/// file) into the plugin's work folder. Every spec of the target is an input of every
+/// One command per spec file, writing exactly `<Name>.gwspec.swift` (what the generator
+/// names the file, so an app's own `<Name>.swift` beside the spec is no second producer)
+/// into the plugin's work folder. Every spec of the target is an input of every
 /// command, because a spec's output depends on the files it imports.
 @main
 struct GroupWireGeneratorPlugin: BuildToolPlugin {
@@ -37,9 +38,9 @@ struct GroupWireGeneratorPlugin: BuildToolPlugin {
         }
     }
 
-    /// `Name.gwspec` → `Name.swift`, as `CodeGenerator.outputPath(forSpec:)` names it.
+    /// `Name.gwspec` → `Name.gwspec.swift`, as `CodeGenerator.outputPath(forSpec:)` names it.
     static func outputName(forSpec name: String) -> String {
-        (name.hasSuffix(".gwspec") ? String(name.dropLast(".gwspec".count)) : name) + ".swift"
+        name + ".swift"
     }
 }
 

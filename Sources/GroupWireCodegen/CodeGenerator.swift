@@ -16,7 +16,7 @@ public struct CodeGenerator: Sendable {
 
     /// One Swift file per spec file of `spec` (or for the entry only, per
     /// ``GeneratorOptions/files``), named after the spec file: `DrawTogether.gwspec` →
-    /// `DrawTogether.swift`. Each holds the declarations of its spec file only; types a file
+    /// `DrawTogether.gwspec.swift`. Each holds the declarations of its spec file only; types a file
     /// imports come from the other files generated into the same target.
     ///
     /// With the spec files' texts (`SpecCompilation.sources`), each message set carries the
@@ -34,11 +34,11 @@ public struct CodeGenerator: Sendable {
         }
     }
 
-    /// The output file name for a spec file: its last path component with `.gwspec`
-    /// replaced by `.swift` (or `.swift` appended).
+    /// The output file name for a spec file: its last path component with `.swift`
+    /// appended (`DrawTogether.gwspec` → `DrawTogether.gwspec.swift`), so it never has the
+    /// name of a Swift file of the app beside it (`DrawTogether.swift`), which two
+    /// sources of one module cannot share.
     public static func outputPath(forSpec path: String) -> String {
-        let name = SwiftModelBuilder.fileName(of: path)
-        let stem = name.hasSuffix(".gwspec") ? String(name.dropLast(".gwspec".count)) : name
-        return stem + ".swift"
+        SwiftModelBuilder.fileName(of: path) + ".swift"
     }
 }

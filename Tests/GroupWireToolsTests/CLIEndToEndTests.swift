@@ -237,13 +237,13 @@ import Testing
         defer { try? FileManager.default.removeItem(at: folder) }
         let first = try CLIRunner.run(["generate", Self.watch, "--output", folder.path, "--access-level", "internal"])
         #expect(first.status == 0, "\(first.errors)")
-        #expect(first.outputText == "wrote \(folder.path)/WatchTogether.swift\nwrote \(folder.path)/Common.swift\n")
-        let text = String(decoding: try Data(contentsOf: folder.appendingPathComponent("WatchTogether.swift")), as: UTF8.self)
+        #expect(first.outputText == "wrote \(folder.path)/WatchTogether.gwspec.swift\nwrote \(folder.path)/Common.gwspec.swift\n")
+        let text = String(decoding: try Data(contentsOf: folder.appendingPathComponent("WatchTogether.gwspec.swift")), as: UTF8.self)
         #expect(text.hasPrefix("// DO NOT EDIT"))
         #expect(text.contains("struct PlaybackState"))
         #expect(!text.contains("public struct PlaybackState"))
         let second = try CLIRunner.run(["generate", Self.watch, "--output", folder.path, "--access-level", "internal"])
-        #expect(second.outputText == "unchanged \(folder.path)/WatchTogether.swift\nunchanged \(folder.path)/Common.swift\n")
+        #expect(second.outputText == "unchanged \(folder.path)/WatchTogether.gwspec.swift\nunchanged \(folder.path)/Common.gwspec.swift\n")
     }
 
     @Test func usageErrorsExitTwoWithAGroupwireErrorLine() throws {

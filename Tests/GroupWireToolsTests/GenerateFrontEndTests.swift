@@ -27,14 +27,14 @@ import Testing
         let generate = try #require(RepositoryPaths.builtProduct("groupwire-generate"))
         let second = try ChildProcess.run(generate, [spec, "--output", viaGenerate, "--access-level", "package"])
         #expect(first.status == 0 && second.status == 0, "\(first.errors)\(second.errors)")
-        #expect(first.outputText == "wrote \(viaGroupwire)/Tiny.swift\n")
-        #expect(second.outputText == "wrote \(viaGenerate)/Tiny.swift\n")
-        let a = try String(contentsOfFile: viaGroupwire + "/Tiny.swift", encoding: .utf8)
-        let b = try String(contentsOfFile: viaGenerate + "/Tiny.swift", encoding: .utf8)
+        #expect(first.outputText == "wrote \(viaGroupwire)/Tiny.gwspec.swift\n")
+        #expect(second.outputText == "wrote \(viaGenerate)/Tiny.gwspec.swift\n")
+        let a = try String(contentsOfFile: viaGroupwire + "/Tiny.gwspec.swift", encoding: .utf8)
+        let b = try String(contentsOfFile: viaGenerate + "/Tiny.gwspec.swift", encoding: .utf8)
         #expect(a.contains("package struct Hello: WireMessage"))
         #expect(a.replacingOccurrences(of: "groupwire generate", with: "groupwire-generate") == b)
         let again = try ChildProcess.run(generate, [spec, "--output", viaGenerate, "--access-level", "package"])
-        #expect(again.outputText == "unchanged \(viaGenerate)/Tiny.swift\n")
+        #expect(again.outputText == "unchanged \(viaGenerate)/Tiny.gwspec.swift\n")
     }
 
     @Test func aSpecWithErrorsExitsTwoFromBothAndWritesNothing() throws {
@@ -47,7 +47,7 @@ import Testing
         #expect(runs.generate.status == 2)
         #expect(runs.groupwire.errors == runs.generate.errors)
         #expect(runs.generate.errors.contains("groupwire: error: \(spec): the spec has errors"))
-        #expect(!FileManager.default.fileExists(atPath: output + "/Tiny.swift"))
+        #expect(!FileManager.default.fileExists(atPath: output + "/Tiny.gwspec.swift"))
     }
 
     @Test(arguments: [
