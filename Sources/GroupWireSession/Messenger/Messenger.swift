@@ -140,6 +140,7 @@ public final class Messenger: Sendable {
     }
 
     /// Sends `message` in the frames of `session` (nil: outside any session).
+    @discardableResult
     func send<Message: MessageCodable>(
         _ message: Message, to recipients: Recipients, session: UInt32?, mode: DeliveryMode = .reliable
     ) async throws(WireError) -> SendReport {
