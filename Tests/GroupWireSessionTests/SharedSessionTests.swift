@@ -258,6 +258,33 @@ final class SessionIDs: Sendable {
         return removed.count
     }
 
+    @Test func theOneCallSetupCarriesASpecsMessagesInItsSessionAndTheAppsActivationDecision() async throws {
+        let hub = InProcessHub()
+        let ana = SharedSessionCoordinator(over: try await hub.join(.numbered(1)))
+        let ben = SharedSessionCoordinator(over: try await hub.join(.numbered(2)),
+                                           activationDecision: { metadata, _ in metadata.title == "Draw: solo" ? .cancelled : .activationPreferred })
+        #expect(ana.messenger.transport is DeliveryTransport)
+        try await ben.stateObserver.waitUntilEligible()
+        #expect(ben.prepareForActivation(DrawActivity(canvas: "solo")) == .cancelled)
+        #expect(ben.prepareForActivation(DrawActivity(canvas: "shared")) == .activationPreferred)
+        let anaSessions = SessionInbox(ana.sessions(for: DrawActivity.self))
+        let benSessions = SessionInbox(ben.sessions(for: DrawActivity.self))
+        try ben.activate(DrawActivity(canvas: "shared"))
+        try await eventually("both to be offered the session") { !anaSessions.sessions.isEmpty && !benSessions.sessions.isEmpty }
+        let (atAna, atBen) = (anaSessions.sessions[0], benSessions.sessions[0])
+        try atAna.join()
+        try atBen.join()
+        try await eventually("both to be in it") { atAna.activeParticipants.count == 2 && atBen.activeParticipants.count == 2 }
+        let everything = Collected(try atAna.messenger.messages(of: DrawTogetherMessage.self))
+        let stroke = UpsertStroke(id: UUID(), color: .blue, point: Point(x: 3, y: 4))
+        // Outside the session: not this session's stream's.
+        try await ben.messenger.send(UpsertStroke(id: UUID(), color: .red, point: Point(x: 0, y: 0)))
+        try await atBen.messenger.send(stroke)
+        try await eventually("ana to get the session's stroke") { !everything.all.isEmpty }
+        #expect(everything.all.map(\.message) == [.upsertStroke(stroke)])
+        await hub.close()
+    }
+
     @Test func concurrentActivityReplacementsConvergeOnTheNewestStampEverywhere() async throws {
         var party = try await Party.make(count: 3, plan: Self.shuffling)
         try await party.settle { party.coordinators.allSatisfy { $0.stateObserver.isEligibleForGroupSession } }

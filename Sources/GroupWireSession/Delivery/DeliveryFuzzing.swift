@@ -25,7 +25,8 @@ public enum _DeliveryFuzzing {
     ///
     /// Invariants, after every step: no (sender, stream, sequence) is delivered twice; a
     /// reliable stream is delivered in consecutive order from 1; nothing is delivered from
-    /// a removed peer; each reorder buffer holds at most 16 frames and 4,096 bytes; the
+    /// a removed peer unless the same step took it back first (a `.joined` output: a peer
+    /// heard again); a removed peer keeps at most one frame (its probe); each reorder buffer holds at most 16 frames and 4,096 bytes; the
     /// frames kept for each recipient stay within 4,096 bytes and the statistics' total is
     /// their sum; at most 8 retired incarnations per peer.
     public static func violations(_ input: [UInt8]) -> [String] {
@@ -107,10 +108,13 @@ public enum _DeliveryFuzzing {
         }
 
         mutating func check(_ outputs: [DeliveryEngine.Output], engine: DeliveryEngine, wasRemoved: ParticipantID?) {
+            var removed = wasRemoved
+            for output in outputs {
+                if case .joined(let participant) = output, participant == removed { removed = nil }
+                guard case .deliver(let message) = output, message.source == removed else { continue }
+                violations.append("delivered a frame from \(message.source), which was removed")
+            }
             for case .deliver(let message) in outputs {
-                if message.source == wasRemoved {
-                    violations.append("delivered a frame from \(message.source), which was removed")
-                }
                 guard let header = try? DeliveryFraming.peek(message.bytes).delivery else { continue }
                 let key = Key(source: message.source, stream: header.stream, sequence: header.sequence)
                 if !delivered.insert(key).inserted {
@@ -141,6 +145,9 @@ public enum _DeliveryFuzzing {
             }
             var total = 0
             for (recipient, outbound) in engine.outbound {
+                if engine.removed.contains(recipient), outbound.pending.count > 1 {
+                    violations.append("\(outbound.pending.count) frames kept for \(recipient), which was removed")
+                }
                 let bytes = outbound.pending.reduce(0) { $0 + $1.bytes.count }
                 if bytes != outbound.pendingBytes || bytes > configuration.maxBufferedBytes {
                     violations.append("\(bytes) bytes kept for \(recipient) (counted \(outbound.pendingBytes))")

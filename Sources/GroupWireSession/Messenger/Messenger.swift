@@ -306,11 +306,19 @@ public final class Messenger: Sendable {
     /// - Throws: `WireError.Kind.duplicateTypeID` when another type uses an id of
     ///   the set on this messenger.
     public func messages<MessageSet: WireMessageSet>(of set: MessageSet.Type) throws(WireError) -> Messages<MessageSet> {
+        try messages(of: set) { _ in true }
+    }
+
+    /// Every message of a spec whose context `accept` lets through (a session's, while it
+    /// is joined).
+    func messages<MessageSet: WireMessageSet>(
+        of set: MessageSet.Type, where accept: @escaping @Sendable (MessageContext) -> Bool
+    ) throws(WireError) -> Messages<MessageSet> {
         for type in MessageSet.messageTypes {
             try core.register(type)
         }
-        return subscribe(to: MessageSet.messageTypes.map { $0.wireTypeID }) { value, _ in
-            (value as? any MessageCodable).flatMap(MessageSet.init)
+        return subscribe(to: MessageSet.messageTypes.map { $0.wireTypeID }) { value, context in
+            accept(context) ? (value as? any MessageCodable).flatMap(MessageSet.init) : nil
         }
     }
 

@@ -117,4 +117,15 @@ public struct SharedSessionMessenger: Sendable {
             context.session == session && coordinator.isJoined(session)
         }
     }
+
+    /// Every message of a spec sent in this session, as the generated enum over them
+    /// (`DrawTogetherMessage`), delivered while it is joined here.
+    /// - Throws: `WireError.Kind.duplicateTypeID` when another type uses an id of the set.
+    public func messages<MessageSet: WireMessageSet>(of set: MessageSet.Type) throws(WireError) -> Messenger.Messages<MessageSet> {
+        let session = session
+        let coordinator = coordinator
+        return try coordinator.messenger.messages(of: set) { context in
+            context.session == session && coordinator.isJoined(session)
+        }
+    }
 }

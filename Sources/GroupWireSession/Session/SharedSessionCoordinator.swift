@@ -85,16 +85,19 @@ public final class SharedSessionCoordinator: Sendable {
     ///   - negotiation: negotiation with each peer, or nil for none.
     ///   - delivery: the delivery layer's bounds and timers (timers on the transport's clock).
     ///   - limits: what received frames and messages are checked against.
+    ///   - activationDecision: overrides ``prepareForActivation(_:)`` (see
+    ///     ``init(messenger:activationDecision:sessionIDs:)``).
     ///   - sessionIDs: where new session ids come from (random by default).
     public convenience init(
         over transport: any Transport, codec: (any PayloadCodec)? = nil, negotiation: NegotiationSettings? = nil,
         delivery: DeliveryConfiguration = DeliveryConfiguration(), limits: Limits = .default,
+        activationDecision: (@Sendable (SharedActivityMetadata, Bool) -> ActivationDecision)? = nil,
         sessionIDs: (@Sendable () -> UInt32)? = nil
     ) {
         let layered = transport is DeliveryTransport ? transport : DeliveryTransport(over: transport, configuration: delivery)
         let messenger = Messenger(transport: layered, configuration: MessengerConfiguration(
             codec: codec, limits: limits, negotiation: negotiation))
-        self.init(messenger: messenger, sessionIDs: sessionIDs)
+        self.init(messenger: messenger, activationDecision: activationDecision, sessionIDs: sessionIDs)
     }
 
     deinit {

@@ -37,6 +37,9 @@ import Testing
         checker.check([try delivered(3)], engine: engine, wasRemoved: peer)
         #expect(checker.violations.count == 4, "2 skipped, and its sender was removed")
         #expect(checker.violations[0].contains("twice") && checker.violations[3].contains("after 1"))
+        // A removed peer heard again is taken back in the same step: its frame may go up then.
+        checker.check([.joined(peer), try delivered(4)], engine: engine, wasRemoved: peer)
+        #expect(checker.violations.count == 4)
     }
 
     /// A crafted run through every drop path (a duplicate, overflow beyond the reorder
