@@ -285,6 +285,38 @@ final class SessionIDs: Sendable {
         await hub.close()
     }
 
+    @Test(.timeLimit(.minutes(1)))
+    func aSessionsStreamsFinishWhenItEndsHereAndAFreshOneFinishesAtOnce() async throws {
+        var party = try await Party.make(count: 2, plan: .reliable())
+        try await party.settle { party.coordinators.allSatisfy { $0.stateObserver.isEligibleForGroupSession } }
+        try party.coordinators[0].activate(DrawActivity(canvas: "first"))
+        let first = try await party.nextSessions()
+        for session in first { try session.join() }
+        try await party.settle { first.allSatisfy { $0.activeParticipants.count == 2 } }
+        let strokeStream = try first[1].messenger.messages(of: UpsertStroke.self)
+        let setStream = try first[1].messenger.messages(of: DrawTogetherMessage.self)
+        let strokes = Task { () -> Int in
+            var count = 0
+            for await _ in strokeStream { count += 1 }
+            return count
+        }
+        let everything = Task { () -> Int in
+            var count = 0
+            for await _ in setStream { count += 1 }
+            return count
+        }
+        try await first[0].messenger.send(UpsertStroke(id: UUID(), color: .red, point: Point(x: 1, y: 1)))
+        // Clear canvas: a new session replaces the first; its streams end, with what they got.
+        try party.coordinators[0].activate(DrawActivity(canvas: "second"))
+        _ = try await party.nextSessions()
+        #expect(await strokes.value == 1)
+        #expect(await everything.value == 1)
+        // Asked for once the session is over: finished at once.
+        var late = 0
+        for await _ in try first[1].messenger.messages(of: UpsertStroke.self) { late += 1 }
+        #expect(late == 0)
+    }
+
     @Test func concurrentActivityReplacementsConvergeOnTheNewestStampEverywhere() async throws {
         var party = try await Party.make(count: 3, plan: Self.shuffling)
         try await party.settle { party.coordinators.allSatisfy { $0.stateObserver.isEligibleForGroupSession } }

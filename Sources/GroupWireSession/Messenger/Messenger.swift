@@ -280,16 +280,21 @@ public final class Messenger: Sendable {
     /// - Throws: `WireError.Kind.duplicateTypeID` when another type (or raw
     ///   bytes) uses its type id on this messenger.
     public func messages<Message: MessageCodable>(of type: Message.Type) throws(WireError) -> Messages<Message> {
-        try messages(of: type) { _ in true }
+        try messages(of: type, session: nil) { _ in true }
     }
 
     /// The messages of `type` whose context `accept` lets through (a session's, while it
-    /// is joined).
+    /// is joined); the stream finishes with ``endStreams(of:)`` for `session`.
     func messages<Message: MessageCodable>(
-        of type: Message.Type, where accept: @escaping @Sendable (MessageContext) -> Bool
+        of type: Message.Type, session: UInt32?, where accept: @escaping @Sendable (MessageContext) -> Bool
     ) throws(WireError) -> Messages<Message> {
         try core.register(Message.self)
-        return subscribe(to: [Message.wireTypeID]) { value, context in accept(context) ? value as? Message : nil }
+        return subscribe(to: [Message.wireTypeID], session: session) { value, context in accept(context) ? value as? Message : nil }
+    }
+
+    /// Finishes every stream made for `session` (its session has ended here).
+    func endStreams(of session: UInt32) {
+        core.endSubscriptions(of: session)
     }
 
     /// Starts handing control messages and membership changes to `observer` (on the
@@ -306,18 +311,18 @@ public final class Messenger: Sendable {
     /// - Throws: `WireError.Kind.duplicateTypeID` when another type uses an id of
     ///   the set on this messenger.
     public func messages<MessageSet: WireMessageSet>(of set: MessageSet.Type) throws(WireError) -> Messages<MessageSet> {
-        try messages(of: set) { _ in true }
+        try messages(of: set, session: nil) { _ in true }
     }
 
     /// Every message of a spec whose context `accept` lets through (a session's, while it
-    /// is joined).
+    /// is joined); the stream finishes with ``endStreams(of:)`` for `session`.
     func messages<MessageSet: WireMessageSet>(
-        of set: MessageSet.Type, where accept: @escaping @Sendable (MessageContext) -> Bool
+        of set: MessageSet.Type, session: UInt32?, where accept: @escaping @Sendable (MessageContext) -> Bool
     ) throws(WireError) -> Messages<MessageSet> {
         for type in MessageSet.messageTypes {
             try core.register(type)
         }
-        return subscribe(to: MessageSet.messageTypes.map { $0.wireTypeID }) { value, context in
+        return subscribe(to: MessageSet.messageTypes.map { $0.wireTypeID }, session: session) { value, context in
             accept(context) ? (value as? any MessageCodable).flatMap(MessageSet.init) : nil
         }
     }
@@ -331,14 +336,14 @@ public final class Messenger: Sendable {
 
     /// A stream fed from `typeIDs`, converting each decoded value with `convert`.
     private func subscribe<Element: Sendable>(
-        to typeIDs: [UInt64], convert: @escaping @Sendable (any Sendable, MessageContext) -> Element?
+        to typeIDs: [UInt64], session: UInt32? = nil, convert: @escaping @Sendable (any Sendable, MessageContext) -> Element?
     ) -> Messages<Element> {
         let (stream, continuation) = Messages<Element>.makeStream()
         let subscriber = Subscriber(
             deliver: { value, context in
                 if let element = convert(value, context) { continuation.yield((element, context)) }
             },
-            finish: { continuation.finish() })
+            finish: { continuation.finish() }, session: session)
         if let token = core.subscribe(subscriber, to: typeIDs) {
             continuation.onTermination = { [core] _ in core.unsubscribe(token) }
         } else {
@@ -454,6 +459,8 @@ struct ReceivedControl: Sendable {
 struct Subscriber: Sendable {
     let deliver: @Sendable (any Sendable, MessageContext) -> Void
     let finish: @Sendable () -> Void
+    /// The session whose end finishes the stream, if any.
+    var session: UInt32?
 }
 
 extension Messenger {
@@ -533,6 +540,22 @@ extension Messenger {
                 }
                 return state.nextToken
             }
+        }
+
+        /// Removes and finishes the subscribers made for `session`.
+        func endSubscriptions(of session: UInt32) {
+            let ended = state.withLock { state -> [Subscriber] in
+                var ended: [UInt64: Subscriber] = [:]
+                for id in Array(state.subscribers.keys) {
+                    for (token, subscriber) in state.subscribers[id] ?? [:] where subscriber.session == session {
+                        ended[token] = subscriber
+                        state.subscribers[id]?[token] = nil
+                    }
+                    if state.subscribers[id]?.isEmpty == true { state.subscribers[id] = nil }
+                }
+                return Array(ended.values)
+            }
+            for subscriber in ended { subscriber.finish() }
         }
 
         func unsubscribe(_ token: UInt64) {

@@ -81,6 +81,7 @@ struct Engine {
             stateWatchers[id] = nil
         }
         effects.append(.participants(Array((participantWatchers.removeValue(forKey: id) ?? [:]).values), [], finish: true))
+        effects.append(.ended(id))
         return effects
     }
 
@@ -107,6 +108,7 @@ struct Engine {
         let watchers = Array((stateWatchers[id] ?? [:]).values)
         if finished { stateWatchers[id] = nil }
         effects.append(.state(watchers, state, finish: finished))
+        if finished { effects.append(.ended(id)) }
         return effects
     }
 

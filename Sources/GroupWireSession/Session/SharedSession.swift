@@ -108,24 +108,32 @@ public struct SharedSessionMessenger: Sendable {
         }
     }
 
-    /// The messages of `type` sent in this session, delivered while it is joined here.
+    /// The messages of `type` sent in this session, delivered while it is joined here; the
+    /// stream finishes when the session ends here (left, ended, replaced, transport closed).
     /// - Throws: `WireError.Kind.duplicateTypeID` when another type uses its type id.
     public func messages<Message: MessageCodable>(of type: Message.Type) throws(WireError) -> Messenger.Messages<Message> {
         let session = session
         let coordinator = coordinator
-        return try coordinator.messenger.messages(of: type) { context in
+        let stream = try coordinator.messenger.messages(of: type, session: session) { context in
             context.session == session && coordinator.isJoined(session)
         }
+        // Asked for after the end: finished at once.
+        if case .invalidated = coordinator.state(of: session) { coordinator.messenger.endStreams(of: session) }
+        return stream
     }
 
     /// Every message of a spec sent in this session, as the generated enum over them
-    /// (`DrawTogetherMessage`), delivered while it is joined here.
+    /// (`DrawTogetherMessage`), delivered while it is joined here; the stream finishes when
+    /// the session ends here.
     /// - Throws: `WireError.Kind.duplicateTypeID` when another type uses an id of the set.
     public func messages<MessageSet: WireMessageSet>(of set: MessageSet.Type) throws(WireError) -> Messenger.Messages<MessageSet> {
         let session = session
         let coordinator = coordinator
-        return try coordinator.messenger.messages(of: set) { context in
+        let stream = try coordinator.messenger.messages(of: set, session: session) { context in
             context.session == session && coordinator.isJoined(session)
         }
+        // Asked for after the end: finished at once.
+        if case .invalidated = coordinator.state(of: session) { coordinator.messenger.endStreams(of: session) }
+        return stream
     }
 }

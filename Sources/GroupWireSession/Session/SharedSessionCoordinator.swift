@@ -61,9 +61,9 @@ public final class SharedSessionCoordinator: Sendable {
         messenger.observeSessionInput(start: { reachable in
             engine.withLock { $0.reachable = reachable }
             observer.update(!reachable.isEmpty)
-        }, { [engine, continuation, observer] input in
+        }, { [engine, continuation, observer, weak messenger] input in
             let effects = engine.withLock { $0.handle(input, local: local) }
-            Self.perform(effects, outbox: continuation, observer: observer)
+            Self.perform(effects, outbox: continuation, observer: observer, messenger: messenger)
         })
     }
 
@@ -140,7 +140,7 @@ public final class SharedSessionCoordinator: Sendable {
                 metadata: activity.activityMetadata, activity: bytes)
             return (id, engine.adopt(announcement) + [.send(.activate(announcement), .all)])
         }
-        Self.perform(effects, outbox: outbox, observer: stateObserver)
+        Self.perform(effects, outbox: outbox, observer: stateObserver, messenger: messenger)
         return id
     }
 
@@ -220,7 +220,7 @@ public final class SharedSessionCoordinator: Sendable {
             }
             return engine.setLocalState(.joined, local: local) + [.send(.join(session: session), .all)]
         }
-        Self.perform(effects, outbox: outbox, observer: stateObserver)
+        Self.perform(effects, outbox: outbox, observer: stateObserver, messenger: messenger)
     }
 
     func leave(_ session: UInt32) throws(SharedSessionError) {
@@ -231,7 +231,7 @@ public final class SharedSessionCoordinator: Sendable {
             }
             return engine.setLocalState(.invalidated(reason: .left), local: local) + [.send(.leave(session: session), .all)]
         }
-        Self.perform(effects, outbox: outbox, observer: stateObserver)
+        Self.perform(effects, outbox: outbox, observer: stateObserver, messenger: messenger)
     }
 
     func end(_ session: UInt32) throws(SharedSessionError) {
@@ -244,7 +244,7 @@ public final class SharedSessionCoordinator: Sendable {
             let clock = engine.tick()
             return engine.retireCurrent(.ended(by: local)) + [.send(.end(session: session, clock: clock), .all)]
         }
-        Self.perform(effects, outbox: outbox, observer: stateObserver)
+        Self.perform(effects, outbox: outbox, observer: stateObserver, messenger: messenger)
     }
 
     func replaceActivity<Activity: SharedActivity>(_ session: UInt32, with activity: Activity) throws(SharedSessionError) {
@@ -260,7 +260,7 @@ public final class SharedSessionCoordinator: Sendable {
             engine.current?.announcement = announcement
             return [.send(.replace(announcement), .all)]
         }
-        Self.perform(effects, outbox: outbox, observer: stateObserver)
+        Self.perform(effects, outbox: outbox, observer: stateObserver, messenger: messenger)
     }
 
     // MARK: Helpers
@@ -284,7 +284,8 @@ public final class SharedSessionCoordinator: Sendable {
 
     /// Performs what the engine decided, outside its lock.
     private static func perform(
-        _ effects: [Effect], outbox: AsyncStream<(SessionControl, Recipients)>.Continuation, observer: SharedStateObserver
+        _ effects: [Effect], outbox: AsyncStream<(SessionControl, Recipients)>.Continuation, observer: SharedStateObserver,
+        messenger: Messenger?
     ) {
         for effect in effects {
             switch effect {
@@ -301,6 +302,7 @@ public final class SharedSessionCoordinator: Sendable {
                     if finish { watcher.finish() }
                 }
             case .eligibility(let eligible): observer.update(eligible)
+            case .ended(let session): messenger?.endStreams(of: session)
             }
         }
     }
@@ -322,4 +324,6 @@ enum Effect: Sendable {
     case state([AsyncStream<SharedSessionState>.Continuation], SharedSessionState, finish: Bool)
     case participants([AsyncStream<Set<ParticipantID>>.Continuation], Set<ParticipantID>, finish: Bool)
     case eligibility(Bool)
+    /// The session is over here: its message streams finish.
+    case ended(UInt32)
 }
