@@ -272,7 +272,7 @@ struct DeliveryEngine {
     mutating func receive(_ message: TransportMessage, now: Duration) -> [Output] {
         let source = message.source
         // A participant removed for silence that is heard again is taken back: reported
-        // reachable, its streams going on where they stopped.
+        // reachable, with new streams to it; then its message is handled as any other.
         if removed.contains(source) {
             return restore(source, now: now) + receive(message, now: now)
         }

@@ -72,8 +72,6 @@ public actor InProcessHub {
     /// The hub's time now: the virtual clock's, or real time since the hub was made.
     public nonisolated var elapsed: Duration { timerClock.now() }
 
-    private nonisolated var now: Duration { elapsed }
-
     /// What every endpoint of the hub promises.
     public nonisolated var guarantees: TransportGuarantees {
         let reliable = plan.mode == .reliable
@@ -123,7 +121,7 @@ public actor InProcessHub {
         guard bytes.count <= maxMessageSize else {
             throw WireError(.messageTooLarge, "message of \(bytes.count) bytes is over the transport's \(maxMessageSize)-byte limit")
         }
-        let now = now
+        let now = elapsed
         let targets = members.filter { $0.key != source && (recipients.participants?.contains($0.key) ?? true) }
         for (recipient, member) in targets.sorted(by: { $0.value.number < $1.value.number }) {
             // safe because: member numbers are join counts, far below 2^32.
@@ -146,7 +144,7 @@ public actor InProcessHub {
 
     /// In real time: delivers what is due now and sets the timer for the next delayed copy.
     private func deliverInRealTime() {
-        deliver(through: now)
+        deliver(through: elapsed)
         guard let next = scheduled.map(\.due).min() else {
             timer?.task.cancel()
             timer = nil
@@ -170,7 +168,7 @@ public actor InProcessHub {
     /// hub in real time ignores it: its time moves by itself.
     public func advance(by duration: Duration) {
         guard clock != nil else { return }
-        deliver(through: now + duration)
+        deliver(through: elapsed + duration)
     }
 
     /// Delivers every scheduled copy, moving simulated time to the last delivery. A hub in
