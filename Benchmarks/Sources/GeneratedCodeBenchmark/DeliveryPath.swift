@@ -27,6 +27,124 @@ enum DeliveryPath {
         var perMillisecond = 64
     }
 
+    /// An open-loop run in real time: the hub and every timer on the system's clock, the
+    /// sender sending as fast as sends return, nobody waiting for anybody to catch up. What
+    /// an app on a busy machine gets, so a retransmission storm shows.
+    struct RealTimeSetup {
+        let name: String
+        let plan: FaultPlan
+        let mode: DeliveryMode
+    }
+
+    /// What a real-time run measured.
+    struct RealTimeRun {
+        let messages: Int
+        let delivered: Int
+        let seconds: Double
+        /// Copies the hub dropped (data and acknowledgements, both directions).
+        let dropped: Int
+        let retransmitted: Int
+        let acks: Int
+
+        var perSecond: Double { Double(delivered) / seconds }
+    }
+
+    static let realTimeSetups = [
+        RealTimeSetup(name: "layer, unreliable mode, loss-free", plan: clean, mode: .unreliable),
+        RealTimeSetup(name: "layer, reliable mode, loss-free", plan: clean, mode: .reliable),
+        RealTimeSetup(name: "layer, reliable mode, 5% loss", plan: lossyNoDelay, mode: .reliable),
+        RealTimeSetup(name: "layer, reliable mode, 5% loss + 5% dup + 10% reorder", plan: roughNoDelay, mode: .reliable),
+    ]
+
+    /// One open-loop run in real time.
+    static func runInRealTime(_ setup: RealTimeSetup, messages: Int, value: UpsertStroke) async throws -> RealTimeRun {
+        let hub = InProcessHub(plan: setup.plan)
+        var layers: [DeliveryTransport] = []
+        for number in 1...2 {
+            layers.append(DeliveryTransport(over: try await hub.join(.numbered(UInt64(number))),
+                                            configuration: .simulated(seed: UInt64(number))))
+        }
+        let sender = Messenger(transport: layers[0])
+        let receiver = Messenger(transport: layers[1])
+        let stream = try receiver.messages(of: UpsertStroke.self)
+        let arrivals = Arrivals(messages: 0)
+        let receiving = Task {
+            for await _ in stream {
+                if arrivals.count.add(1, ordering: .relaxed).newValue == messages { break }
+            }
+        }
+        while sender.reachableParticipants.isEmpty || receiver.reachableParticipants.isEmpty {
+            await Task.yield()
+        }
+        let start = Harness.now()
+        let sending = Task {
+            for index in 0..<messages {
+                var stroke = value
+                stroke.point.y = Double(index)
+                try await sender.send(stroke, mode: setup.mode)
+            }
+        }
+        // Reliable: until all arrived (at most a minute); unreliable: until half a second passes without one.
+        var seen = 0
+        var lastProgress = Harness.now()
+        while seen < messages {
+            try await Task.sleep(for: .milliseconds(2))
+            let now = arrivals.count.load(ordering: .relaxed)
+            if now != seen {
+                seen = now
+                lastProgress = Harness.now()
+            }
+            let idle = Harness.now() - lastProgress
+            if setup.mode == .unreliable ? idle > 500_000_000 : Harness.now() - start > 60_000_000_000 { break }
+        }
+        let seconds = Double(Harness.now() - start) / 1e9
+        sending.cancel()
+        receiving.cancel()
+        let dropped = await hub.statistics.dropped
+        await hub.close()
+        return RealTimeRun(messages: messages, delivered: arrivals.count.load(ordering: .relaxed), seconds: seconds, dropped: dropped,
+                           retransmitted: layers.reduce(0) { $0 + $1.statistics.retransmitted },
+                           acks: layers.reduce(0) { $0 + $1.statistics.acksSent })
+    }
+
+    /// The real-time table: open loop, medians of `rounds`, with the hub's drops beside the
+    /// retransmissions and acknowledgements per delivered message.
+    static func reportInRealTime(value: UpsertStroke, messages: Int, rounds: Int, label: String) async throws {
+        var runs: [[RealTimeRun]] = Array(repeating: [], count: realTimeSetups.count)
+        for _ in 0..<max(1, rounds) {
+            for (index, setup) in realTimeSetups.enumerated() {
+                let run = try await runInRealTime(setup, messages: messages, value: value)
+                runs[index].append(run)
+                FileHandle.standardError.write(Data("real time, \(label): \(setup.name): \(Int(run.perSecond))/s, \(run.delivered) delivered\n".utf8))
+            }
+        }
+        func median(_ values: [Double]) -> Double { values.sorted()[values.count / 2] }
+        let rates = runs.map { median($0.map(\.perSecond)) }
+        print("| real time, open loop, \(label), 1 sender → 1 receiver, \(messages) UpsertStrokes, median of \(rounds) | delivered/s | vs. unreliable | delivered | dropped by the hub | retransmitted | acks per delivered |")
+        print("|---|---|---|---|---|---|---|")
+        for (index, setup) in realTimeSetups.enumerated() {
+            let run = runs[index].sorted { $0.perSecond < $1.perSecond }[runs[index].count / 2]
+            let acks = run.delivered == 0 ? 0 : Double(run.acks) / Double(run.delivered)
+            print("| \(setup.name) | \(Int(rates[index])) | \(String(format: "%.2f", rates[index] / rates[0])) | \(run.delivered) | \(run.dropped) | \(run.retransmitted) | \(String(format: "%.2f", acks)) |")
+        }
+    }
+
+    /// Runs `body` with one thread per core spinning beside it: a busy machine.
+    static func withBusyCores<T>(_ body: () async throws -> T) async rethrows -> T {
+        let spin = Spin()
+        let spinners = (0..<ProcessInfo.processInfo.activeProcessorCount).map { _ in
+            Thread { while !spin.stop.load(ordering: .relaxed) {} }
+        }
+        spinners.forEach { $0.start() }
+        defer { spin.stop.store(true, ordering: .relaxed) }
+        return try await body()
+    }
+
+    /// The flag the spinning threads read.
+    final class Spin: Sendable {
+        let stop = Atomic<Bool>(false)
+    }
+
     struct Run {
         let setup: Setup
         let messages: Int
@@ -180,6 +298,12 @@ enum DeliveryPath {
             print("| \(setup.name) | \(Int(rates[index])) | \(String(format: "%.2f", rates[index] / rates[1])) | \(run.delivered) | \(run.retransmitted) | \(run.acks) | \(latency.0) | \(latency.1) |")
         }
         print("reliable / unreliable, loss-free: \(String(format: "%.2f", rates[2] / rates[1])) (target: at least 0.80)")
+        print("")
+        try await reportInRealTime(value: value, messages: messages, rounds: rounds, label: "quiet machine")
+        print("")
+        try await withBusyCores {
+            try await reportInRealTime(value: value, messages: messages, rounds: rounds, label: "one busy loop per core beside it")
+        }
     }
 
     /// Yields until arrivals stop changing for a few turns: the receiver has read what the
