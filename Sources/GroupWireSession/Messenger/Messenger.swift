@@ -54,7 +54,8 @@ public final class Messenger: Sendable {
         // Clocks not given are the transport's: virtual time is chosen once, at the transport.
         var configuration = configuration
         let timers = transport.clock
-        configuration.clock = configuration.clock ?? ReassemblyClock(now: timers.now)
+        let reassemblyClock = configuration.clock ?? ReassemblyClock(now: timers.now)
+        configuration.clock = reassemblyClock
         if configuration.negotiation != nil, configuration.negotiation?.clock == nil {
             configuration.negotiation?.clock = timers
         }
@@ -81,7 +82,7 @@ public final class Messenger: Sendable {
         self.dispatch = dispatch
         let pipeline = ReceivePipeline(
             limits: configuration.limits, reassemblyLimits: configuration.reassemblyLimits,
-            clock: configuration.clock ?? ReassemblyClock(now: timers.now), codec: configuration.codec)
+            clock: reassemblyClock, codec: configuration.codec)
         let events = transport.events
         let limits = configuration.limits
         let negotiationClock = configuration.negotiation.map { $0.clock ?? timers }

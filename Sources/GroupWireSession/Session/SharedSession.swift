@@ -112,14 +112,10 @@ public struct SharedSessionMessenger: Sendable {
     /// stream finishes when the session ends here (left, ended, replaced, transport closed).
     /// - Throws: `WireError.Kind.duplicateTypeID` when another type uses its type id.
     public func messages<Message: MessageCodable>(of type: Message.Type) throws(WireError) -> Messenger.Messages<Message> {
-        let session = session
-        let coordinator = coordinator
-        let stream = try coordinator.messenger.messages(of: type, session: session) { context in
-            context.session == session && coordinator.isJoined(session)
+        let messenger = coordinator.messenger
+        return try sessionStream { session, accept throws(WireError) in
+            try messenger.messages(of: type, session: session, where: accept)
         }
-        // Asked for after the end: finished at once.
-        if case .invalidated = coordinator.state(of: session) { coordinator.messenger.endStreams(of: session) }
-        return stream
     }
 
     /// Every message of a spec sent in this session, as the generated enum over them
@@ -127,12 +123,20 @@ public struct SharedSessionMessenger: Sendable {
     /// the session ends here.
     /// - Throws: `WireError.Kind.duplicateTypeID` when another type uses an id of the set.
     public func messages<MessageSet: WireMessageSet>(of set: MessageSet.Type) throws(WireError) -> Messenger.Messages<MessageSet> {
+        let messenger = coordinator.messenger
+        return try sessionStream { session, accept throws(WireError) in
+            try messenger.messages(of: set, session: session, where: accept)
+        }
+    }
+
+    /// A stream `subscribe` makes for this session with its filter (this session's messages,
+    /// while joined here); finished at once when the session is over already.
+    private func sessionStream<Element>(
+        _ subscribe: (UInt32, @escaping @Sendable (MessageContext) -> Bool) throws(WireError) -> Messenger.Messages<Element>
+    ) throws(WireError) -> Messenger.Messages<Element> {
         let session = session
         let coordinator = coordinator
-        let stream = try coordinator.messenger.messages(of: set, session: session) { context in
-            context.session == session && coordinator.isJoined(session)
-        }
-        // Asked for after the end: finished at once.
+        let stream = try subscribe(session) { context in context.session == session && coordinator.isJoined(session) }
         if case .invalidated = coordinator.state(of: session) { coordinator.messenger.endStreams(of: session) }
         return stream
     }
