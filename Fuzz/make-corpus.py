@@ -669,6 +669,17 @@ def delivery_corpus():
     write(folder, "retransmit-then-remove.bin", record(6) + record(5, 0, 0, b"\x01") + b"".join(record(4, 255, 19) for _ in range(2)))
     write(folder, "corrupted.bin", record(1, 4, 5) + record(2, 0, 0, b"\xc7\x01\x05\x40") + record(8, 0, 0, b"\x01"))
     write(folder, "three-peers.bin", reliable(1, peer=0) + reliable(1, peer=1) + reliable(2, peer=2) + reliable(1, peer=2) + tick)
+    # The sender's loss detection: acknowledgements holding later frames (bitmap), the time
+    # threshold and probes on ticks, a duplicate report of a frame declared lost, a window
+    # and pacer that hold frames back.
+    small = b"".join(record(5, 0, 0, bytes(20)) for _ in range(12))
+    write(folder, "loss-by-threshold.bin", record(6) + small + record(3, 0, 1, b"\x1e") + record(4, 1, 0) + record(3, 0, 1, b"\x7e")
+          + record(3, 64, 1) + record(3, 0, 12))
+    write(folder, "probes-and-persistent-congestion.bin", record(6) + small + b"".join(record(4, 99, 2) for _ in range(5))
+          + record(3, 0, 3) + record(4, 255, 0))
+    big = b"".join(record(5, 0, 0, bytes(250)) for _ in range(15))
+    write(folder, "window-and-pacer.bin", record(6) + big + record(4, 0, 0) + record(3, 0, 4, b"\x05") + record(4, 9, 0)
+          + record(3, 64, 6, b"\x01") + record(3, 0, 15) + record(4, 9, 0))
 
 
 def hello_corpus():

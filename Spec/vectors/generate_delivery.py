@@ -3,7 +3,11 @@
 (Spec/FORMAT.md, "Acknowledgement"), encoded here from the document alone, with the
 fields a reader makes of them, or the error kind and offset of a malformed body.
 
-  {"name", "description", "controlID", "hex", "ack": {"stream", "through", "received"}}   or   "error": {"kind", "offset"}
+  {"name", "description", "controlID", "hex", "ack": {"stream", "through", "received", "delay", "duplicate"}}
+  or   "error": {"kind", "offset"}
+
+"received" is the bitmap as lowercase hex ("" when absent); "delay" (microseconds) and
+"duplicate" are 0 when absent.
 
 Usage: python3 Spec/vectors/generate.py   (this module is run from there)
 """
@@ -20,9 +24,10 @@ ACK = 32
 def build():
     vectors = []
 
-    def valid(name, description, body, stream, through, received=b""):
+    def valid(name, description, body, stream, through, received=b"", delay=0, duplicate=0):
         vectors.append({"name": name, "description": description, "controlID": ACK, "hex": body.hex(),
-                        "ack": {"stream": stream, "through": through, "received": received.hex()}})
+                        "ack": {"stream": stream, "through": through, "received": received.hex(), "delay": delay,
+                                "duplicate": duplicate}})
 
     def error(name, description, body, kind, offset):
         vectors.append({"name": name, "description": description, "controlID": ACK, "hex": body.hex(),
@@ -36,16 +41,21 @@ def build():
     valid("largest", "Largest stream and through.", ack(0xFFFFFFFF, (1 << 64) - 1), 0xFFFFFFFF, (1 << 64) - 1)
     valid("fields-reversed", "Through before stream: fields may come in any order.",
           field(2, 0, uvarint(5)) + field(1, 0, uvarint(0x0B)), 0x0B, 5)
-    valid("unknown-fields-skipped", "An unknown varint field 4 and an unknown bytes field 9 are skipped.",
-          field(4, 0, uvarint(99)) + ack(0x0B, 7) + field(9, 2, length_delimited(b"later")), 0x0B, 7)
+    valid("unknown-fields-skipped", "An unknown varint field 6 and an unknown bytes field 9 are skipped.",
+          field(6, 0, uvarint(99)) + ack(0x0B, 7) + field(9, 2, length_delimited(b"later")), 0x0B, 7)
     valid("held-frames", "Through 1, holding 3 and 5: bits 0 and 2 of the bitmap in field 3 (sequence through + 2 + 8j + i).",
           ack(0x0B, 1) + field(3, 2, length_delimited(b"\x05")), 0x0B, 1, b"\x05")
     held = bytes([0xFF] * 7 + [0x80])
-    valid("held-two-bytes-later", "Through 9, holding the 63 frames 11 ... 73 and 74 (bit 7 of byte 7 is sequence 9 + 2 + 63).",
+    valid("held-two-bytes-later", "Through 9, holding the 56 frames 11 ... 66 (bytes 0 to 6) and 74 (bit 7 of byte 7 is sequence 9 + 2 + 63).",
           ack(0x0B, 9) + field(3, 2, length_delimited(held)), 0x0B, 9, held)
     longest = bytes([0x01] + [0] * 1022 + [0x80])
     valid("held-longest", "A bitmap of 1,024 bytes, the longest: holding through + 2 and through + 8,193.",
           ack(0x0B, 4) + field(3, 2, length_delimited(longest)), 0x0B, 4, longest)
+
+    valid("delay-and-duplicate", "Through 40, held back 2,500 microseconds after 40 arrived, with sequence 17 received twice since the last acknowledgement.",
+          ack(0x0B, 40) + field(4, 0, uvarint(2500)) + field(5, 0, uvarint(17)), 0x0B, 40, delay=2500, duplicate=17)
+    valid("largest-delay", "A delay of 2^64 - 1 microseconds reads as it is (a sender caps what it uses at its maxAckDelay).",
+          ack(0x0B, 1) + field(4, 0, uvarint((1 << 64) - 1)), 0x0B, 1, delay=(1 << 64) - 1)
 
     body = field(2, 0, uvarint(300))
     error("missing-stream", "No stream: missingField at the end of the body.", body, "missingField", len(body))
@@ -60,6 +70,10 @@ def build():
     body = ack(0x0B, 1)
     error("received-wrong-wire-type", "Field 3 (held frames) as a varint.",
           body + field(3, 0, uvarint(5)), "typeMismatch", len(body))
+    error("delay-wrong-wire-type", "Field 4 (delay) as a length-delimited field.",
+          body + field(4, 2, length_delimited(b"\x01")), "typeMismatch", len(body))
+    error("duplicate-wrong-wire-type", "Field 5 (duplicate) as a length-delimited field.",
+          body + field(5, 2, length_delimited(b"\x01")), "typeMismatch", len(body))
     error("received-too-long", "A bitmap of 1,025 bytes: limitExceeded at its length.",
           body + field(3, 2, length_delimited(bytes(1025))), "limitExceeded", len(body) + 1)
     return vectors

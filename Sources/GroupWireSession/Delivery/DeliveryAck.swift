@@ -15,17 +15,32 @@ struct DeliveryAck: Sendable, Hashable {
     /// j, least significant first: sequence `through + 2 + 8j + i`), so the sender resends
     /// only what is missing; empty when none. At most ``maxReceivedBytes`` long.
     var received: [UInt8] = []
+    /// How long the receiver held this acknowledgement back after the frame with the
+    /// highest sequence it acknowledges (through, or the last held) arrived, in
+    /// microseconds; 0 when absent. The sender takes it off its round-trip sample, up to its
+    /// ``DeliveryConfiguration/maxAckDelay``.
+    var delayMicroseconds: UInt64 = 0
+    /// The highest sequence received again, as a duplicate, since the receiver's previous
+    /// acknowledgement; 0 when none. A sender that declared that frame lost learns the loss
+    /// was spurious (the first copy arrived), as TCP's D-SACK tells it (RFC 3708).
+    var duplicate: UInt64 = 0
 
     /// The longest `received` bitmap read: 8,192 frames after the hole.
     static let maxReceivedBytes = 1024
 
-    /// The body: `1 stream`, `2 through`.
+    /// The body: `1 stream`, `2 through`, `3 received` when not empty, `4 delay` and `5 duplicate` when not 0.
     func payload() -> [UInt8] {
         var writer = PayloadWriter()
         writer.writeUInt(1, UInt64(stream))
         writer.writeUInt(2, through)
         if !received.isEmpty {
             writer.writeBytes(3, received)
+        }
+        if delayMicroseconds != 0 {
+            writer.writeUInt(4, delayMicroseconds)
+        }
+        if duplicate != 0 {
+            writer.writeUInt(5, duplicate)
         }
         return writer.bytes
     }
@@ -46,6 +61,8 @@ struct DeliveryAck: Sendable, Hashable {
         var stream: UInt32?
         var through: UInt64?
         var received: [UInt8] = []
+        var delay: UInt64 = 0
+        var duplicate: UInt64 = 0
         while let key = try reader.nextKey() {
             switch key.number {
             case 1:
@@ -68,6 +85,12 @@ struct DeliveryAck: Sendable, Hashable {
                                     "a received bitmap of \(bitmap.count) bytes is over \(Self.maxReceivedBytes)")
                 }
                 received = bitmap
+            case 4:
+                try reader.expect(key, .varint, field: "delay")
+                delay = try reader.readUInt()
+            case 5:
+                try reader.expect(key, .varint, field: "duplicate")
+                duplicate = try reader.readUInt()
             default:
                 try reader.skip(key)
             }
@@ -81,11 +104,23 @@ struct DeliveryAck: Sendable, Hashable {
         self.stream = stream
         self.through = through
         self.received = received
+        self.delayMicroseconds = delay
+        self.duplicate = duplicate
     }
 
-    init(stream: UInt32, through: UInt64, received: [UInt8] = []) {
+    init(stream: UInt32, through: UInt64, received: [UInt8] = [], delayMicroseconds: UInt64 = 0, duplicate: UInt64 = 0) {
         self.stream = stream
         self.through = through
         self.received = received
+        self.delayMicroseconds = delayMicroseconds
+        self.duplicate = duplicate
+    }
+
+    /// The highest sequence this acknowledges: the last one held, else `through`.
+    var largest: UInt64 {
+        guard let last = received.lastIndex(where: { $0 != 0 }) else { return through }
+        let bit = UInt64(last * 8 + (7 - received[last].leadingZeroBitCount))
+        let (sequence, overflow) = through.addingReportingOverflow(2 + bit)
+        return overflow ? UInt64.max : sequence
     }
 }

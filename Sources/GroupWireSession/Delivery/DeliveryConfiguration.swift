@@ -18,19 +18,20 @@ public struct DeliveryConfiguration: Sendable {
     /// Frames a receiver holds ahead of the next expected one, per sender, and so the most
     /// reliable frames a sender keeps unacknowledged per recipient. 1,024.
     public var reorderWindow: Int = 1024
-    /// The wait before an unacknowledged frame is sent again; doubles per retry up to
-    /// ``maxRetransmitTimeout``. 100 ms. (Acknowledgements that show a frame missing send
-    /// it again sooner, once the measured round trip allows.)
-    public var retransmitTimeout: Duration = .milliseconds(100)
-    /// The longest wait between retries. 1.6 s.
-    public var maxRetransmitTimeout: Duration = .milliseconds(1600)
+    /// The round trip assumed before the first sample (RFC 9002's initial RTT, lowered for
+    /// the links group sessions use): the first probe timeout is 100 + 4 × 50 + 10 ms. 100 ms.
+    public var initialRTT: Duration = .milliseconds(100)
+    /// The longest probe timeout after backoff, and the interval of the probe a removed
+    /// recipient gets. 1.6 s.
+    public var maxProbeTimeout: Duration = .milliseconds(1600)
     /// How long a recipient's acknowledgements may make no progress while frames wait for
     /// it before it is reported and removed. 5 s.
     public var peerTimeout: Duration = .seconds(5)
-    /// The longest a receiver holds back an acknowledgement; also the period of the
-    /// layer's timer. 10 ms.
-    public var ackDelay: Duration = .milliseconds(10)
-    /// A receiver acknowledges at once after this many frames delivered in order. 16.
+    /// The longest a receiver holds back an acknowledgement, which its sender adds to the
+    /// probe timeout; also the period of the layer's timer. 10 ms.
+    public var maxAckDelay: Duration = .milliseconds(10)
+    /// A receiver acknowledges at once after this many reliable frames received since its
+    /// last acknowledgement (and at once on a new gap or a filled one). 16.
     public var ackEvery: Int = 16
     /// The time source for timers; nil (the default) takes the transport's
     /// (``Transport/clock``: the system's, or a test hub's virtual clock).

@@ -34,11 +34,25 @@ struct DeliveryEngine {
     struct Pending {
         let sequence: UInt64
         let bytes: [UInt8]
-        let firstSent: Duration
-        var lastSent: Duration
-        var retries: Int
-        /// The receiver said it holds this frame (waiting behind a missing one).
+        /// When its latest copy went out (meaningless before the first).
+        var sentAt: Duration = .zero
+        /// The send-order number of its latest copy (per recipient, from 1), so losses are
+        /// judged by what was sent after it; 0 before the first.
+        var transmission: UInt64 = 0
+        /// The number and time of the copy before the latest (a spurious loss is measured
+        /// from the copy that arrived).
+        var previousTransmission: UInt64 = 0
+        var previousSentAt: Duration = .zero
+        var retries = 0
+        /// The receiver said it holds this frame (waiting behind a missing one): it is
+        /// acknowledged for loss detection and never sent again.
         var held = false
+        /// Counted in the bytes in flight: sent, not acknowledged, held or declared lost.
+        var inFlight = false
+        /// Declared lost and waiting to be sent again.
+        var lost = false
+        /// Declared lost at least once.
+        var declaredLost = false
     }
 
     /// What this participant sends to one recipient.
@@ -47,15 +61,46 @@ struct DeliveryEngine {
         let unreliableStream: UInt32
         var nextReliable: UInt64 = 1
         var nextUnreliable: UInt64 = 1
+        /// The reliable frames kept, in sequence order without gaps: `pending[i]` has
+        /// sequence `acked + 1 + i`.
         var pending = Deque<Pending>()
         var pendingBytes = 0
+        /// How many frames at the end of `pending` were never sent (the window or the
+        /// pacer held them back).
+        var unsent = 0
+        /// Sequences declared lost, sent again before new frames, oldest first (entries
+        /// acknowledged meanwhile are skipped).
+        var resend = Deque<UInt64>()
         var acked: UInt64 = 0
-        var repeatedAcks = 0
         var lastProgress: Duration
-        /// The smoothed round-trip time (from frames acknowledged without a retry), nil
-        /// before the first sample, and its smoothed deviation.
-        var smoothedRTT: Duration?
-        var deviationRTT: Duration = .zero
+        var rtt: RoundTripEstimate
+        var congestion: CongestionControl
+        var nextTransmission: UInt64 = 1
+        /// The latest copy known to have arrived, by send order, and when it was sent.
+        var largestAckedTransmission: UInt64 = 0
+        var largestAckedSentAt: Duration = .zero
+        /// Later copies acknowledged before a frame is declared lost: 3, widened by the
+        /// reordering seen.
+        var packetThreshold: UInt64 = 3
+        /// The extra delay of overtaken frames seen, tolerated beyond the smoothed round trip.
+        var reordering: Duration = .zero
+        /// When the earliest frame below the largest acknowledged passes the time threshold.
+        var lossTime: Duration?
+        /// Consecutive probe timeouts without an acknowledgement of anything new.
+        var probeCount = 0
+        /// When the latest reliable frame went out (the probe timer runs from it).
+        var lastSent: Duration = .zero
+        /// The latest losses declared (at most the reorder window's number), so a duplicate the
+        /// receiver reports can show one was spurious.
+        var losses = Deque<Loss>()
+    }
+
+    /// A frame declared lost: the copy that seemed lost, and the latest copy acknowledged then.
+    struct Loss {
+        let sequence: UInt64
+        let transmission: UInt64
+        let sentAt: Duration
+        let largestAcknowledged: UInt64
     }
 
     /// The reliable stream received from one sender.
@@ -64,7 +109,12 @@ struct DeliveryEngine {
         var expected: UInt64 = 1
         var waiting: [UInt64: TransportMessage] = [:]
         var waitingBytes = 0
-        var deliveredSinceAck = 0
+        /// The highest sequence accepted, and when it arrived.
+        var highest: UInt64 = 0
+        var highestArrival: Duration = .zero
+        /// Frames received since the last acknowledgement, and the highest duplicate among them.
+        var receivedSinceAck = 0
+        var duplicate: UInt64 = 0
         var ackOwed = false
     }
 
@@ -124,9 +174,9 @@ struct DeliveryEngine {
     }
 
     static let retiredLimit = 8
-    /// The most frames sent again to one recipient at one acknowledgement or tick, so a
-    /// receiver that falls behind is not buried under copies of what it has not read yet.
-    static let resendBurst = 32
+    /// Probe timeouts in a row that mean persistent congestion (RFC 9002 section 7.6 takes
+    /// three probe timeouts' worth of time).
+    static let persistentProbes = 3
     /// Departed senders whose retired incarnations are remembered, so their frames still on
     /// the way when they come back cannot pass for a new incarnation.
     static let departedLimit = 64
@@ -156,7 +206,10 @@ struct DeliveryEngine {
         if reliable == 0 { reliable = 1 }
         var unreliable = configuration.incarnations() & (UInt32.max >> 1)
         if unreliable == 0 { unreliable = 1 }
-        outbound[participant] = Outbound(reliableStream: reliable << 1 | 1, unreliableStream: unreliable << 1, lastProgress: now)
+        outbound[participant] = Outbound(
+            reliableStream: reliable << 1 | 1, unreliableStream: unreliable << 1, lastProgress: now,
+            rtt: RoundTripEstimate(initial: configuration.initialRTT),
+            congestion: CongestionControl(maximumWindow: configuration.maxBufferedBytes))
         return [.joined(participant)]
     }
 
@@ -254,16 +307,62 @@ struct DeliveryEngine {
                 let bytes = try DeliveryFraming.inserting(header, into: frame)
                 if reliable {
                     if state.pending.isEmpty { state.lastProgress = now }
-                    state.pending.append(Pending(sequence: header.sequence, bytes: bytes, firstSent: now, lastSent: now, retries: 0))
+                    state.pending.append(Pending(sequence: header.sequence, bytes: bytes))
+                    state.unsent += 1
                     state.pendingBytes += bytes.count
                     statistics.bufferedBytes += bytes.count
+                } else {
+                    statistics.framesSent += 1
+                    outputs.append(.send(bytes, to: target))
                 }
-                outputs.append(.send(bytes, to: target))
             }
+            if reliable { outputs += release(&state, to: target, now: now) }
             outbound[target] = state
         }
-        statistics.framesSent += outputs.count
         return .ready(outputs)
+    }
+
+    /// Sends what the congestion window and the pacer allow to `recipient`: frames declared
+    /// lost first, then frames not sent yet, in order.
+    private mutating func release(_ state: inout Outbound, to recipient: ParticipantID, now: Duration) -> [Output] {
+        guard !state.resend.isEmpty || state.unsent > 0 else { return [] }
+        state.congestion.refill(now: now, smoothed: state.rtt.smoothed, period: configuration.maxAckDelay)
+        var outputs: [Output] = []
+        while state.congestion.canSend {
+            let index: Int
+            if let sequence = state.resend.popFirst() {
+                guard let base = state.pending.first?.sequence, sequence >= base, sequence - base < UInt64(state.pending.count),
+                      state.pending[Int(sequence - base)].lost
+                else { continue }
+                index = Int(sequence - base)
+                state.pending[index].lost = false
+                state.pending[index].retries += 1
+                statistics.retransmitted += 1
+            } else if state.unsent > 0 {
+                index = state.pending.count - state.unsent
+                state.unsent -= 1
+                statistics.framesSent += 1
+            } else {
+                break
+            }
+            outputs.append(transmit(&state, at: index, to: recipient, now: now))
+        }
+        return outputs
+    }
+
+    /// Sends `state.pending[index]` (again): a new copy, numbered in send order.
+    private func transmit(_ state: inout Outbound, at index: Int, to recipient: ParticipantID, now: Duration) -> Output {
+        state.pending[index].previousTransmission = state.pending[index].transmission
+        state.pending[index].previousSentAt = state.pending[index].sentAt
+        state.pending[index].sentAt = now
+        state.pending[index].transmission = state.nextTransmission
+        state.nextTransmission += 1
+        if !state.pending[index].inFlight {
+            state.pending[index].inFlight = true
+            state.congestion.sent(state.pending[index].bytes.count)
+        }
+        state.lastSent = now
+        return .send(state.pending[index].bytes, to: recipient)
     }
 
     // MARK: Receiving
@@ -312,34 +411,46 @@ struct DeliveryEngine {
         state.reliable = nil
         defer { state.reliable = stream }
         if header.sequence < stream.expected || stream.waiting[header.sequence] != nil {
+            // The acknowledgement of it was lost or is on its way: one is owed, not sent at once.
             statistics.duplicatesDropped += 1
-            return [ack(stream, to: source)]
+            stream.duplicate = max(stream.duplicate, header.sequence)
+            stream.ackOwed = true
+            return []
         }
+        var outputs: [Output] = []
         if header.sequence > stream.expected {
             let ahead = header.sequence - stream.expected
             if ahead > UInt64(configuration.reorderWindow)
                 || stream.waitingBytes + message.bytes.count > configuration.maxBufferedBytes
             {
                 statistics.overflowDropped += 1
-            } else {
-                stream.waiting[header.sequence] = message
-                stream.waitingBytes += message.bytes.count
+                stream.ackOwed = true
+                return []
             }
-            return [ack(stream, to: source)]
-        }
-        var outputs: [Output] = [.deliver(message)]
-        stream.expected += 1
-        while let next = stream.waiting.removeValue(forKey: stream.expected) {
-            stream.waitingBytes -= next.bytes.count
-            outputs.append(.deliver(next))
+            stream.waiting[header.sequence] = message
+            stream.waitingBytes += message.bytes.count
+        } else {
+            outputs.append(.deliver(message))
             stream.expected += 1
+            while let next = stream.waiting.removeValue(forKey: stream.expected) {
+                stream.waitingBytes -= next.bytes.count
+                outputs.append(.deliver(next))
+                stream.expected += 1
+            }
+            statistics.framesDelivered += outputs.count
         }
-        statistics.framesDelivered += outputs.count
-        stream.deliveredSinceAck += outputs.count
-        if stream.deliveredSinceAck >= configuration.ackEvery {
-            outputs.append(ack(stream, to: source))
-            stream.deliveredSinceAck = 0
-            stream.ackOwed = false
+        if header.sequence > stream.highest {
+            stream.highest = header.sequence
+            stream.highestArrival = now
+        }
+        // Every frame the acknowledgement would newly cover counts: this one, held or
+        // delivered, and those it let through from the reorder buffer, so the arrival that
+        // fills a gap behind many held frames is acknowledged at once and frees the sender's
+        // buffer. Gaps themselves wait for the count or the delay: the sender's thresholds
+        // need later frames anyway (QUIC's ack frequency extension leaves this to the peers).
+        stream.receivedSinceAck += max(outputs.count, 1)
+        if stream.receivedSinceAck >= configuration.ackEvery {
+            outputs.append(ack(&stream, to: source, now: now))
         } else {
             stream.ackOwed = true
         }
@@ -390,9 +501,11 @@ struct DeliveryEngine {
     }
 
     /// An acknowledgement for `stream`, with the frames it holds after the next missing
-    /// one, counted.
-    private mutating func ack(_ stream: ReliableInbound, to source: ParticipantID) -> Output {
+    /// one and how long it was held back, counted; nothing is owed after it.
+    private mutating func ack(_ stream: inout ReliableInbound, to source: ParticipantID, now: Duration) -> Output {
         statistics.acksSent += 1
+        stream.receivedSinceAck = 0
+        stream.ackOwed = false
         var received: [UInt8] = []
         if let highest = stream.waiting.keys.max() {
             let limit = UInt64(DeliveryAck.maxReceivedBytes * 8)
@@ -402,7 +515,15 @@ struct DeliveryEngine {
                 received[Int(bit / 8)] |= 1 << (bit % 8)
             }
         }
-        return .send(DeliveryAck(stream: stream.stream, through: stream.expected - 1, received: received).frame(), to: source)
+        var ack = DeliveryAck(stream: stream.stream, through: stream.expected - 1, received: received, duplicate: stream.duplicate)
+        stream.duplicate = 0
+        // The delay counts from the arrival of the highest frame acknowledged, when that is
+        // the highest received (a frame past the bitmap's reach is not acknowledged).
+        if ack.largest == stream.highest, now > stream.highestArrival {
+            let (seconds, attoseconds) = (now - stream.highestArrival).components
+            ack.delayMicroseconds = UInt64(clamping: seconds) &* 1_000_000 &+ UInt64(attoseconds / 1_000_000_000_000)
+        }
+        return .send(ack.frame(), to: source)
     }
 
     private mutating func acknowledgement(_ message: TransportMessage, from source: ParticipantID, now: Duration) -> [Output] {
@@ -424,125 +545,225 @@ struct DeliveryEngine {
         // Taken out of the dictionary while it changes, so the pending frames are never copied.
         guard var state = outbound.removeValue(forKey: source) else { return [] }
         defer { outbound[source] = state }
-        let progressed = ack.through > state.acked
-        if progressed {
-            var sample: Duration?
-            while let first = state.pending.first, first.sequence <= ack.through {
-                // Karn's rule: only frames sent once measure the round trip, and only those
-                // not held (a held frame arrived long before this acknowledgement).
-                if first.retries == 0, !first.held { sample = now - first.firstSent }
-                state.pending.removeFirst()
-                state.pendingBytes -= first.bytes.count
-                statistics.bufferedBytes -= first.bytes.count
+        let largestBefore = state.largestAckedTransmission
+        let largest = ack.largest
+        let windowLimited = state.unsent > 0 || !state.resend.isEmpty || state.congestion.bytesInFlight * 2 >= state.congestion.window
+        var sampleFrom: Pending?
+        var acknowledgedAny = false
+        while let first = state.pending.first, first.sequence <= ack.through {
+            state.pending.removeFirst()
+            state.pendingBytes -= first.bytes.count
+            statistics.bufferedBytes -= first.bytes.count
+            if first.transmission == 0 {
+                state.unsent -= 1  // acknowledged before it was sent: only a misbehaving peer does that
+            } else if !first.held {
+                acknowledgedAny = true
+                newlyAcknowledged(first, in: &state, largestBefore: largestBefore, windowLimited: windowLimited, now: now)
+                if first.sequence == largest { sampleFrom = first }
             }
+        }
+        if ack.through > state.acked {
             state.acked = ack.through
-            state.repeatedAcks = 0
             state.lastProgress = now
-            if let sample {
-                if let smoothed = state.smoothedRTT {
-                    let difference = smoothed > sample ? smoothed - sample : sample - smoothed
-                    state.deviationRTT = (state.deviationRTT * 3 + difference) / 4
-                    state.smoothedRTT = (smoothed * 7 + sample) / 8
-                } else {
-                    state.smoothedRTT = sample
-                    state.deviationRTT = sample / 2
+        }
+        // The frames the receiver holds are acknowledged too, and never sent again.
+        if let base = state.pending.first?.sequence {
+            for (index, byte) in ack.received.enumerated() where byte != 0 {
+                var bits = byte
+                while bits != 0 {
+                    let bit = UInt64(index * 8 + bits.trailingZeroBitCount)
+                    bits &= bits - 1
+                    let (sequence, overflow) = ack.through.addingReportingOverflow(2 + bit)
+                    guard !overflow, sequence >= base, sequence - base < UInt64(state.pending.count) else { continue }
+                    let position = Int(sequence - base)
+                    let frame = state.pending[position]
+                    guard !frame.held, frame.transmission != 0 else { continue }
+                    state.pending[position].held = true
+                    state.pending[position].inFlight = false
+                    state.pending[position].lost = false
+                    acknowledgedAny = true
+                    state.lastProgress = now
+                    newlyAcknowledged(frame, in: &state, largestBefore: largestBefore, windowLimited: windowLimited, now: now)
+                    if frame.sequence == largest { sampleFrom = frame }
                 }
             }
-        } else if !state.pending.isEmpty {
-            state.repeatedAcks += 1
         }
-        guard let base = state.pending.first?.sequence else { return [] }
-        // The frames the receiver holds are not sent again.
-        for (index, byte) in ack.received.enumerated() where byte != 0 {
-            var bits = byte
-            while bits != 0 {
-                let bit = UInt64(index * 8 + bits.trailingZeroBitCount)
-                bits &= bits - 1
-                let (sequence, overflow) = ack.through.addingReportingOverflow(2 + bit)
-                guard !overflow, sequence >= base, sequence - base < UInt64(state.pending.count) else { continue }
-                state.pending[Int(sequence - base)].held = true
-            }
+        // A round-trip sample from the highest frame acknowledged, if this is the first word
+        // of it and it was sent once (Karn's rule).
+        if let frame = sampleFrom, frame.retries == 0 {
+            let delay = min(Duration.microseconds(Int64(clamping: ack.delayMicroseconds)), configuration.maxAckDelay)
+            state.rtt.add(now - frame.sentAt, ackDelay: delay)
+            if state.rtt.showsQueueing { state.congestion.queueGrowing() }
         }
-        // A partial acknowledgement (the receiver holds everything up to the next hole) or
-        // a repeated one (a frame is missing) sends again every frame not held that was
-        // sent longer ago than the longest likely round trip: by then it should have been
-        // acknowledged or held, and frames that merely overtook each other have not.
-        guard progressed || state.repeatedAcks >= 2 else { return [] }
-        let wait = roundTrip(state)
-        var outputs: [Output] = []
-        for index in state.pending.indices where outputs.count < Self.resendBurst {
-            let frame = state.pending[index]
-            guard !frame.held, now - frame.lastSent > wait else { continue }
-            state.pending[index].lastSent = now
-            state.pending[index].retries += 1
-            outputs.append(.send(frame.bytes, to: source))
+        if acknowledgedAny { state.probeCount = 0 }
+        // The receiver got a frame twice: if this sender had declared it lost, the first copy
+        // arrived after all, overtaken by more than the thresholds allowed.
+        if ack.duplicate != 0, let index = state.losses.firstIndex(where: { $0.sequence == ack.duplicate }) {
+            let loss = state.losses.remove(at: index)
+            statistics.spuriousLosses += 1
+            widenReordering(&state, overtakenBy: loss.largestAcknowledged, transmission: loss.transmission, sentAt: loss.sentAt, now: now)
         }
-        statistics.retransmitted += outputs.count
-        if !outputs.isEmpty { state.repeatedAcks = 0 }
-        return outputs
+        detectLosses(&state, now: now)
+        return release(&state, to: source, now: now)
     }
 
-    /// The longest an acknowledgement is likely to take: the smoothed round trip plus four
-    /// deviations (as TCP's retransmission timeout), or before the first sample the
-    /// retransmission timeout plus the receiver's acknowledgement delay.
-    private func roundTrip(_ state: Outbound) -> Duration {
-        guard let smoothed = state.smoothedRTT else { return configuration.retransmitTimeout + configuration.ackDelay }
-        // At least two acknowledgement delays: acknowledgements that left together arrive
-        // and are read one after another, and the first ones know less than the last.
-        return max(smoothed + state.deviationRTT * 4, configuration.ackDelay * 2)
+    /// Books a frame the receiver has (delivered or held), whose copy went out: out of the
+    /// bytes in flight, the latest copy known to have arrived, and what its arrival says of
+    /// reordering.
+    private mutating func newlyAcknowledged(_ frame: Pending, in state: inout Outbound, largestBefore: UInt64, windowLimited: Bool,
+                                            now: Duration) {
+        if frame.inFlight { state.congestion.acknowledged(frame.bytes.count, sentAt: frame.sentAt, windowLimited: windowLimited) }
+        // A copy sent again less than the minimum round trip ago cannot be the one that
+        // arrived (RFC 8985 section 6.2): the earlier one did, and the loss was spurious.
+        let earlierCopyArrived = frame.lost || (frame.retries > 0 && now - frame.sentAt < state.rtt.minimum)
+        if frame.declaredLost, earlierCopyArrived {
+            statistics.spuriousLosses += 1
+            state.losses.removeAll { $0.sequence == frame.sequence }
+            let (transmission, sentAt) = frame.lost ? (frame.transmission, frame.sentAt) : (frame.previousTransmission, frame.previousSentAt)
+            widenReordering(&state, overtakenBy: largestBefore, transmission: transmission, sentAt: sentAt, now: now)
+            return
+        }
+        guard !earlierCopyArrived else { return }
+        if frame.retries == 0, frame.transmission < largestBefore {
+            // Overtaken without being declared lost: reordering, measured before it costs a copy.
+            widenReordering(&state, overtakenBy: largestBefore, transmission: frame.transmission, sentAt: frame.sentAt, now: now)
+        }
+        if frame.transmission > state.largestAckedTransmission {
+            state.largestAckedTransmission = frame.transmission
+            state.largestAckedSentAt = frame.sentAt
+        }
+    }
+
+    /// Copies sent up to `largest - transmission` later arrived first, and the copy took
+    /// `now - sentAt`: the packet threshold and the time threshold take that in (RFC 9002
+    /// section 6.1 allows adaptive thresholds), up to the reorder window and the longest
+    /// probe timeout.
+    private func widenReordering(_ state: inout Outbound, overtakenBy largest: UInt64, transmission: UInt64, sentAt: Duration, now: Duration) {
+        if largest > transmission {
+            state.packetThreshold = min(max(state.packetThreshold, largest - transmission + 1), UInt64(configuration.reorderWindow))
+        }
+        let took = now - sentAt
+        if took > state.rtt.smoothed {
+            state.reordering = min(max(state.reordering, took - state.rtt.smoothed), configuration.maxProbeTimeout)
+        }
+    }
+
+    /// Declares lost every copy in flight that a later acknowledged copy passed by the
+    /// packet threshold, or that was sent longer than the loss delay ago, and sets the
+    /// loss timer for the earliest of the rest below the largest acknowledged.
+    private mutating func detectLosses(_ state: inout Outbound, now: Duration) {
+        state.lossTime = nil
+        let largest = state.largestAckedTransmission
+        guard largest > 0 else { return }
+        let delay = state.rtt.lossDelay(reordering: state.reordering)
+        var latestLost: Duration?
+        for index in state.pending.indices {
+            let frame = state.pending[index]
+            // Copies sent once go out in sequence order, and copies sent again after them:
+            // past the first frame sent once after the largest, none is below it.
+            if frame.transmission == 0 || frame.retries == 0 && frame.transmission > largest { break }
+            guard frame.inFlight, frame.transmission < largest else { continue }
+            let passed = largest - frame.transmission >= state.packetThreshold
+                && state.largestAckedSentAt - frame.sentAt >= state.rtt.reorderingSpacing
+            if passed || now - frame.sentAt >= delay {
+                state.pending[index].inFlight = false
+                state.pending[index].lost = true
+                state.pending[index].declaredLost = true
+                state.congestion.lost(frame.bytes.count)
+                state.resend.append(frame.sequence)
+                state.losses.append(Loss(sequence: frame.sequence, transmission: frame.transmission, sentAt: frame.sentAt,
+                                         largestAcknowledged: largest))
+                if state.losses.count > configuration.reorderWindow { state.losses.removeFirst() }
+                statistics.framesLost += 1
+                latestLost = max(latestLost ?? frame.sentAt, frame.sentAt)
+            } else {
+                state.lossTime = min(state.lossTime ?? frame.sentAt + delay, frame.sentAt + delay)
+            }
+        }
+        if let latestLost {
+            let before = state.congestion.congestionEvents
+            state.congestion.congestion(sentAt: latestLost, now: now, queueing: state.rtt.showsQueueing)
+            statistics.congestionEvents += state.congestion.congestionEvents - before
+        }
     }
 
     // MARK: Timer
 
-    /// The work of one timer tick: owed acknowledgements, retransmissions, and removal of
-    /// recipients whose acknowledgements stopped.
+    /// The work of one timer tick: owed acknowledgements, the loss and probe timers, what
+    /// the pacer lets out now, and removal of recipients whose acknowledgements stopped.
     mutating func tick(now: Duration) -> [Output] {
         var outputs: [Output] = []
         for source in Array(inbound.keys) {
             guard var stream = inbound[source]?.reliable, stream.ackOwed else { continue }
-            outputs.append(ack(stream, to: source))
-            stream.ackOwed = false
-            stream.deliveredSinceAck = 0
+            outputs.append(ack(&stream, to: source, now: now))
             inbound[source]?.reliable = stream
         }
         for recipient in Array(outbound.keys) {
             guard var state = outbound.removeValue(forKey: recipient) else { continue }
             defer { outbound[recipient] = state }
             if removed.contains(recipient) {
-                // A probe: the oldest frame again, at the longest retry interval, so that a
+                // A probe: the oldest frame again, at the longest probe interval, so that a
                 // peer that can hear us answers and is taken back.
-                if !state.pending.isEmpty, now >= state.pending[0].lastSent + configuration.maxRetransmitTimeout {
-                    state.pending[0].lastSent = now
+                if !state.pending.isEmpty, now >= state.pending[0].sentAt + configuration.maxProbeTimeout {
+                    state.pending[0].sentAt = now
                     state.pending[0].retries += 1
                     statistics.retransmitted += 1
                     outputs.append(.send(state.pending[0].bytes, to: recipient))
                 }
                 continue
             }
-            if let first = state.pending.first, now - max(state.lastProgress, first.firstSent) >= configuration.peerTimeout {
-                // The rest is dropped: a peer taken back gets new streams.
-                for dropped in state.pending.dropFirst() {
-                    state.pendingBytes -= dropped.bytes.count
-                    statistics.bufferedBytes -= dropped.bytes.count
-                }
-                state.pending.removeLast(state.pending.count - 1)
-                statistics.removedPeers.append(recipient)
-                removed.insert(recipient)
+            if !state.pending.isEmpty, now - state.lastProgress >= configuration.peerTimeout {
+                remove(recipient, &state, now: now)
                 outputs.append(.removed(recipient))
                 continue
             }
-            var burst = 0
-            for index in state.pending.indices where burst < Self.resendBurst && !state.pending[index].held
-                && now >= state.pending[index].lastSent + retransmitWait(state.pending[index].retries)
+            if let lossTime = state.lossTime, now >= lossTime {
+                detectLosses(&state, now: now)
+            } else if state.lossTime == nil, state.congestion.bytesInFlight > 0,
+                      now >= state.lastSent + probeTimeout(state),
+                      let index = state.pending.firstIndex(where: { $0.inFlight })
             {
-                burst += 1
-                state.pending[index].lastSent = now
+                // Nothing acknowledged for a probe timeout: the oldest frame in flight goes
+                // again, outside the window, and the next timeout is twice as long.
+                state.probeCount += 1
+                statistics.probeTimeouts += 1
+                if state.probeCount == Self.persistentProbes {
+                    state.congestion.persistentCongestion(now: now)
+                    statistics.congestionEvents += 1
+                }
                 state.pending[index].retries += 1
                 statistics.retransmitted += 1
-                outputs.append(.send(state.pending[index].bytes, to: recipient))
+                outputs.append(transmit(&state, at: index, to: recipient, now: now))
             }
+            outputs += release(&state, to: recipient, now: now)
         }
         return outputs
+    }
+
+    /// The probe timeout to `state`'s recipient now, doubled per probe sent without answer,
+    /// at most ``DeliveryConfiguration/maxProbeTimeout``.
+    private func probeTimeout(_ state: Outbound) -> Duration {
+        var timeout = state.rtt.probeTimeout(maxAckDelay: configuration.maxAckDelay)
+        for _ in 0..<min(state.probeCount, 16) where timeout < configuration.maxProbeTimeout {
+            timeout *= 2
+        }
+        return min(timeout, configuration.maxProbeTimeout)
+    }
+
+    /// Removes `recipient` for silence: of what was kept for it only the oldest frame stays,
+    /// as the probe that makes a peer that can hear us answer.
+    private mutating func remove(_ recipient: ParticipantID, _ state: inout Outbound, now: Duration) {
+        for dropped in state.pending.dropFirst() {
+            state.pendingBytes -= dropped.bytes.count
+            statistics.bufferedBytes -= dropped.bytes.count
+        }
+        state.pending.removeLast(state.pending.count - 1)
+        // The probe's clock runs from now if it was never sent.
+        if state.pending[0].transmission == 0 { state.pending[0].sentAt = now - configuration.maxProbeTimeout }
+        state.unsent = 0
+        state.resend.removeAll()
+        statistics.removedPeers.append(recipient)
+        removed.insert(recipient)
     }
 
     /// Takes back `participant`, removed for silence and now heard again: new streams to
@@ -553,13 +774,20 @@ struct DeliveryEngine {
         return joined(participant, now: now)
     }
 
-    /// The wait before retry number `retries + 1`.
-    private func retransmitWait(_ retries: Int) -> Duration {
-        var wait = configuration.retransmitTimeout
-        for _ in 0..<min(retries, 16) where wait < configuration.maxRetransmitTimeout {
-            wait *= 2
+    /// Each reachable recipient's round trip, window and pacing now.
+    var paths: [ParticipantID: DeliveryPathStatistics] {
+        var paths: [ParticipantID: DeliveryPathStatistics] = [:]
+        for (recipient, state) in outbound where !removed.contains(recipient) {
+            let congestion = state.congestion
+            paths[recipient] = DeliveryPathStatistics(
+                smoothedRTT: state.rtt.smoothed, rttVariation: state.rtt.variation, minRTT: state.rtt.minimum,
+                latestRTT: state.rtt.latest, congestionWindow: congestion.window, bytesInFlight: congestion.bytesInFlight,
+                slowStartThreshold: congestion.slowStartThreshold == Int.max ? nil : congestion.slowStartThreshold,
+                pacingRate: congestion.pacingRate(smoothed: state.rtt.smoothed), packetThreshold: Int(state.packetThreshold),
+                reorderingDelay: state.reordering, probeCount: state.probeCount, framesKept: state.pending.count,
+                framesNotSent: state.unsent)
         }
-        return min(wait, configuration.maxRetransmitTimeout)
+        return paths
     }
 
     /// The bytes waiting for `recipient`'s acknowledgement.

@@ -16,7 +16,8 @@ public enum _DeliveryFuzzing {
     /// - 1: the same frame with bit `a & 7` of byte `b % count` flipped;
     /// - 2: the n bytes as they are;
     /// - 3: an acknowledgement from the peer: of this participant's reliable stream to it
-    ///   when `a < 128`, else of stream `a`; through `b`;
+    ///   when `a < 128`, else of stream `a`; through `b`; the n bytes as the bitmap of held
+    ///   frames; a delay of 100 × n µs; a duplicate report of `b + 1` when `a & 64`;
     /// - 4: `(a + 1) × (b + 1)` ms pass and the timer ticks;
     /// - 5: this participant sends the peer a frame of n body bytes, reliable when `a` is
     ///   even (failing, not waiting, when the buffer is full);
@@ -28,7 +29,11 @@ public enum _DeliveryFuzzing {
     /// a removed peer unless the same step took it back first (a `.joined` output: a peer
     /// heard again); a removed peer keeps at most one frame (its probe); each reorder buffer holds at most 16 frames and 4,096 bytes; the
     /// frames kept for each recipient stay within 4,096 bytes and the statistics' total is
-    /// their sum; at most 8 retired incarnations per peer.
+    /// their sum; at most 8 retired incarnations per peer; for each reachable recipient the
+    /// bytes counted in flight are those of the frames marked in flight, the frames never
+    /// sent are exactly the counted ones at the end, no frame is both held and in flight or
+    /// lost, the congestion window stays between its minimum and the buffer, and the frames
+    /// kept are consecutive.
     public static func violations(_ input: [UInt8]) -> [String] {
         // The engine never reads the clock (time comes in as `now`); its own incarnations
         // are fixed, so acknowledgements can name them.
@@ -65,7 +70,8 @@ public enum _DeliveryFuzzing {
                 outputs = engine.receive(TransportMessage(source: peer, bytes: bytes, arrival: now), now: now)
             case 3:
                 let stream = a < 128 ? engine.outbound[peer]?.reliableStream ?? 3 : UInt32(a)
-                let ack = DeliveryAck(stream: stream, through: UInt64(b)).frame()
+                let ack = DeliveryAck(stream: stream, through: UInt64(b), received: Array(bytes.prefix(DeliveryAck.maxReceivedBytes)),
+                                      delayMicroseconds: UInt64(count) * 100, duplicate: a & 64 != 0 ? UInt64(b) + 1 : 0).frame()
                 outputs = engine.receive(TransportMessage(source: peer, bytes: ack, arrival: now), now: now)
             case 4:
                 now += .milliseconds((Int(a) + 1) * (Int(b) + 1))
@@ -147,6 +153,26 @@ public enum _DeliveryFuzzing {
             for (recipient, outbound) in engine.outbound {
                 if engine.removed.contains(recipient), outbound.pending.count > 1 {
                     violations.append("\(outbound.pending.count) frames kept for \(recipient), which was removed")
+                }
+                if !engine.removed.contains(recipient) {
+                    let inFlight = outbound.pending.reduce(0) { $0 + ($1.inFlight ? $1.bytes.count : 0) }
+                    if inFlight != outbound.congestion.bytesInFlight {
+                        violations.append("\(outbound.congestion.bytesInFlight) bytes counted in flight to \(recipient), the frames hold \(inFlight)")
+                    }
+                    let neverSent = outbound.pending.reversed().prefix { $0.transmission == 0 }.count
+                    if neverSent != outbound.unsent || outbound.pending.dropLast(outbound.unsent).contains(where: { $0.transmission == 0 }) {
+                        violations.append("\(outbound.unsent) frames counted unsent to \(recipient), \(neverSent) at the end never went")
+                    }
+                    if outbound.pending.contains(where: { $0.held && ($0.inFlight || $0.lost) || $0.inFlight && $0.lost }) {
+                        violations.append("a frame to \(recipient) is both held, in flight or lost")
+                    }
+                    if outbound.congestion.window < CongestionControl.minimumWindow || outbound.congestion.window > configuration.maxBufferedBytes {
+                        violations.append("congestion window \(outbound.congestion.window) to \(recipient) out of bounds")
+                    }
+                    if let base = outbound.pending.first?.sequence,
+                       outbound.pending.enumerated().contains(where: { $0.element.sequence != base + UInt64($0.offset) }) {
+                        violations.append("the frames kept for \(recipient) are not consecutive")
+                    }
                 }
                 let bytes = outbound.pending.reduce(0) { $0 + $1.bytes.count }
                 if bytes != outbound.pendingBytes || bytes > configuration.maxBufferedBytes {

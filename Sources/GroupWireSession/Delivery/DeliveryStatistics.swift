@@ -2,9 +2,16 @@
 public struct DeliveryStatistics: Sendable, Hashable {
     /// Frames sent the first time, reliable and unreliable, one per recipient.
     public var framesSent = 0
-    /// Frames sent again: after a timeout, when acknowledgements show them missing, or as
-    /// the probe a removed recipient gets at the longest retry interval.
+    /// Frames sent again: declared lost, as a probe when acknowledgements stop, or as the
+    /// probe a removed recipient gets at the longest probe interval.
     public var retransmitted = 0
+    /// Frames declared lost (a later frame acknowledged past the packet or time threshold).
+    public var framesLost = 0
+    /// Frames declared lost that arrived after all (their acknowledgement came too soon
+    /// to be for the copy sent again); each widens the reordering the sender tolerates.
+    public var spuriousLosses = 0
+    /// Probe timeouts that fired (each sends one frame again).
+    public var probeTimeouts = 0
     /// Acknowledgements sent.
     public var acksSent = 0
     /// Frames delivered up, exactly once each.
@@ -31,10 +38,41 @@ public struct DeliveryStatistics: Sendable, Hashable {
     /// Removed recipients taken back because they were heard again, in order (reported as
     /// reachable: a `.joined` event).
     public var restoredPeers: [ParticipantID] = []
+    /// Congestion events: a window halved, or collapsed after persistent congestion.
+    public var congestionEvents = 0
+    /// Each reachable recipient's round trip, congestion window and pacing now.
+    public var paths: [ParticipantID: DeliveryPathStatistics] = [:]
     /// Bytes of reliable frames kept for retransmission now, over all recipients (removed
     /// ones too, until they leave or are taken back).
     public var bufferedBytes = 0
 
     /// Creates empty statistics.
     public init() {}
+}
+
+/// The state of the reliable stream to one recipient: what loss detection and congestion
+/// control know of the path (Spec/FORMAT.md, "Delivery").
+public struct DeliveryPathStatistics: Sendable, Hashable {
+    /// The smoothed round trip, its variation, the minimum and the latest sample (before the
+    /// first sample: the configuration's initial round trip, half of it, zero, zero).
+    public var smoothedRTT: Duration
+    public var rttVariation: Duration
+    public var minRTT: Duration
+    public var latestRTT: Duration
+    /// The congestion window in bytes, and the bytes in flight now.
+    public var congestionWindow: Int
+    public var bytesInFlight: Int
+    /// Where slow start ends (nil: still in the first slow start).
+    public var slowStartThreshold: Int?
+    /// The pacer's rate in bytes per second.
+    public var pacingRate: Double
+    /// Later frames acknowledged before a frame is declared lost (3, widened by reordering).
+    public var packetThreshold: Int
+    /// The extra delay of overtaken frames tolerated beyond the smoothed round trip.
+    public var reorderingDelay: Duration
+    /// Consecutive probe timeouts without an acknowledgement.
+    public var probeCount: Int
+    /// Frames kept: sent and waiting for acknowledgement, or not sent yet (window or pacer).
+    public var framesKept: Int
+    public var framesNotSent: Int
 }

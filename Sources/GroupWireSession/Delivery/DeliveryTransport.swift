@@ -1,3 +1,4 @@
+import DequeModule
 import GroupWire
 import Synchronization
 
@@ -62,7 +63,7 @@ public final class DeliveryTransport: Transport {
             core.close()
             continuation.finish()
         }
-        let period = configuration.ackDelay
+        let period = configuration.maxAckDelay
         let ticking = Task {
             var next = clock.now() + period
             while !Task.isCancelled {
@@ -129,21 +130,8 @@ public final class DeliveryTransport: Transport {
             return
         }
         let outputs = try await core.prepare(frames, to: recipients, mode: mode, configuration: configuration, clock: clock)
-        for case .send(let bytes, let recipient) in outputs {
-            do {
-                // Unreliable frames take the transport's own unreliable mode where it has
-                // one (the platform messenger's): no point in its retransmitting them.
-                if mode == .reliable {
-                    try await base.send(bytes, to: .only([recipient]))
-                } else {
-                    try await base.send([bytes], to: .only([recipient]), mode: mode)
-                }
-            } catch where error.kind == .transportClosed {
-                throw error
-            } catch {
-                // Reliable frames are kept and sent again; an unreliable one is lost, as
-                // the mode allows.
-            }
+        if let failure = await core.send(outputs, mode: mode, base: base, waits: true) {
+            throw failure
         }
     }
 }
@@ -156,11 +144,29 @@ extension DeliveryTransport {
             var waiters: [UInt64: CheckedContinuation<Void, Never>] = [:]
             var nextWaiter: UInt64 = 0
             var isClosed = false
+            /// Frames to send, in the order the engine numbered their copies, and whether a
+            /// task is sending them now.
+            var outbox = Deque<Outgoing>()
+            var isSending = false
+            /// Senders waiting until the task sending for them has sent their last frame
+            /// (by token), and the tokens whose frames went before their sender waited.
+            var sent: [UInt64: CheckedContinuation<Void, Never>] = [:]
+            var sentEarly: Set<UInt64> = []
+            var nextToken: UInt64 = 0
 
             mutating func takeWaiters() -> [CheckedContinuation<Void, Never>] {
                 defer { waiters.removeAll() }
                 return Array(waiters.values)
             }
+        }
+
+        /// A frame for the transport underneath, and the mode it goes in.
+        private struct Outgoing {
+            let bytes: [UInt8]
+            let recipient: ParticipantID
+            let mode: DeliveryMode
+            /// Set on the last frame of a send that waits for it to go.
+            var token: UInt64?
         }
 
         private let state: Mutex<State>
@@ -169,7 +175,13 @@ extension DeliveryTransport {
             state = Mutex(State(engine: engine))
         }
 
-        var statistics: DeliveryStatistics { state.withLock { $0.engine.statistics } }
+        var statistics: DeliveryStatistics {
+            state.withLock { state in
+                var statistics = state.engine.statistics
+                statistics.paths = state.engine.paths
+                return statistics
+            }
+        }
 
         /// Senders waiting for room now.
         var waitingSends: Int { state.withLock { $0.waiters.count } }
@@ -203,20 +215,98 @@ extension DeliveryTransport {
             return outputs
         }
 
-        /// Sends and yields what the engine asked for, in order.
+        /// Yields what the engine handed up, and sends what it asked to send, in order.
         func perform(_ outputs: [DeliveryEngine.Output], base: any Transport,
                      continuation: AsyncStream<TransportEvent>.Continuation) async {
             for output in outputs {
                 switch output {
-                case .send(let bytes, let recipient):
-                    // A lost acknowledgement or retransmission is sent again by the timer.
-                    try? await base.send(bytes, to: .only([recipient]))
+                case .send:
+                    break
                 case .deliver(let message):
                     continuation.yield(.message(message))
                 case .removed(let participant), .left(let participant):
                     continuation.yield(.left(participant))
                 case .joined(let participant):
                     continuation.yield(.joined(participant))
+                }
+            }
+            // A lost acknowledgement or copy is covered by the next one, or by a probe.
+            _ = await send(outputs, mode: .reliable, base: base)
+        }
+
+        /// Sends the frames among `outputs` in the order the engine gave them, whichever
+        /// task's outputs they are: loss detection judges copies by the order it numbered
+        /// them, so the layer's tasks (the app's sends, acknowledgements, the timer) must
+        /// not overtake each other on the way down. The first task to find nobody sending
+        /// sends everything queued, its own frames and those queued meanwhile.
+        /// - Returns: `transportClosed` if the transport underneath closed while this task
+        ///   was sending; other failures are not reported (reliable frames are kept and sent
+        ///   again; an unreliable frame is lost, as its mode allows).
+        ///
+        /// With `waits` (an app's send), a task that finds another sending waits until its
+        /// frames went, so a fast app is held back by the transport as before and the queue
+        /// stays bounded; the layer's own tasks do not wait (what they send is bounded by
+        /// the frames kept).
+        func send(_ outputs: [DeliveryEngine.Output], mode: DeliveryMode, base: any Transport, waits: Bool = false) async -> WireError? {
+            let (mustSend, token) = state.withLock { state -> (Bool, UInt64?) in
+                let start = state.outbox.count
+                for case .send(let bytes, let recipient) in outputs {
+                    state.outbox.append(Outgoing(bytes: bytes, recipient: recipient, mode: mode))
+                }
+                guard state.outbox.count > start else { return (false, nil) }
+                guard state.isSending else {
+                    state.isSending = true
+                    return (true, nil)
+                }
+                guard waits else { return (false, nil) }
+                state.nextToken += 1
+                state.outbox[state.outbox.count - 1].token = state.nextToken
+                return (false, state.nextToken)
+            }
+            if let token {
+                await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+                    let now = state.withLock { state -> Bool in
+                        if state.sentEarly.remove(token) != nil { return true }
+                        state.sent[token] = continuation
+                        return false
+                    }
+                    if now { continuation.resume() }
+                }
+            }
+            guard mustSend else { return nil }
+            var failure: WireError?
+            while true {
+                let batch = state.withLock { state -> [Outgoing] in
+                    let batch = Array(state.outbox)
+                    state.outbox.removeAll(keepingCapacity: true)
+                    if batch.isEmpty { state.isSending = false }
+                    return batch
+                }
+                guard !batch.isEmpty else { return failure }
+                for frame in batch {
+                    do {
+                        // Unreliable frames take the transport's own unreliable mode where
+                        // it has one (the platform messenger's): no point in its
+                        // retransmitting them.
+                        if frame.mode == .reliable {
+                            try await base.send(frame.bytes, to: .only([frame.recipient]))
+                        } else {
+                            try await base.send([frame.bytes], to: .only([frame.recipient]), mode: frame.mode)
+                        }
+                    } catch where error.kind == .transportClosed {
+                        failure = error
+                    } catch {
+                    }
+                    if let token = frame.token {
+                        let waiter = state.withLock { state -> CheckedContinuation<Void, Never>? in
+                            guard let waiter = state.sent.removeValue(forKey: token) else {
+                                state.sentEarly.insert(token)
+                                return nil
+                            }
+                            return waiter
+                        }
+                        waiter?.resume()
+                    }
                 }
             }
         }

@@ -14,6 +14,8 @@ import Testing
             let stream: UInt32
             let through: UInt64
             let received: String
+            let delay: UInt64
+            let duplicate: UInt64
         }
 
         struct Failure: Decodable {
@@ -50,7 +52,8 @@ import Testing
         let body = try vector.body()
         let ack = try DeliveryAck(body)
         let received = try Hex.bytes(expected.received)
-        #expect(ack == DeliveryAck(stream: expected.stream, through: expected.through, received: received))
+        #expect(ack == DeliveryAck(stream: expected.stream, through: expected.through, received: received,
+                                   delayMicroseconds: expected.delay, duplicate: expected.duplicate))
         #expect(try DeliveryAck(ack.payload()) == ack)
         if vector.name == "example" {
             #expect(ack.payload() == body, "the canonical encoding is FORMAT.md's example")

@@ -20,8 +20,9 @@ import Testing
         return TransportMessage(source: peer, bytes: bytes, arrival: .zero)
     }
 
-    func ack(_ stream: UInt32, through: UInt64, received: [UInt8] = []) -> TransportMessage {
-        TransportMessage(source: peer, bytes: DeliveryAck(stream: stream, through: through, received: received).frame(), arrival: .zero)
+    func ack(_ stream: UInt32, through: UInt64, received: [UInt8] = [], duplicate: UInt64 = 0) -> TransportMessage {
+        TransportMessage(source: peer, bytes: DeliveryAck(stream: stream, through: through, received: received, duplicate: duplicate).frame(),
+                         arrival: .zero)
     }
 
     /// The numbers of the frames delivered, and the acknowledgements sent, among `outputs`.
@@ -52,54 +53,125 @@ import Testing
             acks += sent
         }
         #expect(acks == [DeliveryAck(stream: 7, through: 16)], "one acknowledgement for the first 16, none yet for the 17th")
-        #expect(summary(engine.tick(now: .milliseconds(10))).acks == [DeliveryAck(stream: 7, through: 17)])
+        #expect(summary(engine.tick(now: .milliseconds(10))).acks == [DeliveryAck(stream: 7, through: 17, delayMicroseconds: 10_000)],
+                "the 17th at the next tick, saying it was held back 10 ms")
         #expect(summary(engine.tick(now: .milliseconds(20))).acks.isEmpty, "nothing owed")
         #expect(engine.statistics.acksSent == 2)
     }
 
-    @Test func anAcknowledgementSaysWhichFramesAfterAHoleAreHeldAndOnlyTheHolesAreSentAgain() throws {
+    /// The sequences of the data frames sent among `outputs`.
+    func sentSequences(_ outputs: [DeliveryEngine.Output]) -> [UInt64] {
+        outputs.compactMap { output -> UInt64? in
+            guard case .send(let bytes, _) = output else { return nil }
+            return try? DeliveryFraming.peek(bytes).delivery?.sequence
+        }
+    }
+
+    @Test func aFrameIsLostOnceTheTimeThresholdPassesAfterALaterOneArrivedAndHeldFramesAreNeverSentAgain() throws {
         var receiver = engine()
         _ = receiver.receive(arriving(1, stream: 7, sequence: 1), now: .zero)
         _ = receiver.receive(arriving(3, stream: 7, sequence: 3), now: .zero)
-        let acks = summary(receiver.receive(arriving(5, stream: 7, sequence: 5), now: .zero)).acks
-        // Through 1; held: 3 and 5 (bit i is sequence through + 2 + i).
-        #expect(acks == [DeliveryAck(stream: 7, through: 1, received: [0b101])])
+        #expect(summary(receiver.receive(arriving(5, stream: 7, sequence: 5), now: .milliseconds(2))).acks.isEmpty)
+        // At the tick: through 1; held: 3 and 5 (bit i is sequence through + 2 + i); 5, the
+        // highest, arrived 8 ms before.
+        #expect(summary(receiver.tick(now: .milliseconds(10))).acks == [DeliveryAck(stream: 7, through: 1, received: [0b101], delayMicroseconds: 8000)])
 
         var sender = engine()
         _ = sender.joined(peer, now: .zero)
         let stream = sender.outbound[peer]!.reliableStream
-        _ = try sender.prepare((0..<6).map { numberedFrame($0) }, to: [peer], mode: .reliable, now: .zero, failWhenFull: false)
-        // Frame 1's acknowledgement after 20 ms is the first sample: the longest likely round
-        // trip is 20 + 4 × 10 ms, so holes sent 20 ms ago may still be on their way.
-        #expect(sender.receive(ack(stream, through: 1, received: [0b101]), now: .milliseconds(20)).isEmpty)
-        #expect(sender.receive(ack(stream, through: 1, received: [0b101]), now: .milliseconds(70)).isEmpty, "the first repeat")
-        let resent = sender.receive(ack(stream, through: 1, received: [0b101]), now: .milliseconds(71))
-        let sequences = resent.compactMap { output -> UInt64? in
-            guard case .send(let bytes, _) = output else { return nil }
-            return try? DeliveryFraming.peek(bytes).delivery?.sequence
+        guard case .ready(let first) = try sender.prepare((0..<6).map { numberedFrame($0) }, to: [peer], mode: .reliable, now: .zero,
+                                                          failWhenFull: false)
+        else {
+            Issue.record("no room")
+            return
         }
-        #expect(sequences == [2, 4, 6], "every frame not held and sent longer ago than the round trip allows, not 3 and 5")
-        #expect(sender.outbound[peer]!.pending.map(\.held) == [false, true, false, true, false])
-        let timed = sender.tick(now: .milliseconds(400)).count
-        #expect(timed == 3, "the timer resends 2, 4 and 6, never the held 3 and 5")
+        #expect(sentSequences(first) == [1, 2, 3, 4, 5, 6], "six small frames fit the initial window and the pacer's burst")
+        // At 20 ms, 3 and 5 are held: the first sample (20 ms, varying by 10) makes the time
+        // threshold 20 + 2 × 10 ms; sent together, 2 and 4 are not passed by frames sent
+        // later, so the packet threshold does not count.
+        #expect(sender.receive(ack(stream, through: 1, received: [0b101]), now: .milliseconds(20)).isEmpty)
+        let path = sender.outbound[peer]!
+        #expect(path.rtt.smoothed == .milliseconds(20) && path.lossTime == .milliseconds(40))
+        #expect(path.pending.map(\.held) == [false, true, false, true, false])
+        #expect(sentSequences(sender.tick(now: .milliseconds(39))).isEmpty)
+        #expect(sentSequences(sender.tick(now: .milliseconds(40))) == [2, 4], "the time threshold")
+        #expect(sender.statistics.framesLost == 2 && sender.statistics.retransmitted == 2)
+        // Nothing more is acknowledged: the probe timeout (20 + 4 × 10 + 10 ms after the last
+        // send) sends the oldest frame in flight again; 3 and 5 are held, never.
+        #expect(sentSequences(sender.tick(now: .milliseconds(109))).isEmpty)
+        #expect(sentSequences(sender.tick(now: .milliseconds(110))) == [2])
+        #expect(sender.statistics.probeTimeouts == 1)
+        // Everything arrives: the buffer empties and the bytes in flight are zero again.
+        _ = sender.receive(ack(stream, through: 6), now: .milliseconds(120))
+        #expect(sender.outbound[peer]!.pending.isEmpty && sender.outbound[peer]!.congestion.bytesInFlight == 0)
+        #expect(sender.statistics.bufferedBytes == 0 && sender.outbound[peer]!.probeCount == 0)
     }
 
-    @Test func aGapIsAcknowledgedAtOnceAndFilledFramesAreDeliveredInOrder() {
+    @Test func aLossThatTurnsOutSpuriousWidensTheReorderingTheSenderTolerates() throws {
+        var sender = engine()
+        _ = sender.joined(peer, now: .zero)
+        let stream = sender.outbound[peer]!.reliableStream
+        _ = try sender.prepare([numberedFrame(0)], to: [peer], mode: .reliable, now: .zero, failWhenFull: false)
+        _ = try sender.prepare((1..<5).map { numberedFrame($0) }, to: [peer], mode: .reliable, now: .milliseconds(20), failWhenFull: false)
+        // 2 ... 5 held at 30 ms (a 10 ms round trip): frame 1 is four copies and 20 ms behind
+        // them and goes again at once.
+        #expect(sentSequences(sender.receive(ack(stream, through: 0, received: [0b1111]), now: .milliseconds(30))) == [1])
+        // The receiver then reports frame 1 twice: the first copy had only been overtaken.
+        #expect(sender.receive(ack(stream, through: 5, duplicate: 1), now: .milliseconds(50)).isEmpty)
+        #expect(sender.statistics.spuriousLosses == 1)
+        let path = sender.outbound[peer]!
+        #expect(path.packetThreshold == 5, "copy 1 was passed by copy 5: a threshold of 5 would have waited")
+        #expect(path.reordering == .milliseconds(40), "it took 50 ms where the round trip is 10 ms")
+        #expect(path.rtt.lossDelay(reordering: path.reordering) == .milliseconds(50))
+        // A report of a frame never declared lost (a lost acknowledgement's) changes nothing.
+        _ = try sender.prepare([numberedFrame(6)], to: [peer], mode: .reliable, now: .milliseconds(50), failWhenFull: false)
+        _ = sender.receive(ack(stream, through: 6, duplicate: 6), now: .milliseconds(60))
+        #expect(sender.statistics.spuriousLosses == 1 && sender.outbound[peer]!.packetThreshold == 5)
+    }
+
+    @Test func aFrameOvertakenWithoutBeingDeclaredLostWidensTheTimeThresholdBeforeItCostsACopy() throws {
+        var sender = engine()
+        _ = sender.joined(peer, now: .zero)
+        let stream = sender.outbound[peer]!.reliableStream
+        _ = try sender.prepare((0..<5).map { numberedFrame($0) }, to: [peer], mode: .reliable, now: .zero, failWhenFull: false)
+        // 4 arrives before 2 and 3: two copies past 2, under the packet threshold; the
+        // first sample is 10 ms.
+        #expect(sender.receive(ack(stream, through: 1, received: [0b10]), now: .milliseconds(10)).isEmpty)
+        // 2, 3 and 5 arrive at 16 ms (no timer tick came between): 2 and 3 took 16 ms where
+        // the round trip was 10, so 6 ms more are tolerated from now on, before any copy.
+        #expect(sender.receive(ack(stream, through: 5), now: .milliseconds(16)).isEmpty)
+        let path = sender.outbound[peer]!
+        #expect(path.reordering == .milliseconds(6) && path.packetThreshold == 3)
+        #expect(sender.statistics.framesLost == 0 && sender.statistics.retransmitted == 0)
+    }
+
+    @Test func gapsAndDuplicatesAreAcknowledgedWithinTheAckDelayAndAFillBehindManyHeldFramesAtOnce() {
         var engine = engine { $0.reorderWindow = 4 }
         var (delivered, acks) = summary(engine.receive(arriving(3, stream: 7, sequence: 3), now: .zero))
-        #expect(delivered.isEmpty && acks == [DeliveryAck(stream: 7, through: 0, received: [0b10])])
+        #expect(delivered.isEmpty && acks.isEmpty, "a gap: owed, the sender's thresholds need later frames anyway")
         (delivered, acks) = summary(engine.receive(arriving(3, stream: 7, sequence: 3), now: .zero))
-        #expect(delivered.isEmpty && acks == [DeliveryAck(stream: 7, through: 0, received: [0b10])], "a duplicate of a waiting frame")
+        #expect(delivered.isEmpty && acks.isEmpty, "a duplicate of a waiting frame: owed")
         #expect(engine.statistics.duplicatesDropped == 1)
-        (delivered, _) = summary(engine.receive(arriving(6, stream: 7, sequence: 6), now: .zero))
-        #expect(delivered.isEmpty && engine.statistics.overflowDropped == 1, "5 ahead of the next expected: over the window of 4")
-        (delivered, _) = summary(engine.receive(arriving(2, stream: 7, sequence: 2), now: .zero))
+        (delivered, acks) = summary(engine.receive(arriving(6, stream: 7, sequence: 6), now: .zero))
+        #expect(delivered.isEmpty && acks.isEmpty && engine.statistics.overflowDropped == 1, "5 ahead of the next expected: over the window of 4")
+        (delivered, _) = summary(engine.receive(arriving(2, stream: 7, sequence: 2), now: .milliseconds(1)))
         #expect(delivered.isEmpty)
-        (delivered, _) = summary(engine.receive(arriving(1, stream: 7, sequence: 1), now: .zero))
-        #expect(delivered == [1, 2, 3])
-        (delivered, acks) = summary(engine.receive(arriving(2, stream: 7, sequence: 2), now: .zero))
-        #expect(delivered.isEmpty && acks == [DeliveryAck(stream: 7, through: 3)], "an old duplicate")
+        (delivered, acks) = summary(engine.receive(arriving(1, stream: 7, sequence: 1), now: .milliseconds(1)))
+        #expect(delivered == [1, 2, 3] && acks.isEmpty, "five frames to acknowledge: under 16")
+        (delivered, acks) = summary(engine.receive(arriving(2, stream: 7, sequence: 2), now: .milliseconds(2)))
+        #expect(delivered.isEmpty && acks.isEmpty, "an old duplicate")
+        #expect(summary(engine.tick(now: .milliseconds(10))).acks == [DeliveryAck(stream: 7, through: 3, delayMicroseconds: 10_000, duplicate: 3)],
+                "one acknowledgement at the tick: 3, the highest, arrived 10 ms ago; 3 the highest duplicate")
         #expect(engine.inbound[peer]?.reliable?.waiting.isEmpty == true)
+
+        // Fifteen frames held behind a missing one, then the missing one: 16 frames newly
+        // acknowledged by one arrival, at once, so the sender's buffer empties.
+        var other = self.engine()
+        for sequence in 2...16 {
+            #expect(summary(other.receive(arriving(sequence, stream: 9, sequence: UInt64(sequence)), now: .zero)).acks.isEmpty)
+        }
+        (delivered, acks) = summary(other.receive(arriving(1, stream: 9, sequence: 1), now: .milliseconds(3)))
+        #expect(delivered == Array(1...16) && acks == [DeliveryAck(stream: 9, through: 16, delayMicroseconds: 3000)])
     }
 
     @Test func aNewIncarnationEndsTheOldOneAndItsLateFramesAreDropped() {
@@ -152,7 +224,7 @@ import Testing
         #expect(summary(engine.tick(now: .seconds(1))).acks.isEmpty, "unreliable frames are not acknowledged")
     }
 
-    @Test func theSenderRetransmitsWithBackoffAndAtOnceOnARepeatedAcknowledgement() throws {
+    @Test func probesBackOffAndThreeInARowCollapseTheWindow() throws {
         var engine = engine()
         _ = engine.joined(peer, now: .zero)
         let stream = engine.outbound[peer]!.reliableStream
@@ -162,21 +234,20 @@ import Testing
             return
         }
         #expect(sent.count == 2)
-        #expect(engine.tick(now: .milliseconds(99)).isEmpty)
-        #expect(engine.tick(now: .milliseconds(100)).count == 2, "both after 100 ms: the receiver said nothing of either")
-        #expect(engine.tick(now: .milliseconds(299)).isEmpty)
-        #expect(engine.tick(now: .milliseconds(300)).count == 2, "then after 200 ms more")
-        // Frame 1 arrived, frame 2 did not: an acknowledgement through 1 leaves frame 2
-        // first, sent at 300 ms, not yet a round trip ago (no sample yet: 100 + 10 ms).
-        #expect(engine.receive(ack(stream, through: 1), now: .milliseconds(310)).isEmpty, "a partial acknowledgement, too soon")
-        #expect(engine.outbound[peer]!.pending.map(\.sequence) == [2])
-        #expect(engine.receive(ack(stream, through: 1), now: .milliseconds(311)).isEmpty, "the first repeat")
-        #expect(engine.receive(ack(stream, through: 1), now: .milliseconds(312)).isEmpty,
-                "a second repeat 12 ms after the frame was sent: it may just have been overtaken")
-        let again = engine.receive(ack(stream, through: 1), now: .milliseconds(411))
-        #expect(again.count == 1, "a repeat once a round trip has passed since the send: at once")
-        #expect(engine.receive(ack(stream, through: 1), now: .milliseconds(412)).isEmpty, "and the count starts over")
-        #expect(engine.statistics.retransmitted == 5)
+        // No sample yet: the probe timeout is 100 + 4 × 50 + 10 ms, doubled per probe.
+        #expect(engine.tick(now: .milliseconds(309)).isEmpty)
+        #expect(sentSequences(engine.tick(now: .milliseconds(310))) == [1], "one probe: the oldest frame in flight")
+        #expect(engine.tick(now: .milliseconds(929)).isEmpty)
+        #expect(sentSequences(engine.tick(now: .milliseconds(930))) == [1])
+        #expect(engine.outbound[peer]!.congestion.window == CongestionControl.initialWindow)
+        #expect(sentSequences(engine.tick(now: .milliseconds(930 + 1240))) == [1])
+        #expect(engine.outbound[peer]!.congestion.window == CongestionControl.minimumWindow, "three probes unanswered: persistent congestion")
+        #expect(engine.statistics.probeTimeouts == 3 && engine.statistics.congestionEvents == 1)
+        #expect(sentSequences(engine.tick(now: .milliseconds(2170 + 1599))).isEmpty, "at most the 1.6 s maximum between probes")
+        #expect(sentSequences(engine.tick(now: .milliseconds(2170 + 1600))) == [1])
+        // Frame 1's latest copy arrives: frame 2, sent long before it, is lost at once.
+        #expect(sentSequences(engine.receive(ack(stream, through: 1), now: .milliseconds(3780))) == [2])
+        #expect(engine.outbound[peer]!.probeCount == 0 && engine.statistics.retransmitted == 5)
         // Ignored: another stream and through going backwards are out of date; through
         // above what was sent is wrong.
         let (rejected, stale) = (engine.statistics.rejected, engine.statistics.staleAcks)
@@ -186,8 +257,45 @@ import Testing
         #expect(engine.statistics.rejected == rejected + 1)
         #expect(engine.statistics.staleAcks == stale + 2)
         #expect(engine.outbound[peer]!.pending.count == 1)
-        #expect(engine.receive(ack(stream, through: 2), now: .zero).isEmpty)
+        #expect(engine.receive(ack(stream, through: 2), now: .milliseconds(3790)).isEmpty)
         #expect(engine.outbound[peer]!.pending.isEmpty && engine.statistics.bufferedBytes == 0)
+    }
+
+    @Test func theWindowGrowsInSlowStartAndHalvesOnlyForLossWithAQueue() throws {
+        var engine = engine { $0.maxBufferedBytes = 1 << 22; $0.reorderWindow = 4096 }
+        _ = engine.joined(peer, now: .zero)
+        let stream = engine.outbound[peer]!.reliableStream
+        let frames = (0..<40).map { numberedFrame($0, size: 1198) }
+        _ = try engine.prepare(frames, to: [peer], mode: .reliable, now: .zero, failWhenFull: false)
+        #expect(engine.outbound[peer]!.pending.allSatisfy { $0.bytes.count == 1200 }, "1,200 bytes with the delivery header")
+        #expect(engine.outbound[peer]!.unsent == 30, "ten 1,200-byte frames fill the initial window")
+        _ = engine.receive(ack(stream, through: 10), now: .milliseconds(50))
+        var path = engine.outbound[peer]!
+        #expect(path.congestion.window == 24_000, "slow start: the window grows by what was acknowledged")
+        #expect(path.unsent == 20, "the pacer's burst (12,000 bytes) lets ten out at once, though the window has room for 20")
+        #expect(engine.paths[peer]?.framesNotSent == 20 && engine.paths[peer]?.congestionWindow == 24_000)
+        _ = engine.tick(now: .milliseconds(60))
+        #expect(engine.outbound[peer]!.unsent == 20 - 5, "10 ms at 1.25 × 24,000 bytes per 50 ms round trip: 6,000 bytes")
+        // 12, 13 and 14 arrive, 11 not: with a round trip of 50 ms varying by 18.75, 11 is
+        // lost once 50 + 2 × 18.75 ms passed since it was sent (at 50 ms), on a path without
+        // a queue: repaired, and the window stays (growing by what was acknowledged).
+        _ = engine.receive(ack(stream, through: 10, received: [0b111]), now: .milliseconds(100))
+        #expect(engine.outbound[peer]!.lossTime == .microseconds(137_500))
+        #expect(sentSequences(engine.tick(now: .milliseconds(140))).first == 11)
+        path = engine.outbound[peer]!
+        #expect(engine.statistics.framesLost == 1 && engine.statistics.congestionEvents == 0)
+        #expect(path.congestion.window == 24_000 + 3 * 1200)
+        // At 300 ms the copy of 11 sent at 140 ms and 13 ... 20 arrive; 20 took 250 ms against
+        // a minimum of 50: a queue. What is still out a second later is lost, and this
+        // loss, with a queue, halves the window.
+        _ = engine.receive(ack(stream, through: 11, received: [0b1111_1111]), now: .milliseconds(300))
+        path = engine.outbound[peer]!
+        #expect(path.rtt.showsQueueing && engine.statistics.congestionEvents == 0)
+        let before = path.congestion.window
+        _ = engine.tick(now: .milliseconds(1300))
+        path = engine.outbound[peer]!
+        #expect(engine.statistics.framesLost > 1 && engine.statistics.congestionEvents == 1)
+        #expect(path.congestion.window == before / 2 && path.congestion.slowStartThreshold == path.congestion.window)
     }
 
     @Test func aSenderKeepsAtMostTheReorderWindowOfFramesUnacknowledged() throws {

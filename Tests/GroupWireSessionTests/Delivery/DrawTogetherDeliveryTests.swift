@@ -149,6 +149,11 @@ final class ProofCanvas: Sendable {
         for index in 20..<25 {
             try await sessions[0].messenger(deliveryMode: mode).send(stroke(index, by: 0))
         }
+        if mode == .reliable {
+            // The hub's settling waits for the layers, not for the apps behind them: a
+            // newcomer still decoding a late snapshot reads these strokes later in simulated time.
+            try await party.settle { [1, 3].allSatisfy { canvases[$0].indices(from: party.ids[0]).contains(24) } }
+        }
         try await pause(.seconds(1))
 
         var transcript = Transcript()

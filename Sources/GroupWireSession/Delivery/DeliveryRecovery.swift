@@ -1,0 +1,206 @@
+/// The round-trip time to one recipient, estimated as RFC 9002 section 5 does (Spec/FORMAT.md,
+/// "Delivery", "Round-trip time"): the latest sample, the minimum, the smoothed value and
+/// its variation, samples taken from frames sent once and corrected by the receiver's
+/// reported acknowledgement delay.
+struct RoundTripEstimate: Sendable, Hashable {
+    /// The timer granularity: no threshold or timeout is shorter. 1 ms.
+    static let granularity: Duration = .milliseconds(1)
+
+    private(set) var latest: Duration = .zero
+    private(set) var minimum: Duration = .zero
+    private(set) var smoothed: Duration
+    private(set) var variation: Duration
+    private(set) var hasSample = false
+
+    /// Before the first sample: `initial` smoothed, half of it as variation.
+    init(initial: Duration) {
+        smoothed = initial
+        variation = initial / 2
+    }
+
+    /// Takes a sample: `sample` from the send to the acknowledgement, of which the receiver
+    /// held the acknowledgement back `ackDelay` (already limited to the maximum).
+    mutating func add(_ sample: Duration, ackDelay: Duration) {
+        latest = sample
+        guard hasSample else {
+            hasSample = true
+            minimum = sample
+            smoothed = sample
+            variation = sample / 2
+            return
+        }
+        minimum = min(minimum, sample)
+        // The delay the receiver added is taken off, unless that would go below the minimum.
+        let adjusted = sample >= minimum + ackDelay ? sample - ackDelay : sample
+        let difference = smoothed > adjusted ? smoothed - adjusted : adjusted - smoothed
+        variation = (variation * 3 + difference) / 4
+        smoothed = (smoothed * 7 + adjusted) / 8
+    }
+
+    /// How long after a frame was sent it is declared lost once a later frame was
+    /// acknowledged: 9/8 of the larger of the smoothed and latest round trip, and at least
+    /// the smoothed round trip plus the larger of `reordering` (the extra delay of frames
+    /// seen overtaken) and twice the variation (a path whose delay varies reorders).
+    func lossDelay(reordering: Duration) -> Duration {
+        max(max(smoothed, latest) * 9 / 8, smoothed + max(reordering, variation * 2), Self.granularity)
+    }
+
+    /// How much later than a frame another must have been sent for its arrival to count
+    /// toward the packet threshold: twice the variation. Frames sent closer together may
+    /// simply swap places on a path whose delay varies that much.
+    var reorderingSpacing: Duration { variation * 2 }
+
+    /// The probe timeout before backoff: smoothed + max(4 × variation, granularity) + the
+    /// receiver's maximum acknowledgement delay.
+    func probeTimeout(maxAckDelay: Duration) -> Duration {
+        smoothed + max(variation * 4, Self.granularity) + maxAckDelay
+    }
+
+    /// Whether the path shows a queue: the latest round trip is above the minimum by more
+    /// than RFC 9406's threshold, an eighth of the minimum clamped to 4 ... 16 ms.
+    var showsQueueing: Bool {
+        guard hasSample else { return false }
+        let threshold = min(max(minimum / 8, .milliseconds(4)), .milliseconds(16))
+        return latest >= minimum + threshold
+    }
+}
+
+/// A congestion window and pacer for one recipient (Spec/FORMAT.md, "Delivery",
+/// "Congestion control"): NewReno's slow start, congestion avoidance and recovery period
+/// (RFC 9002 section 7) in bytes, where a loss halves the window only when it is a sign of
+/// congestion: the path shows a queue, or more than an eighth of recent frames were lost.
+/// Random loss on an uncongested link (radio, a lossy hop) is repaired without slowing
+/// down. A pacer spreads what the window allows over the round trip.
+struct CongestionControl: Sendable, Hashable {
+    /// The size the window counts in (QUIC's smallest maximum datagram). 1,200 bytes.
+    static let datagram = 1200
+    /// The window at the start: ten datagrams.
+    static let initialWindow = 10 * datagram
+    /// The smallest window: two datagrams.
+    static let minimumWindow = 2 * datagram
+    /// The loss rate above which a loss counts as congestion even without a queue.
+    static let congestiveLossRate = 1.0 / 8
+    /// Pacing rate: this many times the window per smoothed round trip.
+    static let pacingGain = 1.25
+
+    /// Bytes that may be in flight.
+    private(set) var window = initialWindow
+    /// Where slow start ends; `Int.max` until the first congestion event.
+    private(set) var slowStartThreshold = Int.max
+    /// Bytes sent and neither acknowledged nor declared lost.
+    private(set) var bytesInFlight = 0
+    /// The start of the current recovery period: losses of frames sent before it do not
+    /// shrink the window again.
+    private(set) var recoveryStart: Duration?
+    /// The recent loss rate: an exponentially weighted average over about 64 frames.
+    private(set) var lossRate = 0.0
+    /// Congestion events so far (each halved the window).
+    private(set) var congestionEvents = 0
+    /// Bytes acknowledged in congestion avoidance not yet turned into window growth.
+    private var acknowledgedInAvoidance = 0
+    /// The pacer's budget in bytes, and when it was last topped up.
+    private var tokens = Double(initialWindow)
+    private var tokensAt: Duration?
+    /// The largest window allowed (the recipient's buffer: more could never be sent).
+    let maximumWindow: Int
+
+    init(maximumWindow: Int) {
+        self.maximumWindow = max(maximumWindow, Self.minimumWindow)
+        window = min(Self.initialWindow, self.maximumWindow)
+    }
+
+    var isInSlowStart: Bool { window < slowStartThreshold }
+
+    /// Whether another frame may go now: the window has room (one frame may overshoot it,
+    /// so a frame larger than the window still goes) and the pacer has budget.
+    var canSend: Bool { bytesInFlight < window && tokens > 0 }
+
+    /// Bytes per second the pacer lets out: 1.25 × window / smoothed round trip.
+    func pacingRate(smoothed: Duration) -> Double {
+        let seconds = max(Double(smoothed.components.seconds) + Double(smoothed.components.attoseconds) / 1e18, 1e-6)
+        return Self.pacingGain * Double(window) / seconds
+    }
+
+    /// Tops up the pacer for the time passed since the last top-up, up to a burst of the
+    /// larger of the initial window and what the rate allows in one `period`.
+    mutating func refill(now: Duration, smoothed: Duration, period: Duration) {
+        let rate = pacingRate(smoothed: smoothed)
+        let burst = max(Double(Self.initialWindow), rate * Self.seconds(period))
+        if let last = tokensAt, now > last {
+            tokens = min(burst, tokens + rate * Self.seconds(now - last))
+        } else if tokensAt == nil {
+            tokens = burst
+        }
+        tokensAt = max(tokensAt ?? now, now)
+    }
+
+    /// A frame of `bytes` went out.
+    mutating func sent(_ bytes: Int) {
+        bytesInFlight += bytes
+        tokens -= Double(bytes)
+    }
+
+    /// A frame of `bytes` sent at `sentAt` was acknowledged (or is held by the receiver);
+    /// `windowLimited`: when the acknowledgement came, the window was at least half used or
+    /// frames waited for it (an application sending less than the window does not prove
+    /// the path carries more, RFC 9002 section 7.8).
+    mutating func acknowledged(_ bytes: Int, sentAt: Duration, windowLimited: Bool) {
+        bytesInFlight -= bytes
+        lossRate -= lossRate / 64
+        if let recoveryStart, sentAt <= recoveryStart { return }
+        guard windowLimited else { return }
+        if isInSlowStart {
+            window = min(window + bytes, maximumWindow)
+        } else {
+            acknowledgedInAvoidance += bytes
+            if acknowledgedInAvoidance >= window {
+                acknowledgedInAvoidance -= window
+                window = min(window + Self.datagram, maximumWindow)
+            }
+        }
+    }
+
+    /// A frame of `bytes` in flight leaves the count without being acknowledged (declared
+    /// lost, or dropped with its recipient).
+    mutating func forget(_ bytes: Int) {
+        bytesInFlight -= bytes
+    }
+
+    /// A frame of `bytes` was declared lost.
+    mutating func lost(_ bytes: Int) {
+        bytesInFlight -= bytes
+        lossRate += (1 - lossRate) / 64
+    }
+
+    /// Frames were declared lost, the latest of them sent at `sentAt`: a congestion event
+    /// unless the recovery period already covers it or the loss looks random.
+    mutating func congestion(sentAt: Duration, now: Duration, queueing: Bool) {
+        if let recoveryStart, sentAt <= recoveryStart { return }
+        guard queueing || lossRate > Self.congestiveLossRate else { return }
+        recoveryStart = now
+        congestionEvents += 1
+        window = max(window / 2, Self.minimumWindow)
+        slowStartThreshold = window
+        acknowledgedInAvoidance = 0
+    }
+
+    /// The path shows a queue while the window grows exponentially: slow start ends here
+    /// (HyStart++, RFC 9406), without shrinking the window.
+    mutating func queueGrowing() {
+        if isInSlowStart { slowStartThreshold = window }
+    }
+
+    /// Probes went unanswered for three probe timeouts: persistent congestion, the window
+    /// falls to the minimum.
+    mutating func persistentCongestion(now: Duration) {
+        window = Self.minimumWindow
+        slowStartThreshold = max(slowStartThreshold == Int.max ? Self.initialWindow : slowStartThreshold / 2, Self.minimumWindow)
+        recoveryStart = now
+        congestionEvents += 1
+        acknowledgedInAvoidance = 0
+    }
+
+    private static func seconds(_ duration: Duration) -> Double {
+        Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
+    }
+}
