@@ -18,6 +18,7 @@ var messengerMode = false
 var deliveryMode = false
 var negotiationMode = false
 var deliveryMessages = 20_000
+var deliveryRows: String?
 var hubMessages = 20_000
 var arguments = CommandLine.arguments.dropFirst()
 while let argument = arguments.popFirst() {
@@ -31,9 +32,10 @@ while let argument = arguments.popFirst() {
     case "--delivery": deliveryMode = true
     case "--negotiation": negotiationMode = true
     case "--delivery-messages": deliveryMessages = arguments.popFirst().flatMap { Int($0) } ?? deliveryMessages
+    case "--delivery-rows": deliveryRows = arguments.popFirst()
     case "--hub-messages": hubMessages = arguments.popFirst().flatMap { Int($0) } ?? hubMessages
     default:
-        print("usage: GeneratedCodeBenchmark [--rounds N] [--sample-ms N] [--output FILE] [--profile MESSAGE/CODEC/OP [--iterations N]] [--messenger [--hub-messages N]] [--delivery [--delivery-messages N]] [--negotiation [--hub-messages N]]")
+        print("usage: GeneratedCodeBenchmark [--rounds N] [--sample-ms N] [--output FILE] [--profile MESSAGE/CODEC/OP [--iterations N]] [--messenger [--hub-messages N]] [--delivery [--delivery-messages N] [--delivery-rows TEXT]] [--negotiation [--hub-messages N]]")
         exit(2)
     }
 }
@@ -56,7 +58,7 @@ if deliveryMode {
     // The delivery layer (DeliveryPath.swift): both modes, loss-free and lossy, beside the
     // messenger without the layer.
     do {
-        try await DeliveryPath.report(value: fixtures.upsert, messages: deliveryMessages, rounds: min(rounds, 5))
+        try await DeliveryPath.report(value: fixtures.upsert, messages: deliveryMessages, rounds: min(rounds, 5), rows: deliveryRows)
     } catch {
         print("error: \(error)")
         exit(1)

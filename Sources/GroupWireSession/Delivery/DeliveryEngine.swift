@@ -592,7 +592,7 @@ struct DeliveryEngine {
         // of it and it was sent once (Karn's rule).
         if let frame = sampleFrom, frame.retries == 0 {
             let delay = min(Duration.microseconds(Int64(clamping: ack.delayMicroseconds)), configuration.maxAckDelay)
-            state.rtt.add(now - frame.sentAt, ackDelay: delay)
+            state.rtt.add(now - frame.sentAt, ackDelay: delay, now: now)
             if state.rtt.showsQueueing { state.congestion.queueGrowing() }
         }
         if acknowledgedAny { state.probeCount = 0 }
@@ -656,6 +656,7 @@ struct DeliveryEngine {
         let largest = state.largestAckedTransmission
         guard largest > 0 else { return }
         let delay = state.rtt.lossDelay(reordering: state.reordering)
+        let spacing = state.rtt.reorderingTolerance(reordering: state.reordering)
         var latestLost: Duration?
         for index in state.pending.indices {
             let frame = state.pending[index]
@@ -664,7 +665,7 @@ struct DeliveryEngine {
             if frame.transmission == 0 || frame.retries == 0 && frame.transmission > largest { break }
             guard frame.inFlight, frame.transmission < largest else { continue }
             let passed = largest - frame.transmission >= state.packetThreshold
-                && state.largestAckedSentAt - frame.sentAt >= state.rtt.reorderingSpacing
+                && state.largestAckedSentAt - frame.sentAt >= spacing
             if passed || now - frame.sentAt >= delay {
                 state.pending[index].inFlight = false
                 state.pending[index].lost = true

@@ -11,6 +11,11 @@ struct RoundTripEstimate: Sendable, Hashable {
     private(set) var smoothed: Duration
     private(set) var variation: Duration
     private(set) var hasSample = false
+    /// The smallest sample of the round trip under way (a round lasts one smoothed round
+    /// trip from its first sample), and of the last complete one.
+    private var roundStart: Duration = .zero
+    private var roundMinimum: Duration?
+    private(set) var lastRoundMinimum: Duration?
 
     /// Before the first sample: `initial` smoothed, half of it as variation.
     init(initial: Duration) {
@@ -18,10 +23,17 @@ struct RoundTripEstimate: Sendable, Hashable {
         variation = initial / 2
     }
 
-    /// Takes a sample: `sample` from the send to the acknowledgement, of which the receiver
-    /// held the acknowledgement back `ackDelay` (already limited to the maximum).
-    mutating func add(_ sample: Duration, ackDelay: Duration) {
+    /// Takes a sample at `now`: `sample` from the send to the acknowledgement, of which the
+    /// receiver held the acknowledgement back `ackDelay` (already limited to the maximum).
+    mutating func add(_ sample: Duration, ackDelay: Duration, now: Duration) {
         latest = sample
+        if roundMinimum == nil || now - roundStart >= smoothed {
+            if roundMinimum != nil { lastRoundMinimum = roundMinimum }
+            roundStart = now
+            roundMinimum = sample
+        } else {
+            roundMinimum = min(roundMinimum ?? sample, sample)
+        }
         guard hasSample else {
             hasSample = true
             minimum = sample
@@ -37,18 +49,24 @@ struct RoundTripEstimate: Sendable, Hashable {
         smoothed = (smoothed * 7 + adjusted) / 8
     }
 
-    /// How long after a frame was sent it is declared lost once a later frame was
-    /// acknowledged: 9/8 of the larger of the smoothed and latest round trip, and at least
-    /// the smoothed round trip plus the larger of `reordering` (the extra delay of frames
-    /// seen overtaken) and twice the variation (a path whose delay varies reorders).
-    func lossDelay(reordering: Duration) -> Duration {
-        max(max(smoothed, latest) * 9 / 8, smoothed + max(reordering, variation * 2), Self.granularity)
+    /// How much later than a frame another may have been sent and still arrive first on
+    /// this path: the larger of `reordering` (the extra delay of frames seen overtaken) and
+    /// four variations (a path whose delay varies reorders; the samples, from the frames
+    /// that arrived first, see less of the variation than the frames they overtook), but
+    /// never more than the smoothed round trip plus four variations, so loss detection
+    /// never waits longer than a retransmission timeout would (RFC 6298): waiting longer
+    /// for a frame that may only be late delays the repair of every frame that is lost
+    /// (RACK caps its reordering window likewise, RFC 8985 section 6.2).
+    func reorderingTolerance(reordering: Duration) -> Duration {
+        min(max(reordering, variation * 4), smoothed + variation * 4)
     }
 
-    /// How much later than a frame another must have been sent for its arrival to count
-    /// toward the packet threshold: twice the variation. Frames sent closer together may
-    /// simply swap places on a path whose delay varies that much.
-    var reorderingSpacing: Duration { variation * 2 }
+    /// How long after a frame was sent it is declared lost once a later frame was
+    /// acknowledged: 9/8 of the larger of the smoothed and latest round trip (RFC 9002),
+    /// and at least the smoothed round trip plus the reordering tolerance.
+    func lossDelay(reordering: Duration) -> Duration {
+        max(max(smoothed, latest) * 9 / 8, smoothed + reorderingTolerance(reordering: reordering), Self.granularity)
+    }
 
     /// The probe timeout before backoff: smoothed + max(4 × variation, granularity) + the
     /// receiver's maximum acknowledgement delay.
@@ -56,18 +74,22 @@ struct RoundTripEstimate: Sendable, Hashable {
         smoothed + max(variation * 4, Self.granularity) + maxAckDelay
     }
 
-    /// Whether the path shows a queue: the latest round trip is above the minimum by more
-    /// than RFC 9406's threshold, an eighth of the minimum clamped to 4 ... 16 ms.
+    /// Whether the path shows a queue: the smallest sample of the last complete round trip
+    /// is above the minimum by more than RFC 9406's threshold, an eighth of the minimum
+    /// clamped to 4 ... 16 ms. The smallest of a round, as HyStart++ takes, so one late
+    /// sample (a receiver that lost its core for a moment) is not a queue, while a round in
+    /// which every acknowledgement came late is.
     var showsQueueing: Bool {
-        guard hasSample else { return false }
+        guard let lastRoundMinimum else { return false }
         let threshold = min(max(minimum / 8, .milliseconds(4)), .milliseconds(16))
-        return latest >= minimum + threshold
+        return lastRoundMinimum >= minimum + threshold
     }
 }
 
 /// A congestion window and pacer for one recipient (Spec/FORMAT.md, "Delivery",
 /// "Congestion control"): NewReno's slow start, congestion avoidance and recovery period
-/// (RFC 9002 section 7) in bytes, where a loss halves the window only when it is a sign of
+/// (RFC 9002 section 7) in bytes with CUBIC's gentler decrease (0.7, RFC 9438), where a loss
+/// shrinks the window only when it is a sign of
 /// congestion: the path shows a queue, or more than an eighth of recent frames were lost.
 /// Random loss on an uncongested link (radio, a lossy hop) is repaired without slowing
 /// down. A pacer spreads what the window allows over the round trip.
@@ -94,7 +116,7 @@ struct CongestionControl: Sendable, Hashable {
     private(set) var recoveryStart: Duration?
     /// The recent loss rate: an exponentially weighted average over about 64 frames.
     private(set) var lossRate = 0.0
-    /// Congestion events so far (each halved the window).
+    /// Congestion events so far (each took the window to 0.7 of itself, or to the minimum).
     private(set) var congestionEvents = 0
     /// Bytes acknowledged in congestion avoidance not yet turned into window growth.
     private var acknowledgedInAvoidance = 0
@@ -179,7 +201,7 @@ struct CongestionControl: Sendable, Hashable {
         guard queueing || lossRate > Self.congestiveLossRate else { return }
         recoveryStart = now
         congestionEvents += 1
-        window = max(window / 2, Self.minimumWindow)
+        window = max(window * 7 / 10, Self.minimumWindow)
         slowStartThreshold = window
         acknowledgedInAvoidance = 0
     }

@@ -38,7 +38,8 @@ public struct DeliveryStatistics: Sendable, Hashable {
     /// Removed recipients taken back because they were heard again, in order (reported as
     /// reachable: a `.joined` event).
     public var restoredPeers: [ParticipantID] = []
-    /// Congestion events: a window halved, or collapsed after persistent congestion.
+    /// Congestion events: a window cut to 0.7 of itself, or to the minimum after persistent
+    /// congestion.
     public var congestionEvents = 0
     /// Each reachable recipient's round trip, congestion window and pacing now.
     public var paths: [ParticipantID: DeliveryPathStatistics] = [:]

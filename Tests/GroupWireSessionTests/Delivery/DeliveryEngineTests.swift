@@ -87,22 +87,22 @@ import Testing
         }
         #expect(sentSequences(first) == [1, 2, 3, 4, 5, 6], "six small frames fit the initial window and the pacer's burst")
         // At 20 ms, 3 and 5 are held: the first sample (20 ms, varying by 10) makes the time
-        // threshold 20 + 2 × 10 ms; sent together, 2 and 4 are not passed by frames sent
+        // threshold 20 + 4 × 10 ms; sent together, 2 and 4 are not passed by frames sent
         // later, so the packet threshold does not count.
         #expect(sender.receive(ack(stream, through: 1, received: [0b101]), now: .milliseconds(20)).isEmpty)
         let path = sender.outbound[peer]!
-        #expect(path.rtt.smoothed == .milliseconds(20) && path.lossTime == .milliseconds(40))
+        #expect(path.rtt.smoothed == .milliseconds(20) && path.lossTime == .milliseconds(60))
         #expect(path.pending.map(\.held) == [false, true, false, true, false])
-        #expect(sentSequences(sender.tick(now: .milliseconds(39))).isEmpty)
-        #expect(sentSequences(sender.tick(now: .milliseconds(40))) == [2, 4], "the time threshold")
+        #expect(sentSequences(sender.tick(now: .milliseconds(59))).isEmpty)
+        #expect(sentSequences(sender.tick(now: .milliseconds(60))) == [2, 4], "the time threshold")
         #expect(sender.statistics.framesLost == 2 && sender.statistics.retransmitted == 2)
         // Nothing more is acknowledged: the probe timeout (20 + 4 × 10 + 10 ms after the last
         // send) sends the oldest frame in flight again; 3 and 5 are held, never.
-        #expect(sentSequences(sender.tick(now: .milliseconds(109))).isEmpty)
-        #expect(sentSequences(sender.tick(now: .milliseconds(110))) == [2])
+        #expect(sentSequences(sender.tick(now: .milliseconds(129))).isEmpty)
+        #expect(sentSequences(sender.tick(now: .milliseconds(130))) == [2])
         #expect(sender.statistics.probeTimeouts == 1)
         // Everything arrives: the buffer empties and the bytes in flight are zero again.
-        _ = sender.receive(ack(stream, through: 6), now: .milliseconds(120))
+        _ = sender.receive(ack(stream, through: 6), now: .milliseconds(140))
         #expect(sender.outbound[peer]!.pending.isEmpty && sender.outbound[peer]!.congestion.bytesInFlight == 0)
         #expect(sender.statistics.bufferedBytes == 0 && sender.outbound[peer]!.probeCount == 0)
     }
@@ -122,7 +122,8 @@ import Testing
         let path = sender.outbound[peer]!
         #expect(path.packetThreshold == 5, "copy 1 was passed by copy 5: a threshold of 5 would have waited")
         #expect(path.reordering == .milliseconds(40), "it took 50 ms where the round trip is 10 ms")
-        #expect(path.rtt.lossDelay(reordering: path.reordering) == .milliseconds(50))
+        #expect(path.rtt.lossDelay(reordering: path.reordering) == .milliseconds(40),
+                "the time threshold waits at most a retransmission timeout (10 + 10 + 4 × 5 ms), not 10 + 40 ms")
         // A report of a frame never declared lost (a lost acknowledgement's) changes nothing.
         _ = try sender.prepare([numberedFrame(6)], to: [peer], mode: .reliable, now: .milliseconds(50), failWhenFull: false)
         _ = sender.receive(ack(stream, through: 6, duplicate: 6), now: .milliseconds(60))
@@ -261,7 +262,7 @@ import Testing
         #expect(engine.outbound[peer]!.pending.isEmpty && engine.statistics.bufferedBytes == 0)
     }
 
-    @Test func theWindowGrowsInSlowStartAndHalvesOnlyForLossWithAQueue() throws {
+    @Test func theWindowGrowsInSlowStartAndShrinksOnlyForLossWithAQueue() throws {
         var engine = engine { $0.maxBufferedBytes = 1 << 22; $0.reorderWindow = 4096 }
         _ = engine.joined(peer, now: .zero)
         let stream = engine.outbound[peer]!.reliableStream
@@ -277,25 +278,29 @@ import Testing
         _ = engine.tick(now: .milliseconds(60))
         #expect(engine.outbound[peer]!.unsent == 20 - 5, "10 ms at 1.25 × 24,000 bytes per 50 ms round trip: 6,000 bytes")
         // 12, 13 and 14 arrive, 11 not: with a round trip of 50 ms varying by 18.75, 11 is
-        // lost once 50 + 2 × 18.75 ms passed since it was sent (at 50 ms), on a path without
+        // lost once 50 + 4 × 18.75 ms passed since it was sent (at 50 ms), on a path without
         // a queue: repaired, and the window stays (growing by what was acknowledged).
         _ = engine.receive(ack(stream, through: 10, received: [0b111]), now: .milliseconds(100))
-        #expect(engine.outbound[peer]!.lossTime == .microseconds(137_500))
-        #expect(sentSequences(engine.tick(now: .milliseconds(140))).first == 11)
+        #expect(engine.outbound[peer]!.lossTime == .milliseconds(175))
+        #expect(sentSequences(engine.tick(now: .milliseconds(175))).first == 11)
         path = engine.outbound[peer]!
         #expect(engine.statistics.framesLost == 1 && engine.statistics.congestionEvents == 0)
         #expect(path.congestion.window == 24_000 + 3 * 1200)
-        // At 300 ms the copy of 11 sent at 140 ms and 13 ... 20 arrive; 20 took 250 ms against
-        // a minimum of 50: a queue. What is still out a second later is lost, and this
-        // loss, with a queue, halves the window.
+        // At 300 ms the copy of 11 sent at 175 ms and 13 ... 20 arrive; 20 took 250 ms against
+        // a minimum of 50. One late round trip's first sample is no queue yet; at 400 ms 21
+        // arrives, 340 ms after it was sent, closing a round whose smallest sample was 250 ms:
+        // a queue. What is still out a second later is lost, and this loss, with a queue,
+        // takes the window to 0.7 of itself.
         _ = engine.receive(ack(stream, through: 11, received: [0b1111_1111]), now: .milliseconds(300))
+        #expect(!engine.outbound[peer]!.rtt.showsQueueing)
+        _ = engine.receive(ack(stream, through: 11, received: [0b1111_1111, 0b1]), now: .milliseconds(400))
         path = engine.outbound[peer]!
-        #expect(path.rtt.showsQueueing && engine.statistics.congestionEvents == 0)
+        #expect(path.rtt.showsQueueing && path.rtt.lastRoundMinimum == .milliseconds(250) && engine.statistics.congestionEvents == 0)
         let before = path.congestion.window
         _ = engine.tick(now: .milliseconds(1300))
         path = engine.outbound[peer]!
         #expect(engine.statistics.framesLost > 1 && engine.statistics.congestionEvents == 1)
-        #expect(path.congestion.window == before / 2 && path.congestion.slowStartThreshold == path.congestion.window)
+        #expect(path.congestion.window == before * 7 / 10 && path.congestion.slowStartThreshold == path.congestion.window)
     }
 
     @Test func aSenderKeepsAtMostTheReorderWindowOfFramesUnacknowledged() throws {
