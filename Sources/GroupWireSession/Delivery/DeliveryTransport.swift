@@ -58,10 +58,18 @@ public final class DeliveryTransport: Transport {
         let receiving = Task {
             for await event in incoming {
                 let outputs = core.handle(event, now: clock.now())
-                await core.perform(outputs, base: base, continuation: continuation)
+                core.perform(outputs, continuation: continuation)
             }
             core.close()
             continuation.finish()
+        }
+        // Frames reach the transport in the order the engine numbered the copies: an app's
+        // send sends its own when nobody is sending; everything else goes through this
+        // task, so no task of the layer waits on the transport for another's frames.
+        let sending = Task {
+            while let batch = await core.nextBatch() {
+                await core.send(batch, base: base)
+            }
         }
         let period = configuration.maxAckDelay
         let ticking = Task {
@@ -71,10 +79,10 @@ public final class DeliveryTransport: Transport {
                 let now = clock.now()
                 next = max(next + period, now)
                 let outputs = core.tick(now: now)
-                await core.perform(outputs, base: base, continuation: continuation)
+                core.perform(outputs, continuation: continuation)
             }
         }
-        tasks = [receiving, ticking]
+        tasks = [receiving, ticking, sending]
     }
 
     deinit {
@@ -129,10 +137,11 @@ public final class DeliveryTransport: Transport {
             try await base.send(frames, to: recipients, mode: mode)
             return
         }
-        let outputs = try await core.prepare(frames, to: recipients, mode: mode, configuration: configuration, clock: clock)
-        if let failure = await core.send(outputs, mode: mode, base: base, waits: true) {
-            throw failure
+        guard let queued = try await core.prepare(frames, to: recipients, mode: mode, configuration: configuration, clock: clock) else {
+            return
         }
+        let failure = queued.drains ? await core.drain(queued.token, base: base) : await core.sent(queued.token)
+        if let failure { throw failure }
     }
 }
 
@@ -147,21 +156,58 @@ extension DeliveryTransport {
             /// Frames to send, in the order the engine numbered their copies, and whether a
             /// task is sending them now.
             var outbox = Deque<Outgoing>()
+            /// Whether a task holds the sending role: an app's send sending its own frames
+            /// (and those queued before them), or the layer's sending task (`senderWake`).
             var isSending = false
-            /// Senders waiting until the task sending for them has sent their last frame
-            /// (by token), and the tokens whose frames went before their sender waited.
+            var senderWake = false
+            /// The sending task, waiting to be woken.
+            var idle: CheckedContinuation<Void, Never>?
+            /// Senders waiting until their last frame went (by token), and the tokens whose
+            /// frames went before their sender waited, with what sending them met.
             var sent: [UInt64: CheckedContinuation<Void, Never>] = [:]
-            var sentEarly: Set<UInt64> = []
+            var sentEarly: [UInt64: WireError?] = [:]
+            var failures: [UInt64: WireError] = [:]
             var nextToken: UInt64 = 0
+
+            /// Queues the frames among `outputs`, in order. `token` (an app's send): the last
+            /// frame carries a new token, and the send sends them itself when nobody is
+            /// sending (`drains`). The layer's own frames wake the sending task instead
+            /// (returned to resume), so no task of the layer ever sends for others.
+            mutating func enqueue(_ outputs: [DeliveryEngine.Output], mode: DeliveryMode, token: Bool)
+                -> (token: UInt64?, drains: Bool, wake: CheckedContinuation<Void, Never>?)
+            {
+                let start = outbox.count
+                for case .send(let bytes, let recipient) in outputs {
+                    outbox.append(Outgoing(bytes: bytes, recipient: recipient, mode: mode))
+                }
+                guard outbox.count > start else { return (nil, false, nil) }
+                var issued: UInt64?
+                if token {
+                    nextToken += 1
+                    outbox[outbox.count - 1].token = nextToken
+                    issued = nextToken
+                }
+                guard !isSending else { return (issued, false, nil) }
+                isSending = true
+                if token { return (issued, true, nil) }
+                return (nil, false, wakeSender())
+            }
 
             mutating func takeWaiters() -> [CheckedContinuation<Void, Never>] {
                 defer { waiters.removeAll() }
                 return Array(waiters.values)
             }
+
+            /// Gives the sending role to the layer's sending task.
+            mutating func wakeSender() -> CheckedContinuation<Void, Never>? {
+                senderWake = true
+                defer { idle = nil }
+                return idle
+            }
         }
 
         /// A frame for the transport underneath, and the mode it goes in.
-        private struct Outgoing {
+        struct Outgoing: Sendable {
             let bytes: [UInt8]
             let recipient: ParticipantID
             let mode: DeliveryMode
@@ -198,7 +244,9 @@ extension DeliveryTransport {
                 case .message(let message): outputs = state.engine.receive(message, now: now)
                 }
                 let freed = state.engine.statistics.bufferedBytes < before
-                return (outputs, freed || !state.waiters.isEmpty && event.isLeft ? state.takeWaiters() : [])
+                var waiters = freed || !state.waiters.isEmpty && event.isLeft ? state.takeWaiters() : []
+                if let sender = state.enqueue(outputs, mode: .reliable, token: false).wake { waiters.append(sender) }
+                return (outputs, waiters)
             }
             for waiter in waiters { waiter.resume() }
             return outputs
@@ -209,15 +257,16 @@ extension DeliveryTransport {
             let (outputs, waiters) = state.withLock { state in
                 let before = state.engine.statistics.bufferedBytes
                 let outputs = state.engine.tick(now: now)
-                return (outputs, state.engine.statistics.bufferedBytes < before ? state.takeWaiters() : [])
+                var waiters = state.engine.statistics.bufferedBytes < before ? state.takeWaiters() : []
+                if let sender = state.enqueue(outputs, mode: .reliable, token: false).wake { waiters.append(sender) }
+                return (outputs, waiters)
             }
             for waiter in waiters { waiter.resume() }
             return outputs
         }
 
-        /// Yields what the engine handed up, and sends what it asked to send, in order.
-        func perform(_ outputs: [DeliveryEngine.Output], base: any Transport,
-                     continuation: AsyncStream<TransportEvent>.Continuation) async {
+        /// Yields what the engine handed up (what it asked to send is queued already).
+        func perform(_ outputs: [DeliveryEngine.Output], continuation: AsyncStream<TransportEvent>.Continuation) {
             for output in outputs {
                 switch output {
                 case .send:
@@ -230,110 +279,145 @@ extension DeliveryTransport {
                     continuation.yield(.joined(participant))
                 }
             }
-            // A lost acknowledgement or copy is covered by the next one, or by a probe.
-            _ = await send(outputs, mode: .reliable, base: base)
         }
 
-        /// Sends the frames among `outputs` in the order the engine gave them, whichever
-        /// task's outputs they are: loss detection judges copies by the order it numbered
-        /// them, so the layer's tasks (the app's sends, acknowledgements, the timer) must
-        /// not overtake each other on the way down. The first task to find nobody sending
-        /// sends everything queued, its own frames and those queued meanwhile.
-        /// - Returns: `transportClosed` if the transport underneath closed while this task
-        ///   was sending; other failures are not reported (reliable frames are kept and sent
-        ///   again; an unreliable frame is lost, as its mode allows).
-        ///
-        /// With `waits` (an app's send), a task that finds another sending waits until its
-        /// frames went, so a fast app is held back by the transport as before and the queue
-        /// stays bounded; the layer's own tasks do not wait (what they send is bounded by
-        /// the frames kept).
-        func send(_ outputs: [DeliveryEngine.Output], mode: DeliveryMode, base: any Transport, waits: Bool = false) async -> WireError? {
-            let (mustSend, token) = state.withLock { state -> (Bool, UInt64?) in
-                let start = state.outbox.count
-                for case .send(let bytes, let recipient) in outputs {
-                    state.outbox.append(Outgoing(bytes: bytes, recipient: recipient, mode: mode))
+        /// For the sending task: the frames queued, in order, once it holds the sending role
+        /// and there are any (it gives the role up when nothing is left); nil once the layer
+        /// closed and nothing is left.
+        func nextBatch() async -> [Outgoing]? {
+            while true {
+                let batch = state.withLock { state -> [Outgoing]? in
+                    if state.senderWake || state.isClosed {
+                        if !state.outbox.isEmpty {
+                            defer { state.outbox.removeAll(keepingCapacity: true) }
+                            return Array(state.outbox)
+                        }
+                        if state.isClosed { return nil }
+                        state.senderWake = false
+                        state.isSending = false
+                    }
+                    return []
                 }
-                guard state.outbox.count > start else { return (false, nil) }
-                guard state.isSending else {
-                    state.isSending = true
-                    return (true, nil)
-                }
-                guard waits else { return (false, nil) }
-                state.nextToken += 1
-                state.outbox[state.outbox.count - 1].token = state.nextToken
-                return (false, state.nextToken)
-            }
-            if let token {
+                guard let batch else { return nil }
+                if !batch.isEmpty { return batch }
                 await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
                     let now = state.withLock { state -> Bool in
-                        if state.sentEarly.remove(token) != nil { return true }
-                        state.sent[token] = continuation
+                        guard !state.senderWake, !state.isClosed else { return true }
+                        state.idle = continuation
                         return false
                     }
                     if now { continuation.resume() }
                 }
             }
-            guard mustSend else { return nil }
-            var failure: WireError?
-            while true {
-                let batch = state.withLock { state -> [Outgoing] in
-                    let batch = Array(state.outbox)
-                    state.outbox.removeAll(keepingCapacity: true)
-                    if batch.isEmpty { state.isSending = false }
-                    return batch
-                }
-                guard !batch.isEmpty else { return failure }
-                for frame in batch {
-                    do {
-                        // Unreliable frames take the transport's own unreliable mode where
-                        // it has one (the platform messenger's): no point in its
-                        // retransmitting them.
-                        if frame.mode == .reliable {
-                            try await base.send(frame.bytes, to: .only([frame.recipient]))
-                        } else {
-                            try await base.send([frame.bytes], to: .only([frame.recipient]), mode: frame.mode)
-                        }
-                    } catch where error.kind == .transportClosed {
-                        failure = error
-                    } catch {
+        }
+
+        /// For an app's send that holds the sending role: sends what is queued (its own
+        /// frames and those before them), then gives the role to the sending task if more
+        /// came meanwhile, so an app's send never sends for others for long.
+        /// - Returns: `transportClosed` if the transport closed under its frames.
+        func drain(_ token: UInt64, base: any Transport) async -> WireError? {
+            let batch = state.withLock { state -> [Outgoing] in
+                defer { state.outbox.removeAll(keepingCapacity: true) }
+                return Array(state.outbox)
+            }
+            await send(batch, base: base)
+            let sender = state.withLock { state -> CheckedContinuation<Void, Never>? in
+                guard !state.senderWake else { return nil }
+                guard state.outbox.isEmpty else { return state.wakeSender() }
+                state.isSending = false
+                return nil
+            }
+            sender?.resume()
+            return await sent(token)
+        }
+
+        /// Hands `batch` to the transport in order and tells each waiting send that its
+        /// frames went. A frame that fails is not retried here: a reliable one is kept and
+        /// sent again by loss detection, an unreliable one is lost, as its mode allows.
+        func send(_ batch: [Outgoing], base: any Transport) async {
+            for frame in batch {
+                var failure: WireError?
+                do {
+                    // Unreliable frames take the transport's own unreliable mode where it has
+                    // one (the platform messenger's): no point in its retransmitting them.
+                    if frame.mode == .reliable {
+                        try await base.send(frame.bytes, to: .only([frame.recipient]))
+                    } else {
+                        try await base.send([frame.bytes], to: .only([frame.recipient]), mode: frame.mode)
                     }
-                    if let token = frame.token {
-                        let waiter = state.withLock { state -> CheckedContinuation<Void, Never>? in
-                            guard let waiter = state.sent.removeValue(forKey: token) else {
-                                state.sentEarly.insert(token)
-                                return nil
-                            }
-                            return waiter
-                        }
-                        waiter?.resume()
-                    }
+                } catch where error.kind == .transportClosed {
+                    failure = error
+                } catch {
                 }
+                guard let token = frame.token else { continue }
+                let waiter = state.withLock { state -> CheckedContinuation<Void, Never>? in
+                    guard let waiter = state.sent.removeValue(forKey: token) else {
+                        state.sentEarly.updateValue(failure, forKey: token)
+                        return nil
+                    }
+                    if let failure { state.failures[token] = failure }
+                    return waiter
+                }
+                waiter?.resume()
             }
         }
 
-        /// Numbers the frames, waiting for room as configured.
+        /// Waits until the frames of the send with `token` went to the transport (a fast app
+        /// is held back by the transport as before, and the queue stays bounded); returns
+        /// `transportClosed` if the transport closed under them.
+        func sent(_ token: UInt64) async -> WireError? {
+            await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+                let now = state.withLock { state -> Bool in
+                    if state.sentEarly[token] != nil {
+                        return true
+                    }
+                    guard !state.isClosed else { return true }
+                    state.sent[token] = continuation
+                    return false
+                }
+                if now { continuation.resume() }
+            }
+            return state.withLock { state in
+                if let early = state.sentEarly.removeValue(forKey: token) { return early }
+                if let failure = state.failures.removeValue(forKey: token) { return failure }
+                return state.isClosed ? WireError(.transportClosed, "the delivery layer's transport closed") : nil
+            }
+        }
+
+        /// Numbers the frames, waiting for room as configured, and queues what goes now;
+        /// returns the token of its last frame and whether this send sends them itself
+        /// (nil: nothing to send now).
         func prepare(_ frames: [[UInt8]], to recipients: Recipients, mode: DeliveryMode,
-                     configuration: DeliveryConfiguration, clock: TimerClock) async throws(WireError) -> [DeliveryEngine.Output] {
+                     configuration: DeliveryConfiguration, clock: TimerClock) async throws(WireError) -> (token: UInt64, drains: Bool)? {
             while true {
                 let now = clock.now()
-                let attempt: Result<DeliveryEngine.Prepared, WireError> = state.withLock { state in
-                    guard !state.isClosed else {
-                        return .failure(WireError(.transportClosed, "the delivery layer's transport closed"))
+                // Numbered and queued under one lock, so copies reach the sending task in the
+                // order the engine numbered them, whichever task numbered them.
+                let attempt: Result<(ready: Bool, token: UInt64?, drains: Bool), WireError>
+                    = state.withLock { state in
+                        guard !state.isClosed else {
+                            return .failure(WireError(.transportClosed, "the delivery layer's transport closed"))
+                        }
+                        let targets = recipients.participants.map { Array($0) } ?? state.engine.reachable
+                        do throws(WireError) {
+                            switch try state.engine.prepare(frames, to: targets, mode: mode, now: now,
+                                                            failWhenFull: configuration.whenFull == .fail) {
+                            case .ready(let outputs):
+                                let queued = state.enqueue(outputs, mode: mode, token: true)
+                                return .success((true, queued.token, queued.drains))
+                            case .needsRoom:
+                                return .success((false, nil, false))
+                            }
+                        } catch {
+                            return .failure(error)
+                        }
                     }
-                    let targets = recipients.participants.map { Array($0) } ?? state.engine.reachable
-                    do throws(WireError) {
-                        return .success(try state.engine.prepare(frames, to: targets, mode: mode, now: now,
-                                                                 failWhenFull: configuration.whenFull == .fail))
-                    } catch {
-                        return .failure(error)
-                    }
-                }
                 switch attempt {
                 case .failure(let error):
                     throw error
-                case .success(.ready(let outputs)):
-                    return outputs
-                case .success(.needsRoom):
+                case .success(let prepared) where prepared.ready:
+                    return prepared.token.map { ($0, prepared.drains) }
+                case .success:
                     try await waitForRoom()
                 }
             }
@@ -367,7 +451,11 @@ extension DeliveryTransport {
         func close() {
             let waiters = state.withLock { state in
                 state.isClosed = true
-                return state.takeWaiters()
+                var waiters = state.takeWaiters() + Array(state.sent.values)
+                state.sent.removeAll()
+                if let sender = state.idle { waiters.append(sender) }
+                state.idle = nil
+                return waiters
             }
             for waiter in waiters { waiter.resume() }
         }
