@@ -182,12 +182,6 @@ struct CongestionControl: Sendable, Hashable {
         }
     }
 
-    /// A frame of `bytes` in flight leaves the count without being acknowledged (declared
-    /// lost, or dropped with its recipient).
-    mutating func forget(_ bytes: Int) {
-        bytesInFlight -= bytes
-    }
-
     /// A frame of `bytes` was declared lost.
     mutating func lost(_ bytes: Int) {
         bytesInFlight -= bytes
