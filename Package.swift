@@ -312,3 +312,12 @@ let package = Package(
 if Context.environment["GROUPWIRE_DOCS"] != nil {
     package.dependencies.append(.package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"))
 }
+
+// The fuzz build (Fuzz/run.sh sets GROUPWIRE_FUZZ=1) builds every tool with libFuzzer's
+// flags, and libFuzzer brings its own `main`: the generator plugin's tool cannot link
+// there, and SwiftPM, which prepares every build-tool plugin of the graph first, has
+// crashed on that failed link. No fuzz target uses generated example code, so that build
+// applies no plugin.
+if Context.environment["GROUPWIRE_FUZZ"] != nil {
+    for target in package.targets { target.plugins = nil }
+}

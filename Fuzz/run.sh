@@ -42,6 +42,8 @@ cd "$HERE"
 CONFIG="${FUZZ_CONFIG:-debug}"
 FLAGS=(-c "$CONFIG" --sanitize=fuzzer --sanitize=address -Xswiftc -sanitize=fuzzer,address
        -Xswiftc -parse-as-library --scratch-path "$BUILD_DIR")
+# The root package applies no build plugin in this build (see the end of its Package.swift).
+export GROUPWIRE_FUZZ=1
 # The Swift runtime's crash backtracer fights AddressSanitizer over the crashing process.
 export SWIFT_BACKTRACE=enable=no
 # SwiftPM does not notice source files added to the path dependency (the root package)
