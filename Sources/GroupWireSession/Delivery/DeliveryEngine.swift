@@ -624,6 +624,7 @@ struct DeliveryEngine {
             return
         }
         guard !earlierCopyArrived else { return }
+        if frame.retries == 0 { state.rtt.arrived(after: now - frame.sentAt) }
         if frame.retries == 0, frame.transmission < largestBefore {
             // Overtaken without being declared lost: reordering, measured before it costs a copy.
             widenReordering(&state, overtakenBy: largestBefore, transmission: frame.transmission, sentAt: frame.sentAt, now: now)

@@ -16,6 +16,11 @@ struct RoundTripEstimate: Sendable, Hashable {
     private var roundStart: Duration = .zero
     private var roundMinimum: Duration?
     private(set) var lastRoundMinimum: Duration?
+    /// The longest any frame sent once took to be acknowledged, in the round under way and
+    /// in each of the last `maximumRounds` complete ones, oldest first (see `arrived(after:)`).
+    private var roundMaximum: Duration = .zero
+    private var lastRoundMaxima: [Duration] = []
+    static let maximumRounds = 8
 
     /// Before the first sample: `initial` smoothed, half of it as variation.
     init(initial: Duration) {
@@ -29,10 +34,14 @@ struct RoundTripEstimate: Sendable, Hashable {
         latest = sample
         if roundMinimum == nil || now - roundStart >= smoothed {
             if roundMinimum != nil { lastRoundMinimum = roundMinimum }
+            if lastRoundMaxima.count == Self.maximumRounds { lastRoundMaxima.removeFirst() }
+            lastRoundMaxima.append(roundMaximum)
             roundStart = now
             roundMinimum = sample
+            roundMaximum = sample
         } else {
             roundMinimum = min(roundMinimum ?? sample, sample)
+            roundMaximum = max(roundMaximum, sample)
         }
         guard hasSample else {
             hasSample = true
@@ -49,23 +58,41 @@ struct RoundTripEstimate: Sendable, Hashable {
         smoothed = (smoothed * 7 + adjusted) / 8
     }
 
+    /// Books how long a frame sent once took from its send to the acknowledgement that
+    /// first covered it, whichever frame of the acknowledgement it was. The samples above
+    /// come from each acknowledgement's highest frame only, which on a path whose delay
+    /// varies are the frames that overtook others: they underestimate what the late ones
+    /// take, and those are exactly the frames loss detection waits for.
+    mutating func arrived(after took: Duration) {
+        roundMaximum = max(roundMaximum, took)
+    }
+
+    /// The longest a frame sent once took to be acknowledged, over the round under way and
+    /// the last `maximumRounds` complete ones.
+    var recentMaximum: Duration { lastRoundMaxima.reduce(roundMaximum, max) }
+
     /// How much later than a frame another may have been sent and still arrive first on
     /// this path: the larger of `reordering` (the extra delay of frames seen overtaken) and
     /// four variations (a path whose delay varies reorders; the samples, from the frames
-    /// that arrived first, see less of the variation than the frames they overtook), but
-    /// never more than the smoothed round trip plus four variations, so loss detection
-    /// never waits longer than a retransmission timeout would (RFC 6298): waiting longer
-    /// for a frame that may only be late delays the repair of every frame that is lost
-    /// (RACK caps its reordering window likewise, RFC 8985 section 6.2).
+    /// that arrived first, see less of the variation than the frames they overtook). Never
+    /// more than a retransmission timeout (RFC 6298: the smoothed round trip plus four
+    /// variations), since waiting longer for a frame that may only be late delays the
+    /// repair of every frame that is lost (RACK caps its reordering window likewise, RFC
+    /// 8985 section 6.2), unless frames sent once took longer than that over the last
+    /// eight rounds and arrived: then up to 9/8 of what they took beyond the smoothed round
+    /// trip, since a frame as late as those is only late.
     func reorderingTolerance(reordering: Duration) -> Duration {
-        min(max(reordering, variation * 4), smoothed + variation * 4)
+        let recent = recentMaximum * 9 / 8
+        let cap = max(smoothed + variation * 4, recent > smoothed ? recent - smoothed : .zero)
+        return min(max(reordering, variation * 4), cap)
     }
 
     /// How long after a frame was sent it is declared lost once a later frame was
-    /// acknowledged: 9/8 of the larger of the smoothed and latest round trip (RFC 9002),
-    /// and at least the smoothed round trip plus the reordering tolerance.
+    /// acknowledged: 9/8 (RFC 9002's margin) of the largest of the smoothed round trip, the
+    /// latest, and the smoothed round trip plus the reordering tolerance; a frame a little
+    /// later than the latest seen overtaken is still only late.
     func lossDelay(reordering: Duration) -> Duration {
-        max(max(smoothed, latest) * 9 / 8, smoothed + reorderingTolerance(reordering: reordering), Self.granularity)
+        max(max(smoothed, latest, smoothed + reorderingTolerance(reordering: reordering)) * 9 / 8, Self.granularity)
     }
 
     /// The probe timeout before backoff: smoothed + max(4 × variation, granularity) + the

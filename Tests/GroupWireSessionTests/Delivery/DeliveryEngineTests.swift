@@ -87,19 +87,19 @@ import Testing
         }
         #expect(sentSequences(first) == [1, 2, 3, 4, 5, 6], "six small frames fit the initial window and the pacer's burst")
         // At 20 ms, 3 and 5 are held: the first sample (20 ms, varying by 10) makes the time
-        // threshold 20 + 4 × 10 ms; sent together, 2 and 4 are not passed by frames sent
+        // threshold 9/8 × (20 + 4 × 10 ms); sent together, 2 and 4 are not passed by frames sent
         // later, so the packet threshold does not count.
         #expect(sender.receive(ack(stream, through: 1, received: [0b101]), now: .milliseconds(20)).isEmpty)
         let path = sender.outbound[peer]!
-        #expect(path.rtt.smoothed == .milliseconds(20) && path.lossTime == .milliseconds(60))
+        #expect(path.rtt.smoothed == .milliseconds(20) && path.lossTime == .microseconds(67_500))
         #expect(path.pending.map(\.held) == [false, true, false, true, false])
-        #expect(sentSequences(sender.tick(now: .milliseconds(59))).isEmpty)
-        #expect(sentSequences(sender.tick(now: .milliseconds(60))) == [2, 4], "the time threshold")
+        #expect(sentSequences(sender.tick(now: .microseconds(67_499))).isEmpty)
+        #expect(sentSequences(sender.tick(now: .microseconds(67_500))) == [2, 4], "the time threshold")
         #expect(sender.statistics.framesLost == 2 && sender.statistics.retransmitted == 2)
         // Nothing more is acknowledged: the probe timeout (20 + 4 × 10 + 10 ms after the last
         // send) sends the oldest frame in flight again; 3 and 5 are held, never.
-        #expect(sentSequences(sender.tick(now: .milliseconds(129))).isEmpty)
-        #expect(sentSequences(sender.tick(now: .milliseconds(130))) == [2])
+        #expect(sentSequences(sender.tick(now: .microseconds(137_499))).isEmpty)
+        #expect(sentSequences(sender.tick(now: .microseconds(137_500))) == [2])
         #expect(sender.statistics.probeTimeouts == 1)
         // Everything arrives: the buffer empties and the bytes in flight are zero again.
         _ = sender.receive(ack(stream, through: 6), now: .milliseconds(140))
@@ -122,8 +122,8 @@ import Testing
         let path = sender.outbound[peer]!
         #expect(path.packetThreshold == 5, "copy 1 was passed by copy 5: a threshold of 5 would have waited")
         #expect(path.reordering == .milliseconds(40), "it took 50 ms where the round trip is 10 ms")
-        #expect(path.rtt.lossDelay(reordering: path.reordering) == .milliseconds(40),
-                "the time threshold waits at most a retransmission timeout (10 + 10 + 4 × 5 ms), not 10 + 40 ms")
+        #expect(path.rtt.lossDelay(reordering: path.reordering) == .microseconds(45_000),
+                "the time threshold waits 9/8 of at most a retransmission timeout (10 + 10 + 4 × 5 ms), not of 10 + 40 ms")
         // A report of a frame never declared lost (a lost acknowledgement's) changes nothing.
         _ = try sender.prepare([numberedFrame(6)], to: [peer], mode: .reliable, now: .milliseconds(50), failWhenFull: false)
         _ = sender.receive(ack(stream, through: 6, duplicate: 6), now: .milliseconds(60))
@@ -143,6 +143,30 @@ import Testing
         #expect(sender.receive(ack(stream, through: 5), now: .milliseconds(16)).isEmpty)
         let path = sender.outbound[peer]!
         #expect(path.reordering == .milliseconds(6) && path.packetThreshold == 3)
+        #expect(sender.statistics.framesLost == 0 && sender.statistics.retransmitted == 0)
+    }
+
+    @Test func aFrameAsLateAsOthersThatArrivedRecentlyIsNotLostThoughTheRoundTripSamplesAreShort() throws {
+        var sender = engine()
+        _ = sender.joined(peer, now: .zero)
+        let stream = sender.outbound[peer]!.reliableStream
+        _ = try sender.prepare((0..<6).map { numberedFrame($0) }, to: [peer], mode: .reliable, now: .zero, failWhenFull: false)
+        // 5 and 6 arrive first (the first sample, 5 ms); 7 and 8, sent at 10 ms, arrive 2 ms
+        // later and are the highest, so the samples stay short (and 10 ms of spacing is
+        // under four variations: the packet threshold does not count yet).
+        #expect(sender.receive(ack(stream, through: 0, received: [0b11000]), now: .milliseconds(5)).isEmpty)
+        _ = try sender.prepare((6..<8).map { numberedFrame($0) }, to: [peer], mode: .reliable, now: .milliseconds(10), failWhenFull: false)
+        #expect(sender.receive(ack(stream, through: 0, received: [0b111_1000]), now: .milliseconds(12)).isEmpty)
+        var path = sender.outbound[peer]!
+        #expect(path.rtt.smoothed == .microseconds(4625) && path.rtt.variation == .microseconds(2625))
+        // 1 ... 4 arrive at 25 ms (no timer tick came between): 25 ms, longer than a
+        // retransmission timeout of these samples (4.625 + 4 × 2.625 ms) allows.
+        #expect(sender.receive(ack(stream, through: 8), now: .milliseconds(25)).isEmpty)
+        path = sender.outbound[peer]!
+        #expect(path.rtt.recentMaximum == .milliseconds(25) && path.reordering == .microseconds(20_375))
+        #expect(path.rtt.smoothed + path.rtt.variation * 4 < .milliseconds(25))
+        // The time threshold now waits 9/8 of what they took: a frame as late is only late.
+        #expect(path.rtt.lossDelay(reordering: path.reordering) == .microseconds(28_125))
         #expect(sender.statistics.framesLost == 0 && sender.statistics.retransmitted == 0)
     }
 
@@ -278,15 +302,15 @@ import Testing
         _ = engine.tick(now: .milliseconds(60))
         #expect(engine.outbound[peer]!.unsent == 20 - 5, "10 ms at 1.25 × 24,000 bytes per 50 ms round trip: 6,000 bytes")
         // 12, 13 and 14 arrive, 11 not: with a round trip of 50 ms varying by 18.75, 11 is
-        // lost once 50 + 4 × 18.75 ms passed since it was sent (at 50 ms), on a path without
-        // a queue: repaired, and the window stays (growing by what was acknowledged).
+        // lost once 9/8 × (50 + 4 × 18.75) ms passed since it was sent (at 50 ms), on a path
+        // without a queue: repaired, and the window stays (growing by what was acknowledged).
         _ = engine.receive(ack(stream, through: 10, received: [0b111]), now: .milliseconds(100))
-        #expect(engine.outbound[peer]!.lossTime == .milliseconds(175))
-        #expect(sentSequences(engine.tick(now: .milliseconds(175))).first == 11)
+        #expect(engine.outbound[peer]!.lossTime == .microseconds(190_625))
+        #expect(sentSequences(engine.tick(now: .microseconds(190_625))).first == 11)
         path = engine.outbound[peer]!
         #expect(engine.statistics.framesLost == 1 && engine.statistics.congestionEvents == 0)
         #expect(path.congestion.window == 24_000 + 3 * 1200)
-        // At 300 ms the copy of 11 sent at 175 ms and 13 ... 20 arrive; 20 took 250 ms against
+        // At 300 ms the copy of 11 sent at 190.625 ms and 13 ... 20 arrive; 20 took 250 ms against
         // a minimum of 50. One late round trip's first sample is no queue yet; at 400 ms 21
         // arrives, 340 ms after it was sent, closing a round whose smallest sample was 250 ms:
         // a queue. What is still out a second later is lost, and this loss, with a queue,
