@@ -53,7 +53,7 @@ let package = Package(
         .target(name: "GroupWire", dependencies: ["CGroupWireCRC32C", "GroupWireJSON"], swiftSettings: strictSwift),
         // Frame files and pcapng captures: reading, writing, the capture hook's writer. No
         // zstd, so an app without libzstd can capture its traffic.
-        .target(name: "GroupWireCapture", dependencies: ["GroupWire"], swiftSettings: strictSwift),
+        .target(name: "GroupWireCapture", dependencies: ["GroupWire", "GroupWireSession"], swiftSettings: strictSwift),
         // What the inspect and validate commands do with captured frames: decompression,
         // payloads decoded by spec, the checks of `groupwire validate`.
         .target(
@@ -241,7 +241,7 @@ let package = Package(
         .target(
             name: "GroupWireSession",
             dependencies: [
-                "GroupWire", "GroupWireNegotiation", "GroupWireCapture", .product(name: "DequeModule", package: "swift-collections"),
+                "GroupWire", "GroupWireNegotiation", .product(name: "DequeModule", package: "swift-collections"),
             ],
             swiftSettings: strictSwift),
         // Negotiation between peers, without I/O: the hello (capabilities and schema table,

@@ -21,7 +21,7 @@ import Testing
         for (index, id) in ids.enumerated() {
             let writer = try CaptureWriter(path: folder.appendingPathComponent("p\(index).pcapng").path)
             writers.append(writer)
-            let transport = CapturingTransport(over: try await hub.join(id), writer: writer)
+            let transport = try await hub.join(id).capturing(to: writer)
             messengers.append(Messenger(transport: transport, configuration: MessengerConfiguration(clock: clock.reassemblyClock)))
         }
         let strokes = try messengers[1].messages(of: UpsertStroke.self)
@@ -54,5 +54,35 @@ import Testing
         #expect(try records(2).map(\.frame) == [sent[0].frame], "carol got the message to everyone only")
         #expect(try FrameDecoder().decode(sent[0].frame).typeID == UInt64(UpsertStroke.wireTypeID))
         #expect(received.allSatisfy { $0.timestamp >= sent[0].timestamp })
+    }
+
+    @Test func aTransportCapturingBeneathTheDeliveryLayerRecordsItsHeadersAndAcknowledgements() async throws {
+        let folder = try RepositoryPaths.temporaryDirectory(prefix: "groupwire-capture")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let hub = InProcessHub(plan: .unreliable(seed: 3, delay: .milliseconds(1) ... .milliseconds(1)), clock: VirtualClock())
+        let writer = try CaptureWriter(path: folder.appendingPathComponent("sender.pcapng").path)
+        let sending = DeliveryTransport(over: try await hub.join(.numbered(1)).capturing(to: writer), configuration: .simulated(seed: 1))
+        let sender = Messenger(transport: sending)
+        let receiver = Messenger(transport: DeliveryTransport(over: try await hub.join(.numbered(2)), configuration: .simulated(seed: 2)))
+        let strokes = try receiver.messages(of: UpsertStroke.self)
+        try await eventually("the sender to see the receiver") { sender.reachableParticipants.contains(.numbered(2)) }
+        try await sender.send(UpsertStroke(id: UUID(), color: .green, point: Point(x: 1, y: 2)))
+        // Until the stroke is acknowledged: nothing kept for the receiver any more.
+        while sending.statistics.bufferedBytes > 0 || receiver.statistics.messagesDelivered == 0 {
+            try await hub.step(by: .milliseconds(5))
+        }
+        await hub.close()
+        #expect(await collect(strokes).count == 1)
+        writer.close()
+        let stream = try FrameFileStream(path: writer.path)
+        var records: [CaptureRecord] = []
+        while let event = try stream.next() {
+            if let record = event.packet?.record { records.append(record) }
+        }
+        let sent = records.filter { $0.direction == .sent }.map { try? DeliveryFraming.peek($0.frame) }
+        #expect(sent.count == 1 && sent.first??.delivery?.sequence == 1, "the stroke, with its delivery header as it travelled")
+        let acknowledgements = try records.filter { $0.direction == .received }.map { try FrameDecoder().decode($0.frame) }
+            .filter { $0.kind == .control && $0.typeID == 32 }
+        #expect(acknowledgements.count >= 1, "the receiver's acknowledgement (control id 32) as it arrived")
     }
 }

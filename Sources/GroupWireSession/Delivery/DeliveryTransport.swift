@@ -36,10 +36,9 @@ public final class DeliveryTransport: Transport {
     /// Creates the layer over `base` and starts reading its events and, unless `base` is
     /// reliable and ordered, the timer for acknowledgements and retransmission.
     ///
-    /// With `GROUPWIRE_CAPTURE` set, `base` is wrapped in a ``CapturingTransport`` first, so
-    /// the frames are captured as they travel (delivery headers and acknowledgements too).
+    /// A `base` that captures (GroupWireCapture's `capturing(to:)`) records the frames as
+    /// they travel, delivery headers and acknowledgements too.
     public init(over base: any Transport, configuration: DeliveryConfiguration = DeliveryConfiguration()) {
-        let base = CapturingTransport.fromEnvironment(base)
         self.base = base
         self.configuration = configuration
         let clock = configuration.clock ?? base.clock

@@ -46,10 +46,9 @@ public final class Messenger: Sendable {
     ///     its ``Transport/events``.
     ///   - configuration: codec, limits, clock and negotiation.
     ///
-    /// With `GROUPWIRE_CAPTURE` set, a `transport` that is not a ``DeliveryTransport``
-    /// (which captures beneath itself) is wrapped in a ``CapturingTransport``.
+    /// To capture what travels, give it a transport that captures (GroupWireCapture's
+    /// `transport.capturing(to:)`, beneath a ``DeliveryTransport``).
     public init(transport: any Transport, configuration: MessengerConfiguration = MessengerConfiguration()) {
-        let transport = transport is DeliveryTransport ? transport : CapturingTransport.fromEnvironment(transport)
         self.transport = transport
         // Clocks not given are the transport's: virtual time is chosen once, at the transport.
         var configuration = configuration

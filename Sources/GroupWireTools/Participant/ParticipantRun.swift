@@ -1,5 +1,6 @@
 import Foundation
 import GroupWire
+import GroupWireCapture
 import GroupWireCompression
 import GroupWireNegotiation
 import GroupWireNetwork
@@ -24,7 +25,8 @@ struct ParticipantRun<Canvas: ParticipantCanvas> {
         } catch {
             throw ParticipantFailure("cannot join through the relay at \(tool.host):\(tool.port): \(error)")
         }
-        let transport = CountingTransport(relay)
+        // The demo gives each participant process GROUPWIRE_CAPTURE: its frames as they travel.
+        let transport = CountingTransport(CapturingTransport.fromEnvironment(relay))
         let local = relay.localParticipant
         var welcome = ParticipantEvent(.welcome)
         welcome.participant = Self.name(relay.localParticipant)

@@ -1,5 +1,6 @@
 import Foundation
 import GroupWire
+import GroupWireCapture
 import GroupWireCompression
 import GroupWireExamples
 import GroupWireSession
@@ -29,7 +30,8 @@ struct Simulation {
         init(number: Int, hub: InProcessHub, run: UInt64) async throws {
             id = ParticipantID.numbered(UInt64(number))
             name = Simulation.names[number - 1]
-            transport = DeliveryTransport(over: try await hub.join(id),
+            // GROUPWIRE_CAPTURE records each participant's frames beneath its delivery layer.
+            transport = DeliveryTransport(over: CapturingTransport.fromEnvironment(try await hub.join(id)),
                                           configuration: .simulated(seed: run << 8 | UInt64(number)))
             let messenger = Messenger(transport: transport, configuration: MessengerConfiguration(
                 codec: try PayloadCompressor()))

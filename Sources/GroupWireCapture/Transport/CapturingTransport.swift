@@ -1,17 +1,19 @@
 import Foundation
 import GroupWire
-import GroupWireCapture
+import GroupWireSession
 
 /// A transport that records every frame it sends and receives to a capture file, and
 /// otherwise is the transport beneath it.
 ///
-/// The hook for capture: wrap the transport that carries frames (beneath a
-/// ``DeliveryTransport``, so that delivery headers, acknowledgements and retransmissions
-/// are recorded as they travel), or set `GROUPWIRE_CAPTURE` (see `CaptureEnvironment`):
-/// then ``Messenger`` and ``DeliveryTransport`` wrap the transport they are given
-/// themselves, and the relay records what it receives, with no code changes. Control
-/// frames (hellos, session control, acknowledgements) are frames like any other and are
-/// recorded too. GroupWireCapture needs no zstd, so an app without libzstd can capture.
+/// Capture is the caller's choice: wrap the transport that carries frames, beneath a
+/// `DeliveryTransport` so that delivery headers, acknowledgements and retransmissions are
+/// recorded as they travel (`DeliveryTransport(over: endpoint.capturing(to: writer))`).
+/// ``fromEnvironment(_:)`` is the one place that reads `GROUPWIRE_CAPTURE` (see
+/// ``CaptureEnvironment``), for a program that wants capture switched on from outside;
+/// GroupWire's own programs (`groupwire participant`, `simulate`, the relay) call it.
+/// Control frames (hellos, session control, acknowledgements) are frames like any other
+/// and are recorded too. GroupWireCapture needs no zstd, so an app without libzstd can
+/// capture.
 ///
 /// A frame sent to one participant is recorded with that participant as its peer; one
 /// sent to several or to everyone is recorded once, with no peer.
@@ -42,7 +44,8 @@ public struct CapturingTransport: Transport {
         events = stream
     }
 
-    /// `base`, wrapped when `GROUPWIRE_CAPTURE` asks for capture and it is not wrapped yet.
+    /// `base`, wrapped when `GROUPWIRE_CAPTURE` asks for capture and it is not wrapped yet;
+    /// otherwise `base` itself.
     public static func fromEnvironment(_ base: any Transport) -> any Transport {
         guard let writer = CaptureEnvironment.writer, !(base is CapturingTransport) else { return base }
         return CapturingTransport(over: base, writer: writer)
@@ -80,5 +83,13 @@ public struct CapturingTransport: Transport {
     {
         CaptureRecord(timestamp: CaptureRecord.now(), direction: direction, sessionID: FrameHeaderFields.sessionID(of: frame),
                       local: local, peer: peer, room: room, frame: frame)
+    }
+}
+
+extension Transport {
+    /// This transport, recording every frame it sends and receives to `writer` (a
+    /// ``CapturingTransport``).
+    public func capturing(to writer: CaptureWriter) -> CapturingTransport {
+        CapturingTransport(over: self, writer: writer)
     }
 }
