@@ -1,6 +1,5 @@
 import GroupWire
 import GroupWireNegotiation
-import Synchronization
 
 /// Sends values to the other participants of a group session and delivers theirs, as
 /// typed async streams: the one pipeline from value to transport and back.
@@ -35,8 +34,15 @@ public final class Messenger: Sendable {
     /// The profile every recipient without one of its own gets.
     public let defaultProfile: PeerProfile
 
-    private let core: Core
-    private let dispatch: Dispatch
+    // The parts (each in its own file): who gets what in which profile; encoding and
+    // handing frames over; types and streams; negotiation's filter; the session layer's
+    // input; the counts.
+    private let planner: SendPlanner
+    private let sender: MessageSender
+    private let router = MessageRouter()
+    private let gate: NegotiationGate?
+    private let sessionInput = SessionInputRelay()
+    private let counters = MessengerCounters()
     private let negotiation: PeerNegotiation?
     private let tasks: [Task<Void, Never>]
 
@@ -59,8 +65,8 @@ public final class Messenger: Sendable {
             configuration.negotiation?.clock = timers
         }
         self.configuration = configuration
-        var profile = PeerProfile.default(codec: configuration.codec, limits: configuration.limits)
-        profile.maxFrameSize = min(profile.maxFrameSize, transport.guarantees.maxMessageSize)
+        let profile = MessageSender.profile(PeerProfile.default(codec: configuration.codec, limits: configuration.limits),
+                                            cappedFor: transport)
         defaultProfile = profile
         var outbox: AsyncStream<NegotiationWork>?
         if let settings = configuration.negotiation {
@@ -74,36 +80,39 @@ public final class Messenger: Sendable {
         } else {
             negotiation = nil
         }
-        let core = Core(negotiation: negotiation)
-        self.core = core
-        let dispatch = Dispatch(sender: SendPipeline(codec: configuration.codec), transport: transport, core: core,
-                                defaultProfile: profile)
-        self.dispatch = dispatch
-        let pipeline = ReceivePipeline(
-            limits: configuration.limits, reassemblyLimits: configuration.reassemblyLimits,
-            clock: reassemblyClock, codec: configuration.codec)
+        let planner = SendPlanner(defaultProfile: profile, counters: counters)
+        self.planner = planner
+        let sender = MessageSender(pipeline: SendPipeline(codec: configuration.codec), transport: transport, planner: planner,
+                                   counters: counters)
+        self.sender = sender
+        let gate = negotiation.map { NegotiationGate(negotiation: $0, planner: planner) }
+        self.gate = gate
+        let receiveLoop = ReceiveLoop(
+            pipeline: ReceivePipeline(limits: configuration.limits, reassemblyLimits: configuration.reassemblyLimits,
+                                      clock: reassemblyClock, codec: configuration.codec),
+            limits: configuration.limits, planner: planner, router: router, session: sessionInput, negotiation: gate,
+            counters: counters)
         let events = transport.events
-        let limits = configuration.limits
         let negotiationClock = configuration.negotiation.map { $0.clock ?? timers }
         var tasks = [Task {
-            var pipeline = pipeline
+            var receiver = receiveLoop
             for await event in events {
-                core.handle(event, pipeline: &pipeline, limits: limits, now: negotiationClock?.now() ?? .zero)
+                receiver.handle(event, now: negotiationClock?.now() ?? .zero)
             }
-            core.finish(reason: transport.closeReason ?? "the transport closed")
+            receiver.finish(reason: transport.closeReason ?? "the transport closed")
         }]
-        if let negotiation, let outbox, let clock = negotiationClock {
+        if let gate, let outbox, let clock = negotiationClock {
             tasks.append(Task {
                 for await work in outbox {
-                    await dispatch.perform(work, negotiation: negotiation)
+                    await gate.perform(work, sender: sender)
                 }
             })
-            let period = negotiation.settings.engine.retryInterval / 4
+            let period = gate.negotiation.settings.engine.retryInterval / 4
             tasks.append(Task {
                 var next = clock.now() + period
                 while !Task.isCancelled {
                     do { try await clock.sleep(next) } catch { return }
-                    core.setProfiles(negotiation.tick(now: clock.now()))
+                    planner.setProfiles(gate.negotiation.tick(now: clock.now()))
                     next += period
                 }
             })
@@ -144,64 +153,27 @@ public final class Messenger: Sendable {
     func send<Message: MessageCodable>(
         _ message: Message, to recipients: Recipients, session: UInt32?, mode: DeliveryMode = .reliable
     ) async throws(WireError) -> SendReport {
-        try core.checkOpen()
-        try core.register(Message.self)
+        try router.checkOpen()
+        try router.register(Message.self)
         var target = recipients
         var agreed: [ParticipantID: PeerProfile] = [:]
         var report = SendReport()
-        if negotiation != nil {
-            let negotiated = try negotiatedRecipients(
+        if let gate {
+            let negotiated = try gate.recipients(
                 recipients, typeID: Message.wireTypeID, typeName: Message.wireTypeName, session: session, mode: mode,
                 payload: { () throws(WireError) in try message.messagePayload() })
             report.skipped = negotiated.skipped
             guard let now = negotiated.now else { return report }
             (target, agreed) = now
         }
-        let (messageID, groups) = core.plan(target, defaultProfile: defaultProfile, agreed: agreed)
-        // The common case: one profile for everybody and a generated message that fits one
-        // frame, written straight into it (no payload buffer, no list of frames).
-        if groups.count == 1,
-           let frame = try dispatch.sender.frame(message: message, profile: dispatch.transportProfile(groups[0].profile), session: session)
-        {
-            if mode == .reliable {
-                try await transport.send(frame, to: groups[0].recipients)
-            } else {
-                try await transport.send([frame], to: groups[0].recipients, mode: mode)
-            }
-            core.countSent(frames: 1)
-            return report
-        }
-        let payload = try message.messagePayload()
-        try await dispatch.send(kind: .data, typeID: Message.wireTypeID, payload: payload, messageID: messageID, groups: groups,
-                                session: session, mode: mode)
+        let (messageID, groups) = planner.plan(target, agreed: agreed)
+        try await sender.send(message, messageID: messageID, groups: groups, session: session, mode: mode)
         return report
-    }
-
-    /// Who gets a message now under negotiation: the recipients that agreed and read its
-    /// type; those still negotiating get it later (held) or now in the baseline profile.
-    /// - Returns: the recipients for now with the profiles their agreements give (nil when
-    ///   nobody gets it now), and those left out.
-    private func negotiatedRecipients(
-        _ recipients: Recipients, typeID: UInt64, typeName: String, session: UInt32?, mode: DeliveryMode,
-        payload: () throws(WireError) -> [UInt8]
-    ) throws(WireError) -> (now: (recipients: Recipients, profiles: [ParticipantID: PeerProfile])?, skipped: [SkippedRecipient]) {
-        guard let negotiation else { return ((recipients, [:]), []) }
-        let route = try negotiation.route(typeID: typeID, typeName: typeName, to: recipients.participants ?? core.reachableParticipants)
-        var now = route.now
-        var profiles = route.profiles
-        if !route.later.isEmpty {
-            let held = HeldMessage(typeID: typeID, payload: try payload(), session: session, mode: mode)
-            for peer in try negotiation.hold(held, for: route.later) {
-                now.insert(peer)
-                profiles[peer] = negotiation.profile(of: peer)
-            }
-        }
-        return (now.isEmpty ? nil : (.only(now), profiles), route.skipped)
     }
 
     /// Sends a control message (kind 1, Spec/FORMAT.md "Control ids") with `payload`.
     func sendControl(_ controlID: UInt64, payload: [UInt8], to recipients: Recipients) async throws(WireError) {
-        try await dispatch.sendControl(controlID, payload: payload, to: recipients)
+        try await sender.sendControl(controlID, payload: payload, to: recipients)
     }
 
     /// Sends raw bytes under `typeID`, in `mode`; receivers read them with ``rawMessages(typeID:)``.
@@ -212,14 +184,20 @@ public final class Messenger: Sendable {
     public func send(
         _ bytes: [UInt8], typeID: UInt64, to recipients: Recipients = .all, mode: DeliveryMode = .reliable
     ) async throws(WireError) -> SendReport {
-        try core.checkOpen()
-        try core.registerRaw(typeID)
-        let negotiated = try negotiatedRecipients(recipients, typeID: typeID, typeName: "raw bytes", session: nil, mode: mode,
-                                                  payload: { () throws(WireError) in bytes })
-        let report = SendReport(skipped: negotiated.skipped)
-        guard let (target, agreed) = negotiated.now else { return report }
-        let (messageID, groups) = core.plan(target, defaultProfile: defaultProfile, agreed: agreed)
-        try await dispatch.send(kind: .data, typeID: typeID, payload: bytes, messageID: messageID, groups: groups, session: nil, mode: mode)
+        try router.checkOpen()
+        try router.registerRaw(typeID)
+        var target = recipients
+        var agreed: [ParticipantID: PeerProfile] = [:]
+        var report = SendReport()
+        if let gate {
+            let negotiated = try gate.recipients(recipients, typeID: typeID, typeName: "raw bytes", session: nil, mode: mode,
+                                                 payload: { () throws(WireError) in bytes })
+            report.skipped = negotiated.skipped
+            guard let now = negotiated.now else { return report }
+            (target, agreed) = now
+        }
+        let (messageID, groups) = planner.plan(target, agreed: agreed)
+        try await sender.send(kind: .data, typeID: typeID, payload: bytes, messageID: messageID, groups: groups, session: nil, mode: mode)
         return report
     }
 
@@ -241,7 +219,7 @@ public final class Messenger: Sendable {
 
     /// Why the transport closed, once its events have ended and the messenger has seen
     /// it (every send then throws `transportClosed` with it); nil while open.
-    public var closeReason: String? { core.closeReason }
+    public var closeReason: String? { router.closeReason }
 
     /// What negotiation did so far; all zero without it.
     public var negotiationStatistics: NegotiationStatistics {
@@ -263,10 +241,10 @@ public final class Messenger: Sendable {
         let hello = changed.hello(codec: configuration.codec, limits: configuration.limits,
                                   transportMaxMessageSize: transport.guarantees.maxMessageSize)
         let (peers, profiles) = try negotiation.update(hello: hello, now: (settings.clock ?? transport.clock).now())
-        core.setProfiles(profiles)
+        planner.setProfiles(profiles)
         let body = negotiation.helloBody
         for peer in peers {
-            try await dispatch.sendControl(Hello.controlID, payload: body, to: .only([peer]))
+            try await sender.sendControl(Hello.controlID, payload: body, to: .only([peer]))
         }
     }
 
@@ -288,13 +266,13 @@ public final class Messenger: Sendable {
     func messages<Message: MessageCodable>(
         of type: Message.Type, session: UInt32?, where accept: @escaping @Sendable (MessageContext) -> Bool
     ) throws(WireError) -> Messages<Message> {
-        try core.register(Message.self)
+        try router.register(Message.self)
         return subscribe(to: [Message.wireTypeID], session: session) { value, context in accept(context) ? value as? Message : nil }
     }
 
     /// Finishes every stream made for `session` (its session has ended here).
     func endStreams(of session: UInt32) {
-        core.endSubscriptions(of: session)
+        router.endSubscriptions(of: session)
     }
 
     /// Starts handing control messages and membership changes to `observer` (on the
@@ -303,7 +281,7 @@ public final class Messenger: Sendable {
     func observeSessionInput(
         start: (Swift.Set<ParticipantID>) -> Void, _ observer: @escaping @Sendable (SessionInput) -> Void
     ) {
-        core.observeSessionInput(start: start, observer)
+        sessionInput.observe(start: { [planner] in start(planner.reachable) }, observer)
     }
 
     /// Every message of a spec, as the generated enum over them, so one loop can switch
@@ -320,7 +298,7 @@ public final class Messenger: Sendable {
         of set: MessageSet.Type, session: UInt32?, where accept: @escaping @Sendable (MessageContext) -> Bool
     ) throws(WireError) -> Messages<MessageSet> {
         for type in MessageSet.messageTypes {
-            try core.register(type)
+            try router.register(type)
         }
         return subscribe(to: MessageSet.messageTypes.map { $0.wireTypeID }, session: session) { value, context in
             accept(context) ? (value as? any MessageCodable).flatMap(MessageSet.init) : nil
@@ -330,7 +308,7 @@ public final class Messenger: Sendable {
     /// The raw bytes sent under `typeID` with ``send(_:typeID:to:mode:)``.
     /// - Throws: `WireError.Kind.duplicateTypeID` when a message type uses `typeID`.
     public func rawMessages(typeID: UInt64) throws(WireError) -> Messages<[UInt8]> {
-        try core.registerRaw(typeID)
+        try router.registerRaw(typeID)
         return subscribe(to: [typeID]) { value, _ in value as? [UInt8] }
     }
 
@@ -344,8 +322,8 @@ public final class Messenger: Sendable {
                 if let element = convert(value, context) { continuation.yield((element, context)) }
             },
             finish: { continuation.finish() }, session: session)
-        if let token = core.subscribe(subscriber, to: typeIDs) {
-            continuation.onTermination = { [core] _ in core.unsubscribe(token) }
+        if let token = router.subscribe(subscriber, to: typeIDs) {
+            continuation.onTermination = { [router] _ in router.unsubscribe(token) }
         } else {
             continuation.finish()
         }
@@ -356,455 +334,17 @@ public final class Messenger: Sendable {
 
     /// The participants the transport says are reachable now.
     public var reachableParticipants: Swift.Set<ParticipantID> {
-        core.reachableParticipants
+        planner.reachable
     }
 
     /// Sets the profile used for `participant` (nil: the default profile). Negotiation
     /// calls this once it knows what a peer reads.
     public func setProfile(_ profile: PeerProfile?, for participant: ParticipantID) {
-        core.setProfile(profile, for: participant)
+        planner.setProfile(profile, for: participant)
     }
 
     /// What was sent and received so far.
     public var statistics: MessengerStatistics {
-        core.statistics
-    }
-}
-
-/// Sends encoded messages: what the messenger's own sends and its negotiation task share.
-struct Dispatch: Sendable {
-    let sender: SendPipeline
-    let transport: any Transport
-    let core: Messenger.Core
-    let defaultProfile: PeerProfile
-
-    /// `profile` with its frame size capped at what the transport carries in one message.
-    func transportProfile(_ profile: PeerProfile) -> PeerProfile {
-        var profile = profile
-        profile.maxFrameSize = min(profile.maxFrameSize, transport.guarantees.maxMessageSize)
-        return profile
-    }
-
-    /// Encodes once per distinct profile among the recipients and hands the frames over.
-    func send(
-        kind: FrameKind, typeID: UInt64, payload: [UInt8], messageID: UInt64,
-        groups: [(profile: PeerProfile, recipients: Recipients)], session: UInt32?, mode: DeliveryMode
-    ) async throws(WireError) {
-        var encoded: [(frames: [[UInt8]], recipients: Recipients)] = []
-        for group in groups {
-            let frames = try sender.frames(kind: kind, typeID: typeID, payload: payload, messageID: messageID,
-                                           profile: transportProfile(group.profile), session: session)
-            encoded.append((frames, group.recipients))
-        }
-        for (frames, target) in encoded {
-            try await transport.send(frames, to: target, mode: mode)
-        }
-        core.countSent(frames: encoded.reduce(0) { $0 + $1.frames.count })
-    }
-
-    /// Sends a control message; control always travels reliably (Spec/FORMAT.md, "Delivery").
-    func sendControl(_ controlID: UInt64, payload: [UInt8], to recipients: Recipients) async throws(WireError) {
-        let (messageID, groups) = core.plan(recipients, defaultProfile: defaultProfile)
-        try await send(kind: .control, typeID: controlID, payload: payload, messageID: messageID, groups: groups,
-                       session: nil, mode: .reliable)
-    }
-
-    /// Does what negotiation asks: a hello to a peer, or the messages held for a peer
-    /// that agreed, in the order they were sent, until none are left.
-    func perform(_ work: NegotiationWork, negotiation: PeerNegotiation) async {
-        switch work {
-        case .hello(let body, let peer):
-            // A lost hello is sent again by the engine's timer; a closed transport ends everything.
-            try? await sendControl(Hello.controlID, payload: body, to: .only([peer]))
-        case .flush(let peer):
-            while let held = negotiation.takeHeld(for: peer) {
-                for message in held {
-                    let agreed = negotiation.profile(of: peer).map { [peer: $0] } ?? [:]
-                    let (messageID, groups) = core.plan(.only([peer]), defaultProfile: defaultProfile, agreed: agreed)
-                    do {
-                        try await send(kind: .data, typeID: message.typeID, payload: message.payload, messageID: messageID,
-                                       groups: groups, session: message.session, mode: message.mode)
-                    } catch {
-                        core.countHeldSendFailure(error)
-                    }
-                }
-            }
-        }
-    }
-}
-
-/// What the session layer hears from a messenger: control messages and membership.
-enum SessionInput: Sendable {
-    /// A control message (kind 1) from a participant.
-    case control(ReceivedControl)
-    /// A participant became reachable.
-    case joined(ParticipantID)
-    /// A participant is no longer reachable.
-    case left(ParticipantID)
-    /// The transport closed, for the reason given: nobody is reachable any more.
-    case closed(String)
-}
-
-/// A control message as received.
-struct ReceivedControl: Sendable {
-    /// Who sent it.
-    let source: ParticipantID
-    /// Its control id.
-    let controlID: UInt64
-    /// Its body, decompressed and reassembled.
-    let payload: [UInt8]
-}
-
-/// One stream listening for messages.
-struct Subscriber: Sendable {
-    let deliver: @Sendable (any Sendable, MessageContext) -> Void
-    let finish: @Sendable () -> Void
-    /// The session whose end finishes the stream, if any.
-    var session: UInt32?
-}
-
-extension Messenger {
-    /// The messenger's shared state, behind one lock. Streams are fed and finished outside
-    /// the lock, so a stream's termination handler may call back in.
-    final class Core: Sendable {
-        private struct State {
-            var registry = MessageRegistry()
-            var rawTypeIDs: Swift.Set<UInt64> = []
-            var subscribers: [UInt64: [UInt64: Subscriber]] = [:]
-            var nextToken: UInt64 = 0
-            var nextMessageID: UInt64 = 0
-            var reachable: Swift.Set<ParticipantID> = []
-            var profiles: [ParticipantID: PeerProfile] = [:]
-            var statistics = MessengerStatistics()
-            var isFinished = false
-            /// Why the transport closed, once it has.
-            var closeReason: String?
-            var sessionObserver: (@Sendable (SessionInput) -> Void)?
-            /// Session input kept for the observer: control messages that came before there
-            /// was one (a coordinator made after the messenger started receiving), and
-            /// whatever arrives while those are handed over, so it gets everything in order.
-            var sessionBacklog: [SessionInput] = []
-            /// Whether ``observeSessionInput(start:_:)`` is handing the backlog over.
-            var replayingSessionInput = false
-            /// The payload bytes of the control messages in the backlog.
-            var sessionBacklogBytes = 0
-        }
-
-        /// The most session control messages, and their most payload bytes, kept before a
-        /// coordinator observes; beyond either, later ones are counted unrouted.
-        static let maxSessionBacklog = (messages: 256, bytes: 256 << 10)
-
-        private let state = Mutex(State())
-        private let negotiation: PeerNegotiation?
-
-        init(negotiation: PeerNegotiation?) {
-            self.negotiation = negotiation
-        }
-
-        /// - Throws: `transportClosed`, with the transport's reason, once it has closed.
-        func checkOpen() throws(WireError) {
-            if let reason = state.withLock({ $0.closeReason }) {
-                throw WireError(.transportClosed, "the messenger's transport closed: \(reason)")
-            }
-        }
-
-        /// Why the transport closed, once it has.
-        var closeReason: String? { state.withLock { $0.closeReason } }
-
-        func register(_ type: any MessageCodable.Type) throws(WireError) {
-            try state.withLock { (state) throws(WireError) in
-                guard !state.rawTypeIDs.contains(type.wireTypeID) else {
-                    throw WireError(.duplicateTypeID, "type id \(type.wireTypeID) is taken by raw bytes and \(type.wireTypeName)")
-                }
-                try state.registry.register(type)
-            }
-        }
-
-        func registerRaw(_ typeID: UInt64) throws(WireError) {
-            try MessageRegistry.checkRange(typeID, name: "raw bytes")
-            try state.withLock { (state) throws(WireError) in
-                if let type = state.registry.type(for: typeID) {
-                    throw WireError(.duplicateTypeID, "type id \(typeID) is taken by \(type.wireTypeName) and raw bytes")
-                }
-                state.rawTypeIDs.insert(typeID)
-            }
-        }
-
-        /// Adds `subscriber` for `typeIDs`; nil when the transport has closed already.
-        func subscribe(_ subscriber: Subscriber, to typeIDs: [UInt64]) -> UInt64? {
-            state.withLock { state in
-                guard !state.isFinished else { return nil }
-                state.nextToken += 1
-                for id in typeIDs {
-                    state.subscribers[id, default: [:]][state.nextToken] = subscriber
-                }
-                return state.nextToken
-            }
-        }
-
-        /// Removes and finishes the subscribers made for `session`.
-        func endSubscriptions(of session: UInt32) {
-            let ended = state.withLock { state -> [Subscriber] in
-                var ended: [UInt64: Subscriber] = [:]
-                for id in Array(state.subscribers.keys) {
-                    for (token, subscriber) in state.subscribers[id] ?? [:] where subscriber.session == session {
-                        ended[token] = subscriber
-                        state.subscribers[id]?[token] = nil
-                    }
-                    if state.subscribers[id]?.isEmpty == true { state.subscribers[id] = nil }
-                }
-                return Array(ended.values)
-            }
-            for subscriber in ended { subscriber.finish() }
-        }
-
-        func unsubscribe(_ token: UInt64) {
-            state.withLock { state in
-                for id in Array(state.subscribers.keys) {
-                    state.subscribers[id]?[token] = nil
-                    if state.subscribers[id]?.isEmpty == true { state.subscribers[id] = nil }
-                }
-            }
-        }
-
-        /// A fresh message id, and the recipients grouped by profile: each recipient's
-        /// profile from `agreed` (what negotiation decided for this send), else the one set
-        /// for it, else `defaultProfile`.
-        func plan(_ recipients: Recipients, defaultProfile: PeerProfile, agreed: [ParticipantID: PeerProfile] = [:])
-            -> (messageID: UInt64, groups: [(profile: PeerProfile, recipients: Recipients)])
-        {
-            state.withLock { state in
-                let messageID = state.nextMessageID
-                state.nextMessageID &+= 1  // safe because: 2^64 sends never happen; ids only need to differ in flight.
-                state.statistics.messagesSent += 1
-                func profile(_ participant: ParticipantID) -> PeerProfile? { agreed[participant] ?? state.profiles[participant] }
-                // Everybody on the default profile: one encoding, the transport fans out.
-                let named = recipients.participants ?? state.reachable
-                guard named.contains(where: { profile($0) != nil }) else {
-                    return (messageID, [(defaultProfile, recipients)])
-                }
-                // Everybody on one profile (negotiated peers usually are): one encoding too.
-                if let first = named.first {
-                    let common = profile(first) ?? defaultProfile
-                    if named.allSatisfy({ (profile($0) ?? defaultProfile) == common }) {
-                        return (messageID, [(common, recipients)])
-                    }
-                }
-                var byProfile: [PeerProfile: Swift.Set<ParticipantID>] = [:]
-                for participant in named {
-                    byProfile[profile(participant) ?? defaultProfile, default: []].insert(participant)
-                }
-                // In a stable order: by each group's first participant.
-                let groups = byProfile.sorted { ($0.value.min()?.description ?? "") < ($1.value.min()?.description ?? "") }
-                    .map { (profile: $0.key, recipients: Recipients.only($0.value)) }
-                return (messageID, groups)
-            }
-        }
-
-        func countSent(frames: Int) {
-            state.withLock { $0.statistics.framesSent += frames }
-        }
-
-        var reachableParticipants: Swift.Set<ParticipantID> {
-            state.withLock { $0.reachable }
-        }
-
-        func setProfile(_ profile: PeerProfile?, for participant: ParticipantID) {
-            state.withLock { $0.profiles[participant] = profile }
-        }
-
-        /// Applies the profile changes negotiation decided.
-        func setProfiles(_ changes: [(ParticipantID, PeerProfile?)]) {
-            guard !changes.isEmpty else { return }
-            state.withLock { state in
-                for (participant, profile) in changes { state.profiles[participant] = profile }
-            }
-        }
-
-        /// A held message could not be sent once its peer agreed (too large for it, transport closed).
-        func countHeldSendFailure(_ error: WireError) {
-            state.withLock { state in
-                state.statistics.rejected += 1
-                state.statistics.lastRejection = error
-            }
-        }
-
-        var statistics: MessengerStatistics {
-            state.withLock { $0.statistics }
-        }
-
-        func observeSessionInput(start: (Swift.Set<ParticipantID>) -> Void, _ observer: @escaping @Sendable (SessionInput) -> Void) {
-            state.withLock { state in
-                start(state.reachable)
-                state.sessionObserver = observer
-                state.replayingSessionInput = true
-            }
-            // The backlog, outside the lock (the observer sends), until it stays empty; the
-            // receiving task queues behind it meanwhile.
-            while true {
-                let backlog = state.withLock { state -> [SessionInput] in
-                    defer {
-                        state.sessionBacklog = []
-                        state.sessionBacklogBytes = 0
-                    }
-                    if state.sessionBacklog.isEmpty { state.replayingSessionInput = false }
-                    return state.sessionBacklog
-                }
-                guard !backlog.isEmpty else { return }
-                for input in backlog { observer(input) }
-            }
-        }
-
-        /// Where session input goes now: to the observer; into the backlog (before there is
-        /// an observer, for control messages, or while the backlog is handed over); or
-        /// nowhere (no observer and a full backlog, or membership before an observer, which
-        /// its start snapshot covers).
-        private enum SessionRoute {
-            case observer(@Sendable (SessionInput) -> Void)
-            case kept
-            case dropped
-        }
-
-        private func route(_ input: SessionInput) -> SessionRoute {
-            state.withLock { state in
-                if state.replayingSessionInput {
-                    state.sessionBacklog.append(input)
-                    return .kept
-                }
-                if let observer = state.sessionObserver { return .observer(observer) }
-                // The end is kept whatever the bound: a coordinator made later must see it.
-                if case .closed = input {
-                    state.sessionBacklog.append(input)
-                    return .kept
-                }
-                guard case .control(let control) = input, state.sessionBacklog.count < Self.maxSessionBacklog.messages,
-                      state.sessionBacklogBytes + control.payload.count <= Self.maxSessionBacklog.bytes
-                else { return .dropped }
-                state.sessionBacklog.append(input)
-                state.sessionBacklogBytes += control.payload.count
-                return .kept
-            }
-        }
-
-        /// Hands `input` to the session observer, now or later (see ``route(_:)``).
-        /// - Returns: false when it went nowhere.
-        @discardableResult
-        private func deliverSessionInput(_ input: SessionInput) -> Bool {
-            switch route(input) {
-            case .observer(let observer):
-                observer(input)
-                return true
-            case .kept:
-                return true
-            case .dropped:
-                return false
-            }
-        }
-
-        /// Handles one transport event on the receiving task.
-        func handle(_ event: TransportEvent, pipeline: inout ReceivePipeline, limits: Limits, now: Duration) {
-            let message: TransportMessage
-            switch event {
-            case .joined(let participant):
-                state.withLock { _ = $0.reachable.insert(participant) }
-                if let negotiation { setProfiles(negotiation.handle(.joined(participant), now: now)) }
-                deliverSessionInput(.joined(participant))
-                return
-            case .left(let participant):
-                state.withLock { _ = $0.reachable.remove(participant) }
-                if let negotiation { setProfiles(negotiation.handle(.left(participant), now: now)) }
-                deliverSessionInput(.left(participant))
-                return
-            case .message(let received):
-                message = received
-            }
-            let result = pipeline.receive(frameBytes: message.bytes, from: message.source)
-            if let whole = result.message, whole.kind == .control {
-                if let negotiation, whole.typeID == Hello.controlID {
-                    record(result, delivered: true, unrouted: false)
-                    let control = ReceivedControl(source: message.source, controlID: whole.typeID, payload: whole.payload)
-                    setProfiles(negotiation.handle(.control(control), now: now))
-                    return
-                }
-                let input = SessionInput.control(ReceivedControl(source: message.source, controlID: whole.typeID, payload: whole.payload))
-                // Counted before it is handed on, as before: the observer may send.
-                let route = route(input)
-                let routed: Bool
-                if case .dropped = route { routed = false } else { routed = true }
-                record(result, delivered: routed, unrouted: !routed)
-                if case .observer(let observer) = route { observer(input) }
-                return
-            }
-            guard let whole = result.message, whole.kind == .data else {
-                record(result, delivered: false, unrouted: false)
-                return
-            }
-            if let rejection = negotiation?.rejection(typeID: whole.typeID, from: message.source) {
-                var rejected = result
-                rejected.rejection = rejection
-                record(rejected, delivered: false, unrouted: false)
-                return
-            }
-            let (subscribers, registered, isRaw) = state.withLock { state in
-                (state.subscribers[whole.typeID].map { Array($0.values) } ?? [],
-                 state.registry.type(for: whole.typeID), state.rawTypeIDs.contains(whole.typeID))
-            }
-            guard !subscribers.isEmpty else {
-                record(result, delivered: false, unrouted: true)
-                return
-            }
-            let value: any Sendable
-            if isRaw {
-                value = whole.payload
-            } else if let registered {
-                do {
-                    value = try whole.decode(as: registered, limits: limits)
-                } catch {
-                    var rejected = result
-                    rejected.rejection = WireError(error.kind, offset: error.offset,
-                                                   "\(registered.wireTypeName) from \(message.source): \(error.context)")
-                    record(rejected, delivered: false, unrouted: false)
-                    return
-                }
-            } else {
-                record(result, delivered: false, unrouted: true)
-                return
-            }
-            let context = MessageContext(source: message.source, typeID: whole.typeID, wasCompressed: whole.compression != nil,
-                                         session: whole.session)
-            for subscriber in subscribers {
-                subscriber.deliver(value, context)
-            }
-            record(result, delivered: true, unrouted: false)
-        }
-
-        private func record(_ result: ReceiveResult, delivered: Bool, unrouted: Bool) {
-            state.withLock { state in
-                state.statistics.framesReceived += 1
-                state.statistics.partialMessagesDropped += result.drops.count
-                if let rejection = result.rejection {
-                    state.statistics.rejected += 1
-                    state.statistics.lastRejection = rejection
-                }
-                if delivered { state.statistics.messagesDelivered += 1 }
-                if unrouted { state.statistics.messagesUnrouted += 1 }
-            }
-        }
-
-        /// Finishes every stream: the transport closed.
-        func finish(reason: String) {
-            let subscribers = state.withLock { state -> [Subscriber] in
-                state.isFinished = true
-                state.closeReason = reason
-                state.reachable = []
-                let all = state.subscribers.values.flatMap { $0.values }
-                state.subscribers.removeAll()
-                return all
-            }
-            for subscriber in subscribers {
-                subscriber.finish()
-            }
-            deliverSessionInput(.closed(reason))
-        }
+        counters.statistics
     }
 }
