@@ -8,9 +8,17 @@ struct GroupWireCommand: ParsableCommand {
         commandName: "groupwire",
         abstract: "Inspect, encode and decode GroupWire frames; check, compare and generate code from specs.",
         version: GroupWireVersion.current,
-        subcommands: [
-            InspectCommand.self, DemoCommand.self, SimulateCommand.self, DictCommand.self,
-            GenerateCommand.self, SpecCommand.self, NegotiateCommand.self, RelayCommand.self, TokenCommand.self, ParticipantCommand.self, EncodeCommand.self, DecodeCommand.self, ValidateCommand.self, DissectorCommand.self,
+        // `groupwire --help` as a map, by job. `participant` is the demo's own process
+        // (driven by `demo`), not a daily tool: it runs, but the help does not list it.
+        groupedSubcommands: [
+            CommandGroup(name: "Specs", subcommands: [
+                SpecCommand.self, GenerateCommand.self, NegotiateCommand.self, DictCommand.self,
+            ]),
+            CommandGroup(name: "Frames and captures", subcommands: [
+                InspectCommand.self, ValidateCommand.self, EncodeCommand.self, DecodeCommand.self, DissectorCommand.self,
+            ]),
+            CommandGroup(name: "Relay", subcommands: [RelayCommand.self, TokenCommand.self]),
+            CommandGroup(name: "Demo", subcommands: [DemoCommand.self, SimulateCommand.self, ParticipantCommand.self]),
         ]
     )
 

@@ -18,7 +18,8 @@ struct ParticipantCommand: ParsableCommand {
             Everything it sees (welcome, agreements, joins and leaves, strokes with their \
             numbers, snapshots with their catch-up time) is one JSON object per line on \
             standard output. groupwire demo runs several of these.
-            """
+            """,
+        shouldDisplay: false
     )
 
     @Option(help: "The relay's address.")

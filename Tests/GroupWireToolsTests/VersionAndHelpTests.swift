@@ -14,17 +14,27 @@ import Testing
         #expect(generate.outputText == GroupWireVersion.current + "\n")
     }
 
-    @Test func everyCommandTheHelpListsExistsAndHasHelpOfItsOwn() throws {
+    @Test func theHelpIsAMapByJobAndEveryCommandItListsHasHelpOfItsOwn() throws {
         let help = try CLIRunner.run(["--help"])
         #expect(help.status == 0)
-        // The SUBCOMMANDS section: one indented line per command, its name first.
-        let section = try #require(help.outputText.components(separatedBy: "SUBCOMMANDS:").last)
-        let commands = section.split(separator: "\n").compactMap { line -> String? in
-            guard line.hasPrefix("  "), !line.hasPrefix("   "), let name = line.split(separator: " ").first else { return nil }
-            return String(name)
-        }.filter { $0 != "See" }
-        #expect(Set(commands) == ["inspect", "demo", "simulate", "dict", "generate", "spec", "negotiate", "relay", "token", "participant", "encode", "decode", "validate", "dissector"])
-        for command in commands {
+        // One section per job ("NAME SUBCOMMANDS:"), one indented line per command, its name first.
+        var groups: [(name: String, commands: [String])] = []
+        for line in help.outputText.split(separator: "\n", omittingEmptySubsequences: false) {
+            if line.hasSuffix(" SUBCOMMANDS:") {
+                groups.append((String(line.dropLast(" SUBCOMMANDS:".count)), []))
+            } else if !groups.isEmpty, line.hasPrefix("  "), !line.hasPrefix("   "), let name = line.split(separator: " ").first,
+                      name != "See" {
+                groups[groups.count - 1].commands.append(String(name))
+            }
+        }
+        #expect(groups.map(\.name) == ["SPECS", "FRAMES AND CAPTURES", "RELAY", "DEMO"])
+        #expect(groups.map(\.commands) == [
+            ["spec", "generate", "negotiate", "dict"], ["inspect", "validate", "encode", "decode", "dissector"], ["relay", "token"],
+            ["demo", "simulate"],
+        ])
+        // The demo's own process is not listed, and still runs.
+        #expect(!help.outputText.contains("\n  participant "))
+        for command in groups.flatMap(\.commands) + ["participant"] {
             let own = try CLIRunner.run([command, "--help"])
             #expect(own.status == 0, "groupwire \(command) --help: \(own.errors)")
             #expect(own.outputText.contains("USAGE: groupwire \(command)"))
