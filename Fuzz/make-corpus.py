@@ -642,7 +642,7 @@ def session_control_corpus():
 
 
 def delivery_corpus():
-    """FuzzDelivery input: records `op, a, b, n, bytes(n)` (see _DeliveryFuzzing in
+    """FuzzDelivery input: records `op, a, b, n, bytes(n)` (see DeliveryFuzzing in
     Sources/GroupWireSession/Delivery/DeliveryFuzzing.swift). Peer 0 is op >> 4 == 0."""
     folder = os.path.join(HERE, "corpus", "FuzzDelivery")
 

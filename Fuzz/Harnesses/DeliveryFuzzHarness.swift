@@ -4,8 +4,8 @@
 import GroupWireSession
 
 /// Frames, acknowledgements and events from arbitrary peers through one participant's
-/// delivery engine: see `_DeliveryFuzzing.violations(_:)` for the input format and the
+/// delivery engine: see `DeliveryFuzzing.violations(_:)` for the input format and the
 /// invariants.
 public func deliveryFuzzViolations(_ input: [UInt8]) -> [String] {
-    _DeliveryFuzzing.violations(input)
+    DeliveryFuzzing.violations(input)
 }

@@ -4,7 +4,7 @@
 import GroupWireSession
 
 /// The session control messages of arbitrary peers: see
-/// `_SessionControlFuzzing.violations(_:)` for the input format and the invariants.
+/// `SessionControlFuzzing.violations(_:)` for the input format and the invariants.
 public func sessionControlFuzzViolations(_ input: [UInt8]) -> [String] {
-    _SessionControlFuzzing.violations(input)
+    SessionControlFuzzing.violations(input)
 }

@@ -1,21 +1,21 @@
 /// Adds and reads delivery headers in encoded frames without decoding the rest, for a
 /// delivery layer that numbers frames another layer wrote (Spec/FORMAT.md, "Delivery").
-public enum DeliveryFraming {
+package enum DeliveryFraming {
     /// What a delivery layer needs to know of a received frame.
-    public struct Peek: Sendable, Hashable {
+    package struct Peek: Sendable, Hashable {
         /// The frame's kind.
-        public var kind: FrameKind
+        package var kind: FrameKind
         /// Its delivery header, nil when flag 0x40 is clear.
-        public var delivery: DeliveryHeader?
+        package var delivery: DeliveryHeader?
         /// The type id (the control id of a control frame).
-        public var typeID: UInt64
+        package var typeID: UInt64
     }
 
     /// `frame` with `header` inserted after its kind byte (flag 0x40 set, length and
     /// checksum rewritten). The frame's body and other headers are copied, not checked.
     /// - Throws: ``WireError/Kind/invalidValue`` when `frame` does not start with a
     ///   well-formed prelude or carries a delivery header already; `header`'s range errors.
-    public static func inserting(_ header: DeliveryHeader, into frame: [UInt8]) throws(WireError) -> [UInt8] {
+    package static func inserting(_ header: DeliveryHeader, into frame: [UInt8]) throws(WireError) -> [UInt8] {
         try DeliveryHeader.validate(stream: UInt64(header.stream), sequence: header.sequence, streamOffset: nil, sequenceOffset: nil)
         let (kindOffset, end) = try insertableFrame(frame)
         let inner = end - kindOffset + header.encodedSize
@@ -37,7 +37,7 @@ public enum DeliveryFraming {
     /// Checks that a header can be inserted into `frame` (what ``inserting(_:into:)``
     /// checks of the frame), without copying anything.
     /// - Throws: as ``inserting(_:into:)``.
-    public static func checkInsertable(_ frame: [UInt8]) throws(WireError) {
+    package static func checkInsertable(_ frame: [UInt8]) throws(WireError) {
         _ = try insertableFrame(frame)
     }
 
@@ -53,7 +53,7 @@ public enum DeliveryFraming {
     /// and checksum (so a corrupted header is never believed) and the delivery header's
     /// ranges.
     /// - Throws: the ``WireError`` of the first check that fails, at its offset.
-    public static func peek(_ frame: [UInt8]) throws(WireError) -> Peek {
+    package static func peek(_ frame: [UInt8]) throws(WireError) -> Peek {
         let (kindOffset, end) = try prelude(frame)
         let expected = CRC32C.checksum(frame, range: 0..<(end - 4))
         let stored = UInt32(frame[end - 4]) | UInt32(frame[end - 3]) << 8 | UInt32(frame[end - 2]) << 16 | UInt32(frame[end - 1]) << 24

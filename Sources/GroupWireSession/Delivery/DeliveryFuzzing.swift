@@ -2,7 +2,7 @@ import GroupWire
 
 /// For the `FuzzDelivery` fuzz target and its corpus replay test (GroupWireFuzzChecks):
 /// not API for apps.
-public enum _DeliveryFuzzing {
+package enum DeliveryFuzzing {
     /// Runs arbitrary frames from three peers, acknowledgements, local sends, timer ticks
     /// and membership changes through one participant's delivery engine (small bounds:
     /// 4,096 buffered bytes, a reorder window of 16), and returns every invariant broken
@@ -34,7 +34,7 @@ public enum _DeliveryFuzzing {
     /// sent are exactly the counted ones at the end, no frame is both held and in flight or
     /// lost, the congestion window stays between its minimum and the buffer, and the frames
     /// kept are consecutive.
-    public static func violations(_ input: [UInt8]) -> [String] {
+    package static func violations(_ input: [UInt8]) -> [String] {
         // The engine never reads the clock (time comes in as `now`); its own incarnations
         // are fixed, so acknowledgements can name them.
         var configuration = DeliveryConfiguration(clock: TimerClock(ContinuousClock())) { 9 }

@@ -2,7 +2,7 @@ import GroupWire
 
 /// For the `FuzzSessionControl` fuzz target and its corpus replay test (GroupWireFuzzChecks):
 /// not API for apps.
-public enum _SessionControlFuzzing {
+package enum SessionControlFuzzing {
     /// Runs arbitrary control messages through the decoder and one participant's session
     /// engine, and returns every invariant broken (empty: none).
     ///
@@ -11,7 +11,7 @@ public enum _SessionControlFuzzing {
     /// nothing), the next two bits the sender (participant 1–4). Invariants: decoding never
     /// traps; a decoded message encodes to a body that decodes to the same message; the
     /// engine's held joins and retired ids stay within their bounds whatever arrives.
-    public static func violations(_ input: [UInt8]) -> [String] {
+    package static func violations(_ input: [UInt8]) -> [String] {
         var violations: [String] = []
         var engine = Engine()
         let local = ParticipantID.numbered(100)

@@ -31,7 +31,7 @@ import Testing
             return .deliver(TransportMessage(source: peer, bytes: frame, arrival: .zero))
         }
         let engine = DeliveryEngine(configuration: DeliveryConfiguration(clock: TimerClock(ContinuousClock())))
-        var checker = _DeliveryFuzzing.Checker()
+        var checker = DeliveryFuzzing.Checker()
         checker.check([try delivered(1), try delivered(1)], engine: engine, wasRemoved: nil)
         #expect(checker.violations.count == 2, "twice, and 1 after 1")
         checker.check([try delivered(3)], engine: engine, wasRemoved: peer)
