@@ -55,7 +55,7 @@ public struct JSONParser: Sendable {
         func describeCurrent() -> String {
             guard let byte = current else { return "end of input" }
             if byte >= 0x20, byte < 0x7F { return "'\(Character(Unicode.Scalar(byte)))'" }
-            return "byte 0x\(String(byte, radix: 16, uppercase: true))"
+            return "byte 0x\(Hex.digits(byte, uppercase: true))"
         }
 
         func error(_ message: String, at offset: Int? = nil) -> JSONSyntaxError {
@@ -177,7 +177,7 @@ public struct JSONParser: Sendable {
                     position += 1
                     try parseEscape(into: &utf8)
                 case 0..<0x20:
-                    throw error("control character 0x\(String(byte, radix: 16, uppercase: true)) must be escaped in a string")
+                    throw error("control character 0x\(Hex.digits(byte, uppercase: true)) must be escaped in a string")
                 default:
                     utf8.append(byte)
                     position += 1
@@ -223,12 +223,8 @@ public struct JSONParser: Sendable {
             var value: UInt16 = 0
             for _ in 0..<4 {
                 guard let byte = current else { throw error("expected 4 hex digits in a \\u escape") }
-                let digit: UInt8
-                switch byte {
-                case UInt8(ascii: "0")...UInt8(ascii: "9"): digit = byte - UInt8(ascii: "0")
-                case UInt8(ascii: "a")...UInt8(ascii: "f"): digit = byte - UInt8(ascii: "a") + 10
-                case UInt8(ascii: "A")...UInt8(ascii: "F"): digit = byte - UInt8(ascii: "A") + 10
-                default: throw error("expected 4 hex digits in a \\u escape, found \(describeCurrent())")
+                guard let digit = Hex.value(of: byte) else {
+                    throw error("expected 4 hex digits in a \\u escape, found \(describeCurrent())")
                 }
                 value = value << 4 | UInt16(digit)
                 position += 1

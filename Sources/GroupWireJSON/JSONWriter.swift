@@ -104,8 +104,7 @@ public struct JSONWriter: Sendable {
             case 0x08: output.append(contentsOf: "\\b".utf8)
             case 0x0C: output.append(contentsOf: "\\f".utf8)
             case 0..<0x20, 0x7F:
-                let hex = String(byte, radix: 16, uppercase: false)
-                output.append(contentsOf: ("\\u00" + (hex.count < 2 ? "0" + hex : hex)).utf8)
+                output.append(contentsOf: ("\\u00" + Hex.digits(byte, width: 2)).utf8)
             default: output.append(byte)
             }
         }

@@ -3,6 +3,7 @@ import GroupWireCompression
 import GroupWireDynamic
 import GroupWireSession
 import GroupWireSpec
+import GroupWireJSON
 
 /// `groupwire encode --spec SPEC --type NAME`: JSON on standard input → the frames a
 /// messenger would send for it: one data frame, or fragments when it is over the frame
@@ -94,7 +95,7 @@ package struct EncodeTool: Sendable {
                 if frames.count > 1 { messageID += 1 }
                 for frame in frames {
                     if hex {
-                        result.output += Array((PayloadDump.hexString(frame) + "\n").utf8)
+                        result.output += Array((Hex.string(frame) + "\n").utf8)
                     } else {
                         result.output += frame
                     }

@@ -1,6 +1,7 @@
 import Foundation
 import GroupWire
 import Testing
+import GroupWireJSON
 
 @testable import GroupWireCapture
 
@@ -16,7 +17,7 @@ import Testing
     static func hexText(_ bytes: [UInt8], perLine: Int = 16) -> String {
         var text = "# frames\n"
         for start in stride(from: 0, to: bytes.count, by: perLine) {
-            text += PayloadDump.hexString(bytes[start..<min(start + perLine, bytes.count)]) + "\n"
+            text += Hex.string(bytes[start..<min(start + perLine, bytes.count)]) + "\n"
         }
         return text
     }

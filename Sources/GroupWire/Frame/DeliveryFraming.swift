@@ -1,3 +1,5 @@
+import GroupWireJSON
+
 /// Adds and reads delivery headers in encoded frames without decoding the rest, for a
 /// delivery layer that numbers frames another layer wrote (Spec/FORMAT.md, "Delivery").
 package enum DeliveryFraming {
@@ -58,7 +60,7 @@ package enum DeliveryFraming {
         let expected = CRC32C.checksum(frame, range: 0..<(end - 4))
         let stored = UInt32(frame[end - 4]) | UInt32(frame[end - 3]) << 8 | UInt32(frame[end - 2]) << 16 | UInt32(frame[end - 1]) << 24
         guard expected == stored else {
-            throw WireError(.checksumMismatch, offset: end - 4, "checksum \(hex32(stored)) does not match the frame's \(hex32(expected))")
+            throw WireError(.checksumMismatch, offset: end - 4, "checksum \(Hex.literal(stored, width: 8)) does not match the frame's \(Hex.literal(expected, width: 8))")
         }
         guard frame[1] == Frame.version else {
             throw WireError(.unsupportedVersion, offset: 1, "frame version \(frame[1]) is not supported (1 is)")
@@ -80,7 +82,7 @@ package enum DeliveryFraming {
             throw WireError(.truncated, offset: 0, "frame is incomplete: input ends after \(frame.count) bytes")
         }
         guard frame[0] == Frame.magic else {
-            throw WireError(.badMagic, offset: 0, "expected magic byte 0xC7, found \(hex(frame[0]))")
+            throw WireError(.badMagic, offset: 0, "expected magic byte 0xC7, found \(Hex.literal(frame[0], width: 2))")
         }
         var reader = try ByteReader(frame, range: 2..<frame.count)
         let length = try reader.readUVarint()

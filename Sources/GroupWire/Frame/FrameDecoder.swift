@@ -1,3 +1,5 @@
+import GroupWireJSON
+
 /// Reads frames in the version 1 layout of Spec/FORMAT.md, checking every field against
 /// its ``Limits`` before anything is allocated.
 public struct FrameDecoder: Sendable {
@@ -94,7 +96,7 @@ public struct FrameDecoder: Sendable {
         guard bytes[start] == Frame.magic else {
             let next = bytes[(start + 1)...].firstIndex(of: Frame.magic) ?? count
             return .invalid(WireError(.badMagic, offset: start,
-                                      "expected magic byte 0xC7, found \(hex(bytes[start])); skipped \(next - start) bytes"),
+                                      "expected magic byte 0xC7, found \(Hex.literal(bytes[start], width: 2)); skipped \(next - start) bytes"),
                             resume: next)
         }
         guard start + 2 < count else { return .needMore }
@@ -134,7 +136,7 @@ public struct FrameDecoder: Sendable {
         let computed = CRC32C.checksum(bytes, range: start..<(end - 4))
         guard stored == computed else {
             return .unconfirmed(WireError(.checksumMismatch, offset: end - 4,
-                                          "stored crc32c \(hex32(stored)) but the \(end - 4 - start) bytes it covers give \(hex32(computed))"))
+                                          "stored crc32c \(Hex.literal(stored, width: 8)) but the \(end - 4 - start) bytes it covers give \(Hex.literal(computed, width: 8))"))
         }
         let version = bytes[start + 1]
         guard version == Frame.version else {
@@ -162,7 +164,7 @@ public struct FrameDecoder: Sendable {
         }
         guard flags.subtracting(.known).isEmpty else {
             throw WireError(.unknownFlags, offset: kindOffset,
-                            "reserved flag bits \(hex(flags.subtracting(.known).rawValue)) are set")
+                            "reserved flag bits \(Hex.literal(flags.subtracting(.known).rawValue, width: 2)) are set")
         }
         var delivery: DeliveryHeader?
         if flags.contains(.delivery) {
@@ -240,14 +242,4 @@ public struct FrameDecoder: Sendable {
         return Frame(kind: kind, typeID: typeID, compression: compression, fragment: fragment, session: session,
                      delivery: delivery, body: body)
     }
-}
-
-func hex(_ byte: UInt8) -> String {
-    let digits = String(byte, radix: 16, uppercase: true)
-    return "0x" + (digits.count < 2 ? "0" + digits : digits)
-}
-
-func hex32(_ value: UInt32) -> String {
-    let digits = String(value, radix: 16, uppercase: true)
-    return "0x" + String(repeating: "0", count: max(0, 8 - digits.count)) + digits
 }

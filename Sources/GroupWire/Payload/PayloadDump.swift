@@ -201,7 +201,7 @@ extension PayloadDump {
         Self.appendLines(fields, to: &lines, indent: indent, prefix: prefix)
         if let error {
             lines.append(prefix + "error: " + error.description)
-            lines.append(prefix + "unparsed[\(unparsed.count)]: " + Self.hexString(unparsed))
+            lines.append(prefix + "unparsed[\(unparsed.count)]: " + Hex.string(unparsed))
         }
         return lines.joined(separator: "\n")
     }
@@ -219,7 +219,7 @@ extension PayloadDump {
             case .string(let text):
                 lines.append(head + "string " + quoted(text))
             case .bytes(let bytes):
-                var line = head + "bytes[\(bytes.count)] " + hexString(bytes)
+                var line = head + "bytes[\(bytes.count)] " + Hex.string(bytes)
                 if let uuid = uuidString(bytes) { line += " (uuid \(uuid))" }
                 lines.append(line)
             case .message(let nested):
@@ -241,7 +241,7 @@ extension PayloadDump {
     package var json: JSONValue {
         var object: [String: JSONValue] = [
             "fields": .array(fields.map(Self.json(of:))),
-            "unparsedHex": .string(Self.hexString(unparsed)),
+            "unparsedHex": .string(Hex.string(unparsed)),
         ]
         if let error {
             object["error"] = Self.json(of: error)
@@ -281,7 +281,7 @@ extension PayloadDump {
             object["string"] = .string(text)
         case .bytes(let bytes):
             object["length"] = .int(Int64(bytes.count))
-            object["bytes"] = .string(hexString(bytes))
+            object["bytes"] = .string(Hex.string(bytes))
             if let uuid = uuidString(bytes) { object["uuid"] = .string(uuid) }
         case .message(let nested):
             object["message"] = .array(nested.map(json(of:)))
@@ -289,23 +289,10 @@ extension PayloadDump {
         return .object(object)
     }
 
-    /// Lowercase hex, two digits per byte, no separators.
-    package static func hexString(_ bytes: some Sequence<UInt8>) -> String {
-        let digits = Array("0123456789abcdef".utf8)
-        var out: [UInt8] = []
-        out.reserveCapacity(bytes.underestimatedCount * 2)
-        for byte in bytes {
-            // safe because: byte >> 4 and byte & 0xF are both below 16 = digits.count.
-            out.append(digits[Int(byte >> 4)])
-            out.append(digits[Int(byte & 0x0F)])
-        }
-        return String(decoding: out, as: UTF8.self)
-    }
-
     /// The canonical uppercase UUID text of 16 bytes, else nil.
     static func uuidString(_ bytes: [UInt8]) -> String? {
         guard bytes.count == 16 else { return nil }
-        let hex = hexString(bytes).uppercased()
+        let hex = Hex.string(bytes).uppercased()
         var out = ""
         for (index, character) in hex.enumerated() {
             if index == 8 || index == 12 || index == 16 || index == 20 { out += "-" }

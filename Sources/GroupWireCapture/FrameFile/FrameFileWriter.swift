@@ -1,5 +1,6 @@
 import Foundation
 import GroupWire
+import GroupWireJSON
 
 /// Writes frames to frame files that ``FrameFileReader`` reads back.
 public struct FrameFileWriter: Sendable {
@@ -32,7 +33,7 @@ public struct FrameFileWriter: Sendable {
                 var start = 0
                 while start < bytes.count {
                     let end = min(start + bytesPerHexLine, bytes.count)
-                    text += PayloadDump.hexString(bytes[start..<end]) + "\n"
+                    text += Hex.string(bytes[start..<end]) + "\n"
                     start = end
                 }
             }

@@ -1,3 +1,5 @@
+import GroupWireJSON
+
 /// Reads a text hex dump chunk by chunk: the bytes it spells come out as the lines that
 /// hold them are complete, and each byte's line and column is kept while it may still be
 /// asked for, so a dump of any size is read in bounded memory.
@@ -185,7 +187,7 @@ public struct HexDumpReader: Sendable {
         var area = first..<range.upperBound
         var offset: Int?
         var digitsEnd = first
-        while digitsEnd < range.upperBound, isHexDigit(text[digitsEnd]) { digitsEnd += 1 }
+        while digitsEnd < range.upperBound, Hex.isDigit(text[digitsEnd]) { digitsEnd += 1 }
         // A bar opens hexdump -C's ASCII column, unless a comment holds it.
         let hash = text[range].firstIndex(of: UInt8(ascii: "#")) ?? range.upperBound
         let bar = text[range.lowerBound..<hash].firstIndex(of: UInt8(ascii: "|"))
@@ -245,7 +247,7 @@ public struct HexDumpReader: Sendable {
         var value = 0
         for index in digits {
             // safe because: at most 15 hex digits, so value < 2^60.
-            value = value << 4 | Int(hexValue(text[index]))
+            value = value << 4 | Int((Hex.value(of: text[index]) ?? 0))
         }
         return value
     }
@@ -297,7 +299,7 @@ public struct HexDumpReader: Sendable {
                 throw error(.badHexDigit, here(token.lowerBound), "'0x' must be followed by hex digits")
             }
         }
-        for index in digits..<token.upperBound where !isHexDigit(text[index]) {
+        for index in digits..<token.upperBound where !Hex.isDigit(text[index]) {
             throw error(.badHexDigit, here(index), "\(describe(text[index])) is not a hex digit")
         }
         let count = token.upperBound - digits
@@ -313,7 +315,7 @@ public struct HexDumpReader: Sendable {
         var index = digits
         while index < token.upperBound {
             // safe because: count is even, so index + 1 < token.upperBound.
-            lineBytes.append(hexValue(text[index]) << 4 | hexValue(text[index + 1]))
+            lineBytes.append((Hex.value(of: text[index]) ?? 0) << 4 | (Hex.value(of: text[index + 1]) ?? 0))
             index += 2
         }
     }
@@ -322,30 +324,10 @@ public struct HexDumpReader: Sendable {
         if byte >= 0x21, byte < 0x7F {
             return "'\(Character(Unicode.Scalar(byte)))'"
         }
-        let digits = String(byte, radix: 16, uppercase: true)
-        return "byte 0x" + (digits.count < 2 ? "0" : "") + digits
+        return "byte " + Hex.literal(byte, width: 2)
     }
 }
 
 private func isSpace(_ byte: UInt8) -> Bool {
     byte == UInt8(ascii: " ") || byte == UInt8(ascii: "\t") || byte == UInt8(ascii: "\r")
-}
-
-private func isHexDigit(_ byte: UInt8) -> Bool {
-    switch byte {
-    case UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "a")...UInt8(ascii: "f"), UInt8(ascii: "A")...UInt8(ascii: "F"):
-        return true
-    default:
-        return false
-    }
-}
-
-/// The value of a hex digit (callers check `isHexDigit` first; other bytes give 0).
-private func hexValue(_ byte: UInt8) -> UInt8 {
-    switch byte {
-    case UInt8(ascii: "0")...UInt8(ascii: "9"): byte - UInt8(ascii: "0")
-    case UInt8(ascii: "a")...UInt8(ascii: "f"): byte - UInt8(ascii: "a") + 10
-    case UInt8(ascii: "A")...UInt8(ascii: "F"): byte - UInt8(ascii: "A") + 10
-    default: 0
-    }
 }

@@ -1,3 +1,5 @@
+import GroupWireJSON
+
 /// One packet of a pcapng or pcap capture: where it lies in the file and the record it
 /// holds, or why its data is not one.
 public struct CapturePacket: Sendable, Hashable {
@@ -129,12 +131,12 @@ public struct CapturePacketReader: Sendable {
                 } else if magic == 0x4D3C_2B1A {
                     bigEndian = true
                 } else {
-                    throw error(.badCapture, at: offset + 8, "section header byte-order magic is 0x\(hex(magic)), neither 0x1a2b3c4d nor 0x4d3c2b1a")
+                    throw error(.badCapture, at: offset + 8, "section header byte-order magic is 0x\(Hex.digits(magic, width: 8)), neither 0x1a2b3c4d nor 0x4d3c2b1a")
                 }
                 sawSection = true
                 interfaces = []
             } else if !sawSection {
-                throw error(.badCapture, at: offset, "a pcapng file starts with a section header block (type 0x0a0d0d0a), not type 0x\(hex(type))")
+                throw error(.badCapture, at: offset, "a pcapng file starts with a section header block (type 0x0a0d0d0a), not type 0x\(Hex.digits(type, width: 8))")
             }
             let length = Int(u32(start + 4, big: bigEndian))
             guard length >= 12, length % 4 == 0 else {
@@ -281,13 +283,13 @@ public struct CapturePacketReader: Sendable {
             case 0xD4C3_B2A1: bigEndian = true; pcapNanoseconds = false
             case 0xA1B2_3C4D: bigEndian = false; pcapNanoseconds = true
             case 0x4D3C_B2A1: bigEndian = true; pcapNanoseconds = true
-            default: throw error(.badCapture, at: offset, "not a pcap file header (magic 0x\(hex(u32(start, big: false))))")
+            default: throw error(.badCapture, at: offset, "not a pcap file header (magic 0x\(Hex.digits(u32(start, big: false), width: 8)))")
             }
             // The low 16 bits are the link type; bits 16-25 are reserved and must be zero (the
             // top bits may carry the FCS length).
             let field = u32(start + 20, big: bigEndian)
             guard field & 0x03FF_0000 == 0 else {
-                throw error(.unknownLinkType, at: offset + 20, "link type field 0x\(hex(field)) sets reserved bits 16-25; not a pcap file of link type \(CaptureRecord.linkType)")
+                throw error(.unknownLinkType, at: offset + 20, "link type field 0x\(Hex.digits(field, width: 8)) sets reserved bits 16-25; not a pcap file of link type \(CaptureRecord.linkType)")
             }
             let linkType = UInt16(truncatingIfNeeded: field)
             try checkLinkType(linkType, at: offset + 20)
@@ -310,8 +312,4 @@ public struct CapturePacketReader: Sendable {
         return packet(data, at: recordOffset + 16, original: original, timestamp: timestamp)
     }
 
-    private func hex(_ value: UInt32) -> String {
-        let digits = String(value, radix: 16)
-        return String(repeating: "0", count: 8 - digits.count) + digits
-    }
 }

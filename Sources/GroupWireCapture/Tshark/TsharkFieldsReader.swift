@@ -1,4 +1,5 @@
 import Foundation
+import GroupWireJSON
 
 /// Reads the relay's WebSocket messages as tshark prints them from a network capture,
 /// and turns each frame the relay delivered into a ``CapturePacket``.
@@ -151,9 +152,9 @@ public struct TsharkFieldsReader: Sendable {
         bytes.reserveCapacity(hex.count / 2)
         var index = hex.startIndex
         while index < hex.endIndex {
-            guard let high = Self.nibble(hex[index]), let low = Self.nibble(hex[index + 1]) else {
+            guard let high = Hex.value(of: hex[index]), let low = Hex.value(of: hex[index + 1]) else {
                 failed = true
-                let bad = Self.nibble(hex[index]) == nil ? index : index + 1
+                let bad = Hex.value(of: hex[index]) == nil ? index : index + 1
                 throw FrameFileError(.badHexDigit, path: path, line: line, column: column + bad - hex.startIndex,
                                      "'\(Character(Unicode.Scalar(hex[bad])))' is not a hex digit")
             }
@@ -210,12 +211,4 @@ public struct TsharkFieldsReader: Sendable {
         return hash ^ UInt64(bytes.count) << 48
     }
 
-    private static func nibble(_ byte: UInt8) -> UInt8? {
-        switch byte {
-        case UInt8(ascii: "0")...UInt8(ascii: "9"): byte - UInt8(ascii: "0")
-        case UInt8(ascii: "a")...UInt8(ascii: "f"): byte - UInt8(ascii: "a") + 10
-        case UInt8(ascii: "A")...UInt8(ascii: "F"): byte - UInt8(ascii: "A") + 10
-        default: nil
-        }
-    }
 }

@@ -1,4 +1,5 @@
 import GroupWireSpec
+import GroupWireJSON
 
 /// Spelling of identifiers and literals in generated Swift.
 enum SwiftNames {
@@ -32,7 +33,7 @@ enum SwiftNames {
             case "\t": result += "\\t"
             default:
                 if scalar.value < 0x20 || scalar.value == 0x7F {
-                    result += "\\u{" + String(scalar.value, radix: 16) + "}"
+                    result += "\\u{" + Hex.digits(scalar.value) + "}"
                 } else {
                     result.unicodeScalars.append(scalar)
                 }

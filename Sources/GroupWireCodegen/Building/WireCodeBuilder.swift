@@ -1,4 +1,5 @@
 import GroupWireSpec
+import GroupWireJSON
 
 /// One field (or union case payload) as the wire code sees it.
 struct WireField: Sendable, Hashable {
@@ -95,14 +96,9 @@ struct WireCodeBuilder: Sendable {
     func writeKey(_ number: UInt64, wireType: UInt64) -> CodeItem {
         let key = number << 3 | wireType
         if key < 0x80 {
-            return .line("writer.writeByte(0x\(hexByte(key)))")
+            return .line("writer.writeByte(0x\(Hex.digits(key, width: 2, uppercase: true)))")
         }
         return .line("writer.writeUVarint(\(key))")
-    }
-
-    private func hexByte(_ value: UInt64) -> String {
-        let digits = String(value, radix: 16, uppercase: true)
-        return digits.count < 2 ? "0" + digits : digits
     }
 
     /// A statement writing a value without key (also the packed element form).
@@ -309,7 +305,7 @@ struct WireCodeBuilder: Sendable {
 
     /// The `case` label matching the raw key of field `number` with `wireType`.
     func keyLabel(_ number: UInt64, wireType: UInt64) -> String {
-        "case 0x\(hexByte(number << 3 | wireType)):"
+        "case 0x\(Hex.digits(number << 3 | wireType, width: 2, uppercase: true)):"
     }
 
     /// The switch cases (on the raw key varint) reading one occurrence of the field into

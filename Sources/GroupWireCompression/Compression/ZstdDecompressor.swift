@@ -1,5 +1,6 @@
 import CZstd
 import GroupWire
+import GroupWireJSON
 
 /// Decompresses zstd bodies without ever producing more than a hard cap of bytes.
 ///
@@ -298,7 +299,7 @@ public final class ZstdDecompressor: Sendable {
         if ZstdFormat.startsWithSkippableMagic(magic) {
             return WireError(.decompressionFailed, offset: 0, "body is a zstd skippable frame; a data frame is required")
         }
-        let seen = magic.map { String($0, radix: 16, uppercase: true) }.joined(separator: " ")
+        let seen = magic.map { Hex.digits($0, uppercase: true) }.joined(separator: " ")
         return WireError(.decompressionFailed, offset: 0, "not a zstd frame: magic \(seen), expected 28 B5 2F FD")
     }
 

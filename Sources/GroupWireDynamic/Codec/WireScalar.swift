@@ -1,5 +1,6 @@
 import GroupWire
 import GroupWireSpec
+import GroupWireJSON
 
 /// A scalar or enum value in its wire form: what follows the field key. Comparing two wire
 /// forms is how writers decide "equal to the default" (so floats compare by bit pattern).
@@ -206,7 +207,7 @@ enum ScalarMapping {
                 continue
             }
             // safe because: utf8.count == 36 and index + 1 < 36 is checked first.
-            guard index + 1 < 36, let high = hexDigit(utf8[index]), let low = hexDigit(utf8[index + 1]) else { return nil }
+            guard index + 1 < 36, let high = Hex.value(of: utf8[index]), let low = Hex.value(of: utf8[index + 1]) else { return nil }
             bytes.append(high << 4 | low)
             index += 2
         }
@@ -224,15 +225,6 @@ enum ScalarMapping {
             output.append(digits[Int(byte & 0x0F)])
         }
         return String(decoding: output, as: UTF8.self)
-    }
-
-    private static func hexDigit(_ byte: UInt8) -> UInt8? {
-        switch byte {
-        case UInt8(ascii: "0")...UInt8(ascii: "9"): byte - UInt8(ascii: "0")
-        case UInt8(ascii: "a")...UInt8(ascii: "f"): byte - UInt8(ascii: "a") + 10
-        case UInt8(ascii: "A")...UInt8(ascii: "F"): byte - UInt8(ascii: "A") + 10
-        default: nil
-        }
     }
 
     static func mismatch(_ expected: String, _ json: JSONValue, _ path: () -> String) -> JSONInputError {

@@ -135,7 +135,7 @@ public struct InspectionRenderer: Sendable {
             }
         } else if let reason = entry.payloadNotShownReason {
             let why = entry.decompressionError.map { ": \($0)" } ?? ""
-            lines.append("  payload: not dumped (\(reason) body\(why)), body " + PayloadDump.hexString(frame.body))
+            lines.append("  payload: not dumped (\(reason) body\(why)), body " + Hex.string(frame.body))
         }
         return lines.joined(separator: "\n") + "\n"
     }
@@ -146,7 +146,7 @@ public struct InspectionRenderer: Sendable {
         if let header = entry.header {
             parts.append("version \(header.version)")
             parts.append("length \(header.lengthField)")
-            parts.append("kind \(frame.kind) (byte \(hex8(header.kindByte)))")
+            parts.append("kind \(frame.kind) (byte \(Hex.literal(header.kindByte, width: 2)))")
         } else {
             parts.append("kind \(frame.kind)")
         }
@@ -154,7 +154,7 @@ public struct InspectionRenderer: Sendable {
         parts.append("type id \(frame.typeID)")
         parts.append("body \(frame.body.count) byte\(frame.body.count == 1 ? "" : "s")")
         if let header = entry.header {
-            parts.append("crc32c \(hex32(header.crc32c))")
+            parts.append("crc32c \(Hex.literal(header.crc32c, width: 8))")
         }
         return "frame \(index) at byte \(entry.offset)\(at), \(entry.length) bytes: " + parts.joined(separator: ", ")
     }
@@ -180,7 +180,7 @@ public struct InspectionRenderer: Sendable {
                 "flags": .array(flagNames(frame.flags).map(JSONValue.string)),
                 "typeID": .uint(frame.typeID),
                 "bodyLength": .int(Int64(frame.body.count)),
-                "bodyHex": .string(PayloadDump.hexString(frame.body)),
+                "bodyHex": .string(Hex.string(frame.body)),
                 "compression": frame.compression.map { info in
                     .object([
                         "codec": .uint(UInt64(info.codec)), "dictionaryID": .uint(UInt64(info.dictionaryID)),
@@ -207,7 +207,7 @@ public struct InspectionRenderer: Sendable {
                 fields["version"] = .uint(UInt64(header.version))
                 fields["lengthField"] = .uint(header.lengthField)
                 fields["kindByte"] = .uint(UInt64(header.kindByte))
-                fields["crc32c"] = .string(hex32(header.crc32c))
+                fields["crc32c"] = .string(Hex.literal(header.crc32c, width: 8))
             }
             object["frame"] = .object(fields)
         }
@@ -231,18 +231,8 @@ private func flagNames(_ flags: FrameFlags) -> [String] {
     if flags.contains(.session) { names.append("session") }
     if flags.contains(.delivery) { names.append("delivery") }
     let unknown = flags.subtracting(.known).rawValue
-    if unknown != 0 { names.append(hex8(unknown)) }
+    if unknown != 0 { names.append(Hex.literal(unknown, width: 2)) }
     return names
-}
-
-func hex8(_ value: UInt8) -> String {
-    let digits = String(value, radix: 16, uppercase: true)
-    return "0x" + (digits.count < 2 ? "0" : "") + digits
-}
-
-func hex32(_ value: UInt32) -> String {
-    let digits = String(value, radix: 16, uppercase: true)
-    return "0x" + String(repeating: "0", count: max(0, 8 - digits.count)) + digits
 }
 
 extension String {

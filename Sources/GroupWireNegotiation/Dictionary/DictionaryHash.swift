@@ -1,4 +1,5 @@
 import GroupWire
+import GroupWireJSON
 
 /// The content hash that identifies a compression dictionary in a hello: the first 8 bytes
 /// of the SHA-256 digest of the dictionary file's bytes (Spec/FORMAT.md, "The hello").
@@ -23,7 +24,6 @@ public struct DictionaryHash: Sendable, Hashable, CustomStringConvertible {
 
     /// 16 lowercase hex digits: the first 16 of the SHA-256 digest.
     public var description: String {
-        let digits = String(value, radix: 16)
-        return String(repeating: "0", count: 16 - digits.count) + digits
+        Hex.digits(value, width: 16)
     }
 }

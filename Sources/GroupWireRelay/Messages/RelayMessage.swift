@@ -1,5 +1,6 @@
 import Foundation
 import GroupWire
+import GroupWireJSON
 
 /// One WebSocket binary message of the relay protocol (Spec/RELAY.md, "Messages"): a type
 /// byte, then its fields. A client sends ``send(to:frame:)``; the relay sends the others.
@@ -130,7 +131,7 @@ public enum RelayMessage: Sendable, Hashable {
             let message = try Self.readString(&reader, limit: limits.maxErrorMessageLength, what: "error message", allowEmpty: true)
             self = .error(RelayError(code, message))
         default:
-            throw WireError(.unknownRelayMessage, offset: 0, "relay message type 0x\(String(type, radix: 16)) is not one of Spec/RELAY.md's")
+            throw WireError(.unknownRelayMessage, offset: 0, "relay message type 0x\(Hex.digits(type)) is not one of Spec/RELAY.md's")
         }
         guard reader.isAtEnd else {
             throw WireError(.trailingBytes, offset: reader.position, "\(reader.remaining) bytes after the message")
@@ -222,7 +223,7 @@ public struct RelaySendHeader: Sendable, Hashable {
             for _ in 0..<count { ids.append(try RelayMessage.readID(&reader)) }
             recipients = ids
         default:
-            throw WireError(.unknownRelayMessage, offset: 0, "a client sends only send messages (0x01, 0x03), not 0x\(String(type, radix: 16))")
+            throw WireError(.unknownRelayMessage, offset: 0, "a client sends only send messages (0x01, 0x03), not 0x\(Hex.digits(type))")
         }
         length = reader.position
         _ = try RelayMessage.readFrame(&reader, limits: limits)

@@ -1,3 +1,5 @@
+import GroupWireJSON
+
 /// The canonical text of declarations, messages and whole specs, from which fingerprints
 /// are computed. The exact format is specified in Spec/LANGUAGE.md ("Canonical form").
 ///
@@ -59,20 +61,15 @@ enum CanonicalForm {
         case .float(let number):
             if type.scalar == .float32 {
                 let bits = Float(number).bitPattern
-                return bits == 0 ? nil : "0x" + hex(UInt64(bits), digits: 8)
+                return bits == 0 ? nil : "0x" + Hex.digits(UInt64(bits), width: 8, uppercase: true)
             }
             let bits = number.bitPattern
-            return bits == 0 ? nil : "0x" + hex(bits, digits: 16)
+            return bits == 0 ? nil : "0x" + Hex.digits(bits, width: 16, uppercase: true)
         case .string(let string):
             return string.isEmpty ? nil : quoted(string)
         case .enumCase(_, let number):
             return number == 0 ? nil : String(number)
         }
-    }
-
-    static func hex(_ value: UInt64, digits: Int) -> String {
-        let text = String(value, radix: 16, uppercase: true)
-        return String(repeating: "0", count: max(0, digits - text.count)) + text
     }
 
     /// `"..."` with `\\`, `\"` and `\u{h}` (lowercase hex) for U+0000...U+001F and U+007F.
@@ -83,7 +80,7 @@ enum CanonicalForm {
             case "\\": result += "\\\\"
             case "\"": result += "\\\""
             case _ where scalar.value < 0x20 || scalar.value == 0x7F:
-                result += "\\u{\(String(scalar.value, radix: 16))}"
+                result += "\\u{\(Hex.digits(scalar.value))}"
             default: result.unicodeScalars.append(scalar)
             }
         }

@@ -1,3 +1,5 @@
+import GroupWireJSON
+
 /// A 64-bit fingerprint: FNV-1a 64 over the UTF-8 bytes of a canonical form.
 ///
 /// FNV-1a 64: start with the offset basis 0xcbf29ce484222325; for each byte, XOR it into
@@ -30,8 +32,7 @@ public struct Fingerprint: Sendable, Hashable, Comparable, CustomStringConvertib
 
     /// 16 lowercase hex digits, zero-padded.
     public var description: String {
-        let digits = String(value, radix: 16)
-        return String(repeating: "0", count: 16 - digits.count) + digits
+        Hex.digits(value, width: 16)
     }
 
     /// Orders by value.

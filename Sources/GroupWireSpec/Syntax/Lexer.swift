@@ -1,3 +1,5 @@
+import GroupWireJSON
+
 /// Splits spec source into tokens, reporting bad characters, unterminated strings and
 /// comments as diagnostics and carrying on.
 ///
@@ -65,10 +67,6 @@ struct Lexer {
 
     private static func isDigit(_ byte: UInt8) -> Bool { byte >= 0x30 && byte <= 0x39 }
 
-    private static func isHexDigit(_ byte: UInt8) -> Bool {
-        isDigit(byte) || (byte >= 0x41 && byte <= 0x46) || (byte >= 0x61 && byte <= 0x66)
-    }
-
     private func text(_ start: Int, _ end: Int) -> String {
         String(decoding: bytes[start..<end], as: UTF8.self)
     }
@@ -128,7 +126,7 @@ struct Lexer {
         while let next = peek(), next & 0xC0 == 0x80, index - start < 4 { index += 1 }
         let result = text(start, index)
         return result.unicodeScalars.allSatisfy({ $0.value >= 0x20 && $0.value != 0x7F })
-            ? result : result.unicodeScalars.map { "\\u{\(String($0.value, radix: 16))}" }.joined()
+            ? result : result.unicodeScalars.map { "\\u{\(Hex.digits($0.value))}" }.joined()
     }
 
     private mutating func lexNumber(make: (Token.Kind, String, UInt64?, Double?) -> Token) -> Token {
@@ -137,7 +135,7 @@ struct Lexer {
             index += 2
             var value: UInt64? = 0
             var digits = 0
-            while let next = peek(), Lexer.isHexDigit(next) {
+            while let next = peek(), Hex.isDigit(next) {
                 digits += 1
                 let digit = UInt64(next <= 0x39 ? next - 0x30 : (next | 0x20) - 0x61 + 10)
                 value = value.flatMap { multiplyAdd($0, 16, digit) }
@@ -221,7 +219,7 @@ struct Lexer {
                     index += 2
                     var value: UInt32 = 0
                     var digits = 0
-                    while let next = peek(), Lexer.isHexDigit(next), digits < 8 {
+                    while let next = peek(), Hex.isDigit(next), digits < 8 {
                         value = value << 4 | UInt32(next <= 0x39 ? next - 0x30 : (next | 0x20) - 0x61 + 10)
                         digits += 1
                         index += 1

@@ -5,6 +5,7 @@ import GroupWireInspection
 import GroupWireRelay
 import GroupWireSpec
 import Synchronization
+import GroupWireJSON
 
 /// `groupwire demo`: a relay and four participant processes on loopback, each its own
 /// `groupwire` process, then a summary.
@@ -139,7 +140,7 @@ package struct RelayDemo: Sendable {
         var report = Report()
         report.captureFolder = captureFolder
         report.examples = examples
-        let secretText = (0..<32).map { _ in String(format: "%02x", UInt8.random(in: 0...255)) }.joined()
+        let secretText = Hex.string((0..<32).map { _ in UInt8.random(in: 0...255) })
         let secret = Array(secretText.utf8)
         let relay = try DemoProcess(
             name: "relay", executable: executable, arguments: ["relay", "--host", "127.0.0.1", "--port", String(port), "--until-stdin-closes"],

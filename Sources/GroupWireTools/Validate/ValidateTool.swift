@@ -66,7 +66,7 @@ package struct ValidateTool {
         // what comes before the first confirmed frame is reported as junk. Only input in
         // which no frame is found at all is not a frame file.
         let startsWithoutFrame = inputFormat == nil && stream.format == .raw && stream.prefix.first != 0xC7
-        let start = stream.prefix.prefix(8).map { String(format: "%02x", $0) }.joined(separator: " ")
+        let start = Hex.string(stream.prefix.prefix(8), separator: " ")
         func notAFrameFile(_ what: String) -> ToolStatus {
             output.flush()
             output.message(ToolResult.errorLine(

@@ -4,6 +4,7 @@ import GroupWireDynamic
 import GroupWireSpec
 import GroupWireTools
 import Testing
+import GroupWireJSON
 
 /// The example specs, compiled from disk.
 enum Examples {
@@ -39,5 +40,5 @@ enum FrameHex {
 
 /// Hex as `groupwire encode --hex` writes it.
 enum HexTextForTests {
-    static func encode(_ bytes: [UInt8]) -> String { PayloadDump.hexString(bytes) }
+    static func encode(_ bytes: [UInt8]) -> String { Hex.string(bytes) }
 }
