@@ -3,8 +3,10 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
+import GroupWireJSON
 
-/// JSON form of a spec `Bytes` value: a standard base64 string with padding.
+/// JSON form of a spec `Bytes` value: standard base64 with padding, canonical (the same
+/// strict base64 as the dynamic codec, Spec/FORMAT.md's JSON form).
 public struct _WireJSONBytes: Codable, Sendable {
     /// The bytes.
     public var value: [UInt8]
@@ -13,20 +15,20 @@ public struct _WireJSONBytes: Codable, Sendable {
     public init(_ value: [UInt8]) { self.value = value }
 
     /// Decodes a base64 string.
-    /// - Throws: `DecodingError.dataCorrupted` when it is not base64.
+    /// - Throws: `DecodingError.dataCorrupted` when it is not canonical padded base64.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.singleValueContainer()
         let text = try container.decode(String.self)
-        guard let data = Data(base64Encoded: text) else {
-            throw DecodingError.dataCorruptedError(in: container, debugDescription: "Bytes must be a base64 string")
+        guard let bytes = Base64.decode(text) else {
+            throw DecodingError.dataCorruptedError(in: container, debugDescription: "Bytes must be canonical padded standard base64")
         }
-        value = [UInt8](data)
+        value = bytes
     }
 
     /// Encodes a base64 string.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.singleValueContainer()
-        try container.encode(Data(value).base64EncodedString())
+        try container.encode(Base64.encode(value))
     }
 }
 

@@ -1,5 +1,6 @@
 import GroupWire
 import GroupWireSpec
+import GroupWireJSON
 
 /// Reads payloads into JSON values, walking the spec types (the wire → JSON half of
 /// ``DynamicCodec``). Every length, count and nesting level is checked against `Limits`

@@ -1,5 +1,6 @@
 import GroupWire
 import GroupWireSpec
+import GroupWireJSON
 
 /// Writes JSON values as payloads, walking the spec types (the JSON → wire half of
 /// ``DynamicCodec``). Writer rules: Spec/FORMAT.md, "Canonical writing".

@@ -40,8 +40,8 @@ public struct AccessToken: Sendable, Hashable {
         var claims: [String: JSONValue] = ["exp": .int(expiresAt), "room": .string(room), "sub": .string(identity)]
         if let notBefore { claims["nbf"] = .int(notBefore) }
         if let issuedAt { claims["iat"] = .int(issuedAt) }
-        let signingInput = Base64URL.encode(Array(Self.header.utf8)) + "." + Base64URL.encode(Array(JSONValue.object(claims).rendered(pretty: false).utf8))
-        return signingInput + "." + Base64URL.encode(HMACSHA256.code(key: secret, message: Array(signingInput.utf8)))
+        let signingInput = Base64.encode(Array(Self.header.utf8), .url) + "." + Base64.encode(Array(JSONValue.object(claims).rendered(pretty: false).utf8), .url)
+        return signingInput + "." + Base64.encode(HMACSHA256.code(key: secret, message: Array(signingInput.utf8)), .url)
     }
 
     static let header = #"{"alg":"HS256","typ":"JWT"}"#
@@ -67,8 +67,8 @@ public struct AccessToken: Sendable, Hashable {
         }
         let parts = token.split(separator: ".", omittingEmptySubsequences: false)
         guard parts.count == 3 else { throw WireError(.invalidToken, "a token has 3 dot-separated parts, this one \(parts.count)") }
-        guard let headerBytes = Base64URL.decode(parts[0]), let claimBytes = Base64URL.decode(parts[1]),
-              let signature = Base64URL.decode(parts[2])
+        guard let headerBytes = Base64.decode(parts[0], .url), let claimBytes = Base64.decode(parts[1], .url),
+              let signature = Base64.decode(parts[2], .url)
         else { throw WireError(.invalidToken, "a part is not unpadded base64url") }
         let header = try Self.object(headerBytes, "header")
         guard header["alg"]?.stringValue == "HS256" else {
