@@ -102,7 +102,7 @@ struct DynamicEncoder {
         case .scalar(let scalar):
             var defaultValue: DefaultValue?
             if case .omitDefault(let value) = presence { defaultValue = value }
-            let wire: WireScalar
+            let wire: WireValue
             if let json {
                 wire = try ScalarMapping.wireScalar(scalar, from: json, limits: limits, path: { JSONPathComponent.render(path) })
             } else {
@@ -140,7 +140,7 @@ struct DynamicEncoder {
             }
             if let packed = packedElement(element) {
                 // Convert every element first so the packed field is all or nothing.
-                var values: [WireScalar] = []
+                var values: [WireValue] = []
                 values.reserveCapacity(elements.count)
                 for (index, item) in elements.enumerated() {
                     path.append(.index(index))
@@ -169,7 +169,7 @@ struct DynamicEncoder {
             }
             var entries: [MapKey] = []
             entries.reserveCapacity(members.count)
-            var seen: [WireScalar: String] = [:]
+            var seen: [WireValue: String] = [:]
             for text in members.keys.sorted() {
                 path.append(.key(text))
                 let key = try MapKey(keyScalar, text: text, limits: limits, path: { JSONPathComponent.render(path) })
@@ -268,7 +268,7 @@ struct DynamicEncoder {
         }
     }
 
-    private func packedScalar(_ element: PackedElement, _ json: JSONValue) throws(JSONInputError) -> WireScalar {
+    private func packedScalar(_ element: PackedElement, _ json: JSONValue) throws(JSONInputError) -> WireValue {
         switch element {
         case .scalar(let scalar):
             try ScalarMapping.wireScalar(scalar, from: json, limits: limits, path: { JSONPathComponent.render(path) })

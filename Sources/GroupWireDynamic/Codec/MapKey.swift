@@ -9,7 +9,7 @@ struct MapKey: Comparable {
     /// The JSON member name as given.
     let text: String
     /// The key's wire form (field 1 of the entry).
-    let wire: WireScalar
+    let wire: WireValue
     private let order: Order
 
     private enum Order {

@@ -4,7 +4,7 @@ import GroupWireJSON
 
 /// A scalar or enum value in its wire form: what follows the field key. Comparing two wire
 /// forms is how writers decide "equal to the default" (so floats compare by bit pattern).
-enum WireScalar: Hashable {
+enum WireValue: Hashable {
     case varint(UInt64)
     case fixed64(UInt64)
     case fixed32(UInt32)
@@ -52,7 +52,7 @@ enum ScalarMapping {
     ///   range, a malformed UUID or base64 string, or a string or byte string over its limit.
     static func wireScalar(
         _ type: ScalarType, from json: JSONValue, limits: Limits, path: () -> String
-    ) throws(JSONInputError) -> WireScalar {
+    ) throws(JSONInputError) -> WireValue {
         switch type {
         case .bool:
             guard case .bool(let flag) = json else { throw mismatch("a boolean", json, path) }
@@ -104,7 +104,7 @@ enum ScalarMapping {
     }
 
     /// The wire form of a field's default: the spec's `= value`, else the zero value.
-    static func defaultScalar(_ type: ScalarType, _ value: DefaultValue?) -> WireScalar {
+    static func defaultScalar(_ type: ScalarType, _ value: DefaultValue?) -> WireValue {
         switch type {
         case .bool:
             if case .bool(let flag) = value { return .varint(flag ? 1 : 0) }
