@@ -26,7 +26,6 @@ let package = Package(
             name: "RelayBenchmark",
             dependencies: [
                 .product(name: "GroupWireNetwork", package: "GroupWire"),
-                .product(name: "GroupWireRelay", package: "GroupWire"),
                 .product(name: "GroupWireSession", package: "GroupWire"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
@@ -79,11 +78,9 @@ let package = Package(
             dependencies: [
                 .product(name: "GroupWire", package: "GroupWire"),
                 .product(name: "GroupWireCapture", package: "GroupWire"),
-                .product(name: "GroupWireInspection", package: "GroupWire"),
+                .product(name: "GroupWireSpec", package: "GroupWire"),
                 .product(name: "GroupWireCompression", package: "GroupWire"),
                 .product(name: "GroupWireSession", package: "GroupWire"),
-                .product(name: "GroupWireSpec", package: "GroupWire"),
-                .product(name: "GroupWireCodegen", package: "GroupWire"),
             ],
             swiftSettings: [.swiftLanguageMode(.v6)]
         ),
@@ -96,7 +93,6 @@ let package = Package(
                 "CAllocationCounter",
                 .product(name: "GroupWire", package: "GroupWire"),
                 .product(name: "GroupWireSession", package: "GroupWire"),
-                .product(name: "GroupWireNegotiation", package: "GroupWire"),
                 .product(name: "GroupWireSpec", package: "GroupWire"),
                 .product(name: "GroupWireTesting", package: "GroupWire"),
                 .product(name: "SwiftProtobuf", package: "swift-protobuf"),

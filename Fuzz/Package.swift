@@ -39,7 +39,7 @@ let package = Package(
         .executableTarget(
             name: "FuzzCompression",
             dependencies: [
-                .product(name: "GroupWireFuzzChecks", package: "GroupWire"),
+                .product(name: "_GroupWireFuzzChecks", package: "GroupWire"),
                 .product(name: "GroupWire", package: "GroupWire"),
                 .product(name: "GroupWireCompression", package: "GroupWire"),
             ],
@@ -47,7 +47,7 @@ let package = Package(
         ),
         .executableTarget(
             name: "FuzzReassembler",
-            dependencies: [.product(name: "GroupWireFuzzChecks", package: "GroupWire"), .product(name: "GroupWire", package: "GroupWire")],
+            dependencies: [.product(name: "_GroupWireFuzzChecks", package: "GroupWire"), .product(name: "GroupWire", package: "GroupWire")],
             swiftSettings: strictSwift
         ),
         // The messenger's receiving path: frames from three peers through the decoder,
@@ -55,7 +55,7 @@ let package = Package(
         .executableTarget(
             name: "FuzzReceivePipeline",
             dependencies: [
-                .product(name: "GroupWireFuzzChecks", package: "GroupWire"),
+                .product(name: "_GroupWireFuzzChecks", package: "GroupWire"),
                 .product(name: "GroupWire", package: "GroupWire"),
                 .product(name: "GroupWireSession", package: "GroupWire"),
                 .product(name: "GroupWireCompression", package: "GroupWire"),
@@ -66,7 +66,7 @@ let package = Package(
         .executableTarget(
             name: "FuzzFrameFile",
             dependencies: [
-                .product(name: "GroupWireFuzzChecks", package: "GroupWire"),
+                .product(name: "_GroupWireFuzzChecks", package: "GroupWire"),
                 .product(name: "GroupWire", package: "GroupWire"),
                 .product(name: "GroupWireCapture", package: "GroupWire"),
             ],
@@ -74,17 +74,17 @@ let package = Package(
         ),
         .executableTarget(
             name: "FuzzCaptureReader",
-            dependencies: [.product(name: "GroupWireFuzzChecks", package: "GroupWire")],
+            dependencies: [.product(name: "_GroupWireFuzzChecks", package: "GroupWire")],
             swiftSettings: strictSwift
         ),
         .executableTarget(
             name: "FuzzValidate",
-            dependencies: [.product(name: "GroupWireFuzzChecks", package: "GroupWire")],
+            dependencies: [.product(name: "_GroupWireFuzzChecks", package: "GroupWire")],
             swiftSettings: strictSwift
         ),
         .executableTarget(
             name: "FuzzSpecCompiler",
-            dependencies: [.product(name: "GroupWireFuzzChecks", package: "GroupWire"), .product(name: "GroupWireSpec", package: "GroupWire")],
+            dependencies: [.product(name: "_GroupWireFuzzChecks", package: "GroupWire"), .product(name: "GroupWireSpec", package: "GroupWire")],
             swiftSettings: strictSwift
         ),
         // The example types generated from Spec/Examples, as the goldens compiled into
@@ -92,52 +92,51 @@ let package = Package(
         // (libFuzzer brings a `main`).
         .executableTarget(
             name: "FuzzGeneratedTypes",
-            dependencies: [.product(name: "GroupWireFuzzChecks", package: "GroupWire"), .product(name: "GroupWire", package: "GroupWire")],
+            dependencies: [.product(name: "_GroupWireFuzzChecks", package: "GroupWire"), .product(name: "GroupWire", package: "GroupWire")],
             swiftSettings: strictSwift
         ),
         // Session control messages from arbitrary peers, through the decoder and one
         // participant's session engine.
         .executableTarget(
             name: "FuzzSessionControl",
-            dependencies: [.product(name: "GroupWireFuzzChecks", package: "GroupWire")],
+            dependencies: [.product(name: "_GroupWireFuzzChecks", package: "GroupWire")],
             swiftSettings: strictSwift
         ),
         // Frames, acknowledgements and events from arbitrary peers through one
         // participant's delivery engine.
         .executableTarget(
             name: "FuzzDelivery",
-            dependencies: [.product(name: "GroupWireFuzzChecks", package: "GroupWire")],
+            dependencies: [.product(name: "_GroupWireFuzzChecks", package: "GroupWire")],
             swiftSettings: strictSwift
         ),
         // A peer's hello body: capabilities and schema table, read back into the spec model.
         .executableTarget(
             name: "FuzzHello",
-            dependencies: [.product(name: "GroupWireFuzzChecks", package: "GroupWire")],
+            dependencies: [.product(name: "_GroupWireFuzzChecks", package: "GroupWire")],
             swiftSettings: strictSwift
         ),
         // The relay protocol's messages (Spec/RELAY.md), and its access tokens.
         .executableTarget(
             name: "FuzzRelayMessage",
-            dependencies: [.product(name: "GroupWireFuzzChecks", package: "GroupWire")],
+            dependencies: [.product(name: "_GroupWireFuzzChecks", package: "GroupWire")],
             swiftSettings: strictSwift
         ),
         .executableTarget(
             name: "FuzzAccessToken",
-            dependencies: [.product(name: "GroupWireFuzzChecks", package: "GroupWire")],
+            dependencies: [.product(name: "_GroupWireFuzzChecks", package: "GroupWire")],
             swiftSettings: strictSwift
         ),
         // Two peers' hellos and the agreement each side computes, then one peer's engine.
         .executableTarget(
             name: "FuzzAgreement",
-            dependencies: [.product(name: "GroupWireFuzzChecks", package: "GroupWire")],
+            dependencies: [.product(name: "_GroupWireFuzzChecks", package: "GroupWire")],
             swiftSettings: strictSwift
         ),
         .executableTarget(
             name: "FuzzDynamicCodec",
             dependencies: [
-                .product(name: "GroupWireFuzzChecks", package: "GroupWire"),
+                .product(name: "_GroupWireFuzzChecks", package: "GroupWire"),
                 .product(name: "GroupWire", package: "GroupWire"),
-                .product(name: "GroupWireDynamic", package: "GroupWire"),
                 .product(name: "GroupWireSpec", package: "GroupWire"),
             ],
             swiftSettings: strictSwift

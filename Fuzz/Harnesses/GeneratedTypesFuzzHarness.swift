@@ -1,9 +1,15 @@
 // Shared by the FuzzGeneratedTypes target (Fuzz/Sources/FuzzGeneratedTypes, where a
 // violation traps) and its corpus replay test (Tests/GroupWireExamplesTests/Fuzz, where it
 // is an expectation), through the GroupWireFuzzChecks product, so both run the same checks.
-import DrawTogetherV1Golden
 import GroupWire
+// The example types: the plugin's output, or in the fuzz build (which cannot run plugins)
+// the committed generator output, which the golden test keeps identical to it.
+#if GROUPWIRE_FUZZ_BUILD
+import DrawTogetherV1Golden
 import WatchTogetherGolden
+#else
+import GroupWireExamples
+#endif
 
 // The types are the golden generated code (Tests/GoldenGenerated), which GoldenFileTests
 // keeps byte for byte equal to what the build plugin generates for Spec/Examples: the

@@ -4,7 +4,7 @@ import Testing
 
 /// Replays every seed and saved crash input of the FuzzFrameFile target
 /// (Fuzz/corpus/FuzzFrameFile, Fuzz/regressions/FuzzFrameFile) through `frameFileFuzzViolations`,
-/// the very check the target runs (Fuzz/Harnesses/FrameFileFuzzHarness.swift, in the GroupWireFuzzChecks product), so a
+/// the very check the target runs (Fuzz/Harnesses/FrameFileFuzzHarness.swift, in the _GroupWireFuzzChecks product), so a
 /// fixed crash stays fixed without running the fuzzer.
 @Suite struct FrameFileFuzzReplayTests {
     static let inputs = fuzzReplayInputs(target: "FuzzFrameFile")

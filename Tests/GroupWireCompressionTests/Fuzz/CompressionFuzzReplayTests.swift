@@ -4,7 +4,7 @@ import Testing
 
 /// Replays every seed and saved crash input of the FuzzCompression target
 /// (Fuzz/corpus/FuzzCompression, Fuzz/regressions/FuzzCompression) through `compressionFuzzViolations`,
-/// the very check the target runs (Fuzz/Harnesses/CompressionFuzzHarness.swift, in the GroupWireFuzzChecks product), so a
+/// the very check the target runs (Fuzz/Harnesses/CompressionFuzzHarness.swift, in the _GroupWireFuzzChecks product), so a
 /// fixed crash stays fixed without running the fuzzer.
 @Suite struct CompressionFuzzReplayTests {
     static let inputs = fuzzReplayInputs(target: "FuzzCompression")

@@ -4,7 +4,7 @@ import Testing
 
 /// Replays every seed and saved crash input of the FuzzDynamicCodec target
 /// (Fuzz/corpus/FuzzDynamicCodec, Fuzz/regressions/FuzzDynamicCodec) through `dynamicCodecFuzzViolations`,
-/// the very check the target runs (Fuzz/Harnesses/DynamicCodecFuzzHarness.swift, in the GroupWireFuzzChecks product), so a
+/// the very check the target runs (Fuzz/Harnesses/DynamicCodecFuzzHarness.swift, in the _GroupWireFuzzChecks product), so a
 /// fixed crash stays fixed without running the fuzzer.
 @Suite struct DynamicCodecFuzzReplayTests {
     static let inputs = fuzzReplayInputs(target: "FuzzDynamicCodec")

@@ -4,7 +4,7 @@ import Testing
 
 /// Replays every seed and saved crash input of the FuzzGeneratedTypes target
 /// (Fuzz/corpus/FuzzGeneratedTypes, Fuzz/regressions/FuzzGeneratedTypes) through `generatedTypesFuzzViolations`,
-/// the very check the target runs (Fuzz/Harnesses/GeneratedTypesFuzzHarness.swift, in the GroupWireFuzzChecks product), so a
+/// the very check the target runs (Fuzz/Harnesses/GeneratedTypesFuzzHarness.swift, in the _GroupWireFuzzChecks product), so a
 /// fixed crash stays fixed without running the fuzzer.
 @Suite struct GeneratedTypesFuzzReplayTests {
     static let inputs = fuzzReplayInputs(target: "FuzzGeneratedTypes")

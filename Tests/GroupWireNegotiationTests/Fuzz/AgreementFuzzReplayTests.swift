@@ -5,7 +5,7 @@ import Testing
 /// Replays every seed and saved crash input of the FuzzAgreement target
 /// (Fuzz/corpus/FuzzAgreement, Fuzz/regressions/FuzzAgreement) through
 /// `agreementFuzzViolations`, the very check the target runs
-/// (Fuzz/Harnesses/AgreementFuzzHarness.swift, in the GroupWireFuzzChecks product).
+/// (Fuzz/Harnesses/AgreementFuzzHarness.swift, in the _GroupWireFuzzChecks product).
 @Suite struct AgreementFuzzReplayTests {
     static let inputs = fuzzReplayInputs(target: "FuzzAgreement")
 

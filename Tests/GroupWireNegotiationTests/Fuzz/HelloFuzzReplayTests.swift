@@ -4,7 +4,7 @@ import Testing
 
 /// Replays every seed and saved crash input of the FuzzHello target (Fuzz/corpus/FuzzHello,
 /// Fuzz/regressions/FuzzHello) through `helloFuzzViolations`, the very check the target
-/// runs (Fuzz/Harnesses/HelloFuzzHarness.swift, in the GroupWireFuzzChecks product).
+/// runs (Fuzz/Harnesses/HelloFuzzHarness.swift, in the _GroupWireFuzzChecks product).
 @Suite struct HelloFuzzReplayTests {
     static let inputs = fuzzReplayInputs(target: "FuzzHello")
 

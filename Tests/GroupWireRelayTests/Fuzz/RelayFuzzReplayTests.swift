@@ -4,7 +4,7 @@ import Testing
 
 /// Replays every seed and saved crash input of the FuzzRelayMessage and FuzzAccessToken
 /// targets (Fuzz/corpus, Fuzz/regressions) through the very checks the targets run
-/// (Fuzz/Harnesses/RelayFuzzHarness.swift, in the GroupWireFuzzChecks product).
+/// (Fuzz/Harnesses/RelayFuzzHarness.swift, in the _GroupWireFuzzChecks product).
 @Suite struct RelayFuzzReplayTests {
     static let messages = fuzzReplayInputs(target: "FuzzRelayMessage")
     static let tokens = fuzzReplayInputs(target: "FuzzAccessToken")

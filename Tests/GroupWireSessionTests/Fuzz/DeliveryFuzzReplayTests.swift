@@ -8,7 +8,7 @@ import Testing
 /// Replays every seed and saved crash input of the FuzzDelivery target
 /// (Fuzz/corpus/FuzzDelivery, Fuzz/regressions/FuzzDelivery) through
 /// `deliveryFuzzViolations`, the very check the target runs
-/// (Fuzz/Harnesses/DeliveryFuzzHarness.swift, in the GroupWireFuzzChecks product).
+/// (Fuzz/Harnesses/DeliveryFuzzHarness.swift, in the _GroupWireFuzzChecks product).
 @Suite struct DeliveryFuzzReplayTests {
     static let inputs = fuzzReplayInputs(target: "FuzzDelivery")
 

@@ -5,7 +5,7 @@ import Testing
 /// Replays every seed and saved crash input of the FuzzReceivePipeline target
 /// (Fuzz/corpus/FuzzReceivePipeline, Fuzz/regressions/FuzzReceivePipeline) through
 /// `receivePipelineFuzzViolations`, the very check the target runs
-/// (Fuzz/Harnesses/ReceivePipelineFuzzHarness.swift, in the GroupWireFuzzChecks product).
+/// (Fuzz/Harnesses/ReceivePipelineFuzzHarness.swift, in the _GroupWireFuzzChecks product).
 @Suite struct ReceivePipelineFuzzReplayTests {
     static let inputs = fuzzReplayInputs(target: "FuzzReceivePipeline")
 

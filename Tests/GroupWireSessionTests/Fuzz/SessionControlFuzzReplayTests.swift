@@ -5,7 +5,7 @@ import Testing
 /// Replays every seed and saved crash input of the FuzzSessionControl target
 /// (Fuzz/corpus/FuzzSessionControl, Fuzz/regressions/FuzzSessionControl) through
 /// `sessionControlFuzzViolations`, the very check the target runs
-/// (Fuzz/Harnesses/SessionControlFuzzHarness.swift, in the GroupWireFuzzChecks product).
+/// (Fuzz/Harnesses/SessionControlFuzzHarness.swift, in the _GroupWireFuzzChecks product).
 @Suite struct SessionControlFuzzReplayTests {
     static let inputs = fuzzReplayInputs(target: "FuzzSessionControl")
 

@@ -4,7 +4,7 @@ import Testing
 
 /// Replays every seed and saved crash input of the FuzzSpecCompiler target
 /// (Fuzz/corpus/FuzzSpecCompiler, Fuzz/regressions/FuzzSpecCompiler) through `specCompilerFuzzViolations`,
-/// the very check the target runs (Fuzz/Harnesses/SpecCompilerFuzzHarness.swift, in the GroupWireFuzzChecks product), so a
+/// the very check the target runs (Fuzz/Harnesses/SpecCompilerFuzzHarness.swift, in the _GroupWireFuzzChecks product), so a
 /// fixed crash stays fixed without running the fuzzer.
 @Suite struct SpecCompilerFuzzReplayTests {
     static let inputs = fuzzReplayInputs(target: "FuzzSpecCompiler")

@@ -4,7 +4,7 @@ import Testing
 
 /// Replays every seed and saved crash input of the FuzzReassembler target
 /// (Fuzz/corpus/FuzzReassembler, Fuzz/regressions/FuzzReassembler) through `reassemblerFuzzViolations`,
-/// the very check the target runs (Fuzz/Harnesses/ReassemblerFuzzHarness.swift, in the GroupWireFuzzChecks product), so a
+/// the very check the target runs (Fuzz/Harnesses/ReassemblerFuzzHarness.swift, in the _GroupWireFuzzChecks product), so a
 /// fixed crash stays fixed without running the fuzzer.
 @Suite struct ReassemblerFuzzReplayTests {
     static let inputs = fuzzReplayInputs(target: "FuzzReassembler")
