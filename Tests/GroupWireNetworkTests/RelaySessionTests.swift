@@ -14,14 +14,14 @@ import Testing
 
 @testable import GroupWireNetwork
 
-// README.md: begin
+// AcrossProcesses.md: begin
 /// A participant in a process of its own, through the relay: the same one call as over the hub.
 func joinThroughRelay(port: Int, token: String) async throws -> SharedSessionCoordinator {
     let transport = try await RelayTransport.connect(host: "127.0.0.1", port: port, token: token,
                                                      reconnect: RelayReconnect())
     return SharedSessionCoordinator(over: transport, codec: try PayloadCompressor())
 }
-// README.md: end
+// AcrossProcesses.md: end
 
 /// The whole stack over a real relay on loopback: group sessions, negotiation between a v1
 /// and a v3 peer (the v3 one without zstd), strokes both ways, and a late joiner catching

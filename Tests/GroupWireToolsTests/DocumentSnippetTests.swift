@@ -46,4 +46,23 @@ import Testing
         #expect(blocks.count == 6)
         #expect(blocks.allSatisfy { $0.runner == "Tests/GroupWireSessionTests/ArticleExampleTests.swift" })
     }
+
+    @Test func theReadmeStaysShortAndEveryLinkInItResolves() throws {
+        let readme = String(decoding: try RepositoryPaths.bytes("README.md"), as: UTF8.self)
+        let lines = readme.split(separator: "\n", omittingEmptySubsequences: false).count - 1
+        #expect(lines <= 300, "README.md has \(lines) lines: details belong in the DocC articles and Benchmarks/README.md")
+        // Markdown links `[text](target)` to files of the repository (not web addresses).
+        var links: [String] = []
+        var rest = readme[...]
+        while let open = rest.range(of: "](") {
+            rest = rest[open.upperBound...]
+            guard let close = rest.firstIndex(of: ")") else { break }
+            links.append(String(rest[..<close]))
+        }
+        let local = links.filter { !$0.hasPrefix("http") }.map { String($0.split(separator: "#", maxSplits: 1).first ?? "") }
+        #expect(local.count >= 5)
+        for link in local where !link.isEmpty {
+            #expect(FileManager.default.fileExists(atPath: RepositoryPaths.path(link)), "README.md links to \(link), which does not exist")
+        }
+    }
 }

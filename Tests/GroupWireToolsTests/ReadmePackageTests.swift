@@ -74,8 +74,10 @@ import Testing
                                                     directory: package, environment: environment, timeLimit: .seconds(120))
         #expect(!whiteboard.timedOut)
         #expect(whiteboard.status == 0, "\(whiteboard.errors)")
-        let readme = String(decoding: try RepositoryPaths.bytes("README.md"), as: UTF8.self)
-        let promised = try #require(readme.components(separatedBy: "`swift run Whiteboard` prints:\n\n```\n").dropFirst().first?
+        // The whiteboard's output is promised where its code is: GroupWireSession's article.
+        let article = String(decoding: try RepositoryPaths.bytes("Sources/GroupWireSession/GroupWireSession.docc/DrawingTogether.md"),
+                             as: UTF8.self)
+        let promised = try #require(article.components(separatedBy: "`swift run Whiteboard` prints:\n\n```\n").dropFirst().first?
             .components(separatedBy: "```").first)
         #expect(whiteboard.outputText == promised)
 

@@ -13,7 +13,7 @@ import Testing
 
 @testable import GroupWireSession
 
-// README.md: begin
+// MixedAppVersions.md: begin
 /// One line per type a peer cannot read (or one for a peer nothing typed goes to).
 func unreadableTypes(after event: NegotiationEvent) -> [String] {
     switch event {
@@ -32,7 +32,7 @@ func sendReportingSkips(_ message: some MessageCodable, with messenger: Messenge
     let report = try await messenger.send(message)
     return report.skipped.map { "\($0.participant) did not get \(type(of: message).wireTypeName): \($0.reason)" }
 }
-// README.md: end
+// MixedAppVersions.md: end
 
 /// The proof: one session of DrawTogether v1, v2 and v3 peers (each with its own
 /// generated types), a v3 peer without zstd, and a peer whose spec breaks UpsertStroke,
@@ -355,7 +355,7 @@ func sendReportingSkips(_ message: some MessageCodable, with messenger: Messenge
         #expect(failures.map(\.rule) == [.fieldWireTypeChanged])
         #expect(party.agreement(0, 1)?.type(9)?.sending == .unknown)
         try await party.settle { events.all.count == 2 }
-        // The README's functions on what negotiation says.
+        // The article's (MixedAppVersions.md) functions on what negotiation says.
         let peer = switching.transport.localParticipant
         #expect(unreadableTypes(after: events.all[0]).isEmpty, "v1 and v3 read each other's types")
         let unreadable = unreadableTypes(after: events.all[1])
