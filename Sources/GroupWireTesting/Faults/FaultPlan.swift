@@ -7,8 +7,8 @@ import GroupWireSession
 public struct FaultPlan: Sendable, Hashable {
     /// The seed every fault decision derives from.
     public var seed: UInt64
-    /// ``DeliveryMode/reliable`` keeps every message, once, in per-sender order (only
-    /// ``delay`` applies); ``DeliveryMode/unreliable`` applies every fault below.
+    /// `DeliveryMode/reliable` keeps every message, once, in per-sender order (only
+    /// ``delay`` applies); `DeliveryMode/unreliable` applies every fault below.
     public var mode: DeliveryMode
     /// Probability that a message is lost (unreliable mode).
     public var dropRate: Double

@@ -8,17 +8,17 @@ import GroupWireSession
 /// ``FaultPlan``; copies arrive in order of delivery time, ties in send order.
 ///
 /// - **Real time** (`InProcessHub()`, the default): a copy without delay arrives at once,
-///   a delayed one when its time comes, as over a network. The endpoints' ``Transport/clock``
+///   a delayed one when its time comes, as over a network. The endpoints' `Transport/clock`
 ///   is the system's, so a messenger, delivery layer or session over them needs no clock.
 /// - **Virtual time** (`InProcessHub(clock: VirtualClock())`), for tests: nothing arrives
-///   until the test moves time (``advance(by:)``, ``step(by:)``, ``runUntilIdle()``). The
-///   endpoints' ``Transport/clock`` reads the virtual clock, so every layer above them
+///   until the test moves time (``advance(by:)``, ``step(by:patience:)``, ``runUntilIdle()``). The
+///   endpoints' `Transport/clock` reads the virtual clock, so every layer above them
 ///   (a `DeliveryTransport`, a `Messenger`, its negotiation and reassembly) sets its timers
 ///   on the same simulated time without being given it. Because time is simulated and faults
 ///   are seeded per link, a test replays exactly: same seed, same sends, same deliveries.
 ///
-/// Joins and leaves reach the other participants at once, as ``TransportEvent/joined(_:)``
-/// and ``TransportEvent/left(_:)``; a participant that joins first hears of everyone
+/// Joins and leaves reach the other participants at once, as `TransportEvent/joined(_:)`
+/// and `TransportEvent/left(_:)`; a participant that joins first hears of everyone
 /// already connected. Copies already on their way from a participant that leaves are
 /// still delivered, as on a real network.
 public actor InProcessHub {
@@ -28,7 +28,7 @@ public actor InProcessHub {
     public nonisolated let maxMessageSize: Int
     /// The hub's simulated time; nil when the hub runs in real time.
     public nonisolated let clock: VirtualClock?
-    /// The time the hub's endpoints give the layers above them (``Transport/clock``): the
+    /// The time the hub's endpoints give the layers above them (`Transport/clock`): the
     /// virtual clock's, or the system's in real time.
     public nonisolated let timerClock: TimerClock
     /// What the hub did to the messages so far.
@@ -179,7 +179,7 @@ public actor InProcessHub {
     }
 
     /// Moves simulated time forward by `duration` like ``advance(by:)``, then waits until
-    /// the system has caught up with it (see ``settle()``).
+    /// the system has caught up with it (see ``settle(patience:)``).
     /// - Throws: ``HubSettleError`` when it has not caught up within `patience` of real time.
     public func step(by duration: Duration, patience: Duration = .seconds(120)) async throws {
         advance(by: duration)

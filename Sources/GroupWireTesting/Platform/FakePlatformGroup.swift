@@ -4,7 +4,7 @@ import GroupWireSession
 import Synchronization
 
 /// A stand-in for Apple's `GroupSessionMessenger` with the platform's limits, for testing
-/// ``PlatformMessengerTransport`` (and anything above it) where GroupActivities does not
+/// `PlatformMessengerTransport` (and anything above it) where GroupActivities does not
 /// exist: one group of fake messengers in one process.
 ///
 /// - Messages over ``maxMessageSize`` (64 KB, 65,536 bytes) fail to send with
