@@ -6,9 +6,9 @@ import Testing
 /// and with each other, and decode only canonical text.
 @Suite struct Base64Tests {
     @Test func everyLengthRoundTripsInBothVariantsAndMatchesFoundationsText() {
-        var generator = SystemRandomNumberGenerator()
         for length in 0...64 {
-            let bytes = (0..<length).map { _ in UInt8.random(in: 0...255, using: &generator) }
+            // Every byte value turns up across the lengths, each length with other bytes.
+            let bytes = (0..<length).map { UInt8(truncatingIfNeeded: $0 &* 37 &+ length &* 101 &+ 251) }
             let standard = Base64.encode(bytes)
             #expect(standard == Data(bytes).base64EncodedString())
             let url = Base64.encode(bytes, .url)
