@@ -67,10 +67,12 @@ import Testing
         let strokes = try receiver.messages(of: UpsertStroke.self)
         try await eventually("the sender to see the receiver") { sender.reachableParticipants.contains(.numbered(2)) }
         try await sender.send(UpsertStroke(id: UUID(), color: .green, point: Point(x: 1, y: 2)))
-        // Until the stroke is acknowledged: nothing kept for the receiver any more.
-        while sending.statistics.bufferedBytes > 0 || receiver.statistics.messagesDelivered == 0 {
+        // Until the stroke is acknowledged (nothing kept for the receiver any more), in
+        // virtual time: at most 5 s of it, far past the acknowledgement delay.
+        for _ in 0..<1000 where sending.statistics.bufferedBytes > 0 || receiver.statistics.messagesDelivered == 0 {
             try await hub.step(by: .milliseconds(5))
         }
+        #expect(sending.statistics.bufferedBytes == 0 && receiver.statistics.messagesDelivered == 1)
         await hub.close()
         #expect(await collect(strokes).count == 1)
         writer.close()
