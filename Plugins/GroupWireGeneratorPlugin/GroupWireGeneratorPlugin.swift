@@ -45,14 +45,14 @@ struct GroupWireGeneratorPlugin: BuildToolPlugin {
 }
 
 #if canImport(XcodeProjectPlugin)
-import XcodeProjectPlugin
+    import XcodeProjectPlugin
 
-extension GroupWireGeneratorPlugin: XcodeBuildToolPlugin {
-    /// The same commands for the `.gwspec` files of an Xcode target.
-    func createBuildCommands(context: XcodePluginContext, target: XcodeTarget) throws -> [Command] {
-        try Self.commands(
-            specs: target.inputFiles.filter { $0.url.pathExtension == "gwspec" }.map(\.url),
-            workDirectory: context.pluginWorkDirectoryURL, tool: context.tool(named:))
+    extension GroupWireGeneratorPlugin: XcodeBuildToolPlugin {
+        /// The same commands for the `.gwspec` files of an Xcode target.
+        func createBuildCommands(context: XcodePluginContext, target: XcodeTarget) throws -> [Command] {
+            try Self.commands(
+                specs: target.inputFiles.filter { $0.url.pathExtension == "gwspec" }.map(\.url),
+                workDirectory: context.pluginWorkDirectoryURL, tool: context.tool(named:))
+        }
     }
-}
 #endif

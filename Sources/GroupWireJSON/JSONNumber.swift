@@ -49,7 +49,8 @@ public struct JSONNumber: Sendable, Hashable, CustomStringConvertible {
     public var int64: Int64? {
         if isIntegerLiteral { return Int64(text) }
         guard let double = Double(text), double.rounded() == double,
-              double >= -9_223_372_036_854_775_808.0, double < 9_223_372_036_854_775_808.0 else { return nil }
+            double >= -9_223_372_036_854_775_808.0, double < 9_223_372_036_854_775_808.0
+        else { return nil }
         return Int64(double)
     }
 
@@ -61,7 +62,8 @@ public struct JSONNumber: Sendable, Hashable, CustomStringConvertible {
             return UInt64(text)
         }
         guard let double = Double(text), double.rounded() == double,
-              double >= 0, double < 18_446_744_073_709_551_616.0 else { return nil }
+            double >= 0, double < 18_446_744_073_709_551_616.0
+        else { return nil }
         return UInt64(double)
     }
 

@@ -119,7 +119,9 @@ public struct JSONParser: Sendable {
                 }
                 let key = try parseString()
                 skipWhitespace()
-                guard current == UInt8(ascii: ":") else { throw error("expected ':' after a member name, found \(describeCurrent())") }
+                guard current == UInt8(ascii: ":") else {
+                    throw error("expected ':' after a member name, found \(describeCurrent())")
+                }
                 position += 1
                 skipWhitespace()
                 let value = try parseValue(depth: depth)
@@ -202,7 +204,8 @@ public struct JSONParser: Sendable {
                 var scalar = UInt32(try parseHex4())
                 if (0xD800...0xDBFF).contains(scalar) {
                     // safe because: position + 1 < bytes.count is checked before the subscript.
-                    guard current == UInt8(ascii: "\\"), position + 1 < bytes.count, bytes[position + 1] == UInt8(ascii: "u") else {
+                    guard current == UInt8(ascii: "\\"), position + 1 < bytes.count, bytes[position + 1] == UInt8(ascii: "u")
+                    else {
                         throw error("unpaired high surrogate escape", at: escapeStart)
                     }
                     position += 2

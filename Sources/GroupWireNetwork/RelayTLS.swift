@@ -30,7 +30,8 @@ public struct RelayServerTLS: Sendable {
         } catch {
             throw RelayTLSError("\(privateKeyFile): not a readable PEM private key (\(error))")
         }
-        let configuration = TLSConfiguration.makeServerConfiguration(certificateChain: chain.map { .certificate($0) }, privateKey: .privateKey(key))
+        let configuration = TLSConfiguration.makeServerConfiguration(
+            certificateChain: chain.map { .certificate($0) }, privateKey: .privateKey(key))
         do {
             return try NIOSSLContext(configuration: configuration)
         } catch {

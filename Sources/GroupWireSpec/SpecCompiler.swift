@@ -44,8 +44,9 @@ public struct SpecCompiler: Sendable {
         } catch {
             // Only limit errors can reach here; report them as a diagnostic on the entry file.
             let location = error.location ?? SourceLocation(file: path, line: 1, column: 1)
-            return SpecCompilation(spec: SpecSet(files: []), diagnostics: [.error(error.context, at: location)],
-                                   sources: files)
+            return SpecCompilation(
+                spec: SpecSet(files: []), diagnostics: [.error(error.context, at: location)],
+                sources: files)
         }
     }
 
@@ -81,8 +82,9 @@ extension SpecCompiler {
     public func check(files: [SpecFile]) -> SpecCompilation {
         var checker = SemanticChecker(files: files)
         let checked = checker.check()
-        return SpecCompilation(spec: SpecSet(files: checked), diagnostics: checker.diagnostics.sorted { $0.location < $1.location },
-                               sources: [:])
+        return SpecCompilation(
+            spec: SpecSet(files: checked), diagnostics: checker.diagnostics.sorted { $0.location < $1.location },
+            sources: [:])
     }
 }
 
@@ -116,8 +118,9 @@ public struct SpecCompilation: Sendable {
     public func checkedSpec() throws(SpecError) -> SpecSet {
         let errors = errors
         guard errors.isEmpty else {
-            throw SpecError(.invalidSpec, at: errors.first?.location,
-                            "the spec has \(errors.count) error\(errors.count == 1 ? "" : "s")", diagnostics: errors)
+            throw SpecError(
+                .invalidSpec, at: errors.first?.location,
+                "the spec has \(errors.count) error\(errors.count == 1 ? "" : "s")", diagnostics: errors)
         }
         return spec
     }

@@ -1,8 +1,8 @@
 import GroupWire
 import GroupWireCapture
 import GroupWireCompression
-import GroupWireSession
 import GroupWireDynamic
+import GroupWireSession
 import GroupWireSpec
 
 /// `groupwire decode --spec SPEC [FILE]`: back-to-back frames → one JSON document per message.
@@ -50,8 +50,10 @@ package struct DecodeTool: Sendable {
     package var dictionaryPaths: [String] = []
 
     /// Creates the tool.
-    package init(specPath: String, inputFormat: InputFormat = .auto, envelope: Bool = false, pretty: Bool = false,
-                limits: Limits = .default) {
+    package init(
+        specPath: String, inputFormat: InputFormat = .auto, envelope: Bool = false, pretty: Bool = false,
+        limits: Limits = .default
+    ) {
         self.specPath = specPath
         self.inputFormat = inputFormat
         self.envelope = envelope
@@ -63,7 +65,8 @@ package struct DecodeTool: Sendable {
     /// - Returns: see ``run(stream:output:)``.
     package func run(input: [UInt8]) -> ToolResult {
         ToolOutput.collecting { output in
-            run(stream: FrameFileStream(bytes: input, path: "standard input", format: inputFormat.fileFormat, limits: limits),
+            run(
+                stream: FrameFileStream(bytes: input, path: "standard input", format: inputFormat.fileFormat, limits: limits),
                 output: output)
         }
     }
@@ -130,7 +133,8 @@ package struct DecodeTool: Sendable {
                 case .success(let frame):
                     // A capture says who sent each frame: fragments are put together per sender,
                     // as the receiver did (two senders' message ids may be equal).
-                    let received = pipeline.receive(frame, from: fileEvent.packet?.record?.sender.map { ParticipantID(uuid: $0) } ?? sender)
+                    let received = pipeline.receive(
+                        frame, from: fileEvent.packet?.record?.sender.map { ParticipantID(uuid: $0) } ?? sender)
                     for drop in received.drops {
                         report("frame at offset \(event.offset) (type id \(frame.typeID)): \(drop)")
                     }
@@ -147,9 +151,13 @@ package struct DecodeTool: Sendable {
                         // members before "value" go out with the first piece, once the
                         // payload has been checked.
                         let frame = Frame(kind: message.kind, typeID: message.typeID, body: message.payload)
-                        var head = !envelope ? nil : codec.message(typeID: message.typeID).map { declaration in
-                            Self.envelopeHead(offset: event.offset, type: declaration.name, typeID: declaration.typeID, writer: writer)
-                        }
+                        var head =
+                            !envelope
+                            ? nil
+                            : codec.message(typeID: message.typeID).map { declaration in
+                                Self.envelopeHead(
+                                    offset: event.offset, type: declaration.name, typeID: declaration.typeID, writer: writer)
+                            }
                         try codec.writeJSON(frame: frame, writer: writer, indent: envelope ? 1 : 0) { piece in
                             if let prefix = head {
                                 output.write(prefix)
@@ -167,7 +175,8 @@ package struct DecodeTool: Sendable {
                         // Payload offsets count from the body; report them in the input.
                         // (Offsets inside a decompressed or reassembled body have no place in the input: kept as they are.)
                         let bodyStart = event.offset + event.length - 4 - message.payload.count
-                        let shifted = message.compression == nil && frame.kind != .fragment
+                        let shifted =
+                            message.compression == nil && frame.kind != .fragment
                             ? WireError(error.kind, offset: error.offset.map { $0 + bodyStart }, error.context) : error
                         report("frame at offset \(event.offset) (type id \(message.typeID)): \(describe(shifted))")
                     }
@@ -183,7 +192,8 @@ package struct DecodeTool: Sendable {
             report("\(stream.path) holds no frames")
         }
         if pipeline.partialMessageCount > 0 {
-            report("the input ends inside \(pipeline.partialMessageCount) fragmented message(s) whose fragments are not all there")
+            report(
+                "the input ends inside \(pipeline.partialMessageCount) fragmented message(s) whose fragments are not all there")
         }
         return status
     }

@@ -1,10 +1,11 @@
-#if canImport(FoundationEssentials)
-import FoundationEssentials
-#else
-import Foundation
-#endif
 import GroupWire
 import GroupWireCompression
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// What a dictionary gains on sample messages under the default compression policy:
 /// `groupwire dict gain DICT SAMPLE...`, and the report `groupwire dict train` prints.
@@ -33,7 +34,8 @@ package struct DictionaryGain: Sendable, Hashable {
         let store = try DictionaryStore([dictionary])
         let plain = try PayloadCompressor(policy: .default, dictionaries: store)
         let withDictionary = try PayloadCompressor(policy: CompressionPolicy(dictionaryID: dictionary.id), dictionaries: store)
-        let forced = try PayloadCompressor(policy: CompressionPolicy(threshold: 2, dictionaryID: dictionary.id), dictionaries: store)
+        let forced = try PayloadCompressor(
+            policy: CompressionPolicy(threshold: 2, dictionaryID: dictionary.id), dictionaries: store)
         var gain = DictionaryGain()
         for sample in samples {
             gain.samples += 1
@@ -62,12 +64,15 @@ package struct DictionaryGain: Sendable, Hashable {
             "  saving: \(withoutDictionary - withDictionary) bytes, \(percent(withoutDictionary - withDictionary, of: withoutDictionary)) of what goes without it",
         ]
         if underThreshold > 0 {
-            lines.append("  \(underThreshold) of the samples (\(underThresholdBytes) bytes) are under 128 bytes: the default policy sends them "
-                + "uncompressed; with the dictionary regardless they would take \(underThresholdWithDictionary) bytes "
-                + "(a CompressionPolicy threshold below 128 uses it for them)")
+            lines.append(
+                "  \(underThreshold) of the samples (\(underThresholdBytes) bytes) are under 128 bytes: the default policy sends them "
+                    + "uncompressed; with the dictionary regardless they would take \(underThresholdWithDictionary) bytes "
+                    + "(a CompressionPolicy threshold below 128 uses it for them)")
         }
         if samples > 0, underThreshold * 2 > samples {
-            lines.append("warning: most samples are under the 128-byte threshold, so under the default policy this dictionary is rarely used")
+            lines.append(
+                "warning: most samples are under the 128-byte threshold, so under the default policy this dictionary is rarely used"
+            )
         }
         return lines.joined(separator: "\n") + "\n"
     }

@@ -1,10 +1,11 @@
-#if canImport(FoundationEssentials)
-import FoundationEssentials
-#else
-import Foundation
-#endif
 import GroupWire
 import GroupWireCompression
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// `groupwire dict train INPUT... -o DICT [--size BYTES] [--id N]`: trains a standard zstd
 /// dictionary from sample messages, each INPUT being a frame file (every data and control

@@ -39,7 +39,10 @@ package struct DissectorTool {
             return .error("cannot write \(output): \(error.localizedDescription)", status: .failure)
         }
         let types = Set(specs.flatMap { $0.messages.map(\.name) }).count
-        return ToolResult(output: Array("wrote \(output): a Wireshark dissector for \(types) message types; tshark -X lua_script:\(output) -r CAPTURE\n".utf8),
-                          messages: warnings)
+        return ToolResult(
+            output: Array(
+                "wrote \(output): a Wireshark dissector for \(types) message types; tshark -X lua_script:\(output) -r CAPTURE\n"
+                    .utf8),
+            messages: warnings)
     }
 }

@@ -1,9 +1,9 @@
 import GroupWire
 import GroupWireCompression
 import GroupWireDynamic
+import GroupWireJSON
 import GroupWireSession
 import GroupWireSpec
-import GroupWireJSON
 
 /// `groupwire encode --spec SPEC --type NAME`: JSON on standard input → the frames a
 /// messenger would send for it: one data frame, or fragments when it is over the frame
@@ -51,12 +51,14 @@ package struct EncodeTool: Sendable {
         let codec = DynamicCodec(spec: spec, limits: limits, options: .init(keepsUnknownFields: keepsUnknownFields))
         guard let message = codec.message(named: typeName) else {
             let names = spec.messages.map(\.name).joined(separator: ", ")
-            return .error("\(specPath) declares no message named \(typeName); its messages are \(names.isEmpty ? "(none)" : names)",
-                          status: .failure)
+            return .error(
+                "\(specPath) declares no message named \(typeName); its messages are \(names.isEmpty ? "(none)" : names)",
+                status: .failure)
         }
         let frameSize = maxFrameSize ?? limits.maxFrameSize
         guard (Self.smallestFrame...Self.largestFrame).contains(frameSize) else {
-            return .error("--max-frame \(frameSize) is outside \(Self.smallestFrame)...\(Self.largestFrame) bytes", status: .failure)
+            return .error(
+                "--max-frame \(frameSize) is outside \(Self.smallestFrame)...\(Self.largestFrame) bytes", status: .failure)
         }
         let compressor: PayloadCompressor?
         do throws(ToolFailure) {
@@ -64,7 +66,8 @@ package struct EncodeTool: Sendable {
         } catch {
             return error.result
         }
-        let profile = PeerProfile.default(codec: compressor, limits: Limits(maxFrameSize: frameSize, maxMessageSize: limits.maxMessageSize))
+        let profile = PeerProfile.default(
+            codec: compressor, limits: Limits(maxFrameSize: frameSize, maxMessageSize: limits.maxMessageSize))
         let pipeline = SendPipeline(codec: compressor)
         let documents: [(line: Int?, bytes: ArraySlice<UInt8>)]
         if lines {
@@ -90,7 +93,8 @@ package struct EncodeTool: Sendable {
                 do throws(WireError) {
                     frames = try pipeline.frames(typeID: message.typeID, payload: payload, messageID: messageID, profile: profile)
                 } catch {
-                    throw JSONInputError(.frameTooLarge, path: "$", "\(error.context) (the message's payload is \(payload.count) bytes)")
+                    throw JSONInputError(
+                        .frameTooLarge, path: "$", "\(error.context) (the message's payload is \(payload.count) bytes)")
                 }
                 if frames.count > 1 { messageID += 1 }
                 for frame in frames {
@@ -119,7 +123,8 @@ package struct EncodeTool: Sendable {
         let dictionaries = try DictionaryLoading.load(dictionaryPath.map { [$0] } ?? [])
         let dictionaryID = dictionaryPath == nil ? nil : dictionaries.ids.first
         do throws(WireError) {
-            return try PayloadCompressor(policy: CompressionPolicy(dictionaryID: dictionaryID), dictionaries: dictionaries, limits: limits)
+            return try PayloadCompressor(
+                policy: CompressionPolicy(dictionaryID: dictionaryID), dictionaries: dictionaries, limits: limits)
         } catch {
             throw ToolFailure("cannot start zstd: \(error.context)")
         }

@@ -27,7 +27,10 @@ struct GitRevisionSpecLoader: SpecLoader {
     /// Reads `REV:path` from the repository; `nil` when the revision has no such file.
     func load(_ resolvedPath: String) throws(SpecError) -> String? {
         guard resolvedPath.hasPrefix(prefix) else {
-            throw SpecError(.unreadable, "cannot read '\(resolvedPath)' at git revision '\(revision)': only relative imports inside the repository can be read at a revision")
+            throw SpecError(
+                .unreadable,
+                "cannot read '\(resolvedPath)' at git revision '\(revision)': only relative imports inside the repository can be read at a revision"
+            )
         }
         let path = String(resolvedPath.dropFirst(prefix.count))
         if path == ".." || path.hasPrefix("../") {
@@ -86,7 +89,8 @@ enum Git {
         process.waitUntilExit()
         guard process.terminationStatus == 0 else {
             let text = String(decoding: errorData, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
-            throw Failure(message: text.isEmpty ? "git \(arguments.first ?? "") exited with status \(process.terminationStatus)" : text)
+            throw Failure(
+                message: text.isEmpty ? "git \(arguments.first ?? "") exited with status \(process.terminationStatus)" : text)
         }
         let text = String(decoding: data, as: UTF8.self)
         return trimming ? text.trimmingCharacters(in: .whitespacesAndNewlines) : text

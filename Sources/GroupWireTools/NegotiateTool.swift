@@ -65,9 +65,10 @@ package struct NegotiateTool: Sendable {
 
     /// Agreed, and every direction of every type readable.
     static func isClean(_ agreement: Agreement) -> Bool {
-        agreement.isAgreed && agreement.types.allSatisfy { type in
-            [type.sending, type.receiving].allSatisfy { $0?.isReadable ?? true }
-        }
+        agreement.isAgreed
+            && agreement.types.allSatisfy { type in
+                [type.sending, type.receiving].allSatisfy { $0?.isReadable ?? true }
+            }
     }
 
     private static func side(_ hello: Hello) -> String {
@@ -103,12 +104,16 @@ package struct NegotiateTool: Sendable {
         lines.append("A -> B: \(direction(agreement.sending))")
         lines.append("B -> A: \(direction(agreement.receiving))")
         if !agreement.dictionaryConflicts.isEmpty {
-            lines.append("dictionary conflicts (same id, other content; never used): " + agreement.dictionaryConflicts.map(String.init).joined(separator: ", "))
+            lines.append(
+                "dictionary conflicts (same id, other content; never used): "
+                    + agreement.dictionaryConflicts.map(String.init).joined(separator: ", "))
         }
         for type in agreement.types {
             let names = [type.localName, type.remoteName].compactMap { $0 }
             let name = Set(names).count == 1 ? names[0] : names.joined(separator: " / ")
-            lines.append("type \(type.typeID) \(name): A -> B \(verdict(type.sending, reader: "B")); B -> A \(verdict(type.receiving, reader: "A"))")
+            lines.append(
+                "type \(type.typeID) \(name): A -> B \(verdict(type.sending, reader: "B")); B -> A \(verdict(type.receiving, reader: "A"))"
+            )
         }
         return lines.joined(separator: "\n") + "\n"
     }
@@ -116,8 +121,10 @@ package struct NegotiateTool: Sendable {
     static func renderJSON(_ agreement: Agreement, a: Hello, b: Hello) -> String {
         func side(_ hello: Hello) -> JSONValue {
             guard let schema = hello.schema else { return .null }
-            return .fields([("fingerprint", .string(schema.fingerprint.description)), ("package", .string(schema.package)),
-                             ("version", .uint(schema.version))])
+            return .fields([
+                ("fingerprint", .string(schema.fingerprint.description)), ("package", .string(schema.package)),
+                ("version", .uint(schema.version)),
+            ])
         }
         func direction(_ direction: Agreement.Direction) -> JSONValue {
             .fields([
@@ -149,13 +156,19 @@ package struct NegotiateTool: Sendable {
             members.append(("reason", .fields([("kind", .string(failure.kind.name)), ("reason", .string(failure.reason))])))
             members.append(("status", .string("incompatible")))
         }
-        members.append(("types", .array(agreement.types.map { type in
-            .fields([
-                ("aToB", verdict(type.sending)), ("bToA", verdict(type.receiving)),
-                ("nameA", type.localName.map(JSONValue.string) ?? .null), ("nameB", type.remoteName.map(JSONValue.string) ?? .null),
-                ("typeID", .uint(type.typeID)),
-            ])
-        })))
+        members.append(
+            (
+                "types",
+                .array(
+                    agreement.types.map { type in
+                        .fields([
+                            ("aToB", verdict(type.sending)), ("bToA", verdict(type.receiving)),
+                            ("nameA", type.localName.map(JSONValue.string) ?? .null),
+                            ("nameB", type.remoteName.map(JSONValue.string) ?? .null),
+                            ("typeID", .uint(type.typeID)),
+                        ])
+                    })
+            ))
         return JSONValue.fields(members).rendered() + "\n"
     }
 }

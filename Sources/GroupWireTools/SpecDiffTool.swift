@@ -31,8 +31,10 @@ package struct SpecDiffTool: Sendable {
     package var ignoredRules: [String]
 
     /// Creates the tool.
-    package init(oldPath: String?, newPath: String, against: String? = nil, format: Format = .text,
-                strict: Bool = false, ignoredRules: [String] = []) {
+    package init(
+        oldPath: String?, newPath: String, against: String? = nil, format: Format = .text,
+        strict: Bool = false, ignoredRules: [String] = []
+    ) {
         self.oldPath = oldPath
         self.newPath = newPath
         self.against = against
@@ -51,7 +53,8 @@ package struct SpecDiffTool: Sendable {
             var ignored = settings.ignoredRules
             for name in ignoredRules {
                 guard let rule = CompatibilityRule.named(name) else {
-                    throw ToolFailure("unknown rule '\(name)' for --ignore; rules are GW001...GW\(CompatibilityRule.all.count) or their names")
+                    throw ToolFailure(
+                        "unknown rule '\(name)' for --ignore; rules are GW001...GW\(CompatibilityRule.all.count) or their names")
                 }
                 ignored.insert(rule)
             }
@@ -64,8 +67,9 @@ package struct SpecDiffTool: Sendable {
             case .text: text = report.renderText()
             case .json: text = report.renderJSON()
             case .github:
-                text = report.renderAnnotations(newFiles: Set(new.files.map(\.path)), fallbackFile: SpecPath.normalize(newPath),
-                                                strict: strict)
+                text = report.renderAnnotations(
+                    newFiles: Set(new.files.map(\.path)), fallbackFile: SpecPath.normalize(newPath),
+                    strict: strict)
             }
             return ToolResult(output: Array(text.utf8), status: report.verdict(strict: strict) == .breaking ? .invalidInput : .ok)
         } catch {
@@ -99,7 +103,8 @@ package struct SpecDiffTool: Sendable {
             throw ToolFailure("--against: '\(revision)' is not a git revision of \(repository)")
         }
         let file = newPath.split(separator: "/").last.map(String.init) ?? newPath
-        let loader = GitRevisionSpecLoader(repository: repository, revision: revision, maxFileSize: SpecLimits.default.maxFileSize)
+        let loader = GitRevisionSpecLoader(
+            repository: repository, revision: revision, maxFileSize: SpecLimits.default.maxFileSize)
         return try SpecLoading.load(prefix + file, loader: loader).spec
     }
 
@@ -145,7 +150,9 @@ struct DiffSettings {
                     settings.ignoredRules.insert(rule)
                 }
             default:
-                throw ToolFailure("\(path):\(index + 1): expected 'strict' or 'ignore RULE...', found '\(line.trimmingCharacters(in: .whitespaces))'")
+                throw ToolFailure(
+                    "\(path):\(index + 1): expected 'strict' or 'ignore RULE...', found '\(line.trimmingCharacters(in: .whitespaces))'"
+                )
             }
         }
         return settings

@@ -24,8 +24,10 @@ package struct TokenTool: Sendable {
     package var now: Int64
 
     /// Creates the tool.
-    package init(room: String, identity: String, validFor: Int64 = 3_600, secret: String? = nil, secretFile: String? = nil,
-                environment: [String: String] = ProcessInfo.processInfo.environment, now: Int64 = Int64(Date().timeIntervalSince1970)) {
+    package init(
+        room: String, identity: String, validFor: Int64 = 3_600, secret: String? = nil, secretFile: String? = nil,
+        environment: [String: String] = ProcessInfo.processInfo.environment, now: Int64 = Int64(Date().timeIntervalSince1970)
+    ) {
         self.room = room
         self.identity = identity
         self.validFor = validFor
@@ -42,8 +44,9 @@ package struct TokenTool: Sendable {
         do throws(ToolFailure) {
             let key = try secretBytes()
             guard validFor > 0 else { throw ToolFailure("--valid-for must be at least 1 second, not \(validFor)") }
-            let claims = AccessToken(room: room, identity: identity, expiresAt: now.addingReportingOverflow(validFor).partialValue,
-                                     issuedAt: now)
+            let claims = AccessToken(
+                room: room, identity: identity, expiresAt: now.addingReportingOverflow(validFor).partialValue,
+                issuedAt: now)
             do throws(WireError) {
                 return ToolResult(output: Array((try claims.signed(secret: key) + "\n").utf8))
             } catch {

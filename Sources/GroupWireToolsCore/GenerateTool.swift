@@ -46,7 +46,8 @@ package struct GenerateTool: Sendable {
             for file in generator.generate(loaded.spec, sources: loaded.sources) {
                 if let existing = files[file.path] {
                     if existing != file.contents {
-                        result.messages += ToolResult.errorLine("two spec files would generate different \(file.path); rename one of them")
+                        result.messages += ToolResult.errorLine(
+                            "two spec files would generate different \(file.path); rename one of them")
                         result.status = .failure
                     }
                     continue

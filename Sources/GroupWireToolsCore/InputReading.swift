@@ -1,12 +1,12 @@
 #if canImport(FoundationEssentials)
-import FoundationEssentials
+    import FoundationEssentials
 #else
-import Foundation
+    import Foundation
 #endif
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// Bounded reads of command input: standard input or a file, never more than a limit.
@@ -39,9 +39,9 @@ package enum InputReading {
             // Qualified: `read` alone would name this type's own method.
             let count = chunk.withUnsafeMutableBytes { raw in
                 #if canImport(Glibc)
-                Glibc.read(descriptor, raw.baseAddress, raw.count)
+                    Glibc.read(descriptor, raw.baseAddress, raw.count)
                 #else
-                Darwin.read(descriptor, raw.baseAddress, raw.count)
+                    Darwin.read(descriptor, raw.baseAddress, raw.count)
                 #endif
             }
             if count == 0 { return bytes }

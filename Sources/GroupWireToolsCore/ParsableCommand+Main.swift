@@ -1,9 +1,9 @@
 import ArgumentParser
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 extension ParsableCommand {
@@ -22,9 +22,9 @@ extension ParsableCommand {
                 if message.hasPrefix("Error: ") { message.removeFirst("Error: ".count) }
                 StandardStreams.standardError("\(name): error: \(message)\n")
                 #if canImport(Glibc)
-                Glibc.exit(ToolStatus.failure.rawValue)
+                    Glibc.exit(ToolStatus.failure.rawValue)
                 #else
-                Darwin.exit(ToolStatus.failure.rawValue)
+                    Darwin.exit(ToolStatus.failure.rawValue)
                 #endif
             }
             exit(withError: error)

@@ -5,12 +5,15 @@ package enum SpecLoading {
     /// Compiles `path` from disk.
     /// - Throws: ``ToolFailure`` with status 2 when the file cannot be read or has errors
     ///   (its diagnostics rendered compiler-style).
-    package static func load(_ path: String, loader: some SpecLoader = FileSpecLoader()) throws(ToolFailure) -> (spec: SpecSet, warnings: String, sources: [String: String]) {
+    package static func load(_ path: String, loader: some SpecLoader = FileSpecLoader()) throws(ToolFailure) -> (
+        spec: SpecSet, warnings: String, sources: [String: String]
+    ) {
         let compilation = try compile(path, loader: loader)
         guard !compilation.hasErrors, let spec = try? compilation.checkedSpec() else {
-            throw ToolFailure(result: ToolResult(
-                messages: compilation.renderedDiagnostics + ToolResult.errorLine("\(path): the spec has errors"),
-                status: .failure))
+            throw ToolFailure(
+                result: ToolResult(
+                    messages: compilation.renderedDiagnostics + ToolResult.errorLine("\(path): the spec has errors"),
+                    status: .failure))
         }
         return (spec, compilation.renderedDiagnostics, compilation.sources)
     }
@@ -26,7 +29,8 @@ package enum SpecLoading {
 
     /// Compiles `path` from disk without judging its diagnostics.
     /// - Throws: ``ToolFailure`` with status 2 when the file cannot be read.
-    package static func compile(_ path: String, loader: some SpecLoader = FileSpecLoader()) throws(ToolFailure) -> SpecCompilation {
+    package static func compile(_ path: String, loader: some SpecLoader = FileSpecLoader()) throws(ToolFailure) -> SpecCompilation
+    {
         do throws(SpecError) {
             return try SpecCompiler().compile(entry: path, loader: loader)
         } catch {

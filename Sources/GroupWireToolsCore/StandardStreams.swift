@@ -1,9 +1,9 @@
 import ArgumentParser
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// Writes a command's result to the process's standard streams and ends the command with
@@ -102,9 +102,9 @@ package enum StandardStreams {
 
     private static func systemWrite(_ descriptor: Int32, _ buffer: UnsafeRawPointer?, _ count: Int) -> Int {
         #if canImport(Glibc)
-        Glibc.write(descriptor, buffer, count)
+            Glibc.write(descriptor, buffer, count)
         #else
-        Darwin.write(descriptor, buffer, count)
+            Darwin.write(descriptor, buffer, count)
         #endif
     }
 }

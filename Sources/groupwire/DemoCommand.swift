@@ -30,7 +30,9 @@ struct DemoCommand: ParsableCommand {
             """
     )
 
-    @Option(name: [.short, .long], help: "Write the example frames to this file (replaced if it exists) instead of running the relay demo.")
+    @Option(
+        name: [.short, .long],
+        help: "Write the example frames to this file (replaced if it exists) instead of running the relay demo.")
     var output: String?
 
     @Option(help: "The folder of the example specs (DrawTogether.gwspec and Versions/DrawTogether-v3.gwspec).")
@@ -39,10 +41,16 @@ struct DemoCommand: ParsableCommand {
     @Option(help: "Strokes each participant draws in the first round (1...1000).")
     var strokes = 20
 
-    @Option(help: "The relay's port on 127.0.0.1 (0 for a free one). With 8787, the port the generated Wireshark dissector watches by default, a capture of the demo is dissected as it is.")
+    @Option(
+        help:
+            "The relay's port on 127.0.0.1 (0 for a free one). With 8787, the port the generated Wireshark dissector watches by default, a capture of the demo is dissected as it is."
+    )
     var port = 0
 
-    @Option(help: "Keep each process's capture (relay.pcapng, ana.pcapng, …) in this folder; by default they go to a temporary folder, removed once validated.")
+    @Option(
+        help:
+            "Keep each process's capture (relay.pcapng, ana.pcapng, …) in this folder; by default they go to a temporary folder, removed once validated."
+    )
     var captures: String?
 
     @Flag(help: "Write a commented hex dump instead of raw frames.")
@@ -61,7 +69,8 @@ struct DemoCommand: ParsableCommand {
             return
         }
         guard let executable = Bundle.main.executableURL else {
-            try StandardStreams.finish(.error("cannot find the groupwire executable to start the relay and participants with", status: .failure))
+            try StandardStreams.finish(
+                .error("cannot find the groupwire executable to start the relay and participants with", status: .failure))
             return
         }
         var demo = RelayDemo(executable: executable)

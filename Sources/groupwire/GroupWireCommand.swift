@@ -11,12 +11,16 @@ struct GroupWireCommand: ParsableCommand {
         // `groupwire --help` as a map, by job. `participant` is the demo's own process
         // (driven by `demo`), not a daily tool: it runs, but the help does not list it.
         groupedSubcommands: [
-            CommandGroup(name: "Specs", subcommands: [
-                SpecCommand.self, GenerateCommand.self, NegotiateCommand.self, DictCommand.self,
-            ]),
-            CommandGroup(name: "Frames and captures", subcommands: [
-                InspectCommand.self, ValidateCommand.self, EncodeCommand.self, DecodeCommand.self, DissectorCommand.self,
-            ]),
+            CommandGroup(
+                name: "Specs",
+                subcommands: [
+                    SpecCommand.self, GenerateCommand.self, NegotiateCommand.self, DictCommand.self,
+                ]),
+            CommandGroup(
+                name: "Frames and captures",
+                subcommands: [
+                    InspectCommand.self, ValidateCommand.self, EncodeCommand.self, DecodeCommand.self, DissectorCommand.self,
+                ]),
             CommandGroup(name: "Relay", subcommands: [RelayCommand.self, TokenCommand.self]),
             CommandGroup(name: "Demo", subcommands: [DemoCommand.self, SimulateCommand.self, ParticipantCommand.self]),
         ]

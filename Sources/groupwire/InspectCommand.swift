@@ -53,7 +53,10 @@ struct InspectCommand: ParsableCommand {
     @Argument(help: "The frame file to inspect (default, or '-': standard input).")
     var file: String = "-"
 
-    @Option(help: "Output format: text for people, json for programs (schema groupwire.inspect/1), jsonl for one decoded message a line (needs --spec).")
+    @Option(
+        help:
+            "Output format: text for people, json for programs (schema groupwire.inspect/1), jsonl for one decoded message a line (needs --spec)."
+    )
     var format: OutputFormat = .text
 
     @Flag(exclusivity: .exclusive)
@@ -68,7 +71,9 @@ struct InspectCommand: ParsableCommand {
     @Option(name: .customLong("type"), help: "With --format jsonl: only messages of this type (repeatable).")
     var types: [String] = []
 
-    @Option(name: .customLong("participant"), help: "With --format jsonl: only messages from or to this participant, a UUID or its first characters (repeatable).")
+    @Option(
+        name: .customLong("participant"),
+        help: "With --format jsonl: only messages from or to this participant, a UUID or its first characters (repeatable).")
     var participants: [String] = []
 
     func validate() throws {
@@ -97,7 +102,8 @@ struct InspectCommand: ParsableCommand {
             return
         }
         try StandardStreams.exit(
-            InspectTool.run(path: file, json: format == .json, fileFormat: fileFormat, dictionaryPaths: dictionaries,
-                            output: StandardStreams.streaming()))
+            InspectTool.run(
+                path: file, json: format == .json, fileFormat: fileFormat, dictionaryPaths: dictionaries,
+                output: StandardStreams.streaming()))
     }
 }

@@ -35,6 +35,7 @@ struct NegotiateCommand: ParsableCommand {
     var noZstdB = false
 
     func run() throws {
-        try StandardStreams.finish(NegotiateTool(pathA: specA, pathB: specB, format: format, noZstdA: noZstdA, noZstdB: noZstdB).run())
+        try StandardStreams.finish(
+            NegotiateTool(pathA: specA, pathB: specB, format: format, noZstdA: noZstdA, noZstdB: noZstdB).run())
     }
 }

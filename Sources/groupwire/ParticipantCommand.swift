@@ -57,7 +57,9 @@ struct ParticipantCommand: ParsableCommand {
 
     func validate() throws {
         guard (1...65_535).contains(port) else { throw ValidationError("--port must be 1...65535, not \(port)") }
-        guard (0...1_000).contains(canvasStrokes) else { throw ValidationError("--canvas-strokes must be 0...1000, not \(canvasStrokes)") }
+        guard (0...1_000).contains(canvasStrokes) else {
+            throw ValidationError("--canvas-strokes must be 0...1000, not \(canvasStrokes)")
+        }
         guard (1...600).contains(timeout) else { throw ValidationError("--timeout must be 1...600 seconds, not \(timeout)") }
         guard token ?? ProcessInfo.processInfo.environment[ParticipantTool.tokenVariable] != nil else {
             throw ValidationError("no token: pass --token or set \(ParticipantTool.tokenVariable) (groupwire token makes one)")
@@ -65,14 +67,17 @@ struct ParticipantCommand: ParsableCommand {
     }
 
     func run() throws {
-        var tool = ParticipantTool(port: port, token: token ?? ProcessInfo.processInfo.environment[ParticipantTool.tokenVariable] ?? "",
-                                   specPath: spec)
+        var tool = ParticipantTool(
+            port: port, token: token ?? ProcessInfo.processInfo.environment[ParticipantTool.tokenVariable] ?? "",
+            specPath: spec)
         tool.host = host
         tool.zstd = !noZstd
         tool.activate = activate
         tool.canvasStrokes = canvasStrokes
         tool.timeout = .seconds(timeout)
-        if tls || tlsCa != nil || tlsServerName != nil { tool.tls = RelayClientTLS(trustRootsFile: tlsCa, serverName: tlsServerName) }
+        if tls || tlsCa != nil || tlsServerName != nil {
+            tool.tls = RelayClientTLS(trustRootsFile: tlsCa, serverName: tlsServerName)
+        }
         try StandardStreams.finish(tool.runBlocking())
     }
 }

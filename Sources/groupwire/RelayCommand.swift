@@ -62,7 +62,10 @@ struct RelayCommand: ParsableCommand {
     @Option(help: "Seconds a shutdown waits for clients to take their queued messages before closing them.")
     var drainTimeout = 5.0
 
-    @Option(help: "Seconds a participant whose connection was lost keeps its place (others are not told it left) for it to reconnect; 0 for none. Keep it under the delivery layer's peer timeout (5 s).")
+    @Option(
+        help:
+            "Seconds a participant whose connection was lost keeps its place (others are not told it left) for it to reconnect; 0 for none. Keep it under the delivery layer's peer timeout (5 s)."
+    )
     var reconnectGrace = 3.0
 
     @Option(help: "A PEM file with the relay's certificate chain: serve TLS (wss) only. Needs --tls-key.")
@@ -71,20 +74,34 @@ struct RelayCommand: ParsableCommand {
     @Option(help: "A PEM file with the certificate's private key.")
     var tlsKey: String?
 
-    @Flag(help: "Also stop when standard input ends: a script that starts the relay with a pipe stops it by ending, however it ends.")
+    @Flag(
+        help:
+            "Also stop when standard input ends: a script that starts the relay with a pipe stops it by ending, however it ends.")
     var untilStdinCloses = false
 
     func validate() throws {
         guard (0...65_535).contains(port) else { throw ValidationError("--port \(port) is outside 0...65535") }
-        guard (64...(16 << 20)).contains(maxFrame) else { throw ValidationError("--max-frame \(maxFrame) is outside 64...16777216") }
-        guard maxQueuedBytes >= maxFrame else { throw ValidationError("--max-queued-bytes must hold at least one frame (\(maxFrame))") }
+        guard (64...(16 << 20)).contains(maxFrame) else {
+            throw ValidationError("--max-frame \(maxFrame) is outside 64...16777216")
+        }
+        guard maxQueuedBytes >= maxFrame else {
+            throw ValidationError("--max-queued-bytes must hold at least one frame (\(maxFrame))")
+        }
         guard maxRate > 0, burst > 0 else { throw ValidationError("--max-rate and --burst must be positive") }
         guard tokenLeeway >= 0 else { throw ValidationError("--token-leeway must not be negative") }
-        guard (tlsCertificate == nil) == (tlsKey == nil) else { throw ValidationError("--tls-certificate and --tls-key go together") }
+        guard (tlsCertificate == nil) == (tlsKey == nil) else {
+            throw ValidationError("--tls-certificate and --tls-key go together")
+        }
         guard metricsPath.isEmpty || metricsPath.hasPrefix("/") else { throw ValidationError("--metrics-path must start with /") }
-        guard metricsPath != "/v1/connect" else { throw ValidationError("--metrics-path must not be the connect path /v1/connect") }
-        guard reconnectGrace.isFinite, (0...3_600).contains(reconnectGrace) else { throw ValidationError("--reconnect-grace \(reconnectGrace) is outside 0...3600") }
-        guard drainTimeout.isFinite, (0...3_600).contains(drainTimeout) else { throw ValidationError("--drain-timeout \(drainTimeout) is outside 0...3600") }
+        guard metricsPath != "/v1/connect" else {
+            throw ValidationError("--metrics-path must not be the connect path /v1/connect")
+        }
+        guard reconnectGrace.isFinite, (0...3_600).contains(reconnectGrace) else {
+            throw ValidationError("--reconnect-grace \(reconnectGrace) is outside 0...3600")
+        }
+        guard drainTimeout.isFinite, (0...3_600).contains(drainTimeout) else {
+            throw ValidationError("--drain-timeout \(drainTimeout) is outside 0...3600")
+        }
     }
 
     func run() throws {
@@ -103,7 +120,9 @@ struct RelayCommand: ParsableCommand {
             maxMessagesPerSecond: maxRate, burst: burst, metricsPath: metricsPath.isEmpty ? nil : metricsPath,
             drainTimeout: .milliseconds(Int64((drainTimeout * 1_000).rounded())),
             reconnectGrace: .milliseconds(Int64((reconnectGrace * 1_000).rounded())),
-            tls: tlsCertificate.flatMap { certificate in tlsKey.map { RelayServerTLS(certificateChainFile: certificate, privateKeyFile: $0) } })
+            tls: tlsCertificate.flatMap { certificate in
+                tlsKey.map { RelayServerTLS(certificateChainFile: certificate, privateKeyFile: $0) }
+            })
         var tool = RelayTool(host: host, port: port, configuration: configuration)
         tool.untilStandardInputCloses = untilStdinCloses
         try StandardStreams.finish(tool.runBlocking())

@@ -6,7 +6,8 @@ struct SpecCheckCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "check",
         abstract: "Compile spec files and print their diagnostics.",
-        discussion: "Diagnostics go to standard error as file:line:col: severity: message. Exit 0 when no spec has errors, 2 otherwise."
+        discussion:
+            "Diagnostics go to standard error as file:line:col: severity: message. Exit 0 when no spec has errors, 2 otherwise."
     )
 
     @Argument(help: "Spec files (.gwspec).")

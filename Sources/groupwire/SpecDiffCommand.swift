@@ -20,7 +20,8 @@ struct SpecDiffCommand: ParsableCommand {
     @Argument(help: "OLD NEW, or only NEW with --against.")
     var files: [String]
 
-    @Option(help: "Compare NEW with the same file at this git revision (e.g. main, HEAD~1); imports are read at the revision too.")
+    @Option(
+        help: "Compare NEW with the same file at this git revision (e.g. main, HEAD~1); imports are read at the revision too.")
     var against: String?
 
     @Option(help: "Report format: text, json or github (workflow-command annotations).")
@@ -29,21 +30,25 @@ struct SpecDiffCommand: ParsableCommand {
     @Flag(help: "Fail (exit 1) on warnings too.")
     var strict = false
 
-    @Option(name: .customLong("ignore"), help: "Leave out changes of this rule (id like GW012 or name like field-renamed); repeatable.")
+    @Option(
+        name: .customLong("ignore"),
+        help: "Leave out changes of this rule (id like GW012 or name like field-renamed); repeatable.")
     var ignoredRules: [String] = []
 
     func validate() throws {
         let expected = against == nil ? 2 : 1
         guard files.count == expected else {
-            throw ValidationError(against == nil
-                ? "expected OLD and NEW spec files (or NEW with --against REV)"
-                : "with --against, give only the NEW spec file")
+            throw ValidationError(
+                against == nil
+                    ? "expected OLD and NEW spec files (or NEW with --against REV)"
+                    : "with --against, give only the NEW spec file")
         }
     }
 
     func run() throws {
-        let tool = SpecDiffTool(oldPath: against == nil ? files.first : nil, newPath: files[files.count - 1], against: against,
-                                format: format, strict: strict, ignoredRules: ignoredRules)
+        let tool = SpecDiffTool(
+            oldPath: against == nil ? files.first : nil, newPath: files[files.count - 1], against: against,
+            format: format, strict: strict, ignoredRules: ignoredRules)
         try StandardStreams.finish(tool.run())
     }
 }

@@ -31,6 +31,7 @@ struct TokenCommand: ParsableCommand {
     var secretFile: String?
 
     func run() throws {
-        try StandardStreams.finish(TokenTool(room: room, identity: identity, validFor: validFor, secret: secret, secretFile: secretFile).run())
+        try StandardStreams.finish(
+            TokenTool(room: room, identity: identity, validFor: validFor, secret: secret, secretFile: secretFile).run())
     }
 }

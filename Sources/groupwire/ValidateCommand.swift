@@ -87,7 +87,8 @@ final class ProgressBar {
         let width = 30
         let filled = Int(fraction * Double(width))
         let bar = String(repeating: "#", count: filled) + String(repeating: ".", count: width - filled)
-        let text = String(format: "\rvalidating [%@] %3d%% %@ of %@", bar, Int(fraction * 100), Self.size(bytes), Self.size(total))
+        let text = String(
+            format: "\rvalidating [%@] %3d%% %@ of %@", bar, Int(fraction * 100), Self.size(bytes), Self.size(total))
         FileHandle.standardError.write(Data(text.utf8))
     }
 

@@ -9,8 +9,8 @@ import Testing
 /// `FrameFileStream` with every record field, rotation, the environment settings, and
 /// bad input reported after every good packet before it.
 @Suite struct CaptureFileTests {
-    static let alice = UUID(uuidString: "00000000-0000-4000-8000-00000000000A")!
-    static let bob = UUID(uuidString: "00000000-0000-4000-8000-00000000000B")!
+    static let alice = UUID("00000000-0000-4000-8000-00000000000A")
+    static let bob = UUID("00000000-0000-4000-8000-00000000000B")
 
     /// Three records: a data frame alice sent to everyone, one bob received from alice in
     /// session 7, and a control frame alice sent to bob alone.
@@ -20,14 +20,19 @@ import Testing
         let inSession = try encoder.encode(Frame(kind: .data, typeID: 3, session: 7, body: [0x08, 0x01]))
         let control = try encoder.encode(Frame(kind: .control, typeID: 16, body: [0x0A, 0x00]))
         return [
-            CaptureRecord(timestamp: 1_764_000_000_123_456_789, direction: .sent, local: alice, peer: nil, room: "sketch", frame: data),
-            CaptureRecord(timestamp: 1_764_000_000_223_456_789, direction: .received, sessionID: 7, local: bob, peer: alice,
-                          room: "sketch", frame: inSession),
-            CaptureRecord(timestamp: 1_764_000_001_000_000_000, direction: .sent, local: alice, peer: bob, room: "", frame: control),
+            CaptureRecord(
+                timestamp: 1_764_000_000_123_456_789, direction: .sent, local: alice, peer: nil, room: "sketch", frame: data),
+            CaptureRecord(
+                timestamp: 1_764_000_000_223_456_789, direction: .received, sessionID: 7, local: bob, peer: alice,
+                room: "sketch", frame: inSession),
+            CaptureRecord(
+                timestamp: 1_764_000_001_000_000_000, direction: .sent, local: alice, peer: bob, room: "", frame: control),
         ]
     }
 
-    static func readAll(_ bytes: [UInt8], path: String = "capture.pcapng") throws -> (events: [FrameFileEvent], error: FrameFileError?, format: FrameFileFormat) {
+    static func readAll(_ bytes: [UInt8], path: String = "capture.pcapng") throws -> (
+        events: [FrameFileEvent], error: FrameFileError?, format: FrameFileFormat
+    ) {
         let stream = FrameFileStream(bytes: bytes, path: path)
         var events: [FrameFileEvent] = []
         do throws(FrameFileError) {
@@ -64,9 +69,10 @@ import Testing
         #expect(FrameHeaderFields.sessionID(of: records[1].frame) == 7)
         #expect(FrameHeaderFields.sessionID(of: records[0].frame) == nil)
         #expect(FrameHeaderFields.sessionID(of: [0xC7, 0x01]) == nil)
-        let fragment = try FrameEncoder().encode(Frame(
-            kind: .fragment, typeID: 2, fragment: FragmentInfo(messageID: 5, index: 0, count: 2, totalLength: 6, offset: 0),
-            session: 9, body: [1, 2, 3]))
+        let fragment = try FrameEncoder().encode(
+            Frame(
+                kind: .fragment, typeID: 2, fragment: FragmentInfo(messageID: 5, index: 0, count: 2, totalLength: 6, offset: 0),
+                session: 9, body: [1, 2, 3]))
         #expect(FrameHeaderFields.sessionID(of: fragment) == 9)
     }
 
@@ -176,15 +182,21 @@ import Testing
 
     @Test func environmentSettings() throws {
         let directory = FileManager.default.temporaryDirectory.path
-        func settings(_ environment: [String: String]) -> Result<(path: String, rotation: CaptureWriter.Rotation?), CaptureEnvironment.SettingsProblem>? {
+        func settings(_ environment: [String: String]) -> Result<
+            (path: String, rotation: CaptureWriter.Rotation?), CaptureEnvironment.SettingsProblem
+        >? {
             CaptureEnvironment.settings(environment, processID: 4242, programName: "relay")
         }
         #expect(settings([:]) == nil)
         #expect(settings(["GROUPWIRE_CAPTURE": ""]) == nil)
         #expect(try settings(["GROUPWIRE_CAPTURE": "/tmp/gw-%n-%p.pcapng"])?.get().path == "/tmp/gw-relay-4242.pcapng")
-        #expect(try settings(["GROUPWIRE_CAPTURE": directory])?.get().path == directory + (directory.hasSuffix("/") ? "" : "/") + "relay-4242.pcapng")
+        #expect(
+            try settings(["GROUPWIRE_CAPTURE": directory])?.get().path == directory + (directory.hasSuffix("/") ? "" : "/")
+                + "relay-4242.pcapng")
         #expect(try settings(["GROUPWIRE_CAPTURE": "/nowhere/yet/"])?.get().path == "/nowhere/yet/relay-4242.pcapng")
-        let rotated = try settings(["GROUPWIRE_CAPTURE": "x.pcapng", "GROUPWIRE_CAPTURE_FILE_SIZE": "2M", "GROUPWIRE_CAPTURE_FILE_COUNT": "4"])?.get()
+        let rotated = try settings([
+            "GROUPWIRE_CAPTURE": "x.pcapng", "GROUPWIRE_CAPTURE_FILE_SIZE": "2M", "GROUPWIRE_CAPTURE_FILE_COUNT": "4",
+        ])?.get()
         #expect(rotated?.rotation == CaptureWriter.Rotation(maxFileBytes: 2 << 20, maxFiles: 4))
         let badSize = settings(["GROUPWIRE_CAPTURE": "x", "GROUPWIRE_CAPTURE_FILE_SIZE": "lots"])
         #expect(throws: CaptureEnvironment.SettingsProblem.self) { try badSize?.get() }
@@ -214,9 +226,12 @@ import Testing
         let writer = try CaptureWriter(path: path)
         for record in records { writer.write(record) }
         writer.close()
-        let run = try ChildProcess.run(URL(fileURLWithPath: Self.tshark!), [
-            "-r", path, "-T", "fields", "-E", "separator=,", "-e", "frame.number", "-e", "frame.len", "-e", "frame.time_epoch",
-        ], timeLimit: .seconds(60))
+        let run = try ChildProcess.run(
+            URL(fileURLWithPath: Self.tshark!),
+            [
+                "-r", path, "-T", "fields", "-E", "separator=,", "-e", "frame.number", "-e", "frame.len", "-e",
+                "frame.time_epoch",
+            ], timeLimit: .seconds(60))
         #expect(run.status == 0, "\(run.errors)")
         let lines = run.outputText.split(separator: "\n").map(String.init)
         let expected = records.enumerated().map { index, record in
@@ -231,7 +246,8 @@ import Testing
 
     @Test func aLongRoomNameIsCutOnACharacterBoundary() throws {
         let room = String(repeating: "é", count: 200)  // 400 bytes
-        let record = CaptureRecord(timestamp: 0, direction: .sent, local: Self.alice, peer: nil, room: room, frame: try Self.records()[0].frame)
+        let record = CaptureRecord(
+            timestamp: 0, direction: .sent, local: Self.alice, peer: nil, room: room, frame: try Self.records()[0].frame)
         let (events, _, _) = try Self.readAll(CaptureWriter.pcapng([record]))
         #expect(events.first?.packet?.record?.room == String(repeating: "é", count: 127))
     }
@@ -250,7 +266,9 @@ import Testing
         for record in records {
             let data = record.packetData
             let fraction = nanoseconds ? record.timestamp % 1_000_000_000 : record.timestamp % 1_000_000_000 / 1000
-            bytes += u32(UInt32(record.timestamp / 1_000_000_000)) + u32(UInt32(fraction)) + u32(UInt32(data.count)) + u32(UInt32(data.count))
+            bytes +=
+                u32(UInt32(record.timestamp / 1_000_000_000)) + u32(UInt32(fraction)) + u32(UInt32(data.count))
+                + u32(UInt32(data.count))
             bytes += data
         }
         return bytes

@@ -1,7 +1,7 @@
 import Foundation
 import GroupWire
-import Testing
 import GroupWireJSON
+import Testing
 
 @testable import GroupWireCapture
 

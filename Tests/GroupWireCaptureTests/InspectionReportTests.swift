@@ -138,7 +138,10 @@ import Testing
         let fields = try #require(payload["fields"] as? [[String: Any]])
         #expect(fields.first?["string"] as? String == "Movie night")
         // Entries come one a line as they are read (keys sorted); the counts follow them.
-        #expect(json.hasPrefix("{\n  \"schema\": \"groupwire.inspect/1\",\n  \"file\": \"bad.gwf\",\n  \"format\": \"raw\",\n  \"entries\": [\n    {\"decompressedLength\":null,"))
+        #expect(
+            json.hasPrefix(
+                "{\n  \"schema\": \"groupwire.inspect/1\",\n  \"file\": \"bad.gwf\",\n  \"format\": \"raw\",\n  \"entries\": [\n    {\"decompressedLength\":null,"
+            ))
         #expect(json.hasSuffix("\n  ],\n  \"byteCount\": \(bytes.count),\n  \"frameCount\": 2,\n  \"invalidCount\": 1\n}\n"))
         #expect(json.split(separator: "\n").count == 5 + 3 + 5)
     }

@@ -7,7 +7,7 @@ import Testing
 
 /// tshark's `-T fields -e [tcp.stream] -e data.data` output of relay traffic, read as frames.
 @Suite struct TsharkFieldsTests {
-    static let ana = UUID(uuidString: "00000000-0000-4000-8000-0000000000A1")!
+    static let ana = UUID("00000000-0000-4000-8000-0000000000A1")
 
     static func deliver(_ frame: [UInt8], from source: UUID = ana) -> String {
         Hex.string([0x02] + withUnsafeBytes(of: source.uuid) { Array($0) } + frame)
@@ -51,7 +51,10 @@ import Testing
         let (events, error, _) = Self.read(text)
         #expect(error == nil)
         #expect(events.count == 2)
-        #expect(events.map { $0.packet?.record?.local } == [TsharkFieldsReader.streamParticipant(3), TsharkFieldsReader.streamParticipant(4)])
+        #expect(
+            events.map { $0.packet?.record?.local } == [
+                TsharkFieldsReader.streamParticipant(3), TsharkFieldsReader.streamParticipant(4),
+            ])
     }
 
     @Test func aBadDigitNamesItsLineAndColumnAfterTheFramesBefore() throws {

@@ -47,13 +47,17 @@ struct GeneratedSwiftNamesTests {
         for (spec, code) in try Self.generatedCode() {
             let own = Self.specMemberNames(spec)
             // Type-level declarations sit at four spaces of indentation in the generated files.
-            let declared = code.matches(of: /\n    (?:@\w+(?:\([^)\n]*\))? )*(?:public |private |internal |fileprivate )?(?:static |mutating |indirect )*(?:let|var|func|enum|struct|typealias|case|init)\s*`?(\w*)/)
+            let declared = code.matches(
+                of:
+                    /\n    (?:@\w+(?:\([^)\n]*\))? )*(?:public |private |internal |fileprivate )?(?:static |mutating |indirect )*(?:let|var|func|enum|struct|typealias|case|init)\s*`?(\w*)/
+            )
             for match in declared {
                 let name = String(match.output.1)
                 found.insert(name)
                 guard !name.isEmpty, !own.contains(name), !renamedOnClash.contains(name) else { continue }
-                #expect(GeneratedSwiftNames.members.union(GeneratedSwiftNames.messageSetMembers).contains(name),
-                        "generated member '\(name)' is not reserved")
+                #expect(
+                    GeneratedSwiftNames.members.union(GeneratedSwiftNames.messageSetMembers).contains(name),
+                    "generated member '\(name)' is not reserved")
             }
         }
         // The scan saw the generated protocol members, or it would prove nothing.
@@ -80,8 +84,9 @@ struct GeneratedSwiftNamesTests {
 
     @Test("The checker's diagnostic names the clash and suggests a name")
     func diagnosticHasAFixHint() throws {
-        let compilation = SpecCompiler().compile(source: "package t version 1\nstruct Stroke {\n    1 wireSize: Int32\n}\n",
-                                                 path: "t.gwspec", otherFiles: [:])
+        let compilation = SpecCompiler().compile(
+            source: "package t version 1\nstruct Stroke {\n    1 wireSize: Int32\n}\n",
+            path: "t.gwspec", otherFiles: [:])
         let rendered = compilation.diagnostics.map(\.description).joined(separator: "\n")
         #expect(rendered.contains("t.gwspec:3:5: error: field name 'wireSize' in 'Stroke' is a member generated Swift declares"))
         let hints = compilation.diagnostics.compactMap(\.hint)

@@ -34,7 +34,8 @@ struct GoldenFileTests {
     @Test("The checked-in Swift equals what the generator writes now", arguments: goldens)
     func goldenMatchesGenerator(_ golden: Golden) throws {
         let root = Self.packageRoot
-        let compilation = try SpecCompiler().compile(entry: root.appendingPathComponent(golden.spec).path, loader: FileSpecLoader())
+        let compilation = try SpecCompiler().compile(
+            entry: root.appendingPathComponent(golden.spec).path, loader: FileSpecLoader())
         let spec = try compilation.checkedSpec()
         let files = CodeGenerator().generate(spec, sources: compilation.sources)
         let folder = root.appendingPathComponent(golden.folder)
@@ -43,15 +44,21 @@ struct GoldenFileTests {
             for file in files {
                 try Data(file.contents.utf8).write(to: folder.appendingPathComponent(file.path))
             }
-            Issue.record("Recorded \(files.count) golden file(s) in \(golden.folder); run the tests again without GROUPWIRE_RECORD_GOLDENS.")
+            Issue.record(
+                "Recorded \(files.count) golden file(s) in \(golden.folder); run the tests again without GROUPWIRE_RECORD_GOLDENS."
+            )
             return
         }
         let onDisk = try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { $0.hasSuffix(".swift") }.sorted()
-        #expect(onDisk == files.map(\.path).sorted(), "golden folder holds other files than the generator writes; run `make regenerate`")
+        #expect(
+            onDisk == files.map(\.path).sorted(),
+            "golden folder holds other files than the generator writes; run `make regenerate`")
         for file in files {
             let recorded = try String(contentsOf: folder.appendingPathComponent(file.path), encoding: .utf8)
             if recorded != file.contents {
-                Issue.record("\(golden.folder)/\(file.path) differs from the generator's output at line \(Self.firstDifferentLine(recorded, file.contents)); run `make regenerate` if the change is intended")
+                Issue.record(
+                    "\(golden.folder)/\(file.path) differs from the generator's output at line \(Self.firstDifferentLine(recorded, file.contents)); run `make regenerate` if the change is intended"
+                )
             }
         }
     }

@@ -13,8 +13,10 @@ import Testing
         body = try ZstdCompressor().compress(payload)
     }
 
-    private func kind(_ body: [UInt8], expectedSize: Int? = nil, dictionary: ZstdDictionary? = nil,
-                      decompressor: ZstdDecompressor = ZstdDecompressor()) -> WireError.Kind? {
+    private func kind(
+        _ body: [UInt8], expectedSize: Int? = nil, dictionary: ZstdDictionary? = nil,
+        decompressor: ZstdDecompressor = ZstdDecompressor()
+    ) -> WireError.Kind? {
         do {
             _ = try decompressor.decompress(body, expectedSize: expectedSize, dictionary: dictionary)
             return nil
@@ -72,8 +74,9 @@ import Testing
         // Extreme caps are clamped rather than trapping on "cap + 1".
         #expect(ZstdDecompressor(maxOutputSize: Int.max, windowLogMax: 23).maxOutputSize == Int.max - 1)
         #expect(ZstdDecompressor(maxOutputSize: -5, windowLogMax: 23).maxOutputSize == 0)
-        #expect(kind(body, expectedSize: Int.max - 1, decompressor: ZstdDecompressor(maxOutputSize: Int.max, windowLogMax: 23))
-            == .contentSizeMismatch)
+        #expect(
+            kind(body, expectedSize: Int.max - 1, decompressor: ZstdDecompressor(maxOutputSize: Int.max, windowLogMax: 23))
+                == .contentSizeMismatch)
         let limits = Limits(maxMessageSize: 1000)
         #expect(ZstdDecompressor(limits: limits).maxOutputSize == 1000)
         #expect(ZstdDecompressor(limits: limits, maxOutputSize: 10).maxOutputSize == 10)

@@ -19,8 +19,10 @@ import Testing
             Issue.record("a \(body.bytes.count)-byte body declaring 16 MB was decompressed")
         } catch {
             #expect(error.kind == .decompressedSizeExceeded)
-            #expect(error.context == "declared content size 16000032 from \(body.bytes.count) compressed bytes is over maxDecompressionRatio 64 "
-                        + "(at most \(Limits.default.decompressionRatioExemption) bytes)")
+            #expect(
+                error.context
+                    == "declared content size 16000032 from \(body.bytes.count) compressed bytes is over maxDecompressionRatio 64 "
+                    + "(at most \(Limits.default.decompressionRatioExemption) bytes)")
         }
         // A receiver that chose a higher ratio takes it.
         let trusting = try PayloadCompressor(limits: Limits(maxDecompressionRatio: 100_000))

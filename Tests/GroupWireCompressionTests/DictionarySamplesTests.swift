@@ -25,7 +25,9 @@ import Testing
     @Test func anyOtherFileIsOneSample() throws {
         let payloads = try PayloadCompressor()
         let plain = try DictionarySamples.extract(from: [0x0A, 0x03, 0x61, 0x62, 0x63], payloads: payloads)
-        #expect(plain == DictionarySamples.Extracted(samples: [[0x0A, 0x03, 0x61, 0x62, 0x63]], isFrameStream: false, skippedFrames: 0))
+        #expect(
+            plain
+                == DictionarySamples.Extracted(samples: [[0x0A, 0x03, 0x61, 0x62, 0x63]], isFrameStream: false, skippedFrames: 0))
         #expect(try DictionarySamples.extract(from: [], payloads: payloads).samples.isEmpty)
         // C7 alone, without the version byte after it, is not a frame stream.
         #expect(try DictionarySamples.extract(from: [0xC7, 0x02], payloads: payloads).isFrameStream == false)
@@ -43,7 +45,8 @@ import Testing
     }
 
     @Test func aCompressedFrameWithAnUnknownDictionaryIsReportedWithItsOffset() throws {
-        let frame = Frame(typeID: 1, compression: CompressionInfo(dictionaryID: 99, contentSize: 3), body: [0x28, 0xB5, 0x2F, 0xFD])
+        let frame = Frame(
+            typeID: 1, compression: CompressionInfo(dictionaryID: 99, contentSize: 3), body: [0x28, 0xB5, 0x2F, 0xFD])
         let wire = try FrameEncoder().encode(frame)
         let error = #expect(throws: WireError.self) {
             try DictionarySamples.extract(from: wire, payloads: try PayloadCompressor())

@@ -14,7 +14,8 @@ import Testing
         #expect(Array(dictionary.bytes.prefix(4)) == [0x37, 0xA4, 0x30, 0xEC])
         #expect(dictionary.id != 0)
         #expect(dictionary.bytes.count <= 4096)
-        let storedID = UInt32(dictionary.bytes[4]) | UInt32(dictionary.bytes[5]) << 8
+        let storedID =
+            UInt32(dictionary.bytes[4]) | UInt32(dictionary.bytes[5]) << 8
             | UInt32(dictionary.bytes[6]) << 16 | UInt32(dictionary.bytes[7]) << 24
         #expect(storedID == dictionary.id)
     }

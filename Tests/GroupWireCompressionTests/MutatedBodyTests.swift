@@ -1,8 +1,8 @@
 import GroupWire
+import GroupWireTesting
 import Testing
 
 @testable import GroupWireCompression
-import GroupWireTesting
 
 /// Mutated bodies: whatever the bytes, the decompressor returns at most the declared size or
 /// throws a WireError; it never traps and never throws anything else.

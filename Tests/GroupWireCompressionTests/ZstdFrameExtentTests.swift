@@ -1,8 +1,8 @@
 import CZstd
+import GroupWireTesting
 import Testing
 
 @testable import GroupWireCompression
-import GroupWireTesting
 
 /// Our one-pass measurement of a zstd frame replaces `ZSTD_findFrameCompressedSize` on
 /// every message, so it must reach libzstd's verdict on every input: the same frame size,

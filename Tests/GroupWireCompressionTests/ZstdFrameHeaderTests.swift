@@ -1,5 +1,5 @@
-import Foundation
 import CZstd
+import Foundation
 import Testing
 
 @testable import GroupWireCompression

@@ -1,10 +1,10 @@
 import CZstd
 import GroupWire
 import GroupWireTestSupport
+import GroupWireTesting
 import Testing
 
 @testable import GroupWireCompression
-import GroupWireTesting
 
 /// The decompressor's shortcut for the common frame (`ZstdFrameExtent.singleBlockFrame`)
 /// must never accept what the general measurement would not: whenever it answers, the

@@ -21,6 +21,7 @@ func strokeThroughItsFrame(spec path: String, json text: String) throws -> Strin
     @Test func aStrokeGivenAsJSONComesBackFromItsFrame() throws {
         let text = #"{"color": "red", "id": "8D5C1E2A-7B3F-4C6D-9E0F-1A2B3C4D5E6F", "point": {"x": 12.5, "y": -3.25}}"#
         let result = try strokeThroughItsFrame(spec: RepositoryPaths.path("Spec/Examples/DrawTogether.gwspec"), json: text)
-        #expect(result == #"UpsertStroke: {"color":"red","id":"8D5C1E2A-7B3F-4C6D-9E0F-1A2B3C4D5E6F","point":{"x":12.5,"y":-3.25}}"#)
+        #expect(
+            result == #"UpsertStroke: {"color":"red","id":"8D5C1E2A-7B3F-4C6D-9E0F-1A2B3C4D5E6F","point":{"x":12.5,"y":-3.25}}"#)
     }
 }

@@ -3,9 +3,9 @@ import Foundation
 import GroupWire
 import GroupWireDynamic
 import GroupWireSpec
+import GroupWireTestSupport
 import GroupWireTesting
 import KitchenSinkGolden
-import GroupWireTestSupport
 import Testing
 import WatchTogetherGolden
 
@@ -89,8 +89,9 @@ import WatchTogetherGolden
         let codec = DynamicCodec(spec: try TestSpecs.example("DrawTogether.gwspec"))
         var random = SeededRandom(seed: 0xDA_0001)
         let strokes = (0..<3).map { index in
-            Stroke(id: random.uuid(), color: StrokeColor(rawValue: UInt32(index)),
-                   points: (0..<(index + 1)).map { _ in DrawTogetherV1Golden.Point(x: random.unit(), y: -random.unit()) })
+            Stroke(
+                id: random.uuid(), color: StrokeColor(rawValue: UInt32(index)),
+                points: (0..<(index + 1)).map { _ in DrawTogetherV1Golden.Point(x: random.unit(), y: -random.unit()) })
         }
         let payload = CanvasSnapshot(strokes: strokes, pointCount: 300).wirePayload()
         let found = Self.disagreements(payload, as: CanvasSnapshot.self, named: "CanvasSnapshot", codec: codec, seed: 1)
@@ -141,14 +142,18 @@ import WatchTogetherGolden
                 let generated = Outcome { () throws(WireError) in _ = try Tree(wirePayload: payload, limits: limits) }
                 let dynamic = Outcome { () throws(WireError) in _ = try codec.decode(payload, as: "Tree") }
                 let validated = Outcome { () throws(WireError) in try codec.validate(payload, as: "Tree") }
-                #expect(dynamic == generated && validated == generated, "\(name), depth \(depth): generated \(generated), dynamic \(dynamic), validate \(validated)")
+                #expect(
+                    dynamic == generated && validated == generated,
+                    "\(name), depth \(depth): generated \(generated), dynamic \(dynamic), validate \(validated)")
                 outcomes[name, default: []].insert(generated)
             }
         }
         // Each tree is refused at some limits (at several bytes) and accepted at others.
         for (name, seen) in outcomes {
             #expect(seen.contains(.decoded) && seen.filter { $0 != .decoded }.count >= 3, "\(name): \(seen)")
-            #expect(seen.allSatisfy { if case .failed(let kind, _) = $0 { kind == "depthExceeded" } else { true } }, "\(name): \(seen)")
+            #expect(
+                seen.allSatisfy { if case .failed(let kind, _) = $0 { kind == "depthExceeded" } else { true } },
+                "\(name): \(seen)")
         }
     }
 }

@@ -101,7 +101,7 @@ import Testing
     @Test func nestingIsBoundedByTheLimits() throws {
         var limits = Limits.default
         limits.maxNestingDepth = 1
-        #expect(try decode("92010208 02", limits: limits)[ "inner"] == (try json(#"{"a": 1}"#)))
+        #expect(try decode("92010208 02", limits: limits)["inner"] == (try json(#"{"a": 1}"#)))
         let error = try #require(try decodeError("8201 02 2200", limits: limits))
         #expect(error.kind == .depthExceeded)
     }
@@ -131,17 +131,18 @@ import Testing
     /// A spec that did not pass the checker (a codec can be given one): what it cannot
     /// read is a typed error at the field's value, and what it can read still validates.
     @Test func anUncheckedSpecsUndeclaredTypesAndNestedCollectionsAreTypedErrors() throws {
-        let compilation = SpecCompiler().compile(source: """
-            package unchecked version 1
-            message Odd @ 1 {
-                1 ghost: Phantom
-                2 ghosts: [Phantom]
-                3 grid: [[Int32]]
-                4 byPoint: [Phantom: String]
-                5 count: Int32
-                6 byGhost: [String: Phantom]
-            }
-            """)
+        let compilation = SpecCompiler().compile(
+            source: """
+                package unchecked version 1
+                message Odd @ 1 {
+                    1 ghost: Phantom
+                    2 ghosts: [Phantom]
+                    3 grid: [[Int32]]
+                    4 byPoint: [Phantom: String]
+                    5 count: Int32
+                    6 byGhost: [String: Phantom]
+                }
+                """)
         #expect(compilation.diagnostics.contains { $0.message.contains("Phantom") }, "the checker names the undeclared type")
         let codec = DynamicCodec(spec: compilation.spec)
         func outcome(_ hex: String) throws -> (kind: WireError.Kind?, offset: Int?, context: String) {
@@ -156,14 +157,19 @@ import Testing
         try codec.validate(readable, as: "Odd")
         #expect(wireError { () throws(WireError) in _ = try codec.decode(readable, as: "Odd") }?.kind == .unknownType)
         let ghost = try outcome("2807 0a00")
-        #expect(ghost.kind == .unknownType && ghost.offset == 3 && ghost.context.contains("no type named Phantom (field Odd.ghost)"))
+        #expect(
+            ghost.kind == .unknownType && ghost.offset == 3 && ghost.context.contains("no type named Phantom (field Odd.ghost)"))
         let ghosts = try outcome("1200")
         #expect(ghosts.kind == .unknownType && ghosts.offset == 1 && ghosts.context.contains("Phantom (field Odd.ghosts)"))
         let grid = try outcome("1a00")
         #expect(grid.kind == .typeMismatch && grid.offset == 1 && grid.context.contains("Odd.grid nests a collection directly"))
         let byPoint = try outcome("2200")
-        #expect(byPoint.kind == .typeMismatch && byPoint.offset == 1 && byPoint.context.contains("map Odd.byPoint has a key type that is not a scalar"))
+        #expect(
+            byPoint.kind == .typeMismatch && byPoint.offset == 1
+                && byPoint.context.contains("map Odd.byPoint has a key type that is not a scalar"))
         let byGhost = try outcome("3204 0a00 1200")
-        #expect(byGhost.kind == .unknownType && byGhost.offset == 5 && byGhost.context.contains("Phantom (field Odd.byGhost value)"), "\(byGhost)")
+        #expect(
+            byGhost.kind == .unknownType && byGhost.offset == 5 && byGhost.context.contains("Phantom (field Odd.byGhost value)"),
+            "\(byGhost)")
     }
 }

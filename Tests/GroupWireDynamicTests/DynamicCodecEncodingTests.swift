@@ -24,13 +24,16 @@ import Testing
     }
 
     @Test func scalarsUseTheirWireTypes() throws {
-        let hex = try encode(#"""
+        let hex = try encode(
+            #"""
             {"flag": true, "small": -2, "count": 300, "big": -9223372036854775808, "ratio": 0.5, "text": "é",
              "blob": "AAEC", "id": "000102030405060708090a0b0c0d0e0f", "at": -1, "huge": 18446744073709551615}
-            """#.replacingOccurrences(of: "\"000102030405060708090a0b0c0d0e0f\"", with: "\"00010203-0405-0607-0809-0a0b0c0d0e0f\""))
-        #expect(hex == "0801" + "1003" + "18ac02" + "20ffffffffffffffffff01" + "2d0000003f" + "3a02c3a9"
-            + "4203000102" + "4a10000102030405060708090a0b0c0d0e0f" + "51ffffffffffffffff" + defaultChoice
-            + "a801ffffffffffffffffff01")
+            """#.replacingOccurrences(
+                of: "\"000102030405060708090a0b0c0d0e0f\"", with: "\"00010203-0405-0607-0809-0a0b0c0d0e0f\""))
+        #expect(
+            hex == "0801" + "1003" + "18ac02" + "20ffffffffffffffffff01" + "2d0000003f" + "3a02c3a9"
+                + "4203000102" + "4a10000102030405060708090a0b0c0d0e0f" + "51ffffffffffffffff" + defaultChoice
+                + "a801ffffffffffffffffff01")
     }
 
     @Test func floatsEqualToTheDefaultAreOmittedButNegativeZeroIsNot() throws {
@@ -49,18 +52,23 @@ import Testing
 
     @Test func numberAndEnumArraysArePackedAndOthersRepeated() throws {
         let hex = try encode(#"{"ints": [1, -1, 300], "colors": ["blue", 7, "none"], "names": ["a", ""], "doubles": [1]}"#)
-        #expect(hex == "6204" + "0201d804" + "6a03020700" + "720161" + "7200" + defaultChoice
-            + "b20108000000000000f03f")
+        #expect(
+            hex == "6204" + "0201d804" + "6a03020700" + "720161" + "7200" + defaultChoice
+                + "b20108000000000000f03f")
     }
 
     @Test func mapEntriesAreSortedByKeyValueWithKeyAndValueAlwaysWritten() throws {
         #expect(try encode(#"{"byCount": {"10": "x", "2": "y"}}"#) == "7a050802120179" + "7a05080a120178" + defaultChoice)
-        #expect(try encode(#"{"bySign": {"3": false, "-1": true}}"#) == defaultChoice + "a201040801" + "1001" + "a20104" + "0806" + "1000")
-        let hex = try encode(#"""
+        #expect(
+            try encode(#"{"bySign": {"3": false, "-1": true}}"#) == defaultChoice + "a201040801" + "1001" + "a20104" + "0806"
+                + "1000")
+        let hex = try encode(
+            #"""
             {"byID": {"00000000-0000-0000-0000-0000000000ff": {"a": 5}, "00000000-0000-0000-0000-000000000001": {}}}
             """#)
-        #expect(hex == defaultChoice + "9a0114" + "0a10" + "00000000000000000000000000000001" + "1200"
-            + "9a0116" + "0a10" + "000000000000000000000000000000ff" + "1202080a")
+        #expect(
+            hex == defaultChoice + "9a0114" + "0a10" + "00000000000000000000000000000001" + "1200"
+                + "9a0116" + "0a10" + "000000000000000000000000000000ff" + "1202080a")
     }
 
     @Test func unionCasesAreNestedSingleFieldsAndAlwaysWritten() throws {
@@ -72,8 +80,9 @@ import Testing
     }
 
     @Test func optionalFieldsAreWrittenWhenPresentEvenWithDefaultValues() throws {
-        #expect(try encode(#"{"inner": {}, "id": "00000000-0000-0000-0000-000000000000"}"#)
-            == "4a1000000000000000000000000000000000" + defaultChoice + "920100")
+        #expect(
+            try encode(#"{"inner": {}, "id": "00000000-0000-0000-0000-000000000000"}"#)
+                == "4a1000000000000000000000000000000000" + defaultChoice + "920100")
         #expect(try encode(#"{"inner": null, "id": null, "maybe": null}"#) == defaultChoice)
         #expect(try encode(#"{"inner": {"label": ""}}"#) == defaultChoice + "9201021200")
     }

@@ -37,7 +37,10 @@ import Testing
         (#"{"at": 1.5}"#, "outOfRange", "$.at"),
         (#"{"byCount": {"x": "y"}}"#, "outOfRange", "$.byCount.x"),
         (#"{"bySign": {"1": true, "01": false}}"#, "invalidValue", #"$.bySign["1"]"#),
-        (#"{"byID": {"00000000-0000-0000-0000-000000000001": {"b": 1}}}"#, "unknownField", #"$.byID["00000000-0000-0000-0000-000000000001"].b"#),
+        (
+            #"{"byID": {"00000000-0000-0000-0000-000000000001": {"b": 1}}}"#, "unknownField",
+            #"$.byID["00000000-0000-0000-0000-000000000001"].b"#
+        ),
         (#"{"text": null}"#, "typeMismatch", "$.text"),
         (#"[]"#, "typeMismatch", "$"),
     ])
@@ -73,7 +76,10 @@ import Testing
         var limits = Limits.default
         limits.maxFrameSize = 16
         let codec = DynamicCodec(spec: codec.spec, limits: limits)
-        let error = try #require(jsonError { () throws(JSONInputError) in _ = try codec.encodeFrame(["text": "a long enough text"], message: "Everything") })
+        let error = try #require(
+            jsonError { () throws(JSONInputError) in
+                _ = try codec.encodeFrame(["text": "a long enough text"], message: "Everything")
+            })
         #expect(error.kind == .frameTooLarge)
     }
 }

@@ -2,8 +2,8 @@ import GroupWire
 import GroupWireDynamic
 import GroupWireSpec
 import GroupWireTestSupport
-import Testing
 import GroupWireTesting
+import Testing
 
 /// Seeded random and mutated inputs never trap: the decoder either throws a WireError or
 /// returns JSON that encodes and decodes back to itself; the JSON parser either throws or
@@ -57,7 +57,8 @@ import GroupWireTesting
     }
 
     @Test func mutatedJSONParsesOrFailsAndWhatParsesRoundTrips() throws {
-        let text = Array(#"{"a": [1, -2.5e3, true, null, "x\u00e9\n"], "b": {"c": "😀", "d": []}, "e": 18446744073709551615}"#.utf8)
+        let text = Array(
+            #"{"a": [1, -2.5e3, true, null, "x\u00e9\n"], "b": {"c": "😀", "d": []}, "e": 18446744073709551615}"#.utf8)
         var random = SeededRandom(seed: 0xF0_2203)
         var parsed = 0
         for _ in 0..<3000 {
@@ -124,10 +125,16 @@ import GroupWireTesting
         let over = Self.snapshot(emptyPoints: 101)
         for validating in [false, true] {
             do throws(WireError) {
-                if validating { try codec.validate(over, as: "CanvasSnapshot") } else { _ = try codec.decode(over, as: "CanvasSnapshot") }
+                if validating {
+                    try codec.validate(over, as: "CanvasSnapshot")
+                } else {
+                    _ = try codec.decode(over, as: "CanvasSnapshot")
+                }
                 Issue.record("102 values decoded under a limit of 101 (validating: \(validating))")
             } catch {
-                #expect(error.kind == .limitExceeded && error.context == "the message decodes to more than maxDecodedValues 101 values")
+                #expect(
+                    error.kind == .limitExceeded
+                        && error.context == "the message decodes to more than maxDecodedValues 101 values")
                 #expect(error.offset == 3 + 2 * 100 + 1)
             }
         }

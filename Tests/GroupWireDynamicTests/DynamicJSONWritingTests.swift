@@ -31,11 +31,15 @@ import Testing
                 bytes[index] = UInt8.random(in: 0...255, using: &random)
             }
             let decoded: Result<JSONValue, WireError>
-            do throws(WireError) { decoded = .success(try codec.decode(bytes, as: "Everything")) } catch { decoded = .failure(error) }
+            do throws(WireError) { decoded = .success(try codec.decode(bytes, as: "Everything")) } catch {
+                decoded = .failure(error)
+            }
             for writer in [JSONWriter(), JSONWriter(prettyPrinted: true)] {
                 switch decoded {
                 case .success(let value):
-                    #expect(try Self.written(codec, bytes, as: "Everything", writer: writer).text == writer.bytes(value), "input \(Hex.string(bytes))")
+                    #expect(
+                        try Self.written(codec, bytes, as: "Everything", writer: writer).text == writer.bytes(value),
+                        "input \(Hex.string(bytes))")
                     compared += 1
                 case .failure(let expected):
                     var emitted = 0
@@ -55,11 +59,16 @@ import Testing
         let codec = DynamicCodec(spec: try TestSpecs.example("DrawTogether.gwspec"))
         // One stroke of 20,000 points with coordinates, then an empty stroke.
         var points: [JSONValue] = []
-        for index in 0..<20_000 { points.append(["x": .number(JSONNumber(Int64(index))), "y": .number(try #require(JSONNumber(-2.5)))]) }
-        let value: JSONValue = ["pointCount": .number(JSONNumber(Int64(20_000))), "strokes": .array([
-            ["id": "00000000-0000-4000-8000-000000000001", "color": "red", "points": .array(points)],
-            ["id": "00000000-0000-4000-8000-000000000002", "color": "blue", "points": .array([])],
-        ])]
+        for index in 0..<20_000 {
+            points.append(["x": .number(JSONNumber(Int64(index))), "y": .number(try #require(JSONNumber(-2.5)))])
+        }
+        let value: JSONValue = [
+            "pointCount": .number(JSONNumber(Int64(20_000))),
+            "strokes": .array([
+                ["id": "00000000-0000-4000-8000-000000000001", "color": "red", "points": .array(points)],
+                ["id": "00000000-0000-4000-8000-000000000002", "color": "blue", "points": .array([])],
+            ]),
+        ]
         let payload = try codec.encode(value, as: "CanvasSnapshot")
         let compact = JSONWriter()
         let (text, pieces) = try Self.written(codec, payload, as: "CanvasSnapshot", writer: compact)

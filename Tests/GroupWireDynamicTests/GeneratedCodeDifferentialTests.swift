@@ -4,9 +4,9 @@ import GroupWire
 import GroupWireDynamic
 import GroupWireSpec
 import GroupWireTestSupport
+import GroupWireTesting
 import Testing
 import WatchTogetherGolden
-import GroupWireTesting
 
 /// The dynamic codec and the generated code (the golden files of the codegen branch) agree:
 /// for random values, the dynamic encoding of the value's JSON (from `JSONEncoder`) is the
@@ -27,7 +27,8 @@ import GroupWireTesting
     }
 
     static func randomColor(_ random: inout SeededRandom) -> StrokeColor {
-        random.chance(0.1) ? StrokeColor(rawValue: UInt32.random(in: 5...UInt32.max, using: &random))
+        random.chance(0.1)
+            ? StrokeColor(rawValue: UInt32.random(in: 5...UInt32.max, using: &random))
             : StrokeColor(rawValue: UInt32.random(in: 0...4, using: &random))
     }
 
@@ -39,8 +40,9 @@ import GroupWireTesting
         let codec = DynamicCodec(spec: try TestSpecs.example("DrawTogether.gwspec"))
         var random = SeededRandom(seed: 0x5EED_0001)
         for _ in 0..<Self.rounds {
-            let value = UpsertStroke(id: UUID(uuid: random.uuidBytes()), color: Self.randomColor(&random),
-                                     point: Self.randomPoint(&random))
+            let value = UpsertStroke(
+                id: UUID(uuid: random.uuidBytes()), color: Self.randomColor(&random),
+                point: Self.randomPoint(&random))
             try compare(value, as: "UpsertStroke", codec: codec)
         }
     }
@@ -50,8 +52,9 @@ import GroupWireTesting
         var random = SeededRandom(seed: 0x5EED_0002)
         for _ in 0..<Self.rounds / 3 {
             let strokes = (0..<Int.random(in: 0...6, using: &random)).map { _ in
-                Stroke(id: UUID(uuid: random.uuidBytes()), color: Self.randomColor(&random),
-                       points: (0..<Int.random(in: 0...8, using: &random)).map { _ in Self.randomPoint(&random) })
+                Stroke(
+                    id: UUID(uuid: random.uuidBytes()), color: Self.randomColor(&random),
+                    points: (0..<Int.random(in: 0...8, using: &random)).map { _ in Self.randomPoint(&random) })
             }
             let count = random.chance(0.3) ? 0 : UInt64.random(in: 0...UInt64.max, using: &random)
             try compare(CanvasSnapshot(strokes: strokes, pointCount: count), as: "CanvasSnapshot", codec: codec)
@@ -65,8 +68,10 @@ import GroupWireTesting
             let source: MediaSource
             switch Int.random(in: 0..<3, using: &random) {
             case 0:
-                source = .catalog(CatalogItem(contentID: UUID(uuid: random.uuidBytes()),
-                                              seriesID: random.chance(0.5) ? UUID(uuid: random.uuidBytes()) : nil))
+                source = .catalog(
+                    CatalogItem(
+                        contentID: UUID(uuid: random.uuidBytes()),
+                        seriesID: random.chance(0.5) ? UUID(uuid: random.uuidBytes()) : nil))
             case 1: source = .url(random.string())
             default: source = .local
             }
@@ -85,7 +90,8 @@ import GroupWireTesting
                 position: random.double(),
                 rate: random.chance(0.5) ? 1 : random.double(),
                 isPlaying: random.chance(0.5),
-                event: random.chance(0.1) ? PlaybackEvent(rawValue: UInt32.random(in: 6...99, using: &random))
+                event: random.chance(0.1)
+                    ? PlaybackEvent(rawValue: UInt32.random(in: 6...99, using: &random))
                     : PlaybackEvent(rawValue: UInt32.random(in: 0...5, using: &random)),
                 changedBy: ParticipantRef(id: UUID(uuid: random.uuidBytes()), displayName: random.string()),
                 changedAt: _WireTimestamp.date(nanoseconds: nanoseconds),

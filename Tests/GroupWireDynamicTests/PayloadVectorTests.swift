@@ -62,7 +62,8 @@ import Testing
         #expect(error?.kind.name == failure.kind, "\(String(describing: error))")
         #expect(error?.offset == failure.offset, "\(String(describing: error))")
         let checked = wireError { () throws(WireError) in try codec.validate(payload, as: vector.type) }
-        #expect(checked?.kind.name == failure.kind && checked?.offset == failure.offset, "validate: \(String(describing: checked))")
+        #expect(
+            checked?.kind.name == failure.kind && checked?.offset == failure.offset, "validate: \(String(describing: checked))")
     }
 
     @Test(arguments: try vectors())

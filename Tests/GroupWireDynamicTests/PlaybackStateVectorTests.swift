@@ -29,7 +29,9 @@ import Testing
         for folder in ["frames", "compression"] {
             for url in try Vectors.files(under: "Spec/vectors/\(folder)") {
                 let vector = try Vectors.load(Vector.self, from: url)
-                guard let frame = vector.frame, vector.description.contains("PlaybackState") || frame.typeID == 10 else { continue }
+                guard let frame = vector.frame, vector.description.contains("PlaybackState") || frame.typeID == 10 else {
+                    continue
+                }
                 guard let hex = vector.decompressed == nil ? frame.body : vector.decompressed?.payload else {
                     continue  // a vector whose body does not decompress
                 }

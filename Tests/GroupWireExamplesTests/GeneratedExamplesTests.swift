@@ -23,6 +23,9 @@ struct GeneratedExamplesTests {
         let decoded = try PlaybackState(wirePayload: state.wirePayload())
         #expect(decoded.changedBy.displayName == "Bo")
         #expect(decoded.source == .url("u"))
-        #expect(try MessageRegistry([UpsertStroke.self, CanvasSnapshot.self, PlaybackState.self, ReadyState.self]).typeIDs == [1, 2, 10, 11])
+        #expect(
+            try MessageRegistry([UpsertStroke.self, CanvasSnapshot.self, PlaybackState.self, ReadyState.self]).typeIDs == [
+                1, 2, 10, 11,
+            ])
     }
 }

@@ -23,7 +23,8 @@ import Testing
         var limits = Limits.default
         limits.maxDecodedValues = 101  // the stroke and 100 points
         let fits = try CanvasSnapshot(wirePayload: Self.snapshot(emptyPoints: 100), limits: limits)
-        #expect(fits.strokes.count == 1 && fits.strokes[0].points.count == 100 && fits.strokes[0].points.allSatisfy { $0 == Point() })
+        #expect(
+            fits.strokes.count == 1 && fits.strokes[0].points.count == 100 && fits.strokes[0].points.allSatisfy { $0 == Point() })
         do {
             _ = try CanvasSnapshot(wirePayload: Self.snapshot(emptyPoints: 101), limits: limits)
             Issue.record("102 values decoded under a limit of 101")

@@ -10,7 +10,8 @@ struct DrawTogetherGoldenTests {
     /// The FORMAT.md payload example, byte for byte.
     static var upsertBytes: [UInt8] {
         get throws {
-            try Hex.bytes("""
+            try Hex.bytes(
+                """
                 0a 10 6f1c2a9e4b7d4e0f8a3b5c6d7e8f9a0b
                 10 02
                 1a 12 09 0000000000002940 11 0000000000000ac0

@@ -1,7 +1,7 @@
 import Foundation
 import GroupWire
-import KitchenSinkGolden
 import GroupWireTestSupport
+import KitchenSinkGolden
 import Testing
 
 /// Exercises the compiled golden Swift of Tests/Specs/KitchenSink.gwspec: every scalar,
@@ -25,8 +25,9 @@ struct KitchenSinkGoldenTests {
             byID: [exampleID: Date(timeIntervalSince1970: 4), otherID: Date(timeIntervalSince1970: 5)],
             moods: ["m": .default], items: [-5: scalars], choices: ["c": .nothing], floats: [1: .infinity]),
         defaults: Defaults(flag: false, small: 0, ratio: 0.5),
-        optionals: Optionals(flag: false, i32: 0, u64: 0, f32: 0, text: "", blob: [], id: _WireDefaults.uuid,
-                             at: _WireTimestamp.epoch, mood: .calm, inner: Scalars(), choice: .nothing))
+        optionals: Optionals(
+            flag: false, i32: 0, u64: 0, f32: 0, text: "", blob: [], id: _WireDefaults.uuid,
+            at: _WireTimestamp.epoch, mood: .calm, inner: Scalars(), choice: .nothing))
 
     @Test("Names next to the reserved ones compile and round-trip through bytes and JSON")
     func nearMisses() throws {
@@ -72,8 +73,9 @@ struct KitchenSinkGoldenTests {
     @Test("Map entries are sorted by key and always carry both key and value")
     func mapOrdering() throws {
         #expect(try Maps(byNumber: [2: "b", -1: "a"]).wirePayload() == Hex.bytes("12 05 08 01 12 01 61  12 05 08 04 12 01 62"))
-        #expect(try Maps(byFlag: [true: 1, false: 0]).wirePayload()
-            == Hex.bytes("22 0b 08 00 11 0000000000000000  22 0b 08 01 11 000000000000f03f"))
+        #expect(
+            try Maps(byFlag: [true: 1, false: 0]).wirePayload()
+                == Hex.bytes("22 0b 08 00 11 0000000000000000  22 0b 08 01 11 000000000000f03f"))
     }
 
     @Test("Spec defaults are left out, other values are written")
@@ -148,8 +150,9 @@ struct KitchenSinkGoldenTests {
 struct RecursiveGoldenTests {
     @Test("A recursive tree round-trips through arrays and maps of itself")
     func treeRoundTrips() throws {
-        let tree = Tree(label: "root", children: [Tree(label: "a"), Tree(children: [Tree(label: "deep")])],
-                        byName: ["x": Tree(label: "mapped", byName: ["y": Tree()])])
+        let tree = Tree(
+            label: "root", children: [Tree(label: "a"), Tree(children: [Tree(label: "deep")])],
+            byName: ["x": Tree(label: "mapped", byName: ["y": Tree()])])
         let bytes = tree.wirePayload()
         #expect(bytes.count == tree.wireSize)
         #expect(try Tree(wirePayload: bytes) == tree)

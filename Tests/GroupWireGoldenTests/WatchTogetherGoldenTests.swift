@@ -16,7 +16,8 @@ struct WatchTogetherGoldenTests {
 
     static var stateBytes: [UInt8] {
         get throws {
-            try Hex.bytes("""
+            try Hex.bytes(
+                """
                 0a 10 6f1c2a9e4b7d4e0f8a3b5c6d7e8f9a0b
                 1a 04 46696c6d
                 39 0000000000000000
@@ -84,7 +85,9 @@ struct WatchTogetherGoldenTests {
 
     @Test("Union payloads round-trip for each case")
     func unionCasesRoundTrip() throws {
-        for source in [MediaSource.catalog(CatalogItem(contentID: exampleID, seriesID: otherID)), .url("https://example.com/a"), .local] {
+        for source in [
+            MediaSource.catalog(CatalogItem(contentID: exampleID, seriesID: otherID)), .url("https://example.com/a"), .local,
+        ] {
             let bytes = source.wirePayload()
             #expect(bytes.count == source.wireSize)
             #expect(try MediaSource(wirePayload: bytes) == source)

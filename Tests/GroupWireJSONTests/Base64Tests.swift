@@ -12,8 +12,10 @@ import Testing
             let standard = Base64.encode(bytes)
             #expect(standard == Data(bytes).base64EncodedString())
             let url = Base64.encode(bytes, .url)
-            #expect(url == standard.replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")
-                .replacingOccurrences(of: "=", with: ""))
+            #expect(
+                url
+                    == standard.replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")
+                    .replacingOccurrences(of: "=", with: ""))
             #expect(Base64.decode(standard) == bytes)
             #expect(Base64.decode(url, .url) == bytes)
         }

@@ -18,7 +18,12 @@ import Testing
 
     @Test func valuesParseToTheirCases() throws {
         let value = try JSONParser().parse(#" {"a": [true, false, null, -1.5e3, "x"], "b": {}} "#)
-        #expect(value == .object(["a": .array([.bool(true), .bool(false), .null, .number(JSONNumber(-1500.0)!), .string("x")]), "b": .object([:])]))
+        #expect(
+            value
+                == .object([
+                    "a": .array([.bool(true), .bool(false), .null, .number(JSONNumber(-1500.0)!), .string("x")]),
+                    "b": .object([:]),
+                ]))
     }
 
     @Test func integersKeepEveryDigit() throws {
@@ -40,7 +45,9 @@ import Testing
     @Test func theWriterSortsKeysAndEscapesControlCharacters() throws {
         let value: JSONValue = ["b": 1, "a": ["x\n\u{1}", 2.5, nil, true]]
         #expect(JSONWriter().string(value) == #"{"a":["x\n\u0001",2.5,null,true],"b":1}"#)
-        #expect(JSONWriter(prettyPrinted: true).string(value) == "{\n  \"a\": [\n    \"x\\n\\u0001\",\n    2.5,\n    null,\n    true\n  ],\n  \"b\": 1\n}")
+        #expect(
+            JSONWriter(prettyPrinted: true).string(value)
+                == "{\n  \"a\": [\n    \"x\\n\\u0001\",\n    2.5,\n    null,\n    true\n  ],\n  \"b\": 1\n}")
         #expect(try JSONParser().parse(JSONWriter().string(value)) == value)
     }
 
@@ -100,8 +107,9 @@ import Testing
     }
 
     @Test func nonFiniteDoublesHaveTheOneSpellingOfFormatMDAndReadBack() {
-        #expect([JSONValue.double(.nan), .double(.infinity), .double(-.infinity), .float(-.infinity)]
-            == [.string("NaN"), .string("Infinity"), .string("-Infinity"), .string("-Infinity")])
+        #expect(
+            [JSONValue.double(.nan), .double(.infinity), .double(-.infinity), .float(-.infinity)]
+                == [.string("NaN"), .string("Infinity"), .string("-Infinity"), .string("-Infinity")])
         #expect(JSONValue.nonFiniteDouble(named: "Infinity") == .infinity)
         #expect(JSONValue.nonFiniteDouble(named: "-Infinity") == -.infinity)
         #expect(JSONValue.nonFiniteDouble(named: "NaN")?.isNaN == true)

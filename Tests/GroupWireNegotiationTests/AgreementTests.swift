@@ -15,16 +15,20 @@ import Testing
     }
 
     static func broken() throws -> SpecSet {
-        try SpecCompiler().compile(entry: RepositoryPaths.path("Tests/Specs/Negotiation/DrawTogether-breaking.gwspec"),
-                                   loader: FileSpecLoader()).checkedSpec()
+        try SpecCompiler().compile(
+            entry: RepositoryPaths.path("Tests/Specs/Negotiation/DrawTogether-breaking.gwspec"),
+            loader: FileSpecLoader()
+        ).checkedSpec()
     }
 
     /// The verdict `spec diff` gives a reader of `reader` on data written by `writer`, as
     /// the agreement names it.
     static func diffVerdict(reader: SpecSet, writer: SpecSet, typeID: UInt64) -> TypeVerdict? {
         let readerIsOld = (reader.package?.version ?? 0) < (writer.package?.version ?? 0)
-        let report = readerIsOld ? CompatibilityChecker.compare(old: reader, new: writer)
-                                 : CompatibilityChecker.compare(old: writer, new: reader)
+        let report =
+            readerIsOld
+            ? CompatibilityChecker.compare(old: reader, new: writer)
+            : CompatibilityChecker.compare(old: writer, new: reader)
         guard let message = report.messages.first(where: { $0.typeID == typeID }) else { return nil }
         let verdict = readerIsOld ? message.oldReaderNewData : message.newReaderOldData
         let readerName = readerIsOld ? message.oldName : message.newName
@@ -114,8 +118,9 @@ import Testing
         #expect(agreement.sending.codec == 1 && agreement.sending.dictionaryID == 7)
         #expect(agreement.receiving.codec == 1 && agreement.receiving.dictionaryID == 7)
         #expect(agreement.dictionaryConflicts == [8])
-        let only8 = Agreement(local: Hello(codecs: [HelloCodec(codec: 1, dictionaries: [b])]),
-                              remote: Hello(codecs: [HelloCodec(codec: 1, dictionaries: [bOther])]))
+        let only8 = Agreement(
+            local: Hello(codecs: [HelloCodec(codec: 1, dictionaries: [b])]),
+            remote: Hello(codecs: [HelloCodec(codec: 1, dictionaries: [bOther])]))
         #expect(only8.sending.dictionaryID == 0 && only8.sending.codec == 1 && only8.dictionaryConflicts == [8])
     }
 
@@ -131,8 +136,11 @@ import Testing
     @Test func noSharedVersionOrAnotherPackageMakesThePeerIncompatibleWithTheReason() throws {
         let disjoint = Agreement(local: Hello(envelopeVersions: 1...1), remote: Hello(envelopeVersions: 2...4))
         #expect(disjoint.envelopeVersion == nil)
-        #expect(disjoint.status == .incompatible(NegotiationFailure(
-            .noCommonVersion, "envelope versions 1 here and 2-4 there do not overlap")))
+        #expect(
+            disjoint.status
+                == .incompatible(
+                    NegotiationFailure(
+                        .noCommonVersion, "envelope versions 1 here and 2-4 there do not overlap")))
         let draw = try Self.hello(try ExampleSpecs.spec("DrawTogether"))
         let watch = try Self.hello(try ExampleSpecs.spec("WatchTogether"))
         guard case .incompatible(let failure) = Agreement(local: draw, remote: watch).status else {

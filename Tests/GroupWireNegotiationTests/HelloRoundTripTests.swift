@@ -12,7 +12,12 @@ import Testing
     func aHelloBuiltFromAnExampleSpecDecodesToTheSameHelloAndBytes(_ name: String) throws {
         let spec = try ExampleSpecs.spec(name)
         let hello = Hello(
-            envelopeVersions: 1...1, codecs: [HelloCodec(codec: 1, dictionaries: [HelloDictionary(id: 4242, contentHash: DictionaryHash(value: 0x0123_4567_89ab_cdef))])],
+            envelopeVersions: 1...1,
+            codecs: [
+                HelloCodec(
+                    codec: 1, dictionaries: [HelloDictionary(id: 4242, contentHash: DictionaryHash(value: 0x0123_4567_89ab_cdef))]
+                )
+            ],
             maxFrameSize: 1_200, maxMessageSize: 1 << 20, schema: try HelloSchema(spec: spec))
         let body = try hello.payload()
         let decoded = try Hello(payload: body)
@@ -33,12 +38,16 @@ import Testing
         let decoded = try Hello(payload: body)
         #expect(decoded.codecs.isEmpty)
         #expect(decoded.maxFrameSize == 65_536 && decoded.maxMessageSize == 16 << 20 && decoded.schema == nil)
+        // The engine a participant falls back on when its own hello cannot be made announces this body.
+        #expect(NegotiationEngine<Int>.inert.helloBody == body && NegotiationEngine<Int>.inert.hello == Hello())
     }
 
     /// Every pair of DrawTogether versions, in both directions: the verdicts on models read
     /// back from hellos equal those on the compiled specs (`groupwire spec diff`'s).
-    @Test(arguments: [("DrawTogether", "DrawTogether-v2"), ("DrawTogether", "DrawTogether-v3"), ("DrawTogether-v2", "DrawTogether-v3"),
-                      ("DrawTogether-v3", "DrawTogether"), ("WatchTogether", "DrawTogether")])
+    @Test(arguments: [
+        ("DrawTogether", "DrawTogether-v2"), ("DrawTogether", "DrawTogether-v3"), ("DrawTogether-v2", "DrawTogether-v3"),
+        ("DrawTogether-v3", "DrawTogether"), ("WatchTogether", "DrawTogether"),
+    ])
     func theModelReadFromAHelloGivesTheVerdictsAndRulesOfTheOriginalSpecs(_ old: String, _ new: String) throws {
         let oldSpec = try ExampleSpecs.spec(old)
         let newSpec = try ExampleSpecs.spec(new)
@@ -52,14 +61,18 @@ import Testing
         for (reader, writer) in [(oldSpec, newSpec), (newSpec, oldSpec)] {
             let readerRead = reader == oldSpec ? oldRead : newRead
             let writerRead = writer == oldSpec ? oldRead : newRead
-            #expect(ReaderWriterCompatibility(reader: readerRead, writer: writerRead).messages
+            #expect(
+                ReaderWriterCompatibility(reader: readerRead, writer: writerRead).messages
                     == ReaderWriterCompatibility(reader: reader, writer: writer).messages)
         }
     }
 
     @Test func drawTogetherV3SaysWhyAV1ReaderCannotReadItsSnapshots() throws {
-        let v1 = try #require(try Hello(payload: try Hello(schema: try HelloSchema(spec: try ExampleSpecs.spec("DrawTogether"))).payload()).schema)
-        let v3 = try #require(try Hello(payload: try Hello(schema: try HelloSchema(spec: try ExampleSpecs.spec("DrawTogether-v3"))).payload()).schema)
+        let v1 = try #require(
+            try Hello(payload: try Hello(schema: try HelloSchema(spec: try ExampleSpecs.spec("DrawTogether"))).payload()).schema)
+        let v3 = try #require(
+            try Hello(payload: try Hello(schema: try HelloSchema(spec: try ExampleSpecs.spec("DrawTogether-v3"))).payload())
+                .schema)
         let verdicts = ReaderWriterCompatibility(reader: v1.spec, writer: v3.spec)
         #expect(verdicts.messages.map(\.writerName) == ["UpsertStroke", "CanvasSnapshot"])
         #expect(verdicts.messages.allSatisfy { $0.verdict != .same })

@@ -34,8 +34,9 @@ import Testing
         let identity = try Hello(schema: schema).payload().count - bare.count - Self.tableBytes(schema)
         let table = hello.count - bare.count - identity
         let canonical = Array(Self.canonical(spec).utf8)
-        return Sizes(source: try ExampleSpecs.sourceBytes(name), canonical: canonical.count, canonicalZstd: try zstd(canonical),
-                     table: table, tableZstd: try zstd(Array(hello.suffix(table))), hello: hello.count)
+        return Sizes(
+            source: try ExampleSpecs.sourceBytes(name), canonical: canonical.count, canonicalZstd: try zstd(canonical),
+            table: table, tableZstd: try zstd(Array(hello.suffix(table))), hello: hello.count)
     }
 
     /// The canonical text a hello would carry instead of the table: the spec's, plus the
@@ -45,7 +46,8 @@ import Testing
         for message in spec.messages { names.formUnion(spec.closure(of: message.name)) }
         for declaration in spec.entry?.declarations ?? [] { names.formUnion(spec.closure(of: declaration.name)) }
         let header = spec.package.map { "package \($0.name) \($0.version)\n" } ?? ""
-        return header + names.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }.compactMap { spec.canonicalBlock(of: $0) }.joined()
+        return header
+            + names.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }.compactMap { spec.canonicalBlock(of: $0) }.joined()
     }
 
     static func tableBytes(_ schema: HelloSchema) throws -> Int {

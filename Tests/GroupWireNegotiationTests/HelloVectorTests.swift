@@ -62,10 +62,11 @@ import Testing
     @Test func everyContradictionHasAVector() throws {
         let vectors = try Self.vectors()
         #expect(vectors.count >= 16)
-        #expect(Set(vectors.compactMap(\.error?.kind)) == [
-            "invalidVersionRange", "invalidValue", "missingField", "duplicateCodec", "duplicateTypeID", "fingerprintMismatch",
-            "invalidSchema", "typeMismatch",
-        ])
+        #expect(
+            Set(vectors.compactMap(\.error?.kind)) == [
+                "invalidVersionRange", "invalidValue", "missingField", "duplicateCodec", "duplicateTypeID", "fingerprintMismatch",
+                "invalidSchema", "typeMismatch",
+            ])
     }
 
     @Test(arguments: try vectors().filter { $0.hello != nil })
@@ -77,7 +78,9 @@ import Testing
         #expect(hello.maxFrameSize == fields.maxFrameSize && hello.maxMessageSize == fields.maxMessageSize)
         #expect(hello.codecs.map(\.codec) == fields.codecs.map(\.codec))
         #expect(hello.codecs.map { $0.dictionaries.map(\.id) } == fields.codecs.map { $0.dictionaries.map(\.id) })
-        #expect(hello.codecs.map { $0.dictionaries.map(\.contentHash.description) } == fields.codecs.map { $0.dictionaries.map(\.hash) })
+        #expect(
+            hello.codecs.map { $0.dictionaries.map(\.contentHash.description) }
+                == fields.codecs.map { $0.dictionaries.map(\.hash) })
         if let spec = fields.spec {
             let schema = try #require(hello.schema)
             #expect(schema.package == spec.package && schema.version == spec.version)

@@ -76,7 +76,8 @@ import Testing
         var engine = try Engine(hello: try Self.hello("DrawTogether"), configuration: Self.configuration)
         _ = engine.joined(2, now: .zero)
         let outputs = engine.received(hello: [0x08, 0x02, 0x10, 0x01], from: 2, now: .zero)
-        let expected = NegotiationFailure(.invalidHello, "invalidVersionRange at offset 2: envelope versions 2...1 are upside down")
+        let expected = NegotiationFailure(
+            .invalidHello, "invalidVersionRange at offset 2: envelope versions 2...1 are upside down")
         #expect(outputs == [.incompatible(2, expected)])
         #expect(engine.state(of: 2) == .incompatible(expected))
         // The same malformed hello again: nothing new to say.
@@ -93,7 +94,10 @@ import Testing
         var engine = try Engine(hello: Hello(envelopeVersions: 1...1), configuration: Self.configuration)
         _ = engine.joined(4, now: .zero)
         let outputs = engine.received(hello: try Hello(envelopeVersions: 2...9).payload(), from: 4, now: .zero)
-        #expect(outputs == [.incompatible(4, NegotiationFailure(.noCommonVersion, "envelope versions 1 here and 2-9 there do not overlap"))])
+        #expect(
+            outputs == [
+                .incompatible(4, NegotiationFailure(.noCommonVersion, "envelope versions 1 here and 2-9 there do not overlap"))
+            ])
     }
 
     @Test func anUpdateSendsTheNewHelloToEveryPeerAndDecidesAgain() throws {

@@ -36,8 +36,9 @@ import Testing
 
     @Test func aClientThatStopsReadingIsDroppedAsTooSlowWhileTheOthersGetEverything() async throws {
         let handler = InMemoryLogHandler()
-        let relay = RelayServer(configuration: RelayServerConfiguration(secret: RelayServerTests.secret, maxQueuedBytes: 1 << 20),
-                                logger: Logger(label: "test") { _ in handler })
+        let relay = RelayServer(
+            configuration: RelayServerConfiguration(secret: RelayServerTests.secret, maxQueuedBytes: 1 << 20),
+            logger: Logger(label: "test") { _ in handler })
         try await RelayServerTests.serving(relay) { port in
             let frozen = try StalledClient(port: port, token: try Self.token("frozen"))
             defer { frozen.close() }
@@ -80,7 +81,8 @@ import Testing
             let ada = try await RelayTransport.connect(host: "127.0.0.1", port: port, token: try Self.token("ada"))
             let bo = try await RelayTransport.connect(host: "127.0.0.1", port: port, token: try Self.token("bo"))
             let boEvents = Events(bo)
-            let cy = try await RelayTransport.connect(host: "127.0.0.1", port: port, token: try Self.token("cy", room: "elsewhere"))
+            let cy = try await RelayTransport.connect(
+                host: "127.0.0.1", port: port, token: try Self.token("cy", room: "elsewhere"))
             let frame = [UInt8](repeating: 5, count: 100)
             for _ in 0..<3 { try await ada.send(frame, to: .all) }
             try await eventually("bo to get ada's three frames") { boEvents.messages.count == 3 }
@@ -89,15 +91,22 @@ import Testing
             let traffic = try await Self.scrape(port)
             #expect(traffic["groupwire_relay_rooms"] == 2 && traffic["groupwire_relay_participants"] == 3)
             #expect(traffic["groupwire_relay_connections_total"] == 3)
-            #expect(traffic["groupwire_relay_frames_received_total"] == 3 && traffic["groupwire_relay_bytes_received_total"] == Double(3 * sent))
+            #expect(
+                traffic["groupwire_relay_frames_received_total"] == 3
+                    && traffic["groupwire_relay_bytes_received_total"] == Double(3 * sent))
             // Only bo shares ada's room.
             #expect(traffic["groupwire_relay_frames_delivered_total"] == 3)
             #expect(traffic["groupwire_relay_bytes_delivered_total"] == Double(3 * delivered))
 
-            let wrongSecret = try AccessToken(room: "canvas-7", identity: "eve", expiresAt: Int64(Date().timeIntervalSince1970) + 60)
-                .signed(secret: Array("another secret".utf8))
-            await #expect(throws: RelayConnectError.self) { _ = try await RelayTransport.connect(host: "127.0.0.1", port: port, token: wrongSecret) }
-            let flooder = try await RelayTransport.connect(host: "127.0.0.1", port: port, token: try Self.token("flooder", room: "elsewhere"))
+            let wrongSecret = try AccessToken(
+                room: "canvas-7", identity: "eve", expiresAt: Int64(Date().timeIntervalSince1970) + 60
+            )
+            .signed(secret: Array("another secret".utf8))
+            await #expect(throws: RelayConnectError.self) {
+                _ = try await RelayTransport.connect(host: "127.0.0.1", port: port, token: wrongSecret)
+            }
+            let flooder = try await RelayTransport.connect(
+                host: "127.0.0.1", port: port, token: try Self.token("flooder", room: "elsewhere"))
             let flooderEvents = Events(flooder)
             for index in 0..<100 {
                 do { try await flooder.send([UInt8(index)], to: .all) } catch { break }
@@ -109,7 +118,9 @@ import Testing
             let after = try await Self.scrape(port)
             #expect(after["groupwire_relay_refusals_total{status=\"401\"}"] == 1)
             #expect(after["groupwire_relay_drops_total{reason=\"rateLimited\"}"] == 1)
-            #expect(after["groupwire_relay_drops_total{reason=\"replaced\"}"] == nil, "a replaced connection is a reconnect, not a drop")
+            #expect(
+                after["groupwire_relay_drops_total{reason=\"replaced\"}"] == nil,
+                "a replaced connection is a reconnect, not a drop")
             #expect(after["groupwire_relay_reconnects_total"] == 1)
             #expect(after["groupwire_relay_connections_total"] == 5)
             #expect(after["groupwire_relay_participants"] == 3 && after["groupwire_relay_rooms"] == 2)
@@ -121,7 +132,8 @@ import Testing
     }
 
     @Test func noMetricsPathServesNoMetrics() async throws {
-        try await RelayServerTests.withRelay(RelayServerConfiguration(secret: RelayServerTests.secret, metricsPath: nil)) { _, port in
+        try await RelayServerTests.withRelay(RelayServerConfiguration(secret: RelayServerTests.secret, metricsPath: nil)) {
+            _, port in
             let answer = try await LoopbackSocket.httpGet(port: port, path: "/metrics")
             #expect(answer.hasPrefix("HTTP/1.1 404"), "\(answer.prefix(80))")
         }
@@ -132,8 +144,9 @@ import Testing
         // The drain timeout runs on a clock the test moves.
         let clock = VirtualClock()
         let relay = RelayServer(
-            configuration: RelayServerConfiguration(secret: RelayServerTests.secret, maxQueuedBytes: 64 << 20, drainTimeout: .seconds(5),
-                                                    clock: TimerClock(clock)),
+            configuration: RelayServerConfiguration(
+                secret: RelayServerTests.secret, maxQueuedBytes: 64 << 20, drainTimeout: .seconds(5),
+                clock: TimerClock(clock)),
             logger: Logger(label: "test") { _ in handler })
         let port = try await relay.start(host: "127.0.0.1", port: 0)
         let frozen = try StalledClient(port: port, token: try Self.token("frozen"))
@@ -166,7 +179,8 @@ import Testing
     }
 
     @Test func asAServiceTheRelayStopsOnGracefulShutdownAndTellsEveryClient() async throws {
-        let relay = RelayServer(configuration: RelayServerConfiguration(secret: RelayServerTests.secret), logger: RelayServerTests.quiet)
+        let relay = RelayServer(
+            configuration: RelayServerConfiguration(secret: RelayServerTests.secret), logger: RelayServerTests.quiet)
         let bound = Mutex<Int?>(nil)
         let service = RelayService(relay: relay, host: "127.0.0.1", port: 0) { port in bound.withLock { $0 = port } }
         let group = ServiceGroup(services: [service], logger: RelayServerTests.quiet)
@@ -195,7 +209,9 @@ import Testing
             await sending.value
             for (client, clientEvents) in zip(clients, events) {
                 try await eventually("\(client.welcome.you.identity)'s events to end") { clientEvents.finished.withLock { $0 } }
-                #expect(client.relayError?.code == .shuttingDown, "\(client.welcome.you.identity): \(String(describing: client.relayError))")
+                #expect(
+                    client.relayError?.code == .shuttingDown,
+                    "\(client.welcome.you.identity): \(String(describing: client.relayError))")
             }
             #expect(relay.census.isEmpty)
         } catch {

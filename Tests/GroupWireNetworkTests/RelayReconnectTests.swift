@@ -30,7 +30,11 @@ import Testing
 
         /// The bodies of the frames delivered (the layer hands frames on with its header).
         var bodies: [[UInt8]] {
-            items.withLock { $0.compactMap { if case .message(let message) = $0 { try? FrameDecoder().decode(message.bytes).body } else { nil } } }
+            items.withLock {
+                $0.compactMap {
+                    if case .message(let message) = $0 { try? FrameDecoder().decode(message.bytes).body } else { nil }
+                }
+            }
         }
         var joined: [ParticipantID] { items.withLock { $0.compactMap { if case .joined(let id) = $0 { id } else { nil } } } }
         var left: [ParticipantID] { items.withLock { $0.compactMap { if case .left(let id) = $0 { id } else { nil } } } }
@@ -40,20 +44,26 @@ import Testing
         let handler = InMemoryLogHandler()
         // The grace period runs on a clock that stands still: however long a busy machine
         // takes to reconnect, nobody's place runs out (the grace's meaning has its own test).
-        let relay = RelayServer(configuration: RelayServerConfiguration(secret: RelayServerTests.secret, reconnectGrace: .seconds(3),
-                                                                         clock: TimerClock(VirtualClock())),
-                                logger: Logger(label: "test") { _ in handler })
+        let relay = RelayServer(
+            configuration: RelayServerConfiguration(
+                secret: RelayServerTests.secret, reconnectGrace: .seconds(3),
+                clock: TimerClock(VirtualClock())),
+            logger: Logger(label: "test") { _ in handler })
         try await RelayServerTests.serving(relay) { port in
             // The clients keep trying for as long as the test may take; their peer timeout
             // likewise never runs out before they are back.
             let patient = RelayReconnect(within: .seconds(120))
             var layer = DeliveryConfiguration()
             layer.peerTimeout = .seconds(120)
-            let adaRelay = try await RelayTransport.connect(host: "127.0.0.1", port: port, token: try RelayServerTests.token("ada"),
-                                                            reconnect: patient)
-            let boRelay = try await RelayTransport.connect(host: "127.0.0.1", port: port, token: try RelayServerTests.token("bo"),
-                                                           reconnect: patient)
-            #expect(!adaRelay.guarantees.isReliable && !adaRelay.guarantees.isOrdered, "a reconnecting transport can lose what is in flight")
+            let adaRelay = try await RelayTransport.connect(
+                host: "127.0.0.1", port: port, token: try RelayServerTests.token("ada"),
+                reconnect: patient)
+            let boRelay = try await RelayTransport.connect(
+                host: "127.0.0.1", port: port, token: try RelayServerTests.token("bo"),
+                reconnect: patient)
+            #expect(
+                !adaRelay.guarantees.isReliable && !adaRelay.guarantees.isOrdered,
+                "a reconnecting transport can lose what is in flight")
             let ada = DeliveryTransport(over: adaRelay, configuration: layer)
             let bo = DeliveryTransport(over: boRelay, configuration: layer)
             #expect(!ada.isPassThrough)
@@ -64,11 +74,12 @@ import Testing
                 adaGot.joined == [bo.localParticipant] && boGot.joined == [ada.localParticipant]
             }
 
-            let bodies = (0..<300).map { index in [UInt8(index >> 8), UInt8(index & 0xFF)] + [UInt8](repeating: 0x61, count: 200) }
+            let bodies = (0..<300).map { index in [UInt8(index >> 8), UInt8(index & 0xFF)] + [UInt8](repeating: 0x61, count: 200)
+            }
             let frames = try bodies.map { try FrameEncoder().encode(Frame(typeID: 1, body: $0)) }
             for (index, frame) in frames.enumerated() {
                 if index == 100 { adaRelay.cutConnection() }  // the sender's connection
-                if index == 200 { boRelay.cutConnection() }   // the receiver's
+                if index == 200 { boRelay.cutConnection() }  // the receiver's
                 try await ada.send([frame], to: .all, mode: .reliable)
                 // Paces the sends on purpose, so that both cuts fall while frames are in flight.
                 if index % 10 == 0 { try await Task.sleep(for: .milliseconds(2)) }
@@ -78,7 +89,9 @@ import Testing
             try await eventually("bo to get all 300 frames") { boGot.bodies.count >= 300 }
             // Compared by number: a mismatch names the first frames out of place, not 60 KB.
             let got = boGot.bodies.map { Int($0[0]) << 8 | Int($0[1]) }
-            #expect(got == Array(0..<300), "every frame once, in order; first differences: \(zip(got, 0...).filter { $0 != $1 }.prefix(5))")
+            #expect(
+                got == Array(0..<300),
+                "every frame once, in order; first differences: \(zip(got, 0...).filter { $0 != $1 }.prefix(5))")
             #expect(boGot.bodies == bodies)
             try await eventually("ada to get bo's frame") { adaGot.bodies == [[0xB0]] }
             try await eventually("both reconnects") { adaRelay.statistics.reconnects == 1 && boRelay.statistics.reconnects == 1 }
@@ -100,11 +113,14 @@ import Testing
     @Test func aParticipantNotBackWithinTheGraceLeavesThenAndOneThatClosesLeavesAtOnce() async throws {
         let handler = InMemoryLogHandler()
         let clock = VirtualClock()
-        let relay = RelayServer(configuration: RelayServerConfiguration(secret: RelayServerTests.secret, reconnectGrace: .milliseconds(500),
-                                                                         clock: TimerClock(clock)),
-                                logger: Logger(label: "test") { _ in handler })
+        let relay = RelayServer(
+            configuration: RelayServerConfiguration(
+                secret: RelayServerTests.secret, reconnectGrace: .milliseconds(500),
+                clock: TimerClock(clock)),
+            logger: Logger(label: "test") { _ in handler })
         try await RelayServerTests.serving(relay) { port in
-            let watcher = try await RelayTransport.connect(host: "127.0.0.1", port: port, token: try RelayServerTests.token("watcher"))
+            let watcher = try await RelayTransport.connect(
+                host: "127.0.0.1", port: port, token: try RelayServerTests.token("watcher"))
             let watched = Events(watcher)
             // No reconnecting: the cut connection stays gone.
             let ada = try await RelayTransport.connect(host: "127.0.0.1", port: port, token: try RelayServerTests.token("ada"))
@@ -120,8 +136,10 @@ import Testing
             // ada is kept for the grace period: 499 ms of it pass and she is still there
             // (a marker from the watcher's side of the room comes back before any leave).
             clock.advance(by: .milliseconds(499))
-            let marker = try await RelayTransport.connect(host: "127.0.0.1", port: port, token: try RelayServerTests.token("marker"))
-            #expect(marker.welcome.members.map(\.identity).sorted() == ["ada", "watcher"], "ada keeps her place within the grace")
+            let marker = try await RelayTransport.connect(
+                host: "127.0.0.1", port: port, token: try RelayServerTests.token("marker"))
+            #expect(
+                marker.welcome.members.map(\.identity).sorted() == ["ada", "watcher"], "ada keeps her place within the grace")
             await marker.close()
             try await eventually("the watcher to see the marker come and go") {
                 departures() == [bo.localParticipant, marker.localParticipant]
@@ -142,18 +160,23 @@ import Testing
     }
 
     @Test func aCutClientWaitsForItsPauseOnItsOwnClockBeforeItDialsAgain() async throws {
-        let relay = RelayServer(configuration: RelayServerConfiguration(secret: RelayServerTests.secret, reconnectGrace: .seconds(30),
-                                                                         clock: TimerClock(VirtualClock())),
-                                logger: RelayServerTests.quiet)
+        let relay = RelayServer(
+            configuration: RelayServerConfiguration(
+                secret: RelayServerTests.secret, reconnectGrace: .seconds(30),
+                clock: TimerClock(VirtualClock())),
+            logger: RelayServerTests.quiet)
         try await RelayServerTests.serving(relay) { port in
             let clock = VirtualClock()
-            let ada = try await RelayTransport.connect(host: "127.0.0.1", port: port, token: try RelayServerTests.token("ada"),
-                                                       reconnect: RelayReconnect(within: .seconds(3), firstDelay: .milliseconds(100)),
-                                                       clock: TimerClock(clock))
+            let ada = try await RelayTransport.connect(
+                host: "127.0.0.1", port: port, token: try RelayServerTests.token("ada"),
+                reconnect: RelayReconnect(within: .seconds(3), firstDelay: .milliseconds(100)),
+                clock: TimerClock(clock))
             let adaEvents = Events(ada)
             ada.cutConnection()
             // The first pause is set on the client's clock; while it stands still nothing is dialled.
-            try await eventually("the reconnect loop to wait for its first pause") { clock.deadlines.contains(.milliseconds(100)) }
+            try await eventually("the reconnect loop to wait for its first pause") {
+                clock.deadlines.contains(.milliseconds(100))
+            }
             clock.advance(by: .milliseconds(99))
             #expect(clock.deadlines.contains(.milliseconds(100)) && ada.statistics.reconnects == 0)
             clock.advance(by: .milliseconds(1))
@@ -169,8 +192,9 @@ import Testing
     }
 
     @Test func aNewcomerDuringTheGraceSeesTheAbsentParticipantAsAMember() async throws {
-        let relay = RelayServer(configuration: RelayServerConfiguration(secret: RelayServerTests.secret, reconnectGrace: .seconds(30)),
-                                logger: RelayServerTests.quiet)
+        let relay = RelayServer(
+            configuration: RelayServerConfiguration(secret: RelayServerTests.secret, reconnectGrace: .seconds(30)),
+            logger: RelayServerTests.quiet)
         try await RelayServerTests.serving(relay) { port in
             let ada = try await RelayTransport.connect(host: "127.0.0.1", port: port, token: try RelayServerTests.token("ada"))
             ada.cutConnection()
@@ -183,7 +207,11 @@ import Testing
             #expect(again.localParticipant == ada.localParticipant && again.welcome.members.map(\.identity) == ["bo"])
             try await again.send([1], to: .all)
             try await eventually("bo to get ada's frame") { boEvents.messages.count == 1 }
-            #expect(boEvents.all == [.joined(ada.localParticipant), .message(TransportMessage(source: ada.localParticipant, bytes: [1], arrival: .zero))])
+            #expect(
+                boEvents.all == [
+                    .joined(ada.localParticipant),
+                    .message(TransportMessage(source: ada.localParticipant, bytes: [1], arrival: .zero)),
+                ])
             await again.close()
             await bo.close()
         }

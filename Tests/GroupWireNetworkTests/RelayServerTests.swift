@@ -21,12 +21,15 @@ import Testing
     static let quiet = Logger(label: "test") { _ in SwiftLogNoOpLogHandler() }
 
     static func token(_ identity: String, room: String = "canvas-7", expiresIn: Int64 = 600) throws -> String {
-        try AccessToken(room: room, identity: identity, expiresAt: Int64(Date().timeIntervalSince1970) + expiresIn).signed(secret: secret)
+        try AccessToken(room: room, identity: identity, expiresAt: Int64(Date().timeIntervalSince1970) + expiresIn).signed(
+            secret: secret)
     }
 
     /// Runs `body` against a relay on a free loopback port, and stops the relay however `body` ends.
-    static func withRelay(_ configuration: RelayServerConfiguration = RelayServerConfiguration(secret: secret),
-                          _ body: (RelayServer, Int) async throws -> Void) async throws {
+    static func withRelay(
+        _ configuration: RelayServerConfiguration = RelayServerConfiguration(secret: secret),
+        _ body: (RelayServer, Int) async throws -> Void
+    ) async throws {
         let relay = RelayServer(configuration: configuration, logger: Self.quiet)
         try await serving(relay) { port in try await body(relay, port) }
     }
@@ -70,11 +73,13 @@ import Testing
         try await Self.withRelay { relay, port in
             let ada = try await RelayTransport.connect(host: "127.0.0.1", port: port, token: try Self.token("ada"))
             let adaEvents = Events(ada)
-            let bo = try await RelayTransport.connect(host: "127.0.0.1", port: port, token: try Self.token("bo"), inSubprotocol: true)
+            let bo = try await RelayTransport.connect(
+                host: "127.0.0.1", port: port, token: try Self.token("bo"), inSubprotocol: true)
             let boEvents = Events(bo)
             let cy = try await RelayTransport.connect(host: "127.0.0.1", port: port, token: try Self.token("cy"))
             let cyEvents = Events(cy)
-            let dan = try await RelayTransport.connect(host: "127.0.0.1", port: port, token: try Self.token("dan", room: "other-room"))
+            let dan = try await RelayTransport.connect(
+                host: "127.0.0.1", port: port, token: try Self.token("dan", room: "other-room"))
             let danEvents = Events(dan)
 
             #expect(ada.localParticipant.uuid == RelayIdentity.participantID(room: "canvas-7", identity: "ada"))
@@ -89,8 +94,12 @@ import Testing
             try await eventually("the frames to arrive") { boEvents.messages.count == 1 && cyEvents.messages.count == 2 }
             #expect(boEvents.messages.map(\.bytes) == [[1, 2, 3]] && boEvents.messages.map(\.source) == [ada.localParticipant])
             // Each sender's frames keep their order; two senders' frames interleave as they arrive.
-            #expect(Set(cyEvents.messages.map { [UInt8]($0.source.description.utf8) + [0] + $0.bytes })
-                        == [Array(ada.localParticipant.description.utf8) + [0, 1, 2, 3], Array(bo.localParticipant.description.utf8) + [0, 4, 5]])
+            #expect(
+                Set(cyEvents.messages.map { [UInt8]($0.source.description.utf8) + [0] + $0.bytes })
+                    == [
+                        Array(ada.localParticipant.description.utf8) + [0, 1, 2, 3],
+                        Array(bo.localParticipant.description.utf8) + [0, 4, 5],
+                    ])
             #expect(adaEvents.messages.isEmpty)
             #expect(danEvents.all.isEmpty, "another room hears nothing")
             #expect(relay.census == ["canvas-7": 3, "other-room": 1])
@@ -108,22 +117,28 @@ import Testing
     @Test func aTokenForAnotherSecretOrPastItsExpiryGetsNoRoom() async throws {
         try await Self.withRelay { _, port in
             let expired = try AccessToken(room: "canvas-7", identity: "eve", expiresAt: 1).signed(secret: Self.secret)
-            let forged = try AccessToken(room: "canvas-7", identity: "eve", expiresAt: Int64.max).signed(secret: Array("guess".utf8))
+            let forged = try AccessToken(room: "canvas-7", identity: "eve", expiresAt: Int64.max).signed(
+                secret: Array("guess".utf8))
             let expiredAnswer = try await LoopbackSocket.httpGet(port: port, path: "/v1/connect?token=\(expired)")
             #expect(expiredAnswer.hasPrefix("HTTP/1.1 401 Unauthorized\r\n"))
             #expect(expiredAnswer.contains("\r\n\r\ntokenExpired: the token expired at 1, it is "))
             let forgedAnswer = try await LoopbackSocket.httpGet(port: port, path: "/v1/connect?token=\(forged)")
-            #expect(forgedAnswer.hasPrefix("HTTP/1.1 401") && forgedAnswer.hasSuffix("invalidToken: the signature does not match\n"))
+            #expect(
+                forgedAnswer.hasPrefix("HTTP/1.1 401") && forgedAnswer.hasSuffix("invalidToken: the signature does not match\n"))
             let elsewhere = try await LoopbackSocket.httpGet(port: port, path: "/elsewhere")
-            #expect(elsewhere.hasPrefix("HTTP/1.1 404") && elsewhere.hasSuffix("the relay listens on /v1/connect, not /elsewhere\n"))
+            #expect(
+                elsewhere.hasPrefix("HTTP/1.1 404") && elsewhere.hasSuffix("the relay listens on /v1/connect, not /elsewhere\n"))
             // The client says what the relay answered: the status and the token's problem.
-            for (token, reason) in [(expired, "tokenExpired: the token expired at 1, it is "), (forged, "invalidToken: the signature does not match"),
-                                    ("", "invalidToken: no token")] {
+            for (token, reason) in [
+                (expired, "tokenExpired: the token expired at 1, it is "), (forged, "invalidToken: the signature does not match"),
+                ("", "invalidToken: no token"),
+            ] {
                 do throws(RelayConnectError) {
                     _ = try await RelayTransport.connect(host: "127.0.0.1", port: port, token: token)
                     Issue.record("a connection with token '\(token)' was accepted")
                 } catch {
-                    #expect(error.status == 401 && error.reason.hasPrefix("the relay refused the connection: \(reason)"), "\(error)")
+                    #expect(
+                        error.status == 401 && error.reason.hasPrefix("the relay refused the connection: \(reason)"), "\(error)")
                 }
             }
 
@@ -136,7 +151,10 @@ import Testing
             let adaEvents = Events(ada)
             var offenders: [(RelayTransport, Events, RelayErrorCode)] = []
             for (identity, message, asText, code) in [
-                ("big", RelayMessage.send(to: nil, frame: Array(repeating: 7, count: 1_025)).encoded(), false, RelayErrorCode.frameTooLarge),
+                (
+                    "big", RelayMessage.send(to: nil, frame: Array(repeating: 7, count: 1_025)).encoded(), false,
+                    RelayErrorCode.frameTooLarge
+                ),
                 ("forger", RelayMessage.deliver(from: ada.localParticipant.uuid, frame: [9]).encoded(), false, .malformed),
                 ("texter", Array("hello".utf8), true, .malformed),
             ] {
@@ -147,9 +165,13 @@ import Testing
             }
             for (offender, events, code) in offenders {
                 try await eventually("the relay to close \(offender.welcome.you.identity)") { events.finished.withLock { $0 } }
-                #expect(offender.relayError?.code == code, "\(offender.welcome.you.identity): \(String(describing: offender.relayError))")
+                #expect(
+                    offender.relayError?.code == code,
+                    "\(offender.welcome.you.identity): \(String(describing: offender.relayError))")
             }
-            try await eventually("ada to see all three leave") { adaEvents.all.filter { if case .left = $0 { true } else { false } }.count == 3 }
+            try await eventually("ada to see all three leave") {
+                adaEvents.all.filter { if case .left = $0 { true } else { false } }.count == 3
+            }
             #expect(adaEvents.messages.isEmpty, "nothing forged or oversized reached ada")
             // The room goes on.
             let bo = try await RelayTransport.connect(host: "127.0.0.1", port: port, token: try Self.token("bo"))
@@ -165,7 +187,8 @@ import Testing
     @Test func aFloodIsCutOffAndASecondConnectionOfAnIdentityReplacesTheFirst() async throws {
         // Time stands still for the rate limit: exactly the burst gets through, however slow the machine.
         let clock = TimerClock(VirtualClock())
-        try await Self.withRelay(RelayServerConfiguration(secret: Self.secret, maxMessagesPerSecond: 1, burst: 100, clock: clock)) { _, port in
+        try await Self.withRelay(RelayServerConfiguration(secret: Self.secret, maxMessagesPerSecond: 1, burst: 100, clock: clock))
+        { _, port in
             let watcher = try await RelayTransport.connect(host: "127.0.0.1", port: port, token: try Self.token("watcher"))
             let watcherEvents = Events(watcher)
             let flooder = try await RelayTransport.connect(host: "127.0.0.1", port: port, token: try Self.token("flooder"))
@@ -181,7 +204,9 @@ import Testing
             try await marker.send([0xEE], to: .only([watcher.localParticipant]))
             try await eventually("the marker to reach the watcher") { watcherEvents.messages.contains { $0.bytes == [0xEE] } }
             let flood = watcherEvents.messages.prefix { $0.bytes != [0xEE] }
-            #expect(flood.count == 100 && flood.allSatisfy { $0.source == flooder.localParticipant }, "\(flood.count) reached the watcher")
+            #expect(
+                flood.count == 100 && flood.allSatisfy { $0.source == flooder.localParticipant },
+                "\(flood.count) reached the watcher")
             await marker.close()
 
             let first = try await RelayTransport.connect(host: "127.0.0.1", port: port, token: try Self.token("ada"))
@@ -199,7 +224,9 @@ import Testing
         try await Self.withRelay { relay, port in
             let clients = try await withThrowingTaskGroup(of: RelayTransport.self) { group in
                 for index in 0..<20 {
-                    group.addTask { try await RelayTransport.connect(host: "127.0.0.1", port: port, token: try Self.token("p\(index)")) }
+                    group.addTask {
+                        try await RelayTransport.connect(host: "127.0.0.1", port: port, token: try Self.token("p\(index)"))
+                    }
                 }
                 var all: [RelayTransport] = []
                 for try await client in group { all.append(client) }
@@ -218,12 +245,15 @@ import Testing
 
     @Test func refusalsAndDropsAreLoggedWithRoomParticipantAndReason() async throws {
         let handler = InMemoryLogHandler()
-        let relay = RelayServer(configuration: RelayServerConfiguration(secret: Self.secret, maxFrameSize: 1_024),
-                                logger: Logger(label: "test") { _ in handler })
+        let relay = RelayServer(
+            configuration: RelayServerConfiguration(secret: Self.secret, maxFrameSize: 1_024),
+            logger: Logger(label: "test") { _ in handler })
         let port = try await relay.start(host: "127.0.0.1", port: 0)
         do {
             let expired = try AccessToken(room: "canvas-7", identity: "eve", expiresAt: 1).signed(secret: Self.secret)
-            await #expect(throws: RelayConnectError.self) { _ = try await RelayTransport.connect(host: "127.0.0.1", port: port, token: expired) }
+            await #expect(throws: RelayConnectError.self) {
+                _ = try await RelayTransport.connect(host: "127.0.0.1", port: port, token: expired)
+            }
             let big = try await RelayTransport.connect(host: "127.0.0.1", port: port, token: try Self.token("big"))
             let events = Events(big)
             try await big.sendUnchecked(RelayMessage.send(to: nil, frame: Array(repeating: 1, count: 2_000)).encoded())

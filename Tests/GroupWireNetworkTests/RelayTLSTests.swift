@@ -12,9 +12,11 @@ import Testing
 /// and clients that cannot verify the certificate are refused, bad files are named.
 @Suite(.heavy) struct RelayTLSTests {
     static func tlsRelay(_ certificate: SelfSignedCertificate) -> RelayServer {
-        RelayServer(configuration: RelayServerConfiguration(
-            secret: RelayServerTests.secret, tls: RelayServerTLS(certificateChainFile: certificate.certificate, privateKeyFile: certificate.key)),
-                    logger: RelayServerTests.quiet)
+        RelayServer(
+            configuration: RelayServerConfiguration(
+                secret: RelayServerTests.secret,
+                tls: RelayServerTLS(certificateChainFile: certificate.certificate, privateKeyFile: certificate.key)),
+            logger: RelayServerTests.quiet)
     }
 
     @Test func clientsThatTrustTheCertificateTalkAndOthersAreRefused() async throws {
@@ -23,8 +25,10 @@ import Testing
         let relay = Self.tlsRelay(certificate)
         try await RelayServerTests.serving(relay) { port in
             let trusting = RelayClientTLS(trustRootsFile: certificate.certificate, serverName: "localhost")
-            let ada = try await RelayTransport.connect(host: "127.0.0.1", port: port, token: try RelayServerTests.token("ada"), tls: trusting)
-            let bo = try await RelayTransport.connect(host: "127.0.0.1", port: port, token: try RelayServerTests.token("bo"), tls: trusting)
+            let ada = try await RelayTransport.connect(
+                host: "127.0.0.1", port: port, token: try RelayServerTests.token("ada"), tls: trusting)
+            let bo = try await RelayTransport.connect(
+                host: "127.0.0.1", port: port, token: try RelayServerTests.token("bo"), tls: trusting)
             let boEvents = RelayServerTests.Events(bo)
             // Large enough for several TLS records.
             let frame = (0..<50_000).map { UInt8(truncatingIfNeeded: $0 * 7) }
@@ -71,9 +75,14 @@ import Testing
         let missing = certificate.folder.appendingPathComponent("missing.pem").path
         for (tls, named) in [
             (RelayServerTLS(certificateChainFile: missing, privateKeyFile: certificate.key), missing),
-            (RelayServerTLS(certificateChainFile: certificate.certificate, privateKeyFile: certificate.certificate), certificate.certificate),
+            (
+                RelayServerTLS(certificateChainFile: certificate.certificate, privateKeyFile: certificate.certificate),
+                certificate.certificate
+            ),
         ] {
-            let relay = RelayServer(configuration: RelayServerConfiguration(secret: RelayServerTests.secret, tls: tls), logger: RelayServerTests.quiet)
+            let relay = RelayServer(
+                configuration: RelayServerConfiguration(secret: RelayServerTests.secret, tls: tls), logger: RelayServerTests.quiet
+            )
             do {
                 _ = try await relay.start(host: "127.0.0.1", port: 0)
                 await relay.shutdown()
@@ -83,7 +92,8 @@ import Testing
             }
         }
         do throws(RelayConnectError) {
-            _ = try await RelayTransport.connect(host: "127.0.0.1", port: 1, token: "t", tls: RelayClientTLS(trustRootsFile: certificate.key))
+            _ = try await RelayTransport.connect(
+                host: "127.0.0.1", port: 1, token: "t", tls: RelayClientTLS(trustRootsFile: certificate.key))
             Issue.record("a key file was taken as trust roots")
         } catch {
             #expect(error.reason.hasPrefix("TLS: \(certificate.key)"), "\(error)")

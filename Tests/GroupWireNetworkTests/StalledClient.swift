@@ -12,13 +12,17 @@ final class StalledClient {
     init(port: Int, token: String) throws {
         socket = try LoopbackSocket(port: port, receiveBuffer: 4_096)
         do {
-            try socket.write(Array(("GET /v1/connect?token=\(token) HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\nUpgrade: websocket\r\n"
-                + "Connection: Upgrade\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n").utf8))
+            try socket.write(
+                Array(
+                    ("GET /v1/connect?token=\(token) HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\nUpgrade: websocket\r\n"
+                        + "Connection: Upgrade\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n")
+                        .utf8))
             // The answer's head, byte by byte, so nothing after it is taken from the socket.
             var head: [UInt8] = []
             while head.count < 4 || Array(head.suffix(4)) != [13, 10, 13, 10] {
                 guard head.count < 4_096, let byte = try socket.readByte() else {
-                    throw LoopbackSocket.Failure(description: "no complete handshake answer: \(String(decoding: head, as: UTF8.self))")
+                    throw LoopbackSocket.Failure(
+                        description: "no complete handshake answer: \(String(decoding: head, as: UTF8.self))")
                 }
                 head.append(byte)
             }

@@ -71,7 +71,9 @@ import Testing
     }
 
     @Test func namesAreBoundedAndControlCharactersRefused() throws {
-        #expect(throws: WireError.self) { try AccessToken(room: String(repeating: "r", count: 129), identity: "i", expiresAt: 1).signed(secret: Self.secret) }
+        #expect(throws: WireError.self) {
+            try AccessToken(room: String(repeating: "r", count: 129), identity: "i", expiresAt: 1).signed(secret: Self.secret)
+        }
         #expect(throws: WireError.self) { try AccessToken(room: "r", identity: "", expiresAt: 1).signed(secret: Self.secret) }
         #expect(throws: WireError.self) { try AccessToken(room: "r\n", identity: "i", expiresAt: 1).signed(secret: Self.secret) }
         let long = String(repeating: "a", count: 5_000)

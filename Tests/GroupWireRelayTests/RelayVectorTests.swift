@@ -71,11 +71,15 @@ import Testing
     /// The message a vector's fields describe.
     static func expected(_ fields: Vector.Message) throws -> RelayMessage {
         switch fields.type {
-        case "send": return .send(to: try fields.recipients.map { try $0.map(uuid) }, frame: try Hex.bytes(try #require(fields.frame)))
-        case "deliver": return .deliver(from: try uuid(try #require(fields.source)), frame: try Hex.bytes(try #require(fields.frame)))
+        case "send":
+            return .send(to: try fields.recipients.map { try $0.map(uuid) }, frame: try Hex.bytes(try #require(fields.frame)))
+        case "deliver":
+            return .deliver(from: try uuid(try #require(fields.source)), frame: try Hex.bytes(try #require(fields.frame)))
         case "welcome":
-            return .welcome(RelayWelcome(you: try member(try #require(fields.you)), room: try #require(fields.room),
-                                         maxFrameSize: try #require(fields.maxFrameSize), members: try (fields.members ?? []).map(member)))
+            return .welcome(
+                RelayWelcome(
+                    you: try member(try #require(fields.you)), room: try #require(fields.room),
+                    maxFrameSize: try #require(fields.maxFrameSize), members: try (fields.members ?? []).map(member)))
         case "joined": return .joined(try member(try #require(fields.member)))
         case "left":
             let reason = try #require(fields.reason)
@@ -135,8 +139,11 @@ import Testing
         }
         let claims = try #require(vector.claims)
         let verified = try AccessToken(verifying: token, secret: secret, now: now, leeway: leeway)
-        #expect(verified == AccessToken(room: claims.room, identity: claims.identity, expiresAt: claims.expiresAt,
-                                        notBefore: claims.notBefore, issuedAt: claims.issuedAt))
+        #expect(
+            verified
+                == AccessToken(
+                    room: claims.room, identity: claims.identity, expiresAt: claims.expiresAt,
+                    notBefore: claims.notBefore, issuedAt: claims.issuedAt))
     }
 
     @Test(arguments: try vectors().filter { $0.kind == "participant" })

@@ -22,7 +22,8 @@ import Testing
             let writer = try CaptureWriter(path: folder.appendingPathComponent("p\(index).pcapng").path)
             writers.append(writer)
             let transport = try await hub.join(id).capturing(to: writer)
-            messengers.append(Messenger(transport: transport, configuration: MessengerConfiguration(clock: clock.reassemblyClock)))
+            messengers.append(
+                Messenger(transport: transport, configuration: MessengerConfiguration(clock: clock.reassemblyClock)))
         }
         let strokes = try messengers[1].messages(of: UpsertStroke.self)
         let stroke = UpsertStroke(id: UUID(), color: .green, point: Point(x: 1, y: 2))
@@ -61,9 +62,11 @@ import Testing
         defer { try? FileManager.default.removeItem(at: folder) }
         let hub = InProcessHub(plan: .unreliable(seed: 3, delay: .milliseconds(1) ... .milliseconds(1)), clock: VirtualClock())
         let writer = try CaptureWriter(path: folder.appendingPathComponent("sender.pcapng").path)
-        let sending = DeliveryTransport(over: try await hub.join(.numbered(1)).capturing(to: writer), configuration: .simulated(seed: 1))
+        let sending = DeliveryTransport(
+            over: try await hub.join(.numbered(1)).capturing(to: writer), configuration: .simulated(seed: 1))
         let sender = Messenger(transport: sending)
-        let receiver = Messenger(transport: DeliveryTransport(over: try await hub.join(.numbered(2)), configuration: .simulated(seed: 2)))
+        let receiver = Messenger(
+            transport: DeliveryTransport(over: try await hub.join(.numbered(2)), configuration: .simulated(seed: 2)))
         let strokes = try receiver.messages(of: UpsertStroke.self)
         try await eventually("the sender to see the receiver") { sender.reachableParticipants.contains(.numbered(2)) }
         try await sender.send(UpsertStroke(id: UUID(), color: .green, point: Point(x: 1, y: 2)))

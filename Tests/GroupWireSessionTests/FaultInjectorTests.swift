@@ -1,6 +1,6 @@
-import Testing
 import GroupWireSession
 import GroupWireTesting
+import Testing
 
 @Suite struct FaultInjectorTests {
     private func decisions(_ plan: FaultPlan, link: UInt64 = 1, count: Int = 200) -> [FaultDecision] {

@@ -57,8 +57,10 @@ func deliver(
 
     let clock = VirtualClock()
     var outcome = DeliveryOutcome(
-        reassembler: Reassembler(limits: limits, reassemblyLimits: ReassemblyLimits(timeout: timeout), clock: clock.reassemblyClock))
-    let byKey = Dictionary(messages.map { (MessageKey(sender: $0.sender, typeID: $0.typeID), $0) }, uniquingKeysWith: { first, _ in first })
+        reassembler: Reassembler(
+            limits: limits, reassemblyLimits: ReassemblyLimits(timeout: timeout), clock: clock.reassemblyClock))
+    let byKey = Dictionary(
+        messages.map { (MessageKey(sender: $0.sender, typeID: $0.typeID), $0) }, uniquingKeysWith: { first, _ in first })
     let decoder = FrameDecoder(limits: limits)
     for await delivery in receiver.messages {
         outcome.transcript.append(delivery)

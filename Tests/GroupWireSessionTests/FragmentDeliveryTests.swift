@@ -1,7 +1,7 @@
-import Testing
 import GroupWire
 import GroupWireSession
 import GroupWireTesting
+import Testing
 
 @Suite struct FragmentDeliveryTests {
     let alice = ParticipantID.numbered(1)
@@ -11,10 +11,13 @@ import GroupWireTesting
         var random = SeededRandom(seed: 11)
         let sizes = [10, 65_000, 70_000, 300_000, 1 << 20]
         let messages = sizes.enumerated().map { number, size in
-            SentMessage(sender: number.isMultiple(of: 2) ? alice : bob, typeID: UInt64(1 + number), body: randomBody(count: size, using: &random))
+            SentMessage(
+                sender: number.isMultiple(of: 2) ? alice : bob, typeID: UInt64(1 + number),
+                body: randomBody(count: size, using: &random))
         }
-        let outcome = try await deliver(messages, plan: .reliable(seed: 11, delay: .zero ... .milliseconds(30)),
-                                        maxFrameSize: 65_536, gap: 0...0)
+        let outcome = try await deliver(
+            messages, plan: .reliable(seed: 11, delay: .zero ... .milliseconds(30)),
+            maxFrameSize: 65_536, gap: 0...0)
         #expect(outcome.drops.isEmpty)
         #expect(Set(outcome.messages.map(\.body)) == Set(messages.map(\.body)))
         #expect(outcome.messages.count == messages.count)
@@ -37,10 +40,15 @@ import GroupWireTesting
 
     @Test func anUnreliableTransportLosesAMessageWithALostFragmentOnlyAfterTheTimeout() async throws {
         var random = SeededRandom(seed: 5)
-        let messages = (0..<12).map { SentMessage(sender: alice, typeID: UInt64(1 + $0), body: randomBody(count: 3_000, using: &random)) }
-        let outcome = try await deliver(messages, plan: .unreliable(seed: 5, drop: 0.05, duplicate: 0.1, reorder: 0.2),
-                                        maxFrameSize: 256, timeout: .seconds(5))
-        let count = try #require(try Fragmenter(limits: Limits(maxFrameSize: 256)).layout(typeID: 1, messageID: 0, bodyCount: 3_000)).count
+        let messages = (0..<12).map {
+            SentMessage(sender: alice, typeID: UInt64(1 + $0), body: randomBody(count: 3_000, using: &random))
+        }
+        let outcome = try await deliver(
+            messages, plan: .unreliable(seed: 5, drop: 0.05, duplicate: 0.1, reorder: 0.2),
+            maxFrameSize: 256, timeout: .seconds(5))
+        let count = try #require(
+            try Fragmenter(limits: Limits(maxFrameSize: 256)).layout(typeID: 1, messageID: 0, bodyCount: 3_000)
+        ).count
         let complete = messages.filter { outcome.fragmentsSeen[$0]?.count == count }
         #expect(complete.count < messages.count, "seed 5 loses at least one fragment")
         #expect(Set(outcome.messages.map(\.body)) == Set(complete.map(\.body)))
@@ -52,8 +60,10 @@ import GroupWireTesting
 
     @Test func aLostFragmentIsReportedNoSoonerThanTheTimeout() async throws {
         let clock = VirtualClock()
-        var reassembler = Reassembler<ParticipantID>(reassemblyLimits: ReassemblyLimits(timeout: .seconds(5)), clock: clock.reassemblyClock)
-        let frames = try Fragmenter(limits: Limits(maxFrameSize: 128)).frames(typeID: 3, messageID: 9, body: [UInt8](repeating: 7, count: 1_000))
+        var reassembler = Reassembler<ParticipantID>(
+            reassemblyLimits: ReassemblyLimits(timeout: .seconds(5)), clock: clock.reassemblyClock)
+        let frames = try Fragmenter(limits: Limits(maxFrameSize: 128)).frames(
+            typeID: 3, messageID: 9, body: [UInt8](repeating: 7, count: 1_000))
         for frame in frames.dropLast() {
             _ = reassembler.receive(try FrameDecoder(limits: Limits(maxFrameSize: 128)).decode(frame), from: alice)
         }
@@ -69,14 +79,17 @@ import GroupWireTesting
 
     @Test func theSameSeedReplaysTheSameDeliveriesAndDrops() async throws {
         var random = SeededRandom(seed: 77)
-        let messages = (0..<6).map { SentMessage(sender: $0 < 3 ? alice : bob, typeID: UInt64(1 + $0), body: randomBody(count: 2_000, using: &random)) }
+        let messages = (0..<6).map {
+            SentMessage(sender: $0 < 3 ? alice : bob, typeID: UInt64(1 + $0), body: randomBody(count: 2_000, using: &random))
+        }
         let plan = FaultPlan.unreliable(seed: 77, drop: 0.1, duplicate: 0.2, reorder: 0.3)
         let first = try await deliver(messages, plan: plan, maxFrameSize: 200)
         let second = try await deliver(messages, plan: plan, maxFrameSize: 200)
         #expect(first.transcript == second.transcript)
         #expect(first.drops == second.drops)
         #expect(first.messages == second.messages)
-        let other = try await deliver(messages, plan: FaultPlan.unreliable(seed: 78, drop: 0.1, duplicate: 0.2, reorder: 0.3), maxFrameSize: 200)
+        let other = try await deliver(
+            messages, plan: FaultPlan.unreliable(seed: 78, drop: 0.1, duplicate: 0.2, reorder: 0.3), maxFrameSize: 200)
         #expect(other.transcript != first.transcript)
     }
 
@@ -86,13 +99,16 @@ import GroupWireTesting
             let seed = batch * 1_000 + UInt64(iteration)
             var random = SeededRandom(seed: seed)
             let plan = FaultPlan.unreliable(
-                seed: seed, drop: Double.random(in: 0...0.15, using: &random), duplicate: Double.random(in: 0...0.3, using: &random),
-                reorder: Double.random(in: 0...0.5, using: &random), delay: .zero ... .milliseconds(Int.random(in: 0...10, using: &random)))
+                seed: seed, drop: Double.random(in: 0...0.15, using: &random),
+                duplicate: Double.random(in: 0...0.3, using: &random),
+                reorder: Double.random(in: 0...0.5, using: &random),
+                delay: .zero ... .milliseconds(Int.random(in: 0...10, using: &random)))
             let maxFrameSize = Int.random(in: 48...400, using: &random)
             let senders = (0..<Int.random(in: 1...3, using: &random)).map { ParticipantID.numbered(UInt64($0)) }
             let messages = (0..<Int.random(in: 1...6, using: &random)).map { number in
-                SentMessage(sender: senders[number % senders.count], typeID: UInt64(1 + number),
-                            body: randomBody(count: Int.random(in: 0...3_000, using: &random), using: &random))
+                SentMessage(
+                    sender: senders[number % senders.count], typeID: UInt64(1 + number),
+                    body: randomBody(count: Int.random(in: 0...3_000, using: &random), using: &random))
             }
             let outcome = try await deliver(messages, plan: plan, maxFrameSize: maxFrameSize)
             var expected: [[UInt8]] = []
@@ -106,7 +122,8 @@ import GroupWireTesting
                     if seen.count == layout?.count { expected.append(message.body) } else { lost += 1 }
                 }
             }
-            #expect(outcome.messages.map(\.body).sorted { $0.lexicographicallyPrecedes($1) }
+            #expect(
+                outcome.messages.map(\.body).sorted { $0.lexicographicallyPrecedes($1) }
                     == expected.sorted { $0.lexicographicallyPrecedes($1) }, "seed \(seed)")
             #expect(outcome.drops.count == lost, "seed \(seed)")
             #expect(outcome.drops.allSatisfy { $0.reason == .timeout }, "seed \(seed)")

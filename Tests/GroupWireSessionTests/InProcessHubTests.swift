@@ -1,7 +1,7 @@
-import Testing
 import GroupWire
 import GroupWireSession
 import GroupWireTesting
+import Testing
 
 @Suite struct InProcessHubTests {
     let alice = ParticipantID.numbered(1)
@@ -126,8 +126,10 @@ import GroupWireTesting
         let hub = InProcessHub(clock: clock)
         let endpoint = try await hub.join(alice)
         let delivery = DeliveryTransport(over: endpoint)
-        let messenger = Messenger(transport: delivery, configuration: MessengerConfiguration(
-            negotiation: NegotiationSettings(schema: nil)))
+        let messenger = Messenger(
+            transport: delivery,
+            configuration: MessengerConfiguration(
+                negotiation: NegotiationSettings(schema: nil)))
         await hub.advance(by: .seconds(42))
         #expect(endpoint.clock.now() == .seconds(42))
         #expect(delivery.clock.now() == .seconds(42))

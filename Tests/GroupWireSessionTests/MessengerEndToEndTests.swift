@@ -10,13 +10,15 @@ import Testing
 /// The messenger end to end, through the public API only: values in on one participant,
 /// typed streams out on the others, over the in-process hub.
 @Suite struct MessengerEndToEndTests {
-    private let stroke = UpsertStroke(id: UUID(uuid: (1, 2, 3, 4, 5, 6, 0x40, 8, 0x80, 10, 11, 12, 13, 14, 15, 16)),
-                                      color: .green, point: Point(x: 12.5, y: -3.25))
+    private let stroke = UpsertStroke(
+        id: UUID(uuid: (1, 2, 3, 4, 5, 6, 0x40, 8, 0x80, 10, 11, 12, 13, 14, 15, 16)),
+        color: .green, point: Point(x: 12.5, y: -3.25))
     private let playback = PlaybackState(
         stateID: UUID(uuid: (0x5E, 0x1F, 0, 0, 0, 0, 0x40, 0, 0x80, 0, 0, 0, 0, 0, 0, 0x0A)), title: "Movie night",
         contentID: UUID(uuid: (0xC0, 0xFF, 0xEE, 0, 0, 0, 0x40, 0, 0x80, 0, 0, 0, 0, 0, 0, 1)), position: 42.5, rate: 1,
         isPlaying: true, event: .play,
-        changedBy: ParticipantRef(id: UUID(uuid: (0xAD, 0xA0, 0, 0, 0, 0, 0x40, 0, 0x80, 0, 0, 0, 0, 0, 0, 1)), displayName: "Ada"),
+        changedBy: ParticipantRef(
+            id: UUID(uuid: (0xAD, 0xA0, 0, 0, 0, 0, 0x40, 0, 0x80, 0, 0, 0, 0, 0, 0, 1)), displayName: "Ada"),
         changedAt: Date(timeIntervalSince1970: 1_800_000_000),
         source: .catalog(CatalogItem(contentID: UUID(uuid: (0xC0, 0xFF, 0xEE, 0, 0, 0, 0x40, 0, 0x80, 0, 0, 0, 0, 0, 0, 1)))),
         metadata: ["room": "living room"])
@@ -26,8 +28,10 @@ import Testing
         let group = try await Group.make(count: 3)
         let snapshot = largeSnapshot()
         let receivers = try group.messengers[1...].map { messenger in
-            (try messenger.messages(of: UpsertStroke.self), try messenger.messages(of: PlaybackState.self),
-             try messenger.messages(of: CanvasSnapshot.self))
+            (
+                try messenger.messages(of: UpsertStroke.self), try messenger.messages(of: PlaybackState.self),
+                try messenger.messages(of: CanvasSnapshot.self)
+            )
         }
         let alice = group.messengers[0]
         try await alice.send(stroke)
@@ -43,7 +47,10 @@ import Testing
             #expect(gotStrokes.map(\.message) == [stroke])
             #expect(gotStates.map(\.message) == [playback])
             #expect(gotSnapshots.map(\.message) == [snapshot])
-            #expect((gotStrokes.map(\.context) + gotStates.map(\.context) + gotSnapshots.map(\.context)).allSatisfy { $0.source == group.ids[0] })
+            #expect(
+                (gotStrokes.map(\.context) + gotStates.map(\.context) + gotSnapshots.map(\.context)).allSatisfy {
+                    $0.source == group.ids[0]
+                })
             #expect(gotSnapshots.first?.context.wasCompressed == true)
             #expect(gotStrokes.first?.context.wasCompressed == false, "42 bytes are under the compression threshold")
         }
@@ -54,7 +61,9 @@ import Testing
         let snapshot = largeSnapshot()
         let payload = snapshot.wirePayload()
         let frames = try SendPipeline(codec: try PayloadCompressor())
-            .frames(typeID: CanvasSnapshot.wireTypeID, payload: payload, messageID: 9, profile: .default(codec: try PayloadCompressor()))
+            .frames(
+                typeID: CanvasSnapshot.wireTypeID, payload: payload, messageID: 9,
+                profile: .default(codec: try PayloadCompressor()))
         let decoded = try frames.map { try FrameDecoder().decode($0) }
         #expect(decoded.count >= 2)
         #expect(decoded.allSatisfy { $0.kind == .fragment && $0.compression?.contentSize == UInt64(payload.count) })
@@ -165,7 +174,8 @@ import Testing
         let transport = RecordingTransport(local: .numbered(1), reachable: [bob])
         let messenger = Messenger(transport: transport, configuration: .init(limits: Limits(maxMessageSize: 1_000)))
         try await eventually("the messenger to see the change") { messenger.reachableParticipants == [bob] }
-        await #expect { try await messenger.send(Cursor(x: 0, y: 0, label: String(repeating: "x", count: 2_000))) } throws: { error in
+        await #expect { try await messenger.send(Cursor(x: 0, y: 0, label: String(repeating: "x", count: 2_000))) } throws: {
+            error in
             (error as? WireError)?.kind == .messageTooLarge
         }
         #expect(transport.sent.isEmpty)
@@ -227,4 +237,3 @@ import Testing
         #expect(seen == ["stroke 12.5", "snapshot 0"])
     }
 }
-

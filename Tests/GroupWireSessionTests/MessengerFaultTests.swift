@@ -19,8 +19,10 @@ import Testing
         for n in 0..<perSender {
             for (index, messenger) in group.messengers.enumerated() {
                 let x = Double((index + 1) * 1000 + n)
-                try await messenger.send(UpsertStroke(id: UUID(uuid: (UInt8(index), 0, 0, 0, 0, 0, 0x40, 0, 0x80, 0, 0, 0, 0, 0, 0, 0)),
-                                                      color: .blue, point: Point(x: x, y: 0)))
+                try await messenger.send(
+                    UpsertStroke(
+                        id: UUID(uuid: (UInt8(index), 0, 0, 0, 0, 0, 0x40, 0, 0x80, 0, 0, 0, 0, 0, 0, 0)),
+                        color: .blue, point: Point(x: x, y: 0)))
             }
             await group.hub.advance(by: .milliseconds(3))
         }
@@ -28,7 +30,8 @@ import Testing
         await group.settle()
         var strokes: Transcript = []
         for stream in strokeStreams {
-            strokes.append(await collect(stream).map { "\($0.context.source.uuid.uuidString.suffix(2)):\(Int($0.message.point.x))" })
+            strokes.append(
+                await collect(stream).map { "\($0.context.source.uuid.uuidString.suffix(2)):\(Int($0.message.point.x))" })
         }
         var snapshots: [[CanvasSnapshot]] = []
         for stream in snapshotStreams {

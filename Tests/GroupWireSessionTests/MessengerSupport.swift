@@ -63,8 +63,9 @@ func collect<Element>(_ stream: Messenger.Messages<Element>) async -> [(message:
 func largeSnapshot(strokes: Int = 60, points: Int = 200, seed: UInt64 = 7) -> CanvasSnapshot {
     var random = SeededRandom(seed: seed)
     let all = (0..<strokes).map { index in
-        Stroke(id: random.uuid(), color: index.isMultiple(of: 2) ? .blue : .red,
-               points: (0..<points).map { step in Point(x: Double(step) + random.unit(), y: random.unit() * 800) })
+        Stroke(
+            id: random.uuid(), color: index.isMultiple(of: 2) ? .blue : .red,
+            points: (0..<points).map { step in Point(x: Double(step) + random.unit(), y: random.unit() * 800) })
     }
     return CanvasSnapshot(strokes: all, pointCount: UInt64(strokes * points))
 }

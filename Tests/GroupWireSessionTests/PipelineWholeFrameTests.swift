@@ -1,6 +1,6 @@
-import Testing
 import GroupWire
 import GroupWireSession
+import Testing
 
 /// The pipelines' whole-frame paths (written and read without Fragmenter or an
 /// intermediate Frame) give exactly what the general paths give.
@@ -17,7 +17,8 @@ import GroupWireSession
         let body = payload(size)
         let profile = PeerProfile()
         let frames = try SendPipeline().frames(typeID: 300, payload: body, messageID: 9, profile: profile)
-        let reference = try Fragmenter(limits: Limits(maxFrameSize: profile.maxFrameSize, maxMessageSize: profile.maxMessageSize)).frames(typeID: 300, messageID: 9, body: body)
+        let reference = try Fragmenter(limits: Limits(maxFrameSize: profile.maxFrameSize, maxMessageSize: profile.maxMessageSize))
+            .frames(typeID: 300, messageID: 9, body: body)
         #expect(frames == reference)
         #expect(frames.count == 1)
         #expect(frames[0].count == FrameEncoder.frameSize(typeID: 300, compression: nil, fragment: nil, bodyCount: size))
@@ -37,7 +38,10 @@ import GroupWireSession
         #expect(whole.count == 1)
         #expect(whole[0].count == 256)
         let split = try SendPipeline().frames(typeID: 5, payload: payload(fits + 1), messageID: 1, profile: profile)
-        #expect(split == (try Fragmenter(limits: Limits(maxFrameSize: profile.maxFrameSize, maxMessageSize: profile.maxMessageSize)).frames(typeID: 5, messageID: 1, body: payload(fits + 1))))
+        #expect(
+            split
+                == (try Fragmenter(limits: Limits(maxFrameSize: profile.maxFrameSize, maxMessageSize: profile.maxMessageSize))
+                    .frames(typeID: 5, messageID: 1, body: payload(fits + 1))))
         #expect(split.count == 2)
     }
 

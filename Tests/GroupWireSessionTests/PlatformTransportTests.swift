@@ -20,8 +20,11 @@ import Testing
         _ = group.join(Self.ids[2])
         group.leave(Self.ids[1])
         try await eventually("the layers to catch up") { log.events.count == 3 }
-        #expect(log.events == [.joined(ParticipantID(uuid: Self.ids[1])), .joined(ParticipantID(uuid: Self.ids[2])),
-                               .left(ParticipantID(uuid: Self.ids[1]))])
+        #expect(
+            log.events == [
+                .joined(ParticipantID(uuid: Self.ids[1])), .joined(ParticipantID(uuid: Self.ids[2])),
+                .left(ParticipantID(uuid: Self.ids[1])),
+            ])
         #expect(transport.localParticipant == ParticipantID(uuid: Self.ids[0]))
         #expect(transport.guarantees == TransportGuarantees(isReliable: true, isOrdered: false, maxMessageSize: 65_536))
     }
@@ -32,7 +35,8 @@ import Testing
         _ = group.join(Self.ids[1])
         var kind: WireError.Kind?
         do {
-            try await transport.send([[UInt8](repeating: 1, count: 100), [UInt8](repeating: 1, count: 65_537)], to: .all, mode: .reliable)
+            try await transport.send(
+                [[UInt8](repeating: 1, count: 100), [UInt8](repeating: 1, count: 65_537)], to: .all, mode: .reliable)
         } catch {
             kind = error.kind
         }
@@ -67,7 +71,9 @@ import Testing
         #expect(!alice.isPassThrough, "the platform does not promise order, so the layer numbers frames")
         let log = EventLog(bob.events)
         let aliceLog = EventLog(alice.events)
-        try await eventually("the layers to catch up") { log.joined(ParticipantID(uuid: Self.ids[0])) && aliceLog.joined(ParticipantID(uuid: Self.ids[1])) }
+        try await eventually("the layers to catch up") {
+            log.joined(ParticipantID(uuid: Self.ids[0])) && aliceLog.joined(ParticipantID(uuid: Self.ids[1]))
+        }
         for index in 0..<100 {
             try await alice.send([numberedFrame(index)], to: .all, mode: .unreliable)
         }

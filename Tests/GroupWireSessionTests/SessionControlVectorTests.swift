@@ -43,8 +43,12 @@ import Testing
             func uuid(_ hex: String?) throws -> ParticipantID {
                 let bytes = try Hex.bytes(try #require(hex))
                 try #require(bytes.count == 16)
-                return ParticipantID(uuid: UUID(uuid: (bytes[0], bytes[1], bytes[2], bytes[3], bytes[4], bytes[5], bytes[6], bytes[7],
-                                                       bytes[8], bytes[9], bytes[10], bytes[11], bytes[12], bytes[13], bytes[14], bytes[15])))
+                return ParticipantID(
+                    uuid: UUID(
+                        uuid: (
+                            bytes[0], bytes[1], bytes[2], bytes[3], bytes[4], bytes[5], bytes[6], bytes[7],
+                            bytes[8], bytes[9], bytes[10], bytes[11], bytes[12], bytes[13], bytes[14], bytes[15]
+                        )))
             }
             switch fields.kind {
             case "join": return .join(session: fields.session)
@@ -54,7 +58,8 @@ import Testing
                 let announcement = SessionAnnouncement(
                     session: fields.session,
                     activated: SessionStamp(clock: try #require(fields.clock), participant: try uuid(fields.activator)),
-                    activitySet: SessionStamp(clock: try #require(fields.activityClock), participant: try uuid(fields.activitySetBy)),
+                    activitySet: SessionStamp(
+                        clock: try #require(fields.activityClock), participant: try uuid(fields.activitySetBy)),
                     activityIdentifier: try #require(fields.activityIdentifier),
                     metadata: SharedActivityMetadata(
                         title: try #require(fields.title), subtitle: fields.subtitle,

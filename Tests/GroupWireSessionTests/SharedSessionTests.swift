@@ -66,8 +66,10 @@ struct Party {
         if delivery {
             let transport = DeliveryTransport(over: endpoint, configuration: .simulated(seed: UInt64(ids.count + 1)))
             transports.append(transport)
-            messenger = Messenger(transport: transport, configuration: MessengerConfiguration(
-                codec: try PayloadCompressor()))
+            messenger = Messenger(
+                transport: transport,
+                configuration: MessengerConfiguration(
+                    codec: try PayloadCompressor()))
         } else {
             messenger = Messenger(transport: endpoint)
         }
@@ -95,7 +97,8 @@ struct Party {
         let start = hub.elapsed
         while !condition() {
             guard hub.elapsed - start < .seconds(600) else {
-                throw PartyError(description: "the party did not settle within 10 minutes of simulated time: \(what), line \(line)")
+                throw PartyError(
+                    description: "the party did not settle within 10 minutes of simulated time: \(what), line \(line)")
             }
             // Time must pass for the layers' timers: acknowledgements, retransmissions.
             try await hub.step(by: .milliseconds(5))
@@ -125,7 +128,9 @@ struct PartyError: Error, CustomStringConvertible {
 
 /// The first element `stream` yields, or nil when the stream ends first; a wait past the
 /// outer bound fails the test.
-func firstElement<Element: Sendable>(of stream: Messenger.Messages<Element>) async throws -> (message: Element, context: MessageContext)? {
+func firstElement<Element: Sendable>(of stream: Messenger.Messages<Element>) async throws -> (
+    message: Element, context: MessageContext
+)? {
     let result = Mutex<(message: Element, context: MessageContext)??>(nil)
     let waiting = Task {
         var iterator = stream.makeAsyncIterator()
@@ -156,8 +161,9 @@ final class SessionIDs: Sendable {
 @Suite struct SharedSessionTests {
     /// Reordering, duplicates and delay, but no loss: the session protocol's control
     /// messages need every message delivered (the reliable mode provides that on lossy links).
-    static let shuffling = FaultPlan(seed: 0x5E55, mode: .unreliable, duplicateRate: 0.2, reorderRate: 0.3,
-                                     delay: .milliseconds(1) ... .milliseconds(30))
+    static let shuffling = FaultPlan(
+        seed: 0x5E55, mode: .unreliable, duplicateRate: 0.2, reorderRate: 0.3,
+        delay: .milliseconds(1) ... .milliseconds(30))
 
     @Test func threeParticipantsActivateJoinAndSeeEachOther() async throws {
         var party = try await Party.make(count: 3, plan: Self.shuffling)
@@ -261,8 +267,9 @@ final class SessionIDs: Sendable {
     @Test func theOneCallSetupCarriesASpecsMessagesInItsSessionAndTheAppsActivationDecision() async throws {
         let hub = InProcessHub()
         let ana = SharedSessionCoordinator(over: try await hub.join(.numbered(1)))
-        let ben = SharedSessionCoordinator(over: try await hub.join(.numbered(2)),
-                                           activationDecision: { metadata, _ in metadata.title == "Draw: solo" ? .cancelled : .activationPreferred })
+        let ben = SharedSessionCoordinator(
+            over: try await hub.join(.numbered(2)),
+            activationDecision: { metadata, _ in metadata.title == "Draw: solo" ? .cancelled : .activationPreferred })
         #expect(ana.messenger.transport is DeliveryTransport)
         try await ben.stateObserver.waitUntilEligible()
         #expect(ben.prepareForActivation(DrawActivity(canvas: "solo")) == .cancelled)
@@ -333,8 +340,11 @@ final class SessionIDs: Sendable {
     }
 
     @Test func clearCanvasStartsANewSessionThatNoOldMessageReaches() async throws {
-        var party = try await Party.make(count: 3, plan: FaultPlan(seed: 9, mode: .unreliable, reorderRate: 0.5,
-                                                                   delay: .milliseconds(1) ... .milliseconds(80)))
+        var party = try await Party.make(
+            count: 3,
+            plan: FaultPlan(
+                seed: 9, mode: .unreliable, reorderRate: 0.5,
+                delay: .milliseconds(1) ... .milliseconds(80)))
         try await party.settle { party.coordinators.allSatisfy { $0.stateObserver.isEligibleForGroupSession } }
         let firstID = try party.coordinators[0].activate(DrawActivity(canvas: "first"))
         let first = try await party.nextSessions()
@@ -392,7 +402,9 @@ final class SessionIDs: Sendable {
             do throws(SharedSessionError) { try body(); return nil } catch { return error.kind }
         }
         #expect(kind { () throws(SharedSessionError) in try sessions[0].leave() } == .notJoined)
-        #expect(kind { () throws(SharedSessionError) in try sessions[0].replaceActivity(with: DrawActivity(canvas: "x")) } == .notJoined)
+        #expect(
+            kind { () throws(SharedSessionError) in try sessions[0].replaceActivity(with: DrawActivity(canvas: "x")) }
+                == .notJoined)
         try sessions[0].join()
         #expect(kind { () throws(SharedSessionError) in try sessions[0].join() } == .notWaiting)
         do {
@@ -462,7 +474,9 @@ final class SessionIDs: Sendable {
         #expect(lateMessenger.statistics.messagesUnrouted == 0)
         let late = SharedSessionCoordinator(messenger: lateMessenger)
         let inbox = SessionInbox(late.sessions(for: DrawActivity.self))
-        try await until("the late coordinator's session with ana in it") { !inbox.sessions.isEmpty && inbox.sessions[0].activeParticipants == [.numbered(1)] }
+        try await until("the late coordinator's session with ana in it") {
+            !inbox.sessions.isEmpty && inbox.sessions[0].activeParticipants == [.numbered(1)]
+        }
         let session = try #require(inbox.sessions.first)
         #expect(session.id == id && session.activity == DrawActivity(canvas: "early"))
         #expect(session.activeParticipants == [.numbered(1)])
@@ -472,8 +486,9 @@ final class SessionIDs: Sendable {
         var engine = Engine()
         let peer = ParticipantID.numbered(1)
         let top = SessionStamp(clock: .max, participant: peer)
-        let announcement = SessionAnnouncement(session: 5, activated: top, activitySet: top, activityIdentifier: "a",
-                                               metadata: SharedActivityMetadata(title: "t"), activity: [])
+        let announcement = SessionAnnouncement(
+            session: 5, activated: top, activitySet: top, activityIdentifier: "a",
+            metadata: SharedActivityMetadata(title: "t"), activity: [])
         _ = engine.apply(.activate(announcement), from: peer, local: .numbered(9))
         #expect(engine.current?.announcement.session == 5)
         #expect(engine.tick() == .max)
@@ -490,9 +505,13 @@ final class SessionIDs: Sendable {
             activitySet: SessionStamp(clock: 4, participant: .numbered(2)), activityIdentifier: "a.b",
             metadata: SharedActivityMetadata(title: "T", subtitle: "S", type: .watchTogether, fallbackURL: "https://x"),
             activity: [1, 2])
-        #expect(try SessionControl.decode(controlID: 1, payload: SessionControl.activate(announcement).payload()) == .activate(announcement))
-        for (payload, kind, offset) in [([0x08, 0x00], "invalidValue", 1), ([0x08, 0x80, 0x80, 0x80, 0x80, 0x10], "invalidValue", 1),
-                                        ([], "missingField", 0), ([0x0A, 0x00], "typeMismatch", 0)] as [([UInt8], String, Int)] {
+        #expect(
+            try SessionControl.decode(controlID: 1, payload: SessionControl.activate(announcement).payload())
+                == .activate(announcement))
+        for (payload, kind, offset) in [
+            ([0x08, 0x00], "invalidValue", 1), ([0x08, 0x80, 0x80, 0x80, 0x80, 0x10], "invalidValue", 1),
+            ([], "missingField", 0), ([0x0A, 0x00], "typeMismatch", 0),
+        ] as [([UInt8], String, Int)] {
             do {
                 _ = try SessionControl.decode(controlID: 2, payload: payload)
                 Issue.record("\(payload) decoded")

@@ -15,8 +15,9 @@ import Testing
     static func snapshot(strokes: Int, points: Int) -> CanvasSnapshot {
         CanvasSnapshot(
             strokes: (0..<strokes).map { index in
-                Stroke(id: UUID(), color: StrokeColor(rawValue: UInt32(index % 5)),
-                       points: (0..<points).map { Point(x: Double($0), y: Double(index)) })
+                Stroke(
+                    id: UUID(), color: StrokeColor(rawValue: UInt32(index % 5)),
+                    points: (0..<points).map { Point(x: Double($0), y: Double(index)) })
             },
             pointCount: UInt64(strokes * points))
     }
@@ -51,8 +52,11 @@ import Testing
         #expect(try large.messagePayload().count >= threshold)
         let pipeline = SendPipeline(codec: codec)
         let profile = PeerProfile.default(codec: codec)
-        #expect(try pipeline.frame(message: small, profile: profile) == pipeline.frames(
-            typeID: UpsertStroke.wireTypeID, payload: small.messagePayload(), messageID: 0, profile: profile).first)
+        #expect(
+            try pipeline.frame(message: small, profile: profile)
+                == pipeline.frames(
+                    typeID: UpsertStroke.wireTypeID, payload: small.messagePayload(), messageID: 0, profile: profile
+                ).first)
         #expect(try pipeline.frame(message: large, profile: profile) == nil)
     }
 
@@ -81,7 +85,8 @@ import Testing
         // Field 2 (color, a varint) written with wire type fixed64: typeMismatch at the
         // key, payload offset 0, whatever the frame's header length.
         let payload: [UInt8] = [0x11, 0, 0, 0, 0, 0, 0, 0, 0]
-        let frame = try SendPipeline().frames(typeID: UpsertStroke.wireTypeID, payload: payload, messageID: 0, profile: PeerProfile())[0]
+        let frame = try SendPipeline().frames(
+            typeID: UpsertStroke.wireTypeID, payload: payload, messageID: 0, profile: PeerProfile())[0]
         var receiver = ReceivePipeline()
         let message = try #require(receiver.receive(frameBytes: frame, from: peer).message)
         var inPlace: WireError?

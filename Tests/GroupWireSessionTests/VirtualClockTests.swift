@@ -8,8 +8,12 @@ import Testing
     func sleepersWakeInDeadlineOrder() async throws {
         let clock = VirtualClock()
         let woken = WokenOrder()
-        let late = Task { try await clock.sleep(for: .seconds(10)); await woken.append("late") }
-        let early = Task { try await clock.sleep(for: .seconds(5)); await woken.append("early") }
+        let late = Task {
+            try await clock.sleep(for: .seconds(10)); await woken.append("late")
+        }
+        let early = Task {
+            try await clock.sleep(for: .seconds(5)); await woken.append("early")
+        }
         // Move time only once both timers are set.
         var polls = 0
         while clock.sleeperCount < 2, polls < 100_000 {

@@ -7,7 +7,7 @@ import Testing
 /// id, name, fingerprint.
 func describeMessages(ofSpecAt path: String) throws -> (warnings: String, messages: [String]) {
     let compilation = try SpecCompiler().compile(entry: path, loader: FileSpecLoader())
-    let spec = try compilation.checkedSpec()          // throws the errors, if any
+    let spec = try compilation.checkedSpec()  // throws the errors, if any
     let lines = spec.messages.map { message in
         "\(message.typeID) \(message.name) \(spec.fingerprint(ofMessage: message.name).map { "\($0)" } ?? "")"
     }

@@ -5,30 +5,33 @@ import Testing
     @Test func aDiagnosticIsPrintedWithItsSourceLineACaretAndItsHint() {
         let source = "package t version 1\nstruct Point {\n    1 x: Float64\n}\nstruct S {\n    1 p: Pont\n}\n"
         let compilation = SpecCompiler().compile(source: source, path: "t.gwspec")
-        #expect(compilation.renderedDiagnostics == """
-            t.gwspec:6:10: error: unknown type 'Pont'
-                1 p: Pont
-                     ^
-            t.gwspec:6:10: note: did you mean 'Point'?
+        #expect(
+            compilation.renderedDiagnostics == """
+                t.gwspec:6:10: error: unknown type 'Pont'
+                    1 p: Pont
+                         ^
+                t.gwspec:6:10: note: did you mean 'Point'?
 
-            """)
+                """)
     }
 
     @Test func aDuplicateNotesWhereTheFirstDeclarationIs() {
         let source = "package t version 1\nmessage A @ 7 {\n}\nmessage B @ 7 {\n}\n"
         let compilation = SpecCompiler().compile(source: source, path: "t.gwspec")
-        #expect(compilation.renderedDiagnostics == """
-            t.gwspec:4:13: error: duplicate type id 7: 'B' and 'A'
-            message B @ 7 {
-                        ^
-            t.gwspec:4:13: note: every message needs its own type id; the next free one is 8
-            t.gwspec:2:13: note: 'A' uses type id 7 here
+        #expect(
+            compilation.renderedDiagnostics == """
+                t.gwspec:4:13: error: duplicate type id 7: 'B' and 'A'
+                message B @ 7 {
+                            ^
+                t.gwspec:4:13: note: every message needs its own type id; the next free one is 8
+                t.gwspec:2:13: note: 'A' uses type id 7 here
 
-            """)
+                """)
     }
 
     @Test func aDuplicateFieldNumberSuggestsANumberNoFieldUses() throws {
-        let found = diagnostics("package t version 1\nstruct S {\n    1 a: Int32\n    1 b: Int32\n    2 c: Int32\n    reserved 3\n}\n")
+        let found = diagnostics(
+            "package t version 1\nstruct S {\n    1 a: Int32\n    1 b: Int32\n    2 c: Int32\n    reserved 3\n}\n")
         #expect(found.map(\.description) == ["t.gwspec:4:5: error: field number 1 is already used by 'a' in 'S'"])
         #expect(found.first?.hint == "use an unused number, such as 4")
     }
@@ -64,15 +67,16 @@ import Testing
             }
             """
         let found = diagnostics(source).map(\.description)
-        #expect(found == [
-            "t.gwspec:3:5: error: expected a number, found 'x'",
-            "t.gwspec:4:9: error: expected ':' after the field name, found 'Int32'",
-            "t.gwspec:6:5: error: expected ']' to close the array type, found '4'",
-            "t.gwspec:6:11: error: unknown type 'Colour'",
-            "t.gwspec:8:1: error: expected a declaration ('message', 'struct', 'enum' or 'union'), found 'strcut'",
-            "t.gwspec:10:11: error: message 'M' has no type id",
-            "t.gwspec:14:1: error: enum 'E' has no case numbered 0",
-        ])
+        #expect(
+            found == [
+                "t.gwspec:3:5: error: expected a number, found 'x'",
+                "t.gwspec:4:9: error: expected ':' after the field name, found 'Int32'",
+                "t.gwspec:6:5: error: expected ']' to close the array type, found '4'",
+                "t.gwspec:6:11: error: unknown type 'Colour'",
+                "t.gwspec:8:1: error: expected a declaration ('message', 'struct', 'enum' or 'union'), found 'strcut'",
+                "t.gwspec:10:11: error: message 'M' has no type id",
+                "t.gwspec:14:1: error: enum 'E' has no case numbered 0",
+            ])
     }
 
     @Test func warningsDoNotMakeASpecInvalid() throws {

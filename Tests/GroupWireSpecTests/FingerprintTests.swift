@@ -34,24 +34,25 @@ import Testing
 
     @Test func theWorkedExampleInLanguageMdHasThisCanonicalTextAndFingerprint() throws {
         let spec = try validSpec(base)
-        #expect(spec.canonicalText(ofMessage: "Move") == """
-            enum Color
-            case 0 black
-            case 1 red
-            end
-            message Move 3
-            field 1 id UUID
-            field 2 to Point
-            field 3 color Color = 1
-            field 4 speed Float32 = 0x3FC00000
-            field 5 label String?
-            end
-            struct Point
-            field 1 x Float64
-            field 2 y Float64
-            end
+        #expect(
+            spec.canonicalText(ofMessage: "Move") == """
+                enum Color
+                case 0 black
+                case 1 red
+                end
+                message Move 3
+                field 1 id UUID
+                field 2 to Point
+                field 3 color Color = 1
+                field 4 speed Float32 = 0x3FC00000
+                field 5 label String?
+                end
+                struct Point
+                field 1 x Float64
+                field 2 y Float64
+                end
 
-            """)
+                """)
         #expect(spec.fingerprint(ofMessage: "Move")?.description == "30655ab58f82556c")
         #expect(spec.canonicalText.hasPrefix("package t 1\nenum Color\n"))
         #expect(spec.fingerprint.description == "38c388abd819bf61")
@@ -59,7 +60,8 @@ import Testing
 
     @Test func commentsDocsDeprecationReservedOrderAndFormattingDoNotChangeFingerprints() throws {
         let original = try validSpec(base)
-        let edited = try validSpec("""
+        let edited = try validSpec(
+            """
             // a comment
             package t version 1
             message Move @ 3 {
@@ -118,7 +120,8 @@ import Testing
     }
 
     @Test func theExampleFingerprintsAreStable() throws {
-        #expect(try Examples.spec("DrawTogether.gwspec").fingerprint(ofMessage: "UpsertStroke")?.description == "ca437cd6d797f1ef")
+        #expect(
+            try Examples.spec("DrawTogether.gwspec").fingerprint(ofMessage: "UpsertStroke")?.description == "ca437cd6d797f1ef")
         #expect(try Examples.spec("DrawTogether.gwspec").fingerprint.description == "91005ed7f5603ca2")
     }
 }

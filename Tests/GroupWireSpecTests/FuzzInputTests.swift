@@ -1,8 +1,7 @@
 import Foundation
 import GroupWireSpec
-import Testing
 import GroupWireTesting
-
+import Testing
 
 /// Throws garbage at the lexer, parser and checker: nothing may trap or hang, and every
 /// diagnostic must point inside the input.
@@ -35,10 +34,12 @@ import GroupWireTesting
     }
 
     @Test func randomTokenSoupNeverTraps() {
-        let vocabulary = ["package", "version", "import", "message", "struct", "enum", "union", "reserved", "@", "@deprecated",
-                          "(", ")", "{", "}", "[", "]", ":", ",", ";", "=", "?", "-", ".", "...", "0", "1", "7", "99999999999999999999999",
-                          "0x", "0xFF", "1.5", "1e400", "\"s\"", "\"\\u{110000}\"", "\"", "/*", "*/", "//", "///", "\n", " ", "\t",
-                          "Int32", "String", "UUID", "Bytes", "Float32", "A", "B", "x", "true", "é", "\u{0}", "\\"]
+        let vocabulary = [
+            "package", "version", "import", "message", "struct", "enum", "union", "reserved", "@", "@deprecated",
+            "(", ")", "{", "}", "[", "]", ":", ",", ";", "=", "?", "-", ".", "...", "0", "1", "7", "99999999999999999999999",
+            "0x", "0xFF", "1.5", "1e400", "\"s\"", "\"\\u{110000}\"", "\"", "/*", "*/", "//", "///", "\n", " ", "\t",
+            "Int32", "String", "UUID", "Bytes", "Float32", "A", "B", "x", "true", "é", "\u{0}", "\\",
+        ]
         var random = SeededRandom(seed: 2)
         for _ in 0..<600 {
             let count = Int.random(in: 0..<80, using: &random)
@@ -87,7 +88,9 @@ import GroupWireTesting
             survive(text)
             let found = diagnostics(text)
             // The parser stops at the limit; the checks of what it parsed add at most one each.
-            #expect(!found.isEmpty && found.count < 2 * SpecLimits.default.maxDiagnosticsPerFile, "\(text.prefix(20)): \(found.count)")
+            #expect(
+                !found.isEmpty && found.count < 2 * SpecLimits.default.maxDiagnosticsPerFile, "\(text.prefix(20)): \(found.count)"
+            )
         }
     }
 

@@ -16,7 +16,8 @@ import Testing
             .write(to: folder.appendingPathComponent("a.gwspec"), atomically: true, encoding: .utf8)
         try "package b version 1\nstruct B {\n    1 x: Nope\n}\n"
             .write(to: folder.appendingPathComponent("b.gwspec"), atomically: true, encoding: .utf8)
-        let compilation = try SpecCompiler().compile(entry: folder.appendingPathComponent("a.gwspec").path, loader: FileSpecLoader())
+        let compilation = try SpecCompiler().compile(
+            entry: folder.appendingPathComponent("a.gwspec").path, loader: FileSpecLoader())
         #expect(compilation.diagnostics.map(\.description) == ["\(folder.path)/b.gwspec:3:10: error: unknown type 'Nope'"])
         #expect(compilation.renderedDiagnostics.contains("    1 x: Nope\n         ^\n"))
     }
@@ -46,19 +47,22 @@ import Testing
     }
 
     @Test func parsingAloneSkipsImportsAndSemanticChecks() {
-        let (file, found) = SpecCompiler().parse(source: "package t version 1\nimport \"x.gwspec\"\nstruct S {\n    1 a: Missing\n}\n",
-                                                 path: "t.gwspec")
+        let (file, found) = SpecCompiler().parse(
+            source: "package t version 1\nimport \"x.gwspec\"\nstruct S {\n    1 a: Missing\n}\n",
+            path: "t.gwspec")
         #expect(found.isEmpty)
         #expect(file.imports.map(\.path) == ["x.gwspec"])
         #expect(file.declaration(named: "S")?.fields.first?.type == .named("Missing"))
     }
 
     @Test func aDiamondOfImportsLoadsTheSharedFileOnce() throws {
-        let spec = try validSpec("package a version 1\nimport \"b.gwspec\"\nimport \"c.gwspec\"\n", path: "a.gwspec", otherFiles: [
-            "b.gwspec": "package b version 1\nimport \"d.gwspec\"\n",
-            "c.gwspec": "package c version 1\nimport \"d.gwspec\"\n",
-            "d.gwspec": "package d version 1\nstruct D {\n}\n",
-        ])
+        let spec = try validSpec(
+            "package a version 1\nimport \"b.gwspec\"\nimport \"c.gwspec\"\n", path: "a.gwspec",
+            otherFiles: [
+                "b.gwspec": "package b version 1\nimport \"d.gwspec\"\n",
+                "c.gwspec": "package c version 1\nimport \"d.gwspec\"\n",
+                "d.gwspec": "package d version 1\nstruct D {\n}\n",
+            ])
         #expect(spec.files.map(\.path) == ["a.gwspec", "b.gwspec", "d.gwspec", "c.gwspec"])
     }
 }

@@ -3,8 +3,10 @@ import Testing
 
 @Suite struct SpecModelTests {
     @Test func everyExampleSpecCompilesWithoutDiagnostics() throws {
-        for name in ["DrawTogether.gwspec", "WatchTogether.gwspec", "Common.gwspec",
-                     "Versions/DrawTogether-v2.gwspec", "Versions/DrawTogether-v3.gwspec"] {
+        for name in [
+            "DrawTogether.gwspec", "WatchTogether.gwspec", "Common.gwspec",
+            "Versions/DrawTogether-v2.gwspec", "Versions/DrawTogether-v3.gwspec",
+        ] {
             let compilation = try Examples.compile(name)
             #expect(compilation.diagnostics.isEmpty, "\(name): \(compilation.renderedDiagnostics)")
         }
@@ -19,7 +21,10 @@ import Testing
             Issue.record("UpsertStroke is not a message")
             return
         }
-        #expect(upsert.fields.map { "\($0.number) \($0.name): \($0.type)" } == ["1 id: UUID", "2 color: StrokeColor", "3 point: Point"])
+        #expect(
+            upsert.fields.map { "\($0.number) \($0.name): \($0.type)" } == [
+                "1 id: UUID", "2 color: StrokeColor", "3 point: Point",
+            ])
         guard case .struct(let point)? = spec.declaration(named: "Point") else {
             Issue.record("Point is not a struct")
             return
@@ -38,7 +43,10 @@ import Testing
 
     @Test func watchTogetherUsesAnImportedStructAUnionAMapAndDefaults() throws {
         let spec = try Examples.spec("WatchTogether.gwspec")
-        #expect(spec.files.map { $0.path.split(separator: "/").last.map(String.init) ?? "" } == ["WatchTogether.gwspec", "Common.gwspec"])
+        #expect(
+            spec.files.map { $0.path.split(separator: "/").last.map(String.init) ?? "" } == [
+                "WatchTogether.gwspec", "Common.gwspec",
+            ])
         #expect(spec.file(declaring: "ParticipantRef")?.package?.name == "groupwire.examples.common")
         guard case .message(let state)? = spec.declaration(named: "PlaybackState") else {
             Issue.record("PlaybackState is not a message")
@@ -49,7 +57,8 @@ import Testing
         #expect(state.field(named: "audioLanguage")?.defaultValue == .string("en"))
         #expect(state.field(named: "previousStateID")?.isOptional == true)
         #expect(state.field(named: "metadata")?.type == .map(key: .scalar(.string), value: .scalar(.string)))
-        let uuidCount = state.fields.filter { $0.type == .scalar(.uuid) }.count
+        let uuidCount =
+            state.fields.filter { $0.type == .scalar(.uuid) }.count
             + spec.closure(of: "PlaybackState").compactMap { name -> Int? in
                 guard case .struct(let decl)? = spec.declaration(named: name) else { return nil }
                 return decl.fields.filter { $0.type == .scalar(.uuid) }.count
@@ -59,12 +68,14 @@ import Testing
             Issue.record("MediaSource is not a union")
             return
         }
-        #expect(source.cases.map { "\($0.number) \($0.name) \($0.payload.map { "\($0)" } ?? "-")" }
-            == ["1 catalog CatalogItem", "2 url String", "3 local -"])
+        #expect(
+            source.cases.map { "\($0.number) \($0.name) \($0.payload.map { "\($0)" } ?? "-")" }
+                == ["1 catalog CatalogItem", "2 url String", "3 local -"])
     }
 
     @Test func docsDeprecationReservedAndDefaultsLandInTheModel() throws {
-        let spec = try validSpec("""
+        let spec = try validSpec(
+            """
             /// File docs.
             package demo.app version 4
 
@@ -92,7 +103,9 @@ import Testing
             }
             """)
         #expect(spec.package?.documentation == "File docs.")
-        guard case .enum(let color)? = spec.declaration(named: "Color"), case .message(let message)? = spec.declaration(named: "M") else {
+        guard case .enum(let color)? = spec.declaration(named: "Color"),
+            case .message(let message)? = spec.declaration(named: "M")
+        else {
             Issue.record("declarations missing")
             return
         }
@@ -103,10 +116,11 @@ import Testing
         #expect(color.reserved.first?.numberRanges == [2...4])
         #expect(color.reserved.first?.names == ["green"])
         #expect(message.typeID == 16)
-        #expect(message.fields.map(\.defaultValue) == [
-            .bool(true), .signed(-128), .unsigned(UInt64.max), .float(-0.5), .string("a\"b\u{e9}"),
-            .enumCase(name: "red", number: 1), nil, nil, nil,
-        ])
+        #expect(
+            message.fields.map(\.defaultValue) == [
+                .bool(true), .signed(-128), .unsigned(UInt64.max), .float(-0.5), .string("a\"b\u{e9}"),
+                .enumCase(name: "red", number: 1), nil, nil, nil,
+            ])
         #expect(message.fields[6].deprecation?.message == "gone soon")
         #expect(message.reserved.map(\.numberRanges) == [[10...10, 20...30], []])
         #expect(message.reserved.reserves(name: "x"))
@@ -121,7 +135,8 @@ import Testing
     }
 
     @Test func recursionThroughArraysAndMapsIsAllowed() throws {
-        let spec = try validSpec("""
+        let spec = try validSpec(
+            """
             package t version 1
             struct Node {
                 1 children: [Node]
@@ -135,8 +150,11 @@ import Testing
         let spec = try validSpec(
             "package app version 1\nimport \"shared/geo.gwspec\"\nmessage M @ 1 {\n    1 p: Point\n}\n",
             path: "specs/app.gwspec",
-            otherFiles: ["specs/shared/geo.gwspec": "package geo version 1\nimport \"../units.gwspec\"\nstruct Point {\n    1 x: Meters\n}\n",
-                         "specs/units.gwspec": "package units version 1\nstruct Meters {\n    1 value: Float64\n}\n"])
+            otherFiles: [
+                "specs/shared/geo.gwspec":
+                    "package geo version 1\nimport \"../units.gwspec\"\nstruct Point {\n    1 x: Meters\n}\n",
+                "specs/units.gwspec": "package units version 1\nstruct Meters {\n    1 value: Float64\n}\n",
+            ])
         #expect(spec.files.map(\.path) == ["specs/app.gwspec", "specs/shared/geo.gwspec", "specs/units.gwspec"])
         #expect(spec.files[0].imports.first?.resolvedPath == "specs/shared/geo.gwspec")
         #expect(spec.closure(of: "M") == ["M", "Meters", "Point"])
@@ -159,7 +177,8 @@ import Testing
             #expect(scalar.wireType == wireType, "\(scalar)")
         }
         #expect(FieldWireType.allCases.map(\.rawValue) == [0, 1, 2, 5])
-        #expect(ScalarType.allCases.filter(\.isValidMapKey).map(\.rawValue)
-            == ["Bool", "Int8", "Int16", "Int32", "Int64", "UInt8", "UInt16", "UInt32", "UInt64", "String", "UUID"])
+        #expect(
+            ScalarType.allCases.filter(\.isValidMapKey).map(\.rawValue)
+                == ["Bool", "Int8", "Int16", "Int32", "Int64", "UInt8", "UInt16", "UInt32", "UInt64", "String", "UUID"])
     }
 }

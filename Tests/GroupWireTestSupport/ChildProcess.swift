@@ -79,9 +79,12 @@ package enum ChildProcess {
     ) async throws -> Run {
         try await withCheckedThrowingContinuation { continuation in
             Thread {
-                continuation.resume(with: Result {
-                    try run(executable, arguments, input: input, directory: directory, environment: environment, timeLimit: timeLimit)
-                })
+                continuation.resume(
+                    with: Result {
+                        try run(
+                            executable, arguments, input: input, directory: directory, environment: environment,
+                            timeLimit: timeLimit)
+                    })
             }.start()
         }
     }
@@ -92,7 +95,9 @@ package enum ChildProcess {
     package static func output(_ executable: URL, _ arguments: [String], input: [UInt8] = []) throws -> [UInt8] {
         let run = try run(executable, arguments, input: input)
         guard run.status == 0, !run.timedOut else {
-            throw Failure(description: "\(executable.path) \(arguments) exited \(run.status)\(run.timedOut ? " (time limit)" : ""): \(run.errors)")
+            throw Failure(
+                description:
+                    "\(executable.path) \(arguments) exited \(run.status)\(run.timedOut ? " (time limit)" : ""): \(run.errors)")
         }
         return run.output
     }

@@ -80,7 +80,8 @@ package enum DocumentSnippets {
             if marker == "// \(name): begin" {
                 region = []
             } else if marker == "// \(name): end", let body = region {
-                let indent = body.filter { !$0.trimmingCharacters(in: .whitespaces).isEmpty }
+                let indent =
+                    body.filter { !$0.trimmingCharacters(in: .whitespaces).isEmpty }
                     .map { $0.prefix { $0 == " " }.count }.min() ?? 0
                 result += body.map { ($0.count >= indent ? String($0.dropFirst(indent)) : "") + "\n" }.joined()
                 region = nil

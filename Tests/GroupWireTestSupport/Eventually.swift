@@ -30,7 +30,8 @@ package func eventually(
     var pause = Duration.microseconds(200)
     while try await !condition() {
         guard ContinuousClock.now < deadline else {
-            throw WaitTimedOut(description: "\(sourceLocation.fileName):\(sourceLocation.line): timed out after \(within) waiting for \(what)")
+            throw WaitTimedOut(
+                description: "\(sourceLocation.fileName):\(sourceLocation.line): timed out after \(within) waiting for \(what)")
         }
         // The poll interval, growing to 20 ms: nothing waits on this pause's length.
         try await Task.sleep(for: pause)

@@ -17,7 +17,9 @@ package struct HeavyTrait: SuiteTrait, TestTrait, TestScoping {
     package var isRecursive: Bool { true }
 
     /// Runs the test once the heavy lane is free.
-    package func provideScope(for test: Test, testCase: Test.Case?, performing function: @Sendable () async throws -> Void) async throws {
+    package func provideScope(for test: Test, testCase: Test.Case?, performing function: @Sendable () async throws -> Void)
+        async throws
+    {
         // The suite's own scope is not a test: only test cases take the lane.
         guard testCase != nil else { return try await function() }
         await HeavyLane.shared.acquire()

@@ -1,8 +1,9 @@
 import Foundation
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// A blocking TCP connection to a port on 127.0.0.1, for tests that must speak to a server
@@ -11,7 +12,9 @@ import Darwin
 public final class LoopbackSocket {
     /// What failed, with errno where there is one.
     public struct Failure: Error, CustomStringConvertible {
+        /// What failed.
         public let description: String
+        /// A failure described by `description`.
         public init(description: String) { self.description = description }
     }
 
@@ -21,9 +24,9 @@ public final class LoopbackSocket {
     /// so a server writing to a client that does not read backs up quickly.
     public init(port: Int, receiveBuffer: Int? = nil) throws {
         #if canImport(Glibc)
-        let socket = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+            let socket = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         #else
-        let socket = Darwin.socket(AF_INET, SOCK_STREAM, 0)
+            let socket = Darwin.socket(AF_INET, SOCK_STREAM, 0)
         #endif
         guard socket >= 0 else { throw Failure(description: "socket() failed: errno \(errno)") }
         self.socket = socket
@@ -37,7 +40,9 @@ public final class LoopbackSocket {
         address.sin_port = in_port_t(UInt16(port).bigEndian)
         address.sin_addr.s_addr = inet_addr("127.0.0.1")
         let connected = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(socket, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                connect(socket, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+            }
         }
         guard connected == 0 else {
             let number = errno
@@ -51,9 +56,9 @@ public final class LoopbackSocket {
         var written = 0
         while written < bytes.count {
             #if canImport(Glibc)
-            let count = bytes[written...].withUnsafeBytes { Glibc.write(socket, $0.baseAddress, $0.count) }
+                let count = bytes[written...].withUnsafeBytes { Glibc.write(socket, $0.baseAddress, $0.count) }
             #else
-            let count = bytes[written...].withUnsafeBytes { Darwin.write(socket, $0.baseAddress, $0.count) }
+                let count = bytes[written...].withUnsafeBytes { Darwin.write(socket, $0.baseAddress, $0.count) }
             #endif
             guard count > 0 else { throw Failure(description: "write() failed: errno \(errno)") }
             written += count
@@ -64,9 +69,9 @@ public final class LoopbackSocket {
     public func readByte() throws -> UInt8? {
         var byte: UInt8 = 0
         #if canImport(Glibc)
-        let count = Glibc.read(socket, &byte, 1)
+            let count = Glibc.read(socket, &byte, 1)
         #else
-        let count = Darwin.read(socket, &byte, 1)
+            let count = Darwin.read(socket, &byte, 1)
         #endif
         guard count >= 0 else { throw Failure(description: "read() failed or timed out: errno \(errno)") }
         return count == 0 ? nil : byte
@@ -78,11 +83,13 @@ public final class LoopbackSocket {
         var chunk = [UInt8](repeating: 0, count: 4_096)
         while bytes.count < limit {
             #if canImport(Glibc)
-            let count = chunk.withUnsafeMutableBytes { Glibc.read(socket, $0.baseAddress, $0.count) }
+                let count = chunk.withUnsafeMutableBytes { Glibc.read(socket, $0.baseAddress, $0.count) }
             #else
-            let count = chunk.withUnsafeMutableBytes { Darwin.read(socket, $0.baseAddress, $0.count) }
+                let count = chunk.withUnsafeMutableBytes { Darwin.read(socket, $0.baseAddress, $0.count) }
             #endif
-            guard count >= 0 else { throw Failure(description: "read() failed or timed out after \(bytes.count) bytes: errno \(errno)") }
+            guard count >= 0 else {
+                throw Failure(description: "read() failed or timed out after \(bytes.count) bytes: errno \(errno)")
+            }
             if count == 0 { break }
             bytes += chunk[..<count]
         }
@@ -92,9 +99,9 @@ public final class LoopbackSocket {
     /// Closes the connection.
     public func close() {
         #if canImport(Glibc)
-        _ = Glibc.close(socket)
+            _ = Glibc.close(socket)
         #else
-        _ = Darwin.close(socket)
+            _ = Darwin.close(socket)
         #endif
     }
 
@@ -104,12 +111,14 @@ public final class LoopbackSocket {
     public static func httpGet(port: Int, path: String) async throws -> String {
         try await withCheckedThrowingContinuation { continuation in
             Thread {
-                continuation.resume(with: Result {
-                    let socket = try LoopbackSocket(port: port)
-                    defer { socket.close() }
-                    try socket.write(Array("GET \(path) HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\nConnection: close\r\n\r\n".utf8))
-                    return String(decoding: try socket.readToEnd(), as: UTF8.self)
-                })
+                continuation.resume(
+                    with: Result {
+                        let socket = try LoopbackSocket(port: port)
+                        defer { socket.close() }
+                        try socket.write(
+                            Array("GET \(path) HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\nConnection: close\r\n\r\n".utf8))
+                        return String(decoding: try socket.readToEnd(), as: UTF8.self)
+                    })
             }.start()
         }
     }

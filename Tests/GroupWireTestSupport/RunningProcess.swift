@@ -69,7 +69,9 @@ package final class RunningProcess: Sendable {
     ///   - environment: its environment (default: this process's).
     ///   - directory: its working directory (default: the repository root).
     /// - Throws: what `Process.run()` throws when it cannot start.
-    package init(_ executable: URL, _ arguments: [String], environment: [String: String]? = nil, directory: URL = RepositoryPaths.root) throws {
+    package init(
+        _ executable: URL, _ arguments: [String], environment: [String: String]? = nil, directory: URL = RepositoryPaths.root
+    ) throws {
         let process = Process()
         process.executableURL = executable
         process.arguments = arguments
@@ -137,7 +139,8 @@ package final class RunningProcess: Sendable {
             let since = exitedAt ?? ContinuousClock.now
             exitedAt = since
             guard since.duration(to: .now) < .seconds(10) else {
-                throw WaitTimedOut(description: "process \(pid) exited without printing \"\(text)\": \(output.value) \(errors.value)")
+                throw WaitTimedOut(
+                    description: "process \(pid) exited without printing \"\(text)\": \(output.value) \(errors.value)")
             }
             return false
         }

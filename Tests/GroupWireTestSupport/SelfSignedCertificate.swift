@@ -14,14 +14,18 @@ package struct SelfSignedCertificate {
     /// Makes the pair.
     package init() throws {
         folder = try RepositoryPaths.temporaryDirectory(prefix: "groupwire-tls")
-        guard let openssl = ["/usr/bin/openssl", "/usr/local/bin/openssl", "/opt/homebrew/bin/openssl"]
-            .first(where: { FileManager.default.isExecutableFile(atPath: $0) })
+        guard
+            let openssl = ["/usr/bin/openssl", "/usr/local/bin/openssl", "/opt/homebrew/bin/openssl"]
+                .first(where: { FileManager.default.isExecutableFile(atPath: $0) })
         else { throw ChildProcess.Failure(description: "openssl is needed (make setup installs it)") }
-        let run = try ChildProcess.run(URL(fileURLWithPath: openssl), [
-            "req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes", "-days", "1",
-            "-subj", "/CN=localhost", "-addext", "subjectAltName=DNS:localhost",
-            "-keyout", folder.appendingPathComponent("relay.key").path, "-out", folder.appendingPathComponent("relay.pem").path,
-        ], directory: folder, timeLimit: .seconds(60))
+        let run = try ChildProcess.run(
+            URL(fileURLWithPath: openssl),
+            [
+                "req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes", "-days", "1",
+                "-subj", "/CN=localhost", "-addext", "subjectAltName=DNS:localhost",
+                "-keyout", folder.appendingPathComponent("relay.key").path, "-out",
+                folder.appendingPathComponent("relay.pem").path,
+            ], directory: folder, timeLimit: .seconds(60))
         guard run.status == 0 else { throw ChildProcess.Failure(description: "openssl failed: \(run.errors)") }
     }
 

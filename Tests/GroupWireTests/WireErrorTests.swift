@@ -1,4 +1,5 @@
 import Testing
+
 @testable import GroupWire
 
 @Suite struct WireErrorTests {

@@ -28,18 +28,28 @@ import Testing
         let sample = try CLIRunner.file("Spec/Examples/Samples/UpsertStroke.json")
         let encoded = try CLIRunner.run(["encode", "--spec", Self.draw, "--type", "UpsertStroke", "--hex"], input: sample)
         #expect(encoded.status == 0)
-        #expect(encoded.outputText == "c7012e00010a106f1c2a9e4b7d4e0f8a3b5c6d7e8f9a0b10021a12090000000000002940110000000000000ac04a5d4612\n")
+        #expect(
+            encoded.outputText
+                == "c7012e00010a106f1c2a9e4b7d4e0f8a3b5c6d7e8f9a0b10021a12090000000000002940110000000000000ac04a5d4612\n")
         let decoded = try CLIRunner.run(["decode", "--spec", Self.draw, "--envelope"], input: encoded.output)
-        #expect(decoded.outputText == #"{"offset":0,"type":"UpsertStroke","typeID":1,"value":{"color":"green","id":"6F1C2A9E-4B7D-4E0F-8A3B-5C6D7E8F9A0B","point":{"x":12.5,"y":-3.25}}}"# + "\n")
+        #expect(
+            decoded.outputText
+                == #"{"offset":0,"type":"UpsertStroke","typeID":1,"value":{"color":"green","id":"6F1C2A9E-4B7D-4E0F-8A3B-5C6D7E8F9A0B","point":{"x":12.5,"y":-3.25}}}"#
+                + "\n")
     }
 
     @Test func encodeReportsTheJSONPathOfBadInputAndExitsOne() throws {
-        let run = try CLIRunner.run(["encode", "--spec", Self.draw, "--type", "UpsertStroke"],
-                                    input: Array(#"{"point": {"x": "left"}}"#.utf8))
+        let run = try CLIRunner.run(
+            ["encode", "--spec", Self.draw, "--type", "UpsertStroke"],
+            input: Array(#"{"point": {"x": "left"}}"#.utf8))
         #expect(run.status == 1)
         #expect(run.output.isEmpty)
-        #expect(run.errors == #"groupwire: error: $.point.x: "left" is not a number; only "NaN", "Infinity" and "-Infinity" may be strings"# + "\n")
-        let syntax = try CLIRunner.run(["encode", "--spec", Self.draw, "--type", "UpsertStroke"], input: Array("{\n\"id\": }".utf8))
+        #expect(
+            run.errors
+                == #"groupwire: error: $.point.x: "left" is not a number; only "NaN", "Infinity" and "-Infinity" may be strings"#
+                + "\n")
+        let syntax = try CLIRunner.run(
+            ["encode", "--spec", Self.draw, "--type", "UpsertStroke"], input: Array("{\n\"id\": }".utf8))
         #expect(syntax.status == 1)
         #expect(syntax.errors.hasPrefix("groupwire: error: invalid JSON at line 2, column 7:"))
     }
@@ -52,16 +62,18 @@ import Testing
 
     @Test func jsonLinesBecomeOneFramePerLine() throws {
         let input = "{\"isReady\": true}\n\n{\"bufferedAhead\": 1.5}\n"
-        let run = try CLIRunner.run(["encode", "--spec", Self.watch, "--type", "ReadyState", "--lines", "--hex"], input: Array(input.utf8))
+        let run = try CLIRunner.run(
+            ["encode", "--spec", Self.watch, "--type", "ReadyState", "--lines", "--hex"], input: Array(input.utf8))
         #expect(run.status == 0, "\(run.errors)")
         let lines = run.outputText.split(separator: "\n").map(String.init)
         #expect(lines.count == 2)
         let decoded = try CLIRunner.run(["decode", "--spec", Self.watch], input: Array(run.output))
-        #expect(decoded.outputText == """
-            {"bufferedAhead":0,"isReady":true,"participant":"00000000-0000-0000-0000-000000000000"}
-            {"bufferedAhead":1.5,"isReady":false,"participant":"00000000-0000-0000-0000-000000000000"}
+        #expect(
+            decoded.outputText == """
+                {"bufferedAhead":0,"isReady":true,"participant":"00000000-0000-0000-0000-000000000000"}
+                {"bufferedAhead":1.5,"isReady":false,"participant":"00000000-0000-0000-0000-000000000000"}
 
-            """)
+                """)
     }
 
     @Test func decodeReportsACorruptFrameWithItsOffsetAndKeepsTheOthers() throws {
@@ -76,7 +88,10 @@ import Testing
         #expect(run.status == 1)
         #expect(run.outputText.split(separator: "\n").count == 2)
         // Frames are 49 bytes: the second starts at 49, its checksum at 49 + 45.
-        #expect(run.errors == "groupwire: error: frame at offset 49: checksumMismatch at offset 94: stored crc32c 0x12465D4A but the 45 bytes it covers give 0x4F61BC0D\n")
+        #expect(
+            run.errors
+                == "groupwire: error: frame at offset 49: checksumMismatch at offset 94: stored crc32c 0x12465D4A but the 45 bytes it covers give 0x4F61BC0D\n"
+        )
     }
 
     @Test func decodeReportsPayloadErrorsAtTheirOffsetInTheInput() throws {
@@ -96,10 +111,13 @@ import Testing
         // ReadyState with isReady (field 2) and a field 9 this spec does not declare.
         let frame = try FrameHex.frame(typeID: 11, body: [0x10, 0x01, 0x48, 0x2A])
         let skipped = try CLIRunner.run(["decode", "--spec", Self.watch], input: frame)
-        #expect(skipped.outputText == #"{"bufferedAhead":0,"isReady":true,"participant":"00000000-0000-0000-0000-000000000000"}"# + "\n")
+        #expect(
+            skipped.outputText == #"{"bufferedAhead":0,"isReady":true,"participant":"00000000-0000-0000-0000-000000000000"}"#
+                + "\n")
         let kept = try CLIRunner.run(["decode", "--spec", Self.watch, "--keep-unknown"], input: frame)
         #expect(kept.outputText.contains(#""$unknownFields":"SCo=""#))
-        let encoded = try CLIRunner.run(["encode", "--spec", Self.watch, "--type", "ReadyState", "--keep-unknown"], input: kept.output)
+        let encoded = try CLIRunner.run(
+            ["encode", "--spec", Self.watch, "--type", "ReadyState", "--keep-unknown"], input: kept.output)
         #expect(encoded.status == 0, "\(encoded.errors)")
         #expect(encoded.output == frame)
     }
@@ -155,8 +173,10 @@ import Testing
             text += String(decoding: chunk, as: UTF8.self)
         }
         #expect(process.isRunning, "the command should still wait for more input")
-        #expect(text.contains("frame 0 at byte 0, 11 bytes") || text.contains("\"offset\":0") || text == "{\"pointCount\":5,\"strokes\":[]}\n",
-                "\(text)")
+        #expect(
+            text.contains("frame 0 at byte 0, 11 bytes") || text.contains("\"offset\":0")
+                || text == "{\"pointCount\":5,\"strokes\":[]}\n",
+            "\(text)")
         try input.fileHandleForWriting.close()
         process.waitUntilExit()
         #expect(process.terminationStatus == 0)
@@ -203,13 +223,17 @@ import Testing
     }
 
     @Test func specDiffOfTheExampleVersionsIsCompatible() throws {
-        for (old, new) in [("DrawTogether.gwspec", "Versions/DrawTogether-v2.gwspec"),
-                           ("Versions/DrawTogether-v2.gwspec", "Versions/DrawTogether-v3.gwspec")] {
+        for (old, new) in [
+            ("DrawTogether.gwspec", "Versions/DrawTogether-v2.gwspec"),
+            ("Versions/DrawTogether-v2.gwspec", "Versions/DrawTogether-v3.gwspec"),
+        ] {
             let run = try CLIRunner.run(["spec", "diff", "Spec/Examples/" + old, "Spec/Examples/" + new])
             #expect(run.status == 0, "\(old) -> \(new): \(run.outputText)")
             #expect(run.outputText.contains("verdict: compatible"))
         }
-        let json = try CLIRunner.run(["spec", "diff", "--format", "json", Self.draw, "Spec/Examples/Versions/DrawTogether-v3.gwspec"])
+        let json = try CLIRunner.run([
+            "spec", "diff", "--format", "json", Self.draw, "Spec/Examples/Versions/DrawTogether-v3.gwspec",
+        ])
         #expect(try JSONParser().parse(json.output)["verdict"] == "compatible")
     }
 
@@ -238,12 +262,15 @@ import Testing
         let first = try CLIRunner.run(["generate", Self.watch, "--output", folder.path, "--access-level", "internal"])
         #expect(first.status == 0, "\(first.errors)")
         #expect(first.outputText == "wrote \(folder.path)/WatchTogether.gwspec.swift\nwrote \(folder.path)/Common.gwspec.swift\n")
-        let text = String(decoding: try Data(contentsOf: folder.appendingPathComponent("WatchTogether.gwspec.swift")), as: UTF8.self)
+        let text = String(
+            decoding: try Data(contentsOf: folder.appendingPathComponent("WatchTogether.gwspec.swift")), as: UTF8.self)
         #expect(text.hasPrefix("// DO NOT EDIT"))
         #expect(text.contains("struct PlaybackState"))
         #expect(!text.contains("public struct PlaybackState"))
         let second = try CLIRunner.run(["generate", Self.watch, "--output", folder.path, "--access-level", "internal"])
-        #expect(second.outputText == "unchanged \(folder.path)/WatchTogether.gwspec.swift\nunchanged \(folder.path)/Common.gwspec.swift\n")
+        #expect(
+            second.outputText
+                == "unchanged \(folder.path)/WatchTogether.gwspec.swift\nunchanged \(folder.path)/Common.gwspec.swift\n")
     }
 
     @Test func usageErrorsExitTwoWithAGroupwireErrorLine() throws {

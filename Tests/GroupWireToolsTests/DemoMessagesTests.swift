@@ -106,6 +106,8 @@ import Testing
         let truncated = tool.run(input: try FrameFileWriter().contents(of: Array(frames.dropLast())))
         #expect(truncated.status == .invalidInput)
         #expect(truncated.outputText.split(separator: "\n").count == 3)
-        #expect(truncated.messages == "groupwire: error: the input ends inside 1 fragmented message(s) whose fragments are not all there\n")
+        #expect(
+            truncated.messages
+                == "groupwire: error: the input ends inside 1 fragmented message(s) whose fragments are not all there\n")
     }
 }

@@ -23,7 +23,9 @@ import Testing
                 } else if let runner = snippet.runner {
                     byRunner[runner, default: ""] += snippet.code
                 } else {
-                    Issue.record("\(snippet.place) is neither a file of the README's package nor marked with the test that runs it:\n\(snippet.code)")
+                    Issue.record(
+                        "\(snippet.place) is neither a file of the README's package nor marked with the test that runs it:\n\(snippet.code)"
+                    )
                 }
                 checked += 1
             }
@@ -31,7 +33,8 @@ import Testing
             for (runner, code) in byRunner {
                 #expect(FileManager.default.fileExists(atPath: RepositoryPaths.path(runner)), "\(document): no \(runner)")
                 let region = try DocumentSnippets.regions(named: name, in: runner)
-                #expect(region == code, "\(document): the blocks marked for \(runner) differ from its `// \(name): begin` regions")
+                #expect(
+                    region == code, "\(document): the blocks marked for \(runner) differ from its `// \(name): begin` regions")
             }
         }
         #expect(checked >= 12)
@@ -39,7 +42,8 @@ import Testing
 
     @Test func theRegionsOfARunnerAreFoundDedentedAndInOrder() throws {
         // The parser, on one runner of ours: indentation removed, the article's six blocks in order.
-        let region = try DocumentSnippets.regions(named: "FollowingOneMessage.md", in: "Tests/GroupWireSessionTests/ArticleExampleTests.swift")
+        let region = try DocumentSnippets.regions(
+            named: "FollowingOneMessage.md", in: "Tests/GroupWireSessionTests/ArticleExampleTests.swift")
         #expect(region.hasPrefix("let stroke = UpsertStroke("))
         #expect(region.hasSuffix("FrameDecoder().decode(bytes)))\n"))
         let blocks = try DocumentSnippets.snippets(in: "Sources/GroupWire/GroupWire.docc/FollowingOneMessage.md")
@@ -62,7 +66,9 @@ import Testing
         let local = links.filter { !$0.hasPrefix("http") }.map { String($0.split(separator: "#", maxSplits: 1).first ?? "") }
         #expect(local.count >= 5)
         for link in local where !link.isEmpty {
-            #expect(FileManager.default.fileExists(atPath: RepositoryPaths.path(link)), "README.md links to \(link), which does not exist")
+            #expect(
+                FileManager.default.fileExists(atPath: RepositoryPaths.path(link)),
+                "README.md links to \(link), which does not exist")
         }
     }
 }

@@ -1,7 +1,7 @@
 import Foundation
 import GroupWireCapture
-import GroupWireTools
 import GroupWireTestSupport
+import GroupWireTools
 import Testing
 
 /// Runs the built `groupwire` executable's `demo`, `inspect` and `decode`, as a user would, and
@@ -21,15 +21,23 @@ import Testing
         #expect(inspect.errors == "")
         let lines = inspect.outputText.split(separator: "\n").map(String.init)
         #expect(lines.first == "\(path): raw frame file")
-        #expect(lines.contains {
-            $0.hasPrefix("frame 0 at byte 0, 49 bytes: version 1, length 46, kind data (byte 0x00), flags none, type id 1, body 40 bytes")
-        })
-        #expect(lines.contains {
-            $0.hasPrefix("frame 1 at byte 49, 258 bytes: version 1, length 254, kind data (byte 0x00), flags none, type id 2, body 248 bytes")
-        })
-        #expect(lines.contains {
-            $0.hasPrefix("frame 2 at byte 307, 149 bytes: version 1, length 145, kind data (byte 0x00), flags none, type id 10")
-        })
+        #expect(
+            lines.contains {
+                $0.hasPrefix(
+                    "frame 0 at byte 0, 49 bytes: version 1, length 46, kind data (byte 0x00), flags none, type id 1, body 40 bytes"
+                )
+            })
+        #expect(
+            lines.contains {
+                $0.hasPrefix(
+                    "frame 1 at byte 49, 258 bytes: version 1, length 254, kind data (byte 0x00), flags none, type id 2, body 248 bytes"
+                )
+            })
+        #expect(
+            lines.contains {
+                $0.hasPrefix(
+                    "frame 2 at byte 307, 149 bytes: version 1, length 145, kind data (byte 0x00), flags none, type id 10")
+            })
         // PlaybackState: title is field 3, contentID field 5, position field 6 (WatchTogether.gwspec).
         #expect(lines.contains("    3: string \"Movie night\""))
         #expect(lines.contains("    5: bytes[16] c0ffee001234456789abcdef01234567 (uuid C0FFEE00-1234-4567-89AB-CDEF01234567)"))
@@ -37,7 +45,8 @@ import Testing
         // The large snapshot: compressed fragments of one message.
         let fragmentHeaders = lines.filter { $0.contains("kind fragment (byte 0x12), flags compressed, type id 2") }
         #expect(fragmentHeaders.count == fragmentCount)
-        #expect(lines.filter { $0.hasPrefix("  compression: codec 1 (zstd), dictionary 0, content size ") }.count == fragmentCount)
+        #expect(
+            lines.filter { $0.hasPrefix("  compression: codec 1 (zstd), dictionary 0, content size ") }.count == fragmentCount)
         #expect(lines.contains { $0.hasPrefix("  fragment: message 1, index 0 of \(fragmentCount), offset 0, total length ") })
         #expect(lines.last == "summary: \(fragmentCount + 3) valid frames, 0 invalid, \(size) bytes")
     }
@@ -96,7 +105,9 @@ import Testing
         #expect(json.errors.hasPrefix("\(path): error: invalid bytes \(first)..<"))
         let object = try #require(try JSONSerialization.jsonObject(with: Data(json.outputText.utf8)) as? [String: Any])
         #expect(object["invalidCount"] as? Int == 1)
-        #expect((object["entries"] as? [[String: Any]])?.map { $0["valid"] as? Bool } == [true, false] + Array(repeating: true, count: frameCount - 2))
+        #expect(
+            (object["entries"] as? [[String: Any]])?.map { $0["valid"] as? Bool } == [true, false]
+                + Array(repeating: true, count: frameCount - 2))
     }
 
     @Test func anXxdHexDumpIsDetectedAndInspected() throws {

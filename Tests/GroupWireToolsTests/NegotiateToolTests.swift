@@ -21,19 +21,22 @@ import Testing
     @Test func twoDrawTogetherVersionsAgreeAndTheTextSaysHowEachWay() {
         let result = NegotiateTool(pathA: Self.v1, pathB: Self.v2).run()
         #expect(result.status == .ok)
-        #expect(result.outputText == """
-            negotiate: draw.together 1 (91005ed7f5603ca2) <-> draw.together 2 (c43a0e027f9d47a9)
-            status: agreed
-            envelope version: 1
-            A -> B: zstd, no dictionary, max frame 65536, max message 16777216
-            B -> A: zstd, no dictionary, max frame 65536, max message 16777216
-            type 1 UpsertStroke: A -> B compatible; B -> A compatible
-            type 2 CanvasSnapshot: A -> B compatible; B -> A compatible
+        #expect(
+            result.outputText == """
+                negotiate: draw.together 1 (91005ed7f5603ca2) <-> draw.together 2 (c43a0e027f9d47a9)
+                status: agreed
+                envelope version: 1
+                A -> B: zstd, no dictionary, max frame 65536, max message 16777216
+                B -> A: zstd, no dictionary, max frame 65536, max message 16777216
+                type 1 UpsertStroke: A -> B compatible; B -> A compatible
+                type 2 CanvasSnapshot: A -> B compatible; B -> A compatible
 
-            """)
+                """)
         let noZstd = NegotiateTool(pathA: Self.v1, pathB: Self.v2, noZstdB: true).run().outputText
         #expect(noZstd.contains("A -> B: uncompressed, max frame 65536") && noZstd.contains("B -> A: uncompressed"))
-        #expect(NegotiateTool(pathA: Self.v3, pathB: Self.v3).run().outputText.contains("type 1 UpsertStroke: A -> B same; B -> A same"))
+        #expect(
+            NegotiateTool(pathA: Self.v3, pathB: Self.v3).run().outputText.contains(
+                "type 1 UpsertStroke: A -> B same; B -> A same"))
     }
 
     @Test(arguments: [(v1, v2), (v2, v1), (v1, v3), (v3, v2)])
@@ -57,7 +60,10 @@ import Testing
         let result = NegotiateTool(pathA: Self.v1, pathB: Self.breaking).run()
         #expect(result.status == .invalidInput)
         let lines = result.outputText.split(separator: "\n").map(String.init)
-        #expect(lines.contains("type 1 UpsertStroke: A -> B incompatible (GW004 field-wire-type-changed UpsertStroke.color); B -> A incompatible (GW004 field-wire-type-changed UpsertStroke.color)"))
+        #expect(
+            lines.contains(
+                "type 1 UpsertStroke: A -> B incompatible (GW004 field-wire-type-changed UpsertStroke.color); B -> A incompatible (GW004 field-wire-type-changed UpsertStroke.color)"
+            ))
         #expect(lines.contains("type 2 CanvasSnapshot: A -> B unknown to B; B -> A -"))
         #expect(lines.contains("type 9 EraseAll: A -> B -; B -> A unknown to A"))
         let json = try JSONParser().parse(NegotiateTool(pathA: Self.v1, pathB: Self.breaking, format: .json).run().output)
@@ -89,8 +95,10 @@ import Testing
     }
 
     @Test func theBinaryPrintsJSONAndExitsByTheAgreement() throws {
-        let run = try CLIRunner.run(["negotiate", "Spec/Examples/DrawTogether.gwspec", "Tests/Specs/Negotiation/DrawTogether-breaking.gwspec",
-                                     "--format", "json", "--no-zstd-a"])
+        let run = try CLIRunner.run([
+            "negotiate", "Spec/Examples/DrawTogether.gwspec", "Tests/Specs/Negotiation/DrawTogether-breaking.gwspec",
+            "--format", "json", "--no-zstd-a",
+        ])
         #expect(run.status == 1)
         let json = try JSONParser().parse(run.output)
         #expect(json["aToB"]?["codec"] == .null && json["bToA"]?["codec"] == .null)

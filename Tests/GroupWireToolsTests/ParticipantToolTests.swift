@@ -20,7 +20,9 @@ import Testing
                 _ = try ParticipantTool.schema(RepositoryPaths.path(path))
                 Issue.record("\(path) was accepted")
             } catch {
-                #expect(error.result.messages.contains("has generated types for draw.together versions 1 and 3 only"), "\(error.result.messages)")
+                #expect(
+                    error.result.messages.contains("has generated types for draw.together versions 1 and 3 only"),
+                    "\(error.result.messages)")
                 #expect(error.result.status == .failure)
             }
         }
@@ -32,7 +34,10 @@ import Testing
         event.points = 12_000
         event.compressed = true
         event.milliseconds = 56.5
-        #expect(event.line == #"{"compressed":true,"event":"snapshot","milliseconds":56.5,"participant":"467e752c-96c7-8dfd-9838-e97e7a227a22","points":12000}"# + "\n")
+        #expect(
+            event.line
+                == #"{"compressed":true,"event":"snapshot","milliseconds":56.5,"participant":"467e752c-96c7-8dfd-9838-e97e7a227a22","points":12000}"#
+                + "\n")
         #expect(ParticipantEvent(line: event.line.dropLast()) == event)
         #expect(ParticipantEvent(line: "groupwire relay: listening on 127.0.0.1:1") == nil)
         #expect(ParticipantEvent(line: #"{"event":"dance"}"#) == nil)
@@ -57,8 +62,9 @@ import Testing
         #expect(counts.fragments == frames.count && counts.frames == frames.count + 1)
         #expect(counts.compressedPayloadBytes == payload.count)
         #expect(counts.compressedBodyBytes > 0 && counts.compressedBodyBytes < payload.count)
-        let stroke = FrameEncoder.frameSize(typeID: UpsertStroke.wireTypeID, compression: nil, fragment: nil, session: nil,
-                                            bodyCount: try CanvasVersion3.stroke(0, by: 1).messagePayload().count)
+        let stroke = FrameEncoder.frameSize(
+            typeID: UpsertStroke.wireTypeID, compression: nil, fragment: nil, session: nil,
+            bodyCount: try CanvasVersion3.stroke(0, by: 1).messagePayload().count)
         #expect(counts.frameBytes == frames.map(\.count).reduce(0, +) + stroke)
         #expect(counts.controlFrames == 0 && counts.jsonBytes == 0)
     }
@@ -66,11 +72,15 @@ import Testing
     @Test func withoutATokenOrARelayItStopsWithAReason() throws {
         let noToken = try CLIRunner.run(["participant", "--port", "9"])
         #expect(noToken.status == 2 && noToken.errors.contains("no token: pass --token or set GROUPWIRE_TOKEN"))
-        let badVersion = try CLIRunner.run(["participant", "--port", "9", "--token", "x", "--spec", "Spec/Examples/Versions/DrawTogether-v2.gwspec"])
+        let badVersion = try CLIRunner.run([
+            "participant", "--port", "9", "--token", "x", "--spec", "Spec/Examples/Versions/DrawTogether-v2.gwspec",
+        ])
         #expect(badVersion.status == 2 && badVersion.errors.contains("versions 1 and 3 only"))
         // Port 9 (discard) has no relay on loopback: the connection fails, reported as an event too.
         let nobody = try CLIRunner.run(["participant", "--port", "9", "--token", "x", "--timeout", "5"])
         #expect(nobody.status == 1)
-        #expect(nobody.outputText.contains(#""event":"error""#) && nobody.errors.contains("cannot join through the relay at 127.0.0.1:9"))
+        #expect(
+            nobody.outputText.contains(#""event":"error""#)
+                && nobody.errors.contains("cannot join through the relay at 127.0.0.1:9"))
     }
 }

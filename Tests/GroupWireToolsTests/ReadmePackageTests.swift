@@ -70,27 +70,32 @@ import Testing
         #expect(!build.timedOut)
         try #require(build.status == 0, "\(build.outputText)\(build.errors)")
 
-        let whiteboard = try await ChildProcess.run(Self.scratch.appendingPathComponent("debug/Whiteboard"), [],
-                                                    directory: package, environment: environment, timeLimit: .seconds(120))
+        let whiteboard = try await ChildProcess.run(
+            Self.scratch.appendingPathComponent("debug/Whiteboard"), [],
+            directory: package, environment: environment, timeLimit: .seconds(120))
         #expect(!whiteboard.timedOut)
         #expect(whiteboard.status == 0, "\(whiteboard.errors)")
         // The whiteboard's output is promised where its code is: GroupWireSession's article.
-        let article = String(decoding: try RepositoryPaths.bytes("Sources/GroupWireSession/GroupWireSession.docc/DrawingTogether.md"),
-                             as: UTF8.self)
-        let promised = try #require(article.components(separatedBy: "`swift run Whiteboard` prints:\n\n```\n").dropFirst().first?
-            .components(separatedBy: "```").first)
+        let article = String(
+            decoding: try RepositoryPaths.bytes("Sources/GroupWireSession/GroupWireSession.docc/DrawingTogether.md"),
+            as: UTF8.self)
+        let promised = try #require(
+            article.components(separatedBy: "`swift run Whiteboard` prints:\n\n```\n").dropFirst().first?
+                .components(separatedBy: "```").first)
         #expect(whiteboard.outputText == promised)
 
-        let app = try await ChildProcess.run(Self.scratch.appendingPathComponent("debug/CanvasApp"), [],
-                                             directory: package, environment: environment, timeLimit: .seconds(120))
+        let app = try await ChildProcess.run(
+            Self.scratch.appendingPathComponent("debug/CanvasApp"), [],
+            directory: package, environment: environment, timeLimit: .seconds(120))
         #expect(!app.timedOut)
         #expect(app.status == 0, "\(app.errors)")
-        #expect(app.outputText == """
-            joined: ["Draw together", "Draw together"] [true, true]
-            SharePlay stand-in: no session offered
-            identifier: com.example.draw-together
+        #expect(
+            app.outputText == """
+                joined: ["Draw together", "Draw together"] [true, true]
+                SharePlay stand-in: no session offered
+                identifier: com.example.draw-together
 
-            """)
+                """)
     }
 
     /// Writes the package under .build/readme-package/Canvas, fresh but for the scratch folder.
@@ -105,8 +110,9 @@ import Testing
         try FileManager.default.createSymbolicLink(at: link, withDestinationURL: RepositoryPaths.root)
         let url = #"url: "https://github.com/groupwire/groupwire.git", from: "0.1.0""#
         #expect(manifest.contains(url))
-        try write(manifest.replacingOccurrences(of: url, with: "path: \"\(link.path)\"") + appleTargets,
-                  to: package.appendingPathComponent("Package.swift"))
+        try write(
+            manifest.replacingOccurrences(of: url, with: "path: \"\(link.path)\"") + appleTargets,
+            to: package.appendingPathComponent("Package.swift"))
         var files: [String: String] = [:]
         for document in DocumentSnippets.documents {
             for snippet in try DocumentSnippets.snippets(in: document) {
@@ -121,22 +127,28 @@ import Testing
             try write(code, to: package.appendingPathComponent(path))
         }
         for spec in ["DrawTogether.gwspec", "Common.gwspec"] {
-            try FileManager.default.copyItem(at: RepositoryPaths.url("Spec/Examples/\(spec)"),
-                                             to: package.appendingPathComponent("Sources/Canvas/\(spec)"))
+            try FileManager.default.copyItem(
+                at: RepositoryPaths.url("Spec/Examples/\(spec)"),
+                to: package.appendingPathComponent("Sources/Canvas/\(spec)"))
         }
         for module in ["Combine", "GroupActivities"] {
-            try FileManager.default.createDirectory(at: package.appendingPathComponent("StandIns"), withIntermediateDirectories: true)
-            try FileManager.default.copyItem(at: RepositoryPaths.url("Tests/AppleStandIns/\(module)"),
-                                             to: package.appendingPathComponent("StandIns/\(module)"))
+            try FileManager.default.createDirectory(
+                at: package.appendingPathComponent("StandIns"), withIntermediateDirectories: true)
+            try FileManager.default.copyItem(
+                at: RepositoryPaths.url("Tests/AppleStandIns/\(module)"),
+                to: package.appendingPathComponent("StandIns/\(module)"))
         }
         // GroupWire's adapter, compiled in the app against the stand-ins as it is compiled on
         // Apple's platforms (in GroupWireSession it is left out on Linux, so that the stand-ins
         // in the build's module folder never reach the package's own build).
-        let adapter = String(decoding: try RepositoryPaths.bytes("Sources/GroupWireSession/Platform/GroupActivitiesMessenger.swift"), as: UTF8.self)
+        let adapter = String(
+            decoding: try RepositoryPaths.bytes("Sources/GroupWireSession/Platform/GroupActivitiesMessenger.swift"), as: UTF8.self
+        )
         let condition = "#if canImport(GroupActivities) && !os(Linux)\n"
         #expect(adapter.hasPrefix(condition))
-        try write("import GroupWireSession\n#if canImport(GroupActivities)\n" + adapter.dropFirst(condition.count),
-                  to: package.appendingPathComponent("Sources/CanvasApp/GroupActivitiesMessenger.swift"))
+        try write(
+            "import GroupWireSession\n#if canImport(GroupActivities)\n" + adapter.dropFirst(condition.count),
+            to: package.appendingPathComponent("Sources/CanvasApp/GroupActivitiesMessenger.swift"))
         try write(appleMain, to: package.appendingPathComponent("Sources/CanvasApp/main.swift"))
         return package
     }

@@ -24,10 +24,12 @@ import Testing
 
         init(_ arguments: [String]) async throws {
             let binary = try #require(CLIRunner.binary)
-            running = try RunningProcess(binary, ["relay", "--port", "0"] + arguments, environment: ["GROUPWIRE_RELAY_SECRET": "s3cret"])
+            running = try RunningProcess(
+                binary, ["relay", "--port", "0"] + arguments, environment: ["GROUPWIRE_RELAY_SECRET": "s3cret"])
             try await running.waitForOutput(containing: "listening on")
             guard let line = running.output.value.split(separator: "\n").first(where: { $0.contains("listening on 127.0.0.1:") }),
-                  let port = Int(line.split(separator: ":").last ?? "") else {
+                let port = Int(line.split(separator: ":").last ?? "")
+            else {
                 running.stop()
                 throw RelayProcessError(description: "the relay printed no port: \(running.output.value) \(running.errors.value)")
             }
@@ -58,7 +60,8 @@ import Testing
         try #require(answer.hasPrefix("HTTP/1.1 200"), "\(answer.prefix(200))")
         var samples: [String: Double] = [:]
         for line in answer.split(separator: "\n") where line.hasPrefix("groupwire_relay_") {
-            guard let space = line.lastIndex(of: " "), let value = Double(line[line.index(after: space)...].trimmingCharacters(in: .whitespaces))
+            guard let space = line.lastIndex(of: " "),
+                let value = Double(line[line.index(after: space)...].trimmingCharacters(in: .whitespaces))
             else { continue }
             samples[String(line[..<space])] = value
         }
@@ -87,7 +90,9 @@ import Testing
 
         // A refused token is answered and logged with its reason.
         let forged = try AccessToken(room: "canvas-7", identity: "eve", expiresAt: .max).signed(secret: Array("guess".utf8))
-        await #expect(throws: RelayConnectError.self) { _ = try await RelayTransport.connect(host: "127.0.0.1", port: port, token: forged) }
+        await #expect(throws: RelayConnectError.self) {
+            _ = try await RelayTransport.connect(host: "127.0.0.1", port: port, token: forged)
+        }
         try await relay.waitForLog("refused a connection")
         #expect(log.value.contains("refused a connection") && log.value.contains("invalidToken: the signature does not match"))
         #expect(log.value.contains("joined") && log.value.contains("participant=ada") && log.value.contains("room=canvas-7"))
@@ -105,7 +110,9 @@ import Testing
                 try? await Task.sleep(for: .milliseconds(1))
             }
         }
-        try await eventually("50 frames to reach the relay") { try await Self.scrape(port)["groupwire_relay_frames_received_total"] ?? 0 >= 50 }
+        try await eventually("50 frames to reach the relay") {
+            try await Self.scrape(port)["groupwire_relay_frames_received_total"] ?? 0 >= 50
+        }
         relay.running.signal(SIGTERM)
         #expect(try await relay.running.waitForExit() == 0)
         try await eventually("the relay's last line") { output.value.hasSuffix("groupwire relay: stopped\n") }
@@ -125,9 +132,12 @@ import Testing
         var events = bo.events.makeAsyncIterator()
         #expect(await events.next() == .joined(ada.localParticipant))
         try await ada.send([4, 5, 6], to: .all)
-        #expect(await events.next() == .message(TransportMessage(source: ada.localParticipant, bytes: [4, 5, 6], arrival: .zero)))
+        #expect(
+            await events.next() == .message(TransportMessage(source: ada.localParticipant, bytes: [4, 5, 6], arrival: .zero)))
         let plain = try Self.token("plain")
-        await #expect(throws: RelayConnectError.self) { _ = try await RelayTransport.connect(host: "127.0.0.1", port: relay.port, token: plain) }
+        await #expect(throws: RelayConnectError.self) {
+            _ = try await RelayTransport.connect(host: "127.0.0.1", port: relay.port, token: plain)
+        }
         try await relay.waitForLog("a connection ended before its upgrade")
         #expect(relay.log.value.contains("tls=true"))
         let failed = relay.log.value.split(separator: "\n").first { $0.contains("a connection ended before its upgrade") }
@@ -137,23 +147,33 @@ import Testing
 
         // A participant process over TLS with the same certificate; without it, no room.
         let binary = try #require(CLIRunner.binary)
-        let over = try await ChildProcess.run(binary, [
-            "participant", "--port", String(relay.port), "--token", try Self.token("cy"), "--tls-ca", certificate.certificate,
-            "--tls-server-name", "localhost", "--timeout", "1",
-        ], input: Array("quit\n".utf8), timeLimit: .seconds(60))
+        let over = try await ChildProcess.run(
+            binary,
+            [
+                "participant", "--port", String(relay.port), "--token", try Self.token("cy"), "--tls-ca", certificate.certificate,
+                "--tls-server-name", "localhost", "--timeout", "1",
+            ], input: Array("quit\n".utf8), timeLimit: .seconds(60))
         // Connected; alone in its room it then gives up waiting for a session (--timeout 1).
         #expect(over.outputText.hasPrefix(#"{"event":"welcome""#), "\(over.outputText.prefix(300)) \(over.errors)")
-        let doubter = try await ChildProcess.run(binary, [
-            "participant", "--port", String(relay.port), "--token", try Self.token("dee"), "--tls", "--tls-server-name", "localhost",
-            "--timeout", "20",
-        ], input: Array("quit\n".utf8), timeLimit: .seconds(60))
+        let doubter = try await ChildProcess.run(
+            binary,
+            [
+                "participant", "--port", String(relay.port), "--token", try Self.token("dee"), "--tls", "--tls-server-name",
+                "localhost",
+                "--timeout", "20",
+            ], input: Array("quit\n".utf8), timeLimit: .seconds(60))
         #expect(doubter.status != 0 && !doubter.outputText.contains(#""event":"welcome""#), "\(doubter.outputText.prefix(300))")
     }
 
     @Test func theRelayRefusesTLSFilesItCannotUseNamingThem() throws {
-        let run = try CLIRunner.run(["relay", "--port", "0", "--secret", "s", "--tls-certificate", "/nonexistent/relay.pem", "--tls-key", "/nonexistent/relay.key"])
+        let run = try CLIRunner.run([
+            "relay", "--port", "0", "--secret", "s", "--tls-certificate", "/nonexistent/relay.pem", "--tls-key",
+            "/nonexistent/relay.key",
+        ])
         // Exit 2: it cannot listen.
-        #expect(run.status == 2 && run.errors.contains("/nonexistent/relay.pem: not a readable PEM certificate chain"), "\(run.errors)")
+        #expect(
+            run.status == 2 && run.errors.contains("/nonexistent/relay.pem: not a readable PEM certificate chain"),
+            "\(run.errors)")
         let half = try CLIRunner.run(["relay", "--secret", "s", "--tls-certificate", "relay.pem"])
         #expect(half.status == 2 && half.errors.contains("--tls-certificate and --tls-key go together"), "\(half.errors)")
     }
@@ -188,10 +208,13 @@ import Testing
         let adaEvents = Collected(ada.events)
 
         // A token signed with another secret, and an expired one: no room, a 401 logged with the reason.
-        let foreign = try AccessToken(room: "canvas-7", identity: "eve", expiresAt: .max).signed(secret: Array("another relay".utf8))
+        let foreign = try AccessToken(room: "canvas-7", identity: "eve", expiresAt: .max).signed(
+            secret: Array("another relay".utf8))
         let expired = try AccessToken(room: "canvas-7", identity: "old", expiresAt: Int64(Date().timeIntervalSince1970) - 60)
             .signed(secret: Array("s3cret".utf8))
-        for (token, reason) in [(foreign, "invalidToken: the signature does not match"), (expired, "tokenExpired: the token expired at")] {
+        for (token, reason) in [
+            (foreign, "invalidToken: the signature does not match"), (expired, "tokenExpired: the token expired at"),
+        ] {
             do throws(RelayConnectError) {
                 _ = try await RelayTransport.connect(host: "127.0.0.1", port: port, token: token)
                 Issue.record("the relay let in a token it should refuse (\(reason))")
@@ -204,7 +227,8 @@ import Testing
         #expect(relay.log.value.contains("tokenExpired: the token expired"))
 
         // A token for another room: a room of its own, where canvas-7's frames never go.
-        let elsewhere = try await RelayTransport.connect(host: "127.0.0.1", port: port, token: try Self.token("mallory", room: "other"))
+        let elsewhere = try await RelayTransport.connect(
+            host: "127.0.0.1", port: port, token: try Self.token("mallory", room: "other"))
         let elsewhereEvents = Collected(elsewhere.events)
         #expect(elsewhere.welcome.room == "other" && elsewhere.welcome.members.isEmpty)
         try await elsewhere.send([1, 2, 3], to: .all)
@@ -228,19 +252,25 @@ import Testing
         offenders.append((flooder, flooderEvents, .rateLimited))
         for (offender, events, code) in offenders {
             try await eventually("the relay to close \(offender.welcome.you.identity)") { events.isFinished }
-            #expect(offender.relayError?.code == code, "\(offender.welcome.you.identity): \(String(describing: offender.relayError))")
+            #expect(
+                offender.relayError?.code == code, "\(offender.welcome.you.identity): \(String(describing: offender.relayError))")
         }
         try await relay.waitForLog("code=rateLimited")
         for (identity, code) in [("forger", "malformed"), ("big", "frameTooLarge"), ("flooder", "rateLimited")] {
-            let line = relay.log.value.split(separator: "\n").first { $0.contains("closing the connection") && $0.contains("participant=\(identity)") }
-            #expect(line?.contains("code=\(code)") == true && line?.contains("room=canvas-7") == true, "\(String(describing: line))")
+            let line = relay.log.value.split(separator: "\n").first {
+                $0.contains("closing the connection") && $0.contains("participant=\(identity)")
+            }
+            #expect(
+                line?.contains("code=\(code)") == true && line?.contains("room=canvas-7") == true, "\(String(describing: line))")
         }
 
         // The room goes on: a newcomer and ada talk; nothing forged, oversized or foreign reached ada.
         let bo = try await RelayTransport.connect(host: "127.0.0.1", port: port, token: try Self.token("bo"))
         let boEvents = Collected(bo.events)
         try await ada.send([42], to: .all)
-        try await eventually("bo to get ada's frame") { boEvents.all.contains(.message(TransportMessage(source: ada.localParticipant, bytes: [42], arrival: .zero))) }
+        try await eventually("bo to get ada's frame") {
+            boEvents.all.contains(.message(TransportMessage(source: ada.localParticipant, bytes: [42], arrival: .zero)))
+        }
         // bo's answer reaches ada after everything the relay forwarded to her before: once her
         // collector has it, it has the flood's share too (it may run late on a busy machine).
         try await bo.send([43], to: .all)
@@ -248,7 +278,9 @@ import Testing
         try await eventually("ada to get bo's frame") { adaEvents.all.contains(answer) }
         let reachedAda = adaEvents.all.prefix { $0 != answer }
             .compactMap { event -> TransportMessage? in if case .message(let message) = event { message } else { nil } }
-        #expect(reachedAda.allSatisfy { $0.bytes.first == 0xF0 && $0.source == flooder.localParticipant }, "only the flood's first burst reached ada")
+        #expect(
+            reachedAda.allSatisfy { $0.bytes.first == 0xF0 && $0.source == flooder.localParticipant },
+            "only the flood's first burst reached ada")
         #expect((1...51).contains(reachedAda.count), "\(reachedAda.count) of the flood reached ada")
         #expect(!elsewhereEvents.all.contains { if case .message = $0 { true } else { false } })
         for client in [ada, bo, elsewhere] { await client.close() }

@@ -47,8 +47,9 @@ import Testing
         // The older spec negotiated with every newer peer, and they with it.
         for peer in [ana, ben, dan] {
             #expect(cleo.events.contains { $0.event == .agreed && $0.participant == peer.id && $0.detail == "zstd" })
-            #expect(peer.events.contains { $0.event == .agreed && $0.participant == cleo.id },
-                    "\(peer.name): \(peer.events.filter { $0.participant == cleo.id }.map { "\($0.event)" })")
+            #expect(
+                peer.events.contains { $0.event == .agreed && $0.participant == cleo.id },
+                "\(peer.name): \(peer.events.filter { $0.participant == cleo.id }.map { "\($0.event)" })")
         }
 
         // The late joiner caught up from a compressed, fragmented snapshot of 200 strokes.
@@ -71,7 +72,9 @@ import Testing
             #expect(capture.summary.frames == capture.summary.validFrames && capture.summary.hellos >= 3, "\(capture.name)")
         }
         let relayCapture = try #require(report.captures.first)
-        #expect(relayCapture.summary.senders == 4 && relayCapture.summary.fragments > 0 && relayCapture.summary.compressedMessages > 0)
+        #expect(
+            relayCapture.summary.senders == 4 && relayCapture.summary.fragments > 0 && relayCapture.summary.compressedMessages > 0
+        )
         #expect(relayCapture.summary.messagesByType["UpsertStroke"] ?? 0 >= 3 * 20)
         #expect(report.summary.contains("fragments: ") && report.summary.contains("as JSON"))
     }
@@ -86,13 +89,15 @@ import Testing
         let summary = run.outputText
         #expect(summary.contains("participants:") && summary.contains("checks:"), "\(summary)")
         let checks = summary.split(separator: "\n").drop { !$0.hasPrefix("checks:") }.dropFirst()
-        #expect(summary.contains("captures (each process's frames") && summary.contains("  relay ") && !summary.contains("INVALID"))
+        #expect(
+            summary.contains("captures (each process's frames") && summary.contains("  relay ") && !summary.contains("INVALID"))
         #expect(checks.count == 9 && checks.allSatisfy { $0.hasPrefix("  holds ") }, "\(checks.joined(separator: "\n"))")
         // Each process's capture decodes as a user would decode it: hellos and session
         // control skipped, fragments put together per sender (dan and the relay hear several).
         let v3 = RepositoryPaths.path("Spec/Examples/Versions/DrawTogether-v3.gwspec")
         for name in ["ana", "ben", "cleo", "dan", "relay"] {
-            let decoded = try await ChildProcess.run(binary, ["decode", "--spec", v3, captures.appendingPathComponent("\(name).pcapng").path])
+            let decoded = try await ChildProcess.run(
+                binary, ["decode", "--spec", v3, captures.appendingPathComponent("\(name).pcapng").path])
             #expect(decoded.status == 0 && decoded.errors.isEmpty, "\(name): \(decoded.errors)")
             #expect(decoded.outputText.split(separator: "\n").count > 10, "\(name) decoded \(decoded.outputText.prefix(200))")
         }
@@ -117,12 +122,16 @@ import Testing
         try #require(bound)
         let port = Int(UInt16(bigEndian: address.sin_port))
         let taken = try await ChildProcess.run(
-            binary, ["demo", "--examples", RepositoryPaths.path("Spec/Examples"), "--port", String(port)], timeLimit: .seconds(120))
+            binary, ["demo", "--examples", RepositoryPaths.path("Spec/Examples"), "--port", String(port)],
+            timeLimit: .seconds(120))
         #expect(taken.status == 2 && !taken.timedOut)
-        #expect(taken.errors.contains("the relay did not start: cannot listen on 127.0.0.1:\(port)") && taken.errors.contains("Address already in use"),
-                "\(taken.errors)")
+        #expect(
+            taken.errors.contains("the relay did not start: cannot listen on 127.0.0.1:\(port)")
+                && taken.errors.contains("Address already in use"),
+            "\(taken.errors)")
         let outOfRange = try await ChildProcess.run(binary, ["demo", "--port", "70000"], timeLimit: .seconds(60))
-        #expect(outOfRange.status == 2 && outOfRange.errors.contains("--port must be 0...65535, not 70000"), "\(outOfRange.errors)")
+        #expect(
+            outOfRange.status == 2 && outOfRange.errors.contains("--port must be 0...65535, not 70000"), "\(outOfRange.errors)")
     }
 
     @Test func anInterruptedDemoLeavesNothingRunning() async throws {
@@ -140,12 +149,14 @@ import Testing
         // up: a task pool busy with other suites cannot delay it past the demo's end.
         let interrupted = await withCheckedContinuation { continuation in
             Thread {
-                continuation.resume(returning: demo.output.waitBlocking(within: .seconds(120), until: { Self.pids(in: $0).count >= 2 }) {
-                    demo.signal(SIGINT)
-                })
+                continuation.resume(
+                    returning: demo.output.waitBlocking(within: .seconds(120), until: { Self.pids(in: $0).count >= 2 }) {
+                        demo.signal(SIGINT)
+                    })
             }.start()
         }
-        try #require(interrupted, "the demo started \(children) (exited: \(demo.hasExited)): \(demo.output.value) \(demo.errors.value)")
+        try #require(
+            interrupted, "the demo started \(children) (exited: \(demo.hasExited)): \(demo.output.value) \(demo.errors.value)")
         let status = try await demo.waitForExit()
         // Its handler kills what it started (exit 130). Should the handler not run, the
         // children still end: the participants and the relay stop when their standard
@@ -165,7 +176,9 @@ import Testing
 
     /// Whether `pid` runs (a zombie waiting to be reaped does not).
     static func isAlive(_ pid: Int32) -> Bool {
-        guard kill(pid, 0) == 0, let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8) else { return false }
+        guard kill(pid, 0) == 0, let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8) else {
+            return false
+        }
         return !stat.contains(") Z ")
     }
 }

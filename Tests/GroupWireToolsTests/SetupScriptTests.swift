@@ -93,7 +93,10 @@ import Testing
         let fakes = try FakeTools(system: "Linux", exits: ["dpkg": 1], tools: ["dpkg", "apt-get", "sudo"])
         defer { fakes.remove() }
         let (run, calls) = try fakes.runSetup()
-        #expect(calls.filter { $0.hasPrefix("dpkg") } == ["dpkg -s libzstd-dev", "dpkg -s zstd", "dpkg -s pkg-config", "dpkg -s openssl", "dpkg -s tshark"])
+        #expect(
+            calls.filter { $0.hasPrefix("dpkg") } == [
+                "dpkg -s libzstd-dev", "dpkg -s zstd", "dpkg -s pkg-config", "dpkg -s openssl", "dpkg -s tshark",
+            ])
         #expect(calls.contains("sudo apt-get update -qq"))
         #expect(calls.contains("sudo apt-get install -y -qq libzstd-dev zstd pkg-config openssl tshark"))
         #expect(run.outputText.contains("setup: installing libzstd-dev zstd pkg-config openssl tshark"))

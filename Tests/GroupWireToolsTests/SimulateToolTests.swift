@@ -23,20 +23,28 @@ import Testing
         #expect(status == .ok)
         #expect(text.contains("check: every stroke reached every participant in the session exactly once, in order: holds"))
         #expect(text.contains("check: what arrived is a subset of what was sent, no stroke twice"))
-        #expect(Array(received(text).prefix(4)) == [
-            "  ana  <- ben 0-19, cleo 0-19, dan 0-9",
-            "  ben  <- ana 0-24, cleo 0-19, dan 0-9",
-            "  cleo <- ana 0-19, ben 0-19, dan 0-9",
-            "  dan  <- ana 20-24",
-        ])
-        #expect(text.contains("cleo's (15000 points, compressed) (the app's rule"), "the late joiner ends with the biggest snapshot")
+        #expect(
+            Array(received(text).prefix(4)) == [
+                "  ana  <- ben 0-19, cleo 0-19, dan 0-9",
+                "  ben  <- ana 0-24, cleo 0-19, dan 0-9",
+                "  cleo <- ana 0-19, ben 0-19, dan 0-9",
+                "  dan  <- ana 20-24",
+            ])
+        #expect(
+            text.contains("cleo's (15000 points, compressed) (the app's rule"), "the late joiner ends with the biggest snapshot")
         #expect(!text.contains("retransmitted 0,") || text.contains("unreliable"))
     }
 
     @Test func theSameSeedLosesTheSameStrokes() async {
-        let first = await report { $0.modes = [.unreliable]; $0.seed = 9 }
-        let second = await report { $0.modes = [.unreliable]; $0.seed = 9 }
-        let other = await report { $0.modes = [.unreliable]; $0.seed = 10 }
+        let first = await report {
+            $0.modes = [.unreliable]; $0.seed = 9
+        }
+        let second = await report {
+            $0.modes = [.unreliable]; $0.seed = 9
+        }
+        let other = await report {
+            $0.modes = [.unreliable]; $0.seed = 10
+        }
         #expect(first.status == .ok)
         #expect(received(first.text) == received(second.text))
         #expect(received(first.text) != received(other.text))
@@ -64,7 +72,9 @@ import Testing
         environment["GROUPWIRE_CAPTURE"] = capture
         let simulated = try ChildProcess.run(binary, ["simulate"], environment: environment)
         #expect(simulated.status == 0, "\(simulated.errors)")
-        let validated = try CLIRunner.run(["validate", "--spec", RepositoryPaths.path("Spec/Examples/DrawTogether.gwspec"), capture])
+        let validated = try CLIRunner.run([
+            "validate", "--spec", RepositoryPaths.path("Spec/Examples/DrawTogether.gwspec"), capture,
+        ])
         #expect(validated.status == 0, "\(validated.outputText.prefix(600))")
         #expect(validated.outputText.contains("valid: every frame passed every check"))
     }

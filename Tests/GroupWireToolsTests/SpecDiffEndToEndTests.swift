@@ -85,10 +85,15 @@ import Testing
         let run = try repository.diff(["Spec/entry.gwspec", "--against", "HEAD"])
         #expect(run.status == 0, "a widened integer is a warning: \(run.outputText) \(run.errors)")
         #expect(run.outputText.contains("GW006 warning  integer-widened Point.x"))
-        #expect(run.outputText.contains("old reader of new data: loud invalidValue (for values that do not fit Int32); at Spec/common.gwspec:3:10"))
-        #expect(run.outputText.contains("message 1 Move: new reader of old data: compatible; old reader of new data: incompatible (GW006)"))
+        #expect(
+            run.outputText.contains(
+                "old reader of new data: loud invalidValue (for values that do not fit Int32); at Spec/common.gwspec:3:10"))
+        #expect(
+            run.outputText.contains(
+                "message 1 Move: new reader of old data: compatible; old reader of new data: incompatible (GW006)"))
         // Run from inside the spec folder: the path at the revision is found from the work tree's prefix.
-        let inside = try CLIRunner.run(["spec", "diff", "entry.gwspec", "--against", "HEAD"], in: repository.root.appendingPathComponent("Spec"))
+        let inside = try CLIRunner.run(
+            ["spec", "diff", "entry.gwspec", "--against", "HEAD"], in: repository.root.appendingPathComponent("Spec"))
         #expect(inside.status == 0, "\(inside.errors)")
         #expect(inside.outputText.contains("GW006 warning  integer-widened Point.x"))
     }
@@ -118,8 +123,11 @@ import Testing
         let run = try repository.diff(["Spec/entry.gwspec", "--against", "HEAD", "--format", "github"])
         #expect(run.status == 1)
         let lines = run.outputText.split(separator: "\n").map(String.init)
-        #expect(lines.first?.hasPrefix("::error file=Spec/entry.gwspec,line=5,col=14,title=GW004 field-wire-type-changed::Move.label: type of field 2 'label' changed from String to Int32") == true,
-                "\(lines)")
+        #expect(
+            lines.first?.hasPrefix(
+                "::error file=Spec/entry.gwspec,line=5,col=14,title=GW004 field-wire-type-changed::Move.label: type of field 2 'label' changed from String to Int32"
+            ) == true,
+            "\(lines)")
         #expect(lines.last == "::notice title=groupwire spec diff::compatibility: breaking (1 breaking, 0 warning, 0 info)")
         let json = try repository.diff(["Spec/entry.gwspec", "--against", "HEAD", "--format", "json"])
         #expect(json.status == 1)
@@ -132,15 +140,20 @@ import Testing
     @Test func aRemovedMessageIsAnnotatedOnTheNewFileWithItsOldLocation() throws {
         let repository = try Repository()
         defer { repository.remove() }
-        try repository.edit("Spec/entry.gwspec", "message Move @ 1 {\n    1 to: Point\n    2 label: String\n}",
-                            "message Jump @ 2 {\n    1 to: Point\n}")
+        try repository.edit(
+            "Spec/entry.gwspec", "message Move @ 1 {\n    1 to: Point\n    2 label: String\n}",
+            "message Jump @ 2 {\n    1 to: Point\n}")
         try repository.edit("Spec/entry.gwspec", "version 1", "version 2")
         let run = try repository.diff(["Spec/entry.gwspec", "--against", "HEAD", "--format", "github"])
         #expect(run.status == 1)
         let lines = run.outputText.split(separator: "\n").map(String.init)
         #expect(lines.count == 3, "\(lines)")
-        #expect(lines.first?.hasPrefix("::notice file=Spec/entry.gwspec,line=3,col=1,title=GW016 message-added::Jump: ") == true, "\(lines)")
-        #expect(lines.dropFirst().first?.hasPrefix("::error file=Spec/entry.gwspec,title=GW015 message-removed::Move: ") == true, "\(lines)")
+        #expect(
+            lines.first?.hasPrefix("::notice file=Spec/entry.gwspec,line=3,col=1,title=GW016 message-added::Jump: ") == true,
+            "\(lines)")
+        #expect(
+            lines.dropFirst().first?.hasPrefix("::error file=Spec/entry.gwspec,title=GW015 message-removed::Move: ") == true,
+            "\(lines)")
         #expect(lines.dropFirst().first?.hasSuffix(" [old version at HEAD:Spec/entry.gwspec:3:1]") == true, "\(lines)")
     }
 
@@ -150,7 +163,9 @@ import Testing
         try Data(Self.entry.utf8).write(to: folder.appendingPathComponent("entry.gwspec"))
         let outside = try CLIRunner.run(["spec", "diff", "entry.gwspec", "--against", "HEAD"], in: folder)
         #expect(outside.status == 2)
-        #expect(outside.errors.hasPrefix("groupwire: error: --against needs entry.gwspec inside a git work tree"), "\(outside.errors)")
+        #expect(
+            outside.errors.hasPrefix("groupwire: error: --against needs entry.gwspec inside a git work tree"), "\(outside.errors)"
+        )
 
         let repository = try Repository()
         defer { repository.remove() }
@@ -175,6 +190,8 @@ import Testing
         try repository.write("Spec/groupwire-diff.conf", "strict\nignore\n")
         let settings = try repository.diff(["Spec/entry.gwspec", "Spec/entry.gwspec"])
         #expect(settings.status == 2)
-        #expect(settings.errors.contains("Spec/groupwire-diff.conf:2: expected 'strict' or 'ignore RULE...', found 'ignore'"), "\(settings.errors)")
+        #expect(
+            settings.errors.contains("Spec/groupwire-diff.conf:2: expected 'strict' or 'ignore RULE...', found 'ignore'"),
+            "\(settings.errors)")
     }
 }

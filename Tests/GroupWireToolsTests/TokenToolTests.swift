@@ -8,7 +8,8 @@ import Testing
 /// `groupwire token`: a token the relay accepts, from a secret given three ways.
 @Suite struct TokenToolTests {
     @Test func theTokenVerifiesWithTheSameSecretAndNamesRoomIdentityAndExpiry() throws {
-        let result = TokenTool(room: "canvas-7", identity: "ada", validFor: 600, secret: "s3cret", environment: [:], now: 1_000).run()
+        let result = TokenTool(room: "canvas-7", identity: "ada", validFor: 600, secret: "s3cret", environment: [:], now: 1_000)
+            .run()
         #expect(result.status == .ok)
         let token = result.outputText.trimmingCharacters(in: .newlines)
         let claims = try AccessToken(verifying: token, secret: Array("s3cret".utf8), now: 1_599)
@@ -21,9 +22,15 @@ import Testing
         let file = folder.appendingPathComponent("secret")
         try Data("from-file\n".utf8).write(to: file)
         let fromFile = TokenTool(room: "r", identity: "i", secretFile: file.path, environment: [:], now: 0).run()
-        #expect(try AccessToken(verifying: fromFile.outputText.trimmingCharacters(in: .newlines), secret: Array("from-file".utf8), now: 1).room == "r")
+        #expect(
+            try AccessToken(
+                verifying: fromFile.outputText.trimmingCharacters(in: .newlines), secret: Array("from-file".utf8), now: 1
+            ).room == "r")
         let fromEnvironment = TokenTool(room: "r", identity: "i", environment: ["GROUPWIRE_RELAY_SECRET": "env"], now: 0).run()
-        #expect(try AccessToken(verifying: fromEnvironment.outputText.trimmingCharacters(in: .newlines), secret: Array("env".utf8), now: 1).identity == "i")
+        #expect(
+            try AccessToken(
+                verifying: fromEnvironment.outputText.trimmingCharacters(in: .newlines), secret: Array("env".utf8), now: 1
+            ).identity == "i")
     }
 
     @Test func withoutASecretOrWithBadClaimsItFailsWithUsageStatus() {
@@ -38,11 +45,13 @@ import Testing
 
     @Test func theBinaryPrintsATokenFromTheEnvironmentSecret() throws {
         let binary = try #require(CLIRunner.binary)
-        let run = try ChildProcess.run(binary, ["token", "--room", "canvas-7", "--identity", "bo", "--valid-for", "60"],
-                                       directory: CLIRunner.root, environment: ["GROUPWIRE_RELAY_SECRET": "s3cret"])
+        let run = try ChildProcess.run(
+            binary, ["token", "--room", "canvas-7", "--identity", "bo", "--valid-for", "60"],
+            directory: CLIRunner.root, environment: ["GROUPWIRE_RELAY_SECRET": "s3cret"])
         #expect(run.status == 0)
-        let claims = try AccessToken(verifying: run.outputText.trimmingCharacters(in: .newlines), secret: Array("s3cret".utf8),
-                                     now: Int64(Date().timeIntervalSince1970))
+        let claims = try AccessToken(
+            verifying: run.outputText.trimmingCharacters(in: .newlines), secret: Array("s3cret".utf8),
+            now: Int64(Date().timeIntervalSince1970))
         #expect(claims.identity == "bo" && claims.room == "canvas-7")
     }
 }

@@ -23,13 +23,18 @@ import Testing
         case "plain":
             text = hex.joined(separator: " ") + "\n"
         case "demo":  // what `groupwire demo --hex` writes: comment lines, then hex lines
-            text = "# GroupWire frames, hex: 2 frames\n# frame 0: first\n" + hex.prefix(firstLength).joined() + "\n# frame 1: second\n"
+            text =
+                "# GroupWire frames, hex: 2 frames\n# frame 0: first\n" + hex.prefix(firstLength).joined()
+                + "\n# frame 1: second\n"
                 + hex.dropFirst(firstLength).joined() + "\n"
         case "xxd":
-            text = "00000000: " + stride(from: 0, to: hex.count, by: 2).map { hex[$0..<min($0 + 2, hex.count)].joined() }
+            text =
+                "00000000: "
+                + stride(from: 0, to: hex.count, by: 2).map { hex[$0..<min($0 + 2, hex.count)].joined() }
                 .joined(separator: " ") + "  " + String(repeating: ".", count: bytes.count) + "\n"
         default:  // hexdump -C
-            text = "00000000  " + hex.joined(separator: " ") + "  |" + String(repeating: ".", count: bytes.count) + "|\n"
+            text =
+                "00000000  " + hex.joined(separator: " ") + "  |" + String(repeating: ".", count: bytes.count) + "|\n"
                 + String(repeating: "0", count: 6) + String(bytes.count, radix: 16) + "\n"
         }
         let result = DecodeTool(specPath: Self.draw).run(input: Array(text.utf8))
@@ -43,12 +48,14 @@ import Testing
         let input = Array(bytes[..<firstLength]) + [0xC7, 0x01, 0x30] + bytes[firstLength...]
         let result = DecodeTool(specPath: Self.draw, envelope: true).run(input: input)
         #expect(result.status == .invalidInput)
-        #expect(result.outputText == """
-            {"offset":0,"type":"CanvasSnapshot","typeID":2,"value":{"pointCount":5,"strokes":[]}}
-            {"offset":\(firstLength + 3),"type":"CanvasSnapshot","typeID":2,"value":{"pointCount":7,"strokes":[]}}
+        #expect(
+            result.outputText == """
+                {"offset":0,"type":"CanvasSnapshot","typeID":2,"value":{"pointCount":5,"strokes":[]}}
+                {"offset":\(firstLength + 3),"type":"CanvasSnapshot","typeID":2,"value":{"pointCount":7,"strokes":[]}}
 
-            """)
-        #expect(result.messages.hasPrefix("groupwire: error: frame at offset \(firstLength): truncated at offset \(firstLength): "))
+                """)
+        #expect(
+            result.messages.hasPrefix("groupwire: error: frame at offset \(firstLength): truncated at offset \(firstLength): "))
     }
 
     @Test func decodeEnvelopesCarryEachFramesOffsetInTheInput() throws {
@@ -56,12 +63,16 @@ import Testing
         let second = try FrameHex.frame(typeID: 1, body: [])
         let result = DecodeTool(specPath: Self.draw, envelope: true).run(input: first + [0x00] + second)
         #expect(result.status == .invalidInput)
-        #expect(result.outputText == """
-            {"offset":0,"type":"CanvasSnapshot","typeID":2,"value":{"pointCount":5,"strokes":[]}}
-            {"offset":\(first.count + 1),"type":"UpsertStroke","typeID":1,"value":{"color":"black","id":"00000000-0000-0000-0000-000000000000","point":{"x":0,"y":0}}}
+        #expect(
+            result.outputText == """
+                {"offset":0,"type":"CanvasSnapshot","typeID":2,"value":{"pointCount":5,"strokes":[]}}
+                {"offset":\(first.count + 1),"type":"UpsertStroke","typeID":1,"value":{"color":"black","id":"00000000-0000-0000-0000-000000000000","point":{"x":0,"y":0}}}
 
-            """)
-        #expect(result.messages == "groupwire: error: frame at offset \(first.count): badMagic at offset \(first.count): 1 byte before the next frame are not a frame (no magic byte 0xC7)\n")
+                """)
+        #expect(
+            result.messages
+                == "groupwire: error: frame at offset \(first.count): badMagic at offset \(first.count): 1 byte before the next frame are not a frame (no magic byte 0xC7)\n"
+        )
     }
 
     @Test func encodeOfEmptyInputIsInvalidJSON() {

@@ -23,15 +23,18 @@ import Testing
             if line.hasSuffix(" SUBCOMMANDS:") {
                 groups.append((String(line.dropLast(" SUBCOMMANDS:".count)), []))
             } else if !groups.isEmpty, line.hasPrefix("  "), !line.hasPrefix("   "), let name = line.split(separator: " ").first,
-                      name != "See" {
+                name != "See"
+            {
                 groups[groups.count - 1].commands.append(String(name))
             }
         }
         #expect(groups.map(\.name) == ["SPECS", "FRAMES AND CAPTURES", "RELAY", "DEMO"])
-        #expect(groups.map(\.commands) == [
-            ["spec", "generate", "negotiate", "dict"], ["inspect", "validate", "encode", "decode", "dissector"], ["relay", "token"],
-            ["demo", "simulate"],
-        ])
+        #expect(
+            groups.map(\.commands) == [
+                ["spec", "generate", "negotiate", "dict"], ["inspect", "validate", "encode", "decode", "dissector"],
+                ["relay", "token"],
+                ["demo", "simulate"],
+            ])
         // The demo's own process is not listed, and still runs.
         #expect(!help.outputText.contains("\n  participant "))
         for command in groups.flatMap(\.commands) + ["participant"] {

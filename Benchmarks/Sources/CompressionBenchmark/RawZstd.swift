@@ -76,7 +76,9 @@ final class RawZstd {
     ) throws -> [UInt8] {
         var failure = 0
         let result = [UInt8](unsafeUninitializedCapacity: max(1, capacity)) { buffer, count in
-            let written = input.withUnsafeBytes { call(UnsafeMutableRawPointer(buffer.baseAddress), buffer.count, $0.baseAddress, $0.count) }
+            let written = input.withUnsafeBytes {
+                call(UnsafeMutableRawPointer(buffer.baseAddress), buffer.count, $0.baseAddress, $0.count)
+            }
             if ZSTD_isError(written) != 0 { failure = written; count = 0 } else { count = written }
         }
         try Self.check(failure)

@@ -25,7 +25,9 @@ func runThresholdSweep() throws {
     }
     let results = try harness.measure()
     print("")
-    print("Threshold sweep (level \(CompressionPolicy.defaultLevel), body sizes of a mixed playback/stroke stream, 16 KiB dictionary):")
+    print(
+        "Threshold sweep (level \(CompressionPolicy.defaultLevel), body sizes of a mixed playback/stroke stream, 16 KiB dictionary):"
+    )
     print("")
     print("| body B | no dictionary: zstd B (saved) | time | with dictionary: zstd B (saved) | time |")
     print("|---|---|---|---|---|")

@@ -110,7 +110,9 @@ func run() throws {
                 try raw.decompressToArray(bodies[$0], size: messages[$0].count).count
             }
             let row = Row(
-                shape: shape.name, variant: variant == "default" ? "level \(level), no dictionary" : "level \(level), \(dictionary.bytes.count / 1024) KiB dictionary",
+                shape: shape.name,
+                variant: variant == "default"
+                    ? "level \(level), no dictionary" : "level \(level), \(dictionary.bytes.count / 1024) KiB dictionary",
                 rawSize: average(shape.messages.map(\.count)), bodySize: average(bodies.map(\.count)),
                 kept: "\(kept)/\(shape.messages.count) → \(format3(average(wireSizes))) B",
                 oursCompress: "", rawCompress: "", compressDelta: "", rawArrayCompress: "", rawArrayDecompress: "",
@@ -131,7 +133,8 @@ func run() throws {
         row.rawCompress = formatTime(value("raw-compress"))
         row.compressDelta = delta("ours-compress", "raw-compress")
         row.rawArrayCompress = "\(formatTime(value("raw-array-compress"))) (\(delta("ours-compress", "raw-array-compress")))"
-        row.rawArrayDecompress = "\(formatTime(value("raw-array-decompress"))) (\(delta("ours-decompress", "raw-array-decompress")))"
+        row.rawArrayDecompress =
+            "\(formatTime(value("raw-array-decompress"))) (\(delta("ours-decompress", "raw-array-decompress")))"
         row.oursDecompress = formatTime(value("ours-decompress"))
         row.rawDecompress = formatTime(value("raw-decompress"))
         row.decompressDelta = delta("ours-decompress", "raw-decompress")
@@ -140,11 +143,17 @@ func run() throws {
         rows.append(row)
     }
 
-    print("GroupWire compression benchmark: libzstd \(String(cString: ZSTD_versionString())), median of \(harness.rounds) interleaved rounds, thread CPU time per message")
+    print(
+        "GroupWire compression benchmark: libzstd \(String(cString: ZSTD_versionString())), median of \(harness.rounds) interleaved rounds, thread CPU time per message"
+    )
     print("")
-    print("Δ: ours vs raw, median of per-round ratios. raw = libzstd into a reused buffer; raw→array = libzstd into a new [UInt8], as any Swift caller keeping the bytes must.")
+    print(
+        "Δ: ours vs raw, median of per-round ratios. raw = libzstd into a reused buffer; raw→array = libzstd into a new [UInt8], as any Swift caller keeping the bytes must."
+    )
     print("")
-    print("| message | variant | payload B | zstd body B | size vs payload | default policy: compressed, wire B, time | compress ours / raw (Δ) | raw→array (Δ) | decompress ours / raw (Δ) | raw→array (Δ) | payload(of: frame) (Δ vs raw→array) |")
+    print(
+        "| message | variant | payload B | zstd body B | size vs payload | default policy: compressed, wire B, time | compress ours / raw (Δ) | raw→array (Δ) | decompress ours / raw (Δ) | raw→array (Δ) | payload(of: frame) (Δ vs raw→array) |"
+    )
     print("|---|---|---|---|---|---|---|---|---|---|---|")
     for row in rows {
         print(

@@ -58,8 +58,10 @@ struct FragmentationBenchmark {
             if let before, let start, let end {
                 let extra = end.peak - start.current
                 let total = end.peak - before.current
-                print("- \(name): peak growth while fragmenting and reassembling \(mib(extra)) MiB (\(ratio(extra, 16 * mebibyte))× message); "
-                      + "including the sender's copy of the message \(mib(total)) MiB (\(ratio(total, 16 * mebibyte))× message)")
+                print(
+                    "- \(name): peak growth while fragmenting and reassembling \(mib(extra)) MiB (\(ratio(extra, 16 * mebibyte))× message); "
+                        + "including the sender's copy of the message \(mib(total)) MiB (\(ratio(total, 16 * mebibyte))× message)"
+                )
             } else {
                 print("- \(name): /proc/self/status not available")
             }
@@ -71,7 +73,9 @@ struct FragmentationBenchmark {
         print("\n## Throughput (release, median of interleaved rounds; % of memcpy = median of per-round ratios)\n")
         print("memcpy copies into a destination allocated and touched once; \"fresh alloc + memcpy\" allocates the")
         print("destination each round, as a receiver must for every new message (the allocator may reuse freed memory).\n")
-        print("| message | memcpy | fresh alloc + memcpy | " + paths.map { "\($0.0) | % of memcpy" }.joined(separator: " | ") + " |")
+        print(
+            "| message | memcpy | fresh alloc + memcpy | " + paths.map { "\($0.0) | % of memcpy" }.joined(separator: " | ") + " |"
+        )
         print("|---|---|---|" + String(repeating: "---|---|", count: paths.count))
         for (size, rounds) in [(mebibyte, 61), (16 * mebibyte, 31)] {
             let body = size == big.count ? big : randomBytes(count: size, using: &random)
@@ -88,21 +92,23 @@ struct FragmentationBenchmark {
                 for step in 0..<operations {
                     switch (step + round) % operations {
                     case 0:
-                        copy.append(clock.measure {
-                            destination.withUnsafeMutableBytes { target in
-                                body.withUnsafeBytes { source in target.copyMemory(from: source) }
-                            }
-                        })
-                    case 1:
-                        freshCopy.append(clock.measure {
-                            let fresh = [UInt8](unsafeUninitializedCapacity: size) { target, initialized in
-                                body.withUnsafeBytes { source in
-                                    UnsafeMutableRawBufferPointer(target).copyMemory(from: source)
+                        copy.append(
+                            clock.measure {
+                                destination.withUnsafeMutableBytes { target in
+                                    body.withUnsafeBytes { source in target.copyMemory(from: source) }
                                 }
-                                initialized = size
-                            }
-                            blackHole(fresh)
-                        })
+                            })
+                    case 1:
+                        freshCopy.append(
+                            clock.measure {
+                                let fresh = [UInt8](unsafeUninitializedCapacity: size) { target, initialized in
+                                    body.withUnsafeBytes { source in
+                                        UnsafeMutableRawBufferPointer(target).copyMemory(from: source)
+                                    }
+                                    initialized = size
+                                }
+                                blackHole(fresh)
+                            })
                     case let operation:
                         let (name, path) = paths[operation - 2]
                         var output: [UInt8] = []
@@ -120,7 +126,9 @@ struct FragmentationBenchmark {
                 let ratios = zip(copy, samples).map { seconds($0) / seconds($1) }.sorted()
                 return "\(format(pathRate)) GB/s | \(format(100 * ratios[ratios.count / 2]))%"
             }
-            print("| \(size / mebibyte) MiB | \(format(copyRate)) GB/s | \(format(rate(size, median(freshCopy)))) GB/s | " + cells.joined(separator: " | ") + " |")
+            print(
+                "| \(size / mebibyte) MiB | \(format(copyRate)) GB/s | \(format(rate(size, median(freshCopy)))) GB/s | "
+                    + cells.joined(separator: " | ") + " |")
         }
         print("\n## Where the time goes, 16 MiB (median of 11 interleaved rounds)\n")
         let clock = ContinuousClock()
@@ -128,7 +136,10 @@ struct FragmentationBenchmark {
             ("fragment + encode frames (copy + CRC32C)", Pipeline.fragmentOnly),
             ("fragment + encode + decode frames (+ CRC32C + body copy)", Pipeline.fragmentAndDecode),
             ("fragment + encode + decode + reassemble", { try Pipeline.throughFrameDecoder($0, messageID: $1).count }),
-            ("fragment + encode + reassemble from frame bytes (fast path)", { try Pipeline.borrowingBodies($0, messageID: $1).count }),
+            (
+                "fragment + encode + reassemble from frame bytes (fast path)",
+                { try Pipeline.borrowingBodies($0, messageID: $1).count }
+            ),
         ]
         var times = [[Duration]](repeating: [], count: stages.count)
         for round in 0..<11 {

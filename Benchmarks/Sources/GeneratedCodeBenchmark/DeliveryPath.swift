@@ -55,8 +55,9 @@ enum DeliveryPath {
     static let rough = FaultPlan.unreliable(seed: 1, drop: 0.05, duplicate: 0.05, reorder: 0.1, delay: .zero ... .zero)
     static let cleanWithDelay = FaultPlan.unreliable(seed: 1, delay: .milliseconds(1) ... .milliseconds(20))
     static let lossyWithDelay = FaultPlan.unreliable(seed: 1, drop: 0.05, delay: .milliseconds(1) ... .milliseconds(20))
-    static let roughWithDelay = FaultPlan.unreliable(seed: 1, drop: 0.05, duplicate: 0.05, reorder: 0.1,
-                                                     delay: .milliseconds(1) ... .milliseconds(20))
+    static let roughWithDelay = FaultPlan.unreliable(
+        seed: 1, drop: 0.05, duplicate: 0.05, reorder: 0.1,
+        delay: .milliseconds(1) ... .milliseconds(20))
 
     static let setups = [
         Setup(name: "no layer, loss-free unreliable hub", plan: clean, layer: false, mode: .unreliable),
@@ -67,8 +68,9 @@ enum DeliveryPath {
         Setup(name: "layer, reliable mode, 5% loss + 5% dup + 10% reorder", plan: rough, mode: .reliable),
         Setup(name: "paced 1/ms: reliable, loss-free, 1-20 ms delay", plan: cleanWithDelay, mode: .reliable, paced: true),
         Setup(name: "paced 1/ms: reliable, 5% loss, 1-20 ms delay", plan: lossyWithDelay, mode: .reliable, paced: true),
-        Setup(name: "paced 1/ms: reliable, 5% loss + 5% dup + 10% reorder, 1-20 ms delay", plan: roughWithDelay, mode: .reliable,
-              paced: true),
+        Setup(
+            name: "paced 1/ms: reliable, 5% loss + 5% dup + 10% reorder, 1-20 ms delay", plan: roughWithDelay, mode: .reliable,
+            paced: true),
     ]
 
     /// Counts arrivals and records when each arrived and was sent, shared with the tasks.
@@ -154,18 +156,21 @@ enum DeliveryPath {
             arrivedAt == 0 ? nil : Duration.nanoseconds(Int64(arrivedAt) - Int64(sentAt))
         }
         let statistics = layers.map(\.statistics)
-        return Run(messages: messages, delivered: arrivals.count.load(ordering: .relaxed), seconds: seconds, dropped: dropped,
-                   retransmitted: statistics.reduce(0) { $0 + $1.retransmitted },
-                   spurious: statistics.reduce(0) { $0 + $1.spuriousLosses },
-                   lost: statistics.reduce(0) { $0 + $1.framesLost }, probes: statistics.reduce(0) { $0 + $1.probeTimeouts },
-                   congestionEvents: statistics.reduce(0) { $0 + $1.congestionEvents },
-                   acks: statistics.reduce(0) { $0 + $1.acksSent }, latencies: latencies)
+        return Run(
+            messages: messages, delivered: arrivals.count.load(ordering: .relaxed), seconds: seconds, dropped: dropped,
+            retransmitted: statistics.reduce(0) { $0 + $1.retransmitted },
+            spurious: statistics.reduce(0) { $0 + $1.spuriousLosses },
+            lost: statistics.reduce(0) { $0 + $1.framesLost }, probes: statistics.reduce(0) { $0 + $1.probeTimeouts },
+            congestionEvents: statistics.reduce(0) { $0 + $1.congestionEvents },
+            acks: statistics.reduce(0) { $0 + $1.acksSent }, latencies: latencies)
     }
 
     /// One table: every setup `rounds` times, interleaved, medians.
     static func table(value: UpsertStroke, messages: Int, rounds: Int, label: String, rows: String?) async throws {
         // The unreliable row stays: the others are compared with it.
-        let setups = rows.map { text in Self.setups.enumerated().filter { $0.offset == 1 || $0.element.name.contains(text) }.map(\.element) }
+        let setups =
+            rows.map { text in Self.setups.enumerated().filter { $0.offset == 1 || $0.element.name.contains(text) }.map(\.element)
+            }
             ?? Self.setups
         var runs: [[Run]] = Array(repeating: [], count: setups.count)
         for _ in 0..<max(1, rounds) {
@@ -175,23 +180,34 @@ enum DeliveryPath {
                 let run = try await run(setup, messages: count, value: value)
                 runs[index].append(run)
                 // Progress on standard error, so a slow machine shows it is working.
-                FileHandle.standardError.write(Data("\(label): \(setup.name): \(Int(run.perSecond))/s, \(run.delivered) delivered, \(run.dropped) dropped, \(run.retransmitted) retransmitted (\(run.lost) declared lost, \(run.spurious) spurious, \(run.probes) probes, \(run.congestionEvents) congestion events)\n".utf8))
+                FileHandle.standardError.write(
+                    Data(
+                        "\(label): \(setup.name): \(Int(run.perSecond))/s, \(run.delivered) delivered, \(run.dropped) dropped, \(run.retransmitted) retransmitted (\(run.lost) declared lost, \(run.spurious) spurious, \(run.probes) probes, \(run.congestionEvents) congestion events)\n"
+                            .utf8))
             }
         }
         func median(_ values: [Double]) -> Double { values.sorted()[values.count / 2] }
         let rates = runs.map { median($0.map(\.perSecond)) }
         let unreliable = rates[setups.firstIndex { $0.name == Self.setups[1].name } ?? 0]
-        print("| \(label), 1 sender → 1 receiver, \(messages) UpsertStrokes (paced: \(max(100, messages / 10))), median of \(rounds) | delivered/s | vs. layer unreliable | delivered | dropped by the hub | retransmitted | per drop | spurious losses | acks per delivered | p50 latency | p99 latency |")
+        print(
+            "| \(label), 1 sender → 1 receiver, \(messages) UpsertStrokes (paced: \(max(100, messages / 10))), median of \(rounds) | delivered/s | vs. layer unreliable | delivered | dropped by the hub | retransmitted | per drop | spurious losses | acks per delivered | p50 latency | p99 latency |"
+        )
         print("|---|---|---|---|---|---|---|---|---|---|---|")
         for (index, setup) in setups.enumerated() {
             let run = runs[index].sorted { $0.perSecond < $1.perSecond }[runs[index].count / 2]
             let acks = run.delivered == 0 ? 0 : Double(run.acks) / Double(run.delivered)
-            let perDrop = run.dropped == 0 ? (run.retransmitted == 0 ? "—" : "∞") : String(format: "%.2f", Double(run.retransmitted) / Double(run.dropped))
+            let perDrop =
+                run.dropped == 0
+                ? (run.retransmitted == 0 ? "—" : "∞") : String(format: "%.2f", Double(run.retransmitted) / Double(run.dropped))
             let latency = setup.paced ? (milliseconds(run.percentile(0.5)), milliseconds(run.percentile(0.99))) : ("—", "—")
-            print("| \(setup.name) | \(Int(rates[index])) | \(String(format: "%.2f", rates[index] / unreliable)) | \(run.delivered) | \(run.dropped) | \(run.retransmitted) | \(perDrop) | \(run.spurious) | \(String(format: "%.2f", acks)) | \(latency.0) | \(latency.1) |")
+            print(
+                "| \(setup.name) | \(Int(rates[index])) | \(String(format: "%.2f", rates[index] / unreliable)) | \(run.delivered) | \(run.dropped) | \(run.retransmitted) | \(perDrop) | \(run.spurious) | \(String(format: "%.2f", acks)) | \(latency.0) | \(latency.1) |"
+            )
         }
         if setups.count == Self.setups.count {
-            print("reliable loss-free / unreliable loss-free: \(String(format: "%.2f", rates[2] / rates[1])) (target: at least 0.90); 5% loss / loss-free: \(String(format: "%.2f", rates[4] / rates[2])) (target: at least 0.80)")
+            print(
+                "reliable loss-free / unreliable loss-free: \(String(format: "%.2f", rates[2] / rates[1])) (target: at least 0.90); 5% loss / loss-free: \(String(format: "%.2f", rates[4] / rates[2])) (target: at least 0.80)"
+            )
         }
     }
 
@@ -201,7 +217,8 @@ enum DeliveryPath {
         try await table(value: value, messages: messages, rounds: rounds, label: "quiet machine", rows: rows)
         print("")
         try await withBusyCores {
-            try await table(value: value, messages: messages, rounds: rounds, label: "one busy loop per core beside it", rows: rows)
+            try await table(
+                value: value, messages: messages, rounds: rounds, label: "one busy loop per core beside it", rows: rows)
         }
     }
 

@@ -19,7 +19,9 @@ struct Fixtures {
         var upsertProto = Groupwire_Bench_UpsertStroke()
         upsertProto.id = Data(strokeID.bytes)
         upsertProto.color = .blue
-        upsertProto.point = .with { $0.x = 412.75; $0.y = 1093.5 }
+        upsertProto.point = .with {
+            $0.x = 412.75; $0.y = 1093.5
+        }
         self.upsertProto = upsertProto
 
         // 200 strokes of 50 neighbouring points: each point a small step from the last, at
@@ -39,7 +41,10 @@ struct Fixtures {
                 x += Double(Int(random.next() % 17) - 8) / 4
                 y += Double(Int(random.next() % 17) - 8) / 4
                 points.append(Point(x: x, y: y))
-                protoStroke.points.append(.with { $0.x = x; $0.y = y })
+                protoStroke.points.append(
+                    .with {
+                        $0.x = x; $0.y = y
+                    })
             }
             strokes.append(Stroke(id: id, color: color, points: points))
             protoStrokes.append(protoStroke)
@@ -69,10 +74,14 @@ struct Fixtures {
         playbackProto.rate = 1.5
         playbackProto.isPlaying = true
         playbackProto.event = .seek
-        playbackProto.changedBy = .with { $0.id = Data(ids[3].bytes); $0.displayName = "Alice" }
+        playbackProto.changedBy = .with {
+            $0.id = Data(ids[3].bytes); $0.displayName = "Alice"
+        }
         playbackProto.changedAt = changedAt
         playbackProto.source = .with {
-            $0.catalog = .with { $0.contentID = Data(ids[4].bytes); $0.seriesID = Data(ids[5].bytes) }
+            $0.catalog = .with {
+                $0.contentID = Data(ids[4].bytes); $0.seriesID = Data(ids[5].bytes)
+            }
         }
         playbackProto.audioLanguage = "de"
         playbackProto.metadata = ["quality": "1080p", "chapter": "12"]

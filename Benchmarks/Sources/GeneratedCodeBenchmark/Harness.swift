@@ -1,9 +1,10 @@
 import CAllocationCounter
 import GroupWireTesting
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// One measured operation: a codec encoding or decoding one message.
@@ -73,9 +74,10 @@ struct Harness {
         for (index, benchmark) in cases.enumerated() {
             let sorted = samples[index].sorted()
             let median = sorted.isEmpty ? 0 : sorted[sorted.count / 2]
-            measurements.append(Measurement(
-                benchmark: benchmark, medianNanoseconds: median, minimumNanoseconds: sorted.first ?? 0,
-                allocationsPerOperation: allocations(benchmark, sink: &sink)))
+            measurements.append(
+                Measurement(
+                    benchmark: benchmark, medianNanoseconds: median, minimumNanoseconds: sorted.first ?? 0,
+                    allocationsPerOperation: allocations(benchmark, sink: &sink)))
         }
         return (measurements, sink)
     }

@@ -18,13 +18,14 @@ enum MessengerPath {
         let peer = ParticipantID.numbered(2)
         let profile = PeerProfile.default(codec: nil)
         let registry = try MessageRegistry([UpsertStroke.self])
-        let frame = try sender.frames(typeID: UpsertStroke.wireTypeID, payload: value.wirePayload(), messageID: 0, profile: profile)[0]
+        let frame = try sender.frames(
+            typeID: UpsertStroke.wireTypeID, payload: value.wirePayload(), messageID: 0, profile: profile)[0]
         guard try sender.frame(message: value, profile: profile) == frame else {
             throw BenchmarkError("the single-frame path writes other bytes than the general one")
         }
         var check = ReceivePipeline()
         guard let payload = check.receive(frameBytes: frame, from: peer).message?.payload,
-              try registry.decode(typeID: UpsertStroke.wireTypeID, payload: payload) as? UpsertStroke == value
+            try registry.decode(typeID: UpsertStroke.wireTypeID, payload: payload) as? UpsertStroke == value
         else { throw BenchmarkError("the pipeline does not give UpsertStroke back") }
         return [
             BenchmarkCase(message: "UpsertStroke", codec: "GroupWire pipeline", operation: "round trip") { count in
@@ -32,8 +33,8 @@ enum MessengerPath {
                 var total = 0
                 for _ in 0..<count {
                     guard let frame = try? sender.frame(message: value, profile: profile),
-                          let message = receiver.receive(frameBytes: frame, from: peer).message,
-                          let decoded = try? message.decode(UpsertStroke.self)
+                        let message = receiver.receive(frameBytes: frame, from: peer).message,
+                        let decoded = try? message.decode(UpsertStroke.self)
                     else { continue }
                     total &+= decoded.benchmarkChecksum
                 }
@@ -54,7 +55,8 @@ enum MessengerPath {
                 var total = 0
                 for _ in 0..<count {
                     guard let bytes: [UInt8] = try? proto.serializedBytes(),
-                          let decoded = try? Groupwire_Bench_UpsertStroke(serializedBytes: bytes) else { continue }
+                        let decoded = try? Groupwire_Bench_UpsertStroke(serializedBytes: bytes)
+                    else { continue }
                     total &+= decoded.color.rawValue
                 }
                 return total
@@ -88,8 +90,10 @@ enum MessengerPath {
     ///
     /// With `schemas`, every messenger negotiates, participant n announcing
     /// `schemas[(n - 1) % schemas.count]`, and the run starts once the sender agreed with all.
-    static func hubRun(participants: Int, messages: Int, value: UpsertStroke, closedLoop: Bool,
-                       schemas: [HelloSchema]? = nil) async throws -> HubRun {
+    static func hubRun(
+        participants: Int, messages: Int, value: UpsertStroke, closedLoop: Bool,
+        schemas: [HelloSchema]? = nil
+    ) async throws -> HubRun {
         let hub = InProcessHub(clock: VirtualClock())
         var messengers: [Messenger] = []
         for number in 1...participants {
@@ -142,8 +146,9 @@ enum MessengerPath {
         let elapsed = Harness.now() - start
         let allocations = gw_allocation_count() - before
         await hub.close()
-        return HubRun(participants: participants, messages: messages, seconds: Double(elapsed) / 1e9,
-                      latencies: latencies, allocations: allocations)
+        return HubRun(
+            participants: participants, messages: messages, seconds: Double(elapsed) / 1e9,
+            latencies: latencies, allocations: allocations)
     }
 
     /// Runs everything and prints the two tables.
@@ -156,17 +161,26 @@ enum MessengerPath {
         for measurement in measurements {
             let rate = 1e9 / measurement.medianNanoseconds
             let allocations = measurement.allocationsPerOperation.map { String(format: "%.1f", $0) } ?? "n/a"
-            print("| \(measurement.benchmark.codec) | \(String(format: "%.1f", measurement.medianNanoseconds)) | \(String(format: "%.2f M", rate / 1e6)) | \(allocations) |")
+            print(
+                "| \(measurement.benchmark.codec) | \(String(format: "%.1f", measurement.medianNanoseconds)) | \(String(format: "%.2f M", rate / 1e6)) | \(allocations) |"
+            )
         }
         print("(checksum \(sink & 0xFFFF))")
         print("")
-        print("| over the hub, no faults | sent/s (open loop) | delivered/s | allocations/message sent | p50 latency (closed loop) | p99 latency |")
+        print(
+            "| over the hub, no faults | sent/s (open loop) | delivered/s | allocations/message sent | p50 latency (closed loop) | p99 latency |"
+        )
         print("|---|---|---|---|---|---|")
         for participants in [2, 8] {
-            _ = try await hubRun(participants: participants, messages: min(hubMessages, 2_000), value: fixtures.upsert, closedLoop: false)
-            let open = try await hubRun(participants: participants, messages: hubMessages, value: fixtures.upsert, closedLoop: false)
-            let closed = try await hubRun(participants: participants, messages: hubMessages / 4, value: fixtures.upsert, closedLoop: true)
-            print("| \(participants) participants | \(Int(open.sentPerSecond)) | \(Int(open.deliveredPerSecond)) | \(String(format: "%.1f", Double(open.allocations) / Double(open.messages))) | \(String(format: "%.1f µs", closed.percentile(0.5) / 1e3)) | \(String(format: "%.1f µs", closed.percentile(0.99) / 1e3)) |")
+            _ = try await hubRun(
+                participants: participants, messages: min(hubMessages, 2_000), value: fixtures.upsert, closedLoop: false)
+            let open = try await hubRun(
+                participants: participants, messages: hubMessages, value: fixtures.upsert, closedLoop: false)
+            let closed = try await hubRun(
+                participants: participants, messages: hubMessages / 4, value: fixtures.upsert, closedLoop: true)
+            print(
+                "| \(participants) participants | \(Int(open.sentPerSecond)) | \(Int(open.deliveredPerSecond)) | \(String(format: "%.1f", Double(open.allocations) / Double(open.messages))) | \(String(format: "%.1f µs", closed.percentile(0.5) / 1e3)) | \(String(format: "%.1f µs", closed.percentile(0.99) / 1e3)) |"
+            )
         }
     }
 }

@@ -27,13 +27,15 @@ enum NegotiationPath {
         var delivered: [[Double]] = cases.map { _ in [] }
         // A warm-up of each, then the rounds, interleaved so drift hits every case alike.
         for item in cases {
-            _ = try await MessengerPath.hubRun(participants: 8, messages: min(messages, 2_000), value: value, closedLoop: false,
-                                               schemas: item.schemas)
+            _ = try await MessengerPath.hubRun(
+                participants: 8, messages: min(messages, 2_000), value: value, closedLoop: false,
+                schemas: item.schemas)
         }
         for _ in 0..<rounds {
             for (index, item) in cases.enumerated() {
-                let run = try await MessengerPath.hubRun(participants: 8, messages: messages, value: value, closedLoop: false,
-                                                         schemas: item.schemas)
+                let run = try await MessengerPath.hubRun(
+                    participants: 8, messages: messages, value: value, closedLoop: false,
+                    schemas: item.schemas)
                 sent[index].append(run.sentPerSecond)
                 delivered[index].append(run.deliveredPerSecond)
             }
@@ -44,7 +46,9 @@ enum NegotiationPath {
         print("|---|---|---|---|")
         for (index, item) in cases.enumerated() {
             let ratio = median(sent[index]) / reference
-            print("| \(item.name) | \(Int(median(sent[index]))) | \(Int(median(delivered[index]))) | \(String(format: "%.2f", ratio)) |")
+            print(
+                "| \(item.name) | \(Int(median(sent[index]))) | \(Int(median(delivered[index]))) | \(String(format: "%.2f", ratio)) |"
+            )
         }
     }
 }

@@ -9,7 +9,9 @@ struct Report {
     let sampleMilliseconds: Int
 
     func find(_ message: String, _ codec: String, _ operation: String) -> Measurement? {
-        measurements.first { $0.benchmark.message == message && $0.benchmark.codec == codec && $0.benchmark.operation == operation }
+        measurements.first {
+            $0.benchmark.message == message && $0.benchmark.codec == codec && $0.benchmark.operation == operation
+        }
     }
 
     func time(_ nanoseconds: Double) -> String {
@@ -25,9 +27,13 @@ struct Report {
 
     func markdown() -> String {
         var lines: [String] = []
-        lines.append("Median of \(rounds) interleaved rounds of about \(sampleMilliseconds) ms each (release build, one process); minimum in parentheses.")
+        lines.append(
+            "Median of \(rounds) interleaved rounds of about \(sampleMilliseconds) ms each (release build, one process); minimum in parentheses."
+        )
         lines.append("")
-        lines.append("| message | op | GroupWire generated | swift-protobuf | Foundation JSON | protobuf ÷ GroupWire (median; min) | JSON ÷ GroupWire |")
+        lines.append(
+            "| message | op | GroupWire generated | swift-protobuf | Foundation JSON | protobuf ÷ GroupWire (median; min) | JSON ÷ GroupWire |"
+        )
         lines.append("|---|---|---|---|---|---|---|")
         for message in messages {
             for operation in ["encode", "decode"] {
@@ -38,9 +44,10 @@ struct Report {
                     guard let measurement else { return "-" }
                     return "\(time(measurement.medianNanoseconds)) (\(time(measurement.minimumNanoseconds)))"
                 }
-                lines.append("| \(message) | \(operation) | \(cell(wire)) | \(cell(proto)) | \(cell(json)) | "
-                    + "\(ratio(proto?.medianNanoseconds, wire?.medianNanoseconds)); \(ratio(proto?.minimumNanoseconds, wire?.minimumNanoseconds)) | "
-                    + "\(ratio(json?.medianNanoseconds, wire?.medianNanoseconds)) |")
+                lines.append(
+                    "| \(message) | \(operation) | \(cell(wire)) | \(cell(proto)) | \(cell(json)) | "
+                        + "\(ratio(proto?.medianNanoseconds, wire?.medianNanoseconds)); \(ratio(proto?.minimumNanoseconds, wire?.minimumNanoseconds)) | "
+                        + "\(ratio(json?.medianNanoseconds, wire?.medianNanoseconds)) |")
             }
         }
         lines.append("")
@@ -49,7 +56,9 @@ struct Report {
         for message in messages {
             let size = sizes[message] ?? [:]
             func bytes(_ key: String) -> String { size[key].map { "\($0) B" } ?? "-" }
-            lines.append("| \(message) | \(bytes("GroupWire")) | \(bytes("GroupWire frame")) | \(bytes("swift-protobuf")) | \(bytes("JSON")) |")
+            lines.append(
+                "| \(message) | \(bytes("GroupWire")) | \(bytes("GroupWire frame")) | \(bytes("swift-protobuf")) | \(bytes("JSON")) |"
+            )
         }
         lines.append("")
         lines.append("Heap allocations per operation (malloc-family calls, counted by interposition):")
@@ -62,7 +71,9 @@ struct Report {
                     guard let value = find(message, codec, operation)?.allocationsPerOperation else { return "-" }
                     return value == value.rounded() ? String(Int(value)) : String(format: "%.1f", value)
                 }
-                lines.append("| \(message) | \(operation) | \(allocations("GroupWire")) | \(allocations("swift-protobuf")) | \(allocations("JSON")) |")
+                lines.append(
+                    "| \(message) | \(operation) | \(allocations("GroupWire")) | \(allocations("swift-protobuf")) | \(allocations("JSON")) |"
+                )
             }
         }
         return lines.joined(separator: "\n") + "\n"

@@ -35,7 +35,9 @@ while let argument = arguments.popFirst() {
     case "--delivery-rows": deliveryRows = arguments.popFirst()
     case "--hub-messages": hubMessages = arguments.popFirst().flatMap { Int($0) } ?? hubMessages
     default:
-        print("usage: GeneratedCodeBenchmark [--rounds N] [--sample-ms N] [--output FILE] [--profile MESSAGE/CODEC/OP [--iterations N]] [--messenger [--hub-messages N]] [--delivery [--delivery-messages N] [--delivery-rows TEXT]] [--negotiation [--hub-messages N]]")
+        print(
+            "usage: GeneratedCodeBenchmark [--rounds N] [--sample-ms N] [--output FILE] [--profile MESSAGE/CODEC/OP [--iterations N]] [--messenger [--hub-messages N]] [--delivery [--delivery-messages N] [--delivery-rows TEXT]] [--negotiation [--hub-messages N]]"
+        )
         exit(2)
     }
 }
@@ -58,7 +60,8 @@ if deliveryMode {
     // The delivery layer (DeliveryPath.swift): both modes, loss-free and lossy, beside the
     // messenger without the layer.
     do {
-        try await DeliveryPath.report(value: fixtures.upsert, messages: deliveryMessages, rounds: min(rounds, 5), rows: deliveryRows)
+        try await DeliveryPath.report(
+            value: fixtures.upsert, messages: deliveryMessages, rounds: min(rounds, 5), rows: deliveryRows)
     } catch {
         print("error: \(error)")
         exit(1)
@@ -70,8 +73,9 @@ if messengerMode {
     // The messenger's paths only (MessengerPath.swift): the synchronous small-message path
     // beside its floor and swift-protobuf, then the pipeline over the in-process hub.
     do {
-        try await MessengerPath.report(fixtures: fixtures, rounds: rounds, sampleMilliseconds: sampleMilliseconds,
-                                       hubMessages: hubMessages)
+        try await MessengerPath.report(
+            fixtures: fixtures, rounds: rounds, sampleMilliseconds: sampleMilliseconds,
+            hubMessages: hubMessages)
     } catch {
         print("error: \(error)")
         exit(1)
@@ -90,11 +94,14 @@ func cases<Message: BenchmarkMessage, Proto: SwiftProtobuf.Message & Equatable>(
     let protoBytes: [UInt8] = try proto.serializedBytes()
     let json = try jsonEncoder.encode(value)
     guard try Message(wirePayload: wire) == value, try Proto(serializedBytes: protoBytes) == proto,
-          try jsonDecoder.decode(Message.self, from: json) == value else {
+        try jsonDecoder.decode(Message.self, from: json) == value
+    else {
         throw BenchmarkError("\(name) does not round-trip in every codec")
     }
-    let sizes = ["GroupWire": wire.count, "swift-protobuf": protoBytes.count, "JSON": json.count,
-                 "GroupWire frame": try value.wireFrame(limits: Limits(maxFrameSize: Limits.default.maxMessageSize)).count]
+    let sizes = [
+        "GroupWire": wire.count, "swift-protobuf": protoBytes.count, "JSON": json.count,
+        "GroupWire frame": try value.wireFrame(limits: Limits(maxFrameSize: Limits.default.maxMessageSize)).count,
+    ]
     let list = [
         BenchmarkCase(message: name, codec: "GroupWire", operation: "encode") { count in
             var total = 0
@@ -190,7 +197,9 @@ if let profileCase {
     allCases += (try? MessengerPath.cases(fixtures.upsert, fixtures.upsertProto)) ?? []
     // One case in a loop and nothing else, for valgrind --tool=callgrind.
     guard let chosen = allCases.first(where: { "\($0.message)/\($0.codec)/\($0.operation)" == profileCase }) else {
-        print("no case \(profileCase); cases: " + allCases.map { "\($0.message)/\($0.codec)/\($0.operation)" }.joined(separator: " "))
+        print(
+            "no case \(profileCase); cases: "
+                + allCases.map { "\($0.message)/\($0.codec)/\($0.operation)" }.joined(separator: " "))
         exit(2)
     }
     print("checksum \(chosen.body(profileIterations) & 0xFFFF)")
@@ -200,8 +209,10 @@ if let profileCase {
 var harness = Harness(rounds: rounds)
 harness.sampleNanoseconds = UInt64(max(1, sampleMilliseconds)) * 1_000_000
 let (measurements, sink) = harness.run(allCases)
-let report = Report(measurements: measurements, sizes: sizes, messages: messages, rounds: rounds,
-                    sampleMilliseconds: sampleMilliseconds).markdown()
+let report = Report(
+    measurements: measurements, sizes: sizes, messages: messages, rounds: rounds,
+    sampleMilliseconds: sampleMilliseconds
+).markdown()
 print(report)
 print("(checksum \(sink & 0xFFFF))")
 if let outputPath {

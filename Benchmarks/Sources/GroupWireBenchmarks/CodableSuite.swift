@@ -127,9 +127,10 @@ extension NumberedCanvasSnapshot {
 
 extension NumberedPlaybackState {
     init(_ state: PlaybackState) {
-        self.init(sessionID: state.sessionID, contentID: state.contentID, title: state.title, subtitle: state.subtitle,
-                  position: state.position, rate: state.rate, isPlaying: state.isPlaying, updatedBy: state.updatedBy,
-                  queue: state.queue, updatedAt: state.updatedAt)
+        self.init(
+            sessionID: state.sessionID, contentID: state.contentID, title: state.title, subtitle: state.subtitle,
+            position: state.position, rate: state.rate, isPlaying: state.isPlaying, updatedBy: state.updatedBy,
+            queue: state.queue, updatedAt: state.updatedAt)
     }
 }
 
@@ -267,8 +268,8 @@ enum CodableSuite: BenchmarkSuite {
         let plistBytes = try plistEncoder.encode(value)
         // Every codec must give the value back before it is timed.
         guard try wireDecoder.decode(T.self, from: wireBytes) == value,
-              try jsonDecoder.decode(T.self, from: jsonBytes) == value,
-              try plistDecoder.decode(T.self, from: plistBytes) == value
+            try jsonDecoder.decode(T.self, from: jsonBytes) == value,
+            try plistDecoder.decode(T.self, from: plistBytes) == value
         else {
             throw CocoaError(.coderInvalidValue)
         }
@@ -294,10 +295,12 @@ enum CodableSuite: BenchmarkSuite {
         var table = Table(headers: ["codec", "encode", "decode", "encode+decode", "bytes", "time / wire", "bytes / wire"])
         func row(_ name: String, _ timing: (encode: Double, decode: Double), _ bytes: Int) {
             let total = timing.encode + timing.decode
-            table.add([name, formatNanoseconds(timing.encode), formatNanoseconds(timing.decode),
-                       formatNanoseconds(total), "\(bytes)",
-                       String(format: "%.1f×", total / wireTotal),
-                       String(format: "%.2f×", Double(bytes) / Double(wireBytes.count))])
+            table.add([
+                name, formatNanoseconds(timing.encode), formatNanoseconds(timing.decode),
+                formatNanoseconds(total), "\(bytes)",
+                String(format: "%.1f×", total / wireTotal),
+                String(format: "%.2f×", Double(bytes) / Double(wireBytes.count)),
+            ])
         }
         row("GroupWire WireEncoder/Decoder", wire, wireBytes.count)
         row("Foundation JSON", json, jsonBytes.count)
@@ -308,9 +311,10 @@ enum CodableSuite: BenchmarkSuite {
         let plistSpeedup = plistTotal / wireTotal
         let sizeShare = Double(wireBytes.count) / Double(jsonBytes.count)
         func mark(_ met: Bool) -> String { met ? "met" : "MISSED" }
-        verdicts.append(String(
-            format: "%@: %.1f× faster than JSON (%@), %.1f× faster than binary plist (%@), bytes %.0f%% of JSON (%@)",
-            title, jsonSpeedup, mark(jsonSpeedup >= 5), plistSpeedup, mark(plistSpeedup >= 3),
-            sizeShare * 100, mark(sizeShare <= 0.5)))
+        verdicts.append(
+            String(
+                format: "%@: %.1f× faster than JSON (%@), %.1f× faster than binary plist (%@), bytes %.0f%% of JSON (%@)",
+                title, jsonSpeedup, mark(jsonSpeedup >= 5), plistSpeedup, mark(plistSpeedup >= 3),
+                sizeShare * 100, mark(sizeShare <= 0.5)))
     }
 }

@@ -1,9 +1,9 @@
 import Foundation
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// One operation to time: `body` runs it once and returns something derived from its result,
@@ -116,9 +116,12 @@ struct Table {
             return "| " + padded.joined(separator: " | ") + " |"
         }
         var text = line(headers) + "\n"
-        text += "|" + widths.enumerated().map { index, width in
-            index == 0 ? " " + String(repeating: "-", count: width) + " " : " " + String(repeating: "-", count: width - 1) + ": "
-        }.joined(separator: "|") + "|\n"
+        text +=
+            "|"
+            + widths.enumerated().map { index, width in
+                index == 0
+                    ? " " + String(repeating: "-", count: width) + " " : " " + String(repeating: "-", count: width - 1) + ": "
+            }.joined(separator: "|") + "|\n"
         for row in rows {
             text += line(row) + "\n"
         }

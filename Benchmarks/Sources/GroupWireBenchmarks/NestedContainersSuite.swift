@@ -29,15 +29,19 @@ enum NestedContainersSuite: BenchmarkSuite {
 
     static func run(harness: inout Harness) throws {
         print("## Codable: one unkeyed container handing out a nestedContainer per row\n")
-        var table = Table(headers: ["rows", "WireEncoder", "JSONEncoder", "wire / JSON", "wire per row", "wire bytes", "JSON bytes"])
+        var table = Table(headers: [
+            "rows", "WireEncoder", "JSONEncoder", "wire / JSON", "wire per row", "wire bytes", "JSON bytes",
+        ])
         for count in [10_000, 100_000, 1_000_000] {
             let rows = Rows(rows: (0..<count).map { Row(id: $0, name: "row \($0)") })
             let attempts = count < 1_000_000 ? 3 : 1
             let wire = try best(of: attempts) { try WireEncoder().encode(rows).count }
             let json = try best(of: attempts) { try JSONEncoder().encode(rows).count }
-            table.add(["\(count)", formatNanoseconds(wire.time), formatNanoseconds(json.time),
-                       String(format: "%.2f×", wire.time / json.time),
-                       formatNanoseconds(wire.time / Double(count)), "\(wire.checksum)", "\(json.checksum)"])
+            table.add([
+                "\(count)", formatNanoseconds(wire.time), formatNanoseconds(json.time),
+                String(format: "%.2f×", wire.time / json.time),
+                formatNanoseconds(wire.time / Double(count)), "\(wire.checksum)", "\(json.checksum)",
+            ])
         }
         print(table.render())
         print("")

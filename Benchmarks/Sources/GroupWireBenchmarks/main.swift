@@ -34,7 +34,7 @@ while let argument = arguments.next() {
 }
 
 #if DEBUG
-print("warning: debug build; run `swift run -c release` for meaningful numbers\n")
+    print("warning: debug build; run `swift run -c release` for meaningful numbers\n")
 #endif
 print("GroupWire benchmarks: \(rounds) interleaved rounds per operation, median thread CPU time per operation, \(Date())\n")
 

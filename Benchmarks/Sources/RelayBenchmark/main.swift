@@ -31,7 +31,8 @@ struct BenchmarkError: Error, CustomStringConvertible {
 if CommandLine.arguments.dropFirst().first == "--serve-relay" {
     let relay = RelayServer(
         configuration: RelayServerConfiguration(
-            secret: Array("bench".utf8), maxQueuedBytes: 1 << 30, maxMessagesPerSecond: 100_000_000, burst: 100_000_000, metricsPath: nil),
+            secret: Array("bench".utf8), maxQueuedBytes: 1 << 30, maxMessagesPerSecond: 100_000_000, burst: 100_000_000,
+            metricsPath: nil),
         logger: Logger(label: "relay") { _ in SwiftLogNoOpLogHandler() })
     let port = try await relay.start(host: "127.0.0.1", port: 0)
     FileHandle.standardOutput.write(Data("port \(port)\n".utf8))
@@ -65,7 +66,9 @@ final class ServerProcess {
             // The relay child prints its port first.
             var line: [UInt8] = []
             while let byte = try output.fileHandleForReading.read(upToCount: 1)?.first, byte != 10 { line.append(byte) }
-            guard let port = Int(String(decoding: line, as: UTF8.self).dropFirst(5)) else { throw BenchmarkError("the relay child printed no port") }
+            guard let port = Int(String(decoding: line, as: UTF8.self).dropFirst(5)) else {
+                throw BenchmarkError("the relay child printed no port")
+            }
             self.port = port
         }
     }
@@ -73,7 +76,8 @@ final class ServerProcess {
     /// User and system CPU seconds of the process so far (Linux /proc).
     var cpuSeconds: Double {
         guard let stat = try? String(contentsOfFile: "/proc/\(process.processIdentifier)/stat", encoding: .utf8),
-              let close = stat.lastIndex(of: ")") else { return .nan }
+            let close = stat.lastIndex(of: ")")
+        else { return .nan }
         let fields = stat[stat.index(after: close)...].split(separator: " ")
         // Fields after the name: state is 0, utime is 11, stime 12.
         guard fields.count > 12, let user = Double(fields[11]), let system = Double(fields[12]) else { return .nan }
@@ -142,13 +146,15 @@ func percentile(_ sorted: [UInt64], _ fraction: Double) -> Double {
 // MARK: Our relay, through RelayTransport
 
 func token(_ identity: String) throws -> String {
-    try AccessToken(room: "bench", identity: identity, expiresAt: Int64(Date().timeIntervalSince1970) + 3_600).signed(secret: Array("bench".utf8))
+    try AccessToken(room: "bench", identity: identity, expiresAt: Int64(Date().timeIntervalSince1970) + 3_600).signed(
+        secret: Array("bench".utf8))
 }
 
 func runRelay(_ server: ServerProcess, subscribers: Int, messages: Int, size: Int) async throws -> Result {
     var receivers: [RelayTransport] = []
     for index in 0..<subscribers {
-        receivers.append(try await RelayTransport.connect(host: "127.0.0.1", port: server.port, token: try token("s\(index)-\(UUID())")))
+        receivers.append(
+            try await RelayTransport.connect(host: "127.0.0.1", port: server.port, token: try token("s\(index)-\(UUID())")))
     }
     let sender = try await RelayTransport.connect(host: "127.0.0.1", port: server.port, token: try token("publisher-\(UUID())"))
     let tally = Tally(subscribers, expected: messages * subscribers)
@@ -164,7 +170,9 @@ func runRelay(_ server: ServerProcess, subscribers: Int, messages: Int, size: In
         }
     }
     // Everyone was in the room before the publisher: its welcome names them all.
-    guard sender.welcome.members.count == subscribers else { throw BenchmarkError("the publisher's room has \(sender.welcome.members.count) others") }
+    guard sender.welcome.members.count == subscribers else {
+        throw BenchmarkError("the publisher's room has \(sender.welcome.members.count) others")
+    }
     let cpu = server.cpuSeconds
     let start = ContinuousClock.now
     for _ in 0..<messages { try await sender.send(payload(size), to: .all) }
@@ -178,8 +186,9 @@ func runRelay(_ server: ServerProcess, subscribers: Int, messages: Int, size: In
 func result(_ elapsed: Duration, _ tally: Tally, _ cpu: Double) -> Result {
     let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
     let sorted = tally.latencies.sorted()
-    return Result(seconds: seconds, delivered: sorted.count, p50: percentile(sorted, 0.5), p99: percentile(sorted, 0.99),
-                  cpuPerMessage: cpu / Double(max(1, sorted.count)))
+    return Result(
+        seconds: seconds, delivered: sorted.count, p50: percentile(sorted, 0.5), p99: percentile(sorted, 0.99),
+        cpuPerMessage: cpu / Double(max(1, sorted.count)))
 }
 
 // MARK: nats-server, through a minimal NATS client
@@ -192,12 +201,16 @@ final class NATSConnection: Sendable {
         channel = try await ClientBootstrap(group: MultiThreadedEventLoopGroup.singleton)
             .channelOption(.socketOption(.tcp_nodelay), value: 1)
             .connect(host: "127.0.0.1", port: port) { channel in
-                channel.eventLoop.makeCompletedFuture { try NIOAsyncChannel<ByteBuffer, ByteBuffer>(wrappingChannelSynchronously: channel) }
+                channel.eventLoop.makeCompletedFuture {
+                    try NIOAsyncChannel<ByteBuffer, ByteBuffer>(wrappingChannelSynchronously: channel)
+                }
             }
     }
 
     /// Runs `body` with a writer and a stream of protocol events.
-    func run(_ body: (NIOAsyncChannelOutboundWriter<ByteBuffer>, AsyncThrowingStream<NATSEvent, any Error>) async throws -> Void) async throws {
+    func run(_ body: (NIOAsyncChannelOutboundWriter<ByteBuffer>, AsyncThrowingStream<NATSEvent, any Error>) async throws -> Void)
+        async throws
+    {
         try await channel.executeThenClose { inbound, outbound in
             let events = AsyncThrowingStream<NATSEvent, any Error> { continuation in
                 let task = Task {
@@ -329,7 +342,9 @@ func option(_ name: String) -> String? {
     arguments.firstIndex(of: name).flatMap { arguments.indices.contains($0 + 1) ? arguments[$0 + 1] : nil }
 }
 let rounds = option("--rounds").flatMap(Int.init) ?? 3
-let natsPath = option("--nats") ?? ["/usr/bin/nats-server", "/usr/sbin/nats-server", "/usr/local/bin/nats-server"]
+let natsPath =
+    option("--nats")
+    ?? ["/usr/bin/nats-server", "/usr/sbin/nats-server", "/usr/local/bin/nats-server"]
     .first { FileManager.default.isExecutableFile(atPath: $0) }
 let subscribers = 8
 
@@ -353,7 +368,9 @@ defer {
     natsServer?.stop()
 }
 
-print("Relay fan-out: 1 publisher, \(subscribers) subscribers on loopback, one load generator; median of \(rounds) interleaved rounds")
+print(
+    "Relay fan-out: 1 publisher, \(subscribers) subscribers on loopback, one load generator; median of \(rounds) interleaved rounds"
+)
 print("| case | server | delivered msg/s | MB/s | p50 ms | p99 ms | server CPU µs/delivered | vs nats-server |")
 print("|---|---|---|---|---|---|---|---|")
 for (name, messages, size) in [("UpsertStroke, 80 B", 20_000, 80), ("snapshot fragment, 60,000 B", 400, 60_000)] {
@@ -361,7 +378,9 @@ for (name, messages, size) in [("UpsertStroke, 80 B", 20_000, 80), ("snapshot fr
     var natsResults: [Result] = []
     for _ in 0..<rounds {
         relayResults.append(try await runRelay(relayServer, subscribers: subscribers, messages: messages, size: size))
-        if let natsServer { natsResults.append(try await runNATS(natsServer, subscribers: subscribers, messages: messages, size: size)) }
+        if let natsServer {
+            natsResults.append(try await runNATS(natsServer, subscribers: subscribers, messages: messages, size: size))
+        }
     }
     func median(_ results: [Result]) -> Result? {
         results.isEmpty ? nil : results.sorted { $0.seconds < $1.seconds }[results.count / 2]
@@ -372,8 +391,9 @@ for (name, messages, size) in [("UpsertStroke, 80 B", 20_000, 80), ("snapshot fr
         guard let result else { continue }
         let rate = Double(result.delivered) / result.seconds
         let ratio = nats.map { rate / (Double($0.delivered) / $0.seconds) } ?? .nan
-        print("| \(name) | \(server) | \(Int(rate)) | \(String(format: "%.1f", rate * Double(size) / 1e6)) | "
-            + "\(String(format: "%.2f", result.p50)) | \(String(format: "%.2f", result.p99)) | "
-            + "\(String(format: "%.2f", result.cpuPerMessage * 1e6)) | \(String(format: "%.2f×", ratio)) |")
+        print(
+            "| \(name) | \(server) | \(Int(rate)) | \(String(format: "%.1f", rate * Double(size) / 1e6)) | "
+                + "\(String(format: "%.2f", result.p50)) | \(String(format: "%.2f", result.p99)) | "
+                + "\(String(format: "%.2f", result.cpuPerMessage * 1e6)) | \(String(format: "%.2f×", ratio)) |")
     }
 }

@@ -17,7 +17,7 @@ import GroupWireSession
 import GroupWireSpec
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 struct BenchmarkError: Error, CustomStringConvertible {
@@ -25,8 +25,10 @@ struct BenchmarkError: Error, CustomStringConvertible {
     init(_ description: String) { self.description = description }
 }
 
-let specPath = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("../../../Spec/Examples/DrawTogether.gwspec")
-    .standardized.path
+let specPath = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent(
+    "../../../Spec/Examples/DrawTogether.gwspec"
+)
+.standardized.path
 
 func loadSpec() throws -> SpecSet {
     let compilation = try SpecCompiler().compile(entry: specPath, loader: FileSpecLoader())
@@ -58,8 +60,8 @@ if CommandLine.arguments.dropFirst().first == "--validate", CommandLine.argument
 
 // MARK: Captures
 
-let ana = UUID(uuidString: "00000000-0000-4000-8000-0000000000A1")!
-let ben = UUID(uuidString: "00000000-0000-4000-8000-0000000000B2")!
+let ana = UUID(uuid: (0, 0, 0, 0, 0, 0, 0x40, 0, 0x80, 0, 0, 0, 0, 0, 0, 0xA1))  // 00000000-0000-4000-8000-0000000000A1
+let ben = UUID(uuid: (0, 0, 0, 0, 0, 0, 0x40, 0, 0x80, 0, 0, 0, 0, 0, 0, 0xB2))  // 00000000-0000-4000-8000-0000000000B2
 
 /// An UpsertStroke payload (Spec/FORMAT.md's example shape) with point `index`.
 func strokePayload(_ index: Int) -> [UInt8] {
@@ -95,8 +97,11 @@ func strokeCapture(_ path: String, megabytes: Int) throws -> Int {
     let encoder = FrameEncoder()
     return try writeCapture(path, bytes: megabytes << 20) { index in
         let frame = try encoder.encode(Frame(kind: .data, typeID: 1, session: 7, body: strokePayload(index)))
-        return [CaptureRecord(timestamp: 1_764_000_000_000_000_000 + UInt64(index) * 1000, direction: .received, sessionID: 7,
-                              local: ben, peer: ana, room: "canvas", frame: frame)]
+        return [
+            CaptureRecord(
+                timestamp: 1_764_000_000_000_000_000 + UInt64(index) * 1000, direction: .received, sessionID: 7,
+                local: ben, peer: ana, room: "canvas", frame: frame)
+        ]
     }
 }
 
@@ -123,10 +128,12 @@ func snapshotCapture(_ path: String, megabytes: Int) throws -> Int {
     let profile = PeerProfile.default(codec: try PayloadCompressor())
     let frames = try pipeline.frames(typeID: 2, payload: payload, messageID: 1, profile: profile)
     return try writeCapture(path, bytes: megabytes << 20) { index in
-        let again = index == 0 ? frames : try pipeline.frames(typeID: 2, payload: payload, messageID: UInt64(index + 1), profile: profile)
+        let again =
+            index == 0 ? frames : try pipeline.frames(typeID: 2, payload: payload, messageID: UInt64(index + 1), profile: profile)
         return again.map { frame in
-            CaptureRecord(timestamp: 1_764_000_000_000_000_000 + UInt64(index) * 1_000_000, direction: .received, local: ben, peer: ana,
-                          room: "canvas", frame: frame)
+            CaptureRecord(
+                timestamp: 1_764_000_000_000_000_000 + UInt64(index) * 1_000_000, direction: .received, local: ben, peer: ana,
+                room: "canvas", frame: frame)
         }
     }
 }
@@ -165,9 +172,12 @@ func measure(_ executable: String, _ arguments: [String]) throws -> Run {
     // RUSAGE_CHILDREN's peak is the largest of all children so far; the validator child
     // reports its own.
     let text = String(decoding: data, as: UTF8.self)
-    let ownPeak = text.split(separator: " ").drop { $0 != "maxrss" }.dropFirst().first.flatMap { Int($0.trimmingCharacters(in: .whitespacesAndNewlines)) }
-    return Run(seconds: Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18, cpuSeconds: cpu,
-               maxRSSKiB: ownPeak ?? Int(after.ru_maxrss), output: text)
+    let ownPeak = text.split(separator: " ").drop { $0 != "maxrss" }.dropFirst().first.flatMap {
+        Int($0.trimmingCharacters(in: .whitespacesAndNewlines))
+    }
+    return Run(
+        seconds: Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18, cpuSeconds: cpu,
+        maxRSSKiB: ownPeak ?? Int(after.ru_maxrss), output: text)
 }
 
 func median(_ values: [Double]) -> Double {
@@ -185,7 +195,9 @@ func option(_ name: String, default value: Int) -> Int {
 // `--write strokes|snapshots PATH`: only write a capture (for profiling `--validate`).
 if let index = CommandLine.arguments.firstIndex(of: "--write"), index + 2 < CommandLine.arguments.count {
     let path = CommandLine.arguments[index + 2]
-    let count = CommandLine.arguments[index + 1] == "strokes" ? try strokeCapture(path, megabytes: option("--megabytes", default: 64))
+    let count =
+        CommandLine.arguments[index + 1] == "strokes"
+        ? try strokeCapture(path, megabytes: option("--megabytes", default: 64))
         : try snapshotCapture(path, megabytes: option("--megabytes", default: 64))
     print("wrote \(count) frames to \(path)")
     exit(0)
@@ -194,15 +206,20 @@ if let index = CommandLine.arguments.firstIndex(of: "--write"), index + 2 < Comm
 let megabytes = option("--megabytes", default: 64)
 let rounds = option("--rounds", default: 3)
 let big = option("--big", default: 0)
-let tshark = ["/usr/bin/tshark", "/usr/local/bin/tshark", "/opt/homebrew/bin/tshark"].first { FileManager.default.isExecutableFile(atPath: $0) }
-let me = CommandLine.arguments[0].hasPrefix("/") ? CommandLine.arguments[0]
+let tshark = ["/usr/bin/tshark", "/usr/local/bin/tshark", "/opt/homebrew/bin/tshark"].first {
+    FileManager.default.isExecutableFile(atPath: $0)
+}
+let me =
+    CommandLine.arguments[0].hasPrefix("/")
+    ? CommandLine.arguments[0]
     : FileManager.default.currentDirectoryPath + "/" + CommandLine.arguments[0]
 let folder = FileManager.default.temporaryDirectory.appendingPathComponent("groupwire-validate-bench-\(getpid())")
 try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
 defer { try? FileManager.default.removeItem(at: folder) }
 
 let lua = folder.appendingPathComponent("groupwire.lua").path
-try Data(LuaDissectorGenerator(specs: [try loadSpec()], sources: ["DrawTogether.gwspec"]).generate().utf8).write(to: URL(fileURLWithPath: lua))
+try Data(LuaDissectorGenerator(specs: [try loadSpec()], sources: ["DrawTogether.gwspec"]).generate().utf8).write(
+    to: URL(fileURLWithPath: lua))
 
 print("ValidateBenchmark: \(megabytes) MB captures, median of \(rounds) rounds, release, one core each")
 print("| capture | frames | groupwire validate | per CPU second | peak RSS | tshark + dissector | per CPU second | ratio |")
@@ -227,10 +244,12 @@ for (name, make) in [("strokes (small messages)", strokeCapture), ("snapshots (c
     let ourRate = size / median(ours.map(\.seconds))
     let ourCPU = size / median(ours.map(\.cpuSeconds))
     let rss = ours.map(\.maxRSSKiB).max() ?? 0
-    var row = "| \(name) | \(records) | \(String(format: "%.0f MB/s", ourRate)) | \(String(format: "%.0f MB/s", ourCPU)) | \(rss / 1024) MiB |"
+    var row =
+        "| \(name) | \(records) | \(String(format: "%.0f MB/s", ourRate)) | \(String(format: "%.0f MB/s", ourCPU)) | \(rss / 1024) MiB |"
     if !theirs.isEmpty {
         let theirRate = size / median(theirs.map(\.seconds))
-        row += " \(String(format: "%.1f MB/s", theirRate)) | \(String(format: "%.1f MB/s", size / median(theirs.map(\.cpuSeconds)))) | \(String(format: ourRate >= theirRate ? "%.0f×" : "%.2f×", ourRate / theirRate)) |"
+        row +=
+            " \(String(format: "%.1f MB/s", theirRate)) | \(String(format: "%.1f MB/s", size / median(theirs.map(\.cpuSeconds)))) | \(String(format: ourRate >= theirRate ? "%.0f×" : "%.2f×", ourRate / theirRate)) |"
     } else {
         row += " (no tshark) | | |"
     }
@@ -244,6 +263,8 @@ if big > 0 {
     let size = Double((try FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? 0)
     let run = try measure(me, ["--validate", path])
     print("")
-    print("\(String(format: "%.2f", size / Double(1 << 30))) GiB of strokes (\(records) frames): validated in \(String(format: "%.1f", run.seconds)) s "
-        + "(\(String(format: "%.0f", size / 1e6 / run.seconds)) MB/s), peak RSS \(run.maxRSSKiB / 1024) MiB; \(run.output.trimmingCharacters(in: .newlines))")
+    print(
+        "\(String(format: "%.2f", size / Double(1 << 30))) GiB of strokes (\(records) frames): validated in \(String(format: "%.1f", run.seconds)) s "
+            + "(\(String(format: "%.0f", size / 1e6 / run.seconds)) MB/s), peak RSS \(run.maxRSSKiB / 1024) MiB; \(run.output.trimmingCharacters(in: .newlines))"
+    )
 }

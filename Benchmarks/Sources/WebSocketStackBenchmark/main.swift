@@ -60,14 +60,17 @@ func startNIO() async throws -> Server {
                     shouldUpgrade: { channel, _ in channel.eventLoop.makeSucceededFuture(HTTPHeaders()) },
                     upgradePipelineHandler: { channel, _ in
                         channel.eventLoop.makeCompletedFuture {
-                            try channel.pipeline.syncOperations.addHandler(NIOWebSocketFrameAggregator(
-                                minNonFinalFragmentSize: 0, maxAccumulatedFrameCount: 1_024, maxAccumulatedFrameSize: limit))
+                            try channel.pipeline.syncOperations.addHandler(
+                                NIOWebSocketFrameAggregator(
+                                    minNonFinalFragmentSize: 0, maxAccumulatedFrameCount: 1_024, maxAccumulatedFrameSize: limit))
                             return try NIOAsyncChannel(wrappingChannelSynchronously: channel)
                         }
                     })
                 let upgrade = NIOTypedHTTPServerUpgradeConfiguration<NIOAsyncChannel<WebSocketFrame, WebSocketFrame>?>(
-                    upgraders: [upgrader], notUpgradingCompletionHandler: { channel in channel.eventLoop.makeCompletedFuture { nil } })
-                return try channel.pipeline.syncOperations.configureUpgradableHTTPServerPipeline(configuration: .init(upgradeConfiguration: upgrade))
+                    upgraders: [upgrader],
+                    notUpgradingCompletionHandler: { channel in channel.eventLoop.makeCompletedFuture { nil } })
+                return try channel.pipeline.syncOperations.configureUpgradableHTTPServerPipeline(
+                    configuration: .init(upgradeConfiguration: upgrade))
             }
         }
     let port = server.channel.localAddress?.port ?? 0
@@ -86,7 +89,9 @@ func startNIO() async throws -> Server {
                                     continue
                                 }
                                 let data = frame.unmaskedData
-                                for other in room.others(id) { try? await other.write(WebSocketFrame(fin: true, opcode: .binary, data: data)) }
+                                for other in room.others(id) {
+                                    try? await other.write(WebSocketFrame(fin: true, opcode: .binary, data: data))
+                                }
                             }
                         }
                     }
@@ -94,10 +99,12 @@ func startNIO() async throws -> Server {
             }
         }
     }
-    return Server(port: port, connections: { room.count }, stop: {
-        try? await server.channel.close()
-        task.cancel()
-    })
+    return Server(
+        port: port, connections: { room.count },
+        stop: {
+            try? await server.channel.close()
+            task.cancel()
+        })
 }
 
 /// The same broadcast server on hummingbird-websocket.
@@ -138,7 +145,11 @@ final class Tally: Sendable {
     private let counts: Mutex<[Int]>
     init(_ receivers: Int) { counts = Mutex(Array(repeating: 0, count: receivers)) }
     /// Adds one for `receiver`; returns its count.
-    func add(_ receiver: Int) -> Int { counts.withLock { $0[receiver] += 1; return $0[receiver] } }
+    func add(_ receiver: Int) -> Int {
+        counts.withLock {
+            $0[receiver] += 1; return $0[receiver]
+        }
+    }
     var minimum: Int { counts.withLock { $0.min() ?? 0 } }
 }
 
@@ -188,12 +199,17 @@ func drive(_ server: Server, receivers: Int, messages: Int, size: Int) async thr
 }
 
 let arguments = CommandLine.arguments
-let rounds = arguments.firstIndex(of: "--rounds").flatMap { arguments.indices.contains($0 + 1) ? Int(arguments[$0 + 1]) : nil } ?? 5
+let rounds =
+    arguments.firstIndex(of: "--rounds").flatMap { arguments.indices.contains($0 + 1) ? Int(arguments[$0 + 1]) : nil } ?? 5
 let receivers = 8
 let cases: [(name: String, messages: Int, size: Int)] = [("small, 64 B", 20_000, 64), ("large, 32 KiB", 1_000, 32 << 10)]
-let stacks: [(name: String, start: () async throws -> Server)] = [("NIOWebSocket", startNIO), ("hummingbird-websocket", startHummingbird)]
+let stacks: [(name: String, start: () async throws -> Server)] = [
+    ("NIOWebSocket", startNIO), ("hummingbird-websocket", startHummingbird),
+]
 
-print("WebSocket stacks: a broadcast server, 1 sender, \(receivers) receivers, load from swift-websocket's WSClient; median of \(rounds) interleaved rounds")
+print(
+    "WebSocket stacks: a broadcast server, 1 sender, \(receivers) receivers, load from swift-websocket's WSClient; median of \(rounds) interleaved rounds"
+)
 for test in cases {
     var times: [String: [Duration]] = [:]
     for _ in 0..<rounds {
@@ -212,7 +228,9 @@ for test in cases {
         let delivered = Double(test.messages * receivers) / seconds
         let megabytes = delivered * Double(test.size) / 1e6
         baseline = baseline ?? delivered
-        print("\(test.name.padding(toLength: 14, withPad: " ", startingAt: 0)) \(stack.name.padding(toLength: 22, withPad: " ", startingAt: 0)) "
-            + "\(Int(delivered)) messages/s delivered, \(String(format: "%.1f", megabytes)) MB/s, \(String(format: "%.2f", delivered / (baseline ?? delivered)))× NIOWebSocket")
+        print(
+            "\(test.name.padding(toLength: 14, withPad: " ", startingAt: 0)) \(stack.name.padding(toLength: 22, withPad: " ", startingAt: 0)) "
+                + "\(Int(delivered)) messages/s delivered, \(String(format: "%.1f", megabytes)) MB/s, \(String(format: "%.2f", delivered / (baseline ?? delivered)))× NIOWebSocket"
+        )
     }
 }

@@ -28,8 +28,9 @@ public struct ByteReader: Sendable {
     /// - Throws: ``WireError/Kind/truncated`` if the range is not inside `bytes`.
     public init(_ bytes: [UInt8], range: Range<Int>) throws(WireError) {
         guard range.lowerBound >= 0, range.upperBound <= bytes.count else {
-            throw WireError(.truncated, offset: min(max(range.lowerBound, 0), bytes.count),
-                            "range \(range) is outside the \(bytes.count)-byte input")
+            throw WireError(
+                .truncated, offset: min(max(range.lowerBound, 0), bytes.count),
+                "range \(range) is outside the \(bytes.count)-byte input")
         }
         self.bytes = bytes
         self.cursor = range.lowerBound
@@ -45,13 +46,15 @@ public struct ByteReader: Sendable {
     /// The single bounds check: throws unless `count` more bytes are available.
     @inlinable public func require(_ count: Int, _ what: @autoclosure () -> String = "value") throws(WireError) {
         guard count >= 0, count <= end - cursor else {
-            throw WireError(.truncated, offset: cursor,
-                            "need \(count) byte\(count == 1 ? "" : "s") for \(what()), \(end - cursor) left")
+            throw WireError(
+                .truncated, offset: cursor,
+                "need \(count) byte\(count == 1 ? "" : "s") for \(what()), \(end - cursor) left")
         }
     }
 
     /// Returns a reader over the next `count` bytes and moves past them.
-    public mutating func subReader(count: Int, _ what: @autoclosure () -> String = "nested value") throws(WireError) -> ByteReader {
+    public mutating func subReader(count: Int, _ what: @autoclosure () -> String = "nested value") throws(WireError) -> ByteReader
+    {
         try require(count, what())
         // safe because: require(count) proved cursor + count <= end.
         let sub = ByteReader(bytes: bytes, cursor: cursor, end: cursor + count)
@@ -176,7 +179,8 @@ public struct ByteReader: Sendable {
     }
 
     /// Calls `body` with the next `count` bytes, without copying, and moves past them.
-    public mutating func withBytes<R>(count: Int, _ body: (UnsafeRawBufferPointer) throws(WireError) -> R) throws(WireError) -> R {
+    public mutating func withBytes<R>(count: Int, _ body: (UnsafeRawBufferPointer) throws(WireError) -> R) throws(WireError) -> R
+    {
         try require(count, "bytes")
         let start = cursor
         // safe because: require(count) proved start ..< start + count is in range; the

@@ -1,7 +1,7 @@
 #if canImport(FoundationEssentials)
-import FoundationEssentials
+    import FoundationEssentials
 #else
-import Foundation
+    import Foundation
 #endif
 
 /// Decimal's wire form: its exact value as plain decimal text (`-12.345`, `0`, `NaN`).

@@ -1,7 +1,7 @@
 #if canImport(FoundationEssentials)
-import FoundationEssentials
+    import FoundationEssentials
 #else
-import Foundation
+    import Foundation
 #endif
 
 /// Decodes values written by ``WireEncoder``, bounded by ``Limits``.
@@ -41,11 +41,13 @@ public struct WireDecoder: Sendable {
         reader.cursor = 1
         let value = try WireValue.read(type: type, typeOffset: 0, from: &reader)
         guard reader.isAtEnd else {
-            throw WireError(.trailingBytes, offset: reader.cursor,
-                            "\(reader.remaining) bytes follow the encoded value")
+            throw WireError(
+                .trailingBytes, offset: reader.cursor,
+                "\(reader.remaining) bytes follow the encoded value")
         }
-        let core = WireDecoderCore(input: ByteReader(bytes), limits: limits, userInfo: userInfo,
-                                   current: value, depth: 0)
+        let core = WireDecoderCore(
+            input: ByteReader(bytes), limits: limits, userInfo: userInfo,
+            current: value, depth: 0)
         let result = try core.decodeRoot(T.self)
         if let deferred = core.deferredError {
             throw deferred

@@ -1,7 +1,7 @@
 #if canImport(FoundationEssentials)
-import FoundationEssentials
+    import FoundationEssentials
 #else
-import Foundation
+    import Foundation
 #endif
 
 /// The `Decoder` behind ``WireDecoder``: one instance per top-level `decode` call (plus one
@@ -88,8 +88,10 @@ final class WireDecoderCore: Decoder {
     /// root core); bounded by ``Limits/maxDecodedValues``.
     @exclusivity(unchecked) var decodedValues = 0
 
-    init(input: ByteReader, limits: Limits, userInfo: [CodingUserInfoKey: any Sendable],
-         basePath: [any CodingKey] = [], current: WireValue, depth: Int, root: WireDecoderCore? = nil) {
+    init(
+        input: ByteReader, limits: Limits, userInfo: [CodingUserInfoKey: any Sendable],
+        basePath: [any CodingKey] = [], current: WireValue, depth: Int, root: WireDecoderCore? = nil
+    ) {
         self.root = root
         self.input = input
         self.limits = limits
@@ -142,8 +144,9 @@ final class WireDecoderCore: Decoder {
 
     func container<Key: CodingKey>(keyedBy type: Key.Type) throws -> KeyedDecodingContainer<Key> {
         try checkContainer(current, "a keyed container", pathDepth: path.count, prefix: 0)
-        return KeyedDecodingContainer(WireKeyedDecodingContainer<Key>(
-            core: self, start: current.start, end: current.end, pathDepth: path.count, prefix: 0, depth: currentDepth))
+        return KeyedDecodingContainer(
+            WireKeyedDecodingContainer<Key>(
+                core: self, start: current.start, end: current.end, pathDepth: path.count, prefix: 0, depth: currentDepth))
     }
 
     func unkeyedContainer() throws -> any UnkeyedDecodingContainer {
@@ -166,12 +169,16 @@ final class WireDecoderCore: Decoder {
 
     /// Throws `typeMismatch` unless `value` is `len`, as containers are, and counts the
     /// container against ``Limits/maxDecodedValues``.
-    func checkContainer(_ value: WireValue, _ what: String, pathDepth: Int, prefix: Int,
-                        entry: WirePathEntry = .none) throws {
+    func checkContainer(
+        _ value: WireValue, _ what: String, pathDepth: Int, prefix: Int,
+        entry: WirePathEntry = .none
+    ) throws {
         guard value.type == CodableWireType.len else {
-            throw decorate(WireError(.typeMismatch, offset: value.at,
-                                     "expected \(what) (wire type len), found \(CodableWireType.name(value.type))"),
-                           pathDepth: pathDepth, prefix: prefix, entry: entry)
+            throw decorate(
+                WireError(
+                    .typeMismatch, offset: value.at,
+                    "expected \(what) (wire type len), found \(CodableWireType.name(value.type))"),
+                pathDepth: pathDepth, prefix: prefix, entry: entry)
         }
         try countValues(1, at: value.at, pathDepth: pathDepth, prefix: prefix, entry: entry)
     }
@@ -183,9 +190,11 @@ final class WireDecoderCore: Decoder {
         // safe because: count is at most maxCollectionCount and the total never passes the limit.
         counter.decodedValues += count
         guard counter.decodedValues <= limits.maxDecodedValues else {
-            throw decorate(WireError(.limitExceeded, offset: offset,
-                                     "the value decodes to more than maxDecodedValues \(limits.maxDecodedValues) values"),
-                           pathDepth: pathDepth, prefix: prefix, entry: entry)
+            throw decorate(
+                WireError(
+                    .limitExceeded, offset: offset,
+                    "the value decodes to more than maxDecodedValues \(limits.maxDecodedValues) values"),
+                pathDepth: pathDepth, prefix: prefix, entry: entry)
         }
     }
 
@@ -195,8 +204,10 @@ final class WireDecoderCore: Decoder {
     }
 
     /// An unkeyed container over `value`: reads and checks its element count.
-    func makeUnkeyed(_ value: WireValue, pathDepth: Int, prefix: Int, depth: Int,
-                     entry: WirePathEntry = .none) throws -> WireUnkeyedDecodingContainer {
+    func makeUnkeyed(
+        _ value: WireValue, pathDepth: Int, prefix: Int, depth: Int,
+        entry: WirePathEntry = .none
+    ) throws -> WireUnkeyedDecodingContainer {
         try checkContainer(value, "an unkeyed container", pathDepth: pathDepth, prefix: prefix, entry: entry)
         var content = try reader(from: value.start, to: value.end)
         var count = 0
@@ -205,13 +216,15 @@ final class WireDecoderCore: Decoder {
             do {
                 let raw = try content.readUVarint()
                 guard raw <= UInt64(max(limits.maxCollectionCount, 0)) else {
-                    throw WireError(.limitExceeded, offset: countOffset,
-                                    "unkeyed container of \(raw) elements is over maxCollectionCount \(limits.maxCollectionCount)")
+                    throw WireError(
+                        .limitExceeded, offset: countOffset,
+                        "unkeyed container of \(raw) elements is over maxCollectionCount \(limits.maxCollectionCount)")
                 }
                 // Every element takes at least its wire type byte.
                 guard raw <= UInt64(content.remaining) else {
-                    throw WireError(.truncated, offset: countOffset,
-                                    "unkeyed container claims \(raw) elements but only \(content.remaining) bytes follow")
+                    throw WireError(
+                        .truncated, offset: countOffset,
+                        "unkeyed container claims \(raw) elements but only \(content.remaining) bytes follow")
                 }
                 count = Int(raw)
             } catch let error as WireError {
@@ -221,23 +234,30 @@ final class WireDecoderCore: Decoder {
         }
         let nestedPrefix: Int
         if case .none = entry { nestedPrefix = prefix } else { nestedPrefix = extendPrefix(prefix, entry) }
-        return WireUnkeyedDecodingContainer(core: self, reader: content, total: count,
-                                            pathDepth: pathDepth, prefix: nestedPrefix, depth: depth)
+        return WireUnkeyedDecodingContainer(
+            core: self, reader: content, total: count,
+            pathDepth: pathDepth, prefix: nestedPrefix, depth: depth)
     }
 
     /// Throws `depthExceeded` unless a value one level below `parentDepth` is allowed.
-    @inline(__always) func checkDepth(_ parentDepth: Int, at offset: Int, pathDepth: Int,
-                                      prefix: Int, entry: WirePathEntry) throws {
+    @inline(__always) func checkDepth(
+        _ parentDepth: Int, at offset: Int, pathDepth: Int,
+        prefix: Int, entry: WirePathEntry
+    ) throws {
         guard parentDepth < limits.maxNestingDepth else {
-            throw decorate(WireError(.depthExceeded, offset: offset,
-                                     "nesting deeper than maxNestingDepth \(limits.maxNestingDepth)"),
-                           pathDepth: pathDepth, prefix: prefix, entry: entry)
+            throw decorate(
+                WireError(
+                    .depthExceeded, offset: offset,
+                    "nesting deeper than maxNestingDepth \(limits.maxNestingDepth)"),
+                pathDepth: pathDepth, prefix: prefix, entry: entry)
         }
     }
 
     /// Decodes a nested `T` from `value`, one level below `parentDepth`.
-    func decodeValue<T: Decodable>(_ type: T.Type, _ value: WireValue, parentDepth: Int,
-                                   pathDepth: Int, prefix: Int, entry: WirePathEntry) throws -> T {
+    func decodeValue<T: Decodable>(
+        _ type: T.Type, _ value: WireValue, parentDepth: Int,
+        pathDepth: Int, prefix: Int, entry: WirePathEntry
+    ) throws -> T {
         try checkDepth(parentDepth, at: value.at, pathDepth: pathDepth, prefix: prefix, entry: entry)
         if WireDecoderCore.isFoundationType(T.self), isCompactForm(T.self, value) {
             return try decodeFoundation(T.self, value, pathDepth: pathDepth, prefix: prefix, entry: entry)
@@ -271,8 +291,10 @@ final class WireDecoderCore: Decoder {
 
     /// Scalars with the coding path added to their errors.
     @inline(__always)
-    func scalar<S: WireScalar>(_ type: S.Type, _ value: WireValue, pathDepth: Int,
-                               prefix: Int, entry: WirePathEntry) throws -> S {
+    func scalar<S: WireScalar>(
+        _ type: S.Type, _ value: WireValue, pathDepth: Int,
+        prefix: Int, entry: WirePathEntry
+    ) throws -> S {
         do {
             return try S.read(value, from: input, limits: limits)
         } catch {
@@ -308,8 +330,9 @@ final class WireDecoderCore: Decoder {
     func lookup<Key: CodingKey>(_ key: Key, start: Int, end: Int, depth: Int) throws(WireError) -> Entry {
         let content = try reader(from: start, to: end)
         if let number = WireKeyForm.number(of: key) {
-            return try findEntry(UnsafeBufferPointer(start: nil, count: 0), number: number,
-                                 in: content, depth: depth) ?? .notFound
+            return try findEntry(
+                UnsafeBufferPointer(start: nil, count: 0), number: number,
+                in: content, depth: depth) ?? .notFound
         }
         var name = key.stringValue
         let result: Result<Entry, WireError> = name.withUTF8 { utf8 in
@@ -325,8 +348,10 @@ final class WireDecoderCore: Decoder {
     /// Finds the entry with key `key` (a name's UTF-8 bytes, with `number` -1) or number
     /// `number` in a keyed container's `content`, starting after the previous hit at this
     /// depth and wrapping around once.
-    func findEntry(_ key: UnsafeBufferPointer<UInt8>, number: Int, in content: ByteReader,
-                   depth: Int) throws(WireError) -> Entry? {
+    func findEntry(
+        _ key: UnsafeBufferPointer<UInt8>, number: Int, in content: ByteReader,
+        depth: Int
+    ) throws(WireError) -> Entry? {
         let start = content.cursor
         let end = content.end
         var resume = start
@@ -372,16 +397,18 @@ final class WireDecoderCore: Decoder {
             if tag != 0 {
                 // safe because: tag >= 1, so tag - 1 cannot underflow.
                 guard tag - 1 <= UInt64(Int.max) else {
-                    throw WireError(.invalidValue, offset: tagOffset,
-                                    "key number \(tag - 1) is over Int.max")
+                    throw WireError(
+                        .invalidValue, offset: tagOffset,
+                        "key number \(tag - 1) is over Int.max")
                 }
                 let value = try WireValue.read(type: type, typeOffset: headerOffset, from: &reader)
                 return Entry(value: value, keyOffset: headerOffset, keyLength: 0, number: Int(tag - 1))
             }
         }
         guard keyLength <= UInt64(reader.remaining) else {
-            throw WireError(.truncated, offset: headerOffset,
-                            "key of \(keyLength) bytes runs past the end of its container (\(reader.remaining) bytes left)")
+            throw WireError(
+                .truncated, offset: headerOffset,
+                "key of \(keyLength) bytes runs past the end of its container (\(reader.remaining) bytes left)")
         }
         let keyOffset = reader.cursor
         reader.cursor += Int(keyLength)  // safe because: keyLength <= remaining was just checked.
@@ -429,8 +456,10 @@ final class WireDecoderCore: Decoder {
 
     /// Reads a UUID, Date, Data, URL or Decimal (`T` is one of them) in its compact form
     /// with the coding path added to errors.
-    func decodeFoundation<T>(_ type: T.Type, _ value: WireValue, pathDepth: Int,
-                             prefix: Int, entry: WirePathEntry) throws -> T {
+    func decodeFoundation<T>(
+        _ type: T.Type, _ value: WireValue, pathDepth: Int,
+        prefix: Int, entry: WirePathEntry
+    ) throws -> T {
         do {
             return try decodeFoundation(T.self, value)
         } catch {
@@ -445,8 +474,11 @@ final class WireDecoderCore: Decoder {
         if T.self == UUID.self {
             guard value.type == CodableWireType.fixed128 else { throw mismatch("UUID", value) }
             let uuid = try reader.withBytes(count: 16) { raw in
-                UUID(uuid: (raw[0], raw[1], raw[2], raw[3], raw[4], raw[5], raw[6], raw[7],
-                            raw[8], raw[9], raw[10], raw[11], raw[12], raw[13], raw[14], raw[15]))
+                UUID(
+                    uuid: (
+                        raw[0], raw[1], raw[2], raw[3], raw[4], raw[5], raw[6], raw[7],
+                        raw[8], raw[9], raw[10], raw[11], raw[12], raw[13], raw[14], raw[15]
+                    ))
             }
             return sameType(uuid, as: T.self)
         }
@@ -460,14 +492,16 @@ final class WireDecoderCore: Decoder {
         }
         if T.self == Data.self {
             guard length <= limits.maxBytesLength else {
-                throw WireError(.limitExceeded, offset: value.at,
-                                "Data of \(length) bytes is over maxBytesLength \(limits.maxBytesLength)")
+                throw WireError(
+                    .limitExceeded, offset: value.at,
+                    "Data of \(length) bytes is over maxBytesLength \(limits.maxBytesLength)")
             }
             let data = try reader.withBytes(count: length) { raw in Data(raw) }
             return sameType(data, as: T.self)
         }
-        let text = try String.read(WireValue(type: CodableWireType.len, at: value.at, start: value.start, end: value.end),
-                                   from: input, limits: limits)
+        let text = try String.read(
+            WireValue(type: CodableWireType.len, at: value.at, start: value.start, end: value.end),
+            from: input, limits: limits)
         if T.self == URL.self {
             guard let url = URL(string: text) else {
                 throw WireError(.invalidValue, offset: value.at, "\"\(text.prefix(80))\" is not a URL")

@@ -1,7 +1,7 @@
 #if canImport(FoundationEssentials)
-import FoundationEssentials
+    import FoundationEssentials
 #else
-import Foundation
+    import Foundation
 #endif
 
 /// The `Encoder` behind ``WireEncoder``: one instance per top-level `encode` call (plus one
@@ -65,8 +65,10 @@ final class WireEncoderCore: Encoder {
     /// ``Limits/maxNestingDepth``: a value nested deeper is refused.
     let maxDepth: Int
 
-    init(userInfo: [CodingUserInfoKey: any Sendable], maxDepth: Int, basePath: [any CodingKey] = [],
-         baseDepth: Int = 0, capacity: Int = 64) {
+    init(
+        userInfo: [CodingUserInfoKey: any Sendable], maxDepth: Int, basePath: [any CodingKey] = [],
+        baseDepth: Int = 0, capacity: Int = 64
+    ) {
         writer = ByteWriter(capacity: capacity)
         userInfoStorage = userInfo
         self.basePath = basePath
@@ -168,8 +170,10 @@ final class WireEncoderCore: Encoder {
     /// Pushes a level for a value whose wire type goes at `typeOffset`.
     @inline(__always) func push(typeOffset: Int, path: WirePathEntry) {
         nextSerial += 1  // safe because: one increment per value, far below Int.max.
-        levels.append(Level(serial: nextSerial, typeOffset: typeOffset, state: .pending,
-                            lengthOffset: 0, count: 0, childrenStart: children.count, path: path))
+        levels.append(
+            Level(
+                serial: nextSerial, typeOffset: typeOffset, state: .pending,
+                lengthOffset: 0, count: 0, childrenStart: children.count, path: path))
     }
 
     /// Encodes `value` at a slot whose wire type goes at `typeOffset`.
@@ -323,8 +327,9 @@ final class WireEncoderCore: Encoder {
             path.append(WireCodingKey(intValue: index))
         }
         // The child's container is one level below the value handing it out.
-        let child = WireEncoderCore(userInfo: userInfoStorage, maxDepth: maxDepth, basePath: path,
-                                    baseDepth: baseDepth + levels.count, capacity: 32)
+        let child = WireEncoderCore(
+            userInfo: userInfoStorage, maxDepth: maxDepth, basePath: path,
+            baseDepth: baseDepth + levels.count, capacity: 32)
         child.writer.write(0)
         child.push(typeOffset: 0, path: .none)
         guard let top = levels.last, top.serial == serial, !sealed else {

@@ -35,10 +35,12 @@ struct WireKeyedDecodingContainer<Key: CodingKey>: KeyedDecodingContainerProtoco
             }
             seen += 1
             guard seen <= core.limits.maxCollectionCount else {
-                core.deferError(core.decorate(
-                    WireError(.limitExceeded, offset: entryOffset,
-                              "keyed container has more than maxCollectionCount \(core.limits.maxCollectionCount) entries"),
-                    pathDepth: pathDepth, prefix: prefix))
+                core.deferError(
+                    core.decorate(
+                        WireError(
+                            .limitExceeded, offset: entryOffset,
+                            "keyed container has more than maxCollectionCount \(core.limits.maxCollectionCount) entries"),
+                        pathDepth: pathDepth, prefix: prefix))
                 break
             }
             if entry.number >= 0 {
@@ -49,9 +51,10 @@ struct WireKeyedDecodingContainer<Key: CodingKey>: KeyedDecodingContainerProtoco
             }
             let bytes = core.input.bytes[entry.keyOffset..<(entry.keyOffset + entry.keyLength)]
             guard let name = String(validating: bytes, as: UTF8.self) else {
-                core.deferError(core.decorate(
-                    WireError(.invalidUTF8, offset: entry.keyOffset, "key of \(entry.keyLength) bytes is not valid UTF-8"),
-                    pathDepth: pathDepth, prefix: prefix))
+                core.deferError(
+                    core.decorate(
+                        WireError(.invalidUTF8, offset: entry.keyOffset, "key of \(entry.keyLength) bytes is not valid UTF-8"),
+                        pathDepth: pathDepth, prefix: prefix))
                 break
             }
             if let key = Key(stringValue: name) {
@@ -73,9 +76,11 @@ struct WireKeyedDecodingContainer<Key: CodingKey>: KeyedDecodingContainerProtoco
     private func require(_ key: Key) throws -> WireDecoderCore.Entry {
         let entry = try find(key)
         guard entry.found else {
-            throw core.decorate(WireError(.missingField, offset: start,
-                                          "missing key \(WireKeyedDecodingContainer.describe(key))"),
-                                pathDepth: pathDepth, prefix: prefix)
+            throw core.decorate(
+                WireError(
+                    .missingField, offset: start,
+                    "missing key \(WireKeyedDecodingContainer.describe(key))"),
+                pathDepth: pathDepth, prefix: prefix)
         }
         return entry
     }
@@ -137,8 +142,9 @@ struct WireKeyedDecodingContainer<Key: CodingKey>: KeyedDecodingContainerProtoco
 
     func decode<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T {
         let entry = try require(key)
-        return try core.decodeValue(T.self, entry.value, parentDepth: depth, pathDepth: pathDepth,
-                                    prefix: prefix, entry: entry.path(Key.self))
+        return try core.decodeValue(
+            T.self, entry.value, parentDepth: depth, pathDepth: pathDepth,
+            prefix: prefix, entry: entry.path(Key.self))
     }
 
     func decodeIfPresent(_ type: Bool.Type, forKey key: Key) throws -> Bool? { try scalarIfPresent(type, key) }
@@ -165,8 +171,9 @@ struct WireKeyedDecodingContainer<Key: CodingKey>: KeyedDecodingContainerProtoco
     func decodeIfPresent<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T? {
         let entry = try find(key)
         guard entry.found, entry.value.type != CodableWireType.null else { return nil }
-        return try core.decodeValue(T.self, entry.value, parentDepth: depth, pathDepth: pathDepth,
-                                    prefix: prefix, entry: entry.path(Key.self))
+        return try core.decodeValue(
+            T.self, entry.value, parentDepth: depth, pathDepth: pathDepth,
+            prefix: prefix, entry: entry.path(Key.self))
     }
 
     func nestedContainer<NestedKey: CodingKey>(
@@ -174,16 +181,19 @@ struct WireKeyedDecodingContainer<Key: CodingKey>: KeyedDecodingContainerProtoco
     ) throws -> KeyedDecodingContainer<NestedKey> {
         let entry = try require(key)
         try core.checkDepth(depth, at: entry.value.at, pathDepth: pathDepth, prefix: prefix, entry: entry.path(Key.self))
-        try core.checkContainer(entry.value, "a keyed container", pathDepth: pathDepth, prefix: prefix, entry: entry.path(Key.self))
-        return KeyedDecodingContainer(WireKeyedDecodingContainer<NestedKey>(
-            core: core, start: entry.value.start, end: entry.value.end, pathDepth: pathDepth,
-            prefix: core.extendPrefix(prefix, entry.path(Key.self)), depth: depth + 1))
+        try core.checkContainer(
+            entry.value, "a keyed container", pathDepth: pathDepth, prefix: prefix, entry: entry.path(Key.self))
+        return KeyedDecodingContainer(
+            WireKeyedDecodingContainer<NestedKey>(
+                core: core, start: entry.value.start, end: entry.value.end, pathDepth: pathDepth,
+                prefix: core.extendPrefix(prefix, entry.path(Key.self)), depth: depth + 1))
     }
 
     func nestedUnkeyedContainer(forKey key: Key) throws -> any UnkeyedDecodingContainer {
         let entry = try require(key)
         try core.checkDepth(depth, at: entry.value.at, pathDepth: pathDepth, prefix: prefix, entry: entry.path(Key.self))
-        return try core.makeUnkeyed(entry.value, pathDepth: pathDepth, prefix: prefix, depth: depth + 1, entry: entry.path(Key.self))
+        return try core.makeUnkeyed(
+            entry.value, pathDepth: pathDepth, prefix: prefix, depth: depth + 1, entry: entry.path(Key.self))
     }
 
     func superDecoder() throws -> any Decoder {
@@ -203,8 +213,9 @@ struct WireKeyedDecodingContainer<Key: CodingKey>: KeyedDecodingContainerProtoco
         }
         let value = found.found ? found.value : .null(at: start)
         try core.checkDepth(depth, at: value.at, pathDepth: pathDepth, prefix: prefix, entry: .none)
-        return WireDecoderCore(input: core.input, limits: core.limits, userInfo: core.userInfoStorage,
-                               basePath: codingPath + [key], current: value, depth: depth + 1,
-                               root: core.root ?? core)
+        return WireDecoderCore(
+            input: core.input, limits: core.limits, userInfo: core.userInfoStorage,
+            basePath: codingPath + [key], current: value, depth: depth + 1,
+            root: core.root ?? core)
     }
 }

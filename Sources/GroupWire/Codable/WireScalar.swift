@@ -1,7 +1,7 @@
 #if canImport(FoundationEssentials)
-import FoundationEssentials
+    import FoundationEssentials
 #else
-import Foundation
+    import Foundation
 #endif
 
 /// A value the Codable containers write and read directly (Bool, String, the integers,
@@ -20,8 +20,9 @@ protocol WireScalar {
 extension WireScalar {
     /// The error for a value written with a wire type this type cannot be read from.
     static func mismatch(_ value: WireValue) -> WireError {
-        WireError(.typeMismatch, offset: value.at,
-                  "expected \(Self.self), found wire type \(CodableWireType.name(value.type))")
+        WireError(
+            .typeMismatch, offset: value.at,
+            "expected \(Self.self), found wire type \(CodableWireType.name(value.type))")
     }
 }
 
@@ -203,8 +204,9 @@ extension String: WireScalar {
         guard value.type == CodableWireType.len else { throw mismatch(value) }
         let count = value.end - value.start
         guard count <= limits.maxStringLength else {
-            throw WireError(.limitExceeded, offset: value.at,
-                            "string of \(count) bytes is over maxStringLength \(limits.maxStringLength)")
+            throw WireError(
+                .limitExceeded, offset: value.at,
+                "string of \(count) bytes is over maxStringLength \(limits.maxStringLength)")
         }
         return try input.bytes.withUnsafeWireBytes { raw throws(WireError) in
             // safe because: the value's extent was checked against its container, so

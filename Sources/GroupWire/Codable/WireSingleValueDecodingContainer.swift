@@ -1,7 +1,7 @@
 #if canImport(FoundationEssentials)
-import FoundationEssentials
+    import FoundationEssentials
 #else
-import Foundation
+    import Foundation
 #endif
 
 /// The single-value container ``WireDecoder`` hands out, bound to one value.
@@ -18,7 +18,8 @@ struct WireSingleValueDecodingContainer: SingleValueDecodingContainer {
     init(core: WireDecoderCore, value: WireValue, pathDepth: Int, depth: Int) {
         self.core = core
         at = value.at
-        packed = UInt64(value.type)
+        packed =
+            UInt64(value.type)
             | UInt64(min(max(depth, 0), 0xFF_FFFF)) << 8
             | UInt64(min(max(pathDepth, 0), Int(UInt32.max))) << 32
     }

@@ -12,7 +12,8 @@ struct WireSingleValueEncodingContainer: SingleValueEncodingContainer {
         try core.checkTop(serial)
         let top = core.levels.count - 1
         guard core.levels[top].state == .pending else {
-            throw core.misuse("a single value container can encode one value, and this value is already encoded as \(core.levels[top].state)")
+            throw core.misuse(
+                "a single value container can encode one value, and this value is already encoded as \(core.levels[top].state)")
         }
         core.levels[top].state = .single
         let typeOffset = core.levels[top].typeOffset

@@ -30,9 +30,11 @@ struct WireUnkeyedDecodingContainer: UnkeyedDecodingContainer {
     /// Reads the next element's extent and moves past it.
     private mutating func next() throws -> WireValue {
         guard currentIndex < total else {
-            throw core.decorate(WireError(.missingField, offset: reader.cursor,
-                                          "no element at index \(currentIndex): the unkeyed container holds \(total)"),
-                                pathDepth: pathDepth, prefix: prefix)
+            throw core.decorate(
+                WireError(
+                    .missingField, offset: reader.cursor,
+                    "no element at index \(currentIndex): the unkeyed container holds \(total)"),
+                pathDepth: pathDepth, prefix: prefix)
         }
         do {
             let typeOffset = reader.cursor
@@ -86,8 +88,9 @@ struct WireUnkeyedDecodingContainer: UnkeyedDecodingContainer {
     mutating func decode<T: Decodable>(_ type: T.Type) throws -> T {
         let index = currentIndex
         let value = try next()
-        return try core.decodeValue(T.self, value, parentDepth: depth, pathDepth: pathDepth,
-                                    prefix: prefix, entry: .index(index))
+        return try core.decodeValue(
+            T.self, value, parentDepth: depth, pathDepth: pathDepth,
+            prefix: prefix, entry: .index(index))
     }
 
     mutating func decodeIfPresent<T: Decodable>(_ type: T.Type) throws -> T? {
@@ -102,9 +105,10 @@ struct WireUnkeyedDecodingContainer: UnkeyedDecodingContainer {
         let value = try next()
         try core.checkDepth(depth, at: value.at, pathDepth: pathDepth, prefix: prefix, entry: .index(index))
         try core.checkContainer(value, "a keyed container", pathDepth: pathDepth, prefix: prefix, entry: .index(index))
-        return KeyedDecodingContainer(WireKeyedDecodingContainer<NestedKey>(
-            core: core, start: value.start, end: value.end, pathDepth: pathDepth,
-            prefix: core.extendPrefix(prefix, .index(index)), depth: depth + 1))
+        return KeyedDecodingContainer(
+            WireKeyedDecodingContainer<NestedKey>(
+                core: core, start: value.start, end: value.end, pathDepth: pathDepth,
+                prefix: core.extendPrefix(prefix, .index(index)), depth: depth + 1))
     }
 
     mutating func nestedUnkeyedContainer() throws -> any UnkeyedDecodingContainer {
@@ -118,8 +122,9 @@ struct WireUnkeyedDecodingContainer: UnkeyedDecodingContainer {
         let index = currentIndex
         let value = try next()
         try core.checkDepth(depth, at: value.at, pathDepth: pathDepth, prefix: prefix, entry: .index(index))
-        return WireDecoderCore(input: core.input, limits: core.limits, userInfo: core.userInfoStorage,
-                               basePath: core.codingPath(pathDepth: pathDepth, prefix: prefix, entry: .index(index)),
-                               current: value, depth: depth + 1, root: core.root ?? core)
+        return WireDecoderCore(
+            input: core.input, limits: core.limits, userInfo: core.userInfoStorage,
+            basePath: core.codingPath(pathDepth: pathDepth, prefix: prefix, entry: .index(index)),
+            current: value, depth: depth + 1, root: core.root ?? core)
     }
 }

@@ -44,14 +44,17 @@ public struct FragmentLayout: Sendable, Hashable {
     ///   uniform layout (a total that lies, an offset that overlaps another fragment).
     public static func implied(by info: FragmentInfo, bodyCount: Int, limits: Limits) throws(WireError) -> FragmentLayout {
         guard info.count >= 2, info.index < info.count else {
-            throw WireError(.invalidFragment, "fragment index \(info.index) of count \(info.count): count must be at least 2 and index below it")
+            throw WireError(
+                .invalidFragment,
+                "fragment index \(info.index) of count \(info.count): count must be at least 2 and index below it")
         }
         guard Int(info.count) <= limits.maxFragmentCount else {
             throw WireError(.limitExceeded, "fragment count \(info.count) is over maxFragmentCount \(limits.maxFragmentCount)")
         }
         // Clamping: a negative limit (a configuration mistake) admits nothing rather than trapping.
         guard info.totalLength <= UInt64(clamping: limits.maxMessageSize) else {
-            throw WireError(.limitExceeded, "message total length \(info.totalLength) is over maxMessageSize \(limits.maxMessageSize)")
+            throw WireError(
+                .limitExceeded, "message total length \(info.totalLength) is over maxMessageSize \(limits.maxMessageSize)")
         }
         // From here totalLength fits an Int and count <= maxFragmentCount.
         let total = Int(info.totalLength)
@@ -61,24 +64,35 @@ public struct FragmentLayout: Sendable, Hashable {
         if index < count - 1 {
             chunk = bodyCount
             guard chunk > 0 else {
-                throw WireError(.invalidFragment, "fragment \(index) of \(count) is empty; only the last fragment may be shorter than the others, and none may be empty")
+                throw WireError(
+                    .invalidFragment,
+                    "fragment \(index) of \(count) is empty; only the last fragment may be shorter than the others, and none may be empty"
+                )
             }
             let (expected, overflow) = index.multipliedReportingOverflow(by: chunk)
             guard !overflow, UInt64(expected) == info.offset else {
-                throw WireError(.invalidFragment, "fragment \(index) carries \(chunk) bytes at offset \(info.offset), but a uniform layout puts it at \(index) × \(chunk)")
+                throw WireError(
+                    .invalidFragment,
+                    "fragment \(index) carries \(chunk) bytes at offset \(info.offset), but a uniform layout puts it at \(index) × \(chunk)"
+                )
             }
         } else {
             // The last fragment: its offset is (count - 1) × chunk and it ends at the total.
             guard info.offset % UInt64(index) == 0, info.offset > 0 else {
-                throw WireError(.invalidFragment, "last fragment's offset \(info.offset) is not a positive multiple of its index \(index)")
+                throw WireError(
+                    .invalidFragment, "last fragment's offset \(info.offset) is not a positive multiple of its index \(index)")
             }
             guard bodyCount > 0, UInt64(bodyCount) <= info.totalLength, info.offset == info.totalLength - UInt64(bodyCount) else {
-                throw WireError(.invalidFragment, "last fragment covers \(info.offset)..<\(info.offset)+\(bodyCount) but must end exactly at total length \(total)")
+                throw WireError(
+                    .invalidFragment,
+                    "last fragment covers \(info.offset)..<\(info.offset)+\(bodyCount) but must end exactly at total length \(total)"
+                )
             }
             // offset < total <= maxMessageSize, so it fits an Int.
             chunk = Int(info.offset) / index
             guard bodyCount <= chunk else {
-                throw WireError(.invalidFragment, "last fragment carries \(bodyCount) bytes, more than the \(chunk) of the others")
+                throw WireError(
+                    .invalidFragment, "last fragment carries \(bodyCount) bytes, more than the \(chunk) of the others")
             }
         }
         // The total must need exactly `count` fragments of `chunk` bytes:
@@ -86,7 +100,8 @@ public struct FragmentLayout: Sendable, Hashable {
         let (full, overflow) = count.multipliedReportingOverflow(by: chunk)
         // safe because: count >= 2 and chunk >= 1, so full - chunk cannot underflow.
         guard !overflow, total <= full, total > full - chunk,
-              let layout = FragmentLayout(totalLength: total, fragmentBodySize: chunk), layout.count == count else {
+            let layout = FragmentLayout(totalLength: total, fragmentBodySize: chunk), layout.count == count
+        else {
             throw WireError(.invalidFragment, "total length \(total) does not take \(count) fragments of \(chunk) bytes")
         }
         return layout

@@ -39,20 +39,24 @@ public struct Fragmenter: Sendable {
         guard bodyCount >= 0, bodyCount <= limits.maxMessageSize else {
             throw WireError(.limitExceeded, "message body of \(bodyCount) bytes is over maxMessageSize \(limits.maxMessageSize)")
         }
-        let single = FrameEncoder.frameSize(typeID: typeID, compression: compression, fragment: nil, session: session, bodyCount: bodyCount)
+        let single = FrameEncoder.frameSize(
+            typeID: typeID, compression: compression, fragment: nil, session: session, bodyCount: bodyCount)
         if single <= limits.maxFrameSize {
             return nil
         }
         // The largest fragment header of this message: index, count and offset are all at
         // most the total length, so their varints are at most as long as its varint.
         let total = UInt64(bodyCount)
-        let widest = FragmentInfo(messageID: messageID, index: UInt32(clamping: total), count: UInt32(clamping: total),
-                                  totalLength: total, offset: total)
+        let widest = FragmentInfo(
+            messageID: messageID, index: UInt32(clamping: total), count: UInt32(clamping: total),
+            totalLength: total, offset: total)
         let headerAndChecksum = FrameEncoder.innerLength(
             typeID: typeID, compression: compression, fragment: widest, session: session, bodyCount: 0)
         let chunk = limits.maxFrameSize - 2 - Varint.encodedLength(UInt64(clamping: limits.maxFrameSize)) - headerAndChecksum
         guard chunk > 0 else {
-            throw WireError(.frameTooLarge, "maxFrameSize \(limits.maxFrameSize) leaves no room for a fragment body after a \(headerAndChecksum)-byte header")
+            throw WireError(
+                .frameTooLarge,
+                "maxFrameSize \(limits.maxFrameSize) leaves no room for a fragment body after a \(headerAndChecksum)-byte header")
         }
         // A data frame did not fit and a fragment header is longer, so chunk < bodyCount and
         // the layout has at least two fragments.
@@ -60,7 +64,10 @@ public struct Fragmenter: Sendable {
             throw WireError(.frameTooLarge, "a \(bodyCount)-byte body cannot be cut into fragments of \(chunk) bytes")
         }
         guard layout.count <= limits.maxFragmentCount else {
-            throw WireError(.limitExceeded, "a \(bodyCount)-byte body needs \(layout.count) fragments of \(chunk) bytes, over maxFragmentCount \(limits.maxFragmentCount)")
+            throw WireError(
+                .limitExceeded,
+                "a \(bodyCount)-byte body needs \(layout.count) fragments of \(chunk) bytes, over maxFragmentCount \(limits.maxFragmentCount)"
+            )
         }
         return layout
     }
@@ -72,18 +79,22 @@ public struct Fragmenter: Sendable {
         typeID: UInt64, messageID: UInt64, compression: CompressionInfo? = nil, session: UInt32? = nil, body: [UInt8],
         into writer: inout ByteWriter
     ) throws(WireError) {
-        let layout = try layout(typeID: typeID, messageID: messageID, compression: compression, session: session, bodyCount: body.count)
+        let layout = try layout(
+            typeID: typeID, messageID: messageID, compression: compression, session: session, bodyCount: body.count)
         // Reserve every frame's bytes at once, so the buffer is allocated exactly once.
         let frameCount = layout?.count ?? 1
         let total = (0..<frameCount).reduce(0) { sum, index in
-            sum + frameSize(index, of: layout, typeID: typeID, messageID: messageID, compression: compression, session: session,
-                            bodyCount: body.count)
+            sum
+                + frameSize(
+                    index, of: layout, typeID: typeID, messageID: messageID, compression: compression, session: session,
+                    bodyCount: body.count)
         }
         writer.reserve(additional: total)
         try body.withUnsafeWireBytes { (raw) throws(WireError) in
             for index in 0..<frameCount {
-                try writeFrame(index, of: layout, typeID: typeID, messageID: messageID, compression: compression, session: session,
-                               body: raw, into: &writer)
+                try writeFrame(
+                    index, of: layout, typeID: typeID, messageID: messageID, compression: compression, session: session,
+                    body: raw, into: &writer)
             }
         }
     }
@@ -93,15 +104,17 @@ public struct Fragmenter: Sendable {
     public func frames(
         typeID: UInt64, messageID: UInt64, compression: CompressionInfo? = nil, session: UInt32? = nil, body: [UInt8]
     ) throws(WireError) -> [[UInt8]] {
-        let layout = try layout(typeID: typeID, messageID: messageID, compression: compression, session: session, bodyCount: body.count)
+        let layout = try layout(
+            typeID: typeID, messageID: messageID, compression: compression, session: session, bodyCount: body.count)
         return try body.withUnsafeWireBytes { (raw) throws(WireError) in
             let frameCount = layout?.count ?? 1
             var frames: [[UInt8]] = []
             frames.reserveCapacity(frameCount)
             for index in 0..<frameCount {
                 var writer = ByteWriter()
-                try writeFrame(index, of: layout, typeID: typeID, messageID: messageID, compression: compression, session: session,
-                               body: raw, into: &writer)
+                try writeFrame(
+                    index, of: layout, typeID: typeID, messageID: messageID, compression: compression, session: session,
+                    body: raw, into: &writer)
                 frames.append(writer.bytes)
             }
             return frames
@@ -120,14 +133,16 @@ public struct Fragmenter: Sendable {
         typeID: UInt64, messageID: UInt64, compression: CompressionInfo? = nil, session: UInt32? = nil, body: [UInt8],
         _ emit: ([UInt8]) throws -> Void
     ) throws {
-        let layout = try layout(typeID: typeID, messageID: messageID, compression: compression, session: session, bodyCount: body.count)
+        let layout = try layout(
+            typeID: typeID, messageID: messageID, compression: compression, session: session, bodyCount: body.count)
         var writer = ByteWriter(capacity: min(limits.maxFrameSize, body.count + 64))
         try body.withUnsafeBytes { raw in
             let frameCount = layout?.count ?? 1
             for index in 0..<frameCount {
                 writer.storage.removeAll(keepingCapacity: true)
-                try writeFrame(index, of: layout, typeID: typeID, messageID: messageID, compression: compression, session: session,
-                               body: raw, into: &writer)
+                try writeFrame(
+                    index, of: layout, typeID: typeID, messageID: messageID, compression: compression, session: session,
+                    body: raw, into: &writer)
                 try emit(writer.storage)
             }
         }
@@ -139,19 +154,22 @@ public struct Fragmenter: Sendable {
         session: UInt32?, bodyCount: Int
     ) -> Int {
         guard let layout else {
-            return FrameEncoder.frameSize(typeID: typeID, compression: compression, fragment: nil, session: session, bodyCount: bodyCount)
+            return FrameEncoder.frameSize(
+                typeID: typeID, compression: compression, fragment: nil, session: session, bodyCount: bodyCount)
         }
         let range = layout.range(ofFragment: index)
-        return FrameEncoder.frameSize(typeID: typeID, compression: compression,
-                                      fragment: fragmentInfo(index, of: layout, messageID: messageID), session: session,
-                                      bodyCount: range.count)
+        return FrameEncoder.frameSize(
+            typeID: typeID, compression: compression,
+            fragment: fragmentInfo(index, of: layout, messageID: messageID), session: session,
+            bodyCount: range.count)
     }
 
     /// The fragment header of fragment `index`.
     private func fragmentInfo(_ index: Int, of layout: FragmentLayout, messageID: UInt64) -> FragmentInfo {
         // layout() checked count <= maxFragmentCount, so index and count fit UInt32.
-        FragmentInfo(messageID: messageID, index: UInt32(index), count: UInt32(layout.count),
-                     totalLength: UInt64(layout.totalLength), offset: UInt64(layout.range(ofFragment: index).lowerBound))
+        FragmentInfo(
+            messageID: messageID, index: UInt32(index), count: UInt32(layout.count),
+            totalLength: UInt64(layout.totalLength), offset: UInt64(layout.range(ofFragment: index).lowerBound))
     }
 
     /// Writes frame `index` of the message: the whole body as a data frame when `layout`
@@ -167,7 +185,8 @@ public struct Fragmenter: Sendable {
         }
         let range = layout.range(ofFragment: index)
         let info = fragmentInfo(index, of: layout, messageID: messageID)
-        try encoder.encode(kind: .fragment, typeID: typeID, compression: compression, fragment: info, session: session,
-                           body: UnsafeRawBufferPointer(rebasing: body[range]), into: &writer)
+        try encoder.encode(
+            kind: .fragment, typeID: typeID, compression: compression, fragment: info, session: session,
+            body: UnsafeRawBufferPointer(rebasing: body[range]), into: &writer)
     }
 }

@@ -47,7 +47,8 @@ public struct Reassembler<Sender: Hashable & Sendable>: Sendable {
     ///   - limits: the frame limits (fragment count, message size).
     ///   - reassemblyLimits: the bounds on partial messages.
     ///   - clock: the time source for timeouts.
-    public init(limits: Limits = .default, reassemblyLimits: ReassemblyLimits = .default, clock: ReassemblyClock = .continuous()) {
+    public init(limits: Limits = .default, reassemblyLimits: ReassemblyLimits = .default, clock: ReassemblyClock = .continuous())
+    {
         self.limits = limits
         self.reassemblyLimits = reassemblyLimits
         self.clock = clock
@@ -113,8 +114,10 @@ public struct Reassembler<Sender: Hashable & Sendable>: Sendable {
         }
         guard frame.kind == .fragment, let info = frame.fragment else {
             let messageID = frame.fragment?.messageID ?? 0
-            result.drops.append(dropped(.invalidFragment, sender: sender, messageID: messageID, fragmentsReceived: 0,
-                                        "a \(frame.kind) frame with\(frame.fragment == nil ? "out" : "") a fragment header"))
+            result.drops.append(
+                dropped(
+                    .invalidFragment, sender: sender, messageID: messageID, fragmentsReceived: 0,
+                    "a \(frame.kind) frame with\(frame.fragment == nil ? "out" : "") a fragment header"))
             return result
         }
         let key = Key(sender: sender, messageID: info.messageID)
@@ -130,24 +133,30 @@ public struct Reassembler<Sender: Hashable & Sendable>: Sendable {
             layout = try FragmentLayout.implied(by: info, bodyCount: body.count, limits: limits)
         } catch {
             let received = close(key)?.receivedCount ?? 0
-            result.drops.append(dropped(error.kind == .limitExceeded ? .limitExceeded : .invalidFragment,
-                                        sender: sender, messageID: info.messageID, fragmentsReceived: received, error.context))
+            result.drops.append(
+                dropped(
+                    error.kind == .limitExceeded ? .limitExceeded : .invalidFragment,
+                    sender: sender, messageID: info.messageID, fragmentsReceived: received, error.context))
             return result
         }
         let index = Int(info.index)
         if var partial = partials[key] {
             if let contradiction = Self.contradiction(between: partial, and: frame, layout: layout) {
                 _ = close(key)
-                result.drops.append(dropped(.conflict, sender: sender, messageID: info.messageID,
-                                            fragmentsReceived: partial.receivedCount, contradiction))
+                result.drops.append(
+                    dropped(
+                        .conflict, sender: sender, messageID: info.messageID,
+                        fragmentsReceived: partial.receivedCount, contradiction))
                 return result
             }
             if partial.has(index) {
                 guard partial.holds(body, at: index) else {
                     _ = close(key)
-                    result.drops.append(dropped(.conflict, sender: sender, messageID: info.messageID,
-                                                fragmentsReceived: partial.receivedCount,
-                                                "fragment \(index) arrived again with different bytes"))
+                    result.drops.append(
+                        dropped(
+                            .conflict, sender: sender, messageID: info.messageID,
+                            fragmentsReceived: partial.receivedCount,
+                            "fragment \(index) arrived again with different bytes"))
                     return result
                 }
                 metrics.duplicateFragments += 1
@@ -176,8 +185,10 @@ public struct Reassembler<Sender: Hashable & Sendable>: Sendable {
         var drops: [DropEvent<Sender>] = []
         while let key = oldestPartial(), let partial = partials[key], now - partial.started >= reassemblyLimits.timeout {
             _ = close(key)
-            drops.append(dropped(.timeout, sender: key.sender, messageID: key.messageID, fragmentsReceived: partial.receivedCount,
-                                 "\(partial.receivedCount) of \(partial.layout.count) fragments arrived within \(reassemblyLimits.timeout)"))
+            drops.append(
+                dropped(
+                    .timeout, sender: key.sender, messageID: key.messageID, fragmentsReceived: partial.receivedCount,
+                    "\(partial.receivedCount) of \(partial.layout.count) fragments arrived within \(reassemblyLimits.timeout)"))
         }
         return drops
     }
@@ -195,31 +206,48 @@ public struct Reassembler<Sender: Hashable & Sendable>: Sendable {
     // MARK: - Opening, completing and closing messages
 
     /// Opens a partial message for its first valid fragment, making room within the limits.
-    private mutating func open(_ key: Key, frame: Frame, body: UnsafeRawBufferPointer, layout: FragmentLayout, index: Int) -> [DropEvent<Sender>] {
+    private mutating func open(_ key: Key, frame: Frame, body: UnsafeRawBufferPointer, layout: FragmentLayout, index: Int)
+        -> [DropEvent<Sender>]
+    {
         let accounted = Self.accountedBytes(totalLength: layout.totalLength, count: layout.count)
         guard accounted <= reassemblyLimits.byteBudget else {
             finished.insert(key)
-            return [dropped(.limitExceeded, sender: key.sender, messageID: key.messageID, fragmentsReceived: 0,
-                            "a \(layout.totalLength)-byte message needs \(accounted) bytes, over the byte budget \(reassemblyLimits.byteBudget)")]
+            return [
+                dropped(
+                    .limitExceeded, sender: key.sender, messageID: key.messageID, fragmentsReceived: 0,
+                    "a \(layout.totalLength)-byte message needs \(accounted) bytes, over the byte budget \(reassemblyLimits.byteBudget)"
+                )
+            ]
         }
         guard reassemblyLimits.maxPartialMessagesPerSender > 0 else {
             finished.insert(key)
-            return [dropped(.senderLimit, sender: key.sender, messageID: key.messageID, fragmentsReceived: 0,
-                            "maxPartialMessagesPerSender is 0: fragmented messages are not accepted")]
+            return [
+                dropped(
+                    .senderLimit, sender: key.sender, messageID: key.messageID, fragmentsReceived: 0,
+                    "maxPartialMessagesPerSender is 0: fragmented messages are not accepted")
+            ]
         }
         var drops: [DropEvent<Sender>] = []
-        while let open = openBySender[key.sender], open.count >= reassemblyLimits.maxPartialMessagesPerSender, let oldestID = open.first {
-            drops.append(evict(Key(sender: key.sender, messageID: oldestID), .senderLimit,
-                               "sender has \(open.count) partial messages, the most allowed is \(reassemblyLimits.maxPartialMessagesPerSender)"))
+        while let open = openBySender[key.sender], open.count >= reassemblyLimits.maxPartialMessagesPerSender,
+            let oldestID = open.first
+        {
+            drops.append(
+                evict(
+                    Key(sender: key.sender, messageID: oldestID), .senderLimit,
+                    "sender has \(open.count) partial messages, the most allowed is \(reassemblyLimits.maxPartialMessagesPerSender)"
+                ))
         }
         while metrics.accountedBytes + accounted > reassemblyLimits.byteBudget, let oldest = oldestPartial() {
-            drops.append(evict(oldest, .budgetEviction,
-                               "evicted to make room for \(accounted) bytes within the byte budget \(reassemblyLimits.byteBudget)"))
+            drops.append(
+                evict(
+                    oldest, .budgetEviction,
+                    "evicted to make room for \(accounted) bytes within the byte budget \(reassemblyLimits.byteBudget)"))
         }
         let sequence = nextSequence
         nextSequence += 1
-        var partial = PartialMessage(typeID: frame.typeID, compression: frame.compression, session: frame.session, layout: layout,
-                                     sequence: sequence, started: clock.now(), accountedBytes: accounted)
+        var partial = PartialMessage(
+            typeID: frame.typeID, compression: frame.compression, session: frame.session, layout: layout,
+            sequence: sequence, started: clock.now(), accountedBytes: accounted)
         partial.insert(body, at: index)
         metrics.fragmentsAccepted += 1
         partials[key] = partial
@@ -236,7 +264,8 @@ public struct Reassembler<Sender: Hashable & Sendable>: Sendable {
         guard let partial = close(key) else { return nil }
         metrics.messagesReassembled += 1
         metrics.bytesReassembled += partial.layout.totalLength
-        return Frame(kind: .data, typeID: partial.typeID, compression: partial.compression, session: partial.session, body: partial.buffer)
+        return Frame(
+            kind: .data, typeID: partial.typeID, compression: partial.compression, session: partial.session, body: partial.buffer)
     }
 
     /// Removes a partial message to make room and reports it.
@@ -268,7 +297,8 @@ public struct Reassembler<Sender: Hashable & Sendable>: Sendable {
     ) -> DropEvent<Sender> {
         metrics.messagesDropped += 1
         metrics.drops[reason, default: 0] += 1
-        return DropEvent(reason: reason, sender: sender, messageID: messageID, fragmentsReceived: fragmentsReceived, detail: detail)
+        return DropEvent(
+            reason: reason, sender: sender, messageID: messageID, fragmentsReceived: fragmentsReceived, detail: detail)
     }
 
     /// Describes how `frame` contradicts what `partial` already holds, or nil if it agrees.
@@ -289,7 +319,8 @@ public struct Reassembler<Sender: Hashable & Sendable>: Sendable {
             return "total length \(layout.totalLength) differs from \(partial.layout.totalLength) of the earlier fragments"
         }
         if layout.fragmentBodySize != partial.layout.fragmentBodySize {
-            return "fragment body size \(layout.fragmentBodySize) differs from \(partial.layout.fragmentBodySize) of the earlier fragments"
+            return
+                "fragment body size \(layout.fragmentBodySize) differs from \(partial.layout.fragmentBodySize) of the earlier fragments"
         }
         return nil
     }

@@ -18,7 +18,8 @@ package enum DeliveryFraming {
     /// - Throws: ``WireError/Kind/invalidValue`` when `frame` does not start with a
     ///   well-formed prelude or carries a delivery header already; `header`'s range errors.
     package static func inserting(_ header: DeliveryHeader, into frame: [UInt8]) throws(WireError) -> [UInt8] {
-        try DeliveryHeader.validate(stream: UInt64(header.stream), sequence: header.sequence, streamOffset: nil, sequenceOffset: nil)
+        try DeliveryHeader.validate(
+            stream: UInt64(header.stream), sequence: header.sequence, streamOffset: nil, sequenceOffset: nil)
         let (kindOffset, end) = try insertableFrame(frame)
         let inner = end - kindOffset + header.encodedSize
         var writer = ByteWriter(capacity: 2 + Varint.encodedLength(UInt64(inner)) + inner)
@@ -58,9 +59,12 @@ package enum DeliveryFraming {
     package static func peek(_ frame: [UInt8]) throws(WireError) -> Peek {
         let (kindOffset, end) = try prelude(frame)
         let expected = CRC32C.checksum(frame, range: 0..<(end - 4))
-        let stored = UInt32(frame[end - 4]) | UInt32(frame[end - 3]) << 8 | UInt32(frame[end - 2]) << 16 | UInt32(frame[end - 1]) << 24
+        let stored =
+            UInt32(frame[end - 4]) | UInt32(frame[end - 3]) << 8 | UInt32(frame[end - 2]) << 16 | UInt32(frame[end - 1]) << 24
         guard expected == stored else {
-            throw WireError(.checksumMismatch, offset: end - 4, "checksum \(Hex.literal(stored, width: 8)) does not match the frame's \(Hex.literal(expected, width: 8))")
+            throw WireError(
+                .checksumMismatch, offset: end - 4,
+                "checksum \(Hex.literal(stored, width: 8)) does not match the frame's \(Hex.literal(expected, width: 8))")
         }
         guard frame[1] == Frame.version else {
             throw WireError(.unsupportedVersion, offset: 1, "frame version \(frame[1]) is not supported (1 is)")
@@ -91,8 +95,9 @@ package enum DeliveryFraming {
             throw WireError(.frameTooSmall, offset: 2, "frame length \(length) is below 5")
         }
         guard length == UInt64(frame.count - kindOffset) else {
-            throw WireError(length > UInt64(frame.count - kindOffset) ? .truncated : .trailingBytes, offset: 2,
-                            "frame length \(length) does not match the \(frame.count - kindOffset) bytes after it")
+            throw WireError(
+                length > UInt64(frame.count - kindOffset) ? .truncated : .trailingBytes, offset: 2,
+                "frame length \(length) does not match the \(frame.count - kindOffset) bytes after it")
         }
         return (kindOffset, frame.count)
     }

@@ -66,9 +66,11 @@ public struct FrameDecoder: Sendable {
         // Varints are minimal (checked while parsing), so the header's size follows from its
         // fields: innerLength counts the kind byte, the headers and the 4-byte checksum. The
         // body is what lies between the header and the checksum.
-        let header = FrameEncoder.innerLength(typeID: frame.typeID, compression: frame.compression,
-                                              fragment: frame.fragment, session: frame.session,
-                                              delivery: frame.delivery, bodyCount: 0) - 4
+        let header =
+            FrameEncoder.innerLength(
+                typeID: frame.typeID, compression: frame.compression,
+                fragment: frame.fragment, session: frame.session,
+                delivery: frame.delivery, bodyCount: 0) - 4
         let bodyStart = kindOffset(bytes) + header
         // Holds for every frame that parsed; checked so that a mistake here throws, not traps.
         guard bodyStart <= end - 4 else {
@@ -95,9 +97,11 @@ public struct FrameDecoder: Sendable {
         guard start < count else { return .needMore }
         guard bytes[start] == Frame.magic else {
             let next = bytes[(start + 1)...].firstIndex(of: Frame.magic) ?? count
-            return .invalid(WireError(.badMagic, offset: start,
-                                      "expected magic byte 0xC7, found \(Hex.literal(bytes[start], width: 2)); skipped \(next - start) bytes"),
-                            resume: next)
+            return .invalid(
+                WireError(
+                    .badMagic, offset: start,
+                    "expected magic byte 0xC7, found \(Hex.literal(bytes[start], width: 2)); skipped \(next - start) bytes"),
+                resume: next)
         }
         guard start + 2 < count else { return .needMore }
         // The length varint, read by hand so an incomplete one asks for more bytes.
@@ -114,7 +118,8 @@ public struct FrameDecoder: Sendable {
             length |= UInt64(byte & 0x7F) << shift
             if byte & 0x80 == 0 {
                 if byte == 0, shift > 0 {
-                    return .unconfirmed(WireError(.malformedVarint, offset: start + 2, "frame length varint is not minimally encoded"))
+                    return .unconfirmed(
+                        WireError(.malformedVarint, offset: start + 2, "frame length varint is not minimally encoded"))
                 }
                 break
             }
@@ -122,27 +127,37 @@ public struct FrameDecoder: Sendable {
         }
         let prelude = cursor - start
         guard length >= 5 else {
-            return .unconfirmed(WireError(.frameTooSmall, offset: start + 2,
-                                      "frame length \(length) is below the minimum of 5 (kind byte and checksum)"))
+            return .unconfirmed(
+                WireError(
+                    .frameTooSmall, offset: start + 2,
+                    "frame length \(length) is below the minimum of 5 (kind byte and checksum)"))
         }
         guard length <= UInt64(limits.maxFrameSize), prelude + Int(length) <= limits.maxFrameSize else {
-            return .unconfirmed(WireError(.frameTooLarge, offset: start + 2,
-                                      "frame of \(UInt64(prelude) &+ length) bytes is over maxFrameSize \(limits.maxFrameSize)"))
+            return .unconfirmed(
+                WireError(
+                    .frameTooLarge, offset: start + 2,
+                    "frame of \(UInt64(prelude) &+ length) bytes is over maxFrameSize \(limits.maxFrameSize)"))
         }
         // safe because: length <= maxFrameSize (an Int), so the sum cannot overflow.
         let end = cursor + Int(length)
         guard end <= count else { return .needMore }
-        let stored = UInt32(bytes[end - 4]) | UInt32(bytes[end - 3]) << 8 | UInt32(bytes[end - 2]) << 16 | UInt32(bytes[end - 1]) << 24
+        let stored =
+            UInt32(bytes[end - 4]) | UInt32(bytes[end - 3]) << 8 | UInt32(bytes[end - 2]) << 16 | UInt32(bytes[end - 1]) << 24
         let computed = CRC32C.checksum(bytes, range: start..<(end - 4))
         guard stored == computed else {
-            return .unconfirmed(WireError(.checksumMismatch, offset: end - 4,
-                                          "stored crc32c \(Hex.literal(stored, width: 8)) but the \(end - 4 - start) bytes it covers give \(Hex.literal(computed, width: 8))"))
+            return .unconfirmed(
+                WireError(
+                    .checksumMismatch, offset: end - 4,
+                    "stored crc32c \(Hex.literal(stored, width: 8)) but the \(end - 4 - start) bytes it covers give \(Hex.literal(computed, width: 8))"
+                ))
         }
         let version = bytes[start + 1]
         guard version == Frame.version else {
-            return .invalid(WireError(.unsupportedVersion, offset: start + 1,
-                                      "frame version \(version) is not supported (this decoder reads version \(Frame.version)); frame skipped"),
-                            resume: end)
+            return .invalid(
+                WireError(
+                    .unsupportedVersion, offset: start + 1,
+                    "frame version \(version) is not supported (this decoder reads version \(Frame.version)); frame skipped"),
+                resume: end)
         }
         do throws(WireError) {
             let frame = try parseHeader(bytes, kindAt: cursor, end: end, copyBody: copyBody)
@@ -163,8 +178,9 @@ public struct FrameDecoder: Sendable {
             throw WireError(.unknownKind, offset: kindOffset, "frame kind \(kind.rawValue) is reserved in version 1")
         }
         guard flags.subtracting(.known).isEmpty else {
-            throw WireError(.unknownFlags, offset: kindOffset,
-                            "reserved flag bits \(Hex.literal(flags.subtracting(.known).rawValue, width: 2)) are set")
+            throw WireError(
+                .unknownFlags, offset: kindOffset,
+                "reserved flag bits \(Hex.literal(flags.subtracting(.known).rawValue, width: 2)) are set")
         }
         var delivery: DeliveryHeader?
         if flags.contains(.delivery) {
@@ -190,17 +206,20 @@ public struct FrameDecoder: Sendable {
             let offsets = FragmentInfo.FieldOffsets(index: indexOffset, count: countOffset, offset: offsetOffset)
             // Rule 1 of "Consistency rules", then rule 2, before the compression header.
             guard count <= UInt64(min(limits.maxFragmentCount, Int(UInt32.max))) else {
-                throw WireError(.limitExceeded, offset: countOffset,
-                                "fragment count \(count) is over maxFragmentCount \(limits.maxFragmentCount)")
+                throw WireError(
+                    .limitExceeded, offset: countOffset,
+                    "fragment count \(count) is over maxFragmentCount \(limits.maxFragmentCount)")
             }
             guard totalLength <= UInt64(limits.maxMessageSize) else {
-                throw WireError(.limitExceeded, offset: totalOffset,
-                                "message total length \(totalLength) is over maxMessageSize \(limits.maxMessageSize)")
+                throw WireError(
+                    .limitExceeded, offset: totalOffset,
+                    "message total length \(totalLength) is over maxMessageSize \(limits.maxMessageSize)")
             }
             try FragmentInfo.validateCountAndIndex(count: count, index: index, at: offsets)
             // safe because: count fits UInt32 (checked above) and index < count.
-            let info = FragmentInfo(messageID: messageID, index: UInt32(index), count: UInt32(count),
-                                    totalLength: totalLength, offset: offset)
+            let info = FragmentInfo(
+                messageID: messageID, index: UInt32(index), count: UInt32(count),
+                totalLength: totalLength, offset: offset)
             fragment = info
             fieldOffsets = offsets
         }
@@ -228,8 +247,9 @@ public struct FrameDecoder: Sendable {
             let sizeOffset = reader.position
             let contentSize = try reader.readUVarint()
             guard contentSize <= UInt64(limits.maxMessageSize) else {
-                throw WireError(.limitExceeded, offset: sizeOffset,
-                                "decompressed size \(contentSize) is over maxMessageSize \(limits.maxMessageSize)")
+                throw WireError(
+                    .limitExceeded, offset: sizeOffset,
+                    "decompressed size \(contentSize) is over maxMessageSize \(limits.maxMessageSize)")
             }
             compression = CompressionInfo(codec: codec, dictionaryID: UInt32(dictionaryID), contentSize: contentSize)
         }
@@ -239,7 +259,8 @@ public struct FrameDecoder: Sendable {
             // Rule 3 needs the body's length, known once the compression header is read.
             try FragmentInfo.validateRange(fragment, bodyCount: bodyCount, at: fieldOffsets)
         }
-        return Frame(kind: kind, typeID: typeID, compression: compression, fragment: fragment, session: session,
-                     delivery: delivery, body: body)
+        return Frame(
+            kind: kind, typeID: typeID, compression: compression, fragment: fragment, session: session,
+            delivery: delivery, body: body)
     }
 }

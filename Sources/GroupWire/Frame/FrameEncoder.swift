@@ -21,8 +21,9 @@ public struct FrameEncoder: Sendable {
     ///   nothing is written then.
     public func encode(_ frame: Frame, into writer: inout ByteWriter) throws(WireError) {
         try frame.body.withUnsafeWireBytes { (body) throws(WireError) in
-            try encode(kind: frame.kind, typeID: frame.typeID, compression: frame.compression,
-                       fragment: frame.fragment, session: frame.session, delivery: frame.delivery, body: body, into: &writer)
+            try encode(
+                kind: frame.kind, typeID: frame.typeID, compression: frame.compression,
+                fragment: frame.fragment, session: frame.session, delivery: frame.delivery, body: body, into: &writer)
         }
     }
 
@@ -31,8 +32,9 @@ public struct FrameEncoder: Sendable {
         typeID: UInt64, compression: CompressionInfo?, fragment: FragmentInfo?, session: UInt32? = nil,
         delivery: DeliveryHeader? = nil, bodyCount: Int
     ) -> Int {
-        let inner = innerLength(typeID: typeID, compression: compression, fragment: fragment, session: session,
-                                delivery: delivery, bodyCount: bodyCount)
+        let inner = innerLength(
+            typeID: typeID, compression: compression, fragment: fragment, session: session,
+            delivery: delivery, bodyCount: bodyCount)
         return 2 + Varint.encodedLength(UInt64(inner)) + inner
     }
 
@@ -52,14 +54,17 @@ public struct FrameEncoder: Sendable {
     ) throws(WireError) {
         try Self.validate(kind: kind, typeID: typeID, fragment: fragment, session: session, bodyCount: body.count)
         if let delivery {
-            try DeliveryHeader.validate(stream: UInt64(delivery.stream), sequence: delivery.sequence,
-                                        streamOffset: nil, sequenceOffset: nil)
+            try DeliveryHeader.validate(
+                stream: UInt64(delivery.stream), sequence: delivery.sequence,
+                streamOffset: nil, sequenceOffset: nil)
         }
-        let inner = Self.innerLength(typeID: typeID, compression: compression, fragment: fragment, session: session,
-                                     delivery: delivery, bodyCount: body.count)
+        let inner = Self.innerLength(
+            typeID: typeID, compression: compression, fragment: fragment, session: session,
+            delivery: delivery, bodyCount: body.count)
         let total = 2 + Varint.encodedLength(UInt64(inner)) + inner
         guard total <= limits.maxFrameSize else {
-            throw WireError(.frameTooLarge, "frame of \(total) bytes is over maxFrameSize \(limits.maxFrameSize); fragment the message")
+            throw WireError(
+                .frameTooLarge, "frame of \(total) bytes is over maxFrameSize \(limits.maxFrameSize); fragment the message")
         }
         writer.reserve(additional: total)
         let start = writer.count
@@ -116,7 +121,8 @@ public struct FrameEncoder: Sendable {
         let inner = Self.innerLength(typeID: typeID, compression: nil, fragment: nil, session: session, bodyCount: bodySize)
         let total = 2 + Varint.encodedLength(UInt64(inner)) + inner
         guard total <= limits.maxFrameSize else {
-            throw WireError(.frameTooLarge, "frame of \(total) bytes is over maxFrameSize \(limits.maxFrameSize); fragment the message")
+            throw WireError(
+                .frameTooLarge, "frame of \(total) bytes is over maxFrameSize \(limits.maxFrameSize); fragment the message")
         }
         return _WireSink.encode(size: total) { sink in
             sink.writeByte(Frame.magic)
@@ -174,9 +180,11 @@ public struct FrameEncoder: Sendable {
             throw WireError(.invalidTypeID, "type id \(typeID) is outside 1...\(Frame.maxTypeID)")
         }
         guard (kind == .fragment) == (fragment != nil) else {
-            throw WireError(.invalidFragment, kind == .fragment
-                ? "a fragment frame needs a fragment header"
-                : "only fragment frames carry a fragment header")
+            throw WireError(
+                .invalidFragment,
+                kind == .fragment
+                    ? "a fragment frame needs a fragment header"
+                    : "only fragment frames carry a fragment header")
         }
         if let fragment {
             try FragmentInfo.validate(fragment, bodyCount: bodyCount)
@@ -214,8 +222,9 @@ extension FragmentInfo {
     static func validateRange(_ info: FragmentInfo, bodyCount: Int, at offsets: FieldOffsets?) throws(WireError) {
         // Both values are below 2^64; compare without overflow.
         guard info.offset <= info.totalLength, UInt64(bodyCount) <= info.totalLength - info.offset else {
-            throw WireError(.invalidFragment, offset: offsets?.offset,
-                            "fragment bytes \(info.offset)..<\(info.offset)+\(bodyCount) run past total length \(info.totalLength)")
+            throw WireError(
+                .invalidFragment, offset: offsets?.offset,
+                "fragment bytes \(info.offset)..<\(info.offset)+\(bodyCount) run past total length \(info.totalLength)")
         }
     }
 }

@@ -102,8 +102,13 @@ public struct FrameStreamReader: Sendable {
                     // The stream ended inside this candidate: its length was never confirmed,
                     // so read the bytes after its magic byte again.
                     let bytes = buffer.count - start
-                    pending = (base + start, WireError(.truncated, offset: base + start,
-                                                       "stream ends after \(bytes) byte\(bytes == 1 ? "" : "s") of a frame; the bytes after its magic byte are read again"))
+                    pending = (
+                        base + start,
+                        WireError(
+                            .truncated, offset: base + start,
+                            "stream ends after \(bytes) byte\(bytes == 1 ? "" : "s") of a frame; the bytes after its magic byte are read again"
+                        )
+                    )
                     start += 1
                     continue
                 }
@@ -127,8 +132,9 @@ public struct FrameStreamReader: Sendable {
                     continue
                 }
                 if let run = takePending() { return run }
-                let event = FrameStreamEvent(offset: base + start, length: resume - start,
-                                             result: .failure(error.shifted(by: base)))
+                let event = FrameStreamEvent(
+                    offset: base + start, length: resume - start,
+                    result: .failure(error.shifted(by: base)))
                 start = resume
                 return event
             }
@@ -151,8 +157,9 @@ public struct FrameStreamReader: Sendable {
         let length = base + start - offset
         var reported = error
         if error.kind == .badMagic {
-            reported = WireError(.badMagic, offset: offset,
-                                 "\(length) byte\(length == 1 ? "" : "s") before the next frame are not a frame (no magic byte 0xC7)")
+            reported = WireError(
+                .badMagic, offset: offset,
+                "\(length) byte\(length == 1 ? "" : "s") before the next frame are not a frame (no magic byte 0xC7)")
         }
         return FrameStreamEvent(offset: offset, length: length, result: .failure(reported))
     }

@@ -1,7 +1,7 @@
 #if canImport(FoundationEssentials)
-import FoundationEssentials
+    import FoundationEssentials
 #else
-import Foundation
+    import Foundation
 #endif
 
 extension PayloadReader {
@@ -18,15 +18,17 @@ extension PayloadReader {
         }
         let low = try reader.readFixed64LE()
         let high = try reader.readFixed64LE()
-        return UUID(uuid: (
-            UInt8(truncatingIfNeeded: low), UInt8(truncatingIfNeeded: low >> 8),
-            UInt8(truncatingIfNeeded: low >> 16), UInt8(truncatingIfNeeded: low >> 24),
-            UInt8(truncatingIfNeeded: low >> 32), UInt8(truncatingIfNeeded: low >> 40),
-            UInt8(truncatingIfNeeded: low >> 48), UInt8(truncatingIfNeeded: low >> 56),
-            UInt8(truncatingIfNeeded: high), UInt8(truncatingIfNeeded: high >> 8),
-            UInt8(truncatingIfNeeded: high >> 16), UInt8(truncatingIfNeeded: high >> 24),
-            UInt8(truncatingIfNeeded: high >> 32), UInt8(truncatingIfNeeded: high >> 40),
-            UInt8(truncatingIfNeeded: high >> 48), UInt8(truncatingIfNeeded: high >> 56)))
+        return UUID(
+            uuid: (
+                UInt8(truncatingIfNeeded: low), UInt8(truncatingIfNeeded: low >> 8),
+                UInt8(truncatingIfNeeded: low >> 16), UInt8(truncatingIfNeeded: low >> 24),
+                UInt8(truncatingIfNeeded: low >> 32), UInt8(truncatingIfNeeded: low >> 40),
+                UInt8(truncatingIfNeeded: low >> 48), UInt8(truncatingIfNeeded: low >> 56),
+                UInt8(truncatingIfNeeded: high), UInt8(truncatingIfNeeded: high >> 8),
+                UInt8(truncatingIfNeeded: high >> 16), UInt8(truncatingIfNeeded: high >> 24),
+                UInt8(truncatingIfNeeded: high >> 32), UInt8(truncatingIfNeeded: high >> 40),
+                UInt8(truncatingIfNeeded: high >> 48), UInt8(truncatingIfNeeded: high >> 56)
+            ))
     }
 
     /// Reads a length-delimited UTF-8 string, with a fast path for ASCII.
@@ -70,7 +72,8 @@ extension PayloadReader {
     ///   ``WireError/Kind/truncated`` for a bad length.
     @inlinable public mutating func _enterNested(depth: Int) throws(WireError) -> Int {
         guard depth < limits.maxNestingDepth else {
-            throw WireError(.depthExceeded, offset: reader.position, "nesting deeper than maxNestingDepth \(limits.maxNestingDepth)")
+            throw WireError(
+                .depthExceeded, offset: reader.position, "nesting deeper than maxNestingDepth \(limits.maxNestingDepth)")
         }
         try _countValue()
         let count = try readLength(limit: limits.maxMessageSize, "nested message")

@@ -1,9 +1,10 @@
-#if canImport(FoundationEssentials)
-import FoundationEssentials
-#else
-import Foundation
-#endif
 import GroupWireJSON
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// JSON form of a spec `Bytes` value: standard base64 with padding, canonical (the same
 /// strict base64 as the dynamic codec, Spec/FORMAT.md's JSON form).
@@ -20,7 +21,8 @@ public struct _WireJSONBytes: Codable, Sendable {
         let container = try decoder.singleValueContainer()
         let text = try container.decode(String.self)
         guard let bytes = Base64.decode(text) else {
-            throw DecodingError.dataCorruptedError(in: container, debugDescription: "Bytes must be canonical padded standard base64")
+            throw DecodingError.dataCorruptedError(
+                in: container, debugDescription: "Bytes must be canonical padded standard base64")
         }
         value = bytes
     }

@@ -1,7 +1,7 @@
 #if canImport(FoundationEssentials)
-import FoundationEssentials
+    import FoundationEssentials
 #else
-import Foundation
+    import Foundation
 #endif
 
 /// Converts between the wire's Timestamp (Int64 nanoseconds since 1970-01-01T00:00:00Z)

@@ -27,7 +27,8 @@ public struct MessageRegistry: Sendable {
         try Self.checkRange(id, name: type.wireTypeName)
         if let existing = types[id] {
             guard existing == type else {
-                throw WireError(.duplicateTypeID, "type id \(id) is taken by both \(existing.wireTypeName) and \(type.wireTypeName)")
+                throw WireError(
+                    .duplicateTypeID, "type id \(id) is taken by both \(existing.wireTypeName) and \(type.wireTypeName)")
             }
             return
         }

@@ -1,7 +1,7 @@
 #if canImport(FoundationEssentials)
-import FoundationEssentials
+    import FoundationEssentials
 #else
-import Foundation
+    import Foundation
 #endif
 
 /// Reads field-tagged payloads (Spec/FORMAT.md, "Payload encoding") with every length,
@@ -71,8 +71,9 @@ public struct PayloadReader: Sendable {
     /// its encoded length before the current position).
     @inlinable public func expect(_ key: FieldKey, _ expected: WireType, field: String) throws(WireError) {
         guard key.wireType == expected else {
-            throw WireError(.typeMismatch, offset: reader.position - Varint.encodedLength(key.encoded),
-                            "field \(field) (#\(key.number)) has wire type \(key.wireType), expected \(expected)")
+            throw WireError(
+                .typeMismatch, offset: reader.position - Varint.encodedLength(key.encoded),
+                "field \(field) (#\(key.number)) has wire type \(key.wireType), expected \(expected)")
         }
     }
 
@@ -146,8 +147,9 @@ public struct PayloadReader: Sendable {
         // safe because: the count never passes the limit, an Int, by more than one.
         decodedValues += 1
         guard decodedValues <= limits.maxDecodedValues else {
-            throw WireError(.limitExceeded, offset: reader.position,
-                            "the message decodes to more than maxDecodedValues \(limits.maxDecodedValues) values")
+            throw WireError(
+                .limitExceeded, offset: reader.position,
+                "the message decodes to more than maxDecodedValues \(limits.maxDecodedValues) values")
         }
     }
 
@@ -173,8 +175,11 @@ public struct PayloadReader: Sendable {
             throw WireError(.invalidValue, offset: offset, "a UUID takes 16 bytes, not \(count)")
         }
         return try reader.withBytes(count: 16) { raw in
-            UUID(uuid: (raw[0], raw[1], raw[2], raw[3], raw[4], raw[5], raw[6], raw[7],
-                        raw[8], raw[9], raw[10], raw[11], raw[12], raw[13], raw[14], raw[15]))
+            UUID(
+                uuid: (
+                    raw[0], raw[1], raw[2], raw[3], raw[4], raw[5], raw[6], raw[7],
+                    raw[8], raw[9], raw[10], raw[11], raw[12], raw[13], raw[14], raw[15]
+                ))
         }
     }
 
@@ -183,7 +188,8 @@ public struct PayloadReader: Sendable {
     ///   `body` throws. Bytes `body` leaves unread are skipped.
     @inlinable public mutating func readNested<T>(_ body: (inout PayloadReader) throws(WireError) -> T) throws(WireError) -> T {
         guard depth < limits.maxNestingDepth else {
-            throw WireError(.depthExceeded, offset: reader.position, "nesting deeper than maxNestingDepth \(limits.maxNestingDepth)")
+            throw WireError(
+                .depthExceeded, offset: reader.position, "nesting deeper than maxNestingDepth \(limits.maxNestingDepth)")
         }
         try _countValue()
         let count = try readLength(limit: limits.maxMessageSize, "nested message")
@@ -204,8 +210,9 @@ public struct PayloadReader: Sendable {
         while !nested.isAtEnd {
             elements += 1
             guard elements <= limits.maxCollectionCount else {
-                throw WireError(.limitExceeded, offset: nested.reader.position,
-                                "packed array has more than maxCollectionCount \(limits.maxCollectionCount) elements")
+                throw WireError(
+                    .limitExceeded, offset: nested.reader.position,
+                    "packed array has more than maxCollectionCount \(limits.maxCollectionCount) elements")
             }
             try nested._countValue()
             try element(&nested)

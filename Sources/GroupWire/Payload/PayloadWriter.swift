@@ -1,7 +1,7 @@
 #if canImport(FoundationEssentials)
-import FoundationEssentials
+    import FoundationEssentials
 #else
-import Foundation
+    import Foundation
 #endif
 
 /// Writes field-tagged payloads (Spec/FORMAT.md, "Payload encoding"): the encoding that

@@ -57,7 +57,8 @@ extension WireMessage {
             var reader = PayloadReader(reader: try ByteReader(bytes, range: range), limits: limits)
             try self.init(decodingWire: &reader)
             guard reader.isAtEnd else {
-                throw WireError(.trailingBytes, offset: reader.reader.position, "\(reader.reader.remaining) bytes follow the message")
+                throw WireError(
+                    .trailingBytes, offset: reader.reader.position, "\(reader.reader.remaining) bytes follow the message")
             }
         } catch {
             throw error.shifted(by: -range.lowerBound)

@@ -1,9 +1,9 @@
 import GroupWire
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// One event of a frame file: a frame or a rejected run (see `FrameStreamReader`),
@@ -21,9 +21,10 @@ public struct FrameFileEvent: Sendable {
     /// for pcapng and pcap input.
     public let packet: CapturePacket?
 
-    init(event: FrameStreamEvent, location: HexDump.Location? = nil, errorLocation: HexDump.Location? = nil,
-         header: FrameHeaderFields?, packet: CapturePacket? = nil)
-    {
+    init(
+        event: FrameStreamEvent, location: HexDump.Location? = nil, errorLocation: HexDump.Location? = nil,
+        header: FrameHeaderFields?, packet: CapturePacket? = nil
+    ) {
         self.event = event
         self.location = location
         self.errorLocation = errorLocation
@@ -136,8 +137,9 @@ public final class FrameFileStream {
     ///   - limits: the limits frames are checked against.
     public convenience init(bytes: [UInt8], path: String, format: FrameFileFormat? = nil, limits: Limits = .default) {
         let end = min(bytes.count, Self.chunkSize)
-        self.init(source: .memory(bytes, position: end), first: Array(bytes[..<end]), path: path, format: format,
-                  limits: limits)
+        self.init(
+            source: .memory(bytes, position: end), first: Array(bytes[..<end]), path: path, format: format,
+            limits: limits)
     }
 
     /// Starts reading `source`, whose first chunk `first` has been read.
@@ -231,9 +233,9 @@ public final class FrameFileStream {
         guard !bytes.isEmpty else { return }
         byteCount += bytes.count
         if packets != nil {
-            packets!.append(bytes)
+            packets?.append(bytes)
         } else if fields != nil {
-            fields!.append(bytes)
+            fields?.append(bytes)
         } else {
             reader.append(bytes)
         }
@@ -243,8 +245,9 @@ public final class FrameFileStream {
     private func packetEvent(_ packet: CapturePacket) -> FrameFileEvent {
         guard let record = packet.record, let frameOffset = packet.frameOffset else {
             let error = WireError(.invalidValue, offset: packet.problemOffset ?? packet.offset, packet.problem ?? "bad packet")
-            return FrameFileEvent(event: FrameStreamEvent(offset: packet.offset, length: 0, result: .failure(error)), header: nil,
-                                  packet: packet)
+            return FrameFileEvent(
+                event: FrameStreamEvent(offset: packet.offset, length: 0, result: .failure(error)), header: nil,
+                packet: packet)
         }
         let result: Result<Frame, WireError>
         do throws(WireError) {
@@ -335,9 +338,9 @@ public final class FrameFileStream {
 /// descriptor.
 package func systemRead(_ descriptor: Int32, _ buffer: UnsafeMutableRawPointer?, _ count: Int) -> Int {
     #if canImport(Glibc)
-    Glibc.read(descriptor, buffer, count)
+        Glibc.read(descriptor, buffer, count)
     #else
-    Darwin.read(descriptor, buffer, count)
+        Darwin.read(descriptor, buffer, count)
     #endif
 }
 

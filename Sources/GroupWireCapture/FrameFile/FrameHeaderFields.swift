@@ -41,7 +41,8 @@ public struct FrameHeaderFields: Sendable, Hashable {
         lengthField = value
         kindByte = frame[index]
         let end = frame.endIndex
-        crc32c = UInt32(frame[end - 4]) | UInt32(frame[end - 3]) << 8 | UInt32(frame[end - 2]) << 16 | UInt32(frame[end - 1]) << 24
+        crc32c =
+            UInt32(frame[end - 4]) | UInt32(frame[end - 3]) << 8 | UInt32(frame[end - 2]) << 16 | UInt32(frame[end - 1]) << 24
     }
 }
 

@@ -67,4 +67,3 @@ public struct HexDump: Sendable {
         return locations.location(ofByte: offset)
     }
 }
-

@@ -99,8 +99,9 @@ public struct HexDumpReader: Sendable {
         }
         text.append(contentsOf: rest)
         guard text.count <= Self.maxLineLength else {
-            throw FrameFileError(.badHexDigit, path: path, line: lineNumber, column: 1,
-                                 "line is longer than \(Self.maxLineLength) bytes; a hex dump keeps lines short")
+            throw FrameFileError(
+                .badHexDigit, path: path, line: lineNumber, column: 1,
+                "line is longer than \(Self.maxLineLength) bytes; a hex dump keeps lines short")
         }
     }
 
@@ -311,7 +312,8 @@ public struct HexDumpReader: Sendable {
         guard count / 2 <= maxBytes - produced - lineBytes.count else {
             throw error(.badRepeat, here(token.lowerBound), "the dump holds more than \(maxBytes) bytes")
         }
-        locations.anchors.append(.init(byteOffset: produced + lineBytes.count, line: line, column: digits - lineStart + 1, step: 2))
+        locations.anchors.append(
+            .init(byteOffset: produced + lineBytes.count, line: line, column: digits - lineStart + 1, step: 2))
         var index = digits
         while index < token.upperBound {
             // safe because: count is even, so index + 1 < token.upperBound.

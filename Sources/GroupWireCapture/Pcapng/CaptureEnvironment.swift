@@ -61,24 +61,32 @@ public enum CaptureEnvironment {
         let name = programName.isEmpty ? "groupwire" : programName
         var path = raw.replacingOccurrences(of: "%p", with: "\(processID)").replacingOccurrences(of: "%n", with: name)
         var isDirectory: ObjCBool = false
-        if path.hasSuffix("/") || (FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) && isDirectory.boolValue) {
+        if path.hasSuffix("/")
+            || (FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) && isDirectory.boolValue)
+        {
             if !path.hasSuffix("/") { path += "/" }
             path += "\(name)-\(processID).pcapng"
         }
         var rotation: CaptureWriter.Rotation?
         if let sizeText = environment[fileSizeVariable], !sizeText.isEmpty {
             guard let size = byteCount(sizeText), size > 0 else {
-                return .failure(SettingsProblem(
-                    description: "\(fileSizeVariable)='\(sizeText)' is not a size in bytes (a whole number, optionally with k, M or G)"))
+                return .failure(
+                    SettingsProblem(
+                        description:
+                            "\(fileSizeVariable)='\(sizeText)' is not a size in bytes (a whole number, optionally with k, M or G)"
+                    ))
             }
             rotation = CaptureWriter.Rotation(maxFileBytes: size)
         }
         if let countText = environment[fileCountVariable], !countText.isEmpty {
             guard let count = Int(countText), count > 0 else {
-                return .failure(SettingsProblem(description: "\(fileCountVariable)='\(countText)' is not a positive whole number"))
+                return .failure(
+                    SettingsProblem(description: "\(fileCountVariable)='\(countText)' is not a positive whole number"))
             }
             guard let size = rotation?.maxFileBytes else {
-                return .failure(SettingsProblem(description: "\(fileCountVariable) needs \(fileSizeVariable) (the size at which files rotate)"))
+                return .failure(
+                    SettingsProblem(
+                        description: "\(fileCountVariable) needs \(fileSizeVariable) (the size at which files rotate)"))
             }
             rotation = CaptureWriter.Rotation(maxFileBytes: size, maxFiles: count)
         }

@@ -98,7 +98,9 @@ public struct CapturePacketReader: Sendable {
     private func have(_ count: Int, what: String) throws(FrameFileError) -> Bool {
         if available >= count { return true }
         if ended, available > 0 {
-            throw error(.badCapture, at: offset, "the file ends \(available) byte\(available == 1 ? "" : "s") into \(what) of \(count) bytes")
+            throw error(
+                .badCapture, at: offset,
+                "the file ends \(available) byte\(available == 1 ? "" : "s") into \(what) of \(count) bytes")
         }
         return false
     }
@@ -131,24 +133,33 @@ public struct CapturePacketReader: Sendable {
                 } else if magic == 0x4D3C_2B1A {
                     bigEndian = true
                 } else {
-                    throw error(.badCapture, at: offset + 8, "section header byte-order magic is 0x\(Hex.digits(magic, width: 8)), neither 0x1a2b3c4d nor 0x4d3c2b1a")
+                    throw error(
+                        .badCapture, at: offset + 8,
+                        "section header byte-order magic is 0x\(Hex.digits(magic, width: 8)), neither 0x1a2b3c4d nor 0x4d3c2b1a")
                 }
                 sawSection = true
                 interfaces = []
             } else if !sawSection {
-                throw error(.badCapture, at: offset, "a pcapng file starts with a section header block (type 0x0a0d0d0a), not type 0x\(Hex.digits(type, width: 8))")
+                throw error(
+                    .badCapture, at: offset,
+                    "a pcapng file starts with a section header block (type 0x0a0d0d0a), not type 0x\(Hex.digits(type, width: 8))"
+                )
             }
             let length = Int(u32(start + 4, big: bigEndian))
             guard length >= 12, length % 4 == 0 else {
                 throw error(.badCapture, at: offset + 4, "block length \(length) is not a multiple of 4 of at least 12")
             }
             guard length <= Self.maxBlockLength else {
-                throw error(.badCapture, at: offset + 4, "block length \(length) is over the \(Self.maxBlockLength) bytes this reader accepts")
+                throw error(
+                    .badCapture, at: offset + 4,
+                    "block length \(length) is over the \(Self.maxBlockLength) bytes this reader accepts")
             }
             guard try have(length, what: "a block") else { return nil }
             let trailing = Int(u32(start + length - 4, big: bigEndian))
             guard trailing == length else {
-                throw error(.badCapture, at: offset + length - 4, "the block's trailing length \(trailing) differs from its leading length \(length)")
+                throw error(
+                    .badCapture, at: offset + length - 4,
+                    "the block's trailing length \(trailing) differs from its leading length \(length)")
             }
             let blockStart = start
             let blockOffset = offset
@@ -156,7 +167,9 @@ public struct CapturePacketReader: Sendable {
             switch type {
             case 0x0A0D_0D0A:
                 guard length >= 28 else {
-                    throw error(.badCapture, at: blockOffset + 4, "a section header block of \(length) bytes is shorter than its 28-byte minimum")
+                    throw error(
+                        .badCapture, at: blockOffset + 4,
+                        "a section header block of \(length) bytes is shorter than its 28-byte minimum")
                 }
                 let major = u16(blockStart + 12, big: bigEndian)
                 guard major == 1 else {
@@ -164,7 +177,9 @@ public struct CapturePacketReader: Sendable {
                 }
             case 1:
                 guard length >= 20 else {
-                    throw error(.badCapture, at: blockOffset + 4, "an interface description block of \(length) bytes is shorter than its 20-byte minimum")
+                    throw error(
+                        .badCapture, at: blockOffset + 4,
+                        "an interface description block of \(length) bytes is shorter than its 20-byte minimum")
                 }
                 let linkType = u16(blockStart + 8, big: bigEndian)
                 var resolution: UInt8 = 6
@@ -175,8 +190,9 @@ public struct CapturePacketReader: Sendable {
                     let size = Int(u16(option + 2, big: bigEndian))
                     if code == 0 { break }
                     guard size <= end - option - 4 else {
-                        throw error(.badCapture, at: base + option + 2,
-                                    "interface option \(code) claims \(size) bytes; only \(end - option - 4) are left in its block")
+                        throw error(
+                            .badCapture, at: base + option + 2,
+                            "interface option \(code) claims \(size) bytes; only \(end - option - 4) are left in its block")
                     }
                     if code == 9, size >= 1 { resolution = buffer[option + 4] }
                     // safe because: size <= end - option - 4 < maxBlockLength, so this stays far below Int.max.
@@ -185,7 +201,8 @@ public struct CapturePacketReader: Sendable {
                 interfaces.append((linkType, resolution))
             case 6, 2:
                 guard length >= 32 else {
-                    throw error(.badCapture, at: blockOffset + 4, "a packet block of \(length) bytes is shorter than its 32-byte minimum")
+                    throw error(
+                        .badCapture, at: blockOffset + 4, "a packet block of \(length) bytes is shorter than its 32-byte minimum")
                 }
                 let interface = type == 6 ? Int(u32(blockStart + 8, big: bigEndian)) : Int(u16(blockStart + 8, big: bigEndian))
                 let high = UInt64(u32(blockStart + 12, big: bigEndian))
@@ -193,18 +210,26 @@ public struct CapturePacketReader: Sendable {
                 let captured = Int(u32(blockStart + 20, big: bigEndian))
                 let original = Int(u32(blockStart + 24, big: bigEndian))
                 guard captured <= length - 32 else {
-                    throw error(.badCapture, at: blockOffset + 20, "captured length \(captured) runs past the end of its \(length)-byte block")
+                    throw error(
+                        .badCapture, at: blockOffset + 20,
+                        "captured length \(captured) runs past the end of its \(length)-byte block")
                 }
                 guard interface < interfaces.count else {
-                    throw error(.badCapture, at: blockOffset + 8, "the packet names interface \(interface); the section describes \(interfaces.count)")
+                    throw error(
+                        .badCapture, at: blockOffset + 8,
+                        "the packet names interface \(interface); the section describes \(interfaces.count)")
                 }
                 let (linkType, resolution) = interfaces[interface]
                 try checkLinkType(linkType, at: blockOffset + 8)
                 let data = Array(buffer[(blockStart + 28)..<(blockStart + 28 + captured)])
-                return packet(data, at: blockOffset + 28, original: original, timestamp: Self.nanoseconds(high << 32 | low, resolution: resolution))
+                return packet(
+                    data, at: blockOffset + 28, original: original,
+                    timestamp: Self.nanoseconds(high << 32 | low, resolution: resolution))
             case 3:
                 guard length >= 16 else {
-                    throw error(.badCapture, at: blockOffset + 4, "a simple packet block of \(length) bytes is shorter than its 16-byte minimum")
+                    throw error(
+                        .badCapture, at: blockOffset + 4,
+                        "a simple packet block of \(length) bytes is shorter than its 16-byte minimum")
                 }
                 guard interfaces.count > 0 else {
                     throw error(.badCapture, at: blockOffset, "a simple packet block before any interface description block")
@@ -222,12 +247,15 @@ public struct CapturePacketReader: Sendable {
 
     private func checkLinkType(_ linkType: UInt16, at offset: Int) throws(FrameFileError) {
         guard linkType != CaptureRecord.linkType else { return }
-        let names: [UInt16: String] = [0: "BSD loopback", 1: "Ethernet", 101: "raw IP", 113: "Linux cooked", 276: "Linux cooked v2"]
+        let names: [UInt16: String] = [
+            0: "BSD loopback", 1: "Ethernet", 101: "raw IP", 113: "Linux cooked", 276: "Linux cooked v2",
+        ]
         var message = "link type \(linkType)"
         if let name = names[linkType] { message += " (\(name))" }
         message += " is not GroupWire's \(CaptureRecord.linkType) (LINKTYPE_USER0)"
         if names[linkType] != nil {
-            message += "; for a network capture of the relay, extract its WebSocket messages with "
+            message +=
+                "; for a network capture of the relay, extract its WebSocket messages with "
                 + "`tshark -r FILE -d tcp.port==PORT,http -T fields -e tcp.stream -e data.data` (PORT: the relay's) and validate that (docs: Spec/CAPTURE.md)"
         }
         throw error(.unknownLinkType, at: offset, message)
@@ -237,16 +265,18 @@ public struct CapturePacketReader: Sendable {
         number += 1
         switch CaptureRecord.parse(packet: data, timestamp: timestamp) {
         case .failure(let problem):
-            return CapturePacket(number: number, offset: dataOffset, record: nil, frameOffset: nil,
-                                 problem: "packet \(number): bad pseudo-header: \(problem.message)", problemOffset: dataOffset + problem.offset)
+            return CapturePacket(
+                number: number, offset: dataOffset, record: nil, frameOffset: nil,
+                problem: "packet \(number): bad pseudo-header: \(problem.message)", problemOffset: dataOffset + problem.offset)
         case .success(let record):
             let frameOffset = dataOffset + data.count - record.frame.count
             var problem: String?
             if original > data.count {
                 problem = "packet \(number) was captured cut to \(data.count) of its \(original) bytes"
             }
-            return CapturePacket(number: number, offset: dataOffset, record: record, frameOffset: frameOffset,
-                                 problem: problem, problemOffset: problem == nil ? nil : dataOffset + data.count)
+            return CapturePacket(
+                number: number, offset: dataOffset, record: record, frameOffset: frameOffset,
+                problem: problem, problemOffset: problem == nil ? nil : dataOffset + data.count)
         }
     }
 
@@ -257,7 +287,8 @@ public struct CapturePacketReader: Sendable {
             // 2^-exponent seconds.
             let seconds = exponent >= 64 ? 0 : value >> UInt64(exponent)
             let fraction = exponent >= 64 ? value : value & ((1 << UInt64(exponent)) - 1)
-            let scaled = exponent == 0 ? 0 : UInt64((Double(fraction) / Double(sign: .plus, exponent: exponent, significand: 1)) * 1e9)
+            let scaled =
+                exponent == 0 ? 0 : UInt64((Double(fraction) / Double(sign: .plus, exponent: exponent, significand: 1)) * 1e9)
             let (whole, overflow) = seconds.multipliedReportingOverflow(by: 1_000_000_000)
             let (sum, carry) = whole.addingReportingOverflow(scaled)
             return overflow || carry ? .max : sum
@@ -283,13 +314,18 @@ public struct CapturePacketReader: Sendable {
             case 0xD4C3_B2A1: bigEndian = true; pcapNanoseconds = false
             case 0xA1B2_3C4D: bigEndian = false; pcapNanoseconds = true
             case 0x4D3C_B2A1: bigEndian = true; pcapNanoseconds = true
-            default: throw error(.badCapture, at: offset, "not a pcap file header (magic 0x\(Hex.digits(u32(start, big: false), width: 8)))")
+            default:
+                throw error(
+                    .badCapture, at: offset, "not a pcap file header (magic 0x\(Hex.digits(u32(start, big: false), width: 8)))")
             }
             // The low 16 bits are the link type; bits 16-25 are reserved and must be zero (the
             // top bits may carry the FCS length).
             let field = u32(start + 20, big: bigEndian)
             guard field & 0x03FF_0000 == 0 else {
-                throw error(.unknownLinkType, at: offset + 20, "link type field 0x\(Hex.digits(field, width: 8)) sets reserved bits 16-25; not a pcap file of link type \(CaptureRecord.linkType)")
+                throw error(
+                    .unknownLinkType, at: offset + 20,
+                    "link type field 0x\(Hex.digits(field, width: 8)) sets reserved bits 16-25; not a pcap file of link type \(CaptureRecord.linkType)"
+                )
             }
             let linkType = UInt16(truncatingIfNeeded: field)
             try checkLinkType(linkType, at: offset + 20)
@@ -300,7 +336,9 @@ public struct CapturePacketReader: Sendable {
         let captured = Int(u32(start + 8, big: bigEndian))
         let original = Int(u32(start + 12, big: bigEndian))
         guard captured <= Self.maxBlockLength else {
-            throw error(.badCapture, at: offset + 8, "captured length \(captured) is over the \(Self.maxBlockLength) bytes this reader accepts")
+            throw error(
+                .badCapture, at: offset + 8,
+                "captured length \(captured) is over the \(Self.maxBlockLength) bytes this reader accepts")
         }
         guard try have(16 + captured, what: "a packet record") else { return nil }
         let seconds = UInt64(u32(start, big: bigEndian))

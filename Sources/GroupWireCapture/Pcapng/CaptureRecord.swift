@@ -125,8 +125,10 @@ public struct CaptureRecord: Sendable, Hashable {
     ///   the packet data).
     public static func parse(packet: [UInt8], timestamp: UInt64) -> Result<CaptureRecord, PseudoHeaderProblem> {
         guard packet.count >= fixedPseudoHeaderLength else {
-            return .failure(PseudoHeaderProblem(offset: packet.count,
-                "the packet has \(packet.count) bytes, less than the \(fixedPseudoHeaderLength)-byte pseudo-header"))
+            return .failure(
+                PseudoHeaderProblem(
+                    offset: packet.count,
+                    "the packet has \(packet.count) bytes, less than the \(fixedPseudoHeaderLength)-byte pseudo-header"))
         }
         guard packet[0] == pseudoHeaderVersion else {
             return .failure(PseudoHeaderProblem(offset: 0, "pseudo-header version \(packet[0]); this reader knows version 1"))
@@ -137,11 +139,15 @@ public struct CaptureRecord: Sendable, Hashable {
         let headerLength = Int(packet[2]) | Int(packet[3]) << 8
         let roomLength = Int(packet[40])
         guard headerLength >= fixedPseudoHeaderLength + roomLength else {
-            return .failure(PseudoHeaderProblem(offset: 2,
-                "header length \(headerLength) is less than the \(fixedPseudoHeaderLength + roomLength) bytes its fields take"))
+            return .failure(
+                PseudoHeaderProblem(
+                    offset: 2,
+                    "header length \(headerLength) is less than the \(fixedPseudoHeaderLength + roomLength) bytes its fields take"
+                ))
         }
         guard headerLength <= packet.count else {
-            return .failure(PseudoHeaderProblem(offset: 2, "header length \(headerLength) runs past the packet's \(packet.count) bytes"))
+            return .failure(
+                PseudoHeaderProblem(offset: 2, "header length \(headerLength) runs past the packet's \(packet.count) bytes"))
         }
         var session: UInt32 = 0
         for index in 0..<4 { session |= UInt32(packet[4 + index]) << UInt32(8 * index) }
@@ -149,9 +155,10 @@ public struct CaptureRecord: Sendable, Hashable {
             return .failure(PseudoHeaderProblem(offset: 41, "the room name is not UTF-8"))
         }
         let peer = uuid(packet, at: 24)
-        return .success(CaptureRecord(
-            timestamp: timestamp, direction: direction, sessionID: session == 0 ? nil : session, local: uuid(packet, at: 8),
-            peer: peer == noParticipant ? nil : peer, room: room, frame: Array(packet[headerLength...])))
+        return .success(
+            CaptureRecord(
+                timestamp: timestamp, direction: direction, sessionID: session == 0 ? nil : session, local: uuid(packet, at: 8),
+                peer: peer == noParticipant ? nil : peer, room: room, frame: Array(packet[headerLength...])))
     }
 
     private static func uuid(_ bytes: [UInt8], at start: Int) -> UUID {

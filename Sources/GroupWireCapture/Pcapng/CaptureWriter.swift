@@ -2,9 +2,9 @@ import Foundation
 import Synchronization
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// Writes ``CaptureRecord``s to pcapng files, as they happen, for Wireshark, tshark and
@@ -151,7 +151,8 @@ public final class CaptureWriter: Sendable {
         var written = 0
         while written < bytes.count {
             let count = bytes.withUnsafeBytes { raw in
-                systemWrite(descriptor, raw.baseAddress! + written, raw.count - written)
+                // Inside the loop `bytes` is not empty, so the buffer always has a base address.
+                raw.baseAddress.map { systemWrite(descriptor, $0 + written, raw.count - written) } ?? 0
             }
             if count < 0 {
                 if errno == EINTR { continue }
@@ -238,16 +239,16 @@ public final class CaptureWriter: Sendable {
 /// `write(2)` and `close(2)`, named apart from methods of the same names.
 func systemWrite(_ descriptor: Int32, _ buffer: UnsafeRawPointer, _ count: Int) -> Int {
     #if canImport(Glibc)
-    Glibc.write(descriptor, buffer, count)
+        Glibc.write(descriptor, buffer, count)
     #else
-    Darwin.write(descriptor, buffer, count)
+        Darwin.write(descriptor, buffer, count)
     #endif
 }
 
 func systemClose(_ descriptor: Int32) -> Int32 {
     #if canImport(Glibc)
-    Glibc.close(descriptor)
+        Glibc.close(descriptor)
     #else
-    Darwin.close(descriptor)
+        Darwin.close(descriptor)
     #endif
 }

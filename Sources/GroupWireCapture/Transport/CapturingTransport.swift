@@ -22,6 +22,7 @@ public struct CapturingTransport: Transport {
     public let base: any Transport
     /// Where records go.
     public let writer: CaptureWriter
+    /// The events of the transport beneath; each received message is recorded as it passes.
     public let events: AsyncStream<TransportEvent>
 
     /// Wraps `base`, recording to `writer`.
@@ -34,7 +35,8 @@ public struct CapturingTransport: Transport {
         let pump = Task {
             for await event in base.events {
                 if case .message(let message) = event {
-                    writer.write(Self.record(message.bytes, direction: .received, local: local, peer: message.source.uuid, room: room))
+                    writer.write(
+                        Self.record(message.bytes, direction: .received, local: local, peer: message.source.uuid, room: room))
                 }
                 continuation.yield(event)
             }
@@ -51,19 +53,25 @@ public struct CapturingTransport: Transport {
         return CapturingTransport(over: base, writer: writer)
     }
 
+    /// The participant of the transport beneath.
     public var localParticipant: ParticipantID { base.localParticipant }
+    /// What the transport beneath guarantees.
     public var guarantees: TransportGuarantees { base.guarantees }
+    /// The room of the transport beneath.
     public var roomName: String { base.roomName }
     /// The clock of the transport beneath.
     public var clock: TimerClock { base.clock }
     /// Why the transport beneath closed.
     public var closeReason: String? { base.closeReason }
 
+    /// Sends through the transport beneath, then records the frame as sent.
     public func send(_ bytes: [UInt8], to recipients: Recipients) async throws(WireError) {
         try await base.send(bytes, to: recipients)
-        writer.write(Self.record(bytes, direction: .sent, local: localParticipant.uuid, peer: Self.peer(recipients), room: roomName))
+        writer.write(
+            Self.record(bytes, direction: .sent, local: localParticipant.uuid, peer: Self.peer(recipients), room: roomName))
     }
 
+    /// Sends through the transport beneath, then records each frame as sent.
     public func send(_ frames: [[UInt8]], to recipients: Recipients, mode: DeliveryMode) async throws(WireError) {
         try await base.send(frames, to: recipients, mode: mode)
         let peer = Self.peer(recipients)
@@ -81,8 +89,9 @@ public struct CapturingTransport: Transport {
     public static func record(_ frame: [UInt8], direction: CaptureRecord.Direction, local: UUID, peer: UUID?, room: String)
         -> CaptureRecord
     {
-        CaptureRecord(timestamp: CaptureRecord.now(), direction: direction, sessionID: FrameHeaderFields.sessionID(of: frame),
-                      local: local, peer: peer, room: room, frame: frame)
+        CaptureRecord(
+            timestamp: CaptureRecord.now(), direction: direction, sessionID: FrameHeaderFields.sessionID(of: frame),
+            local: local, peer: peer, room: room, frame: frame)
     }
 }
 

@@ -56,7 +56,9 @@ public struct TsharkFieldsReader: Sendable {
     /// line (after `#` comments) is hex and commas only, after an optional stream number
     /// and tab, and starts with a relay message type.
     public static func looksLikeFields(_ prefix: [UInt8]) -> Bool {
-        guard let text = String(bytes: prefix.prefix(4096), encoding: .utf8) ?? String(bytes: prefix.prefix(4095), encoding: .utf8) else { return false }
+        guard
+            let text = String(bytes: prefix.prefix(4096), encoding: .utf8) ?? String(bytes: prefix.prefix(4095), encoding: .utf8)
+        else { return false }
         for raw in text.split(separator: "\n", omittingEmptySubsequences: true) {
             var line = raw.trimmingCharacters(in: CharacterSet(charactersIn: "\r"))
             if line.isEmpty || line.hasPrefix("#") { continue }
@@ -103,7 +105,9 @@ public struct TsharkFieldsReader: Sendable {
                 scanned = pending.count
                 if pending.count - start > Self.maxLineLength {
                     failed = true
-                    throw FrameFileError(.fileTooLarge, path: path, line: line + 1, column: 1, "a line longer than \(Self.maxLineLength) characters")
+                    throw FrameFileError(
+                        .fileTooLarge, path: path, line: line + 1, column: 1,
+                        "a line longer than \(Self.maxLineLength) characters")
                 }
                 guard ended, start < pending.count else { return nil }
                 let last = pending[start...]
@@ -128,7 +132,8 @@ public struct TsharkFieldsReader: Sendable {
         if let tab = content.firstIndex(of: 0x09) {
             guard let stream = UInt64(String(decoding: content[..<tab], as: UTF8.self)) else {
                 failed = true
-                throw FrameFileError(.badHexDigit, path: path, line: line, column: 1, "expected a TCP stream number before the tab")
+                throw FrameFileError(
+                    .badHexDigit, path: path, line: line, column: 1, "expected a TCP stream number before the tab")
             }
             receiver = Self.streamParticipant(stream)
             column += tab - content.startIndex + 1
@@ -146,7 +151,8 @@ public struct TsharkFieldsReader: Sendable {
     private mutating func decode(_ hex: ArraySlice<UInt8>, column: Int) throws(FrameFileError) -> [UInt8] {
         guard hex.count % 2 == 0 else {
             failed = true
-            throw FrameFileError(.oddHexDigits, path: path, line: line, column: column, "a message of \(hex.count) hex digits, not whole bytes")
+            throw FrameFileError(
+                .oddHexDigits, path: path, line: line, column: column, "a message of \(hex.count) hex digits, not whole bytes")
         }
         var bytes: [UInt8] = []
         bytes.reserveCapacity(hex.count / 2)
@@ -155,8 +161,9 @@ public struct TsharkFieldsReader: Sendable {
             guard let high = Hex.value(of: hex[index]), let low = Hex.value(of: hex[index + 1]) else {
                 failed = true
                 let bad = Hex.value(of: hex[index]) == nil ? index : index + 1
-                throw FrameFileError(.badHexDigit, path: path, line: line, column: column + bad - hex.startIndex,
-                                     "'\(Character(Unicode.Scalar(hex[bad])))' is not a hex digit")
+                throw FrameFileError(
+                    .badHexDigit, path: path, line: line, column: column + bad - hex.startIndex,
+                    "'\(Character(Unicode.Scalar(hex[bad])))' is not a hex digit")
             }
             bytes.append(high << 4 | low)
             index += 2
@@ -172,7 +179,8 @@ public struct TsharkFieldsReader: Sendable {
             return
         }
         let b = Array(message[1..<17])
-        let source = UUID(uuid: (b[0], b[1], b[2], b[3], b[4], b[5], b[6], b[7], b[8], b[9], b[10], b[11], b[12], b[13], b[14], b[15]))
+        let source = UUID(
+            uuid: (b[0], b[1], b[2], b[3], b[4], b[5], b[6], b[7], b[8], b[9], b[10], b[11], b[12], b[13], b[14], b[15]))
         let frame = Array(message[17...])
         if receiver == nil {
             // The copy of a forwarded frame for another receiver: same source, same bytes.
@@ -187,9 +195,12 @@ public struct TsharkFieldsReader: Sendable {
             recent[source] = seen
         }
         number += 1
-        let record = CaptureRecord(timestamp: 0, direction: .received, local: receiver ?? CaptureRecord.noParticipant, peer: source,
-                                   frame: frame)
-        queue.append(CapturePacket(number: number, offset: start, record: record, frameOffset: start + 17, problem: nil, problemOffset: nil))
+        let record = CaptureRecord(
+            timestamp: 0, direction: .received, local: receiver ?? CaptureRecord.noParticipant, peer: source,
+            frame: frame)
+        queue.append(
+            CapturePacket(
+                number: number, offset: start, record: record, frameOffset: start + 17, problem: nil, problemOffset: nil))
     }
 
     /// A participant id standing for TCP stream `stream` (the connection of one receiver).
@@ -197,8 +208,11 @@ public struct TsharkFieldsReader: Sendable {
         var bytes = [UInt8](repeating: 0, count: 16)
         bytes[0] = 0x73  // "s"
         for index in 0..<8 { bytes[15 - index] = UInt8(truncatingIfNeeded: stream >> UInt64(8 * index)) }
-        return UUID(uuid: (bytes[0], bytes[1], bytes[2], bytes[3], bytes[4], bytes[5], bytes[6], bytes[7], bytes[8], bytes[9], bytes[10],
-                           bytes[11], bytes[12], bytes[13], bytes[14], bytes[15]))
+        return UUID(
+            uuid: (
+                bytes[0], bytes[1], bytes[2], bytes[3], bytes[4], bytes[5], bytes[6], bytes[7], bytes[8], bytes[9], bytes[10],
+                bytes[11], bytes[12], bytes[13], bytes[14], bytes[15]
+            ))
     }
 
     /// FNV-1a of the frame and its length: equal frames, equal fingerprints.

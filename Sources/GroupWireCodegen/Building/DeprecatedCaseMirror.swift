@@ -80,13 +80,19 @@ struct DeprecatedCaseMirror {
             })
         let requirements = SwiftType(
             kind: .protocol, name: "_CaseSpelling",
-            documentation: ["Converts between `\(typeName)` and `_Cases`; generated code calls the deprecated witnesses through it."],
+            documentation: [
+                "Converts between `\(typeName)` and `_Cases`; generated code calls the deprecated witnesses through it."
+            ],
             attributes: [], access: "", conformances: [],
             members: [
-                .function(SwiftFunction(documentation: [], attributes: [], head: "static func cases",
-                                        parameters: ["of value: \(typeName)"], tail: " -> _Cases", body: [])),
-                .function(SwiftFunction(documentation: [], attributes: [], head: "static func value",
-                                        parameters: ["of cases: _Cases"], tail: " -> \(typeName)", body: [])),
+                .function(
+                    SwiftFunction(
+                        documentation: [], attributes: [], head: "static func cases",
+                        parameters: ["of value: \(typeName)"], tail: " -> _Cases", body: [])),
+                .function(
+                    SwiftFunction(
+                        documentation: [], attributes: [], head: "static func value",
+                        parameters: ["of cases: _Cases"], tail: " -> \(typeName)", body: [])),
             ])
         let toMirror = cases.map { mirrorCase -> SwitchCase in
             guard mirrorCase.associatedType != nil else {
@@ -99,23 +105,26 @@ struct DeprecatedCaseMirror {
             documentation: ["The conversions, deprecated so that they may name the deprecated cases without a warning."],
             attributes: [], access: "", conformances: ["_CaseSpelling"],
             members: [
-                .function(SwiftFunction(
-                    documentation: [], attributes: ["@available(*, deprecated)"], head: "static func cases",
-                    parameters: ["of value: \(typeName)"], tail: " -> _Cases",
-                    body: [.switchBlock("switch value {", toMirror)])),
-                .function(SwiftFunction(
-                    documentation: [], attributes: ["@available(*, deprecated)"], head: "static func value",
-                    parameters: ["of cases: _Cases"], tail: " -> \(typeName)",
-                    body: [.switchBlock("switch cases {", toMirror)])),
+                .function(
+                    SwiftFunction(
+                        documentation: [], attributes: ["@available(*, deprecated)"], head: "static func cases",
+                        parameters: ["of value: \(typeName)"], tail: " -> _Cases",
+                        body: [.switchBlock("switch value {", toMirror)])),
+                .function(
+                    SwiftFunction(
+                        documentation: [], attributes: ["@available(*, deprecated)"], head: "static func value",
+                        parameters: ["of cases: _Cases"], tail: " -> \(typeName)",
+                        body: [.switchBlock("switch cases {", toMirror)])),
             ])
         return [
             .nestedType(mirror),
             .nestedType(requirements),
             .nestedType(witnesses),
-            .property(SwiftProperty(
-                documentation: ["Where generated code finds the case conversions."], attributes: [], modifiers: "static ",
-                keyword: "var", name: "_spelling", type: "any _CaseSpelling.Type", initialValue: nil,
-                getter: [.line("_DeprecatedCaseSpelling.self")])),
+            .property(
+                SwiftProperty(
+                    documentation: ["Where generated code finds the case conversions."], attributes: [], modifiers: "static ",
+                    keyword: "var", name: "_spelling", type: "any _CaseSpelling.Type", initialValue: nil,
+                    getter: [.line("_DeprecatedCaseSpelling.self")])),
         ]
     }
 }

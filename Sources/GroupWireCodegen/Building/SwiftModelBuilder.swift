@@ -59,40 +59,64 @@ struct SwiftModelBuilder: Sendable {
         let name = Self.messageSetName(file)
         let caseName = { (message: MessageDecl) in SwiftNames.identifier(Self.lowerFirst(message.name)) }
         var members: [SwiftMember] = messages.map { message in
-            .enumCase(SwiftEnumCase(
-                documentation: ["The ``\(message.name)`` message (type id \(message.typeID))."],
-                attributes: [], name: caseName(message), associatedType: "(\(message.name))"))
+            .enumCase(
+                SwiftEnumCase(
+                    documentation: ["The ``\(message.name)`` message (type id \(message.typeID))."],
+                    attributes: [], name: caseName(message), associatedType: "(\(message.name))"))
         }
-        members.append(.property(SwiftProperty(
-            documentation: ["Every message type of the spec, in spec order."], attributes: [],
-            modifiers: access + "static ", keyword: "let", name: "messageTypes", type: "[any MessageCodable.Type]",
-            initialValue: "[" + messages.map { "\($0.name).self" }.joined(separator: ", ") + "]")))
-        members.append(.function(SwiftFunction(
-            documentation: ["Wraps `message`, or returns nil when it is not a message of this spec."], attributes: [],
-            head: access + "init?", parameters: ["_ message: any MessageCodable"],
-            body: [.switchBlock("switch message {", messages.map { message in
-                SwitchCase(label: "case let value as \(message.name):", body: [.line("self = .\(caseName(message))(value)")])
-            } + [SwitchCase(label: "default:", body: [.line("return nil")])])])))
-        members.append(.property(SwiftProperty(
-            documentation: ["The wrapped message."], attributes: [], modifiers: access, keyword: "var", name: "message",
-            type: "any MessageCodable", initialValue: nil,
-            getter: [.switchBlock("switch self {", messages.map { message in
-                SwitchCase(label: "case .\(caseName(message))(let value):", body: [.line("return value")])
-            })])))
+        members.append(
+            .property(
+                SwiftProperty(
+                    documentation: ["Every message type of the spec, in spec order."], attributes: [],
+                    modifiers: access + "static ", keyword: "let", name: "messageTypes", type: "[any MessageCodable.Type]",
+                    initialValue: "[" + messages.map { "\($0.name).self" }.joined(separator: ", ") + "]")))
+        members.append(
+            .function(
+                SwiftFunction(
+                    documentation: ["Wraps `message`, or returns nil when it is not a message of this spec."], attributes: [],
+                    head: access + "init?", parameters: ["_ message: any MessageCodable"],
+                    body: [
+                        .switchBlock(
+                            "switch message {",
+                            messages.map { message in
+                                SwitchCase(
+                                    label: "case let value as \(message.name):",
+                                    body: [.line("self = .\(caseName(message))(value)")])
+                            } + [SwitchCase(label: "default:", body: [.line("return nil")])])
+                    ])))
+        members.append(
+            .property(
+                SwiftProperty(
+                    documentation: ["The wrapped message."], attributes: [], modifiers: access, keyword: "var", name: "message",
+                    type: "any MessageCodable", initialValue: nil,
+                    getter: [
+                        .switchBlock(
+                            "switch self {",
+                            messages.map { message in
+                                SwitchCase(label: "case .\(caseName(message))(let value):", body: [.line("return value")])
+                            })
+                    ])))
         if let source = specSource(file) {
-            members.append(.property(SwiftProperty(
-                documentation: ["The spec this set was generated from, as written: a negotiating messenger announces it",
-                                "(`NegotiationSettings(messages: \(name).self)`), so it always matches the types above."],
-                attributes: [], modifiers: access + "static ", keyword: "var", name: "specSource", type: "WireSpecSource?",
-                initialValue: nil,
-                getter: [.line("WireSpecSource(entry: \(SwiftNames.stringLiteral(source.entry)), files: [")]
-                    + source.files.sorted { $0.key < $1.key }.map { path, text in
-                        .line("    \(SwiftNames.stringLiteral(path)): \(SwiftNames.stringLiteral(text)),")
-                    } + [.line("])")])))
+            members.append(
+                .property(
+                    SwiftProperty(
+                        documentation: [
+                            "The spec this set was generated from, as written: a negotiating messenger announces it",
+                            "(`NegotiationSettings(messages: \(name).self)`), so it always matches the types above.",
+                        ],
+                        attributes: [], modifiers: access + "static ", keyword: "var", name: "specSource",
+                        type: "WireSpecSource?",
+                        initialValue: nil,
+                        getter: [.line("WireSpecSource(entry: \(SwiftNames.stringLiteral(source.entry)), files: [")]
+                            + source.files.sorted { $0.key < $1.key }.map { path, text in
+                                .line("    \(SwiftNames.stringLiteral(path)): \(SwiftNames.stringLiteral(text)),")
+                            } + [.line("])")])))
         }
         return SwiftType(
             kind: .enum, name: name,
-            documentation: ["Every message of \(file.package.map { "package `\($0.name)`" } ?? Self.fileName(of: file.path)), one case each: receive them all with `messenger.messages(of: \(name).self)`."],
+            documentation: [
+                "Every message of \(file.package.map { "package `\($0.name)`" } ?? Self.fileName(of: file.path)), one case each: receive them all with `messenger.messages(of: \(name).self)`."
+            ],
             attributes: [], access: access, conformances: ["WireMessageSet", "Sendable", "Hashable"], members: members)
     }
 
@@ -190,25 +214,31 @@ struct SwiftModelBuilder: Sendable {
         let byNumber = fields.sorted { $0.number < $1.number }
         var members: [SwiftMember] = []
         if let typeID {
-            members.append(.property(SwiftProperty(
-                documentation: ["The type id frames carry for this message."], attributes: [],
-                modifiers: access + "static ", keyword: "let", name: "wireTypeID", type: "UInt64",
-                initialValue: String(typeID))))
-            members.append(.property(SwiftProperty(
-                documentation: ["The message's name in the spec."], attributes: [],
-                modifiers: access + "static ", keyword: "let", name: "wireTypeName", type: "String",
-                initialValue: SwiftNames.stringLiteral(name))))
+            members.append(
+                .property(
+                    SwiftProperty(
+                        documentation: ["The type id frames carry for this message."], attributes: [],
+                        modifiers: access + "static ", keyword: "let", name: "wireTypeID", type: "UInt64",
+                        initialValue: String(typeID))))
+            members.append(
+                .property(
+                    SwiftProperty(
+                        documentation: ["The message's name in the spec."], attributes: [],
+                        modifiers: access + "static ", keyword: "let", name: "wireTypeName", type: "String",
+                        initialValue: SwiftNames.stringLiteral(name))))
         }
         for field in fields {
             members.append(contentsOf: properties(for: field))
         }
-        members.append(.property(SwiftProperty(
-            documentation: [
-                "Fields this version of the spec does not know, as read (keys included); written back",
-                "after the known fields. Part of `==` and `hash`, left out of JSON.",
-            ],
-            attributes: [], modifiers: access, keyword: "var", name: unknown, type: "[UInt8]",
-            initialValue: nil, getter: nil)))
+        members.append(
+            .property(
+                SwiftProperty(
+                    documentation: [
+                        "Fields this version of the spec does not know, as read (keys included); written back",
+                        "after the known fields. Part of `==` and `hash`, left out of JSON.",
+                    ],
+                    attributes: [], modifiers: access, keyword: "var", name: unknown, type: "[UInt8]",
+                    initialValue: nil, getter: nil)))
         members.append(.function(memberwiseInit(name: name, fields: fields, unknown: unknown)))
         members.append(.property(wireSizeProperty(name: name, fields: byNumber, unknown: unknown)))
         members.append(contentsOf: encodingEntryPoints())
@@ -228,18 +258,23 @@ struct SwiftModelBuilder: Sendable {
         let type = types.swiftType(of: field)
         let documentation = documented(field.documentation, fallback: "Field \(field.number) of the spec.")
         guard field.deprecation != nil else {
-            return [.property(SwiftProperty(
-                documentation: documentation, attributes: [], modifiers: access, keyword: "var",
-                name: names.property, type: type, initialValue: nil))]
+            return [
+                .property(
+                    SwiftProperty(
+                        documentation: documentation, attributes: [], modifiers: access, keyword: "var",
+                        name: names.property, type: type, initialValue: nil))
+            ]
         }
         return [
-            .property(SwiftProperty(
-                documentation: [], attributes: [], modifiers: "private ", keyword: "var",
-                name: names.storage, type: type, initialValue: nil)),
-            .property(SwiftProperty(
-                documentation: documentation, attributes: SwiftNames.deprecationAttribute(field.deprecation),
-                modifiers: access, keyword: "var", name: names.property, type: type, initialValue: nil,
-                getter: [.line(names.storage)], setter: [.line("\(names.storage) = newValue")])),
+            .property(
+                SwiftProperty(
+                    documentation: [], attributes: [], modifiers: "private ", keyword: "var",
+                    name: names.storage, type: type, initialValue: nil)),
+            .property(
+                SwiftProperty(
+                    documentation: documentation, attributes: SwiftNames.deprecationAttribute(field.deprecation),
+                    modifiers: access, keyword: "var", name: names.property, type: type, initialValue: nil,
+                    getter: [.line(names.storage)], setter: [.line("\(names.storage) = newValue")])),
         ]
     }
 
@@ -258,7 +293,8 @@ struct SwiftModelBuilder: Sendable {
         parameters.append("\(unknown): [UInt8] = []")
         body.append(.line("self.\(unknown) = \(unknown)"))
         documentation.append("- Parameter \(unknown): fields unknown to this version, as read from the wire.")
-        return SwiftFunction(documentation: documentation, attributes: [], head: "\(access)init", parameters: parameters, body: body)
+        return SwiftFunction(
+            documentation: documentation, attributes: [], head: "\(access)init", parameters: parameters, body: body)
     }
 
     private func wireField(_ field: FieldDecl, in name: String) -> WireField {
@@ -283,29 +319,35 @@ struct SwiftModelBuilder: Sendable {
     /// `wirePayload()` (one exact-size allocation) and `encodeWire(to:)`, both over `encodeFields(to:)`.
     private func encodingEntryPoints() -> [SwiftMember] {
         [
-            .function(SwiftFunction(
-                documentation: ["The payload bytes, written into one buffer of exactly ``wireSize`` bytes."],
-                attributes: [], head: "\(access)func wirePayload", parameters: [], tail: " -> [UInt8]",
-                body: [
-                    .block("if let bytes = _WireSink.encode(size: wireSize, { sink in encodeFields(to: &sink) }) {", [
-                        .line("return bytes")
-                    ]),
-                    .line("var writer = ByteWriter()"),
-                    .line("encodeFields(to: &writer)"),
-                    .line("return writer.bytes"),
-                ])),
-            .function(SwiftFunction(
-                documentation: ["Appends the payload to `writer`."], attributes: [],
-                head: "\(access)func encodeWire", parameters: ["to writer: inout PayloadWriter"],
-                body: [.line("encodeFields(to: &writer.writer)")])),
-            .property(SwiftProperty(
-                documentation: ["For the messenger: ``wireSize``, so it can write the payload straight into a frame."],
-                attributes: [], modifiers: access, keyword: "var", name: "_exactWireSize", type: "Int?", initialValue: nil,
-                getter: [.line("wireSize")])),
-            .function(SwiftFunction(
-                documentation: ["For the messenger: writes the payload into a sink of exactly ``wireSize`` bytes."],
-                attributes: [], head: "\(access)func _encodeWire", parameters: ["into sink: inout _WireSink"],
-                body: [.line("encodeFields(to: &sink)")])),
+            .function(
+                SwiftFunction(
+                    documentation: ["The payload bytes, written into one buffer of exactly ``wireSize`` bytes."],
+                    attributes: [], head: "\(access)func wirePayload", parameters: [], tail: " -> [UInt8]",
+                    body: [
+                        .block(
+                            "if let bytes = _WireSink.encode(size: wireSize, { sink in encodeFields(to: &sink) }) {",
+                            [
+                                .line("return bytes")
+                            ]),
+                        .line("var writer = ByteWriter()"),
+                        .line("encodeFields(to: &writer)"),
+                        .line("return writer.bytes"),
+                    ])),
+            .function(
+                SwiftFunction(
+                    documentation: ["Appends the payload to `writer`."], attributes: [],
+                    head: "\(access)func encodeWire", parameters: ["to writer: inout PayloadWriter"],
+                    body: [.line("encodeFields(to: &writer.writer)")])),
+            .property(
+                SwiftProperty(
+                    documentation: ["For the messenger: ``wireSize``, so it can write the payload straight into a frame."],
+                    attributes: [], modifiers: access, keyword: "var", name: "_exactWireSize", type: "Int?", initialValue: nil,
+                    getter: [.line("wireSize")])),
+            .function(
+                SwiftFunction(
+                    documentation: ["For the messenger: writes the payload into a sink of exactly ``wireSize`` bytes."],
+                    attributes: [], head: "\(access)func _encodeWire", parameters: ["into sink: inout _WireSink"],
+                    body: [.line("encodeFields(to: &sink)")])),
         ]
     }
 
@@ -332,16 +374,25 @@ struct SwiftModelBuilder: Sendable {
             cases.append(contentsOf: wire.decodeCases(wireField(field, in: name), into: variable))
         }
         body.append(.line("var unknownFields: [UInt8] = []"))
-        cases.append(SwitchCase(label: "default:", body: [
-            .line("let key = try reader._fieldKey(raw: rawKey, at: keyOffset)")
-        ] + wrongWireType(name, numbers: fields.map(\.number), otherwise: [
-            .line("unknownFields.append(contentsOf: try reader.captureUnknown(key))")
-        ])))
-        body.append(.block("while reader.reader.position < end {", [
-            .line("let keyOffset = reader.reader.position"),
-            .line("let rawKey = try reader.reader.readUVarint()"),
-            .switchBlock("switch rawKey {", cases),
-        ]))
+        cases.append(
+            SwitchCase(
+                label: "default:",
+                body: [
+                    .line("let key = try reader._fieldKey(raw: rawKey, at: keyOffset)")
+                ]
+                    + wrongWireType(
+                        name, numbers: fields.map(\.number),
+                        otherwise: [
+                            .line("unknownFields.append(contentsOf: try reader.captureUnknown(key))")
+                        ])))
+        body.append(
+            .block(
+                "while reader.reader.position < end {",
+                [
+                    .line("let keyOffset = reader.reader.position"),
+                    .line("let rawKey = try reader.reader.readUVarint()"),
+                    .switchBlock("switch rawKey {", cases),
+                ]))
         for field in fields {
             body.append(.line("self.\(names(of: field).storage) = field\(field.number)"))
         }
@@ -363,53 +414,69 @@ struct SwiftModelBuilder: Sendable {
         var seen: Set<UInt64> = []
         let list = numbers.filter { seen.insert($0).inserted }.map(String.init).joined(separator: ", ")
         return [
-            .switchBlock("switch key.number {", [
-                SwitchCase(label: "case \(list):", body: [
-                    .line("throw WireError(.typeMismatch, offset: keyOffset, \"field \\(key.number) of \(name) has unexpected wire type \\(key.wireType)\")")
-                ]),
-                SwitchCase(label: "default:", body: otherwise),
-            ])
+            .switchBlock(
+                "switch key.number {",
+                [
+                    SwitchCase(
+                        label: "case \(list):",
+                        body: [
+                            .line(
+                                "throw WireError(.typeMismatch, offset: keyOffset, \"field \\(key.number) of \(name) has unexpected wire type \\(key.wireType)\")"
+                            )
+                        ]),
+                    SwitchCase(label: "default:", body: otherwise),
+                ])
         ]
     }
 
     /// The public decoding entry point and the nested-value helper, over `init(decodingWire:end:depth:)`.
     private func decodingEntryPoints() -> [SwiftMember] {
         [
-            .function(SwiftFunction(
-                documentation: [
-                    "Reads fields to the end of `reader`; absent fields take their defaults, unknown ones are kept.",
-                    "- Throws: a `WireError` for malformed input or a field of the wrong wire type.",
-                ],
-                attributes: [], head: "\(access)init", parameters: ["decodingWire reader: inout PayloadReader"],
-                tail: " throws(WireError)",
-                body: [.line("try self.init(decodingWire: &reader, end: reader.reader.end, depth: reader.depth)")])),
-            .function(SwiftFunction(
-                documentation: [
-                    "Reads a length-delimited value of this type one level deeper than `depth`.",
-                    "- Throws: `depthExceeded` past `maxNestingDepth`, or what decoding throws.",
-                ],
-                attributes: [], head: "static func decodeNested",
-                parameters: ["from reader: inout PayloadReader", "depth: Int"], tail: " throws(WireError) -> Self",
-                body: [
-                    .line("let enclosingEnd = try reader._enterNested(depth: depth)"),
-                    .line("let value = try Self(decodingWire: &reader, end: reader.reader.end, depth: depth + 1)"),
-                    .line("reader._leaveNested(restoring: enclosingEnd)"),
-                    .line("return value"),
-                ])),
+            .function(
+                SwiftFunction(
+                    documentation: [
+                        "Reads fields to the end of `reader`; absent fields take their defaults, unknown ones are kept.",
+                        "- Throws: a `WireError` for malformed input or a field of the wrong wire type.",
+                    ],
+                    attributes: [], head: "\(access)init", parameters: ["decodingWire reader: inout PayloadReader"],
+                    tail: " throws(WireError)",
+                    body: [.line("try self.init(decodingWire: &reader, end: reader.reader.end, depth: reader.depth)")])),
+            .function(
+                SwiftFunction(
+                    documentation: [
+                        "Reads a length-delimited value of this type one level deeper than `depth`.",
+                        "- Throws: `depthExceeded` past `maxNestingDepth`, or what decoding throws.",
+                    ],
+                    attributes: [], head: "static func decodeNested",
+                    parameters: ["from reader: inout PayloadReader", "depth: Int"], tail: " throws(WireError) -> Self",
+                    body: [
+                        .line("let enclosingEnd = try reader._enterNested(depth: depth)"),
+                        .line("let value = try Self(decodingWire: &reader, end: reader.reader.end, depth: depth + 1)"),
+                        .line("reader._leaveNested(restoring: enclosingEnd)"),
+                        .line("return value"),
+                    ])),
         ]
     }
 
     private func codable(name: String, fields: [FieldDecl], unknown: String) -> [SwiftMember] {
         guard !fields.isEmpty else {
             return [
-                .function(SwiftFunction(
-                    documentation: ["Decodes an empty JSON object."], attributes: [], head: "\(access)init",
-                    parameters: ["from decoder: any Decoder"], tail: " throws",
-                    body: [.line("_ = try decoder.singleValueContainer().decode([String: Bool].self)"), .line("self.\(unknown) = []")])),
-                .function(SwiftFunction(
-                    documentation: ["Encodes an empty JSON object."], attributes: [], head: "\(access)func encode",
-                    parameters: ["to encoder: any Encoder"], tail: " throws",
-                    body: [.line("var container = encoder.singleValueContainer()"), .line("try container.encode([String: Bool]())")])),
+                .function(
+                    SwiftFunction(
+                        documentation: ["Decodes an empty JSON object."], attributes: [], head: "\(access)init",
+                        parameters: ["from decoder: any Decoder"], tail: " throws",
+                        body: [
+                            .line("_ = try decoder.singleValueContainer().decode([String: Bool].self)"),
+                            .line("self.\(unknown) = []"),
+                        ])),
+                .function(
+                    SwiftFunction(
+                        documentation: ["Encodes an empty JSON object."], attributes: [], head: "\(access)func encode",
+                        parameters: ["to encoder: any Encoder"], tail: " throws",
+                        body: [
+                            .line("var container = encoder.singleValueContainer()"),
+                            .line("try container.encode([String: Bool]())"),
+                        ])),
             ]
         }
         let keys = SwiftType(
@@ -428,27 +495,35 @@ struct SwiftModelBuilder: Sendable {
                 read = "(\(read)).map { \(types.fromJSON(field.type, "$0")) }"
             }
             let isOptional = field.isOptional && !field.type.isCollection
-            decodeBody.append(.line("self.\(names.storage) = \(read)" + (isOptional ? "" : " ?? \(types.defaultExpression(of: field))")))
+            decodeBody.append(
+                .line("self.\(names.storage) = \(read)" + (isOptional ? "" : " ?? \(types.defaultExpression(of: field))")))
             if isOptional {
-                encodeBody.append(.block("if let value = self.\(names.storage) {", [
-                    .line("try container.encode(\(types.toJSON(field.type, "value")), forKey: .\(names.codingKey))")
-                ]))
+                encodeBody.append(
+                    .block(
+                        "if let value = self.\(names.storage) {",
+                        [
+                            .line("try container.encode(\(types.toJSON(field.type, "value")), forKey: .\(names.codingKey))")
+                        ]))
             } else {
-                encodeBody.append(.line(
-                    "try container.encode(\(types.toJSON(field.type, "self." + names.storage)), forKey: .\(names.codingKey))"))
+                encodeBody.append(
+                    .line(
+                        "try container.encode(\(types.toJSON(field.type, "self." + names.storage)), forKey: .\(names.codingKey))")
+                )
             }
         }
         decodeBody.append(.line("self.\(unknown) = []"))
         return [
             .nestedType(keys),
-            .function(SwiftFunction(
-                documentation: ["Decodes the JSON object form (field names as keys; missing keys take defaults)."],
-                attributes: [], head: "\(access)init", parameters: ["from decoder: any Decoder"], tail: " throws",
-                body: decodeBody)),
-            .function(SwiftFunction(
-                documentation: ["Encodes the JSON object form (every non-optional field, optionals when set)."],
-                attributes: [], head: "\(access)func encode", parameters: ["to encoder: any Encoder"], tail: " throws",
-                body: encodeBody)),
+            .function(
+                SwiftFunction(
+                    documentation: ["Decodes the JSON object form (field names as keys; missing keys take defaults)."],
+                    attributes: [], head: "\(access)init", parameters: ["from decoder: any Decoder"], tail: " throws",
+                    body: decodeBody)),
+            .function(
+                SwiftFunction(
+                    documentation: ["Encodes the JSON object form (every non-optional field, optionals when set)."],
+                    attributes: [], head: "\(access)func encode", parameters: ["to encoder: any Encoder"], tail: " throws",
+                    body: encodeBody)),
         ]
     }
 
@@ -466,69 +541,109 @@ struct SwiftModelBuilder: Sendable {
     private func enumeration(_ decl: EnumDecl) -> SwiftType {
         let unknown = catchAllName(decl.cases.map(\.name))
         var members: [SwiftMember] = decl.cases.map { enumCase in
-            .enumCase(SwiftEnumCase(
-                documentation: documented(enumCase.documentation, fallback: "Case \(enumCase.number) of the spec."),
-                attributes: SwiftNames.deprecationAttribute(enumCase.deprecation),
-                name: SwiftNames.identifier(enumCase.name), associatedType: nil))
+            .enumCase(
+                SwiftEnumCase(
+                    documentation: documented(enumCase.documentation, fallback: "Case \(enumCase.number) of the spec."),
+                    attributes: SwiftNames.deprecationAttribute(enumCase.deprecation),
+                    name: SwiftNames.identifier(enumCase.name), associatedType: nil))
         }
-        members.append(.enumCase(SwiftEnumCase(
-            documentation: ["A case this version of the spec does not know, kept by number and written back."],
-            attributes: [], name: unknown, associatedType: "(UInt32)")))
+        members.append(
+            .enumCase(
+                SwiftEnumCase(
+                    documentation: ["A case this version of the spec does not know, kept by number and written back."],
+                    attributes: [], name: unknown, associatedType: "(UInt32)")))
         var seen: Set<UInt64> = []
         let distinct = decl.cases.filter { seen.insert($0.number).inserted }
-        members.append(.function(SwiftFunction(
-            documentation: ["Creates the case numbered `rawValue`; a number the spec does not name becomes `.\(unknown)`."],
-            attributes: [], head: "\(access)init", parameters: ["rawValue: UInt32"],
-            body: [.switchBlock("switch rawValue {",
-                distinct.map { enumCase in
-                    SwitchCase(label: "case \(UInt32(truncatingIfNeeded: enumCase.number)):",
-                               body: [.line("self = .\(SwiftNames.identifier(enumCase.name))")])
-                } + [SwitchCase(label: "default:", body: [.line("self = .\(unknown)(rawValue)")])])])))
-        members.append(.property(SwiftProperty(
-            documentation: ["The case number written on the wire."], attributes: [], modifiers: access,
-            keyword: "var", name: "rawValue", type: "UInt32", initialValue: nil,
-            getter: [.switchBlock("switch self {",
-                decl.cases.map { enumCase in
-                    SwitchCase(label: "case .\(SwiftNames.identifier(enumCase.name)):",
-                               body: [.line("return \(UInt32(truncatingIfNeeded: enumCase.number))")])
-                } + [SwitchCase(label: "case .\(unknown)(let number):", body: [.line("return number")])])])))
-        members.append(.function(SwiftFunction(
-            documentation: ["Cases are equal when their numbers are: `.\(unknown)(n)` equals the case numbered n."],
-            attributes: [], head: "\(access)static func == ", parameters: ["lhs: Self", "rhs: Self"], tail: " -> Bool",
-            body: [.line("lhs.rawValue == rhs.rawValue")])))
-        members.append(.function(SwiftFunction(
-            documentation: ["Hashes the case number."], attributes: [], head: "\(access)func hash",
-            parameters: ["into hasher: inout Hasher"], body: [.line("hasher.combine(rawValue)")])))
-        members.append(.function(SwiftFunction(
-            documentation: ["Decodes a case name, or a case number (any UInt32)."],
-            attributes: [], head: "\(access)init", parameters: ["from decoder: any Decoder"], tail: " throws",
-            body: [
-                .line("let container = try decoder.singleValueContainer()"),
-                .block("if let number = try? container.decode(UInt32.self) {", [
-                    .line("self.init(rawValue: number)"),
-                    .line("return"),
-                ]),
-                .switchBlock("switch try container.decode(String.self) {",
-                    distinct.map { enumCase in
-                        SwitchCase(label: "case \(SwiftNames.stringLiteral(enumCase.name)):",
-                                   body: [.line("self = .\(SwiftNames.identifier(enumCase.name))")])
-                    } + [SwitchCase(label: "case let name:", body: [
-                        .line("throw DecodingError.dataCorruptedError(in: container, debugDescription: \"\\(name) is not a case of \(decl.name)\")")
-                    ])]),
-            ])))
-        members.append(.function(SwiftFunction(
-            documentation: ["Encodes the case name, or the number of an unknown case."],
-            attributes: [], head: "\(access)func encode", parameters: ["to encoder: any Encoder"], tail: " throws",
-            body: [
-                .line("var container = encoder.singleValueContainer()"),
-                .switchBlock("switch self {",
-                    decl.cases.map { enumCase in
-                        SwitchCase(label: "case .\(SwiftNames.identifier(enumCase.name)):",
-                                   body: [.line("try container.encode(\(SwiftNames.stringLiteral(enumCase.name)))")])
-                    } + [SwitchCase(label: "case .\(unknown)(let number):", body: [.line("try container.encode(number)")])]),
-            ])))
+        members.append(
+            .function(
+                SwiftFunction(
+                    documentation: [
+                        "Creates the case numbered `rawValue`; a number the spec does not name becomes `.\(unknown)`."
+                    ],
+                    attributes: [], head: "\(access)init", parameters: ["rawValue: UInt32"],
+                    body: [
+                        .switchBlock(
+                            "switch rawValue {",
+                            distinct.map { enumCase in
+                                SwitchCase(
+                                    label: "case \(UInt32(truncatingIfNeeded: enumCase.number)):",
+                                    body: [.line("self = .\(SwiftNames.identifier(enumCase.name))")])
+                            } + [SwitchCase(label: "default:", body: [.line("self = .\(unknown)(rawValue)")])])
+                    ])))
+        members.append(
+            .property(
+                SwiftProperty(
+                    documentation: ["The case number written on the wire."], attributes: [], modifiers: access,
+                    keyword: "var", name: "rawValue", type: "UInt32", initialValue: nil,
+                    getter: [
+                        .switchBlock(
+                            "switch self {",
+                            decl.cases.map { enumCase in
+                                SwitchCase(
+                                    label: "case .\(SwiftNames.identifier(enumCase.name)):",
+                                    body: [.line("return \(UInt32(truncatingIfNeeded: enumCase.number))")])
+                            } + [SwitchCase(label: "case .\(unknown)(let number):", body: [.line("return number")])])
+                    ])))
+        members.append(
+            .function(
+                SwiftFunction(
+                    documentation: ["Cases are equal when their numbers are: `.\(unknown)(n)` equals the case numbered n."],
+                    attributes: [], head: "\(access)static func == ", parameters: ["lhs: Self", "rhs: Self"], tail: " -> Bool",
+                    body: [.line("lhs.rawValue == rhs.rawValue")])))
+        members.append(
+            .function(
+                SwiftFunction(
+                    documentation: ["Hashes the case number."], attributes: [], head: "\(access)func hash",
+                    parameters: ["into hasher: inout Hasher"], body: [.line("hasher.combine(rawValue)")])))
+        members.append(
+            .function(
+                SwiftFunction(
+                    documentation: ["Decodes a case name, or a case number (any UInt32)."],
+                    attributes: [], head: "\(access)init", parameters: ["from decoder: any Decoder"], tail: " throws",
+                    body: [
+                        .line("let container = try decoder.singleValueContainer()"),
+                        .block(
+                            "if let number = try? container.decode(UInt32.self) {",
+                            [
+                                .line("self.init(rawValue: number)"),
+                                .line("return"),
+                            ]),
+                        .switchBlock(
+                            "switch try container.decode(String.self) {",
+                            distinct.map { enumCase in
+                                SwitchCase(
+                                    label: "case \(SwiftNames.stringLiteral(enumCase.name)):",
+                                    body: [.line("self = .\(SwiftNames.identifier(enumCase.name))")])
+                            } + [
+                                SwitchCase(
+                                    label: "case let name:",
+                                    body: [
+                                        .line(
+                                            "throw DecodingError.dataCorruptedError(in: container, debugDescription: \"\\(name) is not a case of \(decl.name)\")"
+                                        )
+                                    ])
+                            ]),
+                    ])))
+        members.append(
+            .function(
+                SwiftFunction(
+                    documentation: ["Encodes the case name, or the number of an unknown case."],
+                    attributes: [], head: "\(access)func encode", parameters: ["to encoder: any Encoder"], tail: " throws",
+                    body: [
+                        .line("var container = encoder.singleValueContainer()"),
+                        .switchBlock(
+                            "switch self {",
+                            decl.cases.map { enumCase in
+                                SwitchCase(
+                                    label: "case .\(SwiftNames.identifier(enumCase.name)):",
+                                    body: [.line("try container.encode(\(SwiftNames.stringLiteral(enumCase.name)))")])
+                            } + [
+                                SwitchCase(label: "case .\(unknown)(let number):", body: [.line("try container.encode(number)")])
+                            ]),
+                    ])))
         return SwiftType(
-            kind: .enum, name: decl.name, documentation: documented(decl.documentation, fallback: "`\(decl.name)` from the spec."),
+            kind: .enum, name: decl.name,
+            documentation: documented(decl.documentation, fallback: "`\(decl.name)` from the spec."),
             attributes: SwiftNames.deprecationAttribute(decl.deprecation), access: access,
             conformances: ["RawRepresentable", "Codable", "Sendable", "Hashable"], members: members)
     }
@@ -538,59 +653,80 @@ struct SwiftModelBuilder: Sendable {
     private func union(_ decl: UnionDecl) -> SwiftType {
         let label = { (unionCase: UnionCaseDecl) in "\(decl.name).\(unionCase.name)" }
         var members: [SwiftMember] = decl.cases.map { unionCase in
-            .enumCase(SwiftEnumCase(
-                documentation: documented(unionCase.documentation, fallback: "Case \(unionCase.number) of the spec."),
-                attributes: SwiftNames.deprecationAttribute(unionCase.deprecation),
-                name: SwiftNames.identifier(unionCase.name),
-                associatedType: unionCase.payload.map { "(\(types.swiftType($0)))" }))
+            .enumCase(
+                SwiftEnumCase(
+                    documentation: documented(unionCase.documentation, fallback: "Case \(unionCase.number) of the spec."),
+                    attributes: SwiftNames.deprecationAttribute(unionCase.deprecation),
+                    name: SwiftNames.identifier(unionCase.name),
+                    associatedType: unionCase.payload.map { "(\(types.swiftType($0)))" }))
         }
         let lowest = decl.cases.min { $0.number < $1.number }
         if let lowest {
             let name = "." + SwiftNames.identifier(lowest.name)
             let defaultExpression = lowest.payload.map { "\(name)(\(types.zeroExpression($0)))" } ?? name
-            members.append(.property(SwiftProperty(
-                documentation: ["The value of an absent field of this type: the lowest-numbered case with a default payload."],
-                attributes: [], modifiers: access + "static ", keyword: "let", name: "wireDefault", type: "Self",
-                initialValue: defaultExpression)))
+            members.append(
+                .property(
+                    SwiftProperty(
+                        documentation: [
+                            "The value of an absent field of this type: the lowest-numbered case with a default payload."
+                        ],
+                        attributes: [], modifiers: access + "static ", keyword: "let", name: "wireDefault", type: "Self",
+                        initialValue: defaultExpression)))
         }
         func wireCase(_ unionCase: UnionCaseDecl, _ payload: TypeRef) -> WireField {
-            WireField(number: unionCase.number, type: payload, isOptional: false, omitsDefault: false,
-                      defaultValue: nil, label: label(unionCase))
+            WireField(
+                number: unionCase.number, type: payload, isOptional: false, omitsDefault: false,
+                defaultValue: nil, label: label(unionCase))
         }
         let pattern = { (unionCase: UnionCaseDecl) in
             "case .\(SwiftNames.identifier(unionCase.name))" + (unionCase.payload == nil ? ":" : "(let value):")
         }
         let emptyKeySize = { (unionCase: UnionCaseDecl) in wire.keySize(unionCase.number, wireType: 2) + 1 }
-        members.append(.property(SwiftProperty(
-            documentation: ["The exact number of bytes ``encodeWire(to:)`` writes."], attributes: [],
-            modifiers: access, keyword: "var", name: "wireSize", type: "Int", initialValue: nil,
-            getter: [
-                .line("var size = 0"),
-                .switchBlock("switch self {", decl.cases.map { unionCase in
-                    guard let payload = unionCase.payload else {
-                        return SwitchCase(label: pattern(unionCase), body: [.line("size += \(emptyKeySize(unionCase))")])
-                    }
-                    let body = wire.sizeStatements(wireCase(unionCase, payload), "value")
-                    let usesValue = body.contains { $0.mentions("value") }
-                    return SwitchCase(
-                        label: usesValue ? pattern(unionCase) : "case .\(SwiftNames.identifier(unionCase.name)):", body: body)
-                }),
-                .line("return size"),
-            ])))
+        members.append(
+            .property(
+                SwiftProperty(
+                    documentation: ["The exact number of bytes ``encodeWire(to:)`` writes."], attributes: [],
+                    modifiers: access, keyword: "var", name: "wireSize", type: "Int", initialValue: nil,
+                    getter: [
+                        .line("var size = 0"),
+                        .switchBlock(
+                            "switch self {",
+                            decl.cases.map { unionCase in
+                                guard let payload = unionCase.payload else {
+                                    return SwitchCase(
+                                        label: pattern(unionCase), body: [.line("size += \(emptyKeySize(unionCase))")])
+                                }
+                                let body = wire.sizeStatements(wireCase(unionCase, payload), "value")
+                                let usesValue = body.contains { $0.mentions("value") }
+                                return SwitchCase(
+                                    label: usesValue ? pattern(unionCase) : "case .\(SwiftNames.identifier(unionCase.name)):",
+                                    body: body)
+                            }),
+                        .line("return size"),
+                    ])))
         members.append(contentsOf: encodingEntryPoints())
-        members.append(.function(SwiftFunction(
-            documentation: ["Writes the one field of the current case."], attributes: [],
-            head: "func encodeFields", parameters: ["to writer: inout some _WireWriting"],
-            body: [.switchBlock("switch self {", decl.cases.map { unionCase in
-                SwitchCase(label: pattern(unionCase), body: unionCase.payload.map {
-                    wire.encodeStatements(wireCase(unionCase, $0), "value")
-                } ?? [wire.writeKey(unionCase.number, wireType: 2), .line("writer.writeByte(0)")])
-            })])))
+        members.append(
+            .function(
+                SwiftFunction(
+                    documentation: ["Writes the one field of the current case."], attributes: [],
+                    head: "func encodeFields", parameters: ["to writer: inout some _WireWriting"],
+                    body: [
+                        .switchBlock(
+                            "switch self {",
+                            decl.cases.map { unionCase in
+                                SwitchCase(
+                                    label: pattern(unionCase),
+                                    body: unionCase.payload.map {
+                                        wire.encodeStatements(wireCase(unionCase, $0), "value")
+                                    } ?? [wire.writeKey(unionCase.number, wireType: 2), .line("writer.writeByte(0)")])
+                            })
+                    ])))
         members.append(contentsOf: decodingEntryPoints())
         members.append(.function(unionDecode(decl, wireCase: wireCase)))
         members.append(contentsOf: unionCodable(decl))
         return SwiftType(
-            kind: .enum, name: decl.name, documentation: documented(decl.documentation, fallback: "`\(decl.name)` from the spec."),
+            kind: .enum, name: decl.name,
+            documentation: documented(decl.documentation, fallback: "`\(decl.name)` from the spec."),
             attributes: SwiftNames.deprecationAttribute(decl.deprecation), access: access,
             conformances: ["WirePayloadCodable", "Codable", "Sendable", "Hashable"], members: members)
     }
@@ -600,25 +736,41 @@ struct SwiftModelBuilder: Sendable {
         for unionCase in decl.cases {
             let name = SwiftNames.identifier(unionCase.name)
             guard let payload = unionCase.payload else {
-                cases.append(SwitchCase(label: wire.keyLabel(unionCase.number, wireType: 2), body: [
-                    .line("try reader.skip(FieldKey(number: \(UInt32(truncatingIfNeeded: unionCase.number)), wireType: .lengthDelimited))"),
-                    .line("result = .\(name)"),
-                ]))
+                cases.append(
+                    SwitchCase(
+                        label: wire.keyLabel(unionCase.number, wireType: 2),
+                        body: [
+                            .line(
+                                "try reader.skip(FieldKey(number: \(UInt32(truncatingIfNeeded: unionCase.number)), wireType: .lengthDelimited))"
+                            ),
+                            .line("result = .\(name)"),
+                        ]))
                 continue
             }
             // Payloads are never collections (Spec/LANGUAGE.md), so one field is the whole case.
             let variable = "field\(unionCase.number)"
             for decodeCase in wire.decodeCases(wireCase(unionCase, payload), into: variable) {
-                cases.append(SwitchCase(label: decodeCase.label, body: [
-                    .line("var \(variable): \(types.swiftType(payload)) = \(types.zeroExpression(payload))"),
-                ] + decodeCase.body + [.line("result = .\(name)(\(variable))")]))
+                cases.append(
+                    SwitchCase(
+                        label: decodeCase.label,
+                        body: [
+                            .line("var \(variable): \(types.swiftType(payload)) = \(types.zeroExpression(payload))")
+                        ] + decodeCase.body + [.line("result = .\(name)(\(variable))")]))
             }
         }
-        cases.append(SwitchCase(label: "default:", body: [
-            .line("let key = try reader._fieldKey(raw: rawKey, at: keyOffset)")
-        ] + wrongWireType(decl.name, numbers: decl.cases.map(\.number), otherwise: [
-            .line("throw WireError(.invalidValue, offset: keyOffset, \"union \(decl.name) has no case numbered \\(key.number)\")")
-        ])))
+        cases.append(
+            SwitchCase(
+                label: "default:",
+                body: [
+                    .line("let key = try reader._fieldKey(raw: rawKey, at: keyOffset)")
+                ]
+                    + wrongWireType(
+                        decl.name, numbers: decl.cases.map(\.number),
+                        otherwise: [
+                            .line(
+                                "throw WireError(.invalidValue, offset: keyOffset, \"union \(decl.name) has no case numbered \\(key.number)\")"
+                            )
+                        ])))
         return SwiftFunction(
             documentation: [
                 "Reads the one field of a union payload, up to offset `end` of `reader`, its current end.",
@@ -628,17 +780,27 @@ struct SwiftModelBuilder: Sendable {
             tail: " throws(WireError)",
             body: [
                 .line("var result: Self?"),
-                .block("while reader.reader.position < end {", [
-                    .block("guard result == nil else {", [
-                        .line("throw WireError(.invalidValue, offset: reader.reader.position, \"union \(decl.name) holds more than one case\")")
+                .block(
+                    "while reader.reader.position < end {",
+                    [
+                        .block(
+                            "guard result == nil else {",
+                            [
+                                .line(
+                                    "throw WireError(.invalidValue, offset: reader.reader.position, \"union \(decl.name) holds more than one case\")"
+                                )
+                            ]),
+                        .line("let keyOffset = reader.reader.position"),
+                        .line("let rawKey = try reader.reader.readUVarint()"),
+                        .switchBlock("switch rawKey {", cases),
                     ]),
-                    .line("let keyOffset = reader.reader.position"),
-                    .line("let rawKey = try reader.reader.readUVarint()"),
-                    .switchBlock("switch rawKey {", cases),
-                ]),
-                .block("guard let result else {", [
-                    .line("throw WireError(.missingField, offset: reader.reader.position, \"union \(decl.name) holds no case\")")
-                ]),
+                .block(
+                    "guard let result else {",
+                    [
+                        .line(
+                            "throw WireError(.missingField, offset: reader.reader.position, \"union \(decl.name) holds no case\")"
+                        )
+                    ]),
                 .line("self = result"),
             ])
     }
@@ -649,7 +811,9 @@ struct SwiftModelBuilder: Sendable {
             kind: .enum, name: "CodingKeys", documentation: [], attributes: [], access: "private ",
             conformances: ["String", "CodingKey"],
             members: decl.cases.map { unionCase in
-                .enumCase(SwiftEnumCase(documentation: [], attributes: [], name: SwiftNames.identifier(unionCase.name), associatedType: nil))
+                .enumCase(
+                    SwiftEnumCase(
+                        documentation: [], attributes: [], name: SwiftNames.identifier(unionCase.name), associatedType: nil))
             })
         let decodeCases = decl.cases.map { unionCase -> SwitchCase in
             let name = SwiftNames.identifier(unionCase.name)
@@ -658,40 +822,54 @@ struct SwiftModelBuilder: Sendable {
             }
             let jsonType = types.jsonType(payload) ?? types.swiftType(payload)
             let read = "try container.decode(\(jsonType).self, forKey: .\(name))"
-            return SwitchCase(label: "case .\(name):", body: [
-                .line("self = .\(name)(\(types.fromJSON(payload, read)))")
-            ])
+            return SwitchCase(
+                label: "case .\(name):",
+                body: [
+                    .line("self = .\(name)(\(types.fromJSON(payload, read)))")
+                ])
         }
         let encodeCases = decl.cases.map { unionCase -> SwitchCase in
             let name = SwiftNames.identifier(unionCase.name)
             guard let payload = unionCase.payload else {
-                return SwitchCase(label: "case .\(name):", body: [
-                    .line("_ = container.nestedContainer(keyedBy: CodingKeys.self, forKey: .\(name))")
-                ])
+                return SwitchCase(
+                    label: "case .\(name):",
+                    body: [
+                        .line("_ = container.nestedContainer(keyedBy: CodingKeys.self, forKey: .\(name))")
+                    ])
             }
-            return SwitchCase(label: "case .\(name)(let value):", body: [
-                .line("try container.encode(\(types.toJSON(payload, "value")), forKey: .\(name))")
-            ])
+            return SwitchCase(
+                label: "case .\(name)(let value):",
+                body: [
+                    .line("try container.encode(\(types.toJSON(payload, "value")), forKey: .\(name))")
+                ])
         }
         return [
             .nestedType(keys),
-            .function(SwiftFunction(
-                documentation: ["Decodes `{\"caseName\": payload}` (exactly one key; `{}` as the payload of a case without one)."],
-                attributes: [], head: "\(access)init", parameters: ["from decoder: any Decoder"], tail: " throws",
-                body: [
-                    .line("let container = try decoder.container(keyedBy: CodingKeys.self)"),
-                    .block("guard container.allKeys.count == 1, let key = container.allKeys.first else {", [
-                        .line("throw DecodingError.dataCorrupted(DecodingError.Context(codingPath: decoder.codingPath, debugDescription: \"\(decl.name) needs exactly one case key\"))")
-                    ]),
-                    .switchBlock("switch key {", decodeCases),
-                ])),
-            .function(SwiftFunction(
-                documentation: ["Encodes `{\"caseName\": payload}`."], attributes: [], head: "\(access)func encode",
-                parameters: ["to encoder: any Encoder"], tail: " throws",
-                body: [
-                    .line("var container = encoder.container(keyedBy: CodingKeys.self)"),
-                    .switchBlock("switch self {", encodeCases),
-                ])),
+            .function(
+                SwiftFunction(
+                    documentation: [
+                        "Decodes `{\"caseName\": payload}` (exactly one key; `{}` as the payload of a case without one)."
+                    ],
+                    attributes: [], head: "\(access)init", parameters: ["from decoder: any Decoder"], tail: " throws",
+                    body: [
+                        .line("let container = try decoder.container(keyedBy: CodingKeys.self)"),
+                        .block(
+                            "guard container.allKeys.count == 1, let key = container.allKeys.first else {",
+                            [
+                                .line(
+                                    "throw DecodingError.dataCorrupted(DecodingError.Context(codingPath: decoder.codingPath, debugDescription: \"\(decl.name) needs exactly one case key\"))"
+                                )
+                            ]),
+                        .switchBlock("switch key {", decodeCases),
+                    ])),
+            .function(
+                SwiftFunction(
+                    documentation: ["Encodes `{\"caseName\": payload}`."], attributes: [], head: "\(access)func encode",
+                    parameters: ["to encoder: any Encoder"], tail: " throws",
+                    body: [
+                        .line("var container = encoder.container(keyedBy: CodingKeys.self)"),
+                        .switchBlock("switch self {", encodeCases),
+                    ])),
         ]
     }
 }

@@ -1,5 +1,5 @@
-import GroupWireSpec
 import GroupWireJSON
+import GroupWireSpec
 
 /// Spelling of identifiers and literals in generated Swift.
 enum SwiftNames {

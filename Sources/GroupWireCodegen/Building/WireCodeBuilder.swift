@@ -1,5 +1,5 @@
-import GroupWireSpec
 import GroupWireJSON
+import GroupWireSpec
 
 /// One field (or union case payload) as the wire code sees it.
 struct WireField: Sendable, Hashable {
@@ -224,7 +224,8 @@ struct WireCodeBuilder: Sendable {
         case .array(let element):
             guard let kind = types.kind(of: element) else { return [] }
             if types.isPacked(element) {
-                let body = packedSizeStatements(kind, value)
+                let body =
+                    packedSizeStatements(kind, value)
                     + [.line("size += \(keySize(field.number, wireType: 2)) + _WireSize.lengthDelimited(packedSize)")]
                 return field.omitsDefault ? [.block("if !\(value).isEmpty {", body)] : [.block("do {", body)]
             }
@@ -244,9 +245,11 @@ struct WireCodeBuilder: Sendable {
             }
             let pattern = "(\(Int(keyPart) == nil ? "key" : "_"), \(Int(valuePart) == nil ? "value" : "_"))"
             return [
-                .block("for \(pattern) in \(value) {", [
-                    .line("size += \(keySize(field.number, wireType: 2)) + _WireSize.lengthDelimited(\(entry))")
-                ])
+                .block(
+                    "for \(pattern) in \(value) {",
+                    [
+                        .line("size += \(keySize(field.number, wireType: 2)) + _WireSize.lengthDelimited(\(entry))")
+                    ])
             ]
         case .scalar, .named:
             guard let kind = types.kind(of: field.type) else { return [] }
@@ -271,11 +274,12 @@ struct WireCodeBuilder: Sendable {
         case .array(let element):
             guard let kind = types.kind(of: element) else { return [] }
             if types.isPacked(element) {
-                let body = packedSizeStatements(kind, value) + [
-                    writeKey(field.number, wireType: 2),
-                    .line("writer.writeUVarint(UInt64(packedSize))"),
-                    .block("for element in \(value) {", writeValue(kind, "element")),
-                ]
+                let body =
+                    packedSizeStatements(kind, value) + [
+                        writeKey(field.number, wireType: 2),
+                        .line("writer.writeUVarint(UInt64(packedSize))"),
+                        .block("for element in \(value) {", writeValue(kind, "element")),
+                    ]
                 return field.omitsDefault ? [.block("if !\(value).isEmpty {", body)] : [.block("do {", body)]
             }
             return [.block("for element in \(value) {", writeField(field.number, kind, "element"))]
@@ -317,21 +321,33 @@ struct WireCodeBuilder: Sendable {
             guard let kind = types.kind(of: element) else { return [] }
             guard types.isPacked(element) else {
                 // One field per element: after the first, reserve for elements of its size.
-                return [SwitchCase(label: keyLabel(field.number, wireType: wireType(kind)), body: [
-                    .line("\(variable).append(\(readValue(kind, "reader")))"),
-                    .block("if \(variable).count == 1 {", [
-                        .line("_WireCapacity.reserve(&\(variable), elementBytes: reader.reader.position - keyOffset, remaining: end - reader.reader.position)")
-                    ]),
-                ])]
+                return [
+                    SwitchCase(
+                        label: keyLabel(field.number, wireType: wireType(kind)),
+                        body: [
+                            .line("\(variable).append(\(readValue(kind, "reader")))"),
+                            .block(
+                                "if \(variable).count == 1 {",
+                                [
+                                    .line(
+                                        "_WireCapacity.reserve(&\(variable), elementBytes: reader.reader.position - keyOffset, remaining: end - reader.reader.position)"
+                                    )
+                                ]),
+                        ])
+                ]
             }
             let single = SwitchCase(
                 label: keyLabel(field.number, wireType: wireType(kind)),
                 body: [.line("\(variable).append(\(readValue(kind, "reader")))")])
-            let packed = SwitchCase(label: keyLabel(field.number, wireType: 2), body: [
-                .block("try reader.readPacked { (packed: inout PayloadReader) throws(WireError) in", [
-                    .line("\(variable).append(\(readValue(kind, "packed")))")
+            let packed = SwitchCase(
+                label: keyLabel(field.number, wireType: 2),
+                body: [
+                    .block(
+                        "try reader.readPacked { (packed: inout PayloadReader) throws(WireError) in",
+                        [
+                            .line("\(variable).append(\(readValue(kind, "packed")))")
+                        ])
                 ])
-            ])
             return [packed, single]
         case .map(let key, let mapValue):
             guard let keyKind = types.kind(of: key), let valueKind = types.kind(of: mapValue) else { return [] }
@@ -344,31 +360,45 @@ struct WireCodeBuilder: Sendable {
                 .line("let entryEnclosingEnd = try reader._enterNested(depth: depth)"),
                 .line("var entryKey: \(keyType) = \(types.zeroExpression(key))"),
                 .line("var entryValue: \(valueType) = \(types.zeroExpression(mapValue))"),
-                .block("while let entryField = try reader.nextKey() {", [
-                    .switchBlock("switch entryField.number {", [
-                        SwitchCase(label: "case 1:", body: [
-                            .line("try reader.expect(entryField, \(wireTypeExpression(keyKind)), field: \(label))"),
-                            .line("entryKey = \(readValue(keyKind, "reader", depth: "depth + 1"))"),
-                        ]),
-                        SwitchCase(label: "case 2:", body: [
-                            .line("try reader.expect(entryField, \(wireTypeExpression(valueKind)), field: \(label))"),
-                            .line("entryValue = \(readValue(valueKind, "reader", depth: "depth + 1"))"),
-                        ]),
-                        SwitchCase(label: "default:", body: [.line("try reader.skip(entryField)")]),
-                    ])
-                ]),
+                .block(
+                    "while let entryField = try reader.nextKey() {",
+                    [
+                        .switchBlock(
+                            "switch entryField.number {",
+                            [
+                                SwitchCase(
+                                    label: "case 1:",
+                                    body: [
+                                        .line("try reader.expect(entryField, \(wireTypeExpression(keyKind)), field: \(label))"),
+                                        .line("entryKey = \(readValue(keyKind, "reader", depth: "depth + 1"))"),
+                                    ]),
+                                SwitchCase(
+                                    label: "case 2:",
+                                    body: [
+                                        .line("try reader.expect(entryField, \(wireTypeExpression(valueKind)), field: \(label))"),
+                                        .line("entryValue = \(readValue(valueKind, "reader", depth: "depth + 1"))"),
+                                    ]),
+                                SwitchCase(label: "default:", body: [.line("try reader.skip(entryField)")]),
+                            ])
+                    ]),
                 .line("reader._leaveNested(restoring: entryEnclosingEnd)"),
                 .line("\(variable)[entryKey] = entryValue"),
-                .block("if \(variable).count == 1 {", [
-                    .line("_WireCapacity.reserve(&\(variable), elementBytes: reader.reader.position - keyOffset, remaining: end - reader.reader.position)")
-                ]),
+                .block(
+                    "if \(variable).count == 1 {",
+                    [
+                        .line(
+                            "_WireCapacity.reserve(&\(variable), elementBytes: reader.reader.position - keyOffset, remaining: end - reader.reader.position)"
+                        )
+                    ]),
             ]
             return [SwitchCase(label: keyLabel(field.number, wireType: 2), body: body)]
         case .scalar, .named:
             guard let kind = types.kind(of: field.type) else { return [] }
-            return [SwitchCase(
-                label: keyLabel(field.number, wireType: wireType(kind)),
-                body: [.line("\(variable) = \(readValue(kind, "reader"))")])]
+            return [
+                SwitchCase(
+                    label: keyLabel(field.number, wireType: wireType(kind)),
+                    body: [.line("\(variable) = \(readValue(kind, "reader"))")])
+            ]
         }
     }
 }

@@ -15,7 +15,9 @@ extension PayloadCompressor: PayloadCodec {
     /// - Throws: `WireError` `.unknownDictionary`, `.compressionFailed`.
     public func compressPayload(_ payload: [UInt8], dictionaryID: UInt32) throws(WireError) -> [UInt8]? {
         let threshold = compressionThreshold(dictionaryID: dictionaryID)
-        return try Self.typed { try compress(payload, dictionaryID: dictionaryID == 0 ? nil : dictionaryID, threshold: threshold)?.bytes }
+        return try Self.typed {
+            try compress(payload, dictionaryID: dictionaryID == 0 ? nil : dictionaryID, threshold: threshold)?.bytes
+        }
     }
 
     /// The policy's threshold for its own dictionary; the default threshold of another.

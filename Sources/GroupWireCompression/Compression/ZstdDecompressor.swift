@@ -96,23 +96,25 @@ public final class ZstdDecompressor: Sendable {
     {
         // One scoped view of the bytes serves the checks and the decoding. (withUnsafeBytes
         // and _withUnsafeGuaranteedRef rethrow untyped errors: a Result keeps the type.)
-        try body.withUnsafeBytes { raw in Result { () throws(WireError) -> [UInt8] in
-            // safe because the caller's reference keeps the dictionary alive for the call.
-            let dictionary = DictionaryHandle(dictionary)
-            let declaredSize = try inspect(raw, expectedSize: expectedSize, dictionary: dictionary)
-            // borrow/giveBack rather than pool.withContext: no closure context to capture
-            // body, dictionary and self into (three retains and releases per message).
-            let borrowed = try pool.borrow()
-            defer { pool.giveBack(borrowed) }
-            // safe because the borrowed +1 reference keeps the context alive until giveBack.
-            return try borrowed._withUnsafeGuaranteedRef { context in
-                Result { () throws(WireError) -> [UInt8] in
-                    try decode(
-                        body, raw, declaredSize: declaredSize, expectedSize: expectedSize, dictionary: dictionary,
-                        context: context)
-                }
-            }.get()
-        } }.get()
+        try body.withUnsafeBytes { raw in
+            Result { () throws(WireError) -> [UInt8] in
+                // safe because the caller's reference keeps the dictionary alive for the call.
+                let dictionary = DictionaryHandle(dictionary)
+                let declaredSize = try inspect(raw, expectedSize: expectedSize, dictionary: dictionary)
+                // borrow/giveBack rather than pool.withContext: no closure context to capture
+                // body, dictionary and self into (three retains and releases per message).
+                let borrowed = try pool.borrow()
+                defer { pool.giveBack(borrowed) }
+                // safe because the borrowed +1 reference keeps the context alive until giveBack.
+                return try borrowed._withUnsafeGuaranteedRef { context in
+                    Result { () throws(WireError) -> [UInt8] in
+                        try decode(
+                            body, raw, declaredSize: declaredSize, expectedSize: expectedSize, dictionary: dictionary,
+                            context: context)
+                    }
+                }.get()
+            }
+        }.get()
     }
 
     /// Decompresses a body whose dictionary (when `dictionaryID` is not 0) comes from
@@ -133,34 +135,37 @@ public final class ZstdDecompressor: Sendable {
         let borrowed = try pool.borrow()
         defer { pool.giveBack(borrowed) }
         // safe because the borrowed +1 reference keeps the context alive until giveBack.
-        return try borrowed._withUnsafeGuaranteedRef { context in Result { () throws(WireError) -> [UInt8] in
-            // Handles, not references: no reference counting on the per-message path; safe
-            // because the context keeps the looked-up dictionary and its store alive.
-            var dictionary = DictionaryHandle.none
-            if dictionaryID != 0 {
-                let generation = store.generation
-                if let lookup = context.lookupKey, lookup.dictionary.id == dictionaryID,
-                    lookup.store == ObjectIdentifier(store), lookup.generation == generation
-                {
-                    dictionary = lookup.dictionary
-                } else {
-                    dictionary = try Self.lookUp(dictionaryID, in: store, generation: generation, context: context)
+        return try borrowed._withUnsafeGuaranteedRef { context in
+            Result { () throws(WireError) -> [UInt8] in
+                // Handles, not references: no reference counting on the per-message path; safe
+                // because the context keeps the looked-up dictionary and its store alive.
+                var dictionary = DictionaryHandle.none
+                if dictionaryID != 0 {
+                    let generation = store.generation
+                    if let lookup = context.lookupKey, lookup.dictionary.id == dictionaryID,
+                        lookup.store == ObjectIdentifier(store), lookup.generation == generation
+                    {
+                        dictionary = lookup.dictionary
+                    } else {
+                        dictionary = try Self.lookUp(dictionaryID, in: store, generation: generation, context: context)
+                    }
                 }
+                return try body.withUnsafeBytes { raw in
+                    Result { () throws(WireError) -> [UInt8] in
+                        let declaredSize = try inspect(raw, expectedSize: expectedSize, dictionary: dictionary)
+                        return try decode(
+                            body, raw, declaredSize: declaredSize, expectedSize: expectedSize, dictionary: dictionary,
+                            context: context)
+                    }
+                }.get()
             }
-            return try body.withUnsafeBytes { raw in
-                Result { () throws(WireError) -> [UInt8] in
-                    let declaredSize = try inspect(raw, expectedSize: expectedSize, dictionary: dictionary)
-                    return try decode(
-                        body, raw, declaredSize: declaredSize, expectedSize: expectedSize, dictionary: dictionary,
-                        context: context)
-                }
-            }.get()
-        } }.get()
+        }.get()
     }
 
     /// Looks `id` up in `store` (under its lock) and records the lookup in `context`.
     @inline(never)
-    private static func lookUp(_ id: UInt32, in store: DictionaryStore, generation: UInt64, context: ZstdContext) throws(WireError)
+    private static func lookUp(_ id: UInt32, in store: DictionaryStore, generation: UInt64, context: ZstdContext)
+        throws(WireError)
         -> DictionaryHandle
     {
         guard let found = store.dictionary(id: id) else {
@@ -211,7 +216,9 @@ public final class ZstdDecompressor: Sendable {
     /// the error.
     /// - Returns: the size the zstd frame declares, nil when it declares none.
     @inline(__always)
-    private func inspect(_ raw: UnsafeRawBufferPointer, expectedSize: Int?, dictionary: DictionaryHandle) throws(WireError) -> Int? {
+    private func inspect(_ raw: UnsafeRawBufferPointer, expectedSize: Int?, dictionary: DictionaryHandle) throws(WireError)
+        -> Int?
+    {
         if let frame = ZstdFrameExtent.singleBlockFrame(raw), frame.contentSize <= UInt64(maxOutputSize),
             frame.dictionaryID == 0 || frame.dictionaryID == dictionary.id
         {

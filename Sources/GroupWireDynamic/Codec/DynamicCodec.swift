@@ -76,14 +76,16 @@ public struct DynamicCodec: Sendable {
     ///   case name, a value over a limit, or an unknown `typeName`.
     public func encode(_ json: JSONValue, as typeName: String) throws(JSONInputError) -> [UInt8] {
         guard case .container(let container)? = schema.declaration(typeName) else {
-            throw JSONInputError(.unknownType, path: "$", "the spec declares no message or struct named \(typeName)\(suggestion(typeName))")
+            throw JSONInputError(
+                .unknownType, path: "$", "the spec declares no message or struct named \(typeName)\(suggestion(typeName))")
         }
         var encoder = DynamicEncoder(schema: schema, limits: limits, keepsUnknownFields: options.keepsUnknownFields)
         var writer = PayloadWriter()
         try encoder.encodeContainer(container, json, depth: 0, into: &writer)
         guard writer.writer.count <= limits.maxMessageSize else {
-            throw JSONInputError(.limitExceeded, path: "$",
-                                 "the \(typeName) payload is \(writer.writer.count) bytes, over maxMessageSize \(limits.maxMessageSize)")
+            throw JSONInputError(
+                .limitExceeded, path: "$",
+                "the \(typeName) payload is \(writer.writer.count) bytes, over maxMessageSize \(limits.maxMessageSize)")
         }
         return writer.bytes
     }
@@ -94,7 +96,8 @@ public struct DynamicCodec: Sendable {
     ///   ``JSONInputError/Kind/frameTooLarge`` when the frame would exceed `Limits/maxFrameSize`.
     public func encodeFrame(_ json: JSONValue, message messageName: String) throws(JSONInputError) -> [UInt8] {
         guard let message = message(named: messageName) else {
-            throw JSONInputError(.unknownType, path: "$", "the spec declares no message named \(messageName)\(suggestion(messageName))")
+            throw JSONInputError(
+                .unknownType, path: "$", "the spec declares no message named \(messageName)\(suggestion(messageName))")
         }
         let payload = try encode(json, as: messageName)
         do throws(WireError) {
@@ -148,7 +151,9 @@ public struct DynamicCodec: Sendable {
     /// - Returns: the message declaration.
     /// - Throws: what ``decode(frame:)`` would throw, before anything is written.
     @discardableResult
-    public func writeJSON(frame: Frame, writer: JSONWriter, indent: Int = 0, emit: ([UInt8]) -> Void) throws(WireError) -> MessageDecl {
+    public func writeJSON(frame: Frame, writer: JSONWriter, indent: Int = 0, emit: ([UInt8]) -> Void) throws(WireError)
+        -> MessageDecl
+    {
         let message = try message(of: frame)
         try writeJSON(frame.body, as: message.name, writer: writer, indent: indent, emit: emit)
         return message
@@ -157,7 +162,8 @@ public struct DynamicCodec: Sendable {
     /// The message an uncompressed, whole data frame carries.
     private func message(of frame: Frame) throws(WireError) -> MessageDecl {
         guard frame.kind == .data, frame.fragment == nil else {
-            throw WireError(.unsupportedFrame, "a \(frame.kind) frame does not carry one whole message; only data frames decode to JSON")
+            throw WireError(
+                .unsupportedFrame, "a \(frame.kind) frame does not carry one whole message; only data frames decode to JSON")
         }
         guard frame.compression == nil else {
             throw WireError(.unsupportedFrame, "the frame is compressed; decompress it before decoding its payload")

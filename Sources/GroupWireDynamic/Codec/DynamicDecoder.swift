@@ -1,6 +1,6 @@
 import GroupWire
-import GroupWireSpec
 import GroupWireJSON
+import GroupWireSpec
 
 /// Reads payloads into JSON values, walking the spec types (the wire → JSON half of
 /// ``DynamicCodec``). Every length, count and nesting level is checked against `Limits`
@@ -18,7 +18,9 @@ struct DynamicDecoder {
     /// Reads the fields of `container` to the end of `reader` and returns the JSON object:
     /// every non-optional field (absent ones as their default), optional fields only when present.
     /// `depth` is the container's nesting level (0 for the payload itself).
-    func decodeContainer(_ container: DynamicSchema.Container, depth: Int, from reader: inout PayloadReader) throws(WireError) -> JSONValue {
+    func decodeContainer(_ container: DynamicSchema.Container, depth: Int, from reader: inout PayloadReader) throws(WireError)
+        -> JSONValue
+    {
         // Values by field index, each made (one slot per field) when a field needs it: a
         // container of scalars read without building values allocates nothing here.
         var singles: [JSONValue?] = []
@@ -38,11 +40,13 @@ struct DynamicDecoder {
             switch container.fields[index].shape {
             case .array(let element, let packed):
                 if lists.isEmpty { lists = Array(repeating: [], count: container.fields.count) }
-                try readElements(element, packed: packed, key: key, label: label, depth: depth, into: &lists[index], from: &reader)
+                try readElements(
+                    element, packed: packed, key: key, label: label, depth: depth, into: &lists[index], from: &reader)
             case .map(let keyScalar, let valueSlot):
                 if maps.isEmpty { maps = Array(repeating: [:], count: container.fields.count) }
-                try readEntry(keyScalar, valueSlot, field: index, of: container, key: key, label: label, depth: depth,
-                              into: &maps[index], from: &reader)
+                try readEntry(
+                    keyScalar, valueSlot, field: index, of: container, key: key, label: label, depth: depth,
+                    into: &maps[index], from: &reader)
             case .single(let slot):
                 let value = try readSingle(slot, key: key, label: label, depth: depth, from: &reader)
                 if buildsValues {
@@ -101,14 +105,18 @@ struct DynamicDecoder {
         case .declared(.union(let index)):
             try reader.expect(key, .lengthDelimited, field: label)
             let enclosing = try reader._enterNested(depth: depth)
-            let value = try decodeUnion(schema.unions[index], label: label, depth: depth + 1, from: &reader)  // checks it is at the nested end
+            // decodeUnion checks that it stops at the nested value's end.
+            let value = try decodeUnion(schema.unions[index], label: label, depth: depth + 1, from: &reader)
             reader._leaveNested(restoring: enclosing)
             return value
         case .undeclared(let index):
-            throw WireError(.unknownType, offset: reader.reader.position,
-                            "the spec declares no type named \(schema.undeclaredNames[index]) (field \(label))")
+            throw WireError(
+                .unknownType, offset: reader.reader.position,
+                "the spec declares no type named \(schema.undeclaredNames[index]) (field \(label))")
         case .collection:
-            throw WireError(.typeMismatch, offset: reader.reader.position, "field \(label) nests a collection directly, which specs do not allow")
+            throw WireError(
+                .typeMismatch, offset: reader.reader.position,
+                "field \(label) nests a collection directly, which specs do not allow")
         }
     }
 
@@ -120,16 +128,18 @@ struct DynamicDecoder {
         if let packed, key.wireType == .lengthDelimited, packed != .lengthDelimited {
             try reader.readPacked { (nested) throws(WireError) in
                 guard list.count < limits.maxCollectionCount else {
-                    throw WireError(.limitExceeded, offset: nested.reader.position,
-                                    "array \(label) has more than maxCollectionCount \(limits.maxCollectionCount) elements")
+                    throw WireError(
+                        .limitExceeded, offset: nested.reader.position,
+                        "array \(label) has more than maxCollectionCount \(limits.maxCollectionCount) elements")
                 }
                 list.append(try readPackedElement(element, from: &nested))
             }
             return
         }
         guard list.count < limits.maxCollectionCount else {
-            throw WireError(.limitExceeded, offset: reader.reader.position,
-                            "array \(label) has more than maxCollectionCount \(limits.maxCollectionCount) elements")
+            throw WireError(
+                .limitExceeded, offset: reader.reader.position,
+                "array \(label) has more than maxCollectionCount \(limits.maxCollectionCount) elements")
         }
         list.append(try readSingle(element, key: key, label: label, depth: depth, from: &reader))
     }
@@ -147,9 +157,11 @@ struct DynamicDecoder {
             let number = try reader.readUInt(as: UInt32.self)
             return buildsValues ? enumJSON(schema.enums[index], number) : .null
         case .declared(let reference):
-            throw WireError(.typeMismatch, offset: reader.reader.position, "\(schema.name(of: reference)) values cannot be packed")
+            throw WireError(
+                .typeMismatch, offset: reader.reader.position, "\(schema.name(of: reference)) values cannot be packed")
         case .undeclared(let index):
-            throw WireError(.typeMismatch, offset: reader.reader.position, "\(schema.undeclaredNames[index]) values cannot be packed")
+            throw WireError(
+                .typeMismatch, offset: reader.reader.position, "\(schema.undeclaredNames[index]) values cannot be packed")
         case .collection:
             throw WireError(.typeMismatch, offset: reader.reader.position, "collections cannot be packed")
         }
@@ -176,16 +188,19 @@ struct DynamicDecoder {
                 // Keys are built even when values are not: they tell entries apart for the count limit.
                 var keys = self
                 keys.buildsValues = true
-                entryKey = try keys.readSingle(.scalar(keyScalar), key: entryField, label: "\(label) key", depth: depth + 1, from: &reader)
-            case 2: entryValue = try readSingle(valueSlot, key: entryField, label: "\(label) value", depth: depth + 1, from: &reader)
+                entryKey = try keys.readSingle(
+                    .scalar(keyScalar), key: entryField, label: "\(label) key", depth: depth + 1, from: &reader)
+            case 2:
+                entryValue = try readSingle(valueSlot, key: entryField, label: "\(label) value", depth: depth + 1, from: &reader)
             default: try reader.skip(entryField)
             }
         }
         reader._leaveNested(restoring: enclosing)
         let text = MapKey.jsonText(entryKey ?? ScalarMapping.defaultJSON(keyScalar, nil), type: keyScalar)
         if map[text] == nil, map.count >= limits.maxCollectionCount {
-            throw WireError(.limitExceeded, offset: entryOffset,
-                            "map \(label) has more than maxCollectionCount \(limits.maxCollectionCount) entries")
+            throw WireError(
+                .limitExceeded, offset: entryOffset,
+                "map \(label) has more than maxCollectionCount \(limits.maxCollectionCount) entries")
         }
         if let entryValue {
             map[text] = entryValue
@@ -202,7 +217,8 @@ struct DynamicDecoder {
     ) throws(WireError) -> JSONValue {
         let start = reader.reader.position
         guard let key = try reader.nextKey() else {
-            throw WireError(.missingField, offset: start, "union \(union.name) (\(label)) is empty; it must hold exactly one case")
+            throw WireError(
+                .missingField, offset: start, "union \(union.name) (\(label)) is empty; it must hold exactly one case")
         }
         guard let index = union.indexByNumber[key.number] else {
             throw WireError(.invalidValue, offset: start, "union \(union.name) (\(label)) has no case numbered \(key.number)")
@@ -217,8 +233,9 @@ struct DynamicDecoder {
             value = .object([:])
         }
         guard reader.isAtEnd else {
-            throw WireError(.invalidValue, offset: reader.reader.position,
-                            "union \(union.name) (\(label)) holds more than one field; it must hold exactly one case")
+            throw WireError(
+                .invalidValue, offset: reader.reader.position,
+                "union \(union.name) (\(label)) holds more than one field; it must hold exactly one case")
         }
         return .object([chosen.name: value])
     }
@@ -236,7 +253,8 @@ struct DynamicDecoder {
         // A checked spec has no type containing itself by value, so this recursion ends;
         // the bound only guards specs built by hand.
         guard depth <= limits.maxNestingDepth else {
-            throw WireError(.depthExceeded, "the default value of \(type) nests deeper than maxNestingDepth \(limits.maxNestingDepth)")
+            throw WireError(
+                .depthExceeded, "the default value of \(type) nests deeper than maxNestingDepth \(limits.maxNestingDepth)")
         }
         switch type {
         case .scalar(let scalar):
@@ -258,7 +276,9 @@ struct DynamicDecoder {
                 return .object(object)
             case .union(let decl):
                 guard let first = decl.cases.first else { return .object([:]) }
-                let payload = try first.payload.map { (payload) throws(WireError) in try defaultJSON(payload, nil, depth: depth + 1) }
+                let payload = try first.payload.map { (payload) throws(WireError) in
+                    try defaultJSON(payload, nil, depth: depth + 1)
+                }
                 return .object([first.name: payload ?? .object([:])])
             case nil:
                 throw WireError(.unknownType, "the spec declares no type named \(name)")

@@ -1,6 +1,6 @@
 import GroupWire
-import GroupWireSpec
 import GroupWireJSON
+import GroupWireSpec
 
 /// Writes JSON values as payloads, walking the spec types (the JSON → wire half of
 /// ``DynamicCodec``). Writer rules: Spec/FORMAT.md, "Canonical writing".
@@ -49,7 +49,10 @@ struct DynamicEncoder {
                 if keepsUnknownFields, name == DynamicCodec.unknownFieldsKey { continue }
                 path.append(.key(name))
                 let known = container.fields.map(\.name).joined(separator: ", ")
-                throw error(.unknownField, "\(container.name) has no field named \(ScalarMapping.quoted(name)); its fields are \(known.isEmpty ? "(none)" : known)")
+                throw error(
+                    .unknownField,
+                    "\(container.name) has no field named \(ScalarMapping.quoted(name)); its fields are \(known.isEmpty ? "(none)" : known)"
+                )
             }
         }
         for field in container.fields {
@@ -61,10 +64,14 @@ struct DynamicEncoder {
                 }
             } else {
                 if value == .null {
-                    throw error(.typeMismatch, "\(container.name).\(field.name) is not optional; null is not allowed (leave the member out for the default)")
+                    throw error(
+                        .typeMismatch,
+                        "\(container.name).\(field.name) is not optional; null is not allowed (leave the member out for the default)"
+                    )
                 }
-                try encodeValue(field.type, value, number: field.number, presence: .omitDefault(field.defaultValue),
-                                depth: depth, into: &writer)
+                try encodeValue(
+                    field.type, value, number: field.number, presence: .omitDefault(field.defaultValue),
+                    depth: depth, into: &writer)
             }
             path.removeLast()
         }
@@ -136,7 +143,8 @@ struct DynamicEncoder {
             guard case .array(let elements) = json else { throw mismatch("an array", json) }
             guard !elements.isEmpty else { return }
             guard elements.count <= limits.maxCollectionCount else {
-                throw error(.limitExceeded, "array of \(elements.count) elements is over maxCollectionCount \(limits.maxCollectionCount)")
+                throw error(
+                    .limitExceeded, "array of \(elements.count) elements is over maxCollectionCount \(limits.maxCollectionCount)")
             }
             if let packed = packedElement(element) {
                 // Convert every element first so the packed field is all or nothing.
@@ -162,7 +170,8 @@ struct DynamicEncoder {
             guard case .object(let members) = json else { throw mismatch("an object (a map)", json) }
             guard !members.isEmpty else { return }
             guard members.count <= limits.maxCollectionCount else {
-                throw error(.limitExceeded, "map of \(members.count) entries is over maxCollectionCount \(limits.maxCollectionCount)")
+                throw error(
+                    .limitExceeded, "map of \(members.count) entries is over maxCollectionCount \(limits.maxCollectionCount)")
             }
             guard case .scalar(let keyScalar) = keyType else {
                 throw error(.invalidValue, "map keys of type \(keyType) are not supported")
@@ -174,7 +183,10 @@ struct DynamicEncoder {
                 path.append(.key(text))
                 let key = try MapKey(keyScalar, text: text, limits: limits, path: { JSONPathComponent.render(path) })
                 if let other = seen.updateValue(text, forKey: key.wire) {
-                    throw error(.invalidValue, "map keys \(ScalarMapping.quoted(other)) and \(ScalarMapping.quoted(text)) are the same \(keyScalar.rawValue)")
+                    throw error(
+                        .invalidValue,
+                        "map keys \(ScalarMapping.quoted(other)) and \(ScalarMapping.quoted(text)) are the same \(keyScalar.rawValue)"
+                    )
                 }
                 path.removeLast()
                 entries.append(key)
@@ -185,8 +197,9 @@ struct DynamicEncoder {
                 let value = members[entry.text]
                 try nested(number, depth: depth, into: &writer) { encoder, entryWriter throws(JSONInputError) in
                     entry.wire.write(number: 1, into: &entryWriter)
-                    try encoder.encodeValue(valueType, value, number: 2, presence: .always, depth: depth + 1,
-                                            into: &entryWriter)
+                    try encoder.encodeValue(
+                        valueType, value, number: 2, presence: .always, depth: depth + 1,
+                        into: &entryWriter)
                 }
                 path.removeLast()
             }
@@ -202,13 +215,18 @@ struct DynamicEncoder {
         let chosen: DynamicSchema.UnionCase
         let payload: JSONValue?
         if let json {
-            guard case .object(let members) = json else { throw mismatch("an object with one member naming a case of \(union.name)", json) }
+            guard case .object(let members) = json else {
+                throw mismatch("an object with one member naming a case of \(union.name)", json)
+            }
             guard members.count == 1, let (name, value) = members.first else {
-                throw error(.invalidValue, "a \(union.name) is an object with exactly one member (one of \(names)), found \(members.count)")
+                throw error(
+                    .invalidValue,
+                    "a \(union.name) is an object with exactly one member (one of \(names)), found \(members.count)")
             }
             path.append(.key(name))
             guard let index = union.indexByName[name] else {
-                throw error(.invalidValue, "\(union.name) has no case named \(ScalarMapping.quoted(name)); its cases are \(names)")
+                throw error(
+                    .invalidValue, "\(union.name) has no case named \(ScalarMapping.quoted(name)); its cases are \(names)")
             }
             chosen = union.cases[index]
             payload = value
@@ -223,7 +241,10 @@ struct DynamicEncoder {
             try encodeValue(payloadType, payload, number: chosen.number, presence: .always, depth: depth, into: &writer)
         } else {
             if let payload, payload != .object([:]) {
-                throw error(.invalidValue, "case \(union.name).\(chosen.name) has no payload; write {} as its value, found \(payload.typeName == "object" ? "a non-empty object" : payload.typeName)")
+                throw error(
+                    .invalidValue,
+                    "case \(union.name).\(chosen.name) has no payload; write {} as its value, found \(payload.typeName == "object" ? "a non-empty object" : payload.typeName)"
+                )
             }
             writer.writeKey(chosen.number, .lengthDelimited)
             writer.writer.write(0)
@@ -283,7 +304,9 @@ struct DynamicEncoder {
         case .string(let name):
             guard let number = decl.numberByName[name] else {
                 let names = decl.numberByName.sorted { $0.value < $1.value }.map(\.key).joined(separator: ", ")
-                throw error(.invalidValue, "\(decl.name) has no case named \(ScalarMapping.quoted(name)); its cases are \(names) (or a number)")
+                throw error(
+                    .invalidValue,
+                    "\(decl.name) has no case named \(ScalarMapping.quoted(name)); its cases are \(names) (or a number)")
             }
             return number
         case .number(let number):

@@ -36,7 +36,9 @@ struct DynamicJSONStreamer {
     }
 
     /// Writes the object of `container`, whose fields fill `range`, `indent` levels deep.
-    mutating func writeContainer(_ container: DynamicSchema.Container, range: Range<Int>, depth: Int, indent: Int) throws(WireError) {
+    mutating func writeContainer(_ container: DynamicSchema.Container, range: Range<Int>, depth: Int, indent: Int)
+        throws(WireError)
+    {
         // Pass 1: where each field's values start (at their keys), and the kept unknown fields.
         var offsets: [[Int]] = Array(repeating: [], count: container.fields.count)
         var unknown: [UInt8] = []
@@ -127,8 +129,9 @@ struct DynamicJSONStreamer {
             for offset in offsets {
                 var value = try reader(offset..<range.upperBound, depth: depth)
                 guard let key = try value.nextKey() else { continue }
-                try decoder.readEntry(keyScalar, valueSlot, field: index, of: container, key: key, label: label, depth: depth,
-                                      into: &map, from: &value)
+                try decoder.readEntry(
+                    keyScalar, valueSlot, field: index, of: container, key: key, label: label, depth: depth,
+                    into: &map, from: &value)
             }
             writer.append(.object(map), indent: indent, to: &output)
         }
@@ -142,11 +145,13 @@ struct DynamicJSONStreamer {
         if case .declared(.container(let nested)) = slot {
             try reader.expect(key, .lengthDelimited, field: label)
             let enclosing = try reader._enterNested(depth: depth)
-            try writeContainer(schema.containers[nested], range: reader.reader.position..<reader.reader.end, depth: depth + 1, indent: indent)
+            try writeContainer(
+                schema.containers[nested], range: reader.reader.position..<reader.reader.end, depth: depth + 1, indent: indent)
             reader._leaveNested(restoring: enclosing)
             return
         }
-        writer.append(try decoder.readSingle(slot, key: key, label: label, depth: depth, from: &reader), indent: indent, to: &output)
+        writer.append(
+            try decoder.readSingle(slot, key: key, label: label, depth: depth, from: &reader), indent: indent, to: &output)
     }
 }
 

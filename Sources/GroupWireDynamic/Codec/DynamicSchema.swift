@@ -204,8 +204,9 @@ struct DynamicSchema: Sendable {
             case .union(let decl):
                 let cases = decl.casesByNumber.compactMap { item -> UnionCase? in
                     guard let number = UInt32(exactly: item.number), number >= 1, number <= FieldKey.maxNumber else { return nil }
-                    return UnionCase(number: number, name: item.name, payload: item.payload,
-                                     slot: item.payload.map { resolver.slot($0) }, label: "\(decl.name).\(item.name)")
+                    return UnionCase(
+                        number: number, name: item.name, payload: item.payload,
+                        slot: item.payload.map { resolver.slot($0) }, label: "\(decl.name).\(item.name)")
                 }
                 unions.append(Union(name: decl.name, cases: cases))
             }
@@ -237,11 +238,12 @@ struct DynamicSchema: Sendable {
         mutating func shape(_ type: TypeRef) -> Shape {
             switch type {
             case .array(let element):
-                let packed: WireType? = switch element {
-                case .scalar(let scalar): scalar.isPackable ? ScalarMapping.wireType(scalar) : nil
-                case .named(let name): if case .enumeration? = references[name] { .varint } else { nil }
-                case .array, .map: nil
-                }
+                let packed: WireType? =
+                    switch element {
+                    case .scalar(let scalar): scalar.isPackable ? ScalarMapping.wireType(scalar) : nil
+                    case .named(let name): if case .enumeration? = references[name] { .varint } else { nil }
+                    case .array, .map: nil
+                    }
                 return .array(slot(element), packed: packed)
             case .map(let key, let value):
                 let keyScalar: ScalarType? = if case .scalar(let scalar) = key { scalar } else { nil }
@@ -255,8 +257,9 @@ struct DynamicSchema: Sendable {
             let fields = declared.sorted { $0.number < $1.number }.compactMap { field -> Field? in
                 // A checked spec keeps field numbers within 1...2^29-1; others are left out.
                 guard let number = UInt32(exactly: field.number), number >= 1, number <= FieldKey.maxNumber else { return nil }
-                return Field(number: number, name: field.name, type: field.type, isOptional: field.isOptional,
-                             defaultValue: field.defaultValue, shape: shape(field.type))
+                return Field(
+                    number: number, name: field.name, type: field.type, isOptional: field.isOptional,
+                    defaultValue: field.defaultValue, shape: shape(field.type))
             }
             return Container(name: name, fields: fields)
         }

@@ -26,8 +26,9 @@ struct MapKey: Comparable {
         case .string:
             let utf8 = Array(text.utf8)
             guard utf8.count <= limits.maxStringLength else {
-                throw JSONInputError(.limitExceeded, path: path(),
-                                     "map key of \(utf8.count) UTF-8 bytes is over maxStringLength \(limits.maxStringLength)")
+                throw JSONInputError(
+                    .limitExceeded, path: path(),
+                    "map key of \(utf8.count) UTF-8 bytes is over maxStringLength \(limits.maxStringLength)")
             }
             wire = .bytes(utf8)
             order = .bytes(utf8)
@@ -36,7 +37,8 @@ struct MapKey: Comparable {
             case "true": (wire, order) = (.varint(1), .unsigned(1))
             case "false": (wire, order) = (.varint(0), .unsigned(0))
             default:
-                throw JSONInputError(.invalidValue, path: path(), "map key \(ScalarMapping.quoted(text)) is not \"true\" or \"false\"")
+                throw JSONInputError(
+                    .invalidValue, path: path(), "map key \(ScalarMapping.quoted(text)) is not \"true\" or \"false\"")
             }
         case .uuid:
             guard let bytes = ScalarMapping.uuidBytes(text) else {
@@ -50,15 +52,17 @@ struct MapKey: Comparable {
             }
             if type.isSignedInteger {
                 guard let value = Int64(text), value >= range.min, value < 0 || UInt64(value) <= range.max else {
-                    throw JSONInputError(.outOfRange, path: path(),
-                                         "map key \(ScalarMapping.quoted(text)) is not a decimal \(type.rawValue) (\(range.min)...\(range.max))")
+                    throw JSONInputError(
+                        .outOfRange, path: path(),
+                        "map key \(ScalarMapping.quoted(text)) is not a decimal \(type.rawValue) (\(range.min)...\(range.max))")
                 }
                 wire = .varint(Varint.zigzag(value))
                 order = .signed(value)
             } else {
                 guard let value = UInt64(text), value <= range.max else {
-                    throw JSONInputError(.outOfRange, path: path(),
-                                         "map key \(ScalarMapping.quoted(text)) is not a decimal \(type.rawValue) (0...\(range.max))")
+                    throw JSONInputError(
+                        .outOfRange, path: path(),
+                        "map key \(ScalarMapping.quoted(text)) is not a decimal \(type.rawValue) (0...\(range.max))")
                 }
                 wire = .varint(value)
                 order = .unsigned(value)

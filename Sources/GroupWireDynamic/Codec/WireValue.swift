@@ -1,6 +1,6 @@
 import GroupWire
-import GroupWireSpec
 import GroupWireJSON
+import GroupWireSpec
 
 /// A scalar or enum value in its wire form: what follows the field key. Comparing two wire
 /// forms is how writers decide "equal to the default" (so floats compare by bit pattern).
@@ -70,8 +70,9 @@ enum ScalarMapping {
             guard case .string(let text) = json else { throw mismatch("a string", json, path) }
             let count = text.utf8.count
             guard count <= limits.maxStringLength else {
-                throw JSONInputError(.limitExceeded, path: path(),
-                                     "string of \(count) UTF-8 bytes is over maxStringLength \(limits.maxStringLength)")
+                throw JSONInputError(
+                    .limitExceeded, path: path(),
+                    "string of \(count) UTF-8 bytes is over maxStringLength \(limits.maxStringLength)")
             }
             return .bytes(Array(text.utf8))
         case .bytes:
@@ -80,15 +81,17 @@ enum ScalarMapping {
                 throw JSONInputError(.invalidValue, path: path(), "\(quoted(text)) is not padded standard base64")
             }
             guard bytes.count <= limits.maxBytesLength else {
-                throw JSONInputError(.limitExceeded, path: path(),
-                                     "byte string of \(bytes.count) bytes is over maxBytesLength \(limits.maxBytesLength)")
+                throw JSONInputError(
+                    .limitExceeded, path: path(),
+                    "byte string of \(bytes.count) bytes is over maxBytesLength \(limits.maxBytesLength)")
             }
             return .bytes(bytes)
         case .uuid:
             guard case .string(let text) = json else { throw mismatch("a UUID string", json, path) }
             guard let bytes = uuidBytes(text) else {
-                throw JSONInputError(.invalidValue, path: path(),
-                                     "\(quoted(text)) is not a UUID (8-4-4-4-12 hexadecimal digits)")
+                throw JSONInputError(
+                    .invalidValue, path: path(),
+                    "\(quoted(text)) is not a UUID (8-4-4-4-12 hexadecimal digits)")
             }
             return .bytes(bytes)
         case .timestamp:
@@ -96,8 +99,9 @@ enum ScalarMapping {
                 throw mismatch("a number of nanoseconds since 1970", json, path)
             }
             guard let value = number.int64 else {
-                throw JSONInputError(.outOfRange, path: path(),
-                                     "timestamp \(number) is not an integer number of nanoseconds within Int64")
+                throw JSONInputError(
+                    .outOfRange, path: path(),
+                    "timestamp \(number) is not an integer number of nanoseconds within Int64")
             }
             return .fixed64(UInt64(bitPattern: value))
         }
@@ -133,16 +137,20 @@ enum ScalarMapping {
         }
     }
 
-    private static func signedInteger(_ type: ScalarType, _ json: JSONValue, _ path: () -> String) throws(JSONInputError) -> Int64 {
+    private static func signedInteger(_ type: ScalarType, _ json: JSONValue, _ path: () -> String) throws(JSONInputError) -> Int64
+    {
         guard case .number(let number) = json else { throw mismatch("an integer", json, path) }
         guard let range = type.integerRange, let value = number.int64, value >= range.min,
-              value >= 0 ? UInt64(value) <= range.max : true else {
+            value >= 0 ? UInt64(value) <= range.max : true
+        else {
             throw outOfRange(type, number, path)
         }
         return value
     }
 
-    private static func unsignedInteger(_ type: ScalarType, _ json: JSONValue, _ path: () -> String) throws(JSONInputError) -> UInt64 {
+    private static func unsignedInteger(_ type: ScalarType, _ json: JSONValue, _ path: () -> String) throws(JSONInputError)
+        -> UInt64
+    {
         guard case .number(let number) = json else { throw mismatch("an integer", json, path) }
         guard let range = type.integerRange, let value = number.uint64, value <= range.max else {
             throw outOfRange(type, number, path)
@@ -168,8 +176,9 @@ enum ScalarMapping {
             return value
         case .string(let text):
             guard let value = JSONValue.nonFiniteDouble(named: text) else {
-                throw JSONInputError(.invalidValue, path: path(),
-                                     "\(quoted(text)) is not a number; only \"NaN\", \"Infinity\" and \"-Infinity\" may be strings")
+                throw JSONInputError(
+                    .invalidValue, path: path(),
+                    "\(quoted(text)) is not a number; only \"NaN\", \"Infinity\" and \"-Infinity\" may be strings")
             }
             return value
         default:
@@ -192,7 +201,6 @@ enum ScalarMapping {
         }
     }
 
-
     /// Parses `8-4-4-4-12` hexadecimal (either case) into 16 bytes.
     static func uuidBytes(_ text: String) -> [UInt8]? {
         let utf8 = Array(text.utf8)
@@ -207,7 +215,9 @@ enum ScalarMapping {
                 continue
             }
             // safe because: utf8.count == 36 and index + 1 < 36 is checked first.
-            guard index + 1 < 36, let high = Hex.value(of: utf8[index]), let low = Hex.value(of: utf8[index + 1]) else { return nil }
+            guard index + 1 < 36, let high = Hex.value(of: utf8[index]), let low = Hex.value(of: utf8[index + 1]) else {
+                return nil
+            }
             bytes.append(high << 4 | low)
             index += 2
         }

@@ -1,5 +1,5 @@
-import GroupWireCapture
 import GroupWire
+import GroupWireCapture
 import GroupWireCompression
 
 /// What inspection found at one place in a frame file: a valid frame with its header
@@ -45,8 +45,9 @@ public struct FrameInspection: Sendable {
     ///   - decompressor: decompresses compressed bodies to dump them; nil reports each
     ///     compressed body as not dumped.
     public init(_ fileEvent: FrameFileEvent, limits: Limits = .default, decompressor: PayloadCompressor?) {
-        self.init(event: fileEvent.event, location: fileEvent.location, errorLocation: fileEvent.errorLocation,
-                  header: fileEvent.header, limits: limits, decompressor: decompressor)
+        self.init(
+            event: fileEvent.event, location: fileEvent.location, errorLocation: fileEvent.errorLocation,
+            header: fileEvent.header, limits: limits, decompressor: decompressor)
     }
 
     /// Inspects one stream event.
@@ -57,8 +58,10 @@ public struct FrameInspection: Sendable {
     ///   - header: the frame's header fields as stored, for a valid frame.
     ///   - limits: the limits payload dumps are checked against.
     ///   - decompressor: decompresses compressed bodies to dump them.
-    init(event: FrameStreamEvent, location: HexDump.Location?, errorLocation: HexDump.Location?, header: FrameHeaderFields?,
-         limits: Limits, decompressor: PayloadCompressor?) {
+    init(
+        event: FrameStreamEvent, location: HexDump.Location?, errorLocation: HexDump.Location?, header: FrameHeaderFields?,
+        limits: Limits, decompressor: PayloadCompressor?
+    ) {
         offset = event.offset
         length = event.length
         self.location = location

@@ -1,5 +1,5 @@
-import GroupWireCapture
 import GroupWire
+import GroupWireCapture
 import GroupWireJSON
 
 /// Renders inspection entries one at a time, so a report can be printed while the frames
@@ -94,7 +94,8 @@ public struct InspectionRenderer: Sendable {
     public func end(byteCount: Int) -> String {
         switch style {
         case .text:
-            return "summary: \(frameCount) valid frame\(frameCount == 1 ? "" : "s"), \(invalidCount) invalid, \(byteCount) byte\(byteCount == 1 ? "" : "s")\n"
+            return
+                "summary: \(frameCount) valid frame\(frameCount == 1 ? "" : "s"), \(invalidCount) invalid, \(byteCount) byte\(byteCount == 1 ? "" : "s")\n"
         case .json:
             return (frameCount + invalidCount == 0 ? "]" : "\n  ]")
                 + ",\n  \"byteCount\": \(byteCount),\n  \"frameCount\": \(frameCount),\n  \"invalidCount\": \(invalidCount)\n}\n"
@@ -110,7 +111,9 @@ public struct InspectionRenderer: Sendable {
         }
         lines.append(headerLine(index, entry, frame))
         if let delivery = frame.delivery {
-            lines.append("  delivery: \(delivery.isReliable ? "reliable" : "unreliable") stream \(delivery.stream) (incarnation \(delivery.incarnation)), sequence \(delivery.sequence)")
+            lines.append(
+                "  delivery: \(delivery.isReliable ? "reliable" : "unreliable") stream \(delivery.stream) (incarnation \(delivery.incarnation)), sequence \(delivery.sequence)"
+            )
         }
         if let session = frame.session {
             lines.append("  session: \(session)")

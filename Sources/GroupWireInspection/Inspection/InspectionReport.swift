@@ -1,5 +1,5 @@
-import GroupWireCapture
 import GroupWire
+import GroupWireCapture
 import GroupWireCompression
 import GroupWireJSON
 
@@ -71,4 +71,3 @@ public struct InspectionReport: Sendable {
         return text + renderer.end(byteCount: byteCount)
     }
 }
-

@@ -203,14 +203,16 @@ public struct CaptureValidator {
         if senders.insert(route.sender).inserted { summary.senders = senders.count }
 
         if let delivery = frame.delivery {
-            let (repeated, sequenceProblems) = checkSequence(delivery, route: route, checksum: fileEvent.header?.crc32c ?? 0,
-                                                             number: number, offset: event.offset)
+            let (repeated, sequenceProblems) = checkSequence(
+                delivery, route: route, checksum: fileEvent.header?.crc32c ?? 0,
+                number: number, offset: event.offset)
             problems += sequenceProblems
             if repeated { return problems }
         }
         if frame.kind != .control {
-            problems += checkAgreement(frame, version: fileEvent.header?.version ?? 1, route: route, length: event.length, number: number,
-                                       offset: event.offset)
+            problems += checkAgreement(
+                frame, version: fileEvent.header?.version ?? 1, route: route, length: event.length, number: number,
+                offset: event.offset)
         }
         let result = pipeline.receive(frame, from: participant(for: route))
         for drop in result.drops {
@@ -218,20 +220,25 @@ public struct CaptureValidator {
         }
         if let rejection = result.rejection {
             let fragmentKinds: [WireError.Kind] = [.invalidFragment, .limitExceeded]
-            let kind: ValidationProblem.Kind = frame.kind == .fragment && fragmentKinds.contains(rejection.kind) ? .fragment : .compression
-            problems.append(ValidationProblem(kind, frame: number, offset: event.offset, "\(rejection.kind): \(rejection.context)"))
+            let kind: ValidationProblem.Kind =
+                frame.kind == .fragment && fragmentKinds.contains(rejection.kind) ? .fragment : .compression
+            problems.append(
+                ValidationProblem(kind, frame: number, offset: event.offset, "\(rejection.kind): \(rejection.context)"))
         }
         guard let message = result.message else { return problems }
         // Offsets of payload problems: in the input for a whole uncompressed frame, else the frame's.
-        let bodyStart = message.compression == nil && frame.kind != .fragment ? event.offset + event.length - 4 - message.payloadCount : nil
+        let bodyStart =
+            message.compression == nil && frame.kind != .fragment ? event.offset + event.length - 4 - message.payloadCount : nil
         if message.kind == .control {
             problems += checkControl(message, sender: route.sender, number: number, offset: event.offset, bodyStart: bodyStart)
         } else {
-            let (payloadProblems, value) = checkPayload(message, sender: route.sender, number: number, offset: event.offset, bodyStart: bodyStart)
+            let (payloadProblems, value) = checkPayload(
+                message, sender: route.sender, number: number, offset: event.offset, bodyStart: bodyStart)
             problems += payloadProblems
             if let (name, json) = value {
                 decoded = DecodedMessage(
-                    frame: number, offset: event.offset, timestamp: record?.timestamp, sender: route.sender, receiver: route.receiver,
+                    frame: number, offset: event.offset, timestamp: record?.timestamp, sender: route.sender,
+                    receiver: route.receiver,
                     room: record?.room ?? "", session: message.session, typeID: message.typeID, typeName: name,
                     wasCompressed: message.compression != nil, wasFragmented: frame.kind == .fragment, valueJSON: json)
             }
@@ -252,16 +259,22 @@ public struct CaptureValidator {
         var problems: [ValidationProblem] = []
         if pipeline.partialMessageCount > 0 {
             let count = pipeline.partialMessageCount
-            problems.append(ValidationProblem(.fragment, frame: nil, offset: nil,
-                "the input ends inside \(count) fragmented message\(count == 1 ? "" : "s") whose fragments are not all there"))
+            problems.append(
+                ValidationProblem(
+                    .fragment, frame: nil, offset: nil,
+                    "the input ends inside \(count) fragmented message\(count == 1 ? "" : "s") whose fragments are not all there")
+            )
         }
         for (key, state) in streams.sorted(by: { $0.value.firstFrame < $1.value.firstFrame }) where key.stream & 1 == 1 {
             // Every held sequence is past `through`, so the highest is at least through + 1.
             let held = state.above.keys.sorted()
             guard let highest = held.last, highest - state.through > 1 else { continue }
-            problems.append(ValidationProblem(.sequence, frame: nil, offset: nil,
-                "reliable stream \(key.stream) \(describe(key.route)) never shows "
-                    + "\(Self.holes(after: state.through, through: highest - 1, held: held.dropLast())) (seen up to \(highest))"))
+            problems.append(
+                ValidationProblem(
+                    .sequence, frame: nil, offset: nil,
+                    "reliable stream \(key.stream) \(describe(key.route)) never shows "
+                        + "\(Self.holes(after: state.through, through: highest - 1, held: held.dropLast())) (seen up to \(highest))"
+                ))
         }
         summary.problems += problems.count
         return problems
@@ -313,12 +326,26 @@ public struct CaptureValidator {
         }
         if let seen {
             if !reliable {
-                return (true, [ValidationProblem(.sequence, frame: number, offset: offset,
-                    "unreliable stream \(delivery.stream) \(describe(route)) repeats sequence \(sequence); unreliable frames are never sent twice")])
+                return (
+                    true,
+                    [
+                        ValidationProblem(
+                            .sequence, frame: number, offset: offset,
+                            "unreliable stream \(delivery.stream) \(describe(route)) repeats sequence \(sequence); unreliable frames are never sent twice"
+                        )
+                    ]
+                )
             }
             if seen != checksum {
-                return (true, [ValidationProblem(.sequence, frame: number, offset: offset,
-                    "reliable stream \(delivery.stream) \(describe(route)) repeats sequence \(sequence) with different bytes")])
+                return (
+                    true,
+                    [
+                        ValidationProblem(
+                            .sequence, frame: number, offset: offset,
+                            "reliable stream \(delivery.stream) \(describe(route)) repeats sequence \(sequence) with different bytes"
+                        )
+                    ]
+                )
             }
             summary.retransmissions += 1
             return (true, [])
@@ -340,9 +367,11 @@ public struct CaptureValidator {
             // The held sequences up to the target, in order: the holes are the gaps between
             // them, never enumerated one by one (a sequence can jump by 2^40).
             let held = state.above.keys.filter { $0 <= target }.sorted()
-            problems.append(ValidationProblem(.sequence, frame: number, offset: offset,
-                "reliable stream \(delivery.stream) \(describe(route)) moved \(Self.sequenceWindow) sequences past "
-                    + "\(Self.holes(after: state.through, through: target, held: held)) without them"))
+            problems.append(
+                ValidationProblem(
+                    .sequence, frame: number, offset: offset,
+                    "reliable stream \(delivery.stream) \(describe(route)) moved \(Self.sequenceWindow) sequences past "
+                        + "\(Self.holes(after: state.through, through: target, held: held)) without them"))
             for sequence in held {
                 if let checksum = state.above.removeValue(forKey: sequence) { state.recent[sequence] = checksum }
             }
@@ -367,8 +396,9 @@ public struct CaptureValidator {
         let payload = message.payload
         func problem(_ error: WireError, _ what: String) -> ValidationProblem {
             let at = error.offset.map { ($0) + (bodyStart ?? 0) }
-            return ValidationProblem(.control, frame: number, offset: bodyStart == nil ? offset : at ?? offset,
-                                     "\(what): \(error.kind)\(error.offset.map { " at body offset \($0)" } ?? ""): \(error.context)")
+            return ValidationProblem(
+                .control, frame: number, offset: bodyStart == nil ? offset : at ?? offset,
+                "\(what): \(error.kind)\(error.offset.map { " at body offset \($0)" } ?? ""): \(error.context)")
         }
         if message.typeID == Hello.controlID {
             summary.hellos += 1
@@ -387,7 +417,11 @@ public struct CaptureValidator {
         }
         do throws(WireError) {
             if try ControlFrameCheck.describe(controlID: message.typeID, payload: payload, limits: limits) == nil {
-                return [ValidationProblem(.control, frame: number, offset: offset, "control id \(message.typeID) is reserved (Spec/FORMAT.md, \"Control ids\")")]
+                return [
+                    ValidationProblem(
+                        .control, frame: number, offset: offset,
+                        "control id \(message.typeID) is reserved (Spec/FORMAT.md, \"Control ids\")")
+                ]
             }
             return []
         } catch {
@@ -404,12 +438,22 @@ public struct CaptureValidator {
         let codec = specs[index].codec
         if let verdict = receiving[message.typeID], !verdict.isReadable {
             let kind: ValidationProblem.Kind = verdict == .unknown ? .unknownType : .schema
-            return ([ValidationProblem(kind, frame: number, offset: offset,
-                "type id \(message.typeID): the sender's hello announced a schema the spec reads as \(verdict)")], nil)
+            return (
+                [
+                    ValidationProblem(
+                        kind, frame: number, offset: offset,
+                        "type id \(message.typeID): the sender's hello announced a schema the spec reads as \(verdict)")
+                ], nil
+            )
         }
         guard let declaration = codec.message(typeID: message.typeID) else {
-            return ([ValidationProblem(.unknownType, frame: number, offset: offset,
-                "type id \(message.typeID) is not a message of \(codec.spec.package?.name ?? "the spec")")], nil)
+            return (
+                [
+                    ValidationProblem(
+                        .unknownType, frame: number, offset: offset,
+                        "type id \(message.typeID) is not a message of \(codec.spec.package?.name ?? "the spec")")
+                ], nil
+            )
         }
         do throws(WireError) {
             var json: [UInt8] = []
@@ -425,8 +469,13 @@ public struct CaptureValidator {
         } catch {
             let at = bodyStart.flatMap { start in error.offset.map { $0 + start } }
             let inside = bodyStart == nil ? error.offset.map { " at payload offset \($0)" } ?? "" : ""
-            return ([ValidationProblem(.payload, frame: number, offset: at ?? offset,
-                "\(declaration.name) (type id \(message.typeID)): \(error.kind)\(inside): \(error.context)")], nil)
+            return (
+                [
+                    ValidationProblem(
+                        .payload, frame: number, offset: at ?? offset,
+                        "\(declaration.name) (type id \(message.typeID)): \(error.kind)\(inside): \(error.context)")
+                ], nil
+            )
         }
     }
 
@@ -436,7 +485,8 @@ public struct CaptureValidator {
         let key = sender ?? CaptureRecord.noParticipant
         if let known = verdicts[key] { return known }
         guard let schema = hellos[key]?.schema else { return (0, [:]) }
-        let index = specs.firstIndex { $0.schema?.fingerprint == schema.fingerprint }
+        let index =
+            specs.firstIndex { $0.schema?.fingerprint == schema.fingerprint }
             ?? specs.firstIndex { $0.schema?.package == schema.package && $0.schema?.version == schema.version }
             ?? 0
         var receiving: [UInt64: TypeVerdict] = [:]
@@ -447,8 +497,11 @@ public struct CaptureValidator {
         return (index, receiving)
     }
 
-    private mutating func checkAgreement(_ frame: Frame, version frameVersion: UInt8, route: Route, length: Int, number: Int, offset: Int) -> [ValidationProblem] {
-        guard let sender = route.sender, let receiver = route.receiver, let mine = hellos[sender], let theirs = hellos[receiver] else { return [] }
+    private mutating func checkAgreement(
+        _ frame: Frame, version frameVersion: UInt8, route: Route, length: Int, number: Int, offset: Int
+    ) -> [ValidationProblem] {
+        guard let sender = route.sender, let receiver = route.receiver, let mine = hellos[sender], let theirs = hellos[receiver]
+        else { return [] }
         let agreement: Agreement
         if let known = agreements[route] {
             agreement = known
@@ -458,32 +511,46 @@ public struct CaptureValidator {
         }
         let between = describe(route)
         guard agreement.isAgreed, let version = agreement.envelopeVersion else {
-            return [ValidationProblem(.agreement, frame: number, offset: offset,
-                "a \(frame.kind) frame \(between), whose hellos did not agree (\(agreement.status))")]
+            return [
+                ValidationProblem(
+                    .agreement, frame: number, offset: offset,
+                    "a \(frame.kind) frame \(between), whose hellos did not agree (\(agreement.status))")
+            ]
         }
         var problems: [ValidationProblem] = []
         if frameVersion != version {
-            problems.append(ValidationProblem(.agreement, frame: number, offset: offset,
-                "envelope version \(frameVersion) \(between); their hellos agreed on \(version)"))
+            problems.append(
+                ValidationProblem(
+                    .agreement, frame: number, offset: offset,
+                    "envelope version \(frameVersion) \(between); their hellos agreed on \(version)"))
         }
         if length > agreement.sending.maxFrameSize {
-            problems.append(ValidationProblem(.agreement, frame: number, offset: offset,
-                "a frame of \(length) bytes \(between), over the \(agreement.sending.maxFrameSize) the receiver's hello accepts"))
+            problems.append(
+                ValidationProblem(
+                    .agreement, frame: number, offset: offset,
+                    "a frame of \(length) bytes \(between), over the \(agreement.sending.maxFrameSize) the receiver's hello accepts"
+                ))
         }
         if let compression = frame.compression {
             if agreement.sending.codec != compression.codec {
                 let agreed = agreement.sending.codec.map { "codec \($0)" } ?? "no compression"
-                problems.append(ValidationProblem(.agreement, frame: number, offset: offset,
-                    "compressed with codec \(compression.codec) \(between); their hellos agreed on \(agreed)"))
+                problems.append(
+                    ValidationProblem(
+                        .agreement, frame: number, offset: offset,
+                        "compressed with codec \(compression.codec) \(between); their hellos agreed on \(agreed)"))
             } else if compression.dictionaryID != 0, compression.dictionaryID != agreement.sending.dictionaryID {
-                problems.append(ValidationProblem(.agreement, frame: number, offset: offset,
-                    "compressed with dictionary \(compression.dictionaryID) \(between); their hellos agreed on "
-                        + (agreement.sending.dictionaryID == 0 ? "none" : "dictionary \(agreement.sending.dictionaryID)")))
+                problems.append(
+                    ValidationProblem(
+                        .agreement, frame: number, offset: offset,
+                        "compressed with dictionary \(compression.dictionaryID) \(between); their hellos agreed on "
+                            + (agreement.sending.dictionaryID == 0 ? "none" : "dictionary \(agreement.sending.dictionaryID)")))
             }
         }
         if let type = agreement.type(frame.typeID), let verdict = type.sending, !verdict.isReadable {
-            problems.append(ValidationProblem(.agreement, frame: number, offset: offset,
-                "type \(type.name) (type id \(frame.typeID)) \(between), which the receiver's hello reads as \(verdict)"))
+            problems.append(
+                ValidationProblem(
+                    .agreement, frame: number, offset: offset,
+                    "type \(type.name) (type id \(frame.typeID)) \(between), which the receiver's hello reads as \(verdict)"))
         }
         return problems
     }

@@ -61,12 +61,16 @@ public struct Agreement: Sendable, Hashable {
         dictionaryConflicts = Self.conflicts(local, remote)
         types = TypeAgreement.all(local: local.schema, remote: remote.schema)
         if envelopeVersion == nil {
-            status = .incompatible(NegotiationFailure(
-                .noCommonVersion,
-                "envelope versions \(Self.text(local.envelopeVersions)) here and \(Self.text(remote.envelopeVersions)) there do not overlap"))
+            status = .incompatible(
+                NegotiationFailure(
+                    .noCommonVersion,
+                    "envelope versions \(Self.text(local.envelopeVersions)) here and \(Self.text(remote.envelopeVersions)) there do not overlap"
+                ))
         } else if let mine = local.schema, let theirs = remote.schema, mine.package != theirs.package {
-            status = .incompatible(NegotiationFailure(
-                .otherPackage, "this peer speaks \(mine.package) \(mine.version), the other \(theirs.package) \(theirs.version)"))
+            status = .incompatible(
+                NegotiationFailure(
+                    .otherPackage,
+                    "this peer speaks \(mine.package) \(mine.version), the other \(theirs.package) \(theirs.version)"))
         } else {
             status = .agreed
         }
@@ -92,8 +96,9 @@ public struct Agreement: Sendable, Hashable {
             dictionaryID = offered.dictionaries.first { accepted.dictionaries.contains($0) }?.id ?? 0
             break
         }
-        return Direction(codec: codec, dictionaryID: dictionaryID, maxFrameSize: reader.maxFrameSize,
-                         maxMessageSize: reader.maxMessageSize)
+        return Direction(
+            codec: codec, dictionaryID: dictionaryID, maxFrameSize: reader.maxFrameSize,
+            maxMessageSize: reader.maxMessageSize)
     }
 
     private static func conflicts(_ local: Hello, _ remote: Hello) -> [UInt32] {

@@ -83,6 +83,16 @@ public struct NegotiationEngine<Peer: Hashable & Sendable>: Sendable {
         helloBody = try hello.payload(limits: configuration.limits)
     }
 
+    /// An engine that never negotiates, for a participant whose own hello could not be
+    /// made: it announces version 1 and nothing else, and its owner refuses every send.
+    package static var inert: NegotiationEngine { NegotiationEngine() }
+
+    private init() {
+        configuration = Configuration()
+        hello = Hello()
+        helloBody = [0x08, 0x01, 0x10, 0x01]  // Hello(): field 1 = 1, field 2 = 1.
+    }
+
     /// The state of negotiation with `peer`, nil for a peer never seen (or gone).
     public func state(of peer: Peer) -> PeerState? {
         peers[peer]?.state

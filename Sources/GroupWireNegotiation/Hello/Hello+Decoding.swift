@@ -18,7 +18,8 @@ extension Hello {
     ///   and the payload reader's errors (`truncated`, `typeMismatch`, `invalidUTF8`, ...).
     public init(payload: [UInt8], limits: HelloLimits = .default) throws(WireError) {
         guard payload.count <= limits.maxHelloSize else {
-            throw WireError(.limitExceeded, offset: 0, "a hello of \(payload.count) bytes is over maxHelloSize \(limits.maxHelloSize)")
+            throw WireError(
+                .limitExceeded, offset: 0, "a hello of \(payload.count) bytes is over maxHelloSize \(limits.maxHelloSize)")
         }
         var reader = HelloReader(payload: payload, limits: limits)
         self = try reader.read()
@@ -74,9 +75,11 @@ private struct HelloReader {
     init(payload: [UInt8], limits: HelloLimits) {
         self.payload = payload
         self.limits = limits
-        reader = PayloadReader(payload, limits: Limits(
-            maxMessageSize: limits.maxHelloSize, maxNestingDepth: 4, maxCollectionCount: limits.maxHelloSize,
-            maxStringLength: max(limits.maxNameLength, limits.maxStringLength), maxBytesLength: 0))
+        reader = PayloadReader(
+            payload,
+            limits: Limits(
+                maxMessageSize: limits.maxHelloSize, maxNestingDepth: 4, maxCollectionCount: limits.maxHelloSize,
+                maxStringLength: max(limits.maxNameLength, limits.maxStringLength), maxBytesLength: 0))
     }
 
     mutating func read() throws(WireError) -> Hello {
@@ -117,20 +120,25 @@ private struct HelloReader {
                     throw WireError(.limitExceeded, offset: keyOffset, "more than maxTypes \(limits.maxTypes) declarations")
                 }
                 let limits = limits
-                entries.append(try reader.readNested { (nested) throws(WireError) in try Self.readEntry(&nested, at: keyOffset, limits: limits) })
+                entries.append(
+                    try reader.readNested { (nested) throws(WireError) in
+                        try Self.readEntry(&nested, at: keyOffset, limits: limits)
+                    })
             default:
                 try reader.skip(key)
             }
         }
         guard let minVersion, let maxVersion else {
-            throw WireError(.missingField, offset: payload.count, "a hello needs its lowest (1) and highest (2) envelope versions")
+            throw WireError(
+                .missingField, offset: payload.count, "a hello needs its lowest (1) and highest (2) envelope versions")
         }
         if !entries.isEmpty && spec == nil {
             throw WireError(.missingField, offset: payload.count, "a hello with a schema table needs its spec (3)")
         }
         guard minVersion.value <= maxVersion.value else {
-            throw WireError(.invalidVersionRange, offset: maxVersion.offset,
-                            "envelope versions \(minVersion.value)...\(maxVersion.value) are upside down")
+            throw WireError(
+                .invalidVersionRange, offset: maxVersion.offset,
+                "envelope versions \(minVersion.value)...\(maxVersion.value) are upside down")
         }
         var seenCodecs: Set<UInt8> = []
         for (codec, offset, dictionaryOffsets) in codecs {
@@ -138,17 +146,22 @@ private struct HelloReader {
                 throw WireError(.duplicateCodec, offset: offset, "codec \(codec.codec) is listed twice")
             }
             var seenIDs: Set<UInt32> = []
-            for (dictionary, dictionaryOffset) in zip(codec.dictionaries, dictionaryOffsets) where !seenIDs.insert(dictionary.id).inserted {
-                throw WireError(.duplicateCodec, offset: dictionaryOffset, "dictionary \(dictionary.id) of codec \(codec.codec) is listed twice")
+            for (dictionary, dictionaryOffset) in zip(codec.dictionaries, dictionaryOffsets)
+            where !seenIDs.insert(dictionary.id).inserted {
+                throw WireError(
+                    .duplicateCodec, offset: dictionaryOffset,
+                    "dictionary \(dictionary.id) of codec \(codec.codec) is listed twice")
             }
         }
         var schema: HelloSchema?
         if let spec {
-            schema = try Self.schema(spec.package, spec.version, Fingerprint(value: spec.fingerprint), specFingerprintOffset: spec.fingerprintOffset,
-                                     entries: entries)
+            schema = try Self.schema(
+                spec.package, spec.version, Fingerprint(value: spec.fingerprint), specFingerprintOffset: spec.fingerprintOffset,
+                entries: entries)
         }
-        return Hello(envelopeVersions: minVersion.value...maxVersion.value, codecs: codecs.map(\.codec), maxFrameSize: maxFrameSize,
-                     maxMessageSize: maxMessageSize, schema: schema)
+        return Hello(
+            envelopeVersions: minVersion.value...maxVersion.value, codecs: codecs.map(\.codec), maxFrameSize: maxFrameSize,
+            maxMessageSize: maxMessageSize, schema: schema)
     }
 
     /// A varint in `range`, else `invalidValue` at its first byte.
@@ -156,11 +169,14 @@ private struct HelloReader {
         try Self.readRanged(&reader, range, what)
     }
 
-    private static func readRanged(_ reader: inout PayloadReader, _ range: ClosedRange<UInt64>, _ what: String) throws(WireError) -> UInt64 {
+    private static func readRanged(_ reader: inout PayloadReader, _ range: ClosedRange<UInt64>, _ what: String) throws(WireError)
+        -> UInt64
+    {
         let offset = reader.reader.position
         let value = try reader.readUInt()
         guard range.contains(value) else {
-            throw WireError(.invalidValue, offset: offset, "\(what) \(value) is outside \(range.lowerBound)...\(range.upperBound)")
+            throw WireError(
+                .invalidValue, offset: offset, "\(what) \(value) is outside \(range.lowerBound)...\(range.upperBound)")
         }
         return value
     }
@@ -204,13 +220,16 @@ private struct HelloReader {
             }
         }
         guard let package, let version, let fingerprint else {
-            throw WireError(.missingField, offset: reader.reader.position, "the spec needs its package (1), version (2) and fingerprint (3)")
+            throw WireError(
+                .missingField, offset: reader.reader.position, "the spec needs its package (1), version (2) and fingerprint (3)")
         }
         try checkPackageName(package, at: reader.reader.position)
         return (package, version, fingerprint.0, fingerprint.1)
     }
 
-    private static func readCodec(_ reader: inout PayloadReader, limits: HelloLimits) throws(WireError) -> (codec: HelloCodec, offsets: [Int]) {
+    private static func readCodec(_ reader: inout PayloadReader, limits: HelloLimits) throws(WireError) -> (
+        codec: HelloCodec, offsets: [Int]
+    ) {
         var codec: UInt8?
         var dictionaries: [HelloDictionary] = []
         var offsets: [Int] = []
@@ -224,29 +243,33 @@ private struct HelloReader {
             case 2:
                 try reader.expect(key, .lengthDelimited, field: "dictionary")
                 guard dictionaries.count < limits.maxDictionaries else {
-                    throw WireError(.limitExceeded, offset: keyOffset, "more than maxDictionaries \(limits.maxDictionaries) dictionaries")
+                    throw WireError(
+                        .limitExceeded, offset: keyOffset, "more than maxDictionaries \(limits.maxDictionaries) dictionaries")
                 }
-                dictionaries.append(try reader.readNested { (nested) throws(WireError) in
-                    var id: UInt32?
-                    var hash: UInt64?
-                    while let key = try nested.nextKey() {
-                        switch key.number {
-                        case 1:
-                            try nested.expect(key, .varint, field: "dictionary id")
-                            id = UInt32(try readRanged(&nested, 1...UInt64(UInt32.max), "dictionary id"))
-                        case 2:
-                            try nested.expect(key, .fixed64, field: "dictionary hash")
-                            hash = try readFixed64(&nested)
-                        default:
-                            try nested.skip(key)
+                dictionaries.append(
+                    try reader.readNested { (nested) throws(WireError) in
+                        var id: UInt32?
+                        var hash: UInt64?
+                        while let key = try nested.nextKey() {
+                            switch key.number {
+                            case 1:
+                                try nested.expect(key, .varint, field: "dictionary id")
+                                id = UInt32(try readRanged(&nested, 1...UInt64(UInt32.max), "dictionary id"))
+                            case 2:
+                                try nested.expect(key, .fixed64, field: "dictionary hash")
+                                hash = try readFixed64(&nested)
+                            default:
+                                try nested.skip(key)
+                            }
                         }
-                    }
-                    guard let id, let hash else {
-                        throw WireError(.missingField, offset: nested.reader.position, "a dictionary needs its id (1) and content hash (2)")
-                    }
-                    // The digest's bytes in digest order, read as a u64le: byte-swapped to the big-endian value.
-                    return HelloDictionary(id: id, contentHash: DictionaryHash(value: hash.byteSwapped))
-                })
+                        guard let id, let hash else {
+                            throw WireError(
+                                .missingField, offset: nested.reader.position,
+                                "a dictionary needs its id (1) and content hash (2)")
+                        }
+                        // The digest's bytes in digest order, read as a u64le: byte-swapped to the big-endian value.
+                        return HelloDictionary(id: id, contentHash: DictionaryHash(value: hash.byteSwapped))
+                    })
                 offsets.append(keyOffset)
             default:
                 try reader.skip(key)
@@ -263,14 +286,17 @@ private struct HelloReader {
         var codes: [UInt64] = []
         try reader.readPacked { (element) throws(WireError) in
             guard codes.count < limits.maxTypeCodes else {
-                throw WireError(.limitExceeded, offset: offset, "a type expression of more than maxTypeCodes \(limits.maxTypeCodes) codes")
+                throw WireError(
+                    .limitExceeded, offset: offset, "a type expression of more than maxTypeCodes \(limits.maxTypeCodes) codes")
             }
             codes.append(try element.readUInt())
         }
         return codes
     }
 
-    private static func readEntry(_ reader: inout PayloadReader, at offset: Int, limits: HelloLimits) throws(WireError) -> RawEntry {
+    private static func readEntry(_ reader: inout PayloadReader, at offset: Int, limits: HelloLimits) throws(WireError)
+        -> RawEntry
+    {
         var entry = RawEntry(offset: offset, end: 0)
         var reservedCount = 0
         while true {
@@ -292,12 +318,19 @@ private struct HelloReader {
             case 5, 6:
                 try reader.expect(key, .lengthDelimited, field: key.number == 5 ? "field" : "case")
                 guard entry.fields.count + entry.cases.count < limits.maxMembers else {
-                    throw WireError(.limitExceeded, offset: keyOffset, "more than maxMembers \(limits.maxMembers) fields or cases in one declaration")
+                    throw WireError(
+                        .limitExceeded, offset: keyOffset,
+                        "more than maxMembers \(limits.maxMembers) fields or cases in one declaration")
                 }
                 if key.number == 5 {
-                    entry.fields.append(try reader.readNested { (nested) throws(WireError) in try readField(&nested, at: keyOffset, limits: limits) })
+                    entry.fields.append(
+                        try reader.readNested { (nested) throws(WireError) in
+                            try readField(&nested, at: keyOffset, limits: limits)
+                        })
                 } else {
-                    entry.cases.append(try reader.readNested { (nested) throws(WireError) in try readCase(&nested, at: keyOffset, limits: limits) })
+                    entry.cases.append(
+                        try reader.readNested { (nested) throws(WireError) in try readCase(&nested, at: keyOffset, limits: limits)
+                        })
                 }
             case 7:
                 try reader.expect(key, .lengthDelimited, field: "reserved numbers")
@@ -305,18 +338,25 @@ private struct HelloReader {
                 var tooMany = false
                 let reservedSoFar = reservedCount
                 try reader.readPacked { (element) throws(WireError) in
-                    guard reservedSoFar + (values.count + 2) / 2 <= limits.maxReserved else { tooMany = true; _ = try element.readUInt(); return }
+                    guard reservedSoFar + (values.count + 2) / 2 <= limits.maxReserved else {
+                        tooMany = true; _ = try element.readUInt(); return
+                    }
                     values.append(try element.readUInt())
                 }
                 guard !tooMany else {
-                    throw WireError(.limitExceeded, offset: keyOffset, "more than maxReserved \(limits.maxReserved) reservations in one declaration")
+                    throw WireError(
+                        .limitExceeded, offset: keyOffset,
+                        "more than maxReserved \(limits.maxReserved) reservations in one declaration")
                 }
                 guard values.count % 2 == 0 else {
-                    throw WireError(.invalidValue, offset: keyOffset, "reserved numbers come in pairs (low, high); \(values.count) values")
+                    throw WireError(
+                        .invalidValue, offset: keyOffset, "reserved numbers come in pairs (low, high); \(values.count) values")
                 }
                 for index in stride(from: 0, to: values.count, by: 2) {
                     guard values[index] <= values[index + 1] else {
-                        throw WireError(.invalidValue, offset: keyOffset, "reserved range \(values[index])...\(values[index + 1]) is upside down")
+                        throw WireError(
+                            .invalidValue, offset: keyOffset,
+                            "reserved range \(values[index])...\(values[index + 1]) is upside down")
                     }
                     entry.reservedNumbers.append(values[index]...values[index + 1])
                 }
@@ -324,7 +364,9 @@ private struct HelloReader {
             case 8:
                 try reader.expect(key, .lengthDelimited, field: "reserved name")
                 guard reservedCount < limits.maxReserved else {
-                    throw WireError(.limitExceeded, offset: keyOffset, "more than maxReserved \(limits.maxReserved) reservations in one declaration")
+                    throw WireError(
+                        .limitExceeded, offset: keyOffset,
+                        "more than maxReserved \(limits.maxReserved) reservations in one declaration")
                 }
                 entry.reservedNames.append(try readIdentifier(&reader, limits: limits))
                 reservedCount += 1
@@ -339,7 +381,9 @@ private struct HelloReader {
         return entry
     }
 
-    private static func readField(_ reader: inout PayloadReader, at offset: Int, limits: HelloLimits) throws(WireError) -> RawField {
+    private static func readField(_ reader: inout PayloadReader, at offset: Int, limits: HelloLimits) throws(WireError)
+        -> RawField
+    {
         var field = RawField(offset: offset, end: 0)
         while true {
             let keyOffset = reader.reader.position
@@ -374,7 +418,8 @@ private struct HelloReader {
         return field
     }
 
-    private static func readCase(_ reader: inout PayloadReader, at offset: Int, limits: HelloLimits) throws(WireError) -> RawCase {
+    private static func readCase(_ reader: inout PayloadReader, at offset: Int, limits: HelloLimits) throws(WireError) -> RawCase
+    {
         var item = RawCase(offset: offset, end: 0)
         while true {
             let keyOffset = reader.reader.position
@@ -421,8 +466,10 @@ private struct HelloReader {
 
     // MARK: The table
 
-    private static func schema(_ package: String, _ version: UInt64, _ fingerprint: Fingerprint, specFingerprintOffset: Int,
-                               entries raw: [RawEntry]) throws(WireError) -> HelloSchema {
+    private static func schema(
+        _ package: String, _ version: UInt64, _ fingerprint: Fingerprint, specFingerprintOffset: Int,
+        entries raw: [RawEntry]
+    ) throws(WireError) -> HelloSchema {
         // Per entry: required fields and what its kind allows.
         for entry in raw {
             guard entry.name != nil, let kind = entry.kind else {
@@ -462,7 +509,8 @@ private struct HelloReader {
         for entry in raw where entry.kind == .message {
             let typeID = entry.typeID ?? 0
             if let first = seenIDs[typeID] {
-                throw WireError(.duplicateTypeID, offset: entry.offset, "'\(entry.name ?? "")' and '\(first)' both use type id \(typeID)")
+                throw WireError(
+                    .duplicateTypeID, offset: entry.offset, "'\(entry.name ?? "")' and '\(first)' both use type id \(typeID)")
             }
             seenIDs[typeID] = entry.name
         }
@@ -471,15 +519,20 @@ private struct HelloReader {
         var entries: [SchemaEntry] = []
         var offsets = SchemaOffsets(specFingerprint: specFingerprintOffset)
         for entry in raw {
-            var resolved = SchemaEntry(name: entry.name ?? "", kind: entry.kind ?? .struct, typeID: entry.typeID ?? 0,
-                                       fingerprint: entry.fingerprint.map { Fingerprint(value: $0.value) },
-                                       reservedNumbers: entry.reservedNumbers, reservedNames: entry.reservedNames, isImported: entry.isImported)
+            var resolved = SchemaEntry(
+                name: entry.name ?? "", kind: entry.kind ?? .struct, typeID: entry.typeID ?? 0,
+                fingerprint: entry.fingerprint.map { Fingerprint(value: $0.value) },
+                reservedNumbers: entry.reservedNumbers, reservedNames: entry.reservedNames, isImported: entry.isImported)
             for field in entry.fields {
                 let (codes, typeOffset) = field.type ?? ([], field.offset)
                 let type = try SchemaTypeCode.type(of: codes, names: names, offset: typeOffset)
-                let value = try field.defaultValue.map { (value) throws(WireError) in try defaultValue(value, type: type, raw: raw) }
-                resolved.fields.append(SchemaField(number: field.number ?? 0, name: field.name ?? "", type: type,
-                                                   isOptional: field.isOptional, defaultValue: value))
+                let value = try field.defaultValue.map { (value) throws(WireError) in
+                    try defaultValue(value, type: type, raw: raw)
+                }
+                resolved.fields.append(
+                    SchemaField(
+                        number: field.number ?? 0, name: field.name ?? "", type: type,
+                        isOptional: field.isOptional, defaultValue: value))
             }
             for item in entry.cases {
                 let payload = try item.payload.map { (payload) throws(WireError) in
@@ -498,10 +551,13 @@ private struct HelloReader {
     }
 
     /// A default, read as a value of the field's type in the payload encoding.
-    private static func defaultValue(_ raw: RawDefault, type: TypeRef, raw entries: [RawEntry]) throws(WireError) -> DefaultValue {
+    private static func defaultValue(_ raw: RawDefault, type: TypeRef, raw entries: [RawEntry]) throws(WireError) -> DefaultValue
+    {
         func expect(_ wireType: WireType) throws(WireError) {
             guard raw.wireType == wireType else {
-                throw WireError(.typeMismatch, offset: raw.offset, "the default of a \(type) field has wire type \(raw.wireType), expected \(wireType)")
+                throw WireError(
+                    .typeMismatch, offset: raw.offset,
+                    "the default of a \(type) field has wire type \(raw.wireType), expected \(wireType)")
             }
         }
         switch type {

@@ -88,8 +88,10 @@ public struct Hello: Sendable, Hashable {
             for entry in schema.entries { Self.write(entry, indexes: indexes, to: &writer) }
         }
         guard writer.bytes.count <= limits.maxHelloSize else {
-            throw WireError(.limitExceeded, offset: limits.maxHelloSize,
-                            "the hello takes \(writer.bytes.count) bytes, over maxHelloSize \(limits.maxHelloSize); a hello travels in one frame")
+            throw WireError(
+                .limitExceeded, offset: limits.maxHelloSize,
+                "the hello takes \(writer.bytes.count) bytes, over maxHelloSize \(limits.maxHelloSize); a hello travels in one frame"
+            )
         }
         return writer.bytes
     }

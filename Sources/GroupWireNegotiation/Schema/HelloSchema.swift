@@ -36,8 +36,9 @@ public struct HelloSchema: Sendable, Hashable {
         for declaration in spec.entry?.declarations ?? [] { names.formUnion(spec.closure(of: declaration.name)) }
         for message in spec.messages { names.formUnion(spec.closure(of: message.name)) }
         let entries = SchemaModel.entries(of: spec, names: names)
-        try self.init(package: package.name, version: package.version, fingerprint: spec.fingerprint, entries: entries,
-                      offsets: .zero(for: entries))
+        try self.init(
+            package: package.name, version: package.version, fingerprint: spec.fingerprint, entries: entries,
+            offsets: .zero(for: entries))
     }
 
     /// The table of the spec a generated message set was made from
@@ -48,7 +49,9 @@ public struct HelloSchema: Sendable, Hashable {
     ///   diagnostics in the context) or has no package line.
     public init<Messages: WireMessageSet>(messages: Messages.Type) throws(WireError) {
         guard let source = Messages.specSource else {
-            throw WireError(.invalidSchema, "\(Messages.self) carries no spec text: generate it from its .gwspec with this version of groupwire")
+            throw WireError(
+                .invalidSchema,
+                "\(Messages.self) carries no spec text: generate it from its .gwspec with this version of groupwire")
         }
         let compilation: SpecCompilation
         do throws(SpecError) {
@@ -65,18 +68,23 @@ public struct HelloSchema: Sendable, Hashable {
     /// A table read from a hello: builds and checks its model, then its fingerprints.
     /// - Throws: `invalidSchema` (a rule of the spec language), `fingerprintMismatch` (a
     ///   message's, in table order, then the spec's), at the offsets in `offsets`.
-    init(package: String, version: UInt64, fingerprint: Fingerprint, entries: [SchemaEntry], offsets: SchemaOffsets) throws(WireError) {
+    init(package: String, version: UInt64, fingerprint: Fingerprint, entries: [SchemaEntry], offsets: SchemaOffsets)
+        throws(WireError)
+    {
         let model = try SchemaModel.build(package: package, version: version, entries: entries, offsets: offsets)
         for (index, entry) in entries.enumerated() where entry.kind == .message {
             let computed = model.fingerprint(ofMessage: entry.name)
             guard computed == entry.fingerprint else {
-                throw WireError(.fingerprintMismatch, offset: offsets.fingerprints[index],
-                                "message '\(entry.name)' comes with fingerprint \(entry.fingerprint.map(\.description) ?? "none") but its schema gives \(computed.map(\.description) ?? "none")")
+                throw WireError(
+                    .fingerprintMismatch, offset: offsets.fingerprints[index],
+                    "message '\(entry.name)' comes with fingerprint \(entry.fingerprint.map(\.description) ?? "none") but its schema gives \(computed.map(\.description) ?? "none")"
+                )
             }
         }
         guard model.fingerprint == fingerprint else {
-            throw WireError(.fingerprintMismatch, offset: offsets.specFingerprint,
-                            "spec \(package) \(version) comes with fingerprint \(fingerprint) but its schema gives \(model.fingerprint)")
+            throw WireError(
+                .fingerprintMismatch, offset: offsets.specFingerprint,
+                "spec \(package) \(version) comes with fingerprint \(fingerprint) but its schema gives \(model.fingerprint)")
         }
         self.package = package
         self.version = version
@@ -92,7 +100,8 @@ public struct HelloSchema: Sendable, Hashable {
 
     /// Equal when package, version, fingerprint and entries are (the model follows from them).
     public static func == (lhs: HelloSchema, rhs: HelloSchema) -> Bool {
-        lhs.package == rhs.package && lhs.version == rhs.version && lhs.fingerprint == rhs.fingerprint && lhs.entries == rhs.entries
+        lhs.package == rhs.package && lhs.version == rhs.version && lhs.fingerprint == rhs.fingerprint
+            && lhs.entries == rhs.entries
     }
 
     /// Hashes what `==` compares.

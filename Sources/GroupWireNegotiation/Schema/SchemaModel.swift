@@ -34,44 +34,56 @@ enum SchemaModel {
 
     /// The checked model of `entries`.
     /// - Throws: `invalidSchema` at the offset of the first rule broken.
-    static func build(package: String, version: UInt64, entries: [SchemaEntry], offsets: SchemaOffsets) throws(WireError) -> SpecSet {
+    static func build(package: String, version: UInt64, entries: [SchemaEntry], offsets: SchemaOffsets) throws(WireError)
+        -> SpecSet
+    {
         var entryDeclarations: [TypeDecl] = []
         var importedDeclarations: [TypeDecl] = []
         for (index, entry) in entries.enumerated() {
             let file = entry.isImported ? importsPath : entryPath
             let at = location(offsets.entry[index], file: file)
-            let reserved = entry.reservedNumbers.isEmpty && entry.reservedNames.isEmpty
+            let reserved =
+                entry.reservedNumbers.isEmpty && entry.reservedNames.isEmpty
                 ? [] : [ReservedDecl(numberRanges: entry.reservedNumbers, names: entry.reservedNames, location: at)]
             let fields = entry.fields.enumerated().map { number, field in
                 FieldDecl(
                     number: field.number, name: field.name, type: field.type, isOptional: field.isOptional,
-                    defaultLiteral: field.defaultValue.map { literal($0, at: location(offsets.defaults[index][number], file: file)) },
+                    defaultLiteral: field.defaultValue.map {
+                        literal($0, at: location(offsets.defaults[index][number], file: file))
+                    },
                     location: location(offsets.fields[index][number], file: file),
                     typeLocation: location(offsets.fields[index][number], file: file))
             }
             let declaration: TypeDecl
             switch entry.kind {
             case .message:
-                declaration = .message(MessageDecl(name: entry.name, typeID: entry.typeID, fields: fields, reserved: reserved,
-                                                   location: at, typeIDLocation: at))
+                declaration = .message(
+                    MessageDecl(
+                        name: entry.name, typeID: entry.typeID, fields: fields, reserved: reserved,
+                        location: at, typeIDLocation: at))
             case .struct:
                 declaration = .struct(StructDecl(name: entry.name, fields: fields, reserved: reserved, location: at))
             case .enum:
-                declaration = .enum(EnumDecl(
-                    name: entry.name,
-                    cases: entry.cases.enumerated().map { number, item in
-                        EnumCaseDecl(number: item.number, name: item.name, location: location(offsets.cases[index][number], file: file))
-                    },
-                    reserved: reserved, location: at))
+                declaration = .enum(
+                    EnumDecl(
+                        name: entry.name,
+                        cases: entry.cases.enumerated().map { number, item in
+                            EnumCaseDecl(
+                                number: item.number, name: item.name, location: location(offsets.cases[index][number], file: file)
+                            )
+                        },
+                        reserved: reserved, location: at))
             case .union:
-                declaration = .union(UnionDecl(
-                    name: entry.name,
-                    cases: entry.cases.enumerated().map { number, item in
-                        let caseAt = location(offsets.cases[index][number], file: file)
-                        return UnionCaseDecl(number: item.number, name: item.name, payload: item.payload, location: caseAt,
-                                             payloadLocation: caseAt)
-                    },
-                    reserved: reserved, location: at))
+                declaration = .union(
+                    UnionDecl(
+                        name: entry.name,
+                        cases: entry.cases.enumerated().map { number, item in
+                            let caseAt = location(offsets.cases[index][number], file: file)
+                            return UnionCaseDecl(
+                                number: item.number, name: item.name, payload: item.payload, location: caseAt,
+                                payloadLocation: caseAt)
+                        },
+                        reserved: reserved, location: at))
             }
             if entry.isImported { importedDeclarations.append(declaration) } else { entryDeclarations.append(declaration) }
         }
@@ -88,7 +100,8 @@ enum SchemaModel {
         }
         let compilation = SpecCompiler().check(files: files)
         if let first = compilation.errors.min(by: { $0.location.column < $1.location.column }) {
-            throw WireError(.invalidSchema, offset: first.location.column - 1, "the schema table is not a valid spec: \(first.message)")
+            throw WireError(
+                .invalidSchema, offset: first.location.column - 1, "the schema table is not a valid spec: \(first.message)")
         }
         return compilation.spec
     }
@@ -97,8 +110,10 @@ enum SchemaModel {
     private static func literal(_ value: DefaultValue, at location: SourceLocation) -> Literal {
         switch value {
         case .bool(let flag): Literal(kind: .bool(flag), text: String(flag), location: location)
-        case .signed(let number): Literal(kind: .integer(negative: number < 0, magnitude: number.magnitude), text: String(number), location: location)
-        case .unsigned(let number): Literal(kind: .integer(negative: false, magnitude: number), text: String(number), location: location)
+        case .signed(let number):
+            Literal(kind: .integer(negative: number < 0, magnitude: number.magnitude), text: String(number), location: location)
+        case .unsigned(let number):
+            Literal(kind: .integer(negative: false, magnitude: number), text: String(number), location: location)
         case .float(let number): Literal(kind: .float(number), text: String(number), location: location)
         case .string(let text): Literal(kind: .string(text), text: "\"\(text)\"", location: location)
         case .enumCase(let name, _): Literal(kind: .identifier(name), text: name, location: location)
@@ -130,8 +145,9 @@ enum SchemaModel {
                 entry.cases = decl.casesByNumber.map { SchemaCase(number: $0.number, name: $0.name, payload: $0.payload) }
             }
             entry.fields = declaration.fields.sorted { $0.number < $1.number }.map { field in
-                SchemaField(number: field.number, name: field.name, type: field.type, isOptional: field.isOptional,
-                            defaultValue: field.defaultValue.flatMap { isZero($0, type: field.type) ? nil : $0 })
+                SchemaField(
+                    number: field.number, name: field.name, type: field.type, isOptional: field.isOptional,
+                    defaultValue: field.defaultValue.flatMap { isZero($0, type: field.type) ? nil : $0 })
             }
             return entry
         }

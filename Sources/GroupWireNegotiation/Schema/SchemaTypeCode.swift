@@ -6,7 +6,8 @@ import GroupWireSpec
 /// declaration at index i of the table.
 enum SchemaTypeCode {
     static let scalars: [ScalarType] = [
-        .bool, .int8, .int16, .int32, .int64, .uint8, .uint16, .uint32, .uint64, .float32, .float64, .string, .bytes, .uuid, .timestamp,
+        .bool, .int8, .int16, .int32, .int64, .uint8, .uint16, .uint32, .uint64, .float32, .float64, .string, .bytes, .uuid,
+        .timestamp,
     ]
     static let array: UInt64 = 16
     static let map: UInt64 = 17
@@ -42,7 +43,9 @@ enum SchemaTypeCode {
             case firstDeclaration...:
                 let index = code - firstDeclaration
                 guard index < UInt64(names.count) else {
-                    throw WireError(.invalidValue, offset: offset, "type code \(code) names declaration \(index), but the table has \(names.count)")
+                    throw WireError(
+                        .invalidValue, offset: offset,
+                        "type code \(code) names declaration \(index), but the table has \(names.count)")
                 }
                 return .named(names[Int(index)])
             default:
@@ -51,7 +54,8 @@ enum SchemaTypeCode {
         }
         let type = try next()
         guard position == codes.count else {
-            throw WireError(.invalidValue, offset: offset, "the type expression has \(codes.count - position) codes after its type")
+            throw WireError(
+                .invalidValue, offset: offset, "the type expression has \(codes.count - position) codes after its type")
         }
         return type
     }

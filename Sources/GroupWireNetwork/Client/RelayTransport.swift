@@ -68,7 +68,8 @@ public final class RelayTransport: Transport {
         let state = Mutex(State())
     }
 
-    private init(welcome: RelayWelcome, events: AsyncStream<TransportEvent>, shared: Shared, reconnects: Bool, clock: TimerClock) {
+    private init(welcome: RelayWelcome, events: AsyncStream<TransportEvent>, shared: Shared, reconnects: Bool, clock: TimerClock)
+    {
         self.welcome = welcome
         self.clock = clock
         localParticipant = ParticipantID(uuid: welcome.you.id)
@@ -106,7 +107,8 @@ public final class RelayTransport: Transport {
         } catch {
             throw RelayConnectError(status: nil, reason: "TLS: \(error)")
         }
-        let dialer = Dialer(host: host, port: port, token: token, inSubprotocol: inSubprotocol, tls: context, group: group, clock: clock)
+        let dialer = Dialer(
+            host: host, port: port, token: token, inSubprotocol: inSubprotocol, tls: context, group: group, clock: clock)
         // The socket, once there is one, so that a timeout can close it (which fails
         // whatever waits on it; a future's wait cannot be cancelled otherwise).
         let socket = SocketBox()
@@ -120,7 +122,9 @@ public final class RelayTransport: Transport {
             let channel = try await dialer.dial(socket: socket)
             return try await start(channel, dialer: dialer, reconnect: reconnect)
         } catch {
-            if socket.didTimeOut { throw RelayConnectError(status: nil, reason: "no welcome from \(host):\(port) within \(timeout)") }
+            if socket.didTimeOut {
+                throw RelayConnectError(status: nil, reason: "no welcome from \(host):\(port) within \(timeout)")
+            }
             throw error
         }
     }
@@ -145,13 +149,17 @@ public final class RelayTransport: Transport {
                             pending = nil
                         }
                         if let waiting = pending {
-                            if case .failed(let error) = ending { waiting.resume(throwing: error) } else {
-                                waiting.resume(throwing: RelayConnectError(status: nil, reason: "the relay closed before its welcome"))
+                            if case .failed(let error) = ending {
+                                waiting.resume(throwing: error)
+                            } else {
+                                waiting.resume(
+                                    throwing: RelayConnectError(status: nil, reason: "the relay closed before its welcome"))
                             }
                             pending = nil
                             break
                         }
-                        guard let reconnect, case .lost = ending, let next = await Self.again(dialer, reconnect, shared: shared) else { break }
+                        guard let reconnect, case .lost = ending, let next = await Self.again(dialer, reconnect, shared: shared)
+                        else { break }
                         channel = next
                     }
                     let members = shared.state.withLock { state -> Set<ParticipantID> in
@@ -185,7 +193,8 @@ public final class RelayTransport: Transport {
     /// Reads one connection until it ends: the welcome (membership brought up to date
     /// with it, then `welcomed`), deliveries and membership as events.
     private static func read(
-        _ channel: NIOAsyncChannel<WebSocketFrame, WebSocketFrame>, shared: Shared, events: AsyncStream<TransportEvent>.Continuation,
+        _ channel: NIOAsyncChannel<WebSocketFrame, WebSocketFrame>, shared: Shared,
+        events: AsyncStream<TransportEvent>.Continuation,
         welcomed: (RelayWelcome) -> Void
     ) async -> Ending {
         var welcome: RelayWelcome?
@@ -226,7 +235,8 @@ public final class RelayTransport: Transport {
                     }
                     Self.handle(message, shared: shared, events: events)
                 }
-                return welcome == nil ? .failed(RelayConnectError(status: nil, reason: "the relay closed before its welcome")) : .lost
+                return welcome == nil
+                    ? .failed(RelayConnectError(status: nil, reason: "the relay closed before its welcome")) : .lost
             }
         } catch {
             return welcome == nil ? .failed(error) : .lost
@@ -235,7 +245,9 @@ public final class RelayTransport: Transport {
 
     /// Makes a lost connection again: attempts with doubling pauses until one is welcomed,
     /// the transport is closed, the relay refuses, or ``RelayReconnect/within`` has passed.
-    private static func again(_ dialer: Dialer, _ policy: RelayReconnect, shared: Shared) async -> NIOAsyncChannel<WebSocketFrame, WebSocketFrame>? {
+    private static func again(_ dialer: Dialer, _ policy: RelayReconnect, shared: Shared) async -> NIOAsyncChannel<
+        WebSocketFrame, WebSocketFrame
+    >? {
         shared.state.withLock { $0.link = nil }
         let clock = dialer.clock
         let deadline = clock.now() + policy.within
@@ -306,7 +318,8 @@ public final class RelayTransport: Transport {
         }
         let message = RelayMessage.send(to: recipients.participants.map { $0.sorted().map(\.uuid) }, frame: bytes).encoded()
         do {
-            try await link.writer.write(WebSocketFrame(fin: true, opcode: .binary, maskKey: .random(), data: ByteBuffer(bytes: message)))
+            try await link.writer.write(
+                WebSocketFrame(fin: true, opcode: .binary, maskKey: .random(), data: ByteBuffer(bytes: message)))
         } catch {
             guard reconnects, !shared.state.withLock({ $0.closed }) else {
                 throw WireError(.transportClosed, "the relay connection has ended: \(error)")
@@ -326,7 +339,8 @@ public final class RelayTransport: Transport {
     /// Sends one relay message as it is, for tests of what the relay refuses.
     func sendUnchecked(_ message: [UInt8], asText: Bool = false) async throws {
         guard let link = shared.state.withLock({ $0.link }) else { throw WireError(.transportClosed, "not connected") }
-        try await link.writer.write(WebSocketFrame(fin: true, opcode: asText ? .text : .binary, maskKey: .random(), data: ByteBuffer(bytes: message)))
+        try await link.writer.write(
+            WebSocketFrame(fin: true, opcode: asText ? .text : .binary, maskKey: .random(), data: ByteBuffer(bytes: message)))
     }
 
     /// Ends the current connection abruptly, without a close frame, as a network fault
@@ -343,7 +357,8 @@ public final class RelayTransport: Transport {
             guard state.closed else { return nil }
             if let error = state.error { return "the relay closed the connection: \(error)" }
             if state.closing { return "this participant closed the connection" }
-            return reconnects ? "the connection to the relay was lost and not taken back within the reconnect period"
+            return reconnects
+                ? "the connection to the relay was lost and not taken back within the reconnect period"
                 : "the connection to the relay was lost"
         }
     }
@@ -380,8 +395,10 @@ public struct RelayReconnect: Sendable {
     public var attemptTimeout: Duration
 
     /// Creates a policy; every argument defaults to the documented default.
-    public init(within: Duration = .seconds(3), firstDelay: Duration = .milliseconds(50), maxDelay: Duration = .seconds(1),
-                attemptTimeout: Duration = .seconds(2)) {
+    public init(
+        within: Duration = .seconds(3), firstDelay: Duration = .milliseconds(50), maxDelay: Duration = .seconds(1),
+        attemptTimeout: Duration = .seconds(2)
+    ) {
         self.within = within
         self.firstDelay = firstDelay
         self.maxDelay = maxDelay
@@ -440,9 +457,10 @@ private struct Dialer: Sendable {
                             maxFrameSize: RelayTransport.largestMessage,
                             upgradePipelineHandler: { channel, _ in
                                 channel.eventLoop.makeCompletedFuture {
-                                    try channel.pipeline.syncOperations.addHandler(NIOWebSocketFrameAggregator(
-                                        minNonFinalFragmentSize: 0, maxAccumulatedFrameCount: 1_024,
-                                        maxAccumulatedFrameSize: RelayTransport.largestMessage))
+                                    try channel.pipeline.syncOperations.addHandler(
+                                        NIOWebSocketFrameAggregator(
+                                            minNonFinalFragmentSize: 0, maxAccumulatedFrameCount: 1_024,
+                                            maxAccumulatedFrameSize: RelayTransport.largestMessage))
                                     return .upgraded(try NIOAsyncChannel(wrappingChannelSynchronously: channel))
                                 }
                             })
@@ -450,7 +468,9 @@ private struct Dialer: Sendable {
                         headers.add(name: "Host", value: "\(host):\(port)")
                         var uri = RelayHandshake.path
                         if inSubprotocol {
-                            headers.add(name: "Sec-WebSocket-Protocol", value: "\(RelayHandshake.subprotocol), \(RelayHandshake.tokenSubprotocolPrefix)\(token)")
+                            headers.add(
+                                name: "Sec-WebSocket-Protocol",
+                                value: "\(RelayHandshake.subprotocol), \(RelayHandshake.tokenSubprotocolPrefix)\(token)")
                         } else {
                             uri += "?token=" + token
                         }

@@ -41,8 +41,10 @@ final class RelayConnection: Sendable {
     private let logger: Logger
     private let metrics: RelayMetrics
 
-    init(member: RelayMember, room: String, channel: any Channel, configuration: RelayServerConfiguration, logger: Logger,
-         metrics: RelayMetrics) {
+    init(
+        member: RelayMember, room: String, channel: any Channel, configuration: RelayServerConfiguration, logger: Logger,
+        metrics: RelayMetrics
+    ) {
         self.logger = logger
         self.metrics = metrics
         self.member = member
@@ -75,8 +77,10 @@ final class RelayConnection: Sendable {
         if let (continuation, items) = waiter { continuation.resume(returning: items) }
         guard let accepted else { return false }
         guard accepted else {
-            drop(RelayError(.tooSlow, "more than \(configuration.maxQueuedBytes) bytes waited to be written to \(member.identity)"),
-                 reason: .tooSlow, code: .unknown(1013))
+            drop(
+                RelayError(
+                    .tooSlow, "more than \(configuration.maxQueuedBytes) bytes waited to be written to \(member.identity)"),
+                reason: .tooSlow, code: .unknown(1013))
             return false
         }
         return true

@@ -26,7 +26,8 @@ struct RelayHandshake: Sendable, Hashable {
     /// Reads the request target (`uri`) and the `Sec-WebSocket-Protocol` values.
     /// - Throws: ``Refusal`` 404 for another path, 401 without a token.
     init(uri: String, subprotocols: [String]) throws(Refusal) {
-        let (path, query) = uri.split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false).map(String.init).pairOrSingle
+        let (path, query) = uri.split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false).map(String.init)
+            .pairOrSingle
         guard path == Self.path else { throw Refusal(status: 404, reason: "the relay listens on \(Self.path), not \(path)") }
         let offered = subprotocols.flatMap { $0.split(separator: ",") }.map { $0.trimmingCharacters(in: .whitespaces) }
         offersSubprotocol = offered.contains(Self.subprotocol)
@@ -34,9 +35,12 @@ struct RelayHandshake: Sendable, Hashable {
             let pair = item.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
             return pair.count == 2 && pair[0] == "token" ? String(pair[1]) : nil
         }.first
-        let fromSubprotocol = offered.first { $0.hasPrefix(Self.tokenSubprotocolPrefix) }.map { String($0.dropFirst(Self.tokenSubprotocolPrefix.count)) }
+        let fromSubprotocol = offered.first { $0.hasPrefix(Self.tokenSubprotocolPrefix) }.map {
+            String($0.dropFirst(Self.tokenSubprotocolPrefix.count))
+        }
         guard let token = fromQuery ?? fromSubprotocol, !token.isEmpty else {
-            throw Refusal(status: 401, reason: "invalidToken: no token (give ?token=... or the subprotocol groupwire.token.TOKEN)")
+            throw Refusal(
+                status: 401, reason: "invalidToken: no token (give ?token=... or the subprotocol groupwire.token.TOKEN)")
         }
         self.token = token
     }

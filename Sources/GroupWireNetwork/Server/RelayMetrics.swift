@@ -73,7 +73,8 @@ public final class RelayMetrics: Sendable {
     func dropped(_ code: RelayErrorCode) {
         let counter = drops.withLock { drops in
             if let counter = drops[code.description] { return counter }
-            let counter = CoreMetrics.Counter(label: "groupwire_relay_drops_total", dimensions: [("reason", code.description)], factory: factory)
+            let counter = CoreMetrics.Counter(
+                label: "groupwire_relay_drops_total", dimensions: [("reason", code.description)], factory: factory)
             drops[code.description] = counter
             return counter
         }
@@ -84,7 +85,8 @@ public final class RelayMetrics: Sendable {
     func refused(status: Int) {
         let counter = refusals.withLock { refusals in
             if let counter = refusals[status] { return counter }
-            let counter = CoreMetrics.Counter(label: "groupwire_relay_refusals_total", dimensions: [("status", String(status))], factory: factory)
+            let counter = CoreMetrics.Counter(
+                label: "groupwire_relay_refusals_total", dimensions: [("status", String(status))], factory: factory)
             refusals[status] = counter
             return counter
         }

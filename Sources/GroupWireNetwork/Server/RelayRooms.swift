@@ -40,7 +40,10 @@ final class RelayRooms: Sendable {
 
     /// Rooms that keep a member who lost its connection for `grace` (zero: not at all);
     /// `expired` hears of each whose grace period ended, with the census after it.
-    init(grace: Duration = .zero, clock: TimerClock = .continuous, expired: @escaping @Sendable (RelayMember, _ room: String, _ census: [String: Int]) -> Void = { _, _, _ in }) {
+    init(
+        grace: Duration = .zero, clock: TimerClock = .continuous,
+        expired: @escaping @Sendable (RelayMember, _ room: String, _ census: [String: Int]) -> Void = { _, _, _ in }
+    ) {
         self.grace = grace
         self.clock = clock
         self.expired = expired
@@ -62,8 +65,9 @@ final class RelayRooms: Sendable {
             state.rooms[connection.room] = room
             let others = room.values.filter { $0 !== connection }
             let away = state.absent[connection.room]?.values.map(\.member) ?? []
-            let welcome = RelayWelcome(you: connection.member, room: connection.room, maxFrameSize: maxFrameSize,
-                                       members: (others.map(\.member) + away).sorted { $0.id.uuidString < $1.id.uuidString })
+            let welcome = RelayWelcome(
+                you: connection.member, room: connection.room, maxFrameSize: maxFrameSize,
+                members: (others.map(\.member) + away).sorted { $0.id.uuidString < $1.id.uuidString })
             connection.enqueue(RelayMessage.welcome(welcome).encoded())
             if let older { return (.replaced, older) }
             if returning != nil { return (.resumed, nil) }
@@ -71,7 +75,8 @@ final class RelayRooms: Sendable {
             for other in others { other.enqueue(joined) }
             return (.joined, nil)
         }
-        replaced?.finish(RelayError(.replaced, "\(connection.member.identity) connected again"), reason: .replaced, code: .normalClosure)
+        replaced?.finish(
+            RelayError(.replaced, "\(connection.member.identity) connected again"), reason: .replaced, code: .normalClosure)
         return entry
     }
 

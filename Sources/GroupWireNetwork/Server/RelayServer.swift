@@ -43,8 +43,12 @@ public final class RelayServer: Sendable {
         self.group = group
         rooms = RelayRooms(grace: configuration.reconnectGrace, clock: configuration.clock) { member, room, census in
             metrics.census(census)
-            logger.info("left", metadata: ["room": "\(room)", "participant": "\(member.identity)", "reason": "lost",
-                                           "detail": "not back within the reconnect grace period"])
+            logger.info(
+                "left",
+                metadata: [
+                    "room": "\(room)", "participant": "\(member.identity)", "reason": "lost",
+                    "detail": "not back within the reconnect grace period",
+                ])
         }
     }
 
@@ -83,19 +87,24 @@ public final class RelayServer: Sendable {
                                 let handshake: RelayHandshake
                                 do throws(RelayHandshake.Refusal) {
                                     handshake = try Self.handshake(head)
-                                    _ = try handshake.claims(secret: configuration.secret, now: configuration.now(), leeway: configuration.tokenLeeway)
+                                    _ = try handshake.claims(
+                                        secret: configuration.secret, now: configuration.now(), leeway: configuration.tokenLeeway)
                                 } catch {
                                     // Answered here: the request is not handed on once an upgrade was asked for.
-                                    logger.notice("refused a connection", metadata: [
-                                        "status": "\(error.status)", "reason": "\(error.reason)",
-                                        "remote": "\(channel.remoteAddress.map { "\($0)" } ?? "?")",
-                                    ])
+                                    logger.notice(
+                                        "refused a connection",
+                                        metadata: [
+                                            "status": "\(error.status)", "reason": "\(error.reason)",
+                                            "remote": "\(channel.remoteAddress.map { "\($0)" } ?? "?")",
+                                        ])
                                     metrics.refused(status: error.status)
                                     Self.answer(error, on: channel)
                                     return nil
                                 }
                                 var headers = HTTPHeaders()
-                                if handshake.offersSubprotocol { headers.add(name: "Sec-WebSocket-Protocol", value: RelayHandshake.subprotocol) }
+                                if handshake.offersSubprotocol {
+                                    headers.add(name: "Sec-WebSocket-Protocol", value: RelayHandshake.subprotocol)
+                                }
                                 return headers
                             }
                         },
@@ -103,8 +112,10 @@ public final class RelayServer: Sendable {
                             channel.eventLoop.makeCompletedFuture {
                                 let claims = try Self.handshake(head).claims(
                                     secret: configuration.secret, now: configuration.now(), leeway: configuration.tokenLeeway)
-                                try channel.pipeline.syncOperations.addHandler(NIOWebSocketFrameAggregator(
-                                    minNonFinalFragmentSize: 0, maxAccumulatedFrameCount: 1_024, maxAccumulatedFrameSize: nioLimit))
+                                try channel.pipeline.syncOperations.addHandler(
+                                    NIOWebSocketFrameAggregator(
+                                        minNonFinalFragmentSize: 0, maxAccumulatedFrameCount: 1_024,
+                                        maxAccumulatedFrameSize: nioLimit))
                                 return Upgrade.websocket(try NIOAsyncChannel(wrappingChannelSynchronously: channel), claims)
                             }
                         })
@@ -193,8 +204,9 @@ public final class RelayServer: Sendable {
 
     /// The HTTP answer to a refused request: the status and the reason as a text body.
     private static func response(_ refusal: RelayHandshake.Refusal) -> [HTTPServerResponsePart] {
-        response(status: HTTPResponseStatus(statusCode: refusal.status), contentType: "text/plain; charset=utf-8",
-                 body: ByteBuffer(string: refusal.reason + "\n"))
+        response(
+            status: HTTPResponseStatus(statusCode: refusal.status), contentType: "text/plain; charset=utf-8",
+            body: ByteBuffer(string: refusal.reason + "\n"))
     }
 
     /// An HTTP answer with `body`, after which the connection closes.
@@ -203,7 +215,9 @@ public final class RelayServer: Sendable {
         headers.add(name: "Content-Type", value: contentType)
         headers.add(name: "Content-Length", value: String(body.readableBytes))
         headers.add(name: "Connection", value: "close")
-        return [.head(HTTPResponseHead(version: .http1_1, status: status, headers: headers)), .body(.byteBuffer(body)), .end(nil)]
+        return [
+            .head(HTTPResponseHead(version: .http1_1, status: status, headers: headers)), .body(.byteBuffer(body)), .end(nil),
+        ]
     }
 
     /// Answers a request that was not upgraded: the metrics for a GET of
@@ -213,14 +227,19 @@ public final class RelayServer: Sendable {
         try? await channel.executeThenClose { inbound, outbound in
             for try await part in inbound {
                 guard case .head(let head) = part else { continue }
-                if head.method == .GET, let path = configuration.metricsPath, head.uri.split(separator: "?", maxSplits: 1).first.map(String.init) == path {
-                    try await outbound.write(contentsOf: Self.response(status: .ok, contentType: RelayMetrics.expositionContentType,
-                                                                       body: ByteBuffer(bytes: metrics.exposition())))
+                if head.method == .GET, let path = configuration.metricsPath,
+                    head.uri.split(separator: "?", maxSplits: 1).first.map(String.init) == path
+                {
+                    try await outbound.write(
+                        contentsOf: Self.response(
+                            status: .ok, contentType: RelayMetrics.expositionContentType,
+                            body: ByteBuffer(bytes: metrics.exposition())))
                     return
                 }
                 let refusal: RelayHandshake.Refusal
                 do throws(RelayHandshake.Refusal) {
-                    _ = try Self.handshake(head).claims(secret: configuration.secret, now: configuration.now(), leeway: configuration.tokenLeeway)
+                    _ = try Self.handshake(head).claims(
+                        secret: configuration.secret, now: configuration.now(), leeway: configuration.tokenLeeway)
                     refusal = RelayHandshake.Refusal(status: 400, reason: "not a WebSocket upgrade request")
                 } catch {
                     refusal = error
@@ -234,21 +253,24 @@ public final class RelayServer: Sendable {
 
     /// One client, from welcome to leave.
     private func serve(_ channel: NIOAsyncChannel<WebSocketFrame, WebSocketFrame>, claims: AccessToken) async {
-        let member = RelayMember(id: RelayIdentity.participantID(room: claims.room, identity: claims.identity), identity: claims.identity)
+        let member = RelayMember(
+            id: RelayIdentity.participantID(room: claims.room, identity: claims.identity), identity: claims.identity)
         var logger = logger
         logger[metadataKey: "room"] = "\(claims.room)"
         logger[metadataKey: "participant"] = "\(claims.identity)"
-        let connection = RelayConnection(member: member, room: claims.room, channel: channel.channel, configuration: configuration,
-                                         logger: logger, metrics: metrics)
+        let connection = RelayConnection(
+            member: member, room: claims.room, channel: channel.channel, configuration: configuration,
+            logger: logger, metrics: metrics)
         metrics.connections.increment()
         let entry = rooms.join(connection, maxFrameSize: configuration.maxFrameSize)
         if entry != .joined { metrics.reconnects.increment() }
         metrics.census(rooms.census)
-        let entered = switch entry {
-        case .joined: "joined"
-        case .resumed: "resumed"
-        case .replaced: "replaced an older connection"
-        }
+        let entered =
+            switch entry {
+            case .joined: "joined"
+            case .resumed: "resumed"
+            case .replaced: "replaced an older connection"
+            }
         logger.info("\(entered)", metadata: ["id": "\(member.id)"])
         let socket = channel.channel
         do {
@@ -325,8 +347,9 @@ public final class RelayServer: Sendable {
         switch frame.opcode {
         case .binary:
             guard connection.admit() else {
-                connection.finish(RelayError(.rateLimited, "more than \(configuration.maxMessagesPerSecond) messages per second"),
-                                  reason: .violation, code: .policyViolation)
+                connection.finish(
+                    RelayError(.rateLimited, "more than \(configuration.maxMessagesPerSecond) messages per second"),
+                    reason: .violation, code: .policyViolation)
                 return false
             }
             var data = frame.unmaskedData
@@ -338,15 +361,18 @@ public final class RelayServer: Sendable {
                 header = try RelaySendHeader(decoding: bytes, limits: configuration.limits)
             } catch {
                 let tooLarge = error.kind == .limitExceeded && bytes.count > configuration.maxFrameSize
-                connection.finish(RelayError(tooLarge ? .frameTooLarge : .malformed, "\(error.kind) at offset \(error.offset ?? 0): \(error.context)"),
-                                  reason: .violation, code: tooLarge ? .messageTooLarge : .policyViolation)
+                connection.finish(
+                    RelayError(
+                        tooLarge ? .frameTooLarge : .malformed, "\(error.kind) at offset \(error.offset ?? 0): \(error.context)"),
+                    reason: .violation, code: tooLarge ? .messageTooLarge : .policyViolation)
                 return false
             }
             if let capture = configuration.capture {
                 let frame = Array(bytes[header.length...])
-                capture.write(CaptureRecord(
-                    timestamp: CaptureRecord.now(), direction: .received, sessionID: FrameHeaderFields.sessionID(of: frame),
-                    local: CaptureRecord.noParticipant, peer: connection.member.id, room: connection.room, frame: frame))
+                capture.write(
+                    CaptureRecord(
+                        timestamp: CaptureRecord.now(), direction: .received, sessionID: FrameHeaderFields.sessionID(of: frame),
+                        local: CaptureRecord.noParticipant, peer: connection.member.id, room: connection.room, frame: frame))
             }
             // One buffer for every recipient: written, never copied again.
             let deliverHeader = RelayMessage.deliverHeader(from: connection.member.id)
@@ -368,8 +394,9 @@ public final class RelayServer: Sendable {
             connection.finish(nil, reason: .closed, code: .normalClosure)
             return false
         case .text:
-            connection.finish(RelayError(.malformed, "text messages are not part of the relay protocol; send binary"),
-                              reason: .violation, code: .policyViolation)
+            connection.finish(
+                RelayError(.malformed, "text messages are not part of the relay protocol; send binary"),
+                reason: .violation, code: .policyViolation)
             return false
         default:
             return true

@@ -13,8 +13,10 @@ public struct RelayLimits: Sendable, Hashable {
     public var maxErrorMessageLength: Int
 
     /// Creates limits; every argument defaults to the documented default.
-    public init(maxFrameSize: Int = 65_536, maxRecipients: Int = 1_024, maxMembers: Int = 4_096, maxNameLength: Int = 128,
-                maxErrorMessageLength: Int = 1_024) {
+    public init(
+        maxFrameSize: Int = 65_536, maxRecipients: Int = 1_024, maxMembers: Int = 4_096, maxNameLength: Int = 128,
+        maxErrorMessageLength: Int = 1_024
+    ) {
         self.maxFrameSize = maxFrameSize
         self.maxRecipients = maxRecipients
         self.maxMembers = maxMembers

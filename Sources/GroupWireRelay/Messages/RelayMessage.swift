@@ -106,7 +106,8 @@ public enum RelayMessage: Sendable, Hashable {
             let room = try Self.readName(&reader, limits: limits, what: "room")
             let maxFrameSize = try reader.readUVarint()
             guard maxFrameSize >= 64, maxFrameSize <= UInt64(UInt32.max) else {
-                throw WireError(.invalidValue, offset: reader.position - 1, "maxFrameSize \(maxFrameSize) is outside 64...\(UInt32.max)")
+                throw WireError(
+                    .invalidValue, offset: reader.position - 1, "maxFrameSize \(maxFrameSize) is outside 64...\(UInt32.max)")
             }
             let count = try Self.readCount(&reader, limit: limits.maxMembers, what: "members")
             var members: [RelayMember] = []
@@ -122,16 +123,20 @@ public enum RelayMessage: Sendable, Hashable {
             let offset = reader.position
             let reason = RelayLeaveReason(rawValue: try reader.readByte())
             guard RelayLeaveReason.all.contains(reason) else {
-                throw WireError(.invalidValue, offset: offset, "leave reason \(reason.rawValue) is not one of 0...\(RelayLeaveReason.all.count - 1)")
+                throw WireError(
+                    .invalidValue, offset: offset,
+                    "leave reason \(reason.rawValue) is not one of 0...\(RelayLeaveReason.all.count - 1)")
             }
             self = .left(id, reason: reason)
         case TypeByte.error:
             _ = try reader.readByte()
             let code = RelayErrorCode(rawValue: try reader.readUVarint())
-            let message = try Self.readString(&reader, limit: limits.maxErrorMessageLength, what: "error message", allowEmpty: true)
+            let message = try Self.readString(
+                &reader, limit: limits.maxErrorMessageLength, what: "error message", allowEmpty: true)
             self = .error(RelayError(code, message))
         default:
-            throw WireError(.unknownRelayMessage, offset: 0, "relay message type 0x\(Hex.digits(type)) is not one of Spec/RELAY.md's")
+            throw WireError(
+                .unknownRelayMessage, offset: 0, "relay message type 0x\(Hex.digits(type)) is not one of Spec/RELAY.md's")
         }
         guard reader.isAtEnd else {
             throw WireError(.trailingBytes, offset: reader.position, "\(reader.remaining) bytes after the message")
@@ -185,7 +190,9 @@ public enum RelayMessage: Sendable, Hashable {
     static func readFrame(_ reader: inout ByteReader, limits: RelayLimits) throws(WireError) -> [UInt8] {
         guard reader.remaining > 0 else { throw WireError(.invalidValue, offset: reader.position, "a message without a frame") }
         guard reader.remaining <= limits.maxFrameSize else {
-            throw WireError(.limitExceeded, offset: reader.position, "a frame of \(reader.remaining) bytes, over maxFrameSize \(limits.maxFrameSize)")
+            throw WireError(
+                .limitExceeded, offset: reader.position,
+                "a frame of \(reader.remaining) bytes, over maxFrameSize \(limits.maxFrameSize)")
         }
         return try reader.readBytes(count: reader.remaining, "frame")
     }
@@ -223,7 +230,8 @@ public struct RelaySendHeader: Sendable, Hashable {
             for _ in 0..<count { ids.append(try RelayMessage.readID(&reader)) }
             recipients = ids
         default:
-            throw WireError(.unknownRelayMessage, offset: 0, "a client sends only send messages (0x01, 0x03), not 0x\(Hex.digits(type))")
+            throw WireError(
+                .unknownRelayMessage, offset: 0, "a client sends only send messages (0x01, 0x03), not 0x\(Hex.digits(type))")
         }
         length = reader.position
         _ = try RelayMessage.readFrame(&reader, limits: limits)

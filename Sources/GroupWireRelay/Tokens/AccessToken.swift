@@ -40,7 +40,9 @@ public struct AccessToken: Sendable, Hashable {
         var claims: [String: JSONValue] = ["exp": .int(expiresAt), "room": .string(room), "sub": .string(identity)]
         if let notBefore { claims["nbf"] = .int(notBefore) }
         if let issuedAt { claims["iat"] = .int(issuedAt) }
-        let signingInput = Base64.encode(Array(Self.header.utf8), .url) + "." + Base64.encode(Array(JSONValue.object(claims).rendered(pretty: false).utf8), .url)
+        let signingInput =
+            Base64.encode(Array(Self.header.utf8), .url) + "."
+            + Base64.encode(Array(JSONValue.object(claims).rendered(pretty: false).utf8), .url)
         return signingInput + "." + Base64.encode(HMACSHA256.code(key: secret, message: Array(signingInput.utf8)), .url)
     }
 
@@ -61,18 +63,23 @@ public struct AccessToken: Sendable, Hashable {
     ///   - maxLength: the longest token read, in bytes.
     /// - Throws: `invalidToken` (what is wrong, never the secret or the expected signature),
     ///   `tokenExpired`, `tokenNotYetValid`.
-    public init(verifying token: String, secret: [UInt8], now: Int64, leeway: Int64 = 0, maxLength: Int = 4_096) throws(WireError) {
+    public init(verifying token: String, secret: [UInt8], now: Int64, leeway: Int64 = 0, maxLength: Int = 4_096) throws(WireError)
+    {
         guard token.utf8.count <= maxLength else {
             throw WireError(.invalidToken, "a token of \(token.utf8.count) bytes, over the limit of \(maxLength)")
         }
         let parts = token.split(separator: ".", omittingEmptySubsequences: false)
-        guard parts.count == 3 else { throw WireError(.invalidToken, "a token has 3 dot-separated parts, this one \(parts.count)") }
+        guard parts.count == 3 else {
+            throw WireError(.invalidToken, "a token has 3 dot-separated parts, this one \(parts.count)")
+        }
         guard let headerBytes = Base64.decode(parts[0], .url), let claimBytes = Base64.decode(parts[1], .url),
-              let signature = Base64.decode(parts[2], .url)
+            let signature = Base64.decode(parts[2], .url)
         else { throw WireError(.invalidToken, "a part is not unpadded base64url") }
         let header = try Self.object(headerBytes, "header")
         guard header["alg"]?.stringValue == "HS256" else {
-            throw WireError(.invalidToken, "the header's alg is \(header["alg"].map { $0.rendered(pretty: false) } ?? "missing"), not \"HS256\"")
+            throw WireError(
+                .invalidToken,
+                "the header's alg is \(header["alg"].map { $0.rendered(pretty: false) } ?? "missing"), not \"HS256\"")
         }
         let signingInput = Array(token.utf8.prefix(parts[0].utf8.count + 1 + parts[1].utf8.count))
         guard !secret.isEmpty, HMACSHA256.equal(HMACSHA256.code(key: secret, message: signingInput), signature) else {

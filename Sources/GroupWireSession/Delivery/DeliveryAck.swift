@@ -70,7 +70,9 @@ struct DeliveryAck: Sendable, Hashable {
                 let offset = reader.reader.position
                 let value = try reader.readUInt()
                 guard (DeliveryHeader.minStream...UInt64(UInt32.max)).contains(value), value & 1 == 1 else {
-                    throw WireError(.invalidValue, offset: offset, "acknowledged stream \(value) is not a reliable stream (odd, 3...\(UInt32.max))")
+                    throw WireError(
+                        .invalidValue, offset: offset,
+                        "acknowledged stream \(value) is not a reliable stream (odd, 3...\(UInt32.max))")
                 }
                 stream = UInt32(value)
             case 2:
@@ -81,8 +83,9 @@ struct DeliveryAck: Sendable, Hashable {
                 let offset = reader.reader.position
                 let bitmap = try reader.readBytes()
                 guard bitmap.count <= Self.maxReceivedBytes else {
-                    throw WireError(.limitExceeded, offset: offset,
-                                    "a received bitmap of \(bitmap.count) bytes is over \(Self.maxReceivedBytes)")
+                    throw WireError(
+                        .limitExceeded, offset: offset,
+                        "a received bitmap of \(bitmap.count) bytes is over \(Self.maxReceivedBytes)")
                 }
                 received = bitmap
             case 4:

@@ -41,7 +41,9 @@ public struct DeliveryConfiguration: Sendable {
     public var incarnations: @Sendable () -> UInt32
 
     /// Creates a configuration with the documented defaults.
-    public init(clock: TimerClock? = nil, incarnations: @escaping @Sendable () -> UInt32 = DeliveryConfiguration.randomIncarnation) {
+    public init(
+        clock: TimerClock? = nil, incarnations: @escaping @Sendable () -> UInt32 = DeliveryConfiguration.randomIncarnation
+    ) {
         self.clock = clock
         self.incarnations = incarnations
     }

@@ -270,10 +270,16 @@ struct DeliveryEngine {
         if reliable {
             let size = frames.reduce(0) { $0 + $1.count + DeliveryHeader.maxEncodedSize }
             guard size <= configuration.maxBufferedBytes else {
-                throw WireError(.bufferFull, "a message of \(size) bytes (with delivery headers) can never fit maxBufferedBytes \(configuration.maxBufferedBytes)")
+                throw WireError(
+                    .bufferFull,
+                    "a message of \(size) bytes (with delivery headers) can never fit maxBufferedBytes \(configuration.maxBufferedBytes)"
+                )
             }
             guard frames.count <= configuration.reorderWindow else {
-                throw WireError(.bufferFull, "a message of \(frames.count) frames can never fit the reorder window of \(configuration.reorderWindow) frames")
+                throw WireError(
+                    .bufferFull,
+                    "a message of \(frames.count) frames can never fit the reorder window of \(configuration.reorderWindow) frames"
+                )
             }
             for target in targets {
                 guard let state = outbound[target] else { continue }
@@ -284,9 +290,12 @@ struct DeliveryEngine {
                 let framesFit = state.pending.count + frames.count <= configuration.reorderWindow
                 guard !bytesFit || !framesFit else { continue }
                 guard !failWhenFull else {
-                    throw WireError(.bufferFull, bytesFit
-                        ? "\(state.pending.count) frames wait for acknowledgement by \(target); \(frames.count) more do not fit the reorder window of \(configuration.reorderWindow)"
-                        : "\(state.pendingBytes) bytes wait for acknowledgement by \(target); \(size) more do not fit maxBufferedBytes \(configuration.maxBufferedBytes)")
+                    throw WireError(
+                        .bufferFull,
+                        bytesFit
+                            ? "\(state.pending.count) frames wait for acknowledgement by \(target); \(frames.count) more do not fit the reorder window of \(configuration.reorderWindow)"
+                            : "\(state.pendingBytes) bytes wait for acknowledgement by \(target); \(size) more do not fit maxBufferedBytes \(configuration.maxBufferedBytes)"
+                    )
                 }
                 return .needsRoom
             }
@@ -332,7 +341,7 @@ struct DeliveryEngine {
             let index: Int
             if let sequence = state.resend.popFirst() {
                 guard let base = state.pending.first?.sequence, sequence >= base, sequence - base < UInt64(state.pending.count),
-                      state.pending[Int(sequence - base)].lost
+                    state.pending[Int(sequence - base)].lost
                 else { continue }
                 index = Int(sequence - base)
                 state.pending[index].lost = false
@@ -515,7 +524,8 @@ struct DeliveryEngine {
                 received[Int(bit / 8)] |= 1 << (bit % 8)
             }
         }
-        var ack = DeliveryAck(stream: stream.stream, through: stream.expected - 1, received: received, duplicate: stream.duplicate)
+        var ack = DeliveryAck(
+            stream: stream.stream, through: stream.expected - 1, received: received, duplicate: stream.duplicate)
         stream.duplicate = 0
         // The delay counts from the arrival of the highest frame acknowledged, when that is
         // the highest received (a frame past the bitmap's reach is not acknowledged).
@@ -547,7 +557,8 @@ struct DeliveryEngine {
         defer { outbound[source] = state }
         let largestBefore = state.largestAckedTransmission
         let largest = ack.largest
-        let windowLimited = state.unsent > 0 || !state.resend.isEmpty || state.congestion.bytesInFlight * 2 >= state.congestion.window
+        let windowLimited =
+            state.unsent > 0 || !state.resend.isEmpty || state.congestion.bytesInFlight * 2 >= state.congestion.window
         var sampleFrom: Pending?
         var acknowledgedAny = false
         while let first = state.pending.first, first.sequence <= ack.through {
@@ -601,7 +612,8 @@ struct DeliveryEngine {
         if ack.duplicate != 0, let index = state.losses.firstIndex(where: { $0.sequence == ack.duplicate }) {
             let loss = state.losses.remove(at: index)
             statistics.spuriousLosses += 1
-            widenReordering(&state, overtakenBy: loss.largestAcknowledged, transmission: loss.transmission, sentAt: loss.sentAt, now: now)
+            widenReordering(
+                &state, overtakenBy: loss.largestAcknowledged, transmission: loss.transmission, sentAt: loss.sentAt, now: now)
         }
         detectLosses(&state, now: now)
         return release(&state, to: source, now: now)
@@ -610,8 +622,10 @@ struct DeliveryEngine {
     /// Books a frame the receiver has (delivered or held), whose copy went out: out of the
     /// bytes in flight, the latest copy known to have arrived, and what its arrival says of
     /// reordering.
-    private mutating func newlyAcknowledged(_ frame: Pending, in state: inout Outbound, largestBefore: UInt64, windowLimited: Bool,
-                                            now: Duration) {
+    private mutating func newlyAcknowledged(
+        _ frame: Pending, in state: inout Outbound, largestBefore: UInt64, windowLimited: Bool,
+        now: Duration
+    ) {
         if frame.inFlight { state.congestion.acknowledged(frame.bytes.count, sentAt: frame.sentAt, windowLimited: windowLimited) }
         // A copy sent again less than the minimum round trip ago cannot be the one that
         // arrived (RFC 8985 section 6.2): the earlier one did, and the loss was spurious.
@@ -619,7 +633,8 @@ struct DeliveryEngine {
         if frame.declaredLost, earlierCopyArrived {
             statistics.spuriousLosses += 1
             state.losses.removeAll { $0.sequence == frame.sequence }
-            let (transmission, sentAt) = frame.lost ? (frame.transmission, frame.sentAt) : (frame.previousTransmission, frame.previousSentAt)
+            let (transmission, sentAt) =
+                frame.lost ? (frame.transmission, frame.sentAt) : (frame.previousTransmission, frame.previousSentAt)
             widenReordering(&state, overtakenBy: largestBefore, transmission: transmission, sentAt: sentAt, now: now)
             return
         }
@@ -639,9 +654,12 @@ struct DeliveryEngine {
     /// `now - sentAt`: the packet threshold and the time threshold take that in (RFC 9002
     /// section 6.1 allows adaptive thresholds), up to the reorder window and the longest
     /// probe timeout.
-    private func widenReordering(_ state: inout Outbound, overtakenBy largest: UInt64, transmission: UInt64, sentAt: Duration, now: Duration) {
+    private func widenReordering(
+        _ state: inout Outbound, overtakenBy largest: UInt64, transmission: UInt64, sentAt: Duration, now: Duration
+    ) {
         if largest > transmission {
-            state.packetThreshold = min(max(state.packetThreshold, largest - transmission + 1), UInt64(configuration.reorderWindow))
+            state.packetThreshold = min(
+                max(state.packetThreshold, largest - transmission + 1), UInt64(configuration.reorderWindow))
         }
         let took = now - sentAt
         if took > state.rtt.smoothed {
@@ -665,7 +683,8 @@ struct DeliveryEngine {
             // past the first frame sent once after the largest, none is below it.
             if frame.transmission == 0 || frame.retries == 0 && frame.transmission > largest { break }
             guard frame.inFlight, frame.transmission < largest else { continue }
-            let passed = largest - frame.transmission >= state.packetThreshold
+            let passed =
+                largest - frame.transmission >= state.packetThreshold
                 && state.largestAckedSentAt - frame.sentAt >= spacing
             if passed || now - frame.sentAt >= delay {
                 state.pending[index].inFlight = false
@@ -673,8 +692,10 @@ struct DeliveryEngine {
                 state.pending[index].declaredLost = true
                 state.congestion.lost(frame.bytes.count)
                 state.resend.append(frame.sequence)
-                state.losses.append(Loss(sequence: frame.sequence, transmission: frame.transmission, sentAt: frame.sentAt,
-                                         largestAcknowledged: largest))
+                state.losses.append(
+                    Loss(
+                        sequence: frame.sequence, transmission: frame.transmission, sentAt: frame.sentAt,
+                        largestAcknowledged: largest))
                 if state.losses.count > configuration.reorderWindow { state.losses.removeFirst() }
                 statistics.framesLost += 1
                 latestLost = max(latestLost ?? frame.sentAt, frame.sentAt)
@@ -722,8 +743,8 @@ struct DeliveryEngine {
             if let lossTime = state.lossTime, now >= lossTime {
                 detectLosses(&state, now: now)
             } else if state.lossTime == nil, state.congestion.bytesInFlight > 0,
-                      now >= state.lastSent + probeTimeout(state),
-                      let index = state.pending.firstIndex(where: { $0.inFlight })
+                now >= state.lastSent + probeTimeout(state),
+                let index = state.pending.firstIndex(where: { $0.inFlight })
             {
                 // Nothing acknowledged for a probe timeout: the oldest frame in flight goes
                 // again, outside the window, and the next timeout is twice as long.

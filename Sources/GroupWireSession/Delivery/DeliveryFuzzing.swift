@@ -70,16 +70,19 @@ package enum DeliveryFuzzing {
                 outputs = engine.receive(TransportMessage(source: peer, bytes: bytes, arrival: now), now: now)
             case 3:
                 let stream = a < 128 ? engine.outbound[peer]?.reliableStream ?? 3 : UInt32(a)
-                let ack = DeliveryAck(stream: stream, through: UInt64(b), received: Array(bytes.prefix(DeliveryAck.maxReceivedBytes)),
-                                      delayMicroseconds: UInt64(count) * 100, duplicate: a & 64 != 0 ? UInt64(b) + 1 : 0).frame()
+                let ack = DeliveryAck(
+                    stream: stream, through: UInt64(b), received: Array(bytes.prefix(DeliveryAck.maxReceivedBytes)),
+                    delayMicroseconds: UInt64(count) * 100, duplicate: a & 64 != 0 ? UInt64(b) + 1 : 0
+                ).frame()
                 outputs = engine.receive(TransportMessage(source: peer, bytes: ack, arrival: now), now: now)
             case 4:
                 now += .milliseconds((Int(a) + 1) * (Int(b) + 1))
                 outputs = engine.tick(now: now)
             case 5:
                 guard let frame = try? FrameEncoder().encode(Frame(typeID: 1, body: bytes)) else { continue }
-                if case .ready(let sent)? = try? engine.prepare([frame], to: [peer], mode: a & 1 == 0 ? .reliable : .unreliable,
-                                                                 now: now, failWhenFull: true)
+                if case .ready(let sent)? = try? engine.prepare(
+                    [frame], to: [peer], mode: a & 1 == 0 ? .reliable : .unreliable,
+                    now: now, failWhenFull: true)
                 {
                     outputs = sent
                 }
@@ -124,7 +127,8 @@ package enum DeliveryFuzzing {
                 guard let header = try? DeliveryFraming.peek(message.bytes).delivery else { continue }
                 let key = Key(source: message.source, stream: header.stream, sequence: header.sequence)
                 if !delivered.insert(key).inserted {
-                    violations.append("delivered stream \(header.stream) sequence \(header.sequence) from \(message.source) twice")
+                    violations.append(
+                        "delivered stream \(header.stream) sequence \(header.sequence) from \(message.source) twice")
                 }
                 if header.isReliable {
                     let stream = StreamKey(source: message.source, stream: header.stream)
@@ -138,7 +142,9 @@ package enum DeliveryFuzzing {
             let configuration = engine.configuration
             for (source, inbound) in engine.inbound {
                 if let reliable = inbound.reliable {
-                    if reliable.waiting.count > configuration.reorderWindow || reliable.waitingBytes > configuration.maxBufferedBytes {
+                    if reliable.waiting.count > configuration.reorderWindow
+                        || reliable.waitingBytes > configuration.maxBufferedBytes
+                    {
                         violations.append("\(reliable.waiting.count) frames, \(reliable.waitingBytes) bytes wait from \(source)")
                     }
                     if reliable.waitingBytes != reliable.waiting.values.reduce(0, { $0 + $1.bytes.count }) {
@@ -157,20 +163,28 @@ package enum DeliveryFuzzing {
                 if !engine.removed.contains(recipient) {
                     let inFlight = outbound.pending.reduce(0) { $0 + ($1.inFlight ? $1.bytes.count : 0) }
                     if inFlight != outbound.congestion.bytesInFlight {
-                        violations.append("\(outbound.congestion.bytesInFlight) bytes counted in flight to \(recipient), the frames hold \(inFlight)")
+                        violations.append(
+                            "\(outbound.congestion.bytesInFlight) bytes counted in flight to \(recipient), the frames hold \(inFlight)"
+                        )
                     }
                     let neverSent = outbound.pending.reversed().prefix { $0.transmission == 0 }.count
-                    if neverSent != outbound.unsent || outbound.pending.dropLast(outbound.unsent).contains(where: { $0.transmission == 0 }) {
-                        violations.append("\(outbound.unsent) frames counted unsent to \(recipient), \(neverSent) at the end never went")
+                    if neverSent != outbound.unsent
+                        || outbound.pending.dropLast(outbound.unsent).contains(where: { $0.transmission == 0 })
+                    {
+                        violations.append(
+                            "\(outbound.unsent) frames counted unsent to \(recipient), \(neverSent) at the end never went")
                     }
                     if outbound.pending.contains(where: { $0.held && ($0.inFlight || $0.lost) || $0.inFlight && $0.lost }) {
                         violations.append("a frame to \(recipient) is both held, in flight or lost")
                     }
-                    if outbound.congestion.window < CongestionControl.minimumWindow || outbound.congestion.window > configuration.maxBufferedBytes {
+                    if outbound.congestion.window < CongestionControl.minimumWindow
+                        || outbound.congestion.window > configuration.maxBufferedBytes
+                    {
                         violations.append("congestion window \(outbound.congestion.window) to \(recipient) out of bounds")
                     }
                     if let base = outbound.pending.first?.sequence,
-                       outbound.pending.enumerated().contains(where: { $0.element.sequence != base + UInt64($0.offset) }) {
+                        outbound.pending.enumerated().contains(where: { $0.element.sequence != base + UInt64($0.offset) })
+                    {
                         violations.append("the frames kept for \(recipient) are not consecutive")
                     }
                 }

@@ -54,14 +54,17 @@ public struct DeliveryStatistics: Sendable, Hashable {
 /// The state of the reliable stream to one recipient: what loss detection and congestion
 /// control know of the path (Spec/FORMAT.md, "Delivery").
 public struct DeliveryPathStatistics: Sendable, Hashable {
-    /// The smoothed round trip, its variation, the minimum and the latest sample (before the
-    /// first sample: the configuration's initial round trip, half of it, zero, zero).
+    /// The smoothed round trip (before the first sample: the configuration's initial round trip).
     public var smoothedRTT: Duration
+    /// The round trip's variation (before the first sample: half the initial round trip).
     public var rttVariation: Duration
+    /// The smallest round-trip sample (zero before the first).
     public var minRTT: Duration
+    /// The latest round-trip sample (zero before the first).
     public var latestRTT: Duration
-    /// The congestion window in bytes, and the bytes in flight now.
+    /// The congestion window in bytes.
     public var congestionWindow: Int
+    /// The bytes sent and not yet acknowledged or declared lost.
     public var bytesInFlight: Int
     /// Where slow start ends (nil: still in the first slow start).
     public var slowStartThreshold: Int?
@@ -75,5 +78,6 @@ public struct DeliveryPathStatistics: Sendable, Hashable {
     public var probeCount: Int
     /// Frames kept: sent and waiting for acknowledgement, or not sent yet (window or pacer).
     public var framesKept: Int
+    /// Of the frames kept, those not sent yet (held by the window or the pacer).
     public var framesNotSent: Int
 }

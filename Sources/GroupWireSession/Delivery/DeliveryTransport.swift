@@ -136,7 +136,8 @@ public final class DeliveryTransport: Transport {
             try await base.send(frames, to: recipients, mode: mode)
             return
         }
-        guard let queued = try await core.prepare(frames, to: recipients, mode: mode, configuration: configuration, clock: clock) else {
+        guard let queued = try await core.prepare(frames, to: recipients, mode: mode, configuration: configuration, clock: clock)
+        else {
             return
         }
         let failure = queued.drains ? await core.drain(queued.token, base: base) : await core.sent(queued.token)
@@ -344,7 +345,7 @@ extension DeliveryTransport {
                     } else {
                         try await base.send([frame.bytes], to: .only([frame.recipient]), mode: frame.mode)
                     }
-                } catch where error.kind == .transportClosed {
+                } catch  where error.kind == .transportClosed {
                     failure = error
                 } catch {
                 }
@@ -386,31 +387,34 @@ extension DeliveryTransport {
         /// Numbers the frames, waiting for room as configured, and queues what goes now;
         /// returns the token of its last frame and whether this send sends them itself
         /// (nil: nothing to send now).
-        func prepare(_ frames: [[UInt8]], to recipients: Recipients, mode: DeliveryMode,
-                     configuration: DeliveryConfiguration, clock: TimerClock) async throws(WireError) -> (token: UInt64, drains: Bool)? {
+        func prepare(
+            _ frames: [[UInt8]], to recipients: Recipients, mode: DeliveryMode,
+            configuration: DeliveryConfiguration, clock: TimerClock
+        ) async throws(WireError) -> (token: UInt64, drains: Bool)? {
             while true {
                 let now = clock.now()
                 // Numbered and queued under one lock, so copies reach the sending task in the
                 // order the engine numbered them, whichever task numbered them.
-                let attempt: Result<(ready: Bool, token: UInt64?, drains: Bool), WireError>
-                    = state.withLock { state in
-                        guard !state.isClosed else {
-                            return .failure(WireError(.transportClosed, "the delivery layer's transport closed"))
-                        }
-                        let targets = recipients.participants.map { Array($0) } ?? state.engine.reachable
-                        do throws(WireError) {
-                            switch try state.engine.prepare(frames, to: targets, mode: mode, now: now,
-                                                            failWhenFull: configuration.whenFull == .fail) {
-                            case .ready(let outputs):
-                                let queued = state.enqueue(outputs, mode: mode, token: true)
-                                return .success((true, queued.token, queued.drains))
-                            case .needsRoom:
-                                return .success((false, nil, false))
-                            }
-                        } catch {
-                            return .failure(error)
-                        }
+                let attempt: Result<(ready: Bool, token: UInt64?, drains: Bool), WireError> = state.withLock { state in
+                    guard !state.isClosed else {
+                        return .failure(WireError(.transportClosed, "the delivery layer's transport closed"))
                     }
+                    let targets = recipients.participants.map { Array($0) } ?? state.engine.reachable
+                    do throws(WireError) {
+                        switch try state.engine.prepare(
+                            frames, to: targets, mode: mode, now: now,
+                            failWhenFull: configuration.whenFull == .fail)
+                        {
+                        case .ready(let outputs):
+                            let queued = state.enqueue(outputs, mode: mode, token: true)
+                            return .success((true, queued.token, queued.drains))
+                        case .needsRoom:
+                            return .success((false, nil, false))
+                        }
+                    } catch {
+                        return .failure(error)
+                    }
+                }
                 switch attempt {
                 case .failure(let error):
                     throw error

@@ -96,8 +96,10 @@ final class MessageRouter: Sendable {
     /// stream listening for its type id.
     func deliver(_ message: ReceivedMessage, from source: ParticipantID, limits: Limits) -> Outcome {
         let (subscribers, registered, isRaw) = state.withLock { state in
-            (state.subscribers[message.typeID].map { Array($0.values) } ?? [],
-             state.registry.type(for: message.typeID), state.rawTypeIDs.contains(message.typeID))
+            (
+                state.subscribers[message.typeID].map { Array($0.values) } ?? [],
+                state.registry.type(for: message.typeID), state.rawTypeIDs.contains(message.typeID)
+            )
         }
         guard !subscribers.isEmpty else { return .unrouted }
         let value: any Sendable
@@ -107,13 +109,15 @@ final class MessageRouter: Sendable {
             do {
                 value = try message.decode(as: registered, limits: limits)
             } catch {
-                return .rejected(WireError(error.kind, offset: error.offset, "\(registered.wireTypeName) from \(source): \(error.context)"))
+                return .rejected(
+                    WireError(error.kind, offset: error.offset, "\(registered.wireTypeName) from \(source): \(error.context)"))
             }
         } else {
             return .unrouted
         }
-        let context = MessageContext(source: source, typeID: message.typeID, wasCompressed: message.compression != nil,
-                                     session: message.session)
+        let context = MessageContext(
+            source: source, typeID: message.typeID, wasCompressed: message.compression != nil,
+            session: message.session)
         for subscriber in subscribers {
             subscriber.deliver(value, context)
         }

@@ -27,8 +27,9 @@ struct MessageSender: Sendable {
     ) async throws(WireError) {
         var encoded: [(frames: [[UInt8]], recipients: Recipients)] = []
         for group in groups {
-            let frames = try pipeline.frames(kind: kind, typeID: typeID, payload: payload, messageID: messageID,
-                                             profile: transportProfile(group.profile), session: session)
+            let frames = try pipeline.frames(
+                kind: kind, typeID: typeID, payload: payload, messageID: messageID,
+                profile: transportProfile(group.profile), session: session)
             encoded.append((frames, group.recipients))
         }
         for (frames, target) in encoded {
@@ -45,7 +46,7 @@ struct MessageSender: Sendable {
         mode: DeliveryMode
     ) async throws(WireError) {
         if groups.count == 1,
-           let frame = try pipeline.frame(message: message, profile: transportProfile(groups[0].profile), session: session)
+            let frame = try pipeline.frame(message: message, profile: transportProfile(groups[0].profile), session: session)
         {
             if mode == .reliable {
                 try await transport.send(frame, to: groups[0].recipients)
@@ -55,14 +56,16 @@ struct MessageSender: Sendable {
             counters.countSent(frames: 1)
             return
         }
-        try await send(kind: .data, typeID: Message.wireTypeID, payload: try message.messagePayload(), messageID: messageID,
-                       groups: groups, session: session, mode: mode)
+        try await send(
+            kind: .data, typeID: Message.wireTypeID, payload: try message.messagePayload(), messageID: messageID,
+            groups: groups, session: session, mode: mode)
     }
 
     /// Sends a control message; control always travels reliably (Spec/FORMAT.md, "Delivery").
     func sendControl(_ controlID: UInt64, payload: [UInt8], to recipients: Recipients) async throws(WireError) {
         let (messageID, groups) = planner.plan(recipients)
-        try await send(kind: .control, typeID: controlID, payload: payload, messageID: messageID, groups: groups,
-                       session: nil, mode: .reliable)
+        try await send(
+            kind: .control, typeID: controlID, payload: payload, messageID: messageID, groups: groups,
+            session: nil, mode: .reliable)
     }
 }

@@ -65,8 +65,9 @@ public final class Messenger: Sendable {
             configuration.negotiation?.clock = timers
         }
         self.configuration = configuration
-        let profile = MessageSender.profile(PeerProfile.default(codec: configuration.codec, limits: configuration.limits),
-                                            cappedFor: transport)
+        let profile = MessageSender.profile(
+            PeerProfile.default(codec: configuration.codec, limits: configuration.limits),
+            cappedFor: transport)
         defaultProfile = profile
         var outbox: AsyncStream<NegotiationWork>?
         if let settings = configuration.negotiation {
@@ -74,48 +75,55 @@ public final class Messenger: Sendable {
             outbox = stream
             negotiation = PeerNegotiation(
                 settings: settings,
-                hello: settings.hello(codec: configuration.codec, limits: configuration.limits,
-                                      transportMaxMessageSize: transport.guarantees.maxMessageSize),
+                hello: settings.hello(
+                    codec: configuration.codec, limits: configuration.limits,
+                    transportMaxMessageSize: transport.guarantees.maxMessageSize),
                 outbox: continuation)
         } else {
             negotiation = nil
         }
         let planner = SendPlanner(defaultProfile: profile, counters: counters)
         self.planner = planner
-        let sender = MessageSender(pipeline: SendPipeline(codec: configuration.codec), transport: transport, planner: planner,
-                                   counters: counters)
+        let sender = MessageSender(
+            pipeline: SendPipeline(codec: configuration.codec), transport: transport, planner: planner,
+            counters: counters)
         self.sender = sender
         let gate = negotiation.map { NegotiationGate(negotiation: $0, planner: planner) }
         self.gate = gate
         let receiveLoop = ReceiveLoop(
-            pipeline: ReceivePipeline(limits: configuration.limits, reassemblyLimits: configuration.reassemblyLimits,
-                                      clock: reassemblyClock, codec: configuration.codec),
+            pipeline: ReceivePipeline(
+                limits: configuration.limits, reassemblyLimits: configuration.reassemblyLimits,
+                clock: reassemblyClock, codec: configuration.codec),
             limits: configuration.limits, planner: planner, router: router, session: sessionInput, negotiation: gate,
             counters: counters)
         let events = transport.events
         let negotiationClock = configuration.negotiation.map { $0.clock ?? timers }
-        var tasks = [Task {
-            var receiver = receiveLoop
-            for await event in events {
-                receiver.handle(event, now: negotiationClock?.now() ?? .zero)
+        var tasks = [
+            Task {
+                var receiver = receiveLoop
+                for await event in events {
+                    receiver.handle(event, now: negotiationClock?.now() ?? .zero)
+                }
+                receiver.finish(reason: transport.closeReason ?? "the transport closed")
             }
-            receiver.finish(reason: transport.closeReason ?? "the transport closed")
-        }]
+        ]
         if let gate, let outbox, let clock = negotiationClock {
-            tasks.append(Task {
-                for await work in outbox {
-                    await gate.perform(work, sender: sender)
-                }
-            })
+            tasks.append(
+                Task {
+                    for await work in outbox {
+                        await gate.perform(work, sender: sender)
+                    }
+                })
             let period = gate.negotiation.settings.engine.retryInterval / 4
-            tasks.append(Task {
-                var next = clock.now() + period
-                while !Task.isCancelled {
-                    do { try await clock.sleep(next) } catch { return }
-                    planner.setProfiles(gate.negotiation.tick(now: clock.now()))
-                    next += period
-                }
-            })
+            tasks.append(
+                Task {
+                    var next = clock.now() + period
+                    while !Task.isCancelled {
+                        do { try await clock.sleep(next) } catch { return }
+                        planner.setProfiles(gate.negotiation.tick(now: clock.now()))
+                        next += period
+                    }
+                })
         }
         self.tasks = tasks
     }
@@ -190,14 +198,16 @@ public final class Messenger: Sendable {
         var agreed: [ParticipantID: PeerProfile] = [:]
         var report = SendReport()
         if let gate {
-            let negotiated = try gate.recipients(recipients, typeID: typeID, typeName: "raw bytes", session: nil, mode: mode,
-                                                 payload: { () throws(WireError) in bytes })
+            let negotiated = try gate.recipients(
+                recipients, typeID: typeID, typeName: "raw bytes", session: nil, mode: mode,
+                payload: { () throws(WireError) in bytes })
             report.skipped = negotiated.skipped
             guard let now = negotiated.now else { return report }
             (target, agreed) = now
         }
         let (messageID, groups) = planner.plan(target, agreed: agreed)
-        try await sender.send(kind: .data, typeID: typeID, payload: bytes, messageID: messageID, groups: groups, session: nil, mode: mode)
+        try await sender.send(
+            kind: .data, typeID: typeID, payload: bytes, messageID: messageID, groups: groups, session: nil, mode: mode)
         return report
     }
 
@@ -238,8 +248,9 @@ public final class Messenger: Sendable {
         }
         var changed = settings
         changed.schema = schema ?? negotiation.currentSchema
-        let hello = changed.hello(codec: configuration.codec, limits: configuration.limits,
-                                  transportMaxMessageSize: transport.guarantees.maxMessageSize)
+        let hello = changed.hello(
+            codec: configuration.codec, limits: configuration.limits,
+            transportMaxMessageSize: transport.guarantees.maxMessageSize)
         let (peers, profiles) = try negotiation.update(hello: hello, now: (settings.clock ?? transport.clock).now())
         planner.setProfiles(profiles)
         let body = negotiation.helloBody
@@ -267,7 +278,8 @@ public final class Messenger: Sendable {
         of type: Message.Type, session: UInt32?, where accept: @escaping @Sendable (MessageContext) -> Bool
     ) throws(WireError) -> Messages<Message> {
         try router.register(Message.self)
-        return subscribe(to: [Message.wireTypeID], session: session) { value, context in accept(context) ? value as? Message : nil }
+        return subscribe(to: [Message.wireTypeID], session: session) { value, context in accept(context) ? value as? Message : nil
+        }
     }
 
     /// Finishes every stream made for `session` (its session has ended here).

@@ -53,8 +53,9 @@ struct NegotiationGate: Sendable {
                     let agreed = negotiation.profile(of: peer).map { [peer: $0] } ?? [:]
                     let (messageID, groups) = planner.plan(.only([peer]), agreed: agreed)
                     do {
-                        try await sender.send(kind: .data, typeID: message.typeID, payload: message.payload, messageID: messageID,
-                                              groups: groups, session: message.session, mode: message.mode)
+                        try await sender.send(
+                            kind: .data, typeID: message.typeID, payload: message.payload, messageID: messageID,
+                            groups: groups, session: message.session, mode: message.mode)
                     } catch {
                         sender.counters.countRejected(error)
                     }

@@ -93,7 +93,7 @@ final class SessionInputRelay: Sendable {
                 return .kept
             }
             guard case .control(let control) = input, state.backlog.count < Self.maxBacklog.messages,
-                  state.backlogBytes + control.payload.count <= Self.maxBacklog.bytes
+                state.backlogBytes + control.payload.count <= Self.maxBacklog.bytes
             else { return .dropped }
             state.backlog.append(input)
             state.backlogBytes += control.payload.count

@@ -51,7 +51,8 @@ public struct NegotiationSettings: Sendable {
     /// Creates settings; every argument but the schema defaults to the documented default.
     public init(
         schema: HelloSchema?, envelopeVersions: ClosedRange<UInt8> = Frame.version...Frame.version,
-        unreadableRecipients: UnreadableRecipients = .skip, beforeAgreement: BeforeAgreement = .hold(messages: 256, bytes: 1 << 20),
+        unreadableRecipients: UnreadableRecipients = .skip,
+        beforeAgreement: BeforeAgreement = .hold(messages: 256, bytes: 1 << 20),
         engine: NegotiationEngine<ParticipantID>.Configuration = .init(), clock: TimerClock? = nil
     ) {
         self.schema = schema
@@ -72,20 +73,27 @@ public struct NegotiationSettings: Sendable {
         messages: Messages.Type, unreadableRecipients: UnreadableRecipients = .skip,
         beforeAgreement: BeforeAgreement = .hold(messages: 256, bytes: 1 << 20)
     ) throws(WireError) {
-        self.init(schema: try HelloSchema(messages: messages), unreadableRecipients: unreadableRecipients,
-                  beforeAgreement: beforeAgreement)
+        self.init(
+            schema: try HelloSchema(messages: messages), unreadableRecipients: unreadableRecipients,
+            beforeAgreement: beforeAgreement)
     }
 
     /// The hello for a messenger with `codec` and `limits` over a transport carrying at
     /// most `maxMessageSize` bytes: the codec with its dictionaries (none without a codec),
     /// the smaller frame size, and the schema.
     func hello(codec: (any PayloadCodec)?, limits: Limits, transportMaxMessageSize: Int) -> Hello {
-        let codecs = codec.map { codec in
-            [HelloCodec(codec: codec.codecID, dictionaries: codec.dictionaryFiles().compactMap { HelloDictionary(dictionary: $0) })]
-        } ?? []
-        return Hello(envelopeVersions: envelopeVersions, codecs: codecs,
-                     maxFrameSize: max(64, min(limits.maxFrameSize, transportMaxMessageSize)),
-                     maxMessageSize: max(1, limits.maxMessageSize), schema: schema)
+        let codecs =
+            codec.map { codec in
+                [
+                    HelloCodec(
+                        codec: codec.codecID, dictionaries: codec.dictionaryFiles().compactMap { HelloDictionary(dictionary: $0) }
+                    )
+                ]
+            } ?? []
+        return Hello(
+            envelopeVersions: envelopeVersions, codecs: codecs,
+            maxFrameSize: max(64, min(limits.maxFrameSize, transportMaxMessageSize)),
+            maxMessageSize: max(1, limits.maxMessageSize), schema: schema)
     }
 }
 

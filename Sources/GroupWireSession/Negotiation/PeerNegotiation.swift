@@ -75,14 +75,15 @@ final class PeerNegotiation: Sendable {
             configurationError = nil
         } catch {
             // An engine that never runs: every send throws the error instead.
-            state = Mutex(State(engine: try! NegotiationEngine(hello: Hello())))  // safe because: the empty hello is 4 bytes.
+            state = Mutex(State(engine: .inert))
             configurationError = WireError(error.kind, offset: error.offset, "this participant's hello: \(error.context)")
         }
     }
 
     /// The profile every peer gets until it agrees: version 1, uncompressed, default sizes.
-    static let baseline = PeerProfile(compression: nil, maxFrameSize: Hello.defaultMaxFrameSize,
-                                      maxMessageSize: Hello.defaultMaxMessageSize)
+    static let baseline = PeerProfile(
+        compression: nil, maxFrameSize: Hello.defaultMaxFrameSize,
+        maxMessageSize: Hello.defaultMaxMessageSize)
 
     // MARK: Input from the receiving task
 
@@ -121,7 +122,9 @@ final class PeerNegotiation: Sendable {
 
     /// Capabilities changed: the new hello goes to every peer, in order before anything
     /// sent after this call returns (the messenger sends the returned bodies itself).
-    func update(hello: Hello, now: Duration) throws(WireError) -> (hellos: [ParticipantID], profiles: [(ParticipantID, PeerProfile?)]) {
+    func update(hello: Hello, now: Duration) throws(WireError) -> (
+        hellos: [ParticipantID], profiles: [(ParticipantID, PeerProfile?)]
+    ) {
         let (hellos, effects, profiles) = try state.withLock {
             (state) throws(WireError) -> ([ParticipantID], [Effect], [(ParticipantID, PeerProfile?)]) in
             var hellos: [ParticipantID] = []
@@ -164,7 +167,9 @@ final class PeerNegotiation: Sendable {
                 state.readable[peer] = table
                 var unreadable: [UInt64: String] = [:]
                 for type in agreement.types {
-                    if let verdict = type.receiving, !verdict.isReadable { unreadable[type.typeID] = "\(type.name) from \(peer): \(verdict)" }
+                    if let verdict = type.receiving, !verdict.isReadable {
+                        unreadable[type.typeID] = "\(type.name) from \(peer): \(verdict)"
+                    }
                 }
                 state.unreadable[peer] = unreadable
                 state.incompatible[peer] = nil
@@ -212,7 +217,9 @@ final class PeerNegotiation: Sendable {
     static func profile(_ agreement: Agreement) -> PeerProfile {
         PeerProfile(
             envelopeVersion: agreement.envelopeVersion ?? Frame.version,
-            compression: agreement.sending.codec.map { CompressionChoice(codec: $0, dictionaryID: agreement.sending.dictionaryID) },
+            compression: agreement.sending.codec.map {
+                CompressionChoice(codec: $0, dictionaryID: agreement.sending.dictionaryID)
+            },
             maxFrameSize: agreement.sending.maxFrameSize, maxMessageSize: agreement.sending.maxMessageSize)
     }
 
@@ -239,7 +246,10 @@ final class PeerNegotiation: Sendable {
                             route.profiles[peer] = state.profiles[peer]
                         }
                     } else if failing {
-                        throw WireError(.recipientCannotRead, "\(typeName) (type id \(typeID)) cannot go to \(peer): \(verdict == .unknown ? "unknown to its spec" : "\(verdict)")")
+                        throw WireError(
+                            .recipientCannotRead,
+                            "\(typeName) (type id \(typeID)) cannot go to \(peer): \(verdict == .unknown ? "unknown to its spec" : "\(verdict)")"
+                        )
                     } else {
                         route.skipped.append(SkippedRecipient(participant: peer, reason: .cannotRead(verdict)))
                     }
@@ -270,7 +280,8 @@ final class PeerNegotiation: Sendable {
             var ready: Set<ParticipantID> = []
             var waiting: [ParticipantID] = []
             for peer in peers {
-                let pending = state.flushing.contains(peer) || (state.readable[peer] == nil && state.engine.state(of: peer) == .helloSent)
+                let pending =
+                    state.flushing.contains(peer) || (state.readable[peer] == nil && state.engine.state(of: peer) == .helloSent)
                 guard pending else {
                     if state.readable[peer] != nil { ready.insert(peer) }
                     continue
@@ -278,7 +289,10 @@ final class PeerNegotiation: Sendable {
                 let count = state.held[peer]?.count ?? 0
                 let bytes = state.heldBytes[peer] ?? 0
                 guard count < maxMessages, bytes + message.payload.count <= maxBytes else {
-                    throw WireError(.bufferFull, "\(peer) has not agreed yet and \(count) messages (\(bytes) bytes) wait for it; the bound is \(maxMessages) messages and \(maxBytes) bytes")
+                    throw WireError(
+                        .bufferFull,
+                        "\(peer) has not agreed yet and \(count) messages (\(bytes) bytes) wait for it; the bound is \(maxMessages) messages and \(maxBytes) bytes"
+                    )
                 }
                 waiting.append(peer)
             }

@@ -60,8 +60,9 @@ public struct ReceivePipeline: Sendable {
                 // the result refers to it in the frame, not copied, with no intermediate
                 // Frame and no call that takes the whole pipeline (which copied it, codec and all).
                 return ReceiveResult(
-                    message: ReceivedMessage(sender: sender, kind: header.kind, typeID: header.typeID, session: header.session,
-                                             frameBytes: bytes, payloadRange: range),
+                    message: ReceivedMessage(
+                        sender: sender, kind: header.kind, typeID: header.typeID, session: header.session,
+                        frameBytes: bytes, payloadRange: range),
                     drops: drops)
             }
             var whole = header
@@ -111,19 +112,25 @@ public struct ReceivePipeline: Sendable {
     /// The payload of a whole (data or control) frame, decompressed within the limits.
     private func message(from frame: Frame, sender: ParticipantID) throws(WireError) -> ReceivedMessage {
         guard let info = frame.compression else {
-            var message = ReceivedMessage(sender: sender, kind: frame.kind, typeID: frame.typeID, payload: frame.body, compression: nil)
+            var message = ReceivedMessage(
+                sender: sender, kind: frame.kind, typeID: frame.typeID, payload: frame.body, compression: nil)
             message.session = frame.session
             return message
         }
         guard let codec, codec.codecID == info.codec else {
-            throw WireError(.unknownCodec, "type \(frame.typeID): body compressed with codec \(info.codec), which this receiver lacks")
+            throw WireError(
+                .unknownCodec, "type \(frame.typeID): body compressed with codec \(info.codec), which this receiver lacks")
         }
         guard info.contentSize <= UInt64(limits.maxMessageSize) else {
-            throw WireError(.limitExceeded, "type \(frame.typeID): declared content size \(info.contentSize) is over maxMessageSize \(limits.maxMessageSize)")
+            throw WireError(
+                .limitExceeded,
+                "type \(frame.typeID): declared content size \(info.contentSize) is over maxMessageSize \(limits.maxMessageSize)")
         }
         let payload = try codec.decompressPayload(frame.body, info: info)
         guard payload.count == Int(info.contentSize) else {
-            throw WireError(.invalidValue, "type \(frame.typeID): body decompressed to \(payload.count) bytes, not the declared \(info.contentSize)")
+            throw WireError(
+                .invalidValue,
+                "type \(frame.typeID): body decompressed to \(payload.count) bytes, not the declared \(info.contentSize)")
         }
         var message = ReceivedMessage(sender: sender, kind: frame.kind, typeID: frame.typeID, payload: payload, compression: info)
         message.session = frame.session
@@ -175,7 +182,8 @@ public struct ReceivedMessage: Sendable {
 
     /// A message whose payload stands at `payloadRange` of a frame's bytes, which the frame
     /// decoder has checked.
-    init(sender: ParticipantID, kind: FrameKind, typeID: UInt64, session: UInt32?, frameBytes: [UInt8], payloadRange: Range<Int>) {
+    init(sender: ParticipantID, kind: FrameKind, typeID: UInt64, session: UInt32?, frameBytes: [UInt8], payloadRange: Range<Int>)
+    {
         self.sender = sender
         self.kind = kind
         self.typeID = typeID

@@ -36,7 +36,8 @@ public struct SendPipeline: Sendable {
             throw WireError(.invalidValue, "a message travels in a data or control frame, not \(kind)")
         }
         let limits = profile.limits
-        let single = FrameEncoder.frameSize(typeID: typeID, compression: compression, fragment: nil, session: session, bodyCount: body.count)
+        let single = FrameEncoder.frameSize(
+            typeID: typeID, compression: compression, fragment: nil, session: session, bodyCount: body.count)
         guard kind == .control || single <= limits.maxFrameSize else {
             return try Fragmenter(limits: limits).frames(
                 typeID: typeID, messageID: messageID, compression: compression, session: session, body: body)
@@ -70,21 +71,29 @@ public struct SendPipeline: Sendable {
     ) throws(WireError) -> [UInt8]? {
         guard let size = message._exactPayloadSize, kind == .data || kind == .control else { return nil }
         guard profile.envelopeVersion == Frame.version else {
-            throw WireError(.unsupportedVersion, "envelope version \(profile.envelopeVersion) is not supported; this library writes version \(Frame.version)")
+            throw WireError(
+                .unsupportedVersion,
+                "envelope version \(profile.envelopeVersion) is not supported; this library writes version \(Frame.version)")
         }
         guard size <= profile.maxMessageSize else {
-            throw WireError(.messageTooLarge, "message payload of \(size) bytes is over the recipient's maxMessageSize \(profile.maxMessageSize)")
+            throw WireError(
+                .messageTooLarge,
+                "message payload of \(size) bytes is over the recipient's maxMessageSize \(profile.maxMessageSize)")
         }
         if let choice = profile.compression {
             guard let codec, codec.codecID == choice.codec else { return nil }
             guard size < codec.compressionThreshold(dictionaryID: choice.dictionaryID) else { return nil }
         }
         let limits = profile.limits
-        guard kind == .control
-            || FrameEncoder.frameSize(typeID: Message.wireTypeID, compression: nil, fragment: nil, session: session, bodyCount: size)
-                <= limits.maxFrameSize
+        guard
+            kind == .control
+                || FrameEncoder.frameSize(
+                    typeID: Message.wireTypeID, compression: nil, fragment: nil, session: session, bodyCount: size)
+                    <= limits.maxFrameSize
         else { return nil }
-        return try FrameEncoder(limits: limits).wholeFrame(kind: kind, typeID: Message.wireTypeID, session: session, bodySize: size) { sink in
+        return try FrameEncoder(limits: limits).wholeFrame(
+            kind: kind, typeID: Message.wireTypeID, session: session, bodySize: size
+        ) { sink in
             message._encodePayload(into: &sink)
         }
     }
@@ -94,14 +103,21 @@ public struct SendPipeline: Sendable {
     /// - Throws: as ``frames(kind:typeID:payload:messageID:profile:session:)``.
     public func body(for payload: [UInt8], profile: PeerProfile) throws(WireError) -> (CompressionInfo?, [UInt8]) {
         guard profile.envelopeVersion == Frame.version else {
-            throw WireError(.unsupportedVersion, "envelope version \(profile.envelopeVersion) is not supported; this library writes version \(Frame.version)")
+            throw WireError(
+                .unsupportedVersion,
+                "envelope version \(profile.envelopeVersion) is not supported; this library writes version \(Frame.version)")
         }
         guard payload.count <= profile.maxMessageSize else {
-            throw WireError(.messageTooLarge, "message payload of \(payload.count) bytes is over the recipient's maxMessageSize \(profile.maxMessageSize)")
+            throw WireError(
+                .messageTooLarge,
+                "message payload of \(payload.count) bytes is over the recipient's maxMessageSize \(profile.maxMessageSize)")
         }
         guard let choice = profile.compression else { return (nil, payload) }
         guard let codec, codec.codecID == choice.codec else {
-            throw WireError(.unknownCodec, "the profile asks for codec \(choice.codec) but the pipeline has \(codec.map { "codec \($0.codecID)" } ?? "no codec")")
+            throw WireError(
+                .unknownCodec,
+                "the profile asks for codec \(choice.codec) but the pipeline has \(codec.map { "codec \($0.codecID)" } ?? "no codec")"
+            )
         }
         guard let compressed = try codec.compressPayload(payload, dictionaryID: choice.dictionaryID) else {
             return (nil, payload)

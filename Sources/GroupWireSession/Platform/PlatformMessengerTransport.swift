@@ -41,9 +41,11 @@ public final class PlatformMessengerTransport: Transport {
         tasks = [
             Task {
                 for await message in messages {
-                    continuation.yield(.message(TransportMessage(
-                        source: ParticipantID(uuid: message.source), bytes: [UInt8](message.data),
-                        arrival: ContinuousClock.now - ContinuousClock.Instant.origin)))
+                    continuation.yield(
+                        .message(
+                            TransportMessage(
+                                source: ParticipantID(uuid: message.source), bytes: [UInt8](message.data),
+                                arrival: ContinuousClock.now - ContinuousClock.Instant.origin)))
                 }
                 finished.one()
             },
@@ -87,14 +89,16 @@ public final class PlatformMessengerTransport: Transport {
     public func send(_ frames: [[UInt8]], to recipients: Recipients, mode: DeliveryMode) async throws(WireError) {
         let limit = platform.maxMessageSize
         for frame in frames where frame.count > limit {
-            throw WireError(.messageTooLarge, "message of \(frame.count) bytes is over the platform messenger's \(limit)-byte limit")
+            throw WireError(
+                .messageTooLarge, "message of \(frame.count) bytes is over the platform messenger's \(limit)-byte limit")
         }
         let targets = recipients.participants.map { Set($0.map(\.uuid)) }
         for frame in frames {
             do {
                 try await platform.send(Data(frame), to: targets, mode: mode)
             } catch {
-                throw WireError(.transportClosed, "the platform messenger failed to send \(frame.count) bytes (\(mode)): \(error)")
+                throw WireError(
+                    .transportClosed, "the platform messenger failed to send \(frame.count) bytes (\(mode)): \(error)")
             }
         }
     }
@@ -110,7 +114,11 @@ public final class PlatformMessengerTransport: Transport {
         }
 
         func one() {
-            if remaining.withLock({ $0 -= 1; return $0 }) == 0 { continuation.finish() }
+            if remaining.withLock({
+                $0 -= 1; return $0
+            }) == 0 {
+                continuation.finish()
+            }
         }
     }
 }

@@ -178,8 +178,9 @@ struct SessionAnnouncement: Sendable, Hashable {
             }
         }
         guard let session, let activator, let identifier else {
-            throw WireError(.missingField, offset: payload.count,
-                            "an activation needs a session id (1), an activator (3) and an activity identifier (4)")
+            throw WireError(
+                .missingField, offset: payload.count,
+                "an activation needs a session id (1), an activator (3) and an activity identifier (4)")
         }
         self.session = session
         activated = SessionStamp(clock: activatedClock, participant: ParticipantID(uuid: activator))
@@ -190,8 +191,10 @@ struct SessionAnnouncement: Sendable, Hashable {
     }
 
     /// Creates an announcement.
-    init(session: UInt32, activated: SessionStamp, activitySet: SessionStamp, activityIdentifier: String,
-         metadata: SharedActivityMetadata, activity: [UInt8]) {
+    init(
+        session: UInt32, activated: SessionStamp, activitySet: SessionStamp, activityIdentifier: String,
+        metadata: SharedActivityMetadata, activity: [UInt8]
+    ) {
         self.session = session
         self.activated = activated
         self.activitySet = activitySet

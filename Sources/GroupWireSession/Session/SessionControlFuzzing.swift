@@ -27,7 +27,8 @@ package enum SessionControlFuzzing {
             guard let message = try? SessionControl.decode(controlID: controlID, payload: body) else { continue }
             let again = try? SessionControl.decode(controlID: message.controlID, payload: message.payload())
             if again != message {
-                violations.append("control \(controlID) did not survive re-encoding: \(message) became \(String(describing: again))")
+                violations.append(
+                    "control \(controlID) did not survive re-encoding: \(message) became \(String(describing: again))")
             }
             _ = engine.apply(message, from: source, local: local)
             if engine.pendingJoins.count > Engine.maxPendingSessions {

@@ -76,7 +76,8 @@ struct Engine {
         finalStates[id] = record.state == .waiting || record.state == .joined ? .invalidated(reason: reason) : record.state
         var effects: [Effect] = []
         if record.state == .waiting || record.state == .joined {
-            effects.append(.state(Array((stateWatchers.removeValue(forKey: id) ?? [:]).values), .invalidated(reason: reason), finish: true))
+            effects.append(
+                .state(Array((stateWatchers.removeValue(forKey: id) ?? [:]).values), .invalidated(reason: reason), finish: true))
         } else {
             stateWatchers[id] = nil
         }
@@ -115,7 +116,9 @@ struct Engine {
     /// The current session's participants, to its watchers.
     func participantsChanged() -> [Effect] {
         guard let record = current else { return [] }
-        return [.participants(Array((participantWatchers[record.announcement.session] ?? [:]).values), record.joined, finish: false)]
+        return [
+            .participants(Array((participantWatchers[record.announcement.session] ?? [:]).values), record.joined, finish: false)
+        ]
     }
 
     /// Handles what the messenger heard.
@@ -164,7 +167,8 @@ struct Engine {
             // Our own session announced to us, by someone who has just become reachable
             // again (a transport that lost us for a while): say we are in it, since its
             // sender may have counted us out meanwhile.
-            if let record = current, record.announcement.session == announcement.session, record.state == .joined, source != local {
+            if let record = current, record.announcement.session == announcement.session, record.state == .joined, source != local
+            {
                 return effects + [.send(.join(session: record.announcement.session), .only([source]))]
             }
             return effects
@@ -179,7 +183,8 @@ struct Engine {
             }
             if !retired.contains(session) {
                 // Bounded: past the limit, one held session's early joins are forgotten.
-                if pendingJoins[session] == nil, pendingJoins.count >= Self.maxPendingSessions, let any = pendingJoins.keys.min() {
+                if pendingJoins[session] == nil, pendingJoins.count >= Self.maxPendingSessions, let any = pendingJoins.keys.min()
+                {
                     pendingJoins[any] = nil
                 }
                 pendingJoins[session, default: []].insert(source)
@@ -187,7 +192,9 @@ struct Engine {
             return []
         case .leave(let session):
             pendingJoins[session]?.remove(source)
-            guard var record = current, record.announcement.session == session, record.joined.remove(source) != nil else { return [] }
+            guard var record = current, record.announcement.session == session, record.joined.remove(source) != nil else {
+                return []
+            }
             current = record
             return participantsChanged()
         case .end(let session, let endClock):

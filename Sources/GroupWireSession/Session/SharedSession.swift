@@ -20,7 +20,7 @@ public final class SharedSession<Activity: SharedActivity>: Sendable, Identifiab
     /// The current activity: the newest replacement every participant converges on.
     public var activity: Activity {
         guard let announcement = coordinator.announcement(of: id),
-              let value = try? WireDecoder().decode(Activity.self, from: announcement.activity)
+            let value = try? WireDecoder().decode(Activity.self, from: announcement.activity)
         else { return initialActivity }
         return value
     }
@@ -95,11 +95,14 @@ public struct SharedSessionMessenger: Sendable {
     ///   ``SharedSessionError/Kind/sendFailed`` with the messenger's error.
     /// - Returns: the recipients negotiation left out, and why (``Messenger/send(_:to:mode:)``).
     @discardableResult
-    public func send<Message: MessageCodable>(_ message: Message, to recipients: Recipients = .all) async throws(SharedSessionError) -> SendReport {
+    public func send<Message: MessageCodable>(_ message: Message, to recipients: Recipients = .all)
+        async throws(SharedSessionError) -> SendReport
+    {
         switch coordinator.state(of: session) {
         case .joined: break
         case .waiting: throw SharedSessionError(.notJoined, session: session, "messages flow only while the session is joined")
-        case .invalidated(let reason): throw SharedSessionError(.invalidated, session: session, "the session is over here: \(reason)")
+        case .invalidated(let reason):
+            throw SharedSessionError(.invalidated, session: session, "the session is over here: \(reason)")
         }
         do {
             return try await coordinator.messenger.send(message, to: recipients, session: session, mode: deliveryMode)
@@ -122,7 +125,8 @@ public struct SharedSessionMessenger: Sendable {
     /// (`DrawTogetherMessage`), delivered while it is joined here; the stream finishes when
     /// the session ends here.
     /// - Throws: `WireError.Kind.duplicateTypeID` when another type uses an id of the set.
-    public func messages<MessageSet: WireMessageSet>(of set: MessageSet.Type) throws(WireError) -> Messenger.Messages<MessageSet> {
+    public func messages<MessageSet: WireMessageSet>(of set: MessageSet.Type) throws(WireError) -> Messenger.Messages<MessageSet>
+    {
         let messenger = coordinator.messenger
         return try sessionStream { session, accept throws(WireError) in
             try messenger.messages(of: set, session: session, where: accept)

@@ -58,13 +58,15 @@ public final class SharedSessionCoordinator: Sendable {
         let local = messenger.transport.localParticipant
         // The snapshot of who is reachable is taken and stored before any later membership
         // change can reach the engine (both under the messenger's lock).
-        messenger.observeSessionInput(start: { reachable in
-            engine.withLock { $0.reachable = reachable }
-            observer.update(!reachable.isEmpty)
-        }, { [engine, continuation, observer, weak messenger] input in
-            let effects = engine.withLock { $0.handle(input, local: local) }
-            Self.perform(effects, outbox: continuation, observer: observer, messenger: messenger)
-        })
+        messenger.observeSessionInput(
+            start: { reachable in
+                engine.withLock { $0.reachable = reachable }
+                observer.update(!reachable.isEmpty)
+            },
+            { [engine, continuation, observer, weak messenger] input in
+                let effects = engine.withLock { $0.handle(input, local: local) }
+                Self.perform(effects, outbox: continuation, observer: observer, messenger: messenger)
+            })
     }
 
     /// The common setup in one call: over `transport`, a ``DeliveryTransport`` (which adds
@@ -95,8 +97,10 @@ public final class SharedSessionCoordinator: Sendable {
         sessionIDs: (@Sendable () -> UInt32)? = nil
     ) {
         let layered = transport is DeliveryTransport ? transport : DeliveryTransport(over: transport, configuration: delivery)
-        let messenger = Messenger(transport: layered, configuration: MessengerConfiguration(
-            codec: codec, limits: limits, negotiation: negotiation))
+        let messenger = Messenger(
+            transport: layered,
+            configuration: MessengerConfiguration(
+                codec: codec, limits: limits, negotiation: negotiation))
         self.init(messenger: messenger, activationDecision: activationDecision, sessionIDs: sessionIDs)
     }
 
@@ -125,7 +129,8 @@ public final class SharedSessionCoordinator: Sendable {
     @discardableResult
     public func activate<Activity: SharedActivity>(_ activity: Activity) throws(SharedSessionError) -> UInt32 {
         guard prepareForActivation(activity) == .activationPreferred else {
-            throw SharedSessionError(.notEligible, session: nil, "activation is not preferred: nobody else is reachable, or the app declined")
+            throw SharedSessionError(
+                .notEligible, session: nil, "activation is not preferred: nobody else is reachable, or the app declined")
         }
         let bytes = try Self.encode(activity)
         let local = localParticipant
@@ -156,7 +161,7 @@ public final class SharedSessionCoordinator: Sendable {
             engine.nextToken += 1
             engine.listeners[Activity.activityIdentifier, default: [:]][engine.nextToken] = listener
             guard let record = engine.current, record.announcement.activityIdentifier == Activity.activityIdentifier,
-                  record.state == .waiting || record.state == .joined
+                record.state == .waiting || record.state == .joined
             else { return nil }
             return record.announcement
         }
@@ -277,7 +282,8 @@ public final class SharedSessionCoordinator: Sendable {
         _ kind: SharedSessionError.Kind, session: UInt32, state: SharedSessionState, _ operation: String
     ) -> SharedSessionError {
         if case .invalidated(let reason) = state {
-            return SharedSessionError(.invalidated, session: session, "cannot \(operation) a session invalidated (\(reason)); it is never reused")
+            return SharedSessionError(
+                .invalidated, session: session, "cannot \(operation) a session invalidated (\(reason)); it is never reused")
         }
         return SharedSessionError(kind, session: session, "cannot \(operation) a session that is \(state)")
     }
@@ -312,7 +318,9 @@ public final class SharedSessionCoordinator: Sendable {
 final class LockedEngine: Sendable {
     private let mutex = Mutex(Engine())
 
-    func withLock<Result, Failure: Error>(_ body: (inout Engine) throws(Failure) -> sending Result) throws(Failure) -> sending Result {
+    func withLock<Result, Failure: Error>(_ body: (inout Engine) throws(Failure) -> sending Result) throws(Failure)
+        -> sending Result
+    {
         try mutex.withLock(body)
     }
 }

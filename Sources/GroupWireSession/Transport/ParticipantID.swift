@@ -18,8 +18,11 @@ public struct ParticipantID: Hashable, Sendable, Comparable, CustomStringConvert
         for shift in 0..<8 {
             bytes[15 - shift] = UInt8(truncatingIfNeeded: number >> (8 * UInt64(shift)))
         }
-        let uuid = UUID(uuid: (bytes[0], bytes[1], bytes[2], bytes[3], bytes[4], bytes[5], bytes[6], bytes[7],
-                               bytes[8], bytes[9], bytes[10], bytes[11], bytes[12], bytes[13], bytes[14], bytes[15]))
+        let uuid = UUID(
+            uuid: (
+                bytes[0], bytes[1], bytes[2], bytes[3], bytes[4], bytes[5], bytes[6], bytes[7],
+                bytes[8], bytes[9], bytes[10], bytes[11], bytes[12], bytes[13], bytes[14], bytes[15]
+            ))
         return ParticipantID(uuid: uuid)
     }
 

@@ -59,21 +59,28 @@ private struct SpecDiffer {
         self.new = new
     }
 
-    private mutating func add(_ rule: CompatibilityRule, _ path: String, _ message: String, at location: SourceLocation?,
-                              newReader: ReaderEffect? = nil, oldReader: ReaderEffect? = nil) {
-        changes.append(SpecChange(rule, path: path, message, location: location,
-                                  newReaderOldData: newReader, oldReaderNewData: oldReader))
+    private mutating func add(
+        _ rule: CompatibilityRule, _ path: String, _ message: String, at location: SourceLocation?,
+        newReader: ReaderEffect? = nil, oldReader: ReaderEffect? = nil
+    ) {
+        changes.append(
+            SpecChange(
+                rule, path: path, message, location: location,
+                newReaderOldData: newReader, oldReaderNewData: oldReader))
     }
 
     mutating func run() {
         if let oldPackage = old.package, let newPackage = new.package {
             if oldPackage.name != newPackage.name {
-                add(.packageRenamed, "package", "package '\(oldPackage.name)' was renamed to '\(newPackage.name)'", at: newPackage.location)
+                add(
+                    .packageRenamed, "package", "package '\(oldPackage.name)' was renamed to '\(newPackage.name)'",
+                    at: newPackage.location)
             }
             let oldShape = old.canonicalText.split(separator: "\n", maxSplits: 1).dropFirst().joined()
             let newShape = new.canonicalText.split(separator: "\n", maxSplits: 1).dropFirst().joined()
             if oldShape != newShape && newPackage.version <= oldPackage.version {
-                add(.versionNotIncreased, "package",
+                add(
+                    .versionNotIncreased, "package",
                     "the wire shape changed but the version went from \(oldPackage.version) to \(newPackage.version)",
                     at: newPackage.location)
             }
@@ -90,7 +97,8 @@ private struct SpecDiffer {
             case (.enum(let a), .enum(let b)): compareEnums(a, b)
             case (.union(let a), .union(let b)): compareUnions(a, b)
             default:
-                add(.declarationKindChanged, oldDecl.name,
+                add(
+                    .declarationKindChanged, oldDecl.name,
                     "'\(oldDecl.name)' changed from \(oldDecl.keyword) to \(newDecl.keyword)", at: newDecl.location)
             }
         }
@@ -102,25 +110,29 @@ private struct SpecDiffer {
         for oldMessage in old.messages {
             if let newDecl = new.declaration(named: oldMessage.name) {
                 guard case .message(let newMessage) = newDecl else {
-                    add(.declarationKindChanged, oldMessage.name,
+                    add(
+                        .declarationKindChanged, oldMessage.name,
                         "'\(oldMessage.name)' changed from message to \(newDecl.keyword)", at: newDecl.location)
                     continue
                 }
                 matchedNew.insert(newMessage.name)
                 if oldMessage.typeID != newMessage.typeID {
-                    add(.typeIDChanged, oldMessage.name,
+                    add(
+                        .typeIDChanged, oldMessage.name,
                         "type id of '\(oldMessage.name)' changed from \(oldMessage.typeID) to \(newMessage.typeID)",
                         at: newMessage.typeIDLocation)
                 }
                 compareFields(oldMessage, newMessage)
             } else if let newMessage = new.message(typeID: oldMessage.typeID), !oldNames.contains(newMessage.name) {
                 matchedNew.insert(newMessage.name)
-                add(.messageRenamed, oldMessage.name,
+                add(
+                    .messageRenamed, oldMessage.name,
                     "message '\(oldMessage.name)' (type id \(oldMessage.typeID)) was renamed to '\(newMessage.name)'",
                     at: newMessage.location)
                 compareFields(oldMessage, newMessage)
             } else {
-                add(.messageRemoved, oldMessage.name,
+                add(
+                    .messageRemoved, oldMessage.name,
                     "message '\(oldMessage.name)' (type id \(oldMessage.typeID)) was removed; new readers reject it as an unknown type",
                     at: oldMessage.location)
             }
@@ -128,11 +140,13 @@ private struct SpecDiffer {
         for newMessage in new.messages where !matchedNew.contains(newMessage.name) {
             if case .message? = old.declaration(named: newMessage.name) { continue }
             if let oldDecl = old.declaration(named: newMessage.name) {
-                add(.declarationKindChanged, newMessage.name,
+                add(
+                    .declarationKindChanged, newMessage.name,
                     "'\(newMessage.name)' changed from \(oldDecl.keyword) to message", at: newMessage.location)
                 continue
             }
-            add(.messageAdded, newMessage.name,
+            add(
+                .messageAdded, newMessage.name,
                 "message '\(newMessage.name)' (type id \(newMessage.typeID)) was added; old readers reject it as an unknown type",
                 at: newMessage.location)
         }
@@ -146,13 +160,16 @@ private struct SpecDiffer {
         for (oldField, newField) in match.common {
             let path = "\(owner).\(newField.name)"
             if oldField.name != newField.name {
-                add(.fieldRenamed, path, "field \(newField.number) was renamed from '\(oldField.name)' to '\(newField.name)'",
+                add(
+                    .fieldRenamed, path, "field \(newField.number) was renamed from '\(oldField.name)' to '\(newField.name)'",
                     at: newField.location)
             }
-            let typeChanged = compareTypes(oldField.type, newField.type, path: path,
-                                           what: "field \(newField.number) '\(newField.name)'", at: newField.typeLocation)
+            let typeChanged = compareTypes(
+                oldField.type, newField.type, path: path,
+                what: "field \(newField.number) '\(newField.name)'", at: newField.typeLocation)
             if oldField.isOptional != newField.isOptional {
-                add(.fieldOptionalityChanged, path,
+                add(
+                    .fieldOptionalityChanged, path,
                     oldField.isOptional
                         ? "field \(newField.number) '\(newField.name)' is no longer optional; an absent value now decodes as the default instead of nil"
                         : "field \(newField.number) '\(newField.name)' became optional; a value equal to the default (which writers omit) now decodes as nil",
@@ -161,24 +178,28 @@ private struct SpecDiffer {
                 let oldDefault = oldField.defaultValue.flatMap { CanonicalForm.defaultText($0, type: oldField.type) }
                 let newDefault = newField.defaultValue.flatMap { CanonicalForm.defaultText($0, type: newField.type) }
                 if oldDefault != newDefault {
-                    add(.defaultChanged, path,
+                    add(
+                        .defaultChanged, path,
                         "default of field \(newField.number) '\(newField.name)' changed from \(describe(oldField.defaultValue)) to \(describe(newField.defaultValue)); writers omit values equal to their default",
                         at: newField.defaultLiteral?.location ?? newField.location)
                 }
             }
         }
         for (oldField, newField) in match.renumbered {
-            add(.fieldRenumbered, "\(owner).\(newField.name)",
+            add(
+                .fieldRenumbered, "\(owner).\(newField.name)",
                 "field '\(newField.name)' moved from number \(oldField.number) to \(newField.number)", at: newField.location)
         }
         for oldField in match.removed {
             let path = "\(owner).\(oldField.name)"
             if newDecl.reserved.reserves(number: oldField.number) {
-                add(.fieldRemoved, path,
+                add(
+                    .fieldRemoved, path,
                     "field \(oldField.number) '\(oldField.name)' was removed and its number reserved; old readers see \(oldField.isOptional ? "nil" : "the default")",
                     at: newDecl.reserved.first { $0.contains(number: oldField.number) }?.location ?? newDecl.location)
             } else {
-                add(.fieldRemovedNotReserved, path,
+                add(
+                    .fieldRemovedNotReserved, path,
                     "field \(oldField.number) '\(oldField.name)' was removed without reserving its number; old readers see \(oldField.isOptional ? "nil" : "the default") and a later field could reuse \(oldField.number)",
                     at: newDecl.location)
             }
@@ -186,17 +207,20 @@ private struct SpecDiffer {
         for newField in match.added {
             let path = "\(owner).\(newField.name)"
             if oldDecl.reserved.reserves(number: newField.number) {
-                add(.fieldNumberReused, path,
+                add(
+                    .fieldNumberReused, path,
                     "field \(newField.number) '\(newField.name)' reuses a number reserved in the old version; data from the removed field is misread",
                     at: newField.location)
             } else {
-                add(.fieldAdded, path,
+                add(
+                    .fieldAdded, path,
                     "field \(newField.number) '\(newField.name): \(newField.type)\(newField.isOptional ? "?" : "")' was added; old readers skip it, new readers use \(newField.isOptional ? "nil" : describe(newField.defaultValue)) when it is absent",
                     at: newField.location)
             }
         }
-        compareReservations(oldDecl.reserved, newDecl.reserved, used: Set(newDecl.fields.map(\.number)),
-                            usedNames: Set(newDecl.fields.map(\.name)), owner: owner, location: newDecl.location)
+        compareReservations(
+            oldDecl.reserved, newDecl.reserved, used: Set(newDecl.fields.map(\.number)),
+            usedNames: Set(newDecl.fields.map(\.name)), owner: owner, location: newDecl.location)
     }
 
     private func describe(_ value: DefaultValue?) -> String {
@@ -204,8 +228,10 @@ private struct SpecDiffer {
     }
 
     /// Reports a type change, if any. Returns whether one was reported.
-    private mutating func compareTypes(_ oldType: TypeRef, _ newType: TypeRef, path: String, what: String,
-                                       at location: SourceLocation) -> Bool {
+    private mutating func compareTypes(
+        _ oldType: TypeRef, _ newType: TypeRef, path: String, what: String,
+        at location: SourceLocation
+    ) -> Bool {
         guard oldType != newType else { return false }
         switch (oldType, newType) {
         case (.array(let a), .array(let b)):
@@ -224,12 +250,16 @@ private struct SpecDiffer {
         let text = "type of \(what) changed from \(oldType) to \(newType)"
         if let a = oldType.scalar, let b = newType.scalar, a.isInteger, b.isInteger {
             if a.isSignedInteger != b.isSignedInteger {
-                add(.integerSignednessChanged, path, text + "; zigzag and plain varints decode to different numbers", at: location)
+                add(
+                    .integerSignednessChanged, path, text + "; zigzag and plain varints decode to different numbers", at: location
+                )
             } else if (b.bitWidth ?? 0) > (a.bitWidth ?? 0) {
-                add(.integerWidened, path, text + "; old readers reject values that do not fit \(a.rawValue)", at: location,
+                add(
+                    .integerWidened, path, text + "; old readers reject values that do not fit \(a.rawValue)", at: location,
                     oldReader: .loud("invalidValue", "for values that do not fit \(a.rawValue)"))
             } else {
-                add(.integerNarrowed, path, text + "; new readers reject old values that do not fit \(b.rawValue)", at: location,
+                add(
+                    .integerNarrowed, path, text + "; new readers reject old values that do not fit \(b.rawValue)", at: location,
                     newReader: .loud("invalidValue", "for old values that do not fit \(b.rawValue)"))
             }
             return true
@@ -237,15 +267,20 @@ private struct SpecDiffer {
         let oldWire = old.wireType(of: oldType)
         let newWire = new.wireType(of: newType)
         if oldWire != newWire {
-            add(.fieldWireTypeChanged, path,
-                text + " (wire type \(oldWire.map(\.description) ?? "?") to \(newWire.map(\.description) ?? "?")); readers fail with a type mismatch",
+            add(
+                .fieldWireTypeChanged, path,
+                text
+                    + " (wire type \(oldWire.map(\.description) ?? "?") to \(newWire.map(\.description) ?? "?")); readers fail with a type mismatch",
                 at: location,
                 newReader: arrayEffect(writer: oldType, reader: newType),
                 oldReader: arrayEffect(writer: newType, reader: oldType))
         } else {
-            add(.fieldTypeChanged, path, text + " with the same wire type; readers misinterpret the bytes", at: location,
-                newReader: arrayEffect(writer: oldType, reader: newType) ?? Self.sameWireTypeEffect(writer: oldType, reader: newType),
-                oldReader: arrayEffect(writer: newType, reader: oldType) ?? Self.sameWireTypeEffect(writer: newType, reader: oldType))
+            add(
+                .fieldTypeChanged, path, text + " with the same wire type; readers misinterpret the bytes", at: location,
+                newReader: arrayEffect(writer: oldType, reader: newType)
+                    ?? Self.sameWireTypeEffect(writer: oldType, reader: newType),
+                oldReader: arrayEffect(writer: newType, reader: oldType)
+                    ?? Self.sameWireTypeEffect(writer: newType, reader: oldType))
         }
         return true
     }
@@ -259,8 +294,9 @@ private struct SpecDiffer {
         }
         if case .array(let element) = writer, element == reader {
             let packed = old.isPacked(element) || new.isPacked(element)
-            return packed ? .loud("typeMismatch", "for a non-empty array, written packed")
-                          : .silent("only the last element of the array is kept")
+            return packed
+                ? .loud("typeMismatch", "for a non-empty array, written packed")
+                : .silent("only the last element of the array is kept")
         }
         return nil
     }
@@ -279,15 +315,18 @@ private struct SpecDiffer {
     /// declaration with the same canonical members (their blocks without the first line).
     private func sameMembers(_ oldName: String, _ newName: String) -> Bool {
         guard let oldDecl = old.declaration(named: oldName), let newDecl = new.declaration(named: newName),
-              oldDecl.keyword == newDecl.keyword else { return false }
+            oldDecl.keyword == newDecl.keyword
+        else { return false }
         let oldBody = CanonicalForm.block(oldDecl, in: old).split(separator: "\n").dropFirst()
         let newBody = CanonicalForm.block(newDecl, in: new).split(separator: "\n").dropFirst()
         if case .message(let a) = oldDecl, case .message(let b) = newDecl, a.typeID != b.typeID { return false }
         return oldBody.elementsEqual(newBody)
     }
 
-    private mutating func compareReservations(_ oldReserved: [ReservedDecl], _ newReserved: [ReservedDecl], used: Set<UInt64>,
-                                              usedNames: Set<String>, owner: String, location: SourceLocation) {
+    private mutating func compareReservations(
+        _ oldReserved: [ReservedDecl], _ newReserved: [ReservedDecl], used: Set<UInt64>,
+        usedNames: Set<String>, owner: String, location: SourceLocation
+    ) {
         var covering = newReserved.flatMap(\.numberRanges)
         for range in oldReserved.flatMap(\.numberRanges) {
             guard !isCovered(range, by: covering, used: used) else { continue }
@@ -320,25 +359,31 @@ private struct SpecDiffer {
         let owner = newDecl.name
         let match = MemberMatch(old: oldDecl.cases, new: newDecl.cases)
         for (oldCase, newCase) in match.common where newCase.name != oldCase.name {
-            add(.enumCaseRenamed, "\(owner).\(newCase.name)",
+            add(
+                .enumCaseRenamed, "\(owner).\(newCase.name)",
                 "enum case \(newCase.number) was renamed from '\(oldCase.name)' to '\(newCase.name)'", at: newCase.location)
         }
         for (oldCase, newCase) in match.renumbered {
-            add(.enumCaseRenumbered, "\(owner).\(newCase.name)",
+            add(
+                .enumCaseRenumbered, "\(owner).\(newCase.name)",
                 "enum case '\(newCase.name)' moved from number \(oldCase.number) to \(newCase.number)", at: newCase.location)
         }
         for oldCase in match.removed {
             let reserved = newDecl.reserved.reserves(number: oldCase.number)
-            add(.enumCaseRemoved, "\(owner).\(oldCase.name)",
+            add(
+                .enumCaseRemoved, "\(owner).\(oldCase.name)",
                 "enum case \(oldCase.number) '\(oldCase.name)' was removed\(reserved ? "" : " without reserving its number"); new readers keep it as an unknown value",
                 at: newDecl.location)
         }
         for newCase in match.added {
-            add(.enumCaseAdded, "\(owner).\(newCase.name)",
-                "enum case \(newCase.number) '\(newCase.name)' was added; old readers keep it as an unknown value", at: newCase.location)
+            add(
+                .enumCaseAdded, "\(owner).\(newCase.name)",
+                "enum case \(newCase.number) '\(newCase.name)' was added; old readers keep it as an unknown value",
+                at: newCase.location)
         }
-        compareReservations(oldDecl.reserved, newDecl.reserved, used: Set(newDecl.cases.map(\.number)),
-                            usedNames: Set(newDecl.cases.map(\.name)), owner: owner, location: newDecl.location)
+        compareReservations(
+            oldDecl.reserved, newDecl.reserved, used: Set(newDecl.cases.map(\.number)),
+            usedNames: Set(newDecl.cases.map(\.name)), owner: owner, location: newDecl.location)
     }
 
     private mutating func compareUnions(_ oldDecl: UnionDecl, _ newDecl: UnionDecl) {
@@ -347,13 +392,16 @@ private struct SpecDiffer {
         for (oldCase, newCase) in match.common {
             let path = "\(owner).\(newCase.name)"
             if newCase.name != oldCase.name {
-                add(.unionCaseRenamed, path, "union case \(newCase.number) was renamed from '\(oldCase.name)' to '\(newCase.name)'",
+                add(
+                    .unionCaseRenamed, path,
+                    "union case \(newCase.number) was renamed from '\(oldCase.name)' to '\(newCase.name)'",
                     at: newCase.location)
             }
             if oldCase.payload != newCase.payload {
                 let oldWire = oldCase.payload.flatMap { old.wireType(of: $0) } ?? .len
                 let newWire = newCase.payload.flatMap { new.wireType(of: $0) } ?? .len
-                add(.unionCasePayloadChanged, path,
+                add(
+                    .unionCasePayloadChanged, path,
                     "payload of union case \(newCase.number) '\(newCase.name)' changed from \(oldCase.payload.map { "\($0)" } ?? "none") to \(newCase.payload.map { "\($0)" } ?? "none")",
                     at: newCase.payloadLocation,
                     newReader: oldWire == newWire ? nil : .loud("typeMismatch", "for values that use the case"),
@@ -361,19 +409,24 @@ private struct SpecDiffer {
             }
         }
         for (oldCase, newCase) in match.renumbered {
-            add(.unionCaseRenumbered, "\(owner).\(newCase.name)",
+            add(
+                .unionCaseRenumbered, "\(owner).\(newCase.name)",
                 "union case '\(newCase.name)' moved from number \(oldCase.number) to \(newCase.number)", at: newCase.location)
         }
         for oldCase in match.removed {
-            add(.unionCaseRemoved, "\(owner).\(oldCase.name)",
+            add(
+                .unionCaseRemoved, "\(owner).\(oldCase.name)",
                 "union case \(oldCase.number) '\(oldCase.name)' was removed; new readers reject old values that use it",
                 at: newDecl.location)
         }
         for newCase in match.added {
-            add(.unionCaseAdded, "\(owner).\(newCase.name)",
-                "union case \(newCase.number) '\(newCase.name)' was added; old readers reject values that use it", at: newCase.location)
+            add(
+                .unionCaseAdded, "\(owner).\(newCase.name)",
+                "union case \(newCase.number) '\(newCase.name)' was added; old readers reject values that use it",
+                at: newCase.location)
         }
-        compareReservations(oldDecl.reserved, newDecl.reserved, used: Set(newDecl.cases.map(\.number)),
-                            usedNames: Set(newDecl.cases.map(\.name)), owner: owner, location: newDecl.location)
+        compareReservations(
+            oldDecl.reserved, newDecl.reserved, used: Set(newDecl.cases.map(\.number)),
+            usedNames: Set(newDecl.cases.map(\.name)), owner: owner, location: newDecl.location)
     }
 }

@@ -69,8 +69,9 @@ public struct CompatibilityReport: Sendable, Hashable {
         return CompatibilityReport(
             old: old, new: new, changes: changes.filter { !rules.contains($0.rule) },
             messages: messages.map {
-                MessageCompatibility(typeID: $0.typeID, oldName: $0.oldName, newName: $0.newName,
-                                     newReaderOldData: filtered($0.newReaderOldData), oldReaderNewData: filtered($0.oldReaderNewData))
+                MessageCompatibility(
+                    typeID: $0.typeID, oldName: $0.oldName, newName: $0.newName,
+                    newReaderOldData: filtered($0.newReaderOldData), oldReaderNewData: filtered($0.oldReaderNewData))
             })
     }
 
@@ -81,19 +82,25 @@ public struct CompatibilityReport: Sendable, Hashable {
 
     /// The text rendering (format in Spec/LANGUAGE.md), ending with a newline.
     public func renderText() -> String {
-        var lines = ["compatibility: \(old.package) \(old.version) (\(old.fingerprint)) -> \(new.package) \(new.version) (\(new.fingerprint))"]
+        var lines = [
+            "compatibility: \(old.package) \(old.version) (\(old.fingerprint)) -> \(new.package) \(new.version) (\(new.fingerprint))"
+        ]
         for change in changes {
             let name = change.severity.rawValue
             let padded = name + String(repeating: " ", count: max(0, 8 - name.count))
             lines.append("\(change.rule.id) \(padded) \(change.rule.name) \(change.path): \(change.message)")
-            var detail = "    new reader of old data: \(change.newReaderOldData); old reader of new data: \(change.oldReaderNewData)"
+            var detail =
+                "    new reader of old data: \(change.newReaderOldData); old reader of new data: \(change.oldReaderNewData)"
             if let location = change.location { detail += "; at \(location)" }
             lines.append(detail)
         }
         for message in messages where message.newReaderOldData != .same || message.oldReaderNewData != .same {
-            lines.append("message \(message.typeID) \(message.displayName): new reader of old data: \(Self.summary(message.newReaderOldData)); old reader of new data: \(Self.summary(message.oldReaderNewData))")
+            lines.append(
+                "message \(message.typeID) \(message.displayName): new reader of old data: \(Self.summary(message.newReaderOldData)); old reader of new data: \(Self.summary(message.oldReaderNewData))"
+            )
         }
-        lines.append("verdict: \(verdict.rawValue) (\(count(.breaking)) breaking, \(count(.warning)) warning, \(count(.info)) info)")
+        lines.append(
+            "verdict: \(verdict.rawValue) (\(count(.breaking)) breaking, \(count(.warning)) warning, \(count(.info)) info)")
         return lines.joined(separator: "\n") + "\n"
     }
 
@@ -111,12 +118,16 @@ public struct CompatibilityReport: Sendable, Hashable {
     /// ending with a newline.
     public func renderJSON() -> String {
         func side(_ side: Side) -> JSONValue {
-            .members([("fingerprint", .string(side.fingerprint.description)), ("package", .string(side.package)),
-                     ("version", .uint(side.version))])
+            .members([
+                ("fingerprint", .string(side.fingerprint.description)), ("package", .string(side.package)),
+                ("version", .uint(side.version)),
+            ])
         }
         func effect(_ effect: ReaderEffect) -> JSONValue {
-            .members([("detail", .string(effect.detail)), ("error", effect.errorKind.map(JSONValue.string) ?? .null),
-                     ("failure", .string(effect.failure.rawValue))])
+            .members([
+                ("detail", .string(effect.detail)), ("error", effect.errorKind.map(JSONValue.string) ?? .null),
+                ("failure", .string(effect.failure.rawValue)),
+            ])
         }
         func verdictValue(_ verdict: CompatibilityVerdict?) -> JSONValue {
             guard let verdict else { return .null }
@@ -155,8 +166,13 @@ public struct CompatibilityReport: Sendable, Hashable {
             ("messages", .array(messageValues)),
             ("new", side(new)),
             ("old", side(old)),
-            ("summary", .members([("breaking", .int(Int64(count(.breaking)))), ("info", .int(Int64(count(.info)))),
-                                 ("warning", .int(Int64(count(.warning))))])),
+            (
+                "summary",
+                .members([
+                    ("breaking", .int(Int64(count(.breaking)))), ("info", .int(Int64(count(.info)))),
+                    ("warning", .int(Int64(count(.warning)))),
+                ])
+            ),
             ("verdict", .string(verdict.rawValue)),
         ])
         return root.rendered() + "\n"
@@ -183,7 +199,8 @@ extension CompatibilityReport {
             case .warning: command = strict ? "error" : "warning"
             case .info: command = "notice"
             }
-            var message = "\(change.path): \(change.message) (new reader of old data: \(change.newReaderOldData); old reader of new data: \(change.oldReaderNewData))"
+            var message =
+                "\(change.path): \(change.message) (new reader of old data: \(change.newReaderOldData); old reader of new data: \(change.oldReaderNewData))"
             var properties: [String]
             if let location = change.location, newFiles.contains(location.file) {
                 properties = ["file=\(location.file)", "line=\(location.line)", "col=\(location.column)"]
@@ -192,9 +209,11 @@ extension CompatibilityReport {
                 if let location = change.location { message += " [old version at \(location)]" }
             }
             properties.append("title=\(change.rule.id) \(change.rule.name)")
-            lines.append("::\(command) " + properties.map(Self.escapeProperty).joined(separator: ",") + "::" + Self.escapeData(message))
+            lines.append(
+                "::\(command) " + properties.map(Self.escapeProperty).joined(separator: ",") + "::" + Self.escapeData(message))
         }
-        let summary = "compatibility: \(verdict(strict: strict).rawValue) (\(count(.breaking)) breaking, \(count(.warning)) warning, \(count(.info)) info)"
+        let summary =
+            "compatibility: \(verdict(strict: strict).rawValue) (\(count(.breaking)) breaking, \(count(.warning)) warning, \(count(.info)) info)"
         lines.append("::notice title=groupwire spec diff::" + Self.escapeData(summary))
         return lines.joined(separator: "\n") + "\n"
     }
@@ -223,7 +242,6 @@ extension MessageCompatibility {
         }
     }
 }
-
 
 extension JSONValue {
     /// An object from members listed in key order (the writer sorts keys anyway).

@@ -16,8 +16,10 @@ public struct CompatibilityRule: Sendable, Hashable, CustomStringConvertible {
     /// What a reader on the old version does with bytes written by the new version.
     public let oldReaderNewData: ReaderEffect
 
-    private init(_ id: String, _ name: String, _ severity: ChangeSeverity,
-                 newReaderOldData: ReaderEffect, oldReaderNewData: ReaderEffect) {
+    private init(
+        _ id: String, _ name: String, _ severity: ChangeSeverity,
+        newReaderOldData: ReaderEffect, oldReaderNewData: ReaderEffect
+    ) {
         self.id = id
         self.name = name
         self.severity = severity
@@ -65,8 +67,10 @@ public struct CompatibilityRule: Sendable, Hashable, CustomStringConvertible {
     /// A field's type changed but its wire type did not: bytes are read with the wrong meaning.
     public static let fieldTypeChanged = CompatibilityRule(
         "GW005", "field-type-changed", .breaking,
-        newReaderOldData: .silent("the bytes are read as the other type (or fail with invalidValue or invalidUTF8 where they do not fit it)"),
-        oldReaderNewData: .silent("the bytes are read as the other type (or fail with invalidValue or invalidUTF8 where they do not fit it)"))
+        newReaderOldData: .silent(
+            "the bytes are read as the other type (or fail with invalidValue or invalidUTF8 where they do not fit it)"),
+        oldReaderNewData: .silent(
+            "the bytes are read as the other type (or fail with invalidValue or invalidUTF8 where they do not fit it)"))
 
     /// An integer field was widened with the same signedness (Int32 → Int64).
     public static let integerWidened = CompatibilityRule(
@@ -95,7 +99,9 @@ public struct CompatibilityRule: Sendable, Hashable, CustomStringConvertible {
     /// A new field uses a number the old version reserved.
     public static let fieldNumberReused = CompatibilityRule(
         "GW010", "field-number-reused", .breaking,
-        newReaderOldData: .defaulted("old writers do not write the field; bytes from versions before the old one, which used the number for the removed field, are misread"),
+        newReaderOldData: .defaulted(
+            "old writers do not write the field; bytes from versions before the old one, which used the number for the removed field, are misread"
+        ),
         oldReaderNewData: .decodes)
 
     /// A field kept its name but moved to another number.
@@ -197,8 +203,10 @@ public struct CompatibilityRule: Sendable, Hashable, CustomStringConvertible {
     /// A declaration changed kind (struct, enum, union, message).
     public static let declarationKindChanged = CompatibilityRule(
         "GW027", "declaration-kind-changed", .breaking,
-        newReaderOldData: .loud("typeMismatch", "where the value is present (another error, or a wrong value, when both kinds are LEN)"),
-        oldReaderNewData: .loud("typeMismatch", "where the value is present (another error, or a wrong value, when both kinds are LEN)"))
+        newReaderOldData: .loud(
+            "typeMismatch", "where the value is present (another error, or a wrong value, when both kinds are LEN)"),
+        oldReaderNewData: .loud(
+            "typeMismatch", "where the value is present (another error, or a wrong value, when both kinds are LEN)"))
 
     /// A struct, enum or union was removed (uses of it are reported as field changes).
     public static let declarationRemoved = CompatibilityRule(

@@ -55,8 +55,10 @@ public struct MessageCompatibility: Sendable, Hashable {
     public var oldReaderNewData: CompatibilityVerdict?
 
     /// Creates an entry.
-    public init(typeID: UInt64, oldName: String?, newName: String?,
-                newReaderOldData: CompatibilityVerdict?, oldReaderNewData: CompatibilityVerdict?) {
+    public init(
+        typeID: UInt64, oldName: String?, newName: String?,
+        newReaderOldData: CompatibilityVerdict?, oldReaderNewData: CompatibilityVerdict?
+    ) {
         self.typeID = typeID
         self.oldName = oldName
         self.newName = newName
@@ -77,34 +79,48 @@ public struct MessageCompatibility: Sendable, Hashable {
             let names = Set([oldMessage?.name, newMessage?.name].compactMap { $0 })
             return MessageCompatibility(
                 typeID: typeID, oldName: oldMessage?.name, newName: newMessage?.name,
-                newReaderOldData: oldMessage == nil ? nil : verdict(relevant, same: same, readerKnowsType: newMessage != nil, names: names,
-                                                                    effect: \.newReaderOldData, fallback: .messageRemoved,
-                                                                    path: oldMessage?.name ?? ""),
-                oldReaderNewData: newMessage == nil ? nil : verdict(relevant, same: same, readerKnowsType: oldMessage != nil, names: names,
-                                                                    effect: \.oldReaderNewData, fallback: .messageAdded,
-                                                                    path: newMessage?.name ?? ""))
+                newReaderOldData: oldMessage == nil
+                    ? nil
+                    : verdict(
+                        relevant, same: same, readerKnowsType: newMessage != nil, names: names,
+                        effect: \.newReaderOldData, fallback: .messageRemoved,
+                        path: oldMessage?.name ?? ""),
+                oldReaderNewData: newMessage == nil
+                    ? nil
+                    : verdict(
+                        relevant, same: same, readerKnowsType: oldMessage != nil, names: names,
+                        effect: \.oldReaderNewData, fallback: .messageAdded,
+                        path: newMessage?.name ?? ""))
         }
     }
 
     /// The changes that touch a message: those of every declaration either version of it
     /// reaches (its own fields, nested structs, enums and unions).
-    private static func relevantChanges(old oldMessage: MessageDecl?, in old: SpecSet, new newMessage: MessageDecl?, in new: SpecSet,
-                                        changes: [SpecChange]) -> [SpecChange] {
+    private static func relevantChanges(
+        old oldMessage: MessageDecl?, in old: SpecSet, new newMessage: MessageDecl?, in new: SpecSet,
+        changes: [SpecChange]
+    ) -> [SpecChange] {
         var names = Set(oldMessage.map { old.closure(of: $0.name) } ?? [])
         names.formUnion(newMessage.map { new.closure(of: $0.name) } ?? [])
         return changes.filter { names.contains($0.declarationName) }
     }
 
-    private static func verdict(_ changes: [SpecChange], same: Bool, readerKnowsType: Bool, names: Set<String>,
-                                effect: KeyPath<SpecChange, ReaderEffect>, fallback: CompatibilityRule,
-                                path: String) -> CompatibilityVerdict {
+    private static func verdict(
+        _ changes: [SpecChange], same: Bool, readerKnowsType: Bool, names: Set<String>,
+        effect: KeyPath<SpecChange, ReaderEffect>, fallback: CompatibilityRule,
+        path: String
+    ) -> CompatibilityVerdict {
         // A reader without the type id rejects every message of it; only changes to the message itself explain why.
         let candidates = readerKnowsType ? changes : changes.filter { names.contains($0.path) }
         var failures = candidates.filter { $0[keyPath: effect].fails }
             .map { ReaderFailure(rule: $0.rule, path: $0.path, effect: $0[keyPath: effect]) }
         if !readerKnowsType && failures.isEmpty {
-            failures = [ReaderFailure(rule: fallback, path: path, effect: fallback.newReaderOldData.fails
-                                        ? fallback.newReaderOldData : fallback.oldReaderNewData)]
+            failures = [
+                ReaderFailure(
+                    rule: fallback, path: path,
+                    effect: fallback.newReaderOldData.fails
+                        ? fallback.newReaderOldData : fallback.oldReaderNewData)
+            ]
         }
         if !failures.isEmpty { return .incompatible(failures) }
         return same ? .same : .compatible

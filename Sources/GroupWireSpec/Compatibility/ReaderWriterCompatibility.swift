@@ -28,12 +28,15 @@ public struct ReaderWriterCompatibility: Sendable, Hashable {
     /// Compares what `writer` sends with what `reader` understands.
     public init(reader: SpecSet, writer: SpecSet) {
         let readerIsOlder = (reader.package?.version ?? 0) < (writer.package?.version ?? 0)
-        let report = readerIsOlder ? CompatibilityChecker.compare(old: reader, new: writer)
-                                   : CompatibilityChecker.compare(old: writer, new: reader)
+        let report =
+            readerIsOlder
+            ? CompatibilityChecker.compare(old: reader, new: writer)
+            : CompatibilityChecker.compare(old: writer, new: reader)
         self.reader = readerIsOlder ? report.old : report.new
         self.writer = readerIsOlder ? report.new : report.old
         messages = report.messages.compactMap { message in
-            let (writerName, readerName, verdict) = readerIsOlder
+            let (writerName, readerName, verdict) =
+                readerIsOlder
                 ? (message.newName, message.oldName, message.oldReaderNewData)
                 : (message.oldName, message.newName, message.newReaderOldData)
             guard let writerName, let verdict else { return nil }

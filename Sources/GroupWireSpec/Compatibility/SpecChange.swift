@@ -14,8 +14,10 @@ public struct SpecChange: Sendable, Hashable {
     public var location: SourceLocation?
 
     /// Creates a change with the rule's effects unless given.
-    public init(_ rule: CompatibilityRule, path: String, _ message: String, location: SourceLocation?,
-                newReaderOldData: ReaderEffect? = nil, oldReaderNewData: ReaderEffect? = nil) {
+    public init(
+        _ rule: CompatibilityRule, path: String, _ message: String, location: SourceLocation?,
+        newReaderOldData: ReaderEffect? = nil, oldReaderNewData: ReaderEffect? = nil
+    ) {
         self.rule = rule
         self.newReaderOldData = newReaderOldData ?? rule.newReaderOldData
         self.oldReaderNewData = oldReaderNewData ?? rule.oldReaderNewData

@@ -70,12 +70,16 @@ public struct Diagnostic: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// Creates an error diagnostic.
-    public static func error(_ message: String, at location: SourceLocation, hint: String? = nil, notes: [Note] = []) -> Diagnostic {
+    public static func error(_ message: String, at location: SourceLocation, hint: String? = nil, notes: [Note] = [])
+        -> Diagnostic
+    {
         Diagnostic(.error, message, at: location, hint: hint, notes: notes)
     }
 
     /// Creates a warning diagnostic.
-    public static func warning(_ message: String, at location: SourceLocation, hint: String? = nil, notes: [Note] = []) -> Diagnostic {
+    public static func warning(_ message: String, at location: SourceLocation, hint: String? = nil, notes: [Note] = [])
+        -> Diagnostic
+    {
         Diagnostic(.warning, message, at: location, hint: hint, notes: notes)
     }
 

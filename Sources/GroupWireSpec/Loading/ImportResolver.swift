@@ -32,14 +32,18 @@ struct ImportResolver<Loader: SpecLoader> {
             file.imports[importIndex].resolvedPath = resolved
             if let cycleStart = stack.firstIndex(of: resolved) {
                 let cycle = (stack[cycleStart...] + [resolved]).joined(separator: " -> ")
-                diagnostics.append(.error("import cycle: \(cycle)", at: decl.pathLocation,
-                                          hint: "move the shared declarations into a file that both can import"))
+                diagnostics.append(
+                    .error(
+                        "import cycle: \(cycle)", at: decl.pathLocation,
+                        hint: "move the shared declarations into a file that both can import"))
                 continue
             }
             if done.contains(resolved) || sources[resolved] != nil { continue }
             guard let importedText = try loader.load(resolved) else {
-                diagnostics.append(.error("cannot find imported file '\(decl.path)'", at: decl.pathLocation,
-                                          hint: resolved == decl.path ? nil : "looked for '\(resolved)'"))
+                diagnostics.append(
+                    .error(
+                        "cannot find imported file '\(decl.path)'", at: decl.pathLocation,
+                        hint: resolved == decl.path ? nil : "looked for '\(resolved)'"))
                 continue
             }
             try visit(path: resolved, text: importedText)

@@ -53,7 +53,9 @@ public struct EnumCaseDecl: Sendable, Hashable {
     public var location: SourceLocation
 
     /// Creates an enum case.
-    public init(number: UInt64, name: String, documentation: String? = nil, deprecation: Deprecation? = nil, location: SourceLocation) {
+    public init(
+        number: UInt64, name: String, documentation: String? = nil, deprecation: Deprecation? = nil, location: SourceLocation
+    ) {
         self.number = number
         self.name = name
         self.documentation = documentation

@@ -27,7 +27,9 @@ struct SemanticChecker {
         self.files = files
     }
 
-    private mutating func error(_ message: String, at location: SourceLocation, hint: String? = nil, notes: [Diagnostic.Note] = []) {
+    private mutating func error(
+        _ message: String, at location: SourceLocation, hint: String? = nil, notes: [Diagnostic.Note] = []
+    ) {
         diagnostics.append(.error(message, at: location, hint: hint, notes: notes))
     }
 
@@ -41,11 +43,14 @@ struct SemanticChecker {
                 var decl = files[fileIndex].declarations[declIndex]
                 switch decl {
                 case .message(var message):
-                    message.fields = checkFields(message.fields, reserved: message.reserved, owner: message.name, visible: visible, file: fileIndex)
+                    message.fields = checkFields(
+                        message.fields, reserved: message.reserved, owner: message.name, visible: visible, file: fileIndex)
                     checkReserved(message.reserved, maxNumber: SemanticChecker.maxFieldNumber, minNumber: 1)
                     decl = .message(message)
                 case .struct(var structDecl):
-                    structDecl.fields = checkFields(structDecl.fields, reserved: structDecl.reserved, owner: structDecl.name, visible: visible, file: fileIndex)
+                    structDecl.fields = checkFields(
+                        structDecl.fields, reserved: structDecl.reserved, owner: structDecl.name, visible: visible,
+                        file: fileIndex)
                     checkReserved(structDecl.reserved, maxNumber: SemanticChecker.maxFieldNumber, minNumber: 1)
                     decl = .struct(structDecl)
                 case .enum(let enumDecl):
@@ -66,32 +71,38 @@ struct SemanticChecker {
         for (fileIndex, file) in files.enumerated() {
             for decl in file.declarations {
                 if ScalarType(rawValue: decl.name) != nil {
-                    error("'\(decl.name)' is a built-in type and cannot be declared", at: decl.location,
-                          hint: "choose another name for this \(decl.keyword)")
+                    error(
+                        "'\(decl.name)' is a built-in type and cannot be declared", at: decl.location,
+                        hint: "choose another name for this \(decl.keyword)")
                     continue
                 }
                 if let origin = GeneratedSwiftNames.typeOrigin(of: decl.name) {
-                    error("type name '\(decl.name)' would hide the '\(decl.name)' of \(origin) that generated Swift uses",
-                          at: decl.location,
-                          hint: "choose another name for this \(decl.keyword), such as '\(decl.name)Value'")
+                    error(
+                        "type name '\(decl.name)' would hide the '\(decl.name)' of \(origin) that generated Swift uses",
+                        at: decl.location,
+                        hint: "choose another name for this \(decl.keyword), such as '\(decl.name)Value'")
                     continue
                 }
                 let setName = GeneratedSwiftNames.messageSetName(package: file.package?.name, path: file.path)
                 if decl.name == setName {
-                    error("type name '\(decl.name)' is the enum generated Swift declares over this file's messages",
-                          at: decl.location, hint: "choose another name for this \(decl.keyword), such as '\(decl.name)Kind'")
+                    error(
+                        "type name '\(decl.name)' is the enum generated Swift declares over this file's messages",
+                        at: decl.location, hint: "choose another name for this \(decl.keyword), such as '\(decl.name)Kind'")
                     continue
                 }
                 if case .message = decl,
-                   GeneratedSwiftNames.messageSetMembers.contains(decl.name.prefix(1).lowercased() + decl.name.dropFirst()) {
-                    error("message name '\(decl.name)' clashes with the member '\(decl.name.prefix(1).lowercased() + decl.name.dropFirst())' of the generated '\(setName)'",
-                          at: decl.location, hint: "choose another name for this message, such as '\(decl.name)Sent'")
+                    GeneratedSwiftNames.messageSetMembers.contains(decl.name.prefix(1).lowercased() + decl.name.dropFirst())
+                {
+                    error(
+                        "message name '\(decl.name)' clashes with the member '\(decl.name.prefix(1).lowercased() + decl.name.dropFirst())' of the generated '\(setName)'",
+                        at: decl.location, hint: "choose another name for this message, such as '\(decl.name)Sent'")
                     continue
                 }
                 if let first = declarations[decl.name] {
-                    error("duplicate type name '\(decl.name)'", at: decl.location,
-                          hint: "type names must be unique across all imported files",
-                          notes: [.init("'\(decl.name)' was first declared here", at: first.decl.location)])
+                    error(
+                        "duplicate type name '\(decl.name)'", at: decl.location,
+                        hint: "type names must be unique across all imported files",
+                        notes: [.init("'\(decl.name)' was first declared here", at: first.decl.location)])
                     continue
                 }
                 declarations[decl.name] = (decl, fileIndex)
@@ -104,14 +115,16 @@ struct SemanticChecker {
         for file in files {
             for case .message(let message) in file.declarations {
                 guard message.typeID >= 1 && message.typeID <= SemanticChecker.maxTypeID else {
-                    error("type id \(message.typeID) of '\(message.name)' is out of range; type ids are 1...\(SemanticChecker.maxTypeID)",
-                          at: message.typeIDLocation)
+                    error(
+                        "type id \(message.typeID) of '\(message.name)' is out of range; type ids are 1...\(SemanticChecker.maxTypeID)",
+                        at: message.typeIDLocation)
                     continue
                 }
                 if let first = seen[message.typeID] {
-                    error("duplicate type id \(message.typeID): '\(message.name)' and '\(first.name)'", at: message.typeIDLocation,
-                          hint: "every message needs its own type id; the next free one is \(nextFreeTypeID(after: seen.keys))",
-                          notes: [.init("'\(first.name)' uses type id \(message.typeID) here", at: first.typeIDLocation)])
+                    error(
+                        "duplicate type id \(message.typeID): '\(message.name)' and '\(first.name)'", at: message.typeIDLocation,
+                        hint: "every message needs its own type id; the next free one is \(nextFreeTypeID(after: seen.keys))",
+                        notes: [.init("'\(first.name)' uses type id \(message.typeID) here", at: first.typeIDLocation)])
                     continue
                 }
                 seen[message.typeID] = message
@@ -129,8 +142,10 @@ struct SemanticChecker {
         for decl in files[fileIndex].imports {
             let key = decl.resolvedPath ?? decl.path
             if let first = seen[key] {
-                diagnostics.append(.warning("duplicate import of '\(decl.path)'", at: decl.location,
-                    hint: "remove this line", notes: [.init("first imported here", at: first.location)]))
+                diagnostics.append(
+                    .warning(
+                        "duplicate import of '\(decl.path)'", at: decl.location,
+                        hint: "remove this line", notes: [.init("first imported here", at: first.location)]))
             } else {
                 seen[key] = decl
             }
@@ -152,16 +167,19 @@ struct SemanticChecker {
     /// Checks that every name in `type` resolves and is visible, and that the shape is allowed.
     /// Returns false when a name is unknown (so default checks can be skipped).
     @discardableResult
-    private mutating func checkTypeRef(_ type: TypeRef, nameLocations: [SourceLocation], typeLocation: SourceLocation,
-                                       visible: Set<String>, file: Int) -> Bool {
+    private mutating func checkTypeRef(
+        _ type: TypeRef, nameLocations: [SourceLocation], typeLocation: SourceLocation,
+        visible: Set<String>, file: Int
+    ) -> Bool {
         var resolved = true
         for (offset, name) in type.referencedNames.enumerated() {
             let location = offset < nameLocations.count ? nameLocations[offset] : typeLocation
             if let found = declarations[name] {
                 if !visible.contains(name) {
                     let declaringPath = files[found.file].path
-                    error("type '\(name)' is declared in '\(declaringPath)', which this file does not import", at: location,
-                          hint: "add 'import \"\(relativeImportPath(to: declaringPath, from: files[file].path))\"'")
+                    error(
+                        "type '\(name)' is declared in '\(declaringPath)', which this file does not import", at: location,
+                        hint: "add 'import \"\(relativeImportPath(to: declaringPath, from: files[file].path))\"'")
                     resolved = false
                 }
             } else {
@@ -185,19 +203,22 @@ struct SemanticChecker {
             return
         case .array(let element):
             if element.isCollection {
-                error("arrays cannot directly contain \(element.isArray ? "arrays" : "maps") ('\(type)')", at: location,
-                      hint: "wrap the inner collection in a struct and use an array of that struct")
+                error(
+                    "arrays cannot directly contain \(element.isArray ? "arrays" : "maps") ('\(type)')", at: location,
+                    hint: "wrap the inner collection in a struct and use an array of that struct")
             } else {
                 checkShape(element, at: location)
             }
         case .map(let key, let value):
             if !(key.scalar?.isValidMapKey ?? false) {
-                error("map key type '\(key)' is not allowed", at: location,
-                      hint: "map keys are integers, String, Bool or UUID")
+                error(
+                    "map key type '\(key)' is not allowed", at: location,
+                    hint: "map keys are integers, String, Bool or UUID")
             }
             if value.isCollection {
-                error("map values cannot be \(value.isArray ? "arrays" : "maps") ('\(type)')", at: location,
-                      hint: "wrap the inner collection in a struct and use that struct as the value")
+                error(
+                    "map values cannot be \(value.isArray ? "arrays" : "maps") ('\(type)')", at: location,
+                    hint: "wrap the inner collection in a struct and use that struct as the value")
             } else {
                 checkShape(value, at: location)
             }
@@ -209,7 +230,8 @@ struct SemanticChecker {
         let targetParts = target.split(separator: "/", omittingEmptySubsequences: false)
         var common = 0
         while common < importerFolder.count, common < targetParts.count - 1,
-              importerFolder[importerFolder.startIndex + common] == targetParts[common] {
+            importerFolder[importerFolder.startIndex + common] == targetParts[common]
+        {
             common += 1
         }
         let ups = Array(repeating: "..", count: importerFolder.count - common)
@@ -218,17 +240,22 @@ struct SemanticChecker {
 
     // MARK: Fields
 
-    private mutating func checkFields(_ fields: [FieldDecl], reserved: [ReservedDecl], owner: String,
-                                      visible: Set<String>, file: Int) -> [FieldDecl] {
-        checkMembers(fields, kind: "field", nameKind: "field", owner: owner,
-                     numbers: 1...SemanticChecker.maxFieldNumber, reserved: reserved)
+    private mutating func checkFields(
+        _ fields: [FieldDecl], reserved: [ReservedDecl], owner: String,
+        visible: Set<String>, file: Int
+    ) -> [FieldDecl] {
+        checkMembers(
+            fields, kind: "field", nameKind: "field", owner: owner,
+            numbers: 1...SemanticChecker.maxFieldNumber, reserved: reserved)
         var result = fields
         for (index, field) in fields.enumerated() {
-            let resolved = checkTypeRef(field.type, nameLocations: field.typeNameLocations, typeLocation: field.typeLocation,
-                                        visible: visible, file: file)
+            let resolved = checkTypeRef(
+                field.type, nameLocations: field.typeNameLocations, typeLocation: field.typeLocation,
+                visible: visible, file: file)
             if field.isOptional && field.type.isCollection {
-                error("\(field.type.isArray ? "array" : "map") field '\(field.name)' cannot be optional", at: field.typeLocation,
-                      hint: "remove the '?': an absent \(field.type.isArray ? "array" : "map") decodes as empty")
+                error(
+                    "\(field.type.isArray ? "array" : "map") field '\(field.name)' cannot be optional", at: field.typeLocation,
+                    hint: "remove the '?': an absent \(field.type.isArray ? "array" : "map") decodes as empty")
             }
             if let literal = field.defaultLiteral, resolved {
                 result[index].defaultValue = checkDefault(literal, field: field)
@@ -245,8 +272,9 @@ struct SemanticChecker {
 
     private mutating func checkDefault(_ literal: Literal, field: FieldDecl) -> DefaultValue? {
         if field.isOptional {
-            error("optional field '\(field.name)' cannot have a default", at: literal.location,
-                  hint: "an absent optional field is nil; remove '= \(literal.text)' or the '?'")
+            error(
+                "optional field '\(field.name)' cannot have a default", at: literal.location,
+                hint: "an absent optional field is nil; remove '= \(literal.text)' or the '?'")
             return nil
         }
         let typeName = field.type.description
@@ -278,8 +306,10 @@ struct SemanticChecker {
                 return nil
             }
             if scalar == .float32, Double(Float(value)) != value {
-                diagnostics.append(.warning("default value \(literal.text) is not exactly representable as Float32; it is rounded to \(Float(value))",
-                                            at: literal.location))
+                diagnostics.append(
+                    .warning(
+                        "default value \(literal.text) is not exactly representable as Float32; it is rounded to \(Float(value))",
+                        at: literal.location))
                 return .float(Double(Float(value)))
             }
             return .float(value)
@@ -293,21 +323,25 @@ struct SemanticChecker {
                 }
                 guard let found = enumDecl.enumCase(named: caseName) else {
                     let suggestion = Suggest.closest(to: caseName, in: enumDecl.cases.map(\.name))
-                    error("enum '\(name)' has no case '\(caseName)'", at: literal.location,
-                          hint: suggestion.map { "did you mean '\($0)'?" })
+                    error(
+                        "enum '\(name)' has no case '\(caseName)'", at: literal.location,
+                        hint: suggestion.map { "did you mean '\($0)'?" })
                     return nil
                 }
                 return .enumCase(name: found.name, number: found.number)
             }
             fallthrough
         default:
-            error("field '\(field.name)' of type \(typeName) cannot have a default", at: literal.location,
-                  hint: "defaults are allowed for Bool, integer, float, String and enum fields")
+            error(
+                "field '\(field.name)' of type \(typeName) cannot have a default", at: literal.location,
+                hint: "defaults are allowed for Bool, integer, float, String and enum fields")
             return nil
         }
     }
 
-    private mutating func checkIntegerRange(_ literal: Literal, scalar: ScalarType, negative: Bool, magnitude: UInt64?) -> DefaultValue? {
+    private mutating func checkIntegerRange(_ literal: Literal, scalar: ScalarType, negative: Bool, magnitude: UInt64?)
+        -> DefaultValue?
+    {
         guard let range = scalar.integerRange else { return nil }
         let rangeText = "\(range.min)...\(range.max)"
         func outOfRange() -> DefaultValue? {
@@ -327,43 +361,54 @@ struct SemanticChecker {
 
     /// The rules fields, enum cases and union cases share: numbers in range, numbers and
     /// names unique and not reserved.
-    private mutating func checkMembers(_ members: [some NumberedMember], kind: String, nameKind: String, owner: String,
-                                       numbers: ClosedRange<UInt64>, reserved: [ReservedDecl]) {
+    private mutating func checkMembers(
+        _ members: [some NumberedMember], kind: String, nameKind: String, owner: String,
+        numbers: ClosedRange<UInt64>, reserved: [ReservedDecl]
+    ) {
         var byNumber: [UInt64: any NumberedMember] = [:]
         var byName: [String: any NumberedMember] = [:]
         // Suggest numbers above every member, not just those seen so far.
         let suggestion = nextFree(members.map(\.number).filter { numbers.contains($0) }, reserved: reserved)
         for member in members {
             if !numbers.contains(member.number) {
-                error("\(kind) number \(member.number) of '\(owner).\(member.name)' is out of range; \(kind) numbers are \(numbers.lowerBound)...\(numbers.upperBound)",
-                      at: member.location)
+                error(
+                    "\(kind) number \(member.number) of '\(owner).\(member.name)' is out of range; \(kind) numbers are \(numbers.lowerBound)...\(numbers.upperBound)",
+                    at: member.location)
             } else if let first = byNumber[member.number] {
-                error("\(kind) number \(member.number) is already used by '\(first.name)' in '\(owner)'", at: member.location,
-                      hint: "use an unused number, such as \(suggestion)",
-                      notes: [.init("'\(first.name)' is declared here", at: first.location)])
+                error(
+                    "\(kind) number \(member.number) is already used by '\(first.name)' in '\(owner)'", at: member.location,
+                    hint: "use an unused number, such as \(suggestion)",
+                    notes: [.init("'\(first.name)' is declared here", at: first.location)])
             } else {
                 byNumber[member.number] = member
                 if reserved.reserves(number: member.number) {
-                    error("\(kind) number \(member.number) of '\(owner).\(member.name)' is reserved", at: member.location,
-                          hint: "reserved numbers belonged to removed members; use an unused number, such as \(suggestion)")
+                    error(
+                        "\(kind) number \(member.number) of '\(owner).\(member.name)' is reserved", at: member.location,
+                        hint: "reserved numbers belonged to removed members; use an unused number, such as \(suggestion)")
                 }
             }
             if GeneratedSwiftNames.members.contains(member.name) {
-                error("\(nameKind) name '\(member.name)' in '\(owner)' is a member generated Swift declares", at: member.location,
-                      hint: "rename the \(kind), such as '\(owner.prefix(1).lowercased() + owner.dropFirst())\(member.name.prefix(1).uppercased() + member.name.dropFirst())' (JSON keys follow the spec name)")
+                error(
+                    "\(nameKind) name '\(member.name)' in '\(owner)' is a member generated Swift declares", at: member.location,
+                    hint:
+                        "rename the \(kind), such as '\(owner.prefix(1).lowercased() + owner.dropFirst())\(member.name.prefix(1).uppercased() + member.name.dropFirst())' (JSON keys follow the spec name)"
+                )
             } else if let origin = GeneratedSwiftNames.typeOrigin(of: member.name) {
-                error("\(nameKind) name '\(member.name)' in '\(owner)' would hide the type '\(member.name)' of \(origin) that generated Swift uses",
-                      at: member.location,
-                      hint: "rename the \(kind), such as '\(member.name.prefix(1).lowercased() + member.name.dropFirst())Value'")
+                error(
+                    "\(nameKind) name '\(member.name)' in '\(owner)' would hide the type '\(member.name)' of \(origin) that generated Swift uses",
+                    at: member.location,
+                    hint: "rename the \(kind), such as '\(member.name.prefix(1).lowercased() + member.name.dropFirst())Value'")
             }
             if let first = byName[member.name] {
-                error("duplicate \(nameKind) name '\(member.name)' in '\(owner)'", at: member.location,
-                      notes: [.init("'\(member.name)' is first declared here", at: first.location)])
+                error(
+                    "duplicate \(nameKind) name '\(member.name)' in '\(owner)'", at: member.location,
+                    notes: [.init("'\(member.name)' is first declared here", at: first.location)])
             } else {
                 byName[member.name] = member
                 if reserved.reserves(name: member.name) {
-                    error("\(nameKind) name '\(member.name)' is reserved in '\(owner)'", at: member.location,
-                          hint: "reserved names belonged to removed members; choose another name")
+                    error(
+                        "\(nameKind) name '\(member.name)' is reserved in '\(owner)'", at: member.location,
+                        hint: "reserved names belonged to removed members; choose another name")
                 }
             }
         }
@@ -372,11 +417,13 @@ struct SemanticChecker {
     // MARK: Enums and unions
 
     private mutating func checkEnum(_ decl: EnumDecl) {
-        checkMembers(decl.cases, kind: "enum case", nameKind: "case", owner: decl.name,
-                     numbers: 0...SemanticChecker.maxEnumNumber, reserved: decl.reserved)
+        checkMembers(
+            decl.cases, kind: "enum case", nameKind: "case", owner: decl.name,
+            numbers: 0...SemanticChecker.maxEnumNumber, reserved: decl.reserved)
         if decl.enumCase(number: 0) == nil {
-            error("enum '\(decl.name)' has no case numbered 0", at: decl.location,
-                  hint: "add a case numbered 0: absent enum fields decode as 0")
+            error(
+                "enum '\(decl.name)' has no case numbered 0", at: decl.location,
+                hint: "add a case numbered 0: absent enum fields decode as 0")
         }
         checkReserved(decl.reserved, maxNumber: SemanticChecker.maxEnumNumber, minNumber: 0)
     }
@@ -385,16 +432,19 @@ struct SemanticChecker {
         if decl.cases.isEmpty {
             error("union '\(decl.name)' has no cases", at: decl.location, hint: "add at least one case: '1 name: Type'")
         }
-        checkMembers(decl.cases, kind: "union case", nameKind: "case", owner: decl.name,
-                     numbers: 1...SemanticChecker.maxFieldNumber, reserved: decl.reserved)
+        checkMembers(
+            decl.cases, kind: "union case", nameKind: "case", owner: decl.name,
+            numbers: 1...SemanticChecker.maxFieldNumber, reserved: decl.reserved)
         for item in decl.cases {
             if let payload = item.payload {
                 if payload.isCollection {
-                    error("union case '\(decl.name).\(item.name)' cannot carry \(payload.isArray ? "an array" : "a map") directly",
-                          at: item.payloadLocation, hint: "wrap the collection in a struct and use that struct as the payload")
+                    error(
+                        "union case '\(decl.name).\(item.name)' cannot carry \(payload.isArray ? "an array" : "a map") directly",
+                        at: item.payloadLocation, hint: "wrap the collection in a struct and use that struct as the payload")
                 }
-                checkTypeRef(payload, nameLocations: item.payloadNameLocations, typeLocation: item.payloadLocation,
-                             visible: visible, file: file)
+                checkTypeRef(
+                    payload, nameLocations: item.payloadNameLocations, typeLocation: item.payloadLocation,
+                    visible: visible, file: file)
             }
         }
         checkReserved(decl.reserved, maxNumber: SemanticChecker.maxFieldNumber, minNumber: 1)
@@ -403,7 +453,8 @@ struct SemanticChecker {
     private mutating func checkReserved(_ reserved: [ReservedDecl], maxNumber: UInt64, minNumber: UInt64) {
         for line in reserved {
             for range in line.numberRanges where range.lowerBound < minNumber || range.upperBound > maxNumber {
-                let text = range.lowerBound == range.upperBound ? "\(range.lowerBound)" : "\(range.lowerBound)...\(range.upperBound)"
+                let text =
+                    range.lowerBound == range.upperBound ? "\(range.lowerBound)" : "\(range.lowerBound)...\(range.upperBound)"
                 error("reserved number \(text) is out of range; numbers here are \(minNumber)...\(maxNumber)", at: line.location)
             }
         }
@@ -451,8 +502,11 @@ struct SemanticChecker {
                     let start = path.firstIndex { $0.name == edge.target } ?? 0
                     let cycle = path[start...].map(\.name) + [edge.target]
                     let owner = path[top].name
-                    error("'\(edge.target)' contains itself by value (\(cycle.joined(separator: " -> ")))", at: edge.location,
-                          hint: "recursion is only allowed through arrays or maps; make '\(owner).\(edge.member)' an array ([\(edge.target)])")
+                    error(
+                        "'\(edge.target)' contains itself by value (\(cycle.joined(separator: " -> ")))", at: edge.location,
+                        hint:
+                            "recursion is only allowed through arrays or maps; make '\(owner).\(edge.member)' an array ([\(edge.target)])"
+                    )
                 case 2:
                     continue
                 default:

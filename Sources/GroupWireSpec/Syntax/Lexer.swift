@@ -58,7 +58,7 @@ struct Lexer {
     /// Whether `byte` cannot start any token, comment or whitespace.
     private func isBadStart(_ byte: UInt8) -> Bool {
         !(Lexer.isIdentifierStart(byte) || Lexer.isDigit(byte) || byte == 0x22 || byte == 0x2F
-          || "{}[]():,;=?@-. \t\r\n".utf8.contains(byte) || byte == 0x0B || byte == 0x0C)
+            || "{}[]():,;=?@-. \t\r\n".utf8.contains(byte) || byte == 0x0B || byte == 0x0C)
     }
 
     private static func isIdentifierStart(_ byte: UInt8) -> Bool {
@@ -90,8 +90,9 @@ struct Lexer {
         let documentation = docLines.isEmpty ? nil : docLines.joined(separator: "\n")
         pendingDoc = []
         func make(_ kind: Token.Kind, _ text: String, integer: UInt64? = nil, float: Double? = nil) -> Token {
-            Token(kind: kind, text: text, integer: integer, float: float, location: startLocation,
-                  startsLine: startsLine, documentation: documentation)
+            Token(
+                kind: kind, text: text, integer: integer, float: float, location: startLocation,
+                startsLine: startsLine, documentation: documentation)
         }
         guard let byte = peek() else { return make(.end, "") }
 
@@ -228,12 +229,14 @@ struct Lexer {
                         index += 1
                         scalars.append(scalar)
                     } else {
-                        error("invalid unicode escape in string literal", at: escapeLocation,
-                              hint: "write \\u{...} with 1 to 8 hex digits naming a Unicode scalar")
+                        error(
+                            "invalid unicode escape in string literal", at: escapeLocation,
+                            hint: "write \\u{...} with 1 to 8 hex digits naming a Unicode scalar")
                     }
                 default:
-                    error("invalid escape sequence in string literal", at: escapeLocation,
-                          hint: "use \\\", \\\\, \\n, \\t, \\r, \\0 or \\u{...}")
+                    error(
+                        "invalid escape sequence in string literal", at: escapeLocation,
+                        hint: "use \\\", \\\\, \\n, \\t, \\r, \\0 or \\u{...}")
                 }
                 chunkStart = index
                 continue

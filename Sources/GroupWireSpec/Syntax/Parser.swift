@@ -80,21 +80,25 @@ struct Parser {
             if token.isWord("package") {
                 if let parsed = parsePackage() {
                     if let package {
-                        diagnostics.append(.error("duplicate package line", at: parsed.location,
-                            hint: "a spec file has exactly one package line",
-                            notes: [.init("first package line is here", at: package.location)]))
+                        diagnostics.append(
+                            .error(
+                                "duplicate package line", at: parsed.location,
+                                hint: "a spec file has exactly one package line",
+                                notes: [.init("first package line is here", at: package.location)]))
                     } else {
                         if sawDeclaration || !imports.isEmpty {
-                            error("the package line must come first", at: parsed.location,
-                                  hint: "move 'package \(parsed.name) version \(parsed.version)' to the top of the file")
+                            error(
+                                "the package line must come first", at: parsed.location,
+                                hint: "move 'package \(parsed.name) version \(parsed.version)' to the top of the file")
                         }
                         package = parsed
                     }
                 }
             } else if token.isWord("import") {
                 if sawDeclaration {
-                    error("imports must come before declarations", at: token.location,
-                          hint: "move this import above the first message, struct, enum or union")
+                    error(
+                        "imports must come before declarations", at: token.location,
+                        hint: "move this import above the first message, struct, enum or union")
                 }
                 if let parsed = parseImport() { imports.append(parsed) }
             } else if Parser.declarationKeywords.contains(token.text) && token.kind == .identifier || token.isPunctuation("@") {
@@ -105,8 +109,9 @@ struct Parser {
                 if token.kind == .identifier, let suggestion = Suggest.closest(to: token.text, in: Parser.topLevelKeywords) {
                     hint = "did you mean '\(suggestion)'?"
                 }
-                error("expected a declaration ('message', 'struct', 'enum' or 'union'), found \(token.quoted)",
-                      at: token.location, hint: hint)
+                error(
+                    "expected a declaration ('message', 'struct', 'enum' or 'union'), found \(token.quoted)",
+                    at: token.location, hint: hint)
                 advance()
                 skipToTopLevel()
             }
@@ -124,7 +129,8 @@ struct Parser {
         while !atEnd {
             let token = current
             if depth == 0 && token.startsLine
-                && ((token.kind == .identifier && Parser.topLevelKeywords.contains(token.text)) || token.isPunctuation("@")) {
+                && ((token.kind == .identifier && Parser.topLevelKeywords.contains(token.text)) || token.isPunctuation("@"))
+            {
                 return
             }
             if token.isPunctuation("{") { depth += 1 }
@@ -155,15 +161,17 @@ struct Parser {
             name += "." + part
         }
         guard current.isWord("version") else {
-            error("expected 'version' after the package name, found \(current.quoted)", at: current.location,
-                  hint: "write 'package \(name) version 1'")
+            error(
+                "expected 'version' after the package name, found \(current.quoted)", at: current.location,
+                hint: "write 'package \(name) version 1'")
             skipToTopLevel()
             return nil
         }
         advance()
         guard current.kind == .integer else {
-            error("expected a version number, found \(current.quoted)", at: current.location,
-                  hint: "versions are positive integers: 'version 1'")
+            error(
+                "expected a version number, found \(current.quoted)", at: current.location,
+                hint: "versions are positive integers: 'version 1'")
             skipToTopLevel()
             return nil
         }
@@ -182,8 +190,9 @@ struct Parser {
         let start = current
         advance()
         guard current.kind == .string else {
-            error("expected a quoted file path after 'import', found \(current.quoted)", at: current.location,
-                  hint: "write 'import \"other.gwspec\"'")
+            error(
+                "expected a quoted file path after 'import', found \(current.quoted)", at: current.location,
+                hint: "write 'import \"other.gwspec\"'")
             skipToTopLevel()
             return nil
         }
@@ -244,8 +253,9 @@ struct Parser {
         let deprecation = parseAttributes()
         let keywordToken = current
         guard keywordToken.kind == .identifier, Parser.declarationKeywords.contains(keywordToken.text) else {
-            error("expected 'message', 'struct', 'enum' or 'union' after the attribute, found \(keywordToken.quoted)",
-                  at: keywordToken.location)
+            error(
+                "expected 'message', 'struct', 'enum' or 'union' after the attribute, found \(keywordToken.quoted)",
+                at: keywordToken.location)
             skipToTopLevel()
             return nil
         }
@@ -274,18 +284,21 @@ struct Parser {
                     }
                     advance()
                 } else {
-                    error("expected a type id after '@', found \(current.quoted)", at: current.location,
-                          hint: "write 'message \(name) @ 1'")
+                    error(
+                        "expected a type id after '@', found \(current.quoted)", at: current.location,
+                        hint: "write 'message \(name) @ 1'")
                     headerOK = false
                 }
             } else {
-                error("message '\(name)' has no type id", at: current.location,
-                      hint: "write 'message \(name) @ N' with a number no other message uses")
+                error(
+                    "message '\(name)' has no type id", at: current.location,
+                    hint: "write 'message \(name) @ N' with a number no other message uses")
                 headerOK = false
             }
         } else if current.isPunctuation("@") && headerOK {
-            error("only messages have type ids; '\(keywordToken.text) \(name)' cannot have '@'", at: current.location,
-                  hint: "remove the type id, or declare 'message \(name)'")
+            error(
+                "only messages have type ids; '\(keywordToken.text) \(name)' cannot have '@'", at: current.location,
+                hint: "remove the type id, or declare 'message \(name)'")
             advance()
             if current.kind == .integer { advance() }
         }
@@ -294,7 +307,8 @@ struct Parser {
                 error("expected '{' after '\(keywordToken.text) \(name)', found \(current.quoted)", at: current.location)
             }
             // Find the body on this line if there is one; otherwise skip the declaration.
-            while !atEnd && !current.isPunctuation("{") && !(current.startsLine && Parser.topLevelKeywords.contains(current.text)) {
+            while !atEnd && !current.isPunctuation("{") && !(current.startsLine && Parser.topLevelKeywords.contains(current.text))
+            {
                 advance()
             }
             guard current.isPunctuation("{") else { return nil }
@@ -305,23 +319,31 @@ struct Parser {
         case "message":
             let (fields, reserved) = parseFieldBody()
             guard headerOK else { return nil }
-            return .message(MessageDecl(name: name, typeID: typeID, fields: fields, reserved: reserved,
-                documentation: documentation, deprecation: deprecation, location: location, typeIDLocation: typeIDLocation))
+            return .message(
+                MessageDecl(
+                    name: name, typeID: typeID, fields: fields, reserved: reserved,
+                    documentation: documentation, deprecation: deprecation, location: location, typeIDLocation: typeIDLocation))
         case "struct":
             let (fields, reserved) = parseFieldBody()
             guard headerOK else { return nil }
-            return .struct(StructDecl(name: name, fields: fields, reserved: reserved,
-                documentation: documentation, deprecation: deprecation, location: location))
+            return .struct(
+                StructDecl(
+                    name: name, fields: fields, reserved: reserved,
+                    documentation: documentation, deprecation: deprecation, location: location))
         case "enum":
             let (cases, reserved) = parseEnumBody()
             guard headerOK else { return nil }
-            return .enum(EnumDecl(name: name, cases: cases, reserved: reserved,
-                documentation: documentation, deprecation: deprecation, location: location))
+            return .enum(
+                EnumDecl(
+                    name: name, cases: cases, reserved: reserved,
+                    documentation: documentation, deprecation: deprecation, location: location))
         default:
             let (cases, reserved) = parseUnionBody()
             guard headerOK else { return nil }
-            return .union(UnionDecl(name: name, cases: cases, reserved: reserved,
-                documentation: documentation, deprecation: deprecation, location: location))
+            return .union(
+                UnionDecl(
+                    name: name, cases: cases, reserved: reserved,
+                    documentation: documentation, deprecation: deprecation, location: location))
         }
     }
 
@@ -338,9 +360,11 @@ struct Parser {
                 return
             }
             if current.startsLine && current.kind == .identifier && Parser.topLevelKeywords.contains(current.text)
-                && peek(1).kind == .identifier {
-                error("expected '}' to close the \(what) before '\(current.text)'", at: current.location,
-                      hint: "add '}' on the line above")
+                && peek(1).kind == .identifier
+            {
+                error(
+                    "expected '}' to close the \(what) before '\(current.text)'", at: current.location,
+                    hint: "add '}' on the line above")
                 return
             }
             if current.isWord("reserved") {
@@ -373,12 +397,15 @@ struct Parser {
             let deprecation = parser.parseAttributes()
             guard let (number, location) = parser.parseMemberNumber(example: "0 name") else { return false }
             guard let name = parser.expectIdentifier("a case name after the number") else { return false }
-            cases.append(EnumCaseDecl(number: number, name: name, documentation: documentation,
-                                      deprecation: deprecation, location: location))
+            cases.append(
+                EnumCaseDecl(
+                    number: number, name: name, documentation: documentation,
+                    deprecation: deprecation, location: location))
             if parser.current.isPunctuation(":") {
                 // Keep the case (so later checks do not cascade) and skip the payload.
-                parser.error("enum cases have no payload", at: parser.current.location,
-                             hint: "use a union for cases with payloads")
+                parser.error(
+                    "enum cases have no payload", at: parser.current.location,
+                    hint: "use a union for cases with payloads")
                 return false
             }
             return parser.expectMemberEnd()
@@ -403,14 +430,17 @@ struct Parser {
                 guard let type = parser.parseType(depth: 0, nameLocations: &nameLocations) else { return false }
                 payload = type
                 if parser.current.isPunctuation("?") {
-                    parser.error("union case payloads cannot be optional", at: parser.current.location,
-                                 hint: "add a case without payload instead of making '\(name)' optional")
+                    parser.error(
+                        "union case payloads cannot be optional", at: parser.current.location,
+                        hint: "add a case without payload instead of making '\(name)' optional")
                     parser.advance()
                 }
             }
-            cases.append(UnionCaseDecl(number: number, name: name, payload: payload, documentation: documentation,
-                                       deprecation: deprecation, location: location, payloadLocation: payloadLocation,
-                                       payloadNameLocations: nameLocations))
+            cases.append(
+                UnionCaseDecl(
+                    number: number, name: name, payload: payload, documentation: documentation,
+                    deprecation: deprecation, location: location, payloadLocation: payloadLocation,
+                    payloadNameLocations: nameLocations))
             return parser.expectMemberEnd()
         }
         return (cases, reserved)
@@ -424,8 +454,9 @@ struct Parser {
             return true
         }
         if current.startsLine || current.isPunctuation("}") || atEnd { return true }
-        error("expected a new line after the member, found \(current.quoted)", at: current.location,
-              hint: "put each field or case on its own line")
+        error(
+            "expected a new line after the member, found \(current.quoted)", at: current.location,
+            hint: "put each field or case on its own line")
         return false
     }
 
@@ -465,9 +496,10 @@ struct Parser {
             guard let parsed = parseLiteral() else { return nil }
             literal = parsed
         }
-        let field = FieldDecl(number: number, name: name, type: type, isOptional: isOptional, defaultLiteral: literal,
-                              documentation: documentation, deprecation: deprecation, location: location,
-                              typeLocation: typeLocation, typeNameLocations: nameLocations)
+        let field = FieldDecl(
+            number: number, name: name, type: type, isOptional: isOptional, defaultLiteral: literal,
+            documentation: documentation, deprecation: deprecation, location: location,
+            typeLocation: typeLocation, typeNameLocations: nameLocations)
         guard expectMemberEnd() else { return nil }
         return field
     }
@@ -481,8 +513,9 @@ struct Parser {
             while current.isPunctuation(".") && peek(1).kind == .identifier {
                 // Recover by using the last component, the likely intended plain name.
                 name = peek(1).text
-                error("qualified type names are not supported; write '\(name)'", at: token.location,
-                      hint: "type names are unique across a spec set; import the file and use the plain name")
+                error(
+                    "qualified type names are not supported; write '\(name)'", at: token.location,
+                    hint: "type names are unique across a spec set; import the file and use the plain name")
                 advance()
                 advance()
             }
@@ -491,8 +524,9 @@ struct Parser {
             return .named(name)
         }
         guard token.isPunctuation("[") else {
-            error("expected a type, found \(token.quoted)", at: token.location,
-                  hint: "types are scalars such as Int32 or String, declared names, [Element] or [Key: Value]")
+            error(
+                "expected a type, found \(token.quoted)", at: token.location,
+                hint: "types are scalars such as Int32 or String, declared names, [Element] or [Key: Value]")
             return nil
         }
         guard depth < limits.maxTypeNesting else {
@@ -502,16 +536,18 @@ struct Parser {
         advance()
         guard let element = parseType(depth: depth + 1, nameLocations: &nameLocations) else { return nil }
         if current.isPunctuation("?") {
-            error("array elements and map values cannot be optional", at: current.location,
-                  hint: "remove the '?'; absent elements cannot be represented on the wire")
+            error(
+                "array elements and map values cannot be optional", at: current.location,
+                hint: "remove the '?'; absent elements cannot be represented on the wire")
             advance()
         }
         if current.isPunctuation(":") {
             advance()
             guard let value = parseType(depth: depth + 1, nameLocations: &nameLocations) else { return nil }
             if current.isPunctuation("?") {
-                error("array elements and map values cannot be optional", at: current.location,
-                      hint: "remove the '?'; absent elements cannot be represented on the wire")
+                error(
+                    "array elements and map values cannot be optional", at: current.location,
+                    hint: "remove the '?'; absent elements cannot be represented on the wire")
                 advance()
             }
             guard expect("]", "']' to close the map type") else { return nil }
@@ -533,7 +569,8 @@ struct Parser {
         switch valueToken.kind {
         case .integer:
             advance()
-            return Literal(kind: .integer(negative: negative, magnitude: valueToken.integer), text: text, location: token.location)
+            return Literal(
+                kind: .integer(negative: negative, magnitude: valueToken.integer), text: text, location: token.location)
         case .float:
             advance()
             let value = valueToken.float ?? .infinity
@@ -548,8 +585,9 @@ struct Parser {
             }
             return Literal(kind: .identifier(valueToken.text), text: text, location: token.location)
         default:
-            error("expected a default value after '=', found \(valueToken.quoted)", at: valueToken.location,
-                  hint: "defaults are numbers, strings, true/false or enum case names")
+            error(
+                "expected a default value after '=', found \(valueToken.quoted)", at: valueToken.location,
+                hint: "defaults are numbers, strings, true/false or enum case names")
             return nil
         }
     }
@@ -576,8 +614,9 @@ struct Parser {
                 let lowValue = low.integer ?? UInt64.max
                 let highValue = high.integer ?? UInt64.max
                 if lowValue > highValue {
-                    error("reserved range \(low.text)...\(high.text) is empty", at: low.location,
-                          hint: "write the smaller number first: \(high.text)...\(low.text)")
+                    error(
+                        "reserved range \(low.text)...\(high.text) is empty", at: low.location,
+                        hint: "write the smaller number first: \(high.text)...\(low.text)")
                 } else {
                     ranges.append(lowValue...highValue)
                 }
@@ -585,8 +624,9 @@ struct Parser {
                 names.append(current.text)
                 advance()
             } else {
-                error("expected a number, a range or a quoted name after 'reserved', found \(current.quoted)",
-                      at: current.location, hint: "write 'reserved 4, 8...10, \"oldName\"'")
+                error(
+                    "expected a number, a range or a quoted name after 'reserved', found \(current.quoted)",
+                    at: current.location, hint: "write 'reserved 4, 8...10, \"oldName\"'")
                 return nil
             }
             guard current.isPunctuation(",") else { break }

@@ -119,7 +119,8 @@ public actor InProcessHub {
             throw WireError(.transportClosed, "participant \(source) is not connected")
         }
         guard bytes.count <= maxMessageSize else {
-            throw WireError(.messageTooLarge, "message of \(bytes.count) bytes is over the transport's \(maxMessageSize)-byte limit")
+            throw WireError(
+                .messageTooLarge, "message of \(bytes.count) bytes is over the transport's \(maxMessageSize)-byte limit")
         }
         let now = elapsed
         let targets = members.filter { $0.key != source && (recipients.participants?.contains($0.key) ?? true) }
@@ -134,8 +135,10 @@ public actor InProcessHub {
             statistics.duplicated += max(0, decision.deliveries.count - 1)
             if decision.reordered { statistics.reordered += 1 }
             for due in decision.deliveries {
-                scheduled.append(Scheduled(due: due, sequence: nextSequence, recipient: recipient,
-                                           message: TransportMessage(source: source, bytes: bytes, arrival: due)))
+                scheduled.append(
+                    Scheduled(
+                        due: due, sequence: nextSequence, recipient: recipient,
+                        message: TransportMessage(source: source, bytes: bytes, arrival: due)))
                 nextSequence += 1
             }
         }
@@ -153,10 +156,12 @@ public actor InProcessHub {
         if let timer, timer.due <= next { return }
         timer?.task.cancel()
         let clock = timerClock
-        timer = (Task { [weak self] in
-            do { try await clock.sleep(next) } catch { return }
-            await self?.timerFired()
-        }, next)
+        timer = (
+            Task { [weak self] in
+                do { try await clock.sleep(next) } catch { return }
+                await self?.timerFired()
+            }, next
+        )
     }
 
     private func timerFired() {
@@ -207,7 +212,10 @@ public actor InProcessHub {
             let woken = clock?.wokenCount ?? 0
             if behind.isEmpty && woken == 0 { return }
             guard ContinuousClock.now < deadline else {
-                throw HubSettleError(description: "after \(patience) the hub still waits for \(behind.isEmpty ? "" : "the readers of \(behind.map(\.description).sorted()) ")\(woken > 0 ? "\(woken) woken timers" : "")")
+                throw HubSettleError(
+                    description:
+                        "after \(patience) the hub still waits for \(behind.isEmpty ? "" : "the readers of \(behind.map(\.description).sorted()) ")\(woken > 0 ? "\(woken) woken timers" : "")"
+                )
             }
             // A poll interval: the wait ends on the state above, not on this pause.
             try await Task.sleep(for: pause)

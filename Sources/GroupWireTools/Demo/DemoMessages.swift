@@ -78,8 +78,9 @@ package enum DemoMessages {
         let colors: [StrokeColor] = [.black, .red, .green, .blue, .yellow]
         let strokes = (0..<largeStrokeCount).map { index in
             let start = Point(x: generator.unit() * 1000, y: generator.unit() * 800)
-            return stroke(&generator, color: colors[index % colors.count], start: start,
-                          pointCount: largePointsPerStroke, roundedTo: nil)
+            return stroke(
+                &generator, color: colors[index % colors.count], start: start,
+                pointCount: largePointsPerStroke, roundedTo: nil)
         }
         return CanvasSnapshot(strokes: strokes, pointCount: UInt64(largeStrokeCount * largePointsPerStroke))
     }
@@ -100,7 +101,10 @@ package enum DemoMessages {
             (upsertStroke(), 0, "UpsertStroke (type 1): red stroke, point (10.5, 20.25)"),
             (small, 0, "CanvasSnapshot (type 2): \(small.strokes.count) strokes, \(small.pointCount) points"),
             (playbackState(), 0, "PlaybackState (type 10): \"Movie night\" playing at 42.5 s"),
-            (large, largeMessageID, "CanvasSnapshot (type 2): \(largeStrokeCount) strokes, \(largeStrokeCount * largePointsPerStroke) points, "),
+            (
+                large, largeMessageID,
+                "CanvasSnapshot (type 2): \(largeStrokeCount) strokes, \(largeStrokeCount * largePointsPerStroke) points, "
+            ),
         ]
         var frames: [(frame: Frame, comment: String)] = []
         for (message, messageID, comment) in messages {

@@ -26,7 +26,8 @@ package enum DemoTool {
         } catch {
             return ToolResult(messages: InspectTool.diagnostic(error), status: .failure)
         }
-        return ToolResult(output: Array("wrote \(frames.count) frames (\(bytes.count) bytes, \(fileFormat)) to \(outputPath)\n".utf8))
+        return ToolResult(
+            output: Array("wrote \(frames.count) frames (\(bytes.count) bytes, \(fileFormat)) to \(outputPath)\n".utf8))
     }
 
     /// Runs ``RelayDemo`` from synchronous code and prints its summary. SIGINT or SIGTERM
@@ -52,7 +53,8 @@ package enum DemoTool {
         defer { for source in sources { source.cancel() } }
         let outcome = Mutex<Result<RelayDemo.Report, any Error>?>(nil)
         let done = DispatchSemaphore(value: 0)
-        StandardStreams.standardOutput("starting a relay and participant processes on 127.0.0.1 (one step at a time, each within \(demo.stepTimeout))\n")
+        StandardStreams.standardOutput(
+            "starting a relay and participant processes on 127.0.0.1 (one step at a time, each within \(demo.stepTimeout))\n")
         Task {
             do {
                 let report = try await demo.run(children: children)

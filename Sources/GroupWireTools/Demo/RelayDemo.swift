@@ -2,10 +2,10 @@ import Foundation
 import GroupWire
 import GroupWireCapture
 import GroupWireInspection
+import GroupWireJSON
 import GroupWireRelay
 import GroupWireSpec
 import Synchronization
-import GroupWireJSON
 
 /// `groupwire demo`: a relay and four participant processes on loopback, each its own
 /// `groupwire` process, then a summary.
@@ -130,7 +130,8 @@ package struct RelayDemo: Sendable {
             folder = URL(fileURLWithPath: captureFolder)
             try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         } else {
-            folder = FileManager.default.temporaryDirectory.appendingPathComponent("groupwire-demo-\(getpid())-\(UInt32.random(in: 0...UInt32.max))")
+            folder = FileManager.default.temporaryDirectory.appendingPathComponent(
+                "groupwire-demo-\(getpid())-\(UInt32.random(in: 0...UInt32.max))")
             try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         }
         defer { if captureFolder == nil { try? FileManager.default.removeItem(at: folder) } }
@@ -143,16 +144,22 @@ package struct RelayDemo: Sendable {
         let secretText = Hex.string((0..<32).map { _ in UInt8.random(in: 0...255) })
         let secret = Array(secretText.utf8)
         let relay = try DemoProcess(
-            name: "relay", executable: executable, arguments: ["relay", "--host", "127.0.0.1", "--port", String(port), "--until-stdin-closes"],
+            name: "relay", executable: executable,
+            arguments: ["relay", "--host", "127.0.0.1", "--port", String(port), "--until-stdin-closes"],
             environment: capture("relay").merging([TokenTool.secretVariable: secretText]) { $1 })
         children.add(relay)
         started("relay", relay.pid)
         // A relay that cannot listen (its port taken) exits at once: say why, without waiting out the step.
         try await wait("the relay to listen", [relay]) { relay.hasExited || relay.lines.contains { $0.contains("listening on") } }
-        guard let line = relay.lines.first(where: { $0.contains("listening on") }), let port = Int(line.split(separator: ":").last ?? "") else {
+        guard let line = relay.lines.first(where: { $0.contains("listening on") }),
+            let port = Int(line.split(separator: ":").last ?? "")
+        else {
             _ = await relay.waitForExit(timeout: .seconds(2))
             let said = relay.errorText.split(separator: "\n").last { $0.contains("error: ") }
-            throw Failure(description: "the relay did not start: \(said.map { $0.split(separator: "error: ", maxSplits: 1).last ?? $0 } ?? "it said nothing")")
+            throw Failure(
+                description:
+                    "the relay did not start: \(said.map { $0.split(separator: "error: ", maxSplits: 1).last ?? $0 } ?? "it said nothing")"
+            )
         }
         report.port = port
 
@@ -233,7 +240,10 @@ package struct RelayDemo: Sendable {
         let versions: [String: UInt64] = ["ana": 3, "ben": 3, "cleo": 1, "dan": 3]
         for child in [ana, ben, cleo, dan] {
             let statistics = child.events.last { $0.event == .statistics }?.statistics
-            report.members.append(Member(name: child.name, version: versions[child.name] ?? 0, id: child.id, events: child.events, statistics: statistics))
+            report.members.append(
+                Member(
+                    name: child.name, version: versions[child.name] ?? 0, id: child.id, events: child.events,
+                    statistics: statistics))
             report.sent[child.name] = child.events.last { $0.event == .sent }?.count ?? 0
         }
         // ben died before it could say: the most any other received from it.
@@ -245,41 +255,76 @@ package struct RelayDemo: Sendable {
 
     /// What must hold of what each received.
     static func checks(_ report: Report, strokes: Int) -> [(String, Bool)] {
-        guard let ana = report.member("ana"), let ben = report.member("ben"), let cleo = report.member("cleo"), let dan = report.member("dan") else {
+        guard let ana = report.member("ana"), let ben = report.member("ben"), let cleo = report.member("cleo"),
+            let dan = report.member("dan")
+        else {
             return [("four participants took part", false)]
         }
         var checks: [(String, Bool)] = []
         let all = strokes + 10
-        checks.append(("ana and cleo got each other's \(all) strokes and dan's 10, once each and in order",
-                       ana.strokes(from: cleo) == Array(0..<all) && cleo.strokes(from: ana) == Array(0..<all)
-                        && ana.strokes(from: dan) == Array(0..<10) && cleo.strokes(from: dan) == Array(0..<10)))
-        checks.append(("dan got the strokes drawn after it joined, once each and in order",
-                       dan.strokes(from: ana) == Array(strokes..<all) && dan.strokes(from: cleo) == Array(strokes..<all)))
+        checks.append(
+            (
+                "ana and cleo got each other's \(all) strokes and dan's 10, once each and in order",
+                ana.strokes(from: cleo) == Array(0..<all) && cleo.strokes(from: ana) == Array(0..<all)
+                    && ana.strokes(from: dan) == Array(0..<10) && cleo.strokes(from: dan) == Array(0..<10)
+            ))
+        checks.append(
+            (
+                "dan got the strokes drawn after it joined, once each and in order",
+                dan.strokes(from: ana) == Array(strokes..<all) && dan.strokes(from: cleo) == Array(strokes..<all)
+            ))
         let fromBen = [ana, cleo].map { $0.strokes(from: ben) }
-        checks.append(("ben's strokes reached ana and cleo in order without a gap up to its death (\(fromBen.map { "\($0.count)" }.joined(separator: " and ")))",
-                       fromBen.allSatisfy { $0 == Array(0..<$0.count) && $0.count >= strokes + 20 }))
+        checks.append(
+            (
+                "ben's strokes reached ana and cleo in order without a gap up to its death (\(fromBen.map { "\($0.count)" }.joined(separator: " and ")))",
+                fromBen.allSatisfy { $0 == Array(0..<$0.count) && $0.count >= strokes + 20 }
+            ))
         let danFromBen = dan.strokes(from: ben)
-        checks.append(("dan got ben's strokes from its join on, in order without a gap",
-                       danFromBen.first.map { danFromBen == Array($0..<($0 + danFromBen.count)) } ?? false))
-        checks.append(("ana, cleo and dan saw ben leave",
-                       [ana, cleo, dan].allSatisfy { member in member.events.contains { $0.event == .left && $0.participant == ben.id } }))
-        checks.append(("cleo (version 1) agreed with each version 3 participant",
-                       [ana, ben, dan].allSatisfy { peer in cleo.events.contains { $0.event == .agreed && $0.participant == peer.id } }))
+        checks.append(
+            (
+                "dan got ben's strokes from its join on, in order without a gap",
+                danFromBen.first.map { danFromBen == Array($0..<($0 + danFromBen.count)) } ?? false
+            ))
+        checks.append(
+            (
+                "ana, cleo and dan saw ben leave",
+                [ana, cleo, dan].allSatisfy { member in member.events.contains { $0.event == .left && $0.participant == ben.id } }
+            ))
+        checks.append(
+            (
+                "cleo (version 1) agreed with each version 3 participant",
+                [ana, ben, dan].allSatisfy { peer in cleo.events.contains { $0.event == .agreed && $0.participant == peer.id } }
+            ))
         if let snapshot = report.snapshot {
-            checks.append(("dan loaded a compressed snapshot of \(snapshot.points ?? 0) points", snapshot.compressed == true && (snapshot.points ?? 0) > 0))
+            checks.append(
+                (
+                    "dan loaded a compressed snapshot of \(snapshot.points ?? 0) points",
+                    snapshot.compressed == true && (snapshot.points ?? 0) > 0
+                ))
         } else {
             checks.append(("dan loaded a snapshot", false))
         }
-        checks.append(("nothing was rejected or failed", report.members.allSatisfy { member in !member.events.contains { $0.event == .error || $0.event == .incompatible } }))
+        checks.append(
+            (
+                "nothing was rejected or failed",
+                report.members.allSatisfy { member in !member.events.contains { $0.event == .error || $0.event == .incompatible }
+                }
+            ))
         let frames = report.captures.reduce(0) { $0 + $1.summary.frames }
-        checks.append(("every captured frame is valid (\(frames) frames in \(report.captures.count) captures, as groupwire validate checks them)",
-                       report.captures.count == 5 && frames > 0 && report.captures.allSatisfy { $0.summary.problems == 0 && $0.summary.frames > 0 }))
+        checks.append(
+            (
+                "every captured frame is valid (\(frames) frames in \(report.captures.count) captures, as groupwire validate checks them)",
+                report.captures.count == 5 && frames > 0
+                    && report.captures.allSatisfy { $0.summary.problems == 0 && $0.summary.frames > 0 }
+            ))
         return checks
     }
 
     /// Validates each process's capture against both DrawTogether versions, as
     /// `groupwire validate NAME.pcapng --spec …v3 --spec …v1` does.
-    private func validateCaptures(in folder: URL, names: [String]) throws -> [(name: String, summary: CaptureValidator.Summary, problems: [String])] {
+    private func validateCaptures(in folder: URL, names: [String]) throws -> [(
+        name: String, summary: CaptureValidator.Summary, problems: [String]
+    )] {
         var specs: [SpecSet] = []
         for path in ["\(examples)/Versions/DrawTogether-v3.gwspec", "\(examples)/DrawTogether.gwspec"] {
             do throws(ToolFailure) {
@@ -338,24 +383,30 @@ extension DemoProcess {
 extension RelayDemo.Report {
     /// The summary `groupwire demo` prints.
     package var summary: String {
-        var lines = ["GroupWire demo: a relay on 127.0.0.1:\(port) and \(members.count) participant processes in room \"canvas\"", ""]
+        var lines = [
+            "GroupWire demo: a relay on 127.0.0.1:\(port) and \(members.count) participant processes in room \"canvas\"", "",
+        ]
         lines.append("participants:")
         for member in members {
-            let role = switch member.name {
-            case "ana": "started the session"
-            case "ben": "killed with SIGKILL while drawing"
-            case "cleo": "older app version"
-            default: "joined late"
-            }
-            lines.append("  \(member.name.padding(toLength: 5, withPad: " ", startingAt: 0)) DrawTogether version \(member.version), \(role), sent \(sent[member.name] ?? 0) strokes")
+            let role =
+                switch member.name {
+                case "ana": "started the session"
+                case "ben": "killed with SIGKILL while drawing"
+                case "cleo": "older app version"
+                default: "joined late"
+                }
+            lines.append(
+                "  \(member.name.padding(toLength: 5, withPad: " ", startingAt: 0)) DrawTogether version \(member.version), \(role), sent \(sent[member.name] ?? 0) strokes"
+            )
         }
         lines.append("")
         lines.append("what happened:")
         lines.append("  ana, ben and cleo joined the session; cleo (version 1) negotiated with the version 3 participants")
         if let snapshot {
             let from = members.first { $0.id == snapshot.participant }?.name ?? "?"
-            lines.append("  dan joined late and loaded \(from)'s canvas, \(snapshot.points ?? 0) points, \(snapshot.compressed == true ? "compressed" : "uncompressed"), "
-                + "\(String(format: "%.0f", snapshot.milliseconds ?? 0)) ms after joining the session")
+            lines.append(
+                "  dan joined late and loaded \(from)'s canvas, \(snapshot.points ?? 0) points, \(snapshot.compressed == true ? "compressed" : "uncompressed"), "
+                    + "\(String(format: "%.0f", snapshot.milliseconds ?? 0)) ms after joining the session")
         }
         lines.append("  ben was killed with SIGKILL \(killedAfter) strokes into its drawing; the others saw it leave and drew on")
         lines.append("")
@@ -363,25 +414,34 @@ extension RelayDemo.Report {
         lines.append("traffic (counted frame by frame as each participant sent it; ben's up to its last report before the kill):")
         lines.append("  app messages: \(counted.messages) in \(counted.frames) frames, \(counted.frameBytes) bytes")
         let ratio = counted.jsonBytes > 0 ? Double(counted.frameBytes) / Double(counted.jsonBytes) : 0
-        lines.append("  the same messages as JSON: \(counted.jsonBytes) bytes (GroupWire is \(String(format: "%.1f", ratio * 100))% of that)")
+        lines.append(
+            "  the same messages as JSON: \(counted.jsonBytes) bytes (GroupWire is \(String(format: "%.1f", ratio * 100))% of that)"
+        )
         if counted.compressedPayloadBytes > 0 {
-            lines.append("  compressed messages: \(counted.compressedPayloadBytes) bytes of payload became \(counted.compressedBodyBytes) "
-                + "(ratio \(String(format: "%.2f", Double(counted.compressedPayloadBytes) / Double(max(counted.compressedBodyBytes, 1)))))")
+            lines.append(
+                "  compressed messages: \(counted.compressedPayloadBytes) bytes of payload became \(counted.compressedBodyBytes) "
+                    + "(ratio \(String(format: "%.2f", Double(counted.compressedPayloadBytes) / Double(max(counted.compressedBodyBytes, 1)))))"
+            )
         }
-        lines.append("  fragments: \(counted.fragmentedMessages) messages over the relay's frame size went in \(counted.fragments) fragment frames")
+        lines.append(
+            "  fragments: \(counted.fragmentedMessages) messages over the relay's frame size went in \(counted.fragments) fragment frames"
+        )
         lines.append("  control (hellos, session control): \(counted.controlFrames) frames, \(counted.controlBytes) bytes")
         lines.append("  to the relay in all (routing headers included): \(counted.relayBytesSent) bytes")
         lines.append("")
         lines.append("captures (each process's frames, GROUPWIRE_CAPTURE; validated against DrawTogether versions 3 and 1):")
         for capture in captures {
             let summary = capture.summary
-            lines.append("  \(capture.name.padding(toLength: 5, withPad: " ", startingAt: 0)) \(summary.frames) frames, \(summary.messages) messages "
-                + "(\(summary.compressedMessages) compressed), \(summary.fragments) fragments, \(summary.controlFrames) control frames: "
-                + (summary.problems == 0 ? "valid" : "INVALID, \(summary.problems) problems"))
+            lines.append(
+                "  \(capture.name.padding(toLength: 5, withPad: " ", startingAt: 0)) \(summary.frames) frames, \(summary.messages) messages "
+                    + "(\(summary.compressedMessages) compressed), \(summary.fragments) fragments, \(summary.controlFrames) control frames: "
+                    + (summary.problems == 0 ? "valid" : "INVALID, \(summary.problems) problems"))
             for problem in capture.problems.prefix(5) { lines.append("    \(problem)") }
         }
         if let captureFolder {
-            lines.append("  kept in \(captureFolder): groupwire validate \(captureFolder)/ana.pcapng --spec \(examples)/Versions/DrawTogether-v3.gwspec --spec \(examples)/DrawTogether.gwspec")
+            lines.append(
+                "  kept in \(captureFolder): groupwire validate \(captureFolder)/ana.pcapng --spec \(examples)/Versions/DrawTogether-v3.gwspec --spec \(examples)/DrawTogether.gwspec"
+            )
         }
         lines.append("")
         lines.append("checks:")

@@ -49,7 +49,9 @@ package struct InspectMessagesTool {
         }
         let known = Set(specs.flatMap { $0.messages.map(\.name) })
         if let unknown = types.first(where: { !known.contains($0) }) {
-            output.message(ToolResult.errorLine("--type \(unknown): no such message in the spec; its messages are \(known.sorted().joined(separator: ", "))"))
+            output.message(
+                ToolResult.errorLine(
+                    "--type \(unknown): no such message in the spec; its messages are \(known.sorted().joined(separator: ", "))"))
             return .failure
         }
         let prefixes = participants.map { $0.lowercased() }

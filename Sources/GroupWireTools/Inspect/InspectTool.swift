@@ -1,7 +1,7 @@
 import GroupWire
 import GroupWireCapture
-import GroupWireInspection
 import GroupWireCompression
+import GroupWireInspection
 
 /// `groupwire inspect FILE`: every frame's header fields and a schema-less payload dump.
 package enum InspectTool {

@@ -21,7 +21,8 @@ struct ParticipantRun<Canvas: ParticipantCanvas> {
     func run() async throws {
         let relay: RelayTransport
         do {
-            relay = try await RelayTransport.connect(host: tool.host, port: tool.port, token: tool.token, tls: tool.tls, timeout: tool.timeout)
+            relay = try await RelayTransport.connect(
+                host: tool.host, port: tool.port, token: tool.token, tls: tool.tls, timeout: tool.timeout)
         } catch {
             throw ParticipantFailure("cannot join through the relay at \(tool.host):\(tool.port): \(error)")
         }
@@ -34,25 +35,30 @@ struct ParticipantRun<Canvas: ParticipantCanvas> {
         welcome.version = Canvas.version
         Self.emit(welcome)
 
-        let messenger = Messenger(transport: transport, configuration: MessengerConfiguration(
-            codec: tool.zstd ? try PayloadCompressor() : nil, negotiation: NegotiationSettings(schema: schema)))
+        let messenger = Messenger(
+            transport: transport,
+            configuration: MessengerConfiguration(
+                codec: tool.zstd ? try PayloadCompressor() : nil, negotiation: NegotiationSettings(schema: schema)))
         // Negotiation events are reported from when the stream is made: make it first.
         let negotiation = messenger.negotiationEvents()
         var tasks: [Task<Void, Never>] = []
         defer { for task in tasks { task.cancel() } }
         let reported = Reported()
-        tasks.append(Task {
-            for await event in negotiation {
-                // One line per peer's first agreement (or failure): the end of the run
-                // reports what this stream has not (yet) told.
-                guard reported.claim(event.peer) else { continue }
-                Self.emit(Self.event(event))
-            }
-        })
+        tasks.append(
+            Task {
+                for await event in negotiation {
+                    // One line per peer's first agreement (or failure): the end of the run
+                    // reports what this stream has not (yet) told.
+                    guard reported.claim(event.peer) else { continue }
+                    Self.emit(Self.event(event))
+                }
+            })
         let coordinator = SharedSessionCoordinator(messenger: messenger)
         let sessions = coordinator.sessions(for: DrawTogetherActivity.self)
         if tool.activate {
-            try await until("this participant to be able to start a session") { coordinator.stateObserver.isEligibleForGroupSession }
+            try await until("this participant to be able to start a session") {
+                coordinator.stateObserver.isEligibleForGroupSession
+            }
             try coordinator.activate(DrawTogetherActivity(name: relay.welcome.room))
         }
         let session = try await first(of: sessions)
@@ -67,48 +73,54 @@ struct ParticipantRun<Canvas: ParticipantCanvas> {
         let joinedAt = ContinuousClock.now
 
         let updates = session.activeParticipantUpdates
-        tasks.append(Task {
-            var known: Set<ParticipantID> = [local]
-            for await participants in updates {
-                for joined in participants.subtracting(known).sorted() where joined != local { Self.emit(.joined, joined) }
-                for left in known.subtracting(participants).sorted() where left != local { Self.emit(.left, left) }
-                known = participants
-                var event = ParticipantEvent(.session)
-                event.count = participants.count
-                Self.emit(event)
-            }
-        })
-        tasks.append(Task {
-            for await (stroke, context) in strokes {
-                var event = ParticipantEvent(.stroke)
-                event.participant = Self.name(context.source)
-                event.index = Canvas.index(of: stroke)
-                Self.emit(event)
-            }
-        })
+        tasks.append(
+            Task {
+                var known: Set<ParticipantID> = [local]
+                for await participants in updates {
+                    for joined in participants.subtracting(known).sorted() where joined != local { Self.emit(.joined, joined) }
+                    for left in known.subtracting(participants).sorted() where left != local { Self.emit(.left, left) }
+                    known = participants
+                    var event = ParticipantEvent(.session)
+                    event.count = participants.count
+                    Self.emit(event)
+                }
+            })
+        tasks.append(
+            Task {
+                for await (stroke, context) in strokes {
+                    var event = ParticipantEvent(.stroke)
+                    event.participant = Self.name(context.source)
+                    event.index = Canvas.index(of: stroke)
+                    Self.emit(event)
+                }
+            })
         let kept = Canvas_()
-        let catchUp = try CatchUp(session: session, makeSnapshot: {
-            transport.countJSON(offeredJSON)
-            return offered
-        }, replaces: { snapshot in
-            kept.kept.withLock { kept in
-                guard Canvas.points(in: snapshot) > kept else { return false }
-                kept = Canvas.points(in: snapshot)
-                return true
-            }
-        })
+        let catchUp = try CatchUp(
+            session: session,
+            makeSnapshot: {
+                transport.countJSON(offeredJSON)
+                return offered
+            },
+            replaces: { snapshot in
+                kept.kept.withLock { kept in
+                    guard Canvas.points(in: snapshot) > kept else { return false }
+                    kept = Canvas.points(in: snapshot)
+                    return true
+                }
+            })
         defer { catchUp.stop() }
         let snapshots = catchUp.snapshots
-        tasks.append(Task {
-            for await (snapshot, context) in snapshots {
-                var event = ParticipantEvent(.snapshot)
-                event.participant = Self.name(context.source)
-                event.points = Canvas.points(in: snapshot)
-                event.compressed = context.wasCompressed
-                event.milliseconds = Self.milliseconds(ContinuousClock.now - joinedAt)
-                Self.emit(event)
-            }
-        })
+        tasks.append(
+            Task {
+                for await (snapshot, context) in snapshots {
+                    var event = ParticipantEvent(.snapshot)
+                    event.participant = Self.name(context.source)
+                    event.points = Canvas.points(in: snapshot)
+                    event.compressed = context.wasCompressed
+                    event.milliseconds = Self.milliseconds(ContinuousClock.now - joinedAt)
+                    Self.emit(event)
+                }
+            })
 
         // Every peer's negotiation is reported before statistics and the last line, however
         // far behind the reporting task is (a process under load quitting right after an
@@ -130,7 +142,9 @@ struct ParticipantRun<Canvas: ParticipantCanvas> {
             let words = line.split(separator: " ")
             switch words.first {
             case "draw":
-                guard words.count == 3, let count = Int(words[1]), let pause = Int(words[2]), count >= 0, (0...10_000).contains(pause) else {
+                guard words.count == 3, let count = Int(words[1]), let pause = Int(words[2]), count >= 0,
+                    (0...10_000).contains(pause)
+                else {
                     Self.emit(error: "'\(line)': expected draw COUNT MILLISECONDS")
                     continue
                 }
@@ -170,7 +184,9 @@ struct ParticipantRun<Canvas: ParticipantCanvas> {
     }
 
     /// The first session offered, within the timeout.
-    private func first(of sessions: AsyncStream<SharedSession<DrawTogetherActivity>>) async throws -> SharedSession<DrawTogetherActivity> {
+    private func first(of sessions: AsyncStream<SharedSession<DrawTogetherActivity>>) async throws -> SharedSession<
+        DrawTogetherActivity
+    > {
         let found = Mutex<SharedSession<DrawTogetherActivity>?>(nil)
         let task = Task {
             for await session in sessions {
@@ -188,7 +204,9 @@ struct ParticipantRun<Canvas: ParticipantCanvas> {
     private func until(_ what: String, _ condition: () -> Bool) async throws {
         let deadline = ContinuousClock.now + tool.timeout
         while !condition() {
-            guard ContinuousClock.now < deadline else { throw ParticipantFailure("gave up waiting for \(what) after \(tool.timeout)") }
+            guard ContinuousClock.now < deadline else {
+                throw ParticipantFailure("gave up waiting for \(what) after \(tool.timeout)")
+            }
             try await Task.sleep(for: .milliseconds(10))
         }
     }

@@ -1,8 +1,8 @@
 import Dispatch
 import Foundation
-import GroupWireNetwork
 import GroupWire
 import GroupWireNegotiation
+import GroupWireNetwork
 import GroupWireSpec
 import Synchronization
 
@@ -95,7 +95,8 @@ package struct ParticipantTool: Sendable {
         let versions = [CanvasVersion1.version, CanvasVersion3.version]
         guard schema.package == "draw.together", versions.contains(schema.version) else {
             throw ToolFailure(
-                "\(path): \(schema.package) version \(schema.version): the participant has generated types for draw.together versions 1 and 3 only")
+                "\(path): \(schema.package) version \(schema.version): the participant has generated types for draw.together versions 1 and 3 only"
+            )
         }
         return (schema, schema.version)
     }

@@ -20,7 +20,8 @@ struct Simulation {
         let transport: DeliveryTransport
         let coordinator: SharedSessionCoordinator
         let sessions: AsyncStream<SharedSession<DrawTogetherActivity>>
-        private let log = Mutex<(strokes: [(ParticipantID, Int)], kept: UInt64, snapshots: [(ParticipantID, UInt64, Bool)])>(([], 0, []))
+        private let log = Mutex<(strokes: [(ParticipantID, Int)], kept: UInt64, snapshots: [(ParticipantID, UInt64, Bool)])>(
+            ([], 0, []))
         private let tasks = Mutex<[Task<Void, Never>]>([])
         private let catchUp = Mutex<CatchUp<CanvasSnapshot>?>(nil)
 
@@ -31,21 +32,32 @@ struct Simulation {
             id = ParticipantID.numbered(UInt64(number))
             name = Simulation.names[number - 1]
             // GROUPWIRE_CAPTURE records each participant's frames beneath its delivery layer.
-            transport = DeliveryTransport(over: CapturingTransport.fromEnvironment(try await hub.join(id)),
-                                          configuration: .simulated(seed: run << 8 | UInt64(number)))
-            let messenger = Messenger(transport: transport, configuration: MessengerConfiguration(
-                codec: try PayloadCompressor()))
+            transport = DeliveryTransport(
+                over: CapturingTransport.fromEnvironment(try await hub.join(id)),
+                configuration: .simulated(seed: run << 8 | UInt64(number)))
+            let messenger = Messenger(
+                transport: transport,
+                configuration: MessengerConfiguration(
+                    codec: try PayloadCompressor()))
             let next = Mutex(UInt32(number) * 1000)
-            coordinator = SharedSessionCoordinator(messenger: messenger, sessionIDs: { next.withLock { $0 += 1; return $0 } })
+            coordinator = SharedSessionCoordinator(
+                messenger: messenger,
+                sessionIDs: {
+                    next.withLock {
+                        $0 += 1; return $0
+                    }
+                })
             sessions = coordinator.sessions(for: DrawTogetherActivity.self)
         }
 
         /// Listens for strokes and snapshots in `session`, offering `drawn` to newcomers.
         func listen(in session: SharedSession<DrawTogetherActivity>, drawn: CanvasSnapshot?) throws {
             let strokes = try session.messenger.messages(of: UpsertStroke.self)
-            let helper = try CatchUp(session: session, makeSnapshot: { drawn }, replaces: { [self] snapshot in
-                snapshot.pointCount > kept
-            })
+            let helper = try CatchUp(
+                session: session, makeSnapshot: { drawn },
+                replaces: { [self] snapshot in
+                    snapshot.pointCount > kept
+                })
             catchUp.withLock { $0 = helper }
             let snapshots = helper.snapshots
             let strokesTask = Task { [self] in
@@ -89,13 +101,16 @@ struct Simulation {
 
     /// The report of the run and whether the mode's promise held.
     func run() async throws -> (report: String, holds: Bool) {
-        var plan = FaultPlan.unreliable(seed: options.seed, drop: options.drop, duplicate: options.duplicate, reorder: options.reorder)
+        var plan = FaultPlan.unreliable(
+            seed: options.seed, drop: options.drop, duplicate: options.duplicate, reorder: options.reorder)
         plan.keyedByContent = true
         let hub = InProcessHub(plan: plan, clock: VirtualClock())
         var members: [Member] = []
         for number in 1...3 { members.append(try await Member(number: number, hub: hub, run: runNumber)) }
         defer { for member in members { member.stop() } }
-        var lines = ["== \(mode) mode: seed \(options.seed), drop \(percent(options.drop)), duplicate \(percent(options.duplicate)), reorder \(percent(options.reorder)), delay 1-20 ms =="]
+        var lines = [
+            "== \(mode) mode: seed \(options.seed), drop \(percent(options.drop)), duplicate \(percent(options.duplicate)), reorder \(percent(options.reorder)), delay 1-20 ms =="
+        ]
 
         try await settle(hub) { members.allSatisfy { $0.coordinator.stateObserver.isEligibleForGroupSession } }
         try members[0].coordinator.activate(DrawTogetherActivity(name: "demo"))
@@ -120,7 +135,9 @@ struct Simulation {
         lines.append("- ana, ben and cleo each sent \(options.strokes) strokes (\(mode))")
         var expected: [ParticipantID: [ParticipantID: [Int]]] = [:]
         for receiver in members {
-            for sender in members where sender.id != receiver.id { expected[receiver.id, default: [:]][sender.id] = sent[sender.id] }
+            for sender in members where sender.id != receiver.id {
+                expected[receiver.id, default: [:]][sender.id] = sent[sender.id]
+            }
         }
         try await deliver(hub, members: members, expected: expected)
 
@@ -132,7 +149,9 @@ struct Simulation {
         try dan.listen(in: late, drawn: nil)
         try await settle(hub) { sessions.allSatisfy { $0.activeParticipants.count == 4 } && dan.kept == 75 * 200 }
         let kept = dan.snapshotsKept.map { "\(name(of: $0.0, members))'s (\($0.1) points\($0.2 ? ", compressed" : ""))" }
-        lines.append("- dan joined late; ana, ben and cleo each sent it a snapshot over 64 KiB (fragmented); it loaded \(kept.joined(separator: ", then ")) (the app's rule: only more points than it has)")
+        lines.append(
+            "- dan joined late; ana, ben and cleo each sent it a snapshot over 64 KiB (fragmented); it loaded \(kept.joined(separator: ", then ")) (the app's rule: only more points than it has)"
+        )
         for stroke in 0..<(options.strokes / 2) {
             try await late.messenger(deliveryMode: mode).send(Self.stroke(stroke, by: 3))
             sent[dan.id, default: []].append(stroke)
@@ -169,16 +188,24 @@ struct Simulation {
                 guard !got.isEmpty || !want.isEmpty else { continue }
                 parts.append("\(sender.name) \(ranges(got))\(got.count == want.count ? "" : " (\(got.count) of \(want.count))")")
             }
-            lines.append("  \(receiver.name.padding(toLength: 4, withPad: " ", startingAt: 0)) <- \(parts.joined(separator: ", "))")
+            lines.append(
+                "  \(receiver.name.padding(toLength: 4, withPad: " ", startingAt: 0)) <- \(parts.joined(separator: ", "))")
         }
-        lines.append("delivery layer (these counts depend on how the participants' tasks interleave with simulated time; what each received does not):")
+        lines.append(
+            "delivery layer (these counts depend on how the participants' tasks interleave with simulated time; what each received does not):"
+        )
         for member in members {
             let stats = member.transport.statistics
-            lines.append("  \(member.name.padding(toLength: 4, withPad: " ", startingAt: 0)) sent \(stats.framesSent) frames, retransmitted \(stats.retransmitted), acknowledgements \(stats.acksSent), duplicates dropped \(stats.duplicatesDropped), stale \(stats.staleDropped)")
+            lines.append(
+                "  \(member.name.padding(toLength: 4, withPad: " ", startingAt: 0)) sent \(stats.framesSent) frames, retransmitted \(stats.retransmitted), acknowledgements \(stats.acksSent), duplicates dropped \(stats.duplicatesDropped), stale \(stats.staleDropped)"
+            )
         }
         let faults = await hub.statistics
-        lines.append("hub: \(faults.sent) messages sent, \(faults.dropped) dropped, \(faults.duplicated) duplicated, \(faults.reordered) reordered")
-        let promise = mode == .reliable
+        lines.append(
+            "hub: \(faults.sent) messages sent, \(faults.dropped) dropped, \(faults.duplicated) duplicated, \(faults.reordered) reordered"
+        )
+        let promise =
+            mode == .reliable
             ? "every stroke reached every participant in the session exactly once, in order"
             : "what arrived is a subset of what was sent, no stroke twice (\(arrived) of \(total) stroke deliveries arrived)"
         lines.append("check: \(promise): \(holds ? "holds" : "BROKEN")")
@@ -200,13 +227,17 @@ struct Simulation {
     private func deliver(_ hub: InProcessHub, members: [Member], expected: [ParticipantID: [ParticipantID: [Int]]]) async throws {
         let end = hub.elapsed + .seconds(1)
         try await settle(hub) {
-            hub.elapsed >= end && (mode != .reliable || members.allSatisfy { member in
-                member.strokeCount == (expected[member.id]?.values.reduce(0) { $0 + $1.count } ?? 0)
-            })
+            hub.elapsed >= end
+                && (mode != .reliable
+                    || members.allSatisfy { member in
+                        member.strokeCount == (expected[member.id]?.values.reduce(0) { $0 + $1.count } ?? 0)
+                    })
         }
     }
 
-    private func first(_ sessions: AsyncStream<SharedSession<DrawTogetherActivity>>, hub: InProcessHub) async throws -> SharedSession<DrawTogetherActivity> {
+    private func first(_ sessions: AsyncStream<SharedSession<DrawTogetherActivity>>, hub: InProcessHub) async throws
+        -> SharedSession<DrawTogetherActivity>
+    {
         let box = Mutex<SharedSession<DrawTogetherActivity>?>(nil)
         let task = Task {
             for await session in sessions {
@@ -246,8 +277,9 @@ struct Simulation {
     }
 
     static func stroke(_ index: Int, by participant: Int) -> UpsertStroke {
-        UpsertStroke(id: UUID(uuid: (UInt8(participant), 0, 0, 0, 0, 0, 0x40, 0, 0x80, 0, 0, 0, 0, 0, 0, 0)),
-                     color: .blue, point: Point(x: Double(index), y: Double(participant)))
+        UpsertStroke(
+            id: UUID(uuid: (UInt8(participant), 0, 0, 0, 0, 0, 0x40, 0, 0x80, 0, 0, 0, 0, 0, 0, 0)),
+            color: .blue, point: Point(x: Double(index), y: Double(participant)))
     }
 
     /// A canvas of `strokes` strokes of 200 points at full precision: over 64 KiB even
@@ -255,8 +287,9 @@ struct Simulation {
     static func canvas(strokes: Int, seed: UInt64) -> CanvasSnapshot {
         var random = SeededRandom(seed: seed)
         let all = (0..<strokes).map { index in
-            Stroke(id: random.uuid(), color: index.isMultiple(of: 2) ? .blue : .red,
-                   points: (0..<200).map { step in Point(x: Double(step) + random.unit(), y: random.unit() * 800) })
+            Stroke(
+                id: random.uuid(), color: index.isMultiple(of: 2) ? .blue : .red,
+                points: (0..<200).map { step in Point(x: Double(step) + random.unit(), y: random.unit() * 800) })
         }
         return CanvasSnapshot(strokes: all, pointCount: UInt64(strokes * 200))
     }

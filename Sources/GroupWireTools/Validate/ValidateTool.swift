@@ -69,9 +69,10 @@ package struct ValidateTool {
         let start = Hex.string(stream.prefix.prefix(8), separator: " ")
         func notAFrameFile(_ what: String) -> ToolStatus {
             output.flush()
-            output.message(ToolResult.errorLine(
-                "\(stream.path): \(what): not a capture or frame file: expected pcapng (starting 0a 0d 0d 0a), pcap (a1 b2 c3 d4 or "
-                    + "a1 b2 3c 4d, either byte order), raw frames (starting c7 01) or a hex dump; it starts \(start)"))
+            output.message(
+                ToolResult.errorLine(
+                    "\(stream.path): \(what): not a capture or frame file: expected pcapng (starting 0a 0d 0d 0a), pcap (a1 b2 c3 d4 or "
+                        + "a1 b2 3c 4d, either byte order), raw frames (starting c7 01) or a hex dump; it starts \(start)"))
             return .failure
         }
         stream.willRead = { [weak stream, progress] in
@@ -94,8 +95,12 @@ package struct ValidateTool {
             }
             for problem in validator.check(inputError: error) { output.write(renderer.render(problem)) }
         }
-        if startsWithoutFrame, validator.summary.validFrames == 0 { return notAFrameFile("no frame found in \(stream.byteCount) bytes") }
-        if stream.format == .hex, validator.summary.frames == 0, validator.summary.problems == 0 { return notAFrameFile("a hex dump of no bytes") }
+        if startsWithoutFrame, validator.summary.validFrames == 0 {
+            return notAFrameFile("no frame found in \(stream.byteCount) bytes")
+        }
+        if stream.format == .hex, validator.summary.frames == 0, validator.summary.problems == 0 {
+            return notAFrameFile("a hex dump of no bytes")
+        }
         for problem in validator.finish() { output.write(renderer.render(problem)) }
         output.write(renderer.end(validator.summary, byteCount: stream.byteCount))
         return validator.summary.problems == 0 ? .ok : .invalidInput
@@ -134,7 +139,8 @@ package struct ValidationRenderer {
 
     func start() -> String {
         guard format == .json else { return "" }
-        return "{\"schema\":\"groupwire.validate/1\",\"file\":\(JSONWriter().string(.string(path))),\"format\":\"\(inputFormat)\",\"problems\":[\n"
+        return
+            "{\"schema\":\"groupwire.validate/1\",\"file\":\(JSONWriter().string(.string(path))),\"format\":\"\(inputFormat)\",\"problems\":[\n"
     }
 
     mutating func render(_ problem: ValidationProblem) -> String {
@@ -159,14 +165,20 @@ package struct ValidationRenderer {
         case .text:
             var lines: [String] = []
             let types = summary.messagesByType.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", ")
-            lines.append("\(path): \(inputFormat), \(byteCount) bytes, \(summary.frames) frame\(summary.frames == 1 ? "" : "s") "
-                + "(\(summary.validFrames) valid, \(summary.fragments) fragments) from \(summary.senders) sender\(summary.senders == 1 ? "" : "s")")
-            lines.append("  \(summary.messages) message\(summary.messages == 1 ? "" : "s") decoded (\(summary.compressedMessages) compressed)"
-                + (types.isEmpty ? "" : ": \(types)"))
-            lines.append("  \(summary.controlFrames) control frame\(summary.controlFrames == 1 ? "" : "s") (\(summary.hellos) hello\(summary.hellos == 1 ? "" : "s")), "
-                + "\(summary.retransmissions) retransmission\(summary.retransmissions == 1 ? "" : "s")")
-            lines.append(summary.problems == 0 ? "valid: every frame passed every check"
-                : "invalid: \(summary.problems) problem\(summary.problems == 1 ? "" : "s")")
+            lines.append(
+                "\(path): \(inputFormat), \(byteCount) bytes, \(summary.frames) frame\(summary.frames == 1 ? "" : "s") "
+                    + "(\(summary.validFrames) valid, \(summary.fragments) fragments) from \(summary.senders) sender\(summary.senders == 1 ? "" : "s")"
+            )
+            lines.append(
+                "  \(summary.messages) message\(summary.messages == 1 ? "" : "s") decoded (\(summary.compressedMessages) compressed)"
+                    + (types.isEmpty ? "" : ": \(types)"))
+            lines.append(
+                "  \(summary.controlFrames) control frame\(summary.controlFrames == 1 ? "" : "s") (\(summary.hellos) hello\(summary.hellos == 1 ? "" : "s")), "
+                    + "\(summary.retransmissions) retransmission\(summary.retransmissions == 1 ? "" : "s")")
+            lines.append(
+                summary.problems == 0
+                    ? "valid: every frame passed every check"
+                    : "invalid: \(summary.problems) problem\(summary.problems == 1 ? "" : "s")")
             return lines.joined(separator: "\n") + "\n"
         case .json:
             return (count == 0 ? "" : "\n") + "],\"summary\":" + JSONWriter().string(Self.json(summary, byteCount: byteCount))

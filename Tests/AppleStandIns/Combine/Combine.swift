@@ -16,7 +16,9 @@ public final class AnyCancellable: Hashable, Sendable {
     /// Ends the subscription.
     public func cancel() {}
 
+    /// The same subscription.
     public static func == (lhs: AnyCancellable, rhs: AnyCancellable) -> Bool { lhs === rhs }
+    /// Hashes the subscription's identity.
     public func hash(into hasher: inout Hasher) { hasher.combine(ObjectIdentifier(self)) }
 }
 

@@ -15,6 +15,7 @@ public protocol GroupActivity: Codable {
 }
 
 extension GroupActivity {
+    /// The identifier derived from the type's name.
     public static var activityIdentifier: String { String(reflecting: Self.self) }
 
     /// Asks the system to start the activity for the group.
@@ -46,15 +47,25 @@ public struct GroupActivityMetadata: Sendable {
     /// The kind of an activity.
     public struct ActivityType: Hashable, Sendable {
         let name: String
+        /// An activity of no particular kind.
         public static let generic = ActivityType(name: "generic")
+        /// Making something together.
         public static let createTogether = ActivityType(name: "createTogether")
+        /// Exploring together.
         public static let exploreTogether = ActivityType(name: "exploreTogether")
+        /// Learning together.
         public static let learnTogether = ActivityType(name: "learnTogether")
+        /// Listening together.
         public static let listenTogether = ActivityType(name: "listenTogether")
+        /// Playing together.
         public static let playTogether = ActivityType(name: "playTogether")
+        /// Reading together.
         public static let readTogether = ActivityType(name: "readTogether")
+        /// Shopping together.
         public static let shopTogether = ActivityType(name: "shopTogether")
+        /// Watching together.
         public static let watchTogether = ActivityType(name: "watchTogether")
+        /// Working out together.
         public static let workoutTogether = ActivityType(name: "workoutTogether")
     }
 }
@@ -105,11 +116,15 @@ public final class GroupSession<ActivityType: GroupActivity>: ObservableObject, 
 
     /// The sessions of an activity, as they start.
     public struct Sessions: AsyncSequence {
+        /// A session that started.
         public typealias Element = GroupSession<ActivityType>
 
+        /// An iterator over the sessions.
         public func makeAsyncIterator() -> Iterator { Iterator() }
 
+        /// Iterates over the sessions; the stand-in has none.
         public struct Iterator: AsyncIteratorProtocol {
+            /// The next session; the stand-in ends at once.
             public mutating func next() async -> GroupSession<ActivityType>? { nil }
         }
     }
@@ -137,11 +152,15 @@ public final class GroupSessionMessenger: Sendable {
 
     /// The messages of one type, as they arrive.
     public struct Messages<Message>: AsyncSequence {
+        /// A message with where it came from.
         public typealias Element = (Message, MessageContext)
 
+        /// An iterator over the messages.
         public func makeAsyncIterator() -> Iterator { Iterator() }
 
+        /// Iterates over the messages; the stand-in has none.
         public struct Iterator: AsyncIteratorProtocol {
+            /// The next message; the stand-in ends at once.
             public mutating func next() async -> (Message, MessageContext)? { nil }
         }
     }

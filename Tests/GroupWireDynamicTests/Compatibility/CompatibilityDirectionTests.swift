@@ -22,8 +22,9 @@ import Testing
     /// happened with the change's effect for that direction and with both message views.
     private func check(_ example: DirectionCase, newReader: Bool) throws {
         let pair = try example.specs()
-        let change = try #require(pair.report.changes.first { $0.rule == example.rule && $0.path == example.path },
-                                  "changes: \(pair.report.changes.map { "\($0.rule.id) \($0.path)" })")
+        let change = try #require(
+            pair.report.changes.first { $0.rule == example.rule && $0.path == example.path },
+            "changes: \(pair.report.changes.map { "\($0.rule.id) \($0.path)" })")
         let (reader, writer) = newReader ? (pair.new, pair.old) : (pair.old, pair.new)
         let effect = newReader ? change.newReaderOldData : change.oldReaderNewData
         let message = newReader ? example.oldMessage : example.newMessage
@@ -31,15 +32,17 @@ import Testing
             #expect(effect.failure == .none, "the writer's version cannot send this, so nothing can fail")
             return
         }
-        let observed = try Observed.decode(written, message: message, writer: writer, reader: reader,
-                                           sameValue: newReader ? example.sameInNew : example.sameInOld)
+        let observed = try Observed.decode(
+            written, message: message, writer: writer, reader: reader,
+            sameValue: newReader ? example.sameInNew : example.sameInOld)
         #expect(observed.matches(effect), "observed \(observed), rule says \(effect)")
         let sent = try #require(messageNamed(message, in: writer))
         let verdict = try #require(ReaderWriterCompatibility(reader: reader, writer: writer).verdict(typeID: sent.typeID))
         #expect(verdict.isCompatible == !observed.fails, "verdict \(verdict)")
         let entry = try #require(pair.report.messages.first { $0.typeID == sent.typeID })
-        #expect((newReader ? entry.newReaderOldData : entry.oldReaderNewData) == verdict,
-                "the report's message view and the reader/writer view agree")
+        #expect(
+            (newReader ? entry.newReaderOldData : entry.oldReaderNewData) == verdict,
+            "the report's message view and the reader/writer view agree")
     }
 
     @Test func everyRuleHasACaseInBothDirections() {
@@ -70,19 +73,22 @@ import Testing
         // the version before them did, and a new reader takes its bytes for the new field.
         let ancestor = try DirectionCase.spec(DirectionCase.edited("reserved 20", "20 legacy: String", bump: false), "v0.gwspec")
         let new = try DirectionCase.spec(DirectionCase.edited("reserved 20", "20 extra: String"), "new.gwspec")
-        let observed = try Observed.decode(DirectionCase.value(["legacy": "\"old\""]), message: "M", writer: ancestor, reader: new,
-                                           sameValue: DirectionCase.value())
+        let observed = try Observed.decode(
+            DirectionCase.value(["legacy": "\"old\""]), message: "M", writer: ancestor, reader: new,
+            sameValue: DirectionCase.value())
         #expect(observed == .silent)
         let decoded = try DynamicCodec(spec: new).decode(
-            try DynamicCodec(spec: ancestor).encode(try JSONParser().parse(DirectionCase.value(["legacy": "\"old\""])), as: "M"), as: "M")
+            try DynamicCodec(spec: ancestor).encode(try JSONParser().parse(DirectionCase.value(["legacy": "\"old\""])), as: "M"),
+            as: "M")
         #expect(decoded["extra"] == "old")
         #expect(CompatibilityRule.fieldNumberReused.severity == .breaking)
     }
 
     @Test func aMessageWhoseShapeDidNotChangeIsTheSame() throws {
         let old = try DirectionCase.spec(DirectionCase.base + "\nmessage N @ 2 {\n    1 a: Int32\n}\n", "old.gwspec")
-        let new = try DirectionCase.spec(DirectionCase.edited("2 count: Int32", "2 count: Int64") + "\nmessage N @ 2 {\n    1 a: Int32\n}\n",
-                                         "new.gwspec")
+        let new = try DirectionCase.spec(
+            DirectionCase.edited("2 count: Int32", "2 count: Int64") + "\nmessage N @ 2 {\n    1 a: Int32\n}\n",
+            "new.gwspec")
         let view = ReaderWriterCompatibility(reader: old, writer: new)
         #expect(view.verdict(typeID: 2) == .same)
         #expect(view.messages.map(\.typeID) == [1, 2])
@@ -137,14 +143,18 @@ enum Observed: Equatable, CustomStringConvertible {
         let decoded: JSONValue
         let readerMessage: MessageDecl
         do throws(WireError) {
-            (readerMessage, decoded) = try readerCodec.decode(frame: Frame(kind: .data, typeID: writerMessage.typeID, body: payload))
+            (readerMessage, decoded) = try readerCodec.decode(
+                frame: Frame(kind: .data, typeID: writerMessage.typeID, body: payload))
         } catch {
             return .loud(error.kind.name)
         }
         guard let sameValue else { return .silent }
         let same = try #require(try JSONParser().parse(sameValue).objectValue)
-        let normalized = try #require(try readerCodec.decode(try readerCodec.encode(.object(same), as: readerMessage.name),
-                                                             as: readerMessage.name).objectValue)
+        let normalized = try #require(
+            try readerCodec.decode(
+                try readerCodec.encode(.object(same), as: readerMessage.name),
+                as: readerMessage.name
+            ).objectValue)
         let values = try #require(decoded.objectValue)
         for key in same.keys where values[key] != normalized[key] { return .silent }
         let filled = Set(values.keys).subtracting(same.keys)
@@ -238,106 +248,145 @@ struct DirectionCase: Sendable, CustomTestStringConvertible {
     }
 
     /// A case whose edit leaves every value readable as it was, both ways.
-    static func unchangedWire(_ rule: CompatibilityRule, _ path: String, old: String = base, new: String,
-                              oldMessage: String = "M", newMessage: String = "M",
-                              renaming: [String: String] = [:], valueInNew: String? = nil) -> DirectionCase {
-        DirectionCase(rule: rule, path: path, old: old, new: new, oldMessage: oldMessage, newMessage: newMessage,
-                      oldWrites: value(), sameInNew: valueInNew ?? value(), newWrites: valueInNew ?? value(), sameInOld: value())
+    static func unchangedWire(
+        _ rule: CompatibilityRule, _ path: String, old: String = base, new: String,
+        oldMessage: String = "M", newMessage: String = "M",
+        renaming: [String: String] = [:], valueInNew: String? = nil
+    ) -> DirectionCase {
+        DirectionCase(
+            rule: rule, path: path, old: old, new: new, oldMessage: oldMessage, newMessage: newMessage,
+            oldWrites: value(), sameInNew: valueInNew ?? value(), newWrites: valueInNew ?? value(), sameInOld: value())
     }
 
     static let all: [DirectionCase] = [
-        DirectionCase(rule: .fieldRemovedNotReserved, path: "M.count", old: base, new: edited("    2 count: Int32\n", ""),
-                      oldWrites: value(), sameInNew: value(removing: ["count"]),
-                      newWrites: value(removing: ["count"]), sameInOld: value(removing: ["count"])),
-        DirectionCase(rule: .fieldRemoved, path: "M.count", old: base, new: edited("2 count: Int32", "reserved 2"),
-                      oldWrites: value(), sameInNew: value(removing: ["count"]),
-                      newWrites: value(removing: ["count"]), sameInOld: value(removing: ["count"])),
-        DirectionCase(rule: .fieldAdded, path: "M.extra", old: base, new: edited("reserved 20", "reserved 20\n    11 extra: String"),
-                      oldWrites: value(), sameInNew: value(),
-                      newWrites: value(["extra": "\"e\""]), sameInOld: value()),
-        DirectionCase(rule: .fieldWireTypeChanged, path: "M.count", old: base, new: edited("2 count: Int32", "2 count: String"),
-                      oldWrites: value(), sameInNew: nil, newWrites: value(["count": "\"five\""]), sameInOld: nil),
-        DirectionCase(rule: .fieldTypeChanged, path: "M.ratio", old: base, new: edited("6 ratio: Float64 = 1", "6 ratio: Timestamp"),
-                      oldWrites: value(), sameInNew: nil, newWrites: value(["ratio": "1000"]), sameInOld: nil),
+        DirectionCase(
+            rule: .fieldRemovedNotReserved, path: "M.count", old: base, new: edited("    2 count: Int32\n", ""),
+            oldWrites: value(), sameInNew: value(removing: ["count"]),
+            newWrites: value(removing: ["count"]), sameInOld: value(removing: ["count"])),
+        DirectionCase(
+            rule: .fieldRemoved, path: "M.count", old: base, new: edited("2 count: Int32", "reserved 2"),
+            oldWrites: value(), sameInNew: value(removing: ["count"]),
+            newWrites: value(removing: ["count"]), sameInOld: value(removing: ["count"])),
+        DirectionCase(
+            rule: .fieldAdded, path: "M.extra", old: base, new: edited("reserved 20", "reserved 20\n    11 extra: String"),
+            oldWrites: value(), sameInNew: value(),
+            newWrites: value(["extra": "\"e\""]), sameInOld: value()),
+        DirectionCase(
+            rule: .fieldWireTypeChanged, path: "M.count", old: base, new: edited("2 count: Int32", "2 count: String"),
+            oldWrites: value(), sameInNew: nil, newWrites: value(["count": "\"five\""]), sameInOld: nil),
+        DirectionCase(
+            rule: .fieldTypeChanged, path: "M.ratio", old: base, new: edited("6 ratio: Float64 = 1", "6 ratio: Timestamp"),
+            oldWrites: value(), sameInNew: nil, newWrites: value(["ratio": "1000"]), sameInOld: nil),
         // String and Bytes share a wire type: Bytes readers take the UTF-8 as it is, String readers reject bytes that are not UTF-8.
-        DirectionCase(rule: .fieldTypeChanged, path: "M.data", old: edited("10 data: Bytes", "10 data: String", bump: false),
-                      new: edited("10 data: Bytes", "10 data: Bytes"),
-                      oldWrites: value(["data": "\"hi\""]), sameInNew: value(["data": "\"aGk=\""]),
-                      newWrites: value(["data": "\"/w==\""]), sameInOld: nil),
-        DirectionCase(rule: .integerWidened, path: "M.count", old: base, new: edited("2 count: Int32", "2 count: Int64"),
-                      oldWrites: value(), sameInNew: value(), newWrites: value(["count": "1099511627776"]), sameInOld: nil),
-        DirectionCase(rule: .integerWidened, path: "M.tags", old: base, new: edited("8 tags: [Int32]", "8 tags: [Int64]"),
-                      oldWrites: value(), sameInNew: value(), newWrites: value(["tags": "[1, 1099511627776]"]), sameInOld: nil),
-        DirectionCase(rule: .integerWidened, path: "Point.x", old: base, new: edited("1 x: Int32", "1 x: Int64"),
-                      oldWrites: value(), sameInNew: value(),
-                      newWrites: value(["at": "{\"x\": -1099511627776, \"y\": 2}"]), sameInOld: nil),
-        DirectionCase(rule: .integerNarrowed, path: "M.count", old: base, new: edited("2 count: Int32", "2 count: Int16"),
-                      oldWrites: value(["count": "100000"]), sameInNew: nil, newWrites: value(), sameInOld: value()),
-        DirectionCase(rule: .integerSignednessChanged, path: "M.count", old: base, new: edited("2 count: Int32", "2 count: UInt32"),
-                      oldWrites: value(), sameInNew: value(), newWrites: value(), sameInOld: value()),
-        DirectionCase(rule: .integerSignednessChanged, path: "M.scores", old: base,
-                      new: edited("9 scores: [String: Int32]", "9 scores: [String: UInt32]"),
-                      oldWrites: value(), sameInNew: value(), newWrites: value(), sameInOld: value()),
-        DirectionCase(rule: .fieldOptionalityChanged, path: "M.name", old: base, new: edited("4 name: String?", "4 name: String"),
-                      oldWrites: value(removing: ["name"]), sameInNew: nil,
-                      newWrites: value(["name": "\"\""]), sameInOld: value(["name": "\"\""])),
-        DirectionCase(rule: .fieldOptionalityChanged, path: "M.name", old: edited("4 name: String?", "4 name: String", bump: false),
-                      new: edited("x", "x"),
-                      oldWrites: value(["name": "\"\""]), sameInNew: value(["name": "\"\""]),
-                      newWrites: value(removing: ["name"]), sameInOld: nil),
+        DirectionCase(
+            rule: .fieldTypeChanged, path: "M.data", old: edited("10 data: Bytes", "10 data: String", bump: false),
+            new: edited("10 data: Bytes", "10 data: Bytes"),
+            oldWrites: value(["data": "\"hi\""]), sameInNew: value(["data": "\"aGk=\""]),
+            newWrites: value(["data": "\"/w==\""]), sameInOld: nil),
+        DirectionCase(
+            rule: .integerWidened, path: "M.count", old: base, new: edited("2 count: Int32", "2 count: Int64"),
+            oldWrites: value(), sameInNew: value(), newWrites: value(["count": "1099511627776"]), sameInOld: nil),
+        DirectionCase(
+            rule: .integerWidened, path: "M.tags", old: base, new: edited("8 tags: [Int32]", "8 tags: [Int64]"),
+            oldWrites: value(), sameInNew: value(), newWrites: value(["tags": "[1, 1099511627776]"]), sameInOld: nil),
+        DirectionCase(
+            rule: .integerWidened, path: "Point.x", old: base, new: edited("1 x: Int32", "1 x: Int64"),
+            oldWrites: value(), sameInNew: value(),
+            newWrites: value(["at": "{\"x\": -1099511627776, \"y\": 2}"]), sameInOld: nil),
+        DirectionCase(
+            rule: .integerNarrowed, path: "M.count", old: base, new: edited("2 count: Int32", "2 count: Int16"),
+            oldWrites: value(["count": "100000"]), sameInNew: nil, newWrites: value(), sameInOld: value()),
+        DirectionCase(
+            rule: .integerSignednessChanged, path: "M.count", old: base, new: edited("2 count: Int32", "2 count: UInt32"),
+            oldWrites: value(), sameInNew: value(), newWrites: value(), sameInOld: value()),
+        DirectionCase(
+            rule: .integerSignednessChanged, path: "M.scores", old: base,
+            new: edited("9 scores: [String: Int32]", "9 scores: [String: UInt32]"),
+            oldWrites: value(), sameInNew: value(), newWrites: value(), sameInOld: value()),
+        DirectionCase(
+            rule: .fieldOptionalityChanged, path: "M.name", old: base, new: edited("4 name: String?", "4 name: String"),
+            oldWrites: value(removing: ["name"]), sameInNew: nil,
+            newWrites: value(["name": "\"\""]), sameInOld: value(["name": "\"\""])),
+        DirectionCase(
+            rule: .fieldOptionalityChanged, path: "M.name", old: edited("4 name: String?", "4 name: String", bump: false),
+            new: edited("x", "x"),
+            oldWrites: value(["name": "\"\""]), sameInNew: value(["name": "\"\""]),
+            newWrites: value(removing: ["name"]), sameInOld: nil),
         // A single value becoming an array of it: packed (another wire type) and unpacked (the same one).
-        DirectionCase(rule: .fieldWireTypeChanged, path: "M.count", old: base, new: edited("2 count: Int32", "2 count: [Int32]"),
-                      oldWrites: value(), sameInNew: value(["count": "[5]"]), newWrites: value(["count": "[5, 6]"]), sameInOld: nil),
-        DirectionCase(rule: .fieldTypeChanged, path: "M.name", old: edited("4 name: String?", "4 name: String", bump: false),
-                      new: edited("4 name: String?", "4 name: [String]"),
-                      oldWrites: value(), sameInNew: value(["name": "[\"n\"]"]), newWrites: value(["name": "[\"a\", \"b\"]"]),
-                      sameInOld: nil),
-        DirectionCase(rule: .fieldNumberReused, path: "M.extra", old: base, new: edited("reserved 20", "20 extra: String"),
-                      oldWrites: value(), sameInNew: value(),
-                      newWrites: value(["extra": "\"e\""]), sameInOld: value()),
-        DirectionCase(rule: .fieldRenumbered, path: "M.count", old: base, new: edited("2 count: Int32", "12 count: Int32"),
-                      oldWrites: value(), sameInNew: value(), newWrites: value(), sameInOld: value()),
-        unchangedWire(.fieldRenamed, "M.total", new: edited("2 count: Int32", "2 total: Int32"),
-                      valueInNew: value(["total": "5"], removing: ["count"])),
-        DirectionCase(rule: .defaultChanged, path: "M.ratio", old: base, new: edited("6 ratio: Float64 = 1", "6 ratio: Float64 = 2"),
-                      oldWrites: value(["ratio": "1"]), sameInNew: value(["ratio": "1"]),
-                      newWrites: value(["ratio": "2"]), sameInOld: value(["ratio": "2"])),
-        DirectionCase(rule: .typeIDChanged, path: "M", old: base, new: edited("message M @ 1", "message M @ 2"),
-                      oldWrites: value(), sameInNew: value(), newWrites: value(), sameInOld: value()),
-        DirectionCase(rule: .messageRemoved, path: "N", old: base + "message N @ 2 {\n    1 a: Int32\n}\n", new: edited("x", "x"),
-                      oldMessage: "N", newMessage: "N", oldWrites: "{\"a\": 1}", sameInNew: nil, newWrites: nil, sameInOld: nil),
-        DirectionCase(rule: .messageAdded, path: "N", old: base, new: edited("x", "x") + "message N @ 2 {\n    1 a: Int32\n}\n",
-                      oldMessage: "N", newMessage: "N", oldWrites: nil, sameInNew: nil, newWrites: "{\"a\": 1}", sameInOld: nil),
+        DirectionCase(
+            rule: .fieldWireTypeChanged, path: "M.count", old: base, new: edited("2 count: Int32", "2 count: [Int32]"),
+            oldWrites: value(), sameInNew: value(["count": "[5]"]), newWrites: value(["count": "[5, 6]"]), sameInOld: nil),
+        DirectionCase(
+            rule: .fieldTypeChanged, path: "M.name", old: edited("4 name: String?", "4 name: String", bump: false),
+            new: edited("4 name: String?", "4 name: [String]"),
+            oldWrites: value(), sameInNew: value(["name": "[\"n\"]"]), newWrites: value(["name": "[\"a\", \"b\"]"]),
+            sameInOld: nil),
+        DirectionCase(
+            rule: .fieldNumberReused, path: "M.extra", old: base, new: edited("reserved 20", "20 extra: String"),
+            oldWrites: value(), sameInNew: value(),
+            newWrites: value(["extra": "\"e\""]), sameInOld: value()),
+        DirectionCase(
+            rule: .fieldRenumbered, path: "M.count", old: base, new: edited("2 count: Int32", "12 count: Int32"),
+            oldWrites: value(), sameInNew: value(), newWrites: value(), sameInOld: value()),
+        unchangedWire(
+            .fieldRenamed, "M.total", new: edited("2 count: Int32", "2 total: Int32"),
+            valueInNew: value(["total": "5"], removing: ["count"])),
+        DirectionCase(
+            rule: .defaultChanged, path: "M.ratio", old: base, new: edited("6 ratio: Float64 = 1", "6 ratio: Float64 = 2"),
+            oldWrites: value(["ratio": "1"]), sameInNew: value(["ratio": "1"]),
+            newWrites: value(["ratio": "2"]), sameInOld: value(["ratio": "2"])),
+        DirectionCase(
+            rule: .typeIDChanged, path: "M", old: base, new: edited("message M @ 1", "message M @ 2"),
+            oldWrites: value(), sameInNew: value(), newWrites: value(), sameInOld: value()),
+        DirectionCase(
+            rule: .messageRemoved, path: "N", old: base + "message N @ 2 {\n    1 a: Int32\n}\n", new: edited("x", "x"),
+            oldMessage: "N", newMessage: "N", oldWrites: "{\"a\": 1}", sameInNew: nil, newWrites: nil, sameInOld: nil),
+        DirectionCase(
+            rule: .messageAdded, path: "N", old: base, new: edited("x", "x") + "message N @ 2 {\n    1 a: Int32\n}\n",
+            oldMessage: "N", newMessage: "N", oldWrites: nil, sameInNew: nil, newWrites: "{\"a\": 1}", sameInOld: nil),
         unchangedWire(.messageRenamed, "M", new: edited("message M @ 1", "message Renamed @ 1"), newMessage: "Renamed"),
-        DirectionCase(rule: .enumCaseAdded, path: "Color.purple", old: base, new: edited("1 red", "1 red\n    2 purple"),
-                      oldWrites: value(), sameInNew: value(), newWrites: value(["color": "\"purple\""]), sameInOld: value(["color": "2"])),
-        DirectionCase(rule: .enumCaseRemoved, path: "Color.red", old: base, new: edited("    1 red\n", ""),
-                      oldWrites: value(), sameInNew: value(["color": "1"]), newWrites: value(["color": "1"]), sameInOld: value()),
-        DirectionCase(rule: .enumCaseRenumbered, path: "Color.red", old: base, new: edited("1 red", "2 red"),
-                      oldWrites: value(), sameInNew: value(), newWrites: value(), sameInOld: value()),
-        unchangedWire(.enumCaseRenamed, "Color.crimson", new: edited("1 red", "1 crimson"), valueInNew: value(["color": "\"crimson\""])),
-        DirectionCase(rule: .unionCaseAdded, path: "Shape.dot", old: base, new: edited("2 square: Float64", "2 square: Float64\n    3 dot"),
-                      oldWrites: value(), sameInNew: value(), newWrites: value(["shape": "{\"dot\": {}}"]), sameInOld: nil),
-        DirectionCase(rule: .unionCaseRemoved, path: "Shape.square", old: base, new: edited("    2 square: Float64\n", ""),
-                      oldWrites: value(), sameInNew: nil, newWrites: value(["shape": "{\"circle\": 1.5}"]),
-                      sameInOld: value(["shape": "{\"circle\": 1.5}"])),
-        DirectionCase(rule: .unionCasePayloadChanged, path: "Shape.square", old: base,
-                      new: edited("2 square: Float64", "2 square: Timestamp"),
-                      oldWrites: value(), sameInNew: nil, newWrites: value(["shape": "{\"square\": 5}"]), sameInOld: nil),
-        DirectionCase(rule: .unionCasePayloadChanged, path: "Shape.square", old: base,
-                      new: edited("2 square: Float64", "2 square: Int64"),
-                      oldWrites: value(), sameInNew: nil, newWrites: value(["shape": "{\"square\": 5}"]), sameInOld: nil),
-        DirectionCase(rule: .unionCaseRenumbered, path: "Shape.square", old: base, new: edited("2 square: Float64", "3 square: Float64"),
-                      oldWrites: value(), sameInNew: value(), newWrites: value(), sameInOld: value()),
-        unchangedWire(.unionCaseRenamed, "Shape.box", new: edited("2 square: Float64", "2 box: Float64"),
-                      valueInNew: value(["shape": "{\"box\": 2.5}"])),
-        DirectionCase(rule: .declarationKindChanged, path: "Point", old: base,
-                      new: edited("struct Point {\n    1 x: Int32\n    2 y: Int32\n}", "enum Point {\n    0 origin\n    1 far\n}"),
-                      oldWrites: value(), sameInNew: nil, newWrites: value(["at": "\"far\""]), sameInOld: nil),
+        DirectionCase(
+            rule: .enumCaseAdded, path: "Color.purple", old: base, new: edited("1 red", "1 red\n    2 purple"),
+            oldWrites: value(), sameInNew: value(), newWrites: value(["color": "\"purple\""]), sameInOld: value(["color": "2"])),
+        DirectionCase(
+            rule: .enumCaseRemoved, path: "Color.red", old: base, new: edited("    1 red\n", ""),
+            oldWrites: value(), sameInNew: value(["color": "1"]), newWrites: value(["color": "1"]), sameInOld: value()),
+        DirectionCase(
+            rule: .enumCaseRenumbered, path: "Color.red", old: base, new: edited("1 red", "2 red"),
+            oldWrites: value(), sameInNew: value(), newWrites: value(), sameInOld: value()),
+        unchangedWire(
+            .enumCaseRenamed, "Color.crimson", new: edited("1 red", "1 crimson"), valueInNew: value(["color": "\"crimson\""])),
+        DirectionCase(
+            rule: .unionCaseAdded, path: "Shape.dot", old: base, new: edited("2 square: Float64", "2 square: Float64\n    3 dot"),
+            oldWrites: value(), sameInNew: value(), newWrites: value(["shape": "{\"dot\": {}}"]), sameInOld: nil),
+        DirectionCase(
+            rule: .unionCaseRemoved, path: "Shape.square", old: base, new: edited("    2 square: Float64\n", ""),
+            oldWrites: value(), sameInNew: nil, newWrites: value(["shape": "{\"circle\": 1.5}"]),
+            sameInOld: value(["shape": "{\"circle\": 1.5}"])),
+        DirectionCase(
+            rule: .unionCasePayloadChanged, path: "Shape.square", old: base,
+            new: edited("2 square: Float64", "2 square: Timestamp"),
+            oldWrites: value(), sameInNew: nil, newWrites: value(["shape": "{\"square\": 5}"]), sameInOld: nil),
+        DirectionCase(
+            rule: .unionCasePayloadChanged, path: "Shape.square", old: base,
+            new: edited("2 square: Float64", "2 square: Int64"),
+            oldWrites: value(), sameInNew: nil, newWrites: value(["shape": "{\"square\": 5}"]), sameInOld: nil),
+        DirectionCase(
+            rule: .unionCaseRenumbered, path: "Shape.square", old: base, new: edited("2 square: Float64", "3 square: Float64"),
+            oldWrites: value(), sameInNew: value(), newWrites: value(), sameInOld: value()),
+        unchangedWire(
+            .unionCaseRenamed, "Shape.box", new: edited("2 square: Float64", "2 box: Float64"),
+            valueInNew: value(["shape": "{\"box\": 2.5}"])),
+        DirectionCase(
+            rule: .declarationKindChanged, path: "Point", old: base,
+            new: edited("struct Point {\n    1 x: Int32\n    2 y: Int32\n}", "enum Point {\n    0 origin\n    1 far\n}"),
+            oldWrites: value(), sameInNew: nil, newWrites: value(["at": "\"far\""]), sameInOld: nil),
         unchangedWire(.declarationRemoved, "Unused", old: base + "struct Unused {\n    1 a: Int32\n}\n", new: edited("x", "x")),
         unchangedWire(.reservationDropped, "M", new: edited("    reserved 20\n", "")),
         unchangedWire(.packageRenamed, "package", new: edited("package t", "package u")),
         unchangedWire(.versionNotIncreased, "package", new: edited("1 red", "1 red\n    2 purple", bump: false)),
-        unchangedWire(.typeRenamed, "M.at", new: edited("struct Point", "struct Spot").replacingOccurrences(of: "at: Point", with: "at: Spot")),
+        unchangedWire(
+            .typeRenamed, "M.at",
+            new: edited("struct Point", "struct Spot").replacingOccurrences(of: "at: Point", with: "at: Spot")),
     ]
 }

@@ -52,8 +52,11 @@ import Testing
         let body = try vector.body()
         let ack = try DeliveryAck(body)
         let received = try Hex.bytes(expected.received)
-        #expect(ack == DeliveryAck(stream: expected.stream, through: expected.through, received: received,
-                                   delayMicroseconds: expected.delay, duplicate: expected.duplicate))
+        #expect(
+            ack
+                == DeliveryAck(
+                    stream: expected.stream, through: expected.through, received: received,
+                    delayMicroseconds: expected.delay, duplicate: expected.duplicate))
         #expect(try DeliveryAck(ack.payload()) == ack)
         if vector.name == "example" {
             #expect(ack.payload() == body, "the canonical encoding is FORMAT.md's example")

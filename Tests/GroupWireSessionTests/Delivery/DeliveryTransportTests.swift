@@ -119,7 +119,8 @@ import Testing
         var configuration = DeliveryConfiguration.simulated(seed: 4)
         configuration.maxBufferedBytes = 8000
         configuration.whenFull = .fail
-        let messenger = Messenger(transport: DeliveryTransport(over: try await hub.join(.numbered(1)), configuration: configuration))
+        let messenger = Messenger(
+            transport: DeliveryTransport(over: try await hub.join(.numbered(1)), configuration: configuration))
         _ = try await hub.join(.numbered(2))  // never read, so it never acknowledges
         try await eventually("the layers to catch up") { messenger.reachableParticipants == [.numbered(2)] }
         var kind: WireError.Kind?
@@ -200,7 +201,9 @@ extension DeliveryTransportTests {
             try await sender.send(numberedFrame(2, size: 400), to: .all)
             finished.withLock { $0 = true }
         }
-        try await setup.party.run("the waiting send ends", step: .milliseconds(50), limit: .seconds(10)) { finished.withLock { $0 } }
+        try await setup.party.run("the waiting send ends", step: .milliseconds(50), limit: .seconds(10)) {
+            finished.withLock { $0 }
+        }
         try await waiting.value
         #expect(log.left(.numbered(2)) && sender.statistics.removedPeers == [.numbered(2)])
         #expect(hub.elapsed >= .seconds(5), "not before the peer timeout")

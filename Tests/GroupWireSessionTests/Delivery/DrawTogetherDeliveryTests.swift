@@ -30,9 +30,11 @@ final class ProofCanvas: Sendable {
     init(session: SharedSession<DrawActivity>, drawn: CanvasSnapshot?) throws {
         let storage = storage
         let strokes = try session.messenger.messages(of: UpsertStroke.self)
-        catchUp = try CatchUp(session: session, makeSnapshot: { drawn }, replaces: { snapshot in
-            snapshot.pointCount > storage.loadedPoints.withLock { $0 }
-        })
+        catchUp = try CatchUp(
+            session: session, makeSnapshot: { drawn },
+            replaces: { snapshot in
+                snapshot.pointCount > storage.loadedPoints.withLock { $0 }
+            })
         let snapshots = catchUp.snapshots
         tasks = [
             Task {
@@ -88,8 +90,9 @@ final class ProofCanvas: Sendable {
     }
 
     func stroke(_ index: Int, by participant: Int) -> UpsertStroke {
-        UpsertStroke(id: UUID(uuid: (UInt8(participant), 0, 0, 0, 0, 0, 0x40, 0, 0x80, 0, 0, 0, 0, 0, 0, 0)),
-                     color: .blue, point: Point(x: Double(index), y: Double(participant)))
+        UpsertStroke(
+            id: UUID(uuid: (UInt8(participant), 0, 0, 0, 0, 0, 0x40, 0, 0x80, 0, 0, 0, 0, 0, 0, 0)),
+            color: .blue, point: Point(x: Double(index), y: Double(participant)))
     }
 
     /// Three participants draw; a fourth joins late and catches up with a compressed,

@@ -27,7 +27,8 @@ import Testing
     @Test func theCheckerReportsADoubleDeliveryAGapAndARemovedSender() throws {
         let peer = ParticipantID.numbered(2)
         func delivered(_ sequence: UInt64) throws -> DeliveryEngine.Output {
-            let frame = try FrameEncoder().encode(Frame(typeID: 1, delivery: DeliveryHeader(stream: 3, sequence: sequence), body: []))
+            let frame = try FrameEncoder().encode(
+                Frame(typeID: 1, delivery: DeliveryHeader(stream: 3, sequence: sequence), body: []))
             return .deliver(TransportMessage(source: peer, bytes: frame, arrival: .zero))
         }
         let engine = DeliveryEngine(configuration: DeliveryConfiguration(clock: TimerClock(ContinuousClock())))
@@ -50,11 +51,11 @@ import Testing
         func frame(_ sequence: UInt8, incarnation: UInt8 = 1, reliable: Bool = true) {
             input += [0, (reliable ? 4 : 0) | incarnation, sequence - 1, 0]
         }
-        frame(1); frame(1)                    // duplicate
-        frame(40)                             // beyond the window of 16
-        frame(1, incarnation: 2); frame(2)    // incarnation 2 replaces 1; 1's frame is stale
+        frame(1); frame(1)  // duplicate
+        frame(40)  // beyond the window of 16
+        frame(1, incarnation: 2); frame(2)  // incarnation 2 replaces 1; 1's frame is stale
         frame(250, reliable: false); input += [0, 8, 0, 0]  // unreliable 250, then 2^64-1
-        frame(200, reliable: false)           // now more than 1,024 below the highest
+        frame(200, reliable: false)  // now more than 1,024 below the highest
         #expect(deliveryFuzzViolations(input) == [])
     }
 }

@@ -27,7 +27,9 @@ import Testing
     @Test func aSetWhoseSpecImportsAnotherCarriesBothFiles() throws {
         let source = try #require(WatchTogetherMessage.specSource)
         #expect(source.files.keys.sorted() == ["Common.gwspec", "WatchTogether.gwspec"])
-        #expect(try HelloSchema(messages: WatchTogetherMessage.self) == (try schema(ofFile: "Sources/GroupWireExamples/WatchTogether.gwspec")))
+        #expect(
+            try HelloSchema(messages: WatchTogetherMessage.self)
+                == (try schema(ofFile: "Sources/GroupWireExamples/WatchTogether.gwspec")))
     }
 
     enum HandMade: WireMessageSet {

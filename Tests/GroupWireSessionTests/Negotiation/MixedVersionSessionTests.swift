@@ -20,7 +20,7 @@ func unreadableTypes(after event: NegotiationEvent) -> [String] {
     case .agreed(let peer, let agreement):
         agreement.types.compactMap { type in
             guard let verdict = type.sending, !verdict.isReadable else { return nil }
-            return "\(type.name) cannot go to \(peer): \(verdict)"    // unknown, or incompatible (GW004 …)
+            return "\(type.name) cannot go to \(peer): \(verdict)"  // unknown, or incompatible (GW004 …)
         }
     case .incompatible(let peer, let failure):
         ["nothing typed goes to \(peer): \(failure)"]
@@ -45,7 +45,11 @@ func sendReportingSkips(_ message: some MessageCodable, with messenger: Messenge
     }
 
     static func strokeID(_ participant: Int, _ index: Int) -> UUID {
-        UUID(uuid: (UInt8(participant), UInt8(truncatingIfNeeded: index), UInt8(truncatingIfNeeded: index >> 8), 0, 0, 0, 0x40, 0, 0x80, 0, 0, 0, 0, 0, 0, 0))
+        UUID(
+            uuid: (
+                UInt8(participant), UInt8(truncatingIfNeeded: index), UInt8(truncatingIfNeeded: index >> 8), 0, 0, 0, 0x40, 0,
+                0x80, 0, 0, 0, 0, 0, 0, 0
+            ))
     }
 
     /// Receives one participant's strokes and snapshots as its own version's types, as
@@ -92,9 +96,11 @@ func sendReportingSkips(_ message: some MessageCodable, with messenger: Messenge
         try await party.settle { events.all.contains { if case .agreed(party.ids[4], _) = $0 { true } else { false } } }
         let named = events.all.compactMap { event -> String? in
             guard case .agreed(let peer, let agreement) = event, peer == party.ids[4] else { return nil }
-            return agreement.types.filter { $0.sending?.isReadable == false }.map { "\($0.name): \($0.sending!)" }.joined(separator: "; ")
+            return agreement.types.filter { $0.sending?.isReadable == false }.map { "\($0.name): \($0.sending!)" }.joined(
+                separator: "; ")
         }
-        #expect(named == ["UpsertStroke: incompatible (GW004 field-wire-type-changed UpsertStroke.color); CanvasSnapshot: unknown"])
+        #expect(
+            named == ["UpsertStroke: incompatible (GW004 field-wire-type-changed UpsertStroke.color); CanvasSnapshot: unknown"])
 
         // The session: everybody activates and joins.
         try party.coordinators[0].activate(DrawActivity(canvas: "versions"))
@@ -112,15 +118,19 @@ func sendReportingSkips(_ message: some MessageCodable, with messenger: Messenge
 
         // Strokes in every direction, each version with its own fields.
         for index in 0..<10 {
-            try await sessions[0].messenger.send(DrawTogetherV1Golden.UpsertStroke(
-                id: Self.strokeID(1, index), color: .red, point: .init(x: Double(index), y: 1)))
-            try await sessions[1].messenger.send(DrawTogetherV2Golden.UpsertStroke(
-                id: Self.strokeID(2, index), color: .purple, point: .init(x: Double(index), y: 2), width: 5,
-                drawnAt: Date(timeIntervalSince1970: 1_700_000_000)))
-            try await sessions[2].messenger.send(DrawTogetherV3Golden.UpsertStroke(
-                id: Self.strokeID(3, index), color: .orange, point: .init(x: Double(index), y: 3), width: 7, pressure: 0.5))
-            try await sessions[3].messenger.send(DrawTogetherV3Golden.UpsertStroke(
-                id: Self.strokeID(4, index), color: .green, point: .init(x: Double(index), y: 4), width: 2))
+            try await sessions[0].messenger.send(
+                DrawTogetherV1Golden.UpsertStroke(
+                    id: Self.strokeID(1, index), color: .red, point: .init(x: Double(index), y: 1)))
+            try await sessions[1].messenger.send(
+                DrawTogetherV2Golden.UpsertStroke(
+                    id: Self.strokeID(2, index), color: .purple, point: .init(x: Double(index), y: 2), width: 5,
+                    drawnAt: Date(timeIntervalSince1970: 1_700_000_000)))
+            try await sessions[2].messenger.send(
+                DrawTogetherV3Golden.UpsertStroke(
+                    id: Self.strokeID(3, index), color: .orange, point: .init(x: Double(index), y: 3), width: 7, pressure: 0.5))
+            try await sessions[3].messenger.send(
+                DrawTogetherV3Golden.UpsertStroke(
+                    id: Self.strokeID(4, index), color: .green, point: .init(x: Double(index), y: 4), width: 2))
         }
         // The broken peer's UpsertStroke (colour as a string) goes to nobody: all four read it otherwise.
         let skippedBefore = party.messengers[4].negotiationStatistics.recipientsSkipped
@@ -137,7 +147,8 @@ func sendReportingSkips(_ message: some MessageCodable, with messenger: Messenge
         }
 
         try await party.settle {
-            v1.strokes.all.count == 30 && v2.strokes.all.count == 30 && v3.strokes.all.count == 30 && plain.strokes.all.count == 30
+            v1.strokes.all.count == 30 && v2.strokes.all.count == 30 && v3.strokes.all.count == 30
+                && plain.strokes.all.count == 30
         }
         func order(_ strokes: [(source: ParticipantID, id: UUID)], from participant: Int) -> [UUID] {
             strokes.filter { $0.source == party.ids[participant - 1] }.map(\.id)
@@ -176,18 +187,21 @@ func sendReportingSkips(_ message: some MessageCodable, with messenger: Messenge
         // Snapshots, fragmented: compressed between zstd peers, plain to the peer without it.
         let v1Snapshot = DrawTogetherV1Golden.CanvasSnapshot(
             strokes: (0..<40).map { stroke in
-                DrawTogetherV1Golden.Stroke(id: Self.strokeID(1, stroke), color: .blue,
-                                            points: (0..<200).map { .init(x: Double($0), y: Double(stroke)) })
+                DrawTogetherV1Golden.Stroke(
+                    id: Self.strokeID(1, stroke), color: .blue,
+                    points: (0..<200).map { .init(x: Double($0), y: Double(stroke)) })
             }, pointCount: 8_000)
         let v3Snapshot = DrawTogetherV3Golden.CanvasSnapshot(
             strokes: (0..<40).map { stroke in
-                DrawTogetherV3Golden.Stroke(id: Self.strokeID(3, stroke), color: .orange,
-                                            points: (0..<200).map { .init(x: Double($0) / 3, y: Double(stroke)) }, width: 4)
+                DrawTogetherV3Golden.Stroke(
+                    id: Self.strokeID(3, stroke), color: .orange,
+                    points: (0..<200).map { .init(x: Double($0) / 3, y: Double(stroke)) }, width: 4)
             }, pointCount: 8_000, authors: [Self.strokeID(3, 0): Self.strokeID(3, 1)])
         try await sessions[0].messenger.send(v1Snapshot)
         try await sessions[2].messenger.send(v3Snapshot)
         try await party.settle {
-            v1.snapshots.all.count == 1 && v2.snapshots.all.count == 2 && v3.snapshots.all.count == 1 && plain.snapshots.all.count == 2
+            v1.snapshots.all.count == 1 && v2.snapshots.all.count == 2 && v3.snapshots.all.count == 1
+                && plain.snapshots.all.count == 2
         }
         #expect(try v3Snapshot.messagePayload().count > 65_536)
         let atPlain = plain.snapshots.all
@@ -210,7 +224,8 @@ func sendReportingSkips(_ message: some MessageCodable, with messenger: Messenge
         try await party.settle { first.reachableParticipants.count == 1 }
         #expect(first.negotiationState(of: party.ids[1]) == .helloSent)
         for index in 0..<5 {
-            try await first.send(DrawTogetherV1Golden.UpsertStroke(id: Self.strokeID(1, index), color: .red, point: .init(x: 1, y: 1)))
+            try await first.send(
+                DrawTogetherV1Golden.UpsertStroke(id: Self.strokeID(1, index), color: .red, point: .init(x: 1, y: 1)))
         }
         #expect(first.negotiationStatistics.messagesHeld == 5)
         #expect(strokes.all.isEmpty)
@@ -236,9 +251,10 @@ func sendReportingSkips(_ message: some MessageCodable, with messenger: Messenge
         }
         // Before agreement, the baseline peer sends at once, uncompressed.
         #expect(baseline.negotiationState(of: party.ids[0]) == .helloSent)
-        let snapshot = DrawTogetherV2Golden.CanvasSnapshot(strokes: [
-            .init(id: Self.strokeID(2, 0), color: .blue, points: Array(repeating: .init(x: 1, y: 1), count: 500))
-        ], pointCount: 500)
+        let snapshot = DrawTogetherV2Golden.CanvasSnapshot(
+            strokes: [
+                .init(id: Self.strokeID(2, 0), color: .blue, points: Array(repeating: .init(x: 1, y: 1), count: 500))
+            ], pointCount: 500)
         try await baseline.send(snapshot)
         #expect(baseline.negotiationStatistics.messagesHeld == 0)
         try await party.settle { !atHolding.all.isEmpty }
@@ -293,7 +309,8 @@ func sendReportingSkips(_ message: some MessageCodable, with messenger: Messenge
         try await party.settle { events.all.contains(.incompatible(liar, failure)) }
         // Its messages are not read; the two others still talk.
         let strokes = Collected(try good.messages(of: DrawTogetherV2Golden.UpsertStroke.self))
-        frame = try FrameEncoder().encode(Frame(kind: .data, typeID: 1, body: try DrawTogetherV2Golden.UpsertStroke().messagePayload()))
+        frame = try FrameEncoder().encode(
+            Frame(kind: .data, typeID: 1, body: try DrawTogetherV2Golden.UpsertStroke().messagePayload()))
         try await endpoint.send(frame, to: .only([party.ids[0]]))
         try await friend.send(DrawTogetherV2Golden.UpsertStroke(id: Self.strokeID(2, 1)))
         try await party.settle { strokes.all.count == 1 && good.statistics.rejected == 1 }
@@ -303,14 +320,18 @@ func sendReportingSkips(_ message: some MessageCodable, with messenger: Messenge
 
     @Test func aPeerThatNeverSaysHelloTimesOutAsIncompatible() async throws {
         var party = NegotiatingParty(plan: FaultPlan.reliable(seed: 4, delay: .milliseconds(1) ... .milliseconds(5)))
-        let waiting = try await party.add(schema: try NegotiationSpecs.v1(),
-                                          engine: .init(retryInterval: .milliseconds(100), timeout: .seconds(2)))
+        let waiting = try await party.add(
+            schema: try NegotiationSpecs.v1(),
+            engine: .init(retryInterval: .milliseconds(100), timeout: .seconds(2)))
         _ = try await party.hub.join(ParticipantID.numbered(2))
         let start = party.hub.elapsed
-        try await party.settle { waiting.negotiationState(of: ParticipantID.numbered(2)) != .helloSent
-            && waiting.negotiationState(of: ParticipantID.numbered(2)) != nil }
-        #expect(waiting.negotiationState(of: ParticipantID.numbered(2))
-                    == .incompatible(NegotiationFailure(.noHello, "no hello within 2.0 seconds")))
+        try await party.settle {
+            waiting.negotiationState(of: ParticipantID.numbered(2)) != .helloSent
+                && waiting.negotiationState(of: ParticipantID.numbered(2)) != nil
+        }
+        #expect(
+            waiting.negotiationState(of: ParticipantID.numbered(2))
+                == .incompatible(NegotiationFailure(.noHello, "no hello within 2.0 seconds")))
         #expect(party.hub.elapsed - start >= .seconds(2))
     }
 
@@ -321,8 +342,10 @@ func sendReportingSkips(_ message: some MessageCodable, with messenger: Messenge
         try await party.settle { party.agreed(0, 1) && party.agreed(1, 0) }
         #expect(party.agreement(0, 1)?.sending.dictionaryID == 0)
         let samples = (0..<400).map { index in
-            try! DrawTogetherV3Golden.UpsertStroke(id: Self.strokeID(index % 7, index), color: .blue,
-                                                   point: .init(x: Double(index % 13), y: 2), width: 3).messagePayload()
+            try! DrawTogetherV3Golden.UpsertStroke(
+                id: Self.strokeID(index % 7, index), color: .blue,
+                point: .init(x: Double(index % 13), y: 2), width: 3
+            ).messagePayload()
         }
         let dictionary = try DictionaryTrainer.train(samples: samples, size: 4_096, id: 77)
         for messenger in [first, second] {
@@ -335,7 +358,9 @@ func sendReportingSkips(_ message: some MessageCodable, with messenger: Messenge
         // The second announces no dictionary yet: neither uses it.
         #expect(party.agreement(0, 1)?.sending.dictionaryID == 0 && party.agreement(1, 0)?.sending.dictionaryID == 0)
         try await second.renegotiate()
-        try await party.settle { party.agreement(0, 1)?.sending.dictionaryID == 77 && party.agreement(1, 0)?.sending.dictionaryID == 77 }
+        try await party.settle {
+            party.agreement(0, 1)?.sending.dictionaryID == 77 && party.agreement(1, 0)?.sending.dictionaryID == 77
+        }
     }
 
     @Test func anActivityChangeToAnotherSpecIsAnnouncedAndDecidedAgain() async throws {
@@ -365,7 +390,9 @@ func sendReportingSkips(_ message: some MessageCodable, with messenger: Messenge
         let stroke = DrawTogetherV1Golden.UpsertStroke(id: Self.strokeID(1, 1), color: .red, point: .init(x: 1, y: 1))
         let skips = try await sendReportingSkips(stroke, with: switching)
         #expect(skips.count == 1)
-        #expect(skips.first?.hasPrefix("\(other.transport.localParticipant) did not get UpsertStroke: cannotRead(") == true, "\(skips)")
+        #expect(
+            skips.first?.hasPrefix("\(other.transport.localParticipant) did not get UpsertStroke: cannotRead(") == true,
+            "\(skips)")
         let report = try await switching.send(stroke)
         #expect(switching.negotiationStatistics.recipientsSkipped == skipped + 2)
         #expect(report.skipped.count == 1)

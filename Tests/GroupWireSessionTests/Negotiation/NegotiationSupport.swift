@@ -48,10 +48,13 @@ struct NegotiatingParty {
         let id = ParticipantID.numbered(UInt64(ids.count + 1))
         let endpoint = try await hub.join(id)
         let transport = DeliveryTransport(over: endpoint, configuration: .simulated(seed: UInt64(ids.count + 1)))
-        let settings = NegotiationSettings(schema: schema, unreadableRecipients: policy, beforeAgreement: beforeAgreement,
-                                           engine: engine)
-        let messenger = Messenger(transport: transport, configuration: MessengerConfiguration(
-            codec: zstd ? try PayloadCompressor() : nil, negotiation: settings))
+        let settings = NegotiationSettings(
+            schema: schema, unreadableRecipients: policy, beforeAgreement: beforeAgreement,
+            engine: engine)
+        let messenger = Messenger(
+            transport: transport,
+            configuration: MessengerConfiguration(
+                codec: zstd ? try PayloadCompressor() : nil, negotiation: settings))
         let sessionIDs = SessionIDs(participant: ids.count + 1)
         let coordinator = SharedSessionCoordinator(messenger: messenger, sessionIDs: { sessionIDs.take() })
         ids.append(id)

@@ -40,7 +40,9 @@ import Testing
         let before = try negotiation.route(typeID: 1, typeName: "UpsertStroke", to: [peer])
         #expect(before.now.isEmpty && before.profiles.isEmpty, "held before agreement")
         let theirs = Hello(codecs: [], maxFrameSize: 1_300, schema: try NegotiationSpecs.v1())
-        _ = negotiation.handle(.control(ReceivedControl(source: peer, controlID: Hello.controlID, payload: try theirs.payload())), now: .milliseconds(1))
+        _ = negotiation.handle(
+            .control(ReceivedControl(source: peer, controlID: Hello.controlID, payload: try theirs.payload())),
+            now: .milliseconds(1))
         // No profile change has been handed to anybody: the route alone carries it.
         let route = try negotiation.route(typeID: 1, typeName: "UpsertStroke", to: [peer])
         #expect(route.now == [peer] && route.later.isEmpty)
@@ -56,18 +58,25 @@ import Testing
         let route = try negotiation.route(typeID: 1, typeName: "UpsertStroke", to: [peer])
         #expect(route.now.isEmpty && route.later == [peer])
         for typeID: UInt64 in [1, 2, 1] {
-            #expect(try negotiation.hold(HeldMessage(typeID: typeID, payload: [UInt8(typeID)], session: nil, mode: .reliable), for: [peer]).isEmpty)
+            #expect(
+                try negotiation.hold(
+                    HeldMessage(typeID: typeID, payload: [UInt8(typeID)], session: nil, mode: .reliable), for: [peer]
+                ).isEmpty)
         }
         #expect(throws: WireError.self) {
-            _ = try negotiation.hold(HeldMessage(typeID: 1, payload: Array(repeating: 0, count: 98), session: nil, mode: .reliable), for: [peer])
+            _ = try negotiation.hold(
+                HeldMessage(typeID: 1, payload: Array(repeating: 0, count: 98), session: nil, mode: .reliable), for: [peer])
         }
         // The peer speaks the breaking spec: UpsertStroke is incompatible, CanvasSnapshot unknown.
-        let control = ReceivedControl(source: peer, controlID: Hello.controlID, payload: try Hello(schema: try NegotiationSpecs.broken()).payload())
+        let control = ReceivedControl(
+            source: peer, controlID: Hello.controlID, payload: try Hello(schema: try NegotiationSpecs.broken()).payload())
         _ = negotiation.handle(.control(control), now: .milliseconds(5))
         #expect(negotiation.takeHeld(for: peer)?.isEmpty == true)
         #expect(negotiation.takeHeld(for: peer) == nil)
         #expect(negotiation.statistics.messagesHeld == 3 && negotiation.statistics.recipientsSkipped == 3)
         #expect(negotiation.rejection(typeID: 1, from: peer)?.kind == .recipientCannotRead)
-        #expect(negotiation.rejection(typeID: 1, from: peer)?.context == "UpsertStroke from \(peer): incompatible (GW004 field-wire-type-changed UpsertStroke.color)")
+        #expect(
+            negotiation.rejection(typeID: 1, from: peer)?.context
+                == "UpsertStroke from \(peer): incompatible (GW004 field-wire-type-changed UpsertStroke.color)")
     }
 }

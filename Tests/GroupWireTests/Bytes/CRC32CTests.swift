@@ -1,6 +1,7 @@
-import Testing
-@testable import GroupWire
 import GroupWireTesting
+import Testing
+
+@testable import GroupWire
 
 @Suite struct CRC32CTests {
     @Test func theStandardCheckValueOf123456789IsE3069283() {

@@ -1,4 +1,5 @@
 import Testing
+
 @testable import GroupWire
 
 @Suite struct VarintTests {
@@ -25,7 +26,9 @@ import Testing
         #expect(reader.isAtEnd)
     }
 
-    static let zigzagPairs: [(Int64, UInt64)] = [(0, 0), (-1, 1), (1, 2), (-2, 3), (Int64.max, UInt64.max - 1), (Int64.min, UInt64.max)]
+    static let zigzagPairs: [(Int64, UInt64)] = [
+        (0, 0), (-1, 1), (1, 2), (-2, 3), (Int64.max, UInt64.max - 1), (Int64.min, UInt64.max),
+    ]
 
     @Test(arguments: zigzagPairs)
     func zigzagMapsSmallMagnitudesToSmallValues(signed: Int64, unsigned: UInt64) throws {

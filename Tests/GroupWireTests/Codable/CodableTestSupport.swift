@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import GroupWire
 
 /// Encodes with ``WireEncoder`` and decodes the bytes back as the same type.

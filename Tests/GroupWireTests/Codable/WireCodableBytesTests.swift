@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import GroupWire
 
 /// The byte-exact examples of Spec/FORMAT.md, "Encoding of arbitrary Codable values".
@@ -33,9 +34,12 @@ import Testing
     @Test func aStructIsAKeyedContainerOfHeaderKeyAndValueEntries() throws {
         let encoded = try bytes(Point(x: 1.5, y: -2))
         // Both coordinates are exact as Floats: fixed32 (header 1 << 3 | 5 = 0x0d).
-        #expect(encoded == [0x02, 0x0C,
-                            0x0D, 0x78, 0x00, 0x00, 0xC0, 0x3F,
-                            0x0D, 0x79, 0x00, 0x00, 0x00, 0xC0])
+        #expect(
+            encoded == [
+                0x02, 0x0C,
+                0x0D, 0x78, 0x00, 0x00, 0xC0, 0x3F,
+                0x0D, 0x79, 0x00, 0x00, 0x00, 0xC0,
+            ])
     }
 
     @Test func anArrayIsACountThenTypedElements() throws {
@@ -45,8 +49,11 @@ import Testing
 
     @Test func aUUIDIsSixteenRawBytesOfWireTypeFixed128() throws {
         let id = try #require(UUID(uuidString: "00112233-4455-6677-8899-AABBCCDDEEFF"))
-        #expect(try bytes(id) == [0x04, 0x00, 0x11, 0x22, 0x33, 0x44, 0x55, 0x66, 0x77,
-                                  0x88, 0x99, 0xAA, 0xBB, 0xCC, 0xDD, 0xEE, 0xFF])
+        #expect(
+            try bytes(id) == [
+                0x04, 0x00, 0x11, 0x22, 0x33, 0x44, 0x55, 0x66, 0x77,
+                0x88, 0x99, 0xAA, 0xBB, 0xCC, 0xDD, 0xEE, 0xFF,
+            ])
     }
 
     @Test func aDateIsItsReferenceDateSecondsAsFixed64() throws {
@@ -82,9 +89,12 @@ import Testing
     @Test func anEnumWithAssociatedValuesIsAKeyedContainerNamedByItsCase() throws {
         let encoded = try bytes(Shape.labelled("a", nil))
         // {"labelled": {"_0": "a"}}: the nil second value is omitted.
-        #expect(encoded == [0x02, 0x0F,
-                            0x42, 0x6C, 0x61, 0x62, 0x65, 0x6C, 0x6C, 0x65, 0x64,
-                            0x05, 0x12, 0x5F, 0x30, 0x01, 0x61])
+        #expect(
+            encoded == [
+                0x02, 0x0F,
+                0x42, 0x6C, 0x61, 0x62, 0x65, 0x6C, 0x6C, 0x65, 0x64,
+                0x05, 0x12, 0x5F, 0x30, 0x01, 0x61,
+            ])
     }
 
     @Test func numberedKeysAreAZeroLengthHeaderThenTheNumberPlusOne() throws {
@@ -95,9 +105,12 @@ import Testing
         }
         // x: header 0x05 (key length 0, fixed32), tag 2 (= 1 + 1), 1.5 as binary32.
         // name: header 0x02 (key length 0, len), tag 201 = c9 01, "hi".
-        #expect(try bytes(Numbered(x: 1.5, name: "hi")) == [0x02, 0x0C,
-                                                              0x05, 0x02, 0x00, 0x00, 0xC0, 0x3F,
-                                                              0x02, 0xC9, 0x01, 0x02, 0x68, 0x69])
+        #expect(
+            try bytes(Numbered(x: 1.5, name: "hi")) == [
+                0x02, 0x0C,
+                0x05, 0x02, 0x00, 0x00, 0xC0, 0x3F,
+                0x02, 0xC9, 0x01, 0x02, 0x68, 0x69,
+            ])
     }
 
     @Test func intKeyedDictionariesUseNumbersAndNegativeKeysTheirText() throws {

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import GroupWire
 
 /// Collects the coding paths values see while they are encoded and decoded.

@@ -1,7 +1,8 @@
 import Foundation
-import Testing
-@testable import GroupWire
 import GroupWireTesting
+import Testing
+
+@testable import GroupWire
 
 /// A value with a bit of everything, for the JSON differential test and the fuzz test.
 struct KitchenSink: Codable, Equatable {
@@ -52,8 +53,10 @@ struct KitchenSink: Codable, Equatable {
             }
         }
         func string() -> String {
-            let ranges: [ClosedRange<UInt32>] = [0x20...0x7E, 0x00...0x1F, 0xA0...0x2FF, 0x300...0x36F,
-                                                 0x4E00...0x9FFF, 0x1F300...0x1FAFF, 0xE000...0xF8FF]
+            let ranges: [ClosedRange<UInt32>] = [
+                0x20...0x7E, 0x00...0x1F, 0xA0...0x2FF, 0x300...0x36F,
+                0x4E00...0x9FFF, 0x1F300...0x1FAFF, 0xE000...0xF8FF,
+            ]
             var text = ""
             for _ in 0..<Int(rng.next() % 24) {
                 let range = ranges[Int(rng.next() % UInt64(ranges.count))]
@@ -79,8 +82,11 @@ struct KitchenSink: Codable, Equatable {
             defer { rng = generator }
             let high = generator.next(), low = generator.next()
             return withUnsafeBytes(of: (high, low)) { raw in
-                UUID(uuid: (raw[0], raw[1], raw[2], raw[3], raw[4], raw[5], raw[6], raw[7],
-                            raw[8], raw[9], raw[10], raw[11], raw[12], raw[13], raw[14], raw[15]))
+                UUID(
+                    uuid: (
+                        raw[0], raw[1], raw[2], raw[3], raw[4], raw[5], raw[6], raw[7],
+                        raw[8], raw[9], raw[10], raw[11], raw[12], raw[13], raw[14], raw[15]
+                    ))
             }
         }
         let significand = Decimal(UInt64.random(in: 0...UInt64(1e15), using: &rng))
@@ -89,10 +95,12 @@ struct KitchenSink: Codable, Equatable {
             uint64: int(UInt64.self), double: double(), float: Float(double() / 1e280),
             bool: rng.next() % 2 == 0, string: string(), optionalString: rng.next() % 2 == 0 ? nil : string(),
             points: (0..<count(20)).map { _ in point() },
-            byName: Dictionary((0..<count()).map { _ in (string(), (0..<count()).map { _ in int(Int.self) }) },
-                               uniquingKeysWith: { first, _ in first }),
-            byNumber: Dictionary((0..<count()).map { _ in (int(Int.self), rng.next() % 2 == 0) },
-                                 uniquingKeysWith: { first, _ in first }),
+            byName: Dictionary(
+                (0..<count()).map { _ in (string(), (0..<count()).map { _ in int(Int.self) }) },
+                uniquingKeysWith: { first, _ in first }),
+            byNumber: Dictionary(
+                (0..<count()).map { _ in (int(Int.self), rng.next() % 2 == 0) },
+                uniquingKeysWith: { first, _ in first }),
             byColour: Dictionary((0..<count()).map { _ in (colour(), string()) }, uniquingKeysWith: { first, _ in first }),
             byID: Dictionary((0..<count()).map { _ in (uuid(), int(Int16.self)) }, uniquingKeysWith: { first, _ in first }),
             shape: shape(), shapes: (0..<count()).map { _ in rng.next() % 3 == 0 ? nil : shape() },
@@ -100,14 +108,20 @@ struct KitchenSink: Codable, Equatable {
             date: Date(timeIntervalSinceReferenceDate: Double.random(in: -1e10...1e10, using: &rng)),
             data: Data((0..<count(40)).map { _ in UInt8(truncatingIfNeeded: rng.next()) }),
             url: URL(string: "https://example.com/p\(rng.next() % 1000)?q=\(rng.next() % 7)") ?? URL(fileURLWithPath: "/"),
-            decimal: Decimal(sign: rng.next() % 2 == 0 ? .plus : .minus, exponent: Int(rng.next() % 40) - 20,
-                             significand: significand),
+            decimal: Decimal(
+                sign: rng.next() % 2 == 0 ? .plus : .minus, exponent: Int(rng.next() % 40) - 20,
+                significand: significand),
             matrix: (0..<count()).map { _ in (0..<count()).map { _ in Float(Int16.random(in: .min ... .max, using: &rng)) / 8 } },
             flags: Set((0..<count(3)).map { _ in rng.next() % 2 == 0 }),
-            nested: Dictionary((0..<count(4)).map { _ in
-                (string(), Dictionary((0..<count(4)).map { _ in (string(), rng.next() % 2 == 0 ? nil : point()) },
-                                      uniquingKeysWith: { first, _ in first }))
-            }, uniquingKeysWith: { first, _ in first }))
+            nested: Dictionary(
+                (0..<count(4)).map { _ in
+                    (
+                        string(),
+                        Dictionary(
+                            (0..<count(4)).map { _ in (string(), rng.next() % 2 == 0 ? nil : point()) },
+                            uniquingKeysWith: { first, _ in first })
+                    )
+                }, uniquingKeysWith: { first, _ in first }))
     }
 }
 
@@ -115,7 +129,8 @@ struct KitchenSink: Codable, Equatable {
     /// Round-trips `value` through JSON; returns it when that is lossless, else nil.
     private func jsonRoundTrips<T: Codable & Equatable>(_ value: T) -> Bool {
         guard let json = try? JSONEncoder().encode(value),
-              let back = try? JSONDecoder().decode(T.self, from: json) else { return false }
+            let back = try? JSONDecoder().decode(T.self, from: json)
+        else { return false }
         return back == value
     }
 

@@ -1,8 +1,9 @@
 import Foundation
 import GroupWireTestSupport
-import Testing
-@testable import GroupWire
 import GroupWireTesting
+import Testing
+
+@testable import GroupWire
 
 @Suite struct WireCodableFuzzTests {
     /// Decodes `bytes`, failing the test on anything but success, WireError or DecodingError.
@@ -50,19 +51,34 @@ import GroupWireTesting
     @Test func mutatedNestedSuperAndOutOfOrderEncodingsOnlyEverThrowWireOrDecodingErrors() throws {
         var rng = SeededRandom(seed: 0x5EED)
         let samples: [(bytes: [UInt8], decode: ([UInt8]) throws -> Void)] = [
-            (try WireEncoder().encode(OutOfOrder(first: [1, 2, 300], inner: "in", last: 9, late: Point(x: 1, y: 2))),
-             { _ = try WireDecoder().decode(OutOfOrder.self, from: $0) }),
-            (try WireEncoder().encode(Derived(base: 3, extra: "e", tail: [Point(x: 0, y: 1), Point(x: 2, y: 3)])),
-             { _ = try WireDecoder().decode(Derived.self, from: $0) }),
-            (try WireEncoder().encode(SuperList(values: ["a", "bc"], head: -4)),
-             { _ = try WireDecoder().decode(SuperList.self, from: $0) }),
-            (try WireEncoder().encode([Shape.labelled("x", 1), .circle(center: Point(x: 1, y: 1), radius: 2)]),
-             { _ = try WireDecoder().decode([Shape].self, from: $0) }),
-            (try WireEncoder().encode([WireCodableNumberedKeyTests.Track(
-                id: UUID(uuid: (1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16)), title: "t", rate: 0.5, tags: ["a"], cover: Point(x: 0.1, y: 1))]),
-             { _ = try WireDecoder().decode([WireCodableNumberedKeyTests.TrackV2].self, from: $0) }),
-            (try WireEncoder().encode([0: "zero", 300: "many", -2: "minus", Int.max: "max"]),
-             { _ = try WireDecoder().decode([Int: String].self, from: $0) }),
+            (
+                try WireEncoder().encode(OutOfOrder(first: [1, 2, 300], inner: "in", last: 9, late: Point(x: 1, y: 2))),
+                { _ = try WireDecoder().decode(OutOfOrder.self, from: $0) }
+            ),
+            (
+                try WireEncoder().encode(Derived(base: 3, extra: "e", tail: [Point(x: 0, y: 1), Point(x: 2, y: 3)])),
+                { _ = try WireDecoder().decode(Derived.self, from: $0) }
+            ),
+            (
+                try WireEncoder().encode(SuperList(values: ["a", "bc"], head: -4)),
+                { _ = try WireDecoder().decode(SuperList.self, from: $0) }
+            ),
+            (
+                try WireEncoder().encode([Shape.labelled("x", 1), .circle(center: Point(x: 1, y: 1), radius: 2)]),
+                { _ = try WireDecoder().decode([Shape].self, from: $0) }
+            ),
+            (
+                try WireEncoder().encode([
+                    WireCodableNumberedKeyTests.Track(
+                        id: UUID(uuid: (1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16)), title: "t", rate: 0.5,
+                        tags: ["a"], cover: Point(x: 0.1, y: 1))
+                ]),
+                { _ = try WireDecoder().decode([WireCodableNumberedKeyTests.TrackV2].self, from: $0) }
+            ),
+            (
+                try WireEncoder().encode([0: "zero", 300: "many", -2: "minus", Int.max: "max"]),
+                { _ = try WireDecoder().decode([Int: String].self, from: $0) }
+            ),
         ]
         var failures = 0
         for round in 0..<4_000 {

@@ -1,7 +1,9 @@
 import Foundation
-import Testing
-@testable import GroupWire
+import GroupWireTestSupport
 import GroupWireTesting
+import Testing
+
+@testable import GroupWire
 
 /// Writes its value through the value's own `encode(to:)`, reads it back through
 /// `singleValueContainer()`: the forwarding idiom of hand-written wrappers.
@@ -136,20 +138,27 @@ struct KeyedThenUnkeyed: Encodable {
     @Test func forwardingWrappersMatchJSONOrThrowForEveryFoundationTypeAndScalar() {
         var rng = SeededRandom(seed: 0xF0_4A2D)
         for round in 0..<300 {
-            let uuid = UUID(uuid: withUnsafeBytes(of: (rng.next(), rng.next())) { raw in
-                (raw[0], raw[1], raw[2], raw[3], raw[4], raw[5], raw[6], raw[7],
-                 raw[8], raw[9], raw[10], raw[11], raw[12], raw[13], raw[14], raw[15])
-            })
+            let uuid = UUID(
+                uuid: withUnsafeBytes(of: (rng.next(), rng.next())) { raw in
+                    (
+                        raw[0], raw[1], raw[2], raw[3], raw[4], raw[5], raw[6], raw[7],
+                        raw[8], raw[9], raw[10], raw[11], raw[12], raw[13], raw[14], raw[15]
+                    )
+                })
             compare(uuid, "UUID \(round)")
             // One in four dates is exact as a Float, the case the reader once refused.
-            let seconds = round % 4 == 0 ? Double(Float(bitPattern: UInt32(truncatingIfNeeded: rng.next()) & 0x4FFF_FFFF))
+            let seconds =
+                round % 4 == 0
+                ? Double(Float(bitPattern: UInt32(truncatingIfNeeded: rng.next()) & 0x4FFF_FFFF))
                 : Double.random(in: -1e10...1e10, using: &rng)
             compare(Date(timeIntervalSinceReferenceDate: seconds), "Date \(round)")
             compare(Date(), "Date() \(round)")
             compare(Data((0..<Int(rng.next() % 40)).map { _ in UInt8(truncatingIfNeeded: rng.next()) }), "Data \(round)")
             compare(URL(string: "https://example.com/p\(rng.next() % 1000)?q=\(rng.next() % 7)")!, "URL \(round)")
-            compare(Decimal(sign: rng.next() % 2 == 0 ? .plus : .minus, exponent: Int(rng.next() % 20) - 10,
-                            significand: Decimal(rng.next() % 1_000_000_000)), "Decimal \(round)")
+            compare(
+                Decimal(
+                    sign: rng.next() % 2 == 0 ? .plus : .minus, exponent: Int(rng.next() % 20) - 10,
+                    significand: Decimal(rng.next() % 1_000_000_000)), "Decimal \(round)")
             compare("text \(rng.next())", "String \(round)")
             compare(Double(bitPattern: rng.next() & 0x7FEF_FFFF_FFFF_FFFF), "Double \(round)")
             compare(Int64(bitPattern: rng.next()), "Int64 \(round)")
@@ -158,7 +167,7 @@ struct KeyedThenUnkeyed: Encodable {
     }
 
     @Test func aForwardedUUIDDateAndDataRoundTripAsJSONDoesOrThrow() throws {
-        let uuid = UUID(uuidString: "00112233-4455-6677-8899-AABBCCDDEEFF")!
+        let uuid = UUID("00112233-4455-6677-8899-AABBCCDDEEFF")
         #expect(try wireRoundTrip(ForwardsEncoding(uuid)) == ForwardsEncoding(uuid))
         #expect(try wireRoundTrip(ForwardsDecoding(uuid)) == ForwardsDecoding(uuid))
         // 2^-1 s is exact as a Float: Date's own encode(to:) writes it as fixed32.

@@ -10,7 +10,9 @@ import Testing
     }
 
     @Test func aValueOfMoreContainersAndElementsThanTheLimitIsRefused() throws {
-        let canvas = Canvas(strokes: [Array(repeating: Point(x: 0, y: 0), count: 30), Array(repeating: Point(x: 1, y: 1), count: 30)])
+        let canvas = Canvas(strokes: [
+            Array(repeating: Point(x: 0, y: 0), count: 30), Array(repeating: Point(x: 1, y: 1), count: 30),
+        ])
         let bytes = try WireEncoder().encode(canvas)
         // The canvas (1), its array (1 + 2 elements), two arrays (2 × (1 + 30)), 60 points: 126.
         var limits = Limits.default

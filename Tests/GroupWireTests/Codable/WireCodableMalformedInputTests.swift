@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import GroupWire
 
 @Suite struct WireCodableMalformedInputTests {
@@ -117,7 +118,9 @@ import Testing
         let deep: [[[[[[Int]]]]]] = [[[[[[1]]]]]]
         let bytes = try WireEncoder().encode(deep)
         #expect(try WireDecoder(limits: Limits(maxNestingDepth: 6)).decode([[[[[[Int]]]]]].self, from: bytes) == deep)
-        let error = wireError { _ = try WireDecoder(limits: Limits(maxNestingDepth: 5)).decode([[[[[[Int]]]]]].self, from: bytes) }
+        let error = wireError {
+            _ = try WireDecoder(limits: Limits(maxNestingDepth: 5)).decode([[[[[[Int]]]]]].self, from: bytes)
+        }
         #expect(error?.kind == .depthExceeded)
         #expect(error?.context.contains("[0][0][0][0][0]") == true)
     }
@@ -139,7 +142,9 @@ import Testing
 
     @Test func dictionariesOverTheCountLimitAreRejected() throws {
         let bytes = try WireEncoder().encode(Dictionary(uniqueKeysWithValues: (0..<11).map { ("k\($0)", $0) }))
-        let error = wireError { _ = try WireDecoder(limits: Limits(maxCollectionCount: 10)).decode([String: Int].self, from: bytes) }
+        let error = wireError {
+            _ = try WireDecoder(limits: Limits(maxCollectionCount: 10)).decode([String: Int].self, from: bytes)
+        }
         #expect(error?.kind == .limitExceeded)
         #expect(try WireDecoder(limits: Limits(maxCollectionCount: 11)).decode([String: Int].self, from: bytes).count == 11)
     }

@@ -1,5 +1,7 @@
 import Foundation
+import GroupWireTestSupport
 import Testing
+
 @testable import GroupWire
 
 /// Keys with an `intValue` that their type rebuilds are written as numbers
@@ -60,6 +62,9 @@ import Testing
                 self.stringValue = stringValue
                 self.intValue = intValue
             }
+            static let count = Key(stringValue: "count", intValue: 7)
+            static let label = Key(stringValue: "label", intValue: nil)
+            static let ratio = Key(stringValue: "ratio", intValue: 0)
         }
 
         init(count: Int, label: String, ratio: Double) {
@@ -70,27 +75,30 @@ import Testing
 
         func encode(to encoder: any Encoder) throws {
             var container = encoder.container(keyedBy: Key.self)
-            try container.encode(count, forKey: Key(stringValue: "count")!)
-            try container.encode(label, forKey: Key(stringValue: "label")!)
-            try container.encode(ratio, forKey: Key(stringValue: "ratio")!)
+            try container.encode(count, forKey: Key.count)
+            try container.encode(label, forKey: Key.label)
+            try container.encode(ratio, forKey: Key.ratio)
         }
 
         init(from decoder: any Decoder) throws {
             let container = try decoder.container(keyedBy: Key.self)
-            ratio = try container.decode(Double.self, forKey: Key(stringValue: "ratio")!)
-            label = try container.decode(String.self, forKey: Key(stringValue: "label")!)
-            count = try container.decode(Int.self, forKey: Key(stringValue: "count")!)
+            ratio = try container.decode(Double.self, forKey: Key.ratio)
+            label = try container.decode(String.self, forKey: Key.label)
+            count = try container.decode(Int.self, forKey: Key.count)
         }
     }
 
-    private let sample = Track(id: UUID(uuidString: "00112233-4455-6677-8899-AABBCCDDEEFF")!,
-                               title: "Intro", rate: 1.25, tags: ["a", "b"], cover: Point(x: 0.1, y: 2))
+    private let sample = Track(
+        id: UUID("00112233-4455-6677-8899-AABBCCDDEEFF"),
+        title: "Intro", rate: 1.25, tags: ["a", "b"], cover: Point(x: 0.1, y: 2))
 
     @Test func aTypeWithIntCodingKeysRoundTripsAndIsSmallerThanByName() throws {
         let numbered = try WireEncoder().encode(sample)
         #expect(try WireDecoder().decode(Track.self, from: numbered) == sample)
-        let named = try WireEncoder().encode(TrackByName(id: sample.id, title: sample.title, rate: sample.rate,
-                                                         tags: sample.tags, cover: sample.cover))
+        let named = try WireEncoder().encode(
+            TrackByName(
+                id: sample.id, title: sample.title, rate: sample.rate,
+                tags: sample.tags, cover: sample.cover))
         // Per entry 2 bytes (header, number) instead of header + name: id 3, title 6,
         // rate 5, tags 5, cover 6 bytes by name.
         #expect(named.count - numbered.count == (3 + 6 + 5 + 5 + 6) - 5 * 2)

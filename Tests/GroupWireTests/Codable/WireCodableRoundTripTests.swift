@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import GroupWire
 
 @Suite struct WireCodableRoundTripTests {
@@ -14,7 +15,8 @@ import Testing
         #expect(try wireRoundTrip(signed) == signed)
         #expect(try wireRoundTrip(unsigned) == unsigned)
         // Values that fit 64 bits stay varints; larger ones are fixed128.
-        #expect(try WireEncoder().encode(Int128(Int64.min) - 1) == [0x04, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0x7F]
+        #expect(
+            try WireEncoder().encode(Int128(Int64.min) - 1) == [0x04, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0x7F]
                 + [UInt8](repeating: 0xFF, count: 8))
         #expect(try WireEncoder().encode(Int128(-1)) == [0x00, 0x01])
         #expect(try WireEncoder().encode(UInt128.max) == [0x04] + [UInt8](repeating: 0xFF, count: 16))
@@ -40,8 +42,10 @@ import Testing
             blob: Data([0, 1, 2, 255]), link: try #require(URL(string: "https://example.com/a?b=c#d")),
             amount: try #require(Decimal(string: "-12345678901234567890.123456789")))
         #expect(try wireRoundTrip(value) == value)
-        let decimals: [Decimal] = [0, .greatestFiniteMagnitude, .leastNonzeroMagnitude, -.greatestFiniteMagnitude,
-                                   try #require(Decimal(string: "0.000001"))]
+        let decimals: [Decimal] = [
+            0, .greatestFiniteMagnitude, .leastNonzeroMagnitude, -.greatestFiniteMagnitude,
+            try #require(Decimal(string: "0.000001")),
+        ]
         #expect(try wireRoundTrip(decimals) == decimals)
         #expect(try wireRoundTrip(Decimal.nan).isNaN)
         #expect(try wireRoundTrip(Data()) == Data())
@@ -53,14 +57,17 @@ import Testing
             byColour: [.red: 1, .blue: 3], byID: [UUID(): Point(x: 1, y: 2), UUID(): Point(x: -1, y: 0)],
             nested: [[1, nil, 3], [], [nil]], set: [3, 1, 2], optionals: [nil, "a", nil])
         #expect(try wireRoundTrip(value) == value)
-        let empty = Collections(strings: [], byName: [:], byNumber: [:], byColour: [:], byID: [:],
-                                nested: [], set: [], optionals: [])
+        let empty = Collections(
+            strings: [], byName: [:], byNumber: [:], byColour: [:], byID: [:],
+            nested: [], set: [], optionals: [])
         #expect(try wireRoundTrip(empty) == empty)
     }
 
     @Test func enumsWithAndWithoutAssociatedValuesRoundTrip() throws {
-        let shapes: [Shape] = [.dot, .circle(center: Point(x: 1, y: 2), radius: 3), .polyline([]),
-                               .polyline([Point(x: 0, y: 0), Point(x: 1, y: 1)]), .labelled("l", nil), .labelled("", 5)]
+        let shapes: [Shape] = [
+            .dot, .circle(center: Point(x: 1, y: 2), radius: 3), .polyline([]),
+            .polyline([Point(x: 0, y: 0), Point(x: 1, y: 1)]), .labelled("l", nil), .labelled("", 5),
+        ]
         #expect(try wireRoundTrip(shapes) == shapes)
         #expect(try wireRoundTrip([Colour.green, .red]) == [.green, .red])
         #expect(try wireRoundTrip(Priority.high) == .high)
@@ -72,8 +79,10 @@ import Testing
             var b: [Int?]?
             var c: Point?
         }
-        let values = [Holder(a: .some(nil), b: [nil], c: nil), Holder(a: 1, b: nil, c: Point(x: 1, y: 1)),
-                      Holder(a: nil, b: [], c: nil)]
+        let values = [
+            Holder(a: .some(nil), b: [nil], c: nil), Holder(a: 1, b: nil, c: Point(x: 1, y: 1)),
+            Holder(a: nil, b: [], c: nil),
+        ]
         // Int?? .some(nil) collapses to nil, as it does in JSON.
         let back = try wireRoundTrip(values)
         #expect(back[0].a == nil && back[0].b == [nil] && back[0].c == nil)

@@ -1,7 +1,8 @@
 import Foundation
-import Testing
-@testable import GroupWire
 import GroupWireTesting
+import Testing
+
+@testable import GroupWire
 
 @Suite struct WireCodableSizeTests {
     struct Stroke: Codable, Equatable {

@@ -1,4 +1,5 @@
 import Testing
+
 @testable import GroupWire
 
 @Suite struct BorrowedBodyTests {
@@ -7,8 +8,10 @@ import Testing
         Frame(kind: .data, typeID: 300, body: Array(0..<200)),
         Frame(kind: .control, typeID: 2, body: [8, 1]),
         Frame(kind: .data, typeID: 5, compression: CompressionInfo(dictionaryID: 70_000, contentSize: 1 << 20), body: [1, 2, 3]),
-        Frame(kind: .fragment, typeID: 9, fragment: FragmentInfo(messageID: 1 << 50, index: 200, count: 250, totalLength: 1_000, offset: 800),
-              body: [0xDE, 0xAD, 0xBE, 0xEF]),
+        Frame(
+            kind: .fragment, typeID: 9,
+            fragment: FragmentInfo(messageID: 1 << 50, index: 200, count: 250, totalLength: 1_000, offset: 800),
+            body: [0xDE, 0xAD, 0xBE, 0xEF]),
     ])
     func decodingWithABorrowedBodyFindsTheSameFieldsAndTheBodyBytes(frame: Frame) throws {
         let bytes = try FrameEncoder().encode(frame)

@@ -1,10 +1,13 @@
 import Testing
+
 @testable import GroupWire
 
 @Suite struct FragmentLayoutTests {
     let limits = Limits.default
 
-    private func implied(index: UInt32, count: UInt32, total: UInt64, offset: UInt64, bodyCount: Int) throws(WireError) -> FragmentLayout {
+    private func implied(index: UInt32, count: UInt32, total: UInt64, offset: UInt64, bodyCount: Int) throws(WireError)
+        -> FragmentLayout
+    {
         try FragmentLayout.implied(
             by: FragmentInfo(messageID: 1, index: index, count: count, totalLength: total, offset: offset),
             bodyCount: bodyCount, limits: limits)
@@ -33,7 +36,9 @@ import Testing
 
     @Test func aTotalLengthThatDoesNotTakeCountFragmentsIsInvalid() throws {
         // Three fragments of 10 bytes hold 21 ... 30 bytes, not 1_000.
-        let error = try #require(throws: WireError.self) { try implied(index: 0, count: 3, total: 1_000, offset: 0, bodyCount: 10) }
+        let error = try #require(throws: WireError.self) {
+            try implied(index: 0, count: 3, total: 1_000, offset: 0, bodyCount: 10)
+        }
         #expect(error.kind == .invalidFragment)
         #expect(error.context.contains("does not take 3 fragments"))
     }
@@ -59,9 +64,13 @@ import Testing
     }
 
     @Test func aCountOrTotalOverTheLimitsIsALimitError() throws {
-        let count = try #require(throws: WireError.self) { try implied(index: 0, count: 5_000, total: 50_000, offset: 0, bodyCount: 10) }
+        let count = try #require(throws: WireError.self) {
+            try implied(index: 0, count: 5_000, total: 50_000, offset: 0, bodyCount: 10)
+        }
         #expect(count.kind == .limitExceeded)
-        let total = try #require(throws: WireError.self) { try implied(index: 0, count: 2, total: 1 << 40, offset: 0, bodyCount: 10) }
+        let total = try #require(throws: WireError.self) {
+            try implied(index: 0, count: 2, total: 1 << 40, offset: 0, bodyCount: 10)
+        }
         #expect(total.kind == .limitExceeded)
     }
 }

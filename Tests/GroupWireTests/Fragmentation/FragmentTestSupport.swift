@@ -1,4 +1,5 @@
 import Foundation
+
 @testable import GroupWire
 
 /// A body whose bytes differ from position to position, so misplaced bytes show.

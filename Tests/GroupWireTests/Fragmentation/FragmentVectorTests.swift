@@ -1,6 +1,7 @@
 import Foundation
 import GroupWireTestSupport
 import Testing
+
 @testable import GroupWire
 
 /// A vector from Spec/vectors/fragments: a frame vector plus what a reassembler does with

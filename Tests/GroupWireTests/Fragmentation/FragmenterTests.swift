@@ -1,4 +1,5 @@
 import Testing
+
 @testable import GroupWire
 
 @Suite struct FragmenterTests {
@@ -30,7 +31,8 @@ import Testing
     @Test func everyFragmentFitsTheFrameSizeAndRepeatsTheMessageHeader() throws {
         let body = patternedBody(count: 1_000)
         let frames = try decodedFrames(body, typeID: 300, messageID: 1 << 40, maxFrameSize: 64)
-        let layout = try #require(try Fragmenter(limits: Limits(maxFrameSize: 64)).layout(typeID: 300, messageID: 1 << 40, bodyCount: 1_000))
+        let layout = try #require(
+            try Fragmenter(limits: Limits(maxFrameSize: 64)).layout(typeID: 300, messageID: 1 << 40, bodyCount: 1_000))
         #expect(frames.count == layout.count)
         for (index, frame) in frames.enumerated() {
             let info = try #require(frame.fragment)
@@ -71,14 +73,18 @@ import Testing
 
     @Test func aBodyOverTheMessageLimitIsRefused() throws {
         let fragmenter = Fragmenter(limits: Limits(maxMessageSize: 1_000))
-        let error = try #require(throws: WireError.self) { try fragmenter.frames(typeID: 1, messageID: 1, body: patternedBody(count: 1_001)) }
+        let error = try #require(throws: WireError.self) {
+            try fragmenter.frames(typeID: 1, messageID: 1, body: patternedBody(count: 1_001))
+        }
         #expect(error.kind == .limitExceeded)
         #expect(error.context.contains("maxMessageSize 1000"))
     }
 
     @Test func aBodyNeedingTooManyFragmentsIsRefused() throws {
         let fragmenter = Fragmenter(limits: Limits(maxFrameSize: 64, maxFragmentCount: 4))
-        let error = try #require(throws: WireError.self) { try fragmenter.frames(typeID: 1, messageID: 1, body: patternedBody(count: 1_000)) }
+        let error = try #require(throws: WireError.self) {
+            try fragmenter.frames(typeID: 1, messageID: 1, body: patternedBody(count: 1_000))
+        }
         #expect(error.kind == .limitExceeded)
         #expect(error.context.contains("maxFragmentCount 4"))
     }
@@ -86,7 +92,9 @@ import Testing
     @Test func aFrameSizeTooSmallForAnyFragmentBodyIsRefused() throws {
         // 14 bytes: prelude 3, kind 1, type id 1, five fragment varints 5, checksum 4.
         let fragmenter = Fragmenter(limits: Limits(maxFrameSize: 14))
-        let error = try #require(throws: WireError.self) { try fragmenter.frames(typeID: 1, messageID: 1, body: patternedBody(count: 100)) }
+        let error = try #require(throws: WireError.self) {
+            try fragmenter.frames(typeID: 1, messageID: 1, body: patternedBody(count: 100))
+        }
         #expect(error.kind == .frameTooLarge)
     }
 

@@ -1,6 +1,7 @@
-import Testing
-@testable import GroupWire
 import GroupWireTesting
+import Testing
+
+@testable import GroupWire
 
 @Suite struct ReassemblerPropertyTests {
     /// A fragment frame with small random fields, so that edge cases (count 0 or 1, index at
@@ -31,7 +32,8 @@ import GroupWireTesting
             if step % 50 == 0, let next = pending.indices.first(where: { !pending[$0].isEmpty }) {
                 result = reassembler.receive(pending[next].removeFirst(), from: "carol")
             } else {
-                result = reassembler.receive(randomFragment(using: &random), from: "mallory-\(Int.random(in: 0..<4, using: &random))")
+                result = reassembler.receive(
+                    randomFragment(using: &random), from: "mallory-\(Int.random(in: 0..<4, using: &random))")
             }
             if let message = result.message, message.kind == .data, message.fragment == nil, message.typeID == 7 {
                 delivered.append(message.body)

@@ -1,11 +1,14 @@
 import Testing
+
 @testable import GroupWire
 
 @Suite struct ReassemblerTests {
     typealias Events = [DropEvent<String>]
 
     /// Feeds `frames` from `sender`, returning the completed messages and every drop.
-    private func feed(_ frames: [Frame], from sender: String = "alice", into reassembler: inout Reassembler<String>) -> ([Frame], Events) {
+    private func feed(_ frames: [Frame], from sender: String = "alice", into reassembler: inout Reassembler<String>) -> (
+        [Frame], Events
+    ) {
         var messages: [Frame] = []
         var drops: Events = []
         for frame in frames {
@@ -114,20 +117,26 @@ import Testing
 
     @Test func anIndexOutOfRangeIsRejected() {
         var reassembler = Reassembler<String>()
-        let frame = Frame(kind: .fragment, typeID: 7,
-                          fragment: FragmentInfo(messageID: 5, index: 4, count: 4, totalLength: 40, offset: 40), body: [])
+        let frame = Frame(
+            kind: .fragment, typeID: 7,
+            fragment: FragmentInfo(messageID: 5, index: 4, count: 4, totalLength: 40, offset: 40), body: [])
         let result = reassembler.receive(frame, from: "mallory")
         #expect(result.message == nil)
-        #expect(result.drops == [DropEvent(reason: .invalidFragment, sender: "mallory", messageID: 5, fragmentsReceived: 0,
-                                           detail: result.drops.first?.detail ?? "")])
+        #expect(
+            result.drops == [
+                DropEvent(
+                    reason: .invalidFragment, sender: "mallory", messageID: 5, fragmentsReceived: 0,
+                    detail: result.drops.first?.detail ?? "")
+            ])
     }
 
     @Test func aTotalLengthThatLiesIsRejected() {
         // Claims a 16 MiB message in 2 fragments of 10 bytes.
         var reassembler = Reassembler<String>()
-        let frame = Frame(kind: .fragment, typeID: 7,
-                          fragment: FragmentInfo(messageID: 5, index: 0, count: 2, totalLength: 16 << 20, offset: 0),
-                          body: [UInt8](repeating: 1, count: 10))
+        let frame = Frame(
+            kind: .fragment, typeID: 7,
+            fragment: FragmentInfo(messageID: 5, index: 0, count: 2, totalLength: 16 << 20, offset: 0),
+            body: [UInt8](repeating: 1, count: 10))
         let result = reassembler.receive(frame, from: "mallory")
         #expect(result.drops.map(\.reason) == [.invalidFragment])
         #expect(reassembler.metrics.peakAccountedBytes == 0)
@@ -135,8 +144,9 @@ import Testing
 
     @Test func aFragmentHeaderOnADataFrameIsRejected() {
         var reassembler = Reassembler<String>()
-        let frame = Frame(kind: .data, typeID: 7, fragment: FragmentInfo(messageID: 5, index: 0, count: 2, totalLength: 4, offset: 0),
-                          body: [1, 2])
+        let frame = Frame(
+            kind: .data, typeID: 7, fragment: FragmentInfo(messageID: 5, index: 0, count: 2, totalLength: 4, offset: 0),
+            body: [1, 2])
         #expect(reassembler.receive(frame, from: "mallory").drops.map(\.reason) == [.invalidFragment])
     }
 
@@ -208,7 +218,8 @@ import Testing
 
     @Test func aPartialMessageTimesOutAndLaterFragmentsOfItAreIgnored() throws {
         let clock = ManualClock()
-        var reassembler = Reassembler<String>(reassemblyLimits: ReassemblyLimits(timeout: .seconds(5)), clock: clock.reassemblyClock)
+        var reassembler = Reassembler<String>(
+            reassemblyLimits: ReassemblyLimits(timeout: .seconds(5)), clock: clock.reassemblyClock)
         let frames = try decodedFrames(patternedBody(count: 200))
         _ = feed(Array(frames.prefix(3)), into: &reassembler)
         clock.advance(by: .seconds(4))
@@ -225,14 +236,16 @@ import Testing
 
     @Test func aFloodOfFirstFragmentsStaysWithinTheBudgetAndTheSenderLimit() throws {
         let budget = 8 << 20
-        var reassembler = Reassembler<String>(reassemblyLimits: ReassemblyLimits(maxPartialMessagesPerSender: 8, byteBudget: budget))
+        var reassembler = Reassembler<String>(
+            reassemblyLimits: ReassemblyLimits(maxPartialMessagesPerSender: 8, byteBudget: budget))
         // Each first fragment claims a 16 MiB message (4_096 fragments of 4_096 bytes).
         let chunk = [UInt8](repeating: 0xAB, count: 4_096)
         var drops = 0
         for id in 0..<2_000 {
-            let frame = Frame(kind: .fragment, typeID: 1,
-                              fragment: FragmentInfo(messageID: UInt64(id), index: 0, count: 4_096, totalLength: 16 << 20, offset: 0),
-                              body: chunk)
+            let frame = Frame(
+                kind: .fragment, typeID: 1,
+                fragment: FragmentInfo(messageID: UInt64(id), index: 0, count: 4_096, totalLength: 16 << 20, offset: 0),
+                body: chunk)
             drops += reassembler.receive(frame, from: "mallory-\(id % 50)").drops.count
             #expect(reassembler.accountedBytes <= budget)
         }
@@ -242,9 +255,10 @@ import Testing
 
         // Smaller claims (1 MiB each) are admitted but evicted oldest first.
         for id in 0..<2_000 {
-            let frame = Frame(kind: .fragment, typeID: 1,
-                              fragment: FragmentInfo(messageID: UInt64(10_000 + id), index: 0, count: 256, totalLength: 1 << 20, offset: 0),
-                              body: chunk)
+            let frame = Frame(
+                kind: .fragment, typeID: 1,
+                fragment: FragmentInfo(messageID: UInt64(10_000 + id), index: 0, count: 256, totalLength: 1 << 20, offset: 0),
+                body: chunk)
             _ = reassembler.receive(frame, from: "mallory-\(id % 50)")
             #expect(reassembler.accountedBytes <= budget)
         }
@@ -261,8 +275,9 @@ import Testing
     @Test func aFloodOfTinyMessagesFromOneSenderIsCappedBySenderLimit() {
         var reassembler = Reassembler<String>(reassemblyLimits: ReassemblyLimits(maxPartialMessagesPerSender: 4))
         for id in 0..<10_000 {
-            let frame = Frame(kind: .fragment, typeID: 1,
-                              fragment: FragmentInfo(messageID: UInt64(id), index: 0, count: 2, totalLength: 2, offset: 0), body: [9])
+            let frame = Frame(
+                kind: .fragment, typeID: 1,
+                fragment: FragmentInfo(messageID: UInt64(id), index: 0, count: 2, totalLength: 2, offset: 0), body: [9])
             _ = reassembler.receive(frame, from: "mallory")
         }
         #expect(reassembler.partialMessageCount == 4)

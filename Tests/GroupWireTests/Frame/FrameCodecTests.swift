@@ -1,4 +1,5 @@
 import Testing
+
 @testable import GroupWire
 
 @Suite struct FrameCodecTests {
@@ -46,11 +47,14 @@ import Testing
         #expect(throws: WireError.self) { _ = try encoder.encode(Frame(kind: FrameKind(rawValue: 3), typeID: 1, body: [])) }
         #expect(throws: WireError.self) { _ = try encoder.encode(Frame(kind: .fragment, typeID: 1, body: [])) }
         #expect(throws: WireError.self) {
-            _ = try encoder.encode(Frame(typeID: 1, fragment: FragmentInfo(messageID: 1, index: 0, count: 2, totalLength: 4, offset: 0), body: []))
+            _ = try encoder.encode(
+                Frame(typeID: 1, fragment: FragmentInfo(messageID: 1, index: 0, count: 2, totalLength: 4, offset: 0), body: []))
         }
         #expect(throws: WireError.self) {
-            _ = try encoder.encode(Frame(kind: .fragment, typeID: 1,
-                                         fragment: FragmentInfo(messageID: 1, index: 0, count: 2, totalLength: 2, offset: 0), body: [1, 2, 3]))
+            _ = try encoder.encode(
+                Frame(
+                    kind: .fragment, typeID: 1,
+                    fragment: FragmentInfo(messageID: 1, index: 0, count: 2, totalLength: 2, offset: 0), body: [1, 2, 3]))
         }
     }
 

@@ -1,6 +1,7 @@
-import Testing
-@testable import GroupWire
 import GroupWireTesting
+import Testing
+
+@testable import GroupWire
 
 @Suite struct FrameStreamReaderTests {
     /// A stream of good frames with every kind of bad run between them.
@@ -10,7 +11,9 @@ import GroupWireTesting
             Frame(typeID: 1, body: Array("first".utf8)),
             Frame(kind: .control, typeID: 2, body: []),
             Frame(typeID: 3, body: [UInt8](repeating: 0x5A, count: 300)),
-            Frame(kind: .fragment, typeID: 4, fragment: FragmentInfo(messageID: 9, index: 1, count: 2, totalLength: 10, offset: 5), body: [1, 2, 3, 4, 5]),
+            Frame(
+                kind: .fragment, typeID: 4, fragment: FragmentInfo(messageID: 9, index: 1, count: 2, totalLength: 10, offset: 5),
+                body: [1, 2, 3, 4, 5]),
             Frame(typeID: 5, compression: CompressionInfo(contentSize: 99), body: [0x28, 0xB5]),
         ]
         var corrupted = try encoder.encode(Frame(typeID: 8, body: [1, 2, 3]))
@@ -18,7 +21,8 @@ import GroupWireTesting
         var version2 = try encoder.encode(Frame(typeID: 8, body: [4]))
         version2[1] = 2
         let crc = CRC32C.checksum(version2, range: 0..<(version2.count - 4))
-        version2.replaceSubrange((version2.count - 4)..., with: [UInt8(crc & 0xFF), UInt8(crc >> 8 & 0xFF), UInt8(crc >> 16 & 0xFF), UInt8(crc >> 24)])
+        version2.replaceSubrange(
+            (version2.count - 4)..., with: [UInt8(crc & 0xFF), UInt8(crc >> 8 & 0xFF), UInt8(crc >> 16 & 0xFF), UInt8(crc >> 24)])
         var stream: [UInt8] = [0x00, 0x11, 0x22]  // garbage before the first frame
         stream += try encoder.encode(frames[0])
         stream += corrupted

@@ -1,6 +1,7 @@
-import Testing
-@testable import GroupWire
 import GroupWireTesting
+import Testing
+
+@testable import GroupWire
 
 /// A length that its checksum has not confirmed is never used to skip: junk in front of a
 /// valid frame, a damaged frame, or a candidate cut off by the end of the stream never
@@ -81,8 +82,9 @@ import GroupWireTesting
                 // Bodies often hold magic bytes, so candidates start inside frames too.
                 Bool.random(using: &random) ? 0xC7 : UInt8.random(in: 0...255, using: &random)
             }
-            return Frame(kind: Bool.random(using: &random) ? .data : .control,
-                         typeID: UInt64.random(in: 1...300, using: &random), body: body)
+            return Frame(
+                kind: Bool.random(using: &random) ? .data : .control,
+                typeID: UInt64.random(in: 1...300, using: &random), body: body)
         }
         for _ in 0..<40 {
             switch Int.random(in: 0..<6, using: &random) {

@@ -1,6 +1,7 @@
 import Foundation
 import GroupWireTestSupport
 import Testing
+
 @testable import GroupWire
 
 /// One test vector from Spec/vectors/frames (written by Spec/vectors/generate.py, an
@@ -58,7 +59,8 @@ struct FrameVector: Decodable, CustomTestStringConvertible {
 
     /// Whether the vector file at `url` is one of a frame (not in a folder of other vectors).
     static func isFrameFile(_ url: URL) -> Bool {
-        !["streams", "payloads", "timestamps", "session", "delivery", "hello", "relay"].contains(url.deletingLastPathComponent().lastPathComponent)
+        !["streams", "payloads", "timestamps", "session", "delivery", "hello", "relay"].contains(
+            url.deletingLastPathComponent().lastPathComponent)
     }
 
     /// The frame these fields describe.
@@ -72,7 +74,8 @@ struct FrameVector: Decodable, CustomTestStringConvertible {
                 CompressionInfo(codec: $0.codec, dictionaryID: $0.dictionaryID, contentSize: $0.contentSize)
             },
             fragment: fields.fragment.map {
-                FragmentInfo(messageID: $0.messageID, index: $0.index, count: $0.count, totalLength: $0.totalLength, offset: $0.offset)
+                FragmentInfo(
+                    messageID: $0.messageID, index: $0.index, count: $0.count, totalLength: $0.totalLength, offset: $0.offset)
             },
             session: fields.session,
             delivery: fields.delivery.map { DeliveryHeader(stream: $0.stream, sequence: $0.sequence) },

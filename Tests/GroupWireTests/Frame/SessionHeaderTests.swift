@@ -1,4 +1,5 @@
 import Testing
+
 @testable import GroupWire
 
 /// The session header (flag 0x20, Spec/FORMAT.md "Sessions"): written and read on every
@@ -8,17 +9,22 @@ import Testing
         let frames = [
             Frame(kind: .data, typeID: 1, session: 7, body: [1, 2, 3]),
             Frame(kind: .control, typeID: 3, session: 1, body: []),
-            Frame(kind: .data, typeID: 2, compression: CompressionInfo(codec: 1, dictionaryID: 0, contentSize: 9),
-                  session: .max, body: [0x28, 0xB5, 0x2F, 0xFD]),
-            Frame(kind: .fragment, typeID: 2, fragment: FragmentInfo(messageID: 5, index: 0, count: 2, totalLength: 4, offset: 0),
-                  session: 300, body: [0, 1]),
+            Frame(
+                kind: .data, typeID: 2, compression: CompressionInfo(codec: 1, dictionaryID: 0, contentSize: 9),
+                session: .max, body: [0x28, 0xB5, 0x2F, 0xFD]),
+            Frame(
+                kind: .fragment, typeID: 2, fragment: FragmentInfo(messageID: 5, index: 0, count: 2, totalLength: 4, offset: 0),
+                session: 300, body: [0, 1]),
         ]
         for frame in frames {
             let bytes = try FrameEncoder().encode(frame)
             #expect(bytes[3] & 0x20 == 0x20)
             #expect(try FrameDecoder().decode(bytes) == frame)
-            #expect(bytes.count == FrameEncoder.frameSize(typeID: frame.typeID, compression: frame.compression,
-                                                          fragment: frame.fragment, session: frame.session, bodyCount: frame.body.count))
+            #expect(
+                bytes.count
+                    == FrameEncoder.frameSize(
+                        typeID: frame.typeID, compression: frame.compression,
+                        fragment: frame.fragment, session: frame.session, bodyCount: frame.body.count))
             let (header, range) = try FrameDecoder().decodeBorrowingBody(bytes)
             #expect(header.session == frame.session)
             #expect(Array(bytes[range]) == frame.body)

@@ -1,6 +1,7 @@
-import GroupWireTestSupport
 import Foundation
+import GroupWireTestSupport
 import Testing
+
 @testable import GroupWire
 
 /// One stream vector from Spec/vectors/streams (written by Spec/vectors/generate_streams.py
@@ -33,8 +34,11 @@ struct StreamVector: Decodable, CustomTestStringConvertible {
         #expect(files.count >= 10)
         #expect(vectors.count == files.count)
         let kinds = Set(vectors.flatMap { $0.events.compactMap(\.error?.kind) })
-        #expect(kinds.isSuperset(of: ["badMagic", "checksumMismatch", "truncated", "frameTooSmall", "frameTooLarge",
-                                      "malformedVarint", "unsupportedVersion", "unknownKind", "invalidFragment"]))
+        #expect(
+            kinds.isSuperset(of: [
+                "badMagic", "checksumMismatch", "truncated", "frameTooSmall", "frameTooLarge",
+                "malformedVarint", "unsupportedVersion", "unknownKind", "invalidFragment",
+            ]))
     }
 
     @Test(arguments: try StreamVector.all())

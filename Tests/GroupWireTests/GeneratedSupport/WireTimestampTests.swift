@@ -1,8 +1,8 @@
-import GroupWireTestSupport
 import Foundation
 import GroupWire
-import Testing
+import GroupWireTestSupport
 import GroupWireTesting
+import Testing
 
 /// A vector from Spec/vectors/timestamps, written by generate_timestamps.py.
 struct TimestampVector: Decodable, CustomTestStringConvertible {
@@ -51,7 +51,8 @@ struct TimestampVector: Decodable, CustomTestStringConvertible {
         }
         if vector.directions.contains("decode") {
             let decoded = _WireTimestamp.date(nanoseconds: vector.nanoseconds)
-            #expect(decoded.timeIntervalSinceReferenceDate.bitPattern
+            #expect(
+                decoded.timeIntervalSinceReferenceDate.bitPattern
                     == date.timeIntervalSinceReferenceDate.bitPattern)
         }
     }
@@ -95,8 +96,10 @@ struct TimestampVector: Decodable, CustomTestStringConvertible {
         // Double(String) rounds a decimal correctly, an oracle independent of the code
         // under test: "S.nnnnnnnnn" seconds since 2001 is exactly the Timestamp.
         var generator = SeededRandom(seed: 0x0DEC)
-        var values: [Int64] = [.max, .min, 0, 978_307_200_000_000_000, 978_307_200_000_000_001,
-                               978_307_199_999_999_999, 1 << 53, -(1 << 53)]
+        var values: [Int64] = [
+            .max, .min, 0, 978_307_200_000_000_000, 978_307_200_000_000_001,
+            978_307_199_999_999_999, 1 << 53, -(1 << 53),
+        ]
         for _ in 0..<100_000 { values.append(Int64(bitPattern: generator.next())) }
         for _ in 0..<100_000 {
             // Near 2001, where a Double is finer than a nanosecond.
@@ -117,7 +120,8 @@ struct TimestampVector: Decodable, CustomTestStringConvertible {
         var generator = SeededRandom(seed: 0x2001)
         for _ in 0..<100_000 {
             // Within 2^23 s of 2001, where a Double is finer than a nanosecond.
-            let nanoseconds = 978_307_200_000_000_000 + Int64.random(in: -8_388_607_999_999_999...8_388_607_999_999_999, using: &generator)
+            let nanoseconds =
+                978_307_200_000_000_000 + Int64.random(in: -8_388_607_999_999_999...8_388_607_999_999_999, using: &generator)
             let date = _WireTimestamp.date(nanoseconds: nanoseconds)
             #expect(_WireTimestamp.nanoseconds(from: date) == nanoseconds)
         }
@@ -144,7 +148,9 @@ struct TimestampVector: Decodable, CustomTestStringConvertible {
         #expect(_WireTimestamp.nanoseconds(from: date) == 1_700_000_000_123_456_836)
         #expect(_WireTimestamp.date(nanoseconds: 1_700_000_000_123_456_836) == date)
         // Near 2001 the Double is finer than a nanosecond, and every count survives.
-        #expect(_WireTimestamp.nanoseconds(from: _WireTimestamp.date(nanoseconds: 978_307_200_000_000_001)) == 978_307_200_000_000_001)
+        #expect(
+            _WireTimestamp.nanoseconds(from: _WireTimestamp.date(nanoseconds: 978_307_200_000_000_001)) == 978_307_200_000_000_001
+        )
     }
 
     @Test func theEndsClampAndNaNIsZero() {

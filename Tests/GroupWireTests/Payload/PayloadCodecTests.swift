@@ -1,6 +1,7 @@
 import Foundation
 import GroupWireTestSupport
 import Testing
+
 @testable import GroupWire
 
 /// A hand-written message in the shape generated code takes, to exercise the payload
@@ -80,7 +81,8 @@ private struct UpsertStroke: WireMessage, Equatable {
 
     @Test func theFormatDocumentsExampleBytesAreWhatTheWriterProduces() throws {
         let message = UpsertStroke(id: Self.id, color: 2, point: PayloadPoint(x: 12.5, y: -3.25))
-        let expected = try Hex.bytes("0a106f1c2a9e4b7d4e0f8a3b5c6d7e8f9a0b" + "1002" + "1a12" + "090000000000002940" + "110000000000000ac0")
+        let expected = try Hex.bytes(
+            "0a106f1c2a9e4b7d4e0f8a3b5c6d7e8f9a0b" + "1002" + "1a12" + "090000000000002940" + "110000000000000ac0")
         #expect(message.wirePayload() == expected)
         #expect(try UpsertStroke(wirePayload: message.wirePayload()) == message)
     }

@@ -38,8 +38,10 @@ import Testing
     }
 
     @Test func malformedJSONThrowsNamingTheFileAndTheProblem() throws {
-        let folder = try Self.folder(["broken.json": #"{"name": "a", "hex": "#, "short.json": #"{"name": "a"}"#,
-                                      "typed.json": #"{"name": "a", "hex": 7}"#])
+        let folder = try Self.folder([
+            "broken.json": #"{"name": "a", "hex": "#, "short.json": #"{"name": "a"}"#,
+            "typed.json": #"{"name": "a", "hex": 7}"#,
+        ])
         defer { try? FileManager.default.removeItem(at: folder) }
         let broken = #expect(throws: VectorError.self) {
             try Vectors.load(Sample.self, from: folder.appendingPathComponent("broken.json"))

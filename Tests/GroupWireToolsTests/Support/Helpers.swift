@@ -1,21 +1,25 @@
 import Foundation
 import GroupWire
 import GroupWireDynamic
+import GroupWireJSON
 import GroupWireSpec
 import GroupWireTools
 import Testing
-import GroupWireJSON
 
 /// The example specs, compiled from disk.
 enum Examples {
     static func draw() throws -> SpecSet {
-        try SpecCompiler().compile(entry: CLIRunner.root.appendingPathComponent("Spec/Examples/DrawTogether.gwspec").path,
-                                   loader: FileSpecLoader()).checkedSpec()
+        try SpecCompiler().compile(
+            entry: CLIRunner.root.appendingPathComponent("Spec/Examples/DrawTogether.gwspec").path,
+            loader: FileSpecLoader()
+        ).checkedSpec()
     }
 
     static func watch() throws -> SpecSet {
-        try SpecCompiler().compile(entry: CLIRunner.root.appendingPathComponent("Spec/Examples/WatchTogether.gwspec").path,
-                                   loader: FileSpecLoader()).checkedSpec()
+        try SpecCompiler().compile(
+            entry: CLIRunner.root.appendingPathComponent("Spec/Examples/WatchTogether.gwspec").path,
+            loader: FileSpecLoader()
+        ).checkedSpec()
     }
 
     /// 300 variations of Spec/Examples/Samples/PlaybackState.json (position and title

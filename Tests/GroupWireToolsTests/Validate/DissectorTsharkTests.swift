@@ -19,16 +19,19 @@ let tsharkPath = ["/usr/bin/tshark", "/usr/local/bin/tshark", "/opt/homebrew/bin
 /// compared field by field with what `groupwire inspect` decodes from the same capture.
 @Suite(.enabled(if: tsharkPath != nil, "tshark is not installed (make setup installs it)"), .heavy)
 struct DissectorTsharkTests {
-    static let tshark = tsharkPath
+    static let tshark = tsharkPath ?? "tshark"  // the suite runs only when tsharkPath is set
     static let v3 = "Spec/Examples/Versions/DrawTogether-v3.gwspec"
     static let v1 = "Spec/Examples/DrawTogether.gwspec"
 
     /// `tshark -X lua_script:LUA -r CAPTURE -T fields -e …`, one row of fields per packet.
     static func fields(_ lua: String, _ capture: String, _ names: [String], extra: [String] = []) throws -> [[String]] {
-        var arguments = ["-X", "lua_script:\(lua)", "-r", capture, "-T", "fields", "-E", "separator=/t", "-E", "occurrence=a", "-E", "aggregator=;"]
+        var arguments = [
+            "-X", "lua_script:\(lua)", "-r", capture, "-T", "fields", "-E", "separator=/t", "-E", "occurrence=a", "-E",
+            "aggregator=;",
+        ]
         arguments += extra
         for name in names { arguments += ["-e", name] }
-        let run = try ChildProcess.run(URL(fileURLWithPath: tshark!), arguments, timeLimit: .seconds(120))
+        let run = try ChildProcess.run(URL(fileURLWithPath: tshark), arguments, timeLimit: .seconds(120))
         #expect(run.status == 0, "\(run.errors)")
         #expect(!run.errors.contains("Lua"), "\(run.errors)")
         return run.outputText.split(separator: "\n", omittingEmptySubsequences: false).dropLast().map {
@@ -53,14 +56,20 @@ struct DissectorTsharkTests {
         let colors: [StrokeColor] = [.red, .blue, .green, .black]
         var time: UInt64 = 1_764_000_100_000_000_000
         for index in 0..<12 {
-            let stroke = UpsertStroke(id: UUID(uuidString: String(format: "00000000-0000-4000-8000-%012d", index))!, color: colors[index % 4],
-                                      point: Point(x: Double(index) * 1.5 - 4, y: -Double(index) / 4))
-            let delivery = index % 3 == 0 ? DeliveryHeader(incarnation: 9, isReliable: true, sequence: UInt64(index / 3 + 1)) : nil
-            let frame = try FrameEncoder().encode(Frame(kind: .data, typeID: UInt64(UpsertStroke.wireTypeID), session: index > 5 ? 77 : nil,
-                                                        delivery: delivery, body: stroke.wirePayload()))
+            let stroke = UpsertStroke(
+                id: UUID(uuidString: String(format: "00000000-0000-4000-8000-%012d", index))!, color: colors[index % 4],
+                point: Point(x: Double(index) * 1.5 - 4, y: -Double(index) / 4))
+            let delivery =
+                index % 3 == 0 ? DeliveryHeader(incarnation: 9, isReliable: true, sequence: UInt64(index / 3 + 1)) : nil
+            let frame = try FrameEncoder().encode(
+                Frame(
+                    kind: .data, typeID: UInt64(UpsertStroke.wireTypeID), session: index > 5 ? 77 : nil,
+                    delivery: delivery, body: stroke.wirePayload()))
             time += 1_000_000
-            records.append(CaptureRecord(timestamp: time, direction: .received, sessionID: index > 5 ? 77 : nil, local: ben, peer: ana,
-                                         room: "canvas", frame: frame))
+            records.append(
+                CaptureRecord(
+                    timestamp: time, direction: .received, sessionID: index > 5 ? 77 : nil, local: ben, peer: ana,
+                    room: "canvas", frame: frame))
         }
         // A compressed snapshot in fragments: shown raw by the dissector, decoded by inspect.
         var random = UInt64(7)
@@ -69,8 +78,9 @@ struct DissectorTsharkTests {
             return Double(random >> 40) / 1024
         }
         let strokes = (0..<30).map { index in
-            Stroke(id: UUID(uuidString: String(format: "00000000-0000-4000-8000-%012d", 100 + index))!, color: .blue,
-                   points: (0..<100).map { _ in Point(x: next(), y: next()) })
+            Stroke(
+                id: UUID(uuidString: String(format: "00000000-0000-4000-8000-%012d", 100 + index))!, color: .blue,
+                points: (0..<100).map { _ in Point(x: next(), y: next()) })
         }
         let snapshot = CanvasSnapshot(strokes: strokes, pointCount: 3_000)
         let fragments = try SendPipeline(codec: try PayloadCompressor()).frames(
@@ -85,14 +95,18 @@ struct DissectorTsharkTests {
         try Data(CaptureWriter.pcapng(records)).write(to: URL(fileURLWithPath: capture))
         let lua = try Self.dissector([Self.v3, Self.v1], in: folder)
 
-        let rows = try Self.fields(lua, capture, [
-            "frame.number", "groupwire_capture.direction", "groupwire_capture.room", "groupwire.type", "groupwire.control",
-            "groupwire.session", "groupwire.delivery.sequence", "groupwire.fragment.index", "groupwire.fragment.count",
-            "groupwire.compression.content_size", "groupwire.UpsertStroke.id", "groupwire.UpsertStroke.color", "groupwire.Point.x",
-            "groupwire.Point.y", "groupwire.crc32c",
-        ])
+        let rows = try Self.fields(
+            lua, capture,
+            [
+                "frame.number", "groupwire_capture.direction", "groupwire_capture.room", "groupwire.type", "groupwire.control",
+                "groupwire.session", "groupwire.delivery.sequence", "groupwire.fragment.index", "groupwire.fragment.count",
+                "groupwire.compression.content_size", "groupwire.UpsertStroke.id", "groupwire.UpsertStroke.color",
+                "groupwire.Point.x",
+                "groupwire.Point.y", "groupwire.crc32c",
+            ])
         #expect(rows.count == records.count)
-        var tool = InspectMessagesTool(path: capture, specPaths: [Self.v3, Self.v1].map { RepositoryPaths.root.appendingPathComponent($0).path })
+        var tool = InspectMessagesTool(
+            path: capture, specPaths: [Self.v3, Self.v1].map { RepositoryPaths.root.appendingPathComponent($0).path })
         tool.types = ["UpsertStroke"]
         let inspected = tool.run()
         #expect(inspected.status == .ok, "\(inspected.messages)")
@@ -106,7 +120,8 @@ struct DissectorTsharkTests {
             #expect(row[1] == "\(record.direction.rawValue)" && row[2] == record.room)
             #expect(row[5] == (frame.session.map { "\($0)" } ?? ""), "frame \(index + 1) session")
             #expect(row[6] == (frame.delivery.map { "\($0.sequence)" } ?? ""), "frame \(index + 1) sequence")
-            #expect(row[7] == (frame.fragment.map { "\($0.index)" } ?? "") && row[8] == (frame.fragment.map { "\($0.count)" } ?? ""))
+            #expect(
+                row[7] == (frame.fragment.map { "\($0.index)" } ?? "") && row[8] == (frame.fragment.map { "\($0.count)" } ?? ""))
             #expect(row[9] == (frame.compression.map { "\($0.contentSize)" } ?? ""))
             #expect(row[14] == String(format: "0x%08x", FrameHeaderFields(frameBytes: record.frame[...])!.crc32c))
             switch frame.kind {
@@ -117,8 +132,12 @@ struct DissectorTsharkTests {
             default:
                 #expect(row[3] == "UpsertStroke")
                 // The same message as inspect decoded it, field by field.
-                guard let match = messages.first(where: { if case .object(let o) = $0 { return o["frame"] == .number(JSONNumber(Int64(index + 1))) }; return false }),
-                    case .object(let object) = match, case .object(let value)? = object["value"], case .string(let color)? = value["color"],
+                guard
+                    let match = messages.first(where: {
+                        if case .object(let o) = $0 { return o["frame"] == .number(JSONNumber(Int64(index + 1))) }; return false
+                    }),
+                    case .object(let object) = match, case .object(let value)? = object["value"],
+                    case .string(let color)? = value["color"],
                     case .string(let id)? = value["id"], case .object(let point)? = value["point"]
                 else {
                     Issue.record("inspect has no stroke at frame \(index + 1)")
@@ -153,12 +172,18 @@ struct DissectorTsharkTests {
         let payload = try DynamicCodec(spec: spec).encode(value, as: "Awkward")
         let frame = try FrameEncoder().encode(Frame(kind: .data, typeID: 77, body: payload))
         let capture = folder.appendingPathComponent("k.pcapng").path
-        try Data(CaptureWriter.pcapng([CaptureRecord(timestamp: 0, direction: .sent, local: ValidateToolTests.ana, peer: nil, frame: frame)]))
-            .write(to: URL(fileURLWithPath: capture))
+        try Data(
+            CaptureWriter.pcapng([
+                CaptureRecord(timestamp: 0, direction: .sent, local: ValidateToolTests.ana, peer: nil, frame: frame)
+            ])
+        )
+        .write(to: URL(fileURLWithPath: capture))
         let lua = try Self.dissector(["Tests/Specs/KitchenSink.gwspec"], in: folder)
         let names = [
-            "groupwire.type", "groupwire.Awkward.class", "groupwire.Awkward.renamed", "groupwire.Arrays.ints", "groupwire.Arrays.doubles",
-            "groupwire.Arrays.texts", "groupwire.Arrays.moods", "groupwire.Arrays.ids", "groupwire.Scalars.i32", "groupwire.Scalars.text",
+            "groupwire.type", "groupwire.Awkward.class", "groupwire.Awkward.renamed", "groupwire.Arrays.ints",
+            "groupwire.Arrays.doubles",
+            "groupwire.Arrays.texts", "groupwire.Arrays.moods", "groupwire.Arrays.ids", "groupwire.Scalars.i32",
+            "groupwire.Scalars.text",
             "groupwire.Maps.byName.key", "groupwire.Maps.byName.value", "groupwire.Choice.text", "groupwire.Choice.number",
             "groupwire.Optionals.at", "groupwire.unknown_field", "groupwire.problem",
         ]

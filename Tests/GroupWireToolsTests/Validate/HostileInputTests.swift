@@ -15,11 +15,13 @@ import Testing
 
     /// A Simple Packet Block whose block length is 12, under its 16-byte minimum (it trapped:
     /// `min(original, length - 16)` went negative).
-    static let simpleBlockOf12 = "0a0d0d0a1c0000004d3c2b1a01000000ffffffffffffffff1c0000000100000020000000930000000000000009000100"
+    static let simpleBlockOf12 =
+        "0a0d0d0a1c0000004d3c2b1a01000000ffffffffffffffff1c0000000100000020000000930000000000000009000100"
         + "090000000000000020000000030000000c0000000c000000"
     /// A packet at whole seconds near the top of the range under a binary if_tsresol (2^-29):
     /// adding the fraction to the seconds overflowed.
-    static let binaryResolutionAtTheTop = "0a0d0d0a1c0000004d3c2b1a01000000ffffffffffffffff1c000000010000002000000093000000000000000900"
+    static let binaryResolutionAtTheTop =
+        "0a0d0d0a1c0000004d3c2b1a01000000ffffffffffffffff1c000000010000002000000093000000000000000900"
         + "01009d0000000000000020000000060000002000000000000000415f708999999939000000000000000020000000"
 
     static func runTools(on bytes: [UInt8], name: String) throws -> [(tool: String, run: ChildProcess.Run)] {
@@ -35,7 +37,10 @@ import Testing
     }
 
     @Test(arguments: [
-        ("simple-block-12.pcapng", simpleBlockOf12, "byte 64: a simple packet block of 12 bytes is shorter than its 16-byte minimum"),
+        (
+            "simple-block-12.pcapng", simpleBlockOf12,
+            "byte 64: a simple packet block of 12 bytes is shorter than its 16-byte minimum"
+        ),
         ("binary-tsresol.pcapng", binaryResolutionAtTheTop, "88: packet 1: bad pseudo-header"),
     ])
     func aCrashingCaptureIsACaptureProblemWithItsOffsetInEveryTool(name: String, hex: String, expected: String) throws {
@@ -54,8 +59,9 @@ import Testing
 
     @Test func anInterfaceOptionRunningPastItsBlockIsNamedWithItsOffset() throws {
         // if_tsresol claiming 9 bytes in an interface block that ends right after the option header.
-        let capture = try Hex.bytes("0a0d0d0a1c0000004d3c2b1a01000000ffffffffffffffff1c000000"
-            + "01000000180000009300000000000000" + "09000900" + "18000000")
+        let capture = try Hex.bytes(
+            "0a0d0d0a1c0000004d3c2b1a01000000ffffffffffffffff1c000000"
+                + "01000000180000009300000000000000" + "09000900" + "18000000")
         var reader = CapturePacketReader(format: .pcapng, path: "c.pcapng")
         reader.append(capture)
         reader.finish()
@@ -89,13 +95,16 @@ import Testing
     /// computed from what it holds; it walked (and filtered) every missing sequence before.
     @Test func aSequenceJumpOfTwoToTheFortyIsReportedAtOnce() throws {
         var validator = CaptureValidator(specs: [try SpecLoading.load(Self.spec).spec])
-        let frame = try FrameEncoder().encode(Frame(kind: .data, typeID: 1, delivery: DeliveryHeader(stream: 3, sequence: 1 << 40), body: []))
+        let frame = try FrameEncoder().encode(
+            Frame(kind: .data, typeID: 1, delivery: DeliveryHeader(stream: 3, sequence: 1 << 40), body: []))
         let stream = FrameFileStream(bytes: frame, path: "jump.gw")
         var problems: [ValidationProblem] = []
         while let event = try stream.next() { problems += validator.check(event) }
         problems += validator.finish()
         let reasons = problems.map(\.reason)
-        #expect(reasons.contains { $0.contains("moved 4096 sequences past sequences 1-\((1 << 40) - 4096) without them") }, "\(reasons)")
+        #expect(
+            reasons.contains { $0.contains("moved 4096 sequences past sequences 1-\((1 << 40) - 4096) without them") },
+            "\(reasons)")
     }
 
     /// Unreliable frames at the very top of the sequence range: moving past the last one
@@ -105,7 +114,8 @@ import Testing
         var bytes: [UInt8] = []
         let top = UInt64.max
         for sequence in (top - 4_100)...top {
-            bytes += try FrameEncoder().encode(Frame(kind: .data, typeID: 1, delivery: DeliveryHeader(stream: 2, sequence: sequence), body: []))
+            bytes += try FrameEncoder().encode(
+                Frame(kind: .data, typeID: 1, delivery: DeliveryHeader(stream: 2, sequence: sequence), body: []))
         }
         let stream = FrameFileStream(bytes: bytes, path: "top.gw")
         var problems: [ValidationProblem] = []
@@ -147,13 +157,19 @@ import Testing
         let run = try CLIRunner.run(["validate", "--spec", demoSpec, junk])
         #expect(run.status == 1, "\(run.errors)")
         let lines = run.outputText.split(separator: "\n").map(String.init)
-        #expect(lines.first == "\(junk): error: frame 1, byte 0: badMagic: 1 byte before the next frame are not a frame (no magic byte 0xC7) [envelope]")
-        #expect(lines.contains("  4 messages decoded (1 compressed): CanvasSnapshot 2, PlaybackState 1, UpsertStroke 1"), "\(lines)")
+        #expect(
+            lines.first
+                == "\(junk): error: frame 1, byte 0: badMagic: 1 byte before the next frame are not a frame (no magic byte 0xC7) [envelope]"
+        )
+        #expect(
+            lines.contains("  4 messages decoded (1 compressed): CanvasSnapshot 2, PlaybackState 1, UpsertStroke 1"), "\(lines)")
         // Bytes in which no frame is found at all are still not a frame file (exit 2).
         let text = folder.appendingPathComponent("text.bin").path
         try Data([0x01, 0x02, 0x03] + Array(repeating: 0x41, count: 100)).write(to: URL(fileURLWithPath: text))
         let none = try CLIRunner.run(["validate", "--spec", demoSpec, text])
-        #expect(none.status == 2 && none.errors.contains("no frame found in 103 bytes: not a capture or frame file"), "\(none.errors)")
+        #expect(
+            none.status == 2 && none.errors.contains("no frame found in 103 bytes: not a capture or frame file"), "\(none.errors)"
+        )
     }
 
     /// Detection on a stream reads until the bytes decide the format: one text byte first
@@ -161,18 +177,24 @@ import Testing
     @Test func aStreamWhoseFirstReadLooksLikeTextIsDetectedAsTheSameBytesInAFile() throws {
         #expect(!FrameFileFormat.decides(prefix: Array("a".utf8)) && !FrameFileFormat.decides(prefix: [0x0A]))
         #expect(!FrameFileFormat.decides(prefix: [0x0A, 0x0D]), "the start of the pcapng magic waits for the rest")
-        #expect(FrameFileFormat.decides(prefix: [0xC7]) && FrameFileFormat.decides(prefix: [0x61, 0xC7, 0x01, 0x00, 0x05, 0x06, 0x07, 0x08]))
+        #expect(
+            FrameFileFormat.decides(prefix: [0xC7])
+                && FrameFileFormat.decides(prefix: [0x61, 0xC7, 0x01, 0x00, 0x05, 0x06, 0x07, 0x08]))
         let folder = try RepositoryPaths.temporaryDirectory(prefix: "groupwire-chunks")
         defer { try? FileManager.default.removeItem(at: folder) }
         let frames = try Self.demoFrames(in: folder)
         let demoSpec = RepositoryPaths.path("Spec/Examples/Demo.gwspec")
         let binary = try #require(CLIRunner.binary).path
         // The pause only makes the short first read likely; the result is the same either way.
-        let run = try ChildProcess.run(URL(fileURLWithPath: "/bin/sh"), [
-            "-c", "{ printf a; sleep 0.3; cat '\(frames)'; } | '\(binary)' decode --spec '\(demoSpec)' -",
-        ])
+        let run = try ChildProcess.run(
+            URL(fileURLWithPath: "/bin/sh"),
+            [
+                "-c", "{ printf a; sleep 0.3; cat '\(frames)'; } | '\(binary)' decode --spec '\(demoSpec)' -",
+            ])
         #expect(run.status == 1)
-        #expect(run.errors.contains("frame at offset 0: badMagic at offset 0: 1 byte before the next frame are not a frame"), "\(run.errors)")
+        #expect(
+            run.errors.contains("frame at offset 0: badMagic at offset 0: 1 byte before the next frame are not a frame"),
+            "\(run.errors)")
         #expect(run.outputText.split(separator: "\n").count == 4, "every message decodes: \(run.outputText.prefix(300))")
     }
 
@@ -182,11 +204,16 @@ import Testing
         let newline = folder.appendingPathComponent("newline.txt").path
         try Data([0x0A]).write(to: URL(fileURLWithPath: newline))
         let validated = try CLIRunner.run(["validate", "--spec", Self.spec, newline])
-        #expect(validated.status == 2 && validated.errors.contains("a hex dump of no bytes: not a capture or frame file"), "\(validated.errors)")
+        #expect(
+            validated.status == 2 && validated.errors.contains("a hex dump of no bytes: not a capture or frame file"),
+            "\(validated.errors)")
         // A capture with a section and an interface but no packet.
         let packetless = folder.appendingPathComponent("none.pcapng").path
-        try Data(try Hex.bytes("0a0d0d0a1c0000004d3c2b1a01000000ffffffffffffffff1c000000" + "01000000140000009300000000000000" + "14000000"))
-            .write(to: URL(fileURLWithPath: packetless))
+        try Data(
+            try Hex.bytes(
+                "0a0d0d0a1c0000004d3c2b1a01000000ffffffffffffffff1c000000" + "01000000140000009300000000000000" + "14000000")
+        )
+        .write(to: URL(fileURLWithPath: packetless))
         let decoded = try CLIRunner.run(["decode", "--spec", Self.spec, packetless])
         #expect(decoded.status == 1 && decoded.errors.contains("none.pcapng holds no frames"), "\(decoded.errors)")
     }

@@ -13,10 +13,14 @@ import Testing
     static func capture() throws -> [CaptureRecord] {
         var records = try ValidateToolTests.bensCapture([try ValidateToolTests.strokeFrame()])
         // Ben sends a snapshot of one stroke to everyone.
-        let snapshot = CanvasSnapshot(strokes: [Stroke(id: ValidateToolTests.stroke.id, color: .blue, points: [Point(x: 3, y: 4)])], pointCount: 1)
-        let frame = try FrameEncoder().encode(Frame(kind: .data, typeID: UInt64(CanvasSnapshot.wireTypeID), session: 5, body: snapshot.wirePayload()))
-        records.append(CaptureRecord(timestamp: 1_764_000_009_000_000_000, direction: .sent, sessionID: 5, local: ValidateToolTests.ben,
-                                     peer: nil, room: "r", frame: frame))
+        let snapshot = CanvasSnapshot(
+            strokes: [Stroke(id: ValidateToolTests.stroke.id, color: .blue, points: [Point(x: 3, y: 4)])], pointCount: 1)
+        let frame = try FrameEncoder().encode(
+            Frame(kind: .data, typeID: UInt64(CanvasSnapshot.wireTypeID), session: 5, body: snapshot.wirePayload()))
+        records.append(
+            CaptureRecord(
+                timestamp: 1_764_000_009_000_000_000, direction: .sent, sessionID: 5, local: ValidateToolTests.ben,
+                peer: nil, room: "r", frame: frame))
         return records
     }
 
@@ -41,11 +45,15 @@ import Testing
         #expect(stroke["type"] == .string("UpsertStroke") && stroke["typeID"] == .number(JSONNumber(UInt64(1))))
         #expect(stroke["sender"] == .string(a) && stroke["receiver"] == .string(b) && stroke["room"] == .string("r"))
         #expect(stroke["frame"] == .number(JSONNumber(Int64(3))) && stroke["session"] == .null)
-        #expect(stroke["value"] == .object([
-            "id": .string("5E1F0000-0000-4000-8000-00000000000A"), "color": .string("green"),
-            "point": .object(["x": .number(JSONNumber(1.5)!), "y": .number(JSONNumber(-2.0)!)]),
-        ]))
-        #expect(snapshot["sender"] == .string(b) && snapshot["receiver"] == .null && snapshot["session"] == .number(JSONNumber(UInt64(5))))
+        #expect(
+            stroke["value"]
+                == .object([
+                    "id": .string("5E1F0000-0000-4000-8000-00000000000A"), "color": .string("green"),
+                    "point": .object(["x": .number(JSONNumber(1.5)!), "y": .number(JSONNumber(-2.0)!)]),
+                ]))
+        #expect(
+            snapshot["sender"] == .string(b) && snapshot["receiver"] == .null
+                && snapshot["session"] == .number(JSONNumber(UInt64(5))))
         #expect(snapshot["time"] == .number(JSONNumber(UInt64(1_764_000_009_000_000_000))))
         guard case .object(let value)? = snapshot["value"], case .array(let strokes)? = value["strokes"] else {
             Issue.record("a snapshot value with strokes")
@@ -65,7 +73,8 @@ import Testing
         let (_, nobody) = try Self.run { $0.participants = ["ff"] }
         #expect(nobody.isEmpty)
         let (unknownType, _) = try Self.run { $0.types = ["Nope"] }
-        #expect(unknownType.status == .failure && unknownType.messages.hasPrefix("groupwire: error: --type Nope: no such message"))
+        #expect(
+            unknownType.status == .failure && unknownType.messages.hasPrefix("groupwire: error: --type Nope: no such message"))
     }
 
     @Test func theCommandLineWantsASpecForJSONLines() throws {

@@ -30,10 +30,13 @@ struct LiveRelayCaptureTests {
         init(port: Int, path: String) async throws {
             // Through env: this test process may ignore SIGTERM (tests of the relay's signal
             // handling run in it), and an ignored signal stays ignored across exec.
-            tshark = try RunningProcess(URL(fileURLWithPath: "/usr/bin/env"), [
-                "--default-signal=TERM,INT", tsharkPath!, "-i", "lo", "-f", "tcp port \(port)", "-w", path, "-q", "-P", "-l",
-                "-d", "tcp.port==\(port),http",
-            ])
+            tshark = try RunningProcess(
+                URL(fileURLWithPath: "/usr/bin/env"),
+                [
+                    "--default-signal=TERM,INT", tsharkPath ?? "tshark", "-i", "lo", "-f", "tcp port \(port)", "-w", path, "-q",
+                    "-P", "-l",
+                    "-d", "tcp.port==\(port),http",
+                ])
             self.path = path
             try await tshark.waitForErrors(containing: "Capture started")
         }
@@ -64,16 +67,22 @@ struct LiveRelayCaptureTests {
 
         let schema = try HelloSchema(spec: try SpecLoading.load(Self.v1).spec)
         func join(_ name: String) async throws -> (RelayTransport, Messenger) {
-            let transport = try await RelayTransport.connect(host: "127.0.0.1", port: relay.port, token: try RelayCommandEndToEndTests.token(name))
-            let messenger = Messenger(transport: transport, configuration: MessengerConfiguration(
-                codec: try PayloadCompressor(), negotiation: NegotiationSettings(schema: schema)))
+            let transport = try await RelayTransport.connect(
+                host: "127.0.0.1", port: relay.port, token: try RelayCommandEndToEndTests.token(name))
+            let messenger = Messenger(
+                transport: transport,
+                configuration: MessengerConfiguration(
+                    codec: try PayloadCompressor(), negotiation: NegotiationSettings(schema: schema)))
             return (transport, messenger)
         }
         let (anaTransport, ana) = try await join("ana")
         let (benTransport, ben) = try await join("ben")
         try await eventually("ana and ben to agree") {
             if case .agreed? = ana.negotiationState(of: benTransport.localParticipant),
-               case .agreed? = ben.negotiationState(of: anaTransport.localParticipant) { return true }
+                case .agreed? = ben.negotiationState(of: anaTransport.localParticipant)
+            {
+                return true
+            }
             return false
         }
         let strokes = try ben.messages(of: UpsertStroke.self)
@@ -87,9 +96,10 @@ struct LiveRelayCaptureTests {
             random = random &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
             return Double(random >> 11) / 1e6
         }
-        let big = CanvasSnapshot(strokes: (0..<60).map { index in
-            Stroke(id: UUID(), color: .red, points: (0..<200).map { _ in Point(x: next(), y: next()) })
-        }, pointCount: 12_000)
+        let big = CanvasSnapshot(
+            strokes: (0..<60).map { index in
+                Stroke(id: UUID(), color: .red, points: (0..<200).map { _ in Point(x: next(), y: next()) })
+            }, pointCount: 12_000)
         try await ana.send(big)
         var received = 0
         for await _ in strokes {
@@ -103,17 +113,22 @@ struct LiveRelayCaptureTests {
         try await capture.mark(port: relay.port)
         try await capture.stop()
 
-        let tshark = URL(fileURLWithPath: tsharkPath!)
+        let tshark = URL(fileURLWithPath: tsharkPath ?? "tshark")
         let decodeAs = ["-d", "tcp.port==\(relay.port),http"]
         // The dissector: every stroke ana sent, and its delivery to ben, by id.
         let lua = try DissectorTsharkTests.dissector(["Spec/Examples/DrawTogether.gwspec"], in: folder)
-        let dissected = try await ChildProcess.run(tshark, [
-            "-X", "lua_script:\(lua)", "-r", capture.path, "-o", "groupwire_relay.port:\(relay.port)", "-T", "fields",
-            "-E", "separator=/t", "-E", "occurrence=a", "-E", "aggregator=;", "-e", "groupwire_relay.type", "-e", "groupwire.type",
-            "-e", "groupwire.UpsertStroke.id", "-e", "groupwire.control",
-        ] + decodeAs, timeLimit: .seconds(120))
+        let dissected = try await ChildProcess.run(
+            tshark,
+            [
+                "-X", "lua_script:\(lua)", "-r", capture.path, "-o", "groupwire_relay.port:\(relay.port)", "-T", "fields",
+                "-E", "separator=/t", "-E", "occurrence=a", "-E", "aggregator=;", "-e", "groupwire_relay.type", "-e",
+                "groupwire.type",
+                "-e", "groupwire.UpsertStroke.id", "-e", "groupwire.control",
+            ] + decodeAs, timeLimit: .seconds(120))
         #expect(dissected.status == 0 && !dissected.errors.contains("Lua"), "\(dissected.errors)")
-        let rows = dissected.outputText.split(separator: "\n").map { $0.split(separator: "\t", omittingEmptySubsequences: false).map(String.init) }
+        let rows = dissected.outputText.split(separator: "\n").map {
+            $0.split(separator: "\t", omittingEmptySubsequences: false).map(String.init)
+        }
         // One row per TCP segment; a segment may hold several messages (values joined by ';').
         func strokeIDs(_ types: [String]) -> [String] {
             rows.filter { row in row.count == 4 && types.contains { row[0].contains($0) } }
@@ -125,7 +140,8 @@ struct LiveRelayCaptureTests {
 
         // tshark's fields output, with and without the stream column, validates.
         for columns in [["-e", "tcp.stream", "-e", "data.data"], ["-e", "data.data"]] {
-            let run = try await ChildProcess.run(tshark, ["-r", capture.path] + decodeAs + ["-T", "fields"] + columns, timeLimit: .seconds(120))
+            let run = try await ChildProcess.run(
+                tshark, ["-r", capture.path] + decodeAs + ["-T", "fields"] + columns, timeLimit: .seconds(120))
             #expect(run.status == 0, "\(run.errors)")
             let fields = folder.appendingPathComponent("fields.txt")
             try Data(run.output).write(to: fields)
@@ -133,16 +149,22 @@ struct LiveRelayCaptureTests {
             tool.format = .jsonl
             let result = tool.run()
             #expect(result.status == .ok, "\(columns): \(result.outputText) \(result.messages)")
-            guard case .object(let summary)? = result.outputText.split(separator: "\n").last.flatMap({ try? JSONParser().parse(Array($0.utf8)) }) else {
+            guard
+                case .object(let summary)? = result.outputText.split(separator: "\n").last.flatMap({
+                    try? JSONParser().parse(Array($0.utf8))
+                })
+            else {
                 Issue.record("a summary line: \(result.outputText)")
                 continue
             }
             #expect(summary["messages"] == .number(JSONNumber(Int64(21))), "\(columns): \(summary)")
             #expect(summary["compressedMessages"] == .number(JSONNumber(Int64(1))))
-            #expect((summary["fragments"].flatMap { if case .number(let n) = $0 { return n.int64 } else { return nil } } ?? 0) > 1)
+            #expect(
+                (summary["fragments"].flatMap { if case .number(let n) = $0 { return n.int64 } else { return nil } } ?? 0) > 1)
             // Each received the other's hello; negotiation may say hello again (a peer that
             // joins while a hello is on its way gets a second), so at least two.
-            let hellos = summary["hellos"].flatMap { if case .number(let n) = $0 { return n.int64 } else { return nil } } ?? Int64(0)
+            let hellos =
+                summary["hellos"].flatMap { if case .number(let n) = $0 { return n.int64 } else { return nil } } ?? Int64(0)
             #expect(hellos >= 2, "each received the other's hello: \(hellos)")
         }
     }

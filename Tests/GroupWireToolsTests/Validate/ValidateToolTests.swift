@@ -14,25 +14,32 @@ import Testing
 /// `groupwire validate` on captures made for each check: what a valid exchange looks like,
 /// and each kind of problem reported with its frame, byte offset and reason.
 @Suite struct ValidateToolTests {
-    static let ana = UUID(uuidString: "00000000-0000-4000-8000-0000000000A1")!
-    static let ben = UUID(uuidString: "00000000-0000-4000-8000-0000000000B2")!
+    static let ana = UUID("00000000-0000-4000-8000-0000000000A1")
+    static let ben = UUID("00000000-0000-4000-8000-0000000000B2")
     static let specPath = RepositoryPaths.root.appendingPathComponent("Spec/Examples/DrawTogether.gwspec").path
-    static let stroke = UpsertStroke(id: UUID(uuidString: "5E1F0000-0000-4000-8000-00000000000A")!, color: .green,
-                                     point: Point(x: 1.5, y: -2))
+    static let stroke = UpsertStroke(
+        id: UUID("5E1F0000-0000-4000-8000-00000000000A"), color: .green,
+        point: Point(x: 1.5, y: -2))
 
     static func hello(codecs: [HelloCodec] = [HelloCodec(codec: 1)]) throws -> [UInt8] {
         let spec = try SpecLoading.load(specPath).spec
-        return try FrameEncoder().encode(Frame(kind: .control, typeID: Hello.controlID,
-                                               body: try Hello(codecs: codecs, schema: try HelloSchema(spec: spec)).payload()))
+        return try FrameEncoder().encode(
+            Frame(
+                kind: .control, typeID: Hello.controlID,
+                body: try Hello(codecs: codecs, schema: try HelloSchema(spec: spec)).payload()))
     }
 
     static func strokeFrame(delivery: DeliveryHeader? = nil) throws -> [UInt8] {
-        try FrameEncoder().encode(Frame(kind: .data, typeID: UInt64(UpsertStroke.wireTypeID), delivery: delivery,
-                                        body: stroke.wirePayload()))
+        try FrameEncoder().encode(
+            Frame(
+                kind: .data, typeID: UInt64(UpsertStroke.wireTypeID), delivery: delivery,
+                body: stroke.wirePayload()))
     }
 
     /// Ben's view: ana's hello, ben's hello to ana, then `frames` from ana.
-    static func bensCapture(_ frames: [[UInt8]], anaCodecs: [HelloCodec] = [HelloCodec(codec: 1)], benCodecs: [HelloCodec] = [HelloCodec(codec: 1)])
+    static func bensCapture(
+        _ frames: [[UInt8]], anaCodecs: [HelloCodec] = [HelloCodec(codec: 1)], benCodecs: [HelloCodec] = [HelloCodec(codec: 1)]
+    )
         throws -> [CaptureRecord]
     {
         var time: UInt64 = 1_764_000_000_000_000_000
@@ -41,8 +48,10 @@ import Testing
             return time
         }
         var records = [
-            CaptureRecord(timestamp: next(), direction: .received, local: ben, peer: ana, room: "r", frame: try hello(codecs: anaCodecs)),
-            CaptureRecord(timestamp: next(), direction: .sent, local: ben, peer: ana, room: "r", frame: try hello(codecs: benCodecs)),
+            CaptureRecord(
+                timestamp: next(), direction: .received, local: ben, peer: ana, room: "r", frame: try hello(codecs: anaCodecs)),
+            CaptureRecord(
+                timestamp: next(), direction: .sent, local: ben, peer: ana, room: "r", frame: try hello(codecs: benCodecs)),
         ]
         for frame in frames {
             records.append(CaptureRecord(timestamp: next(), direction: .received, local: ben, peer: ana, room: "r", frame: frame))
@@ -50,7 +59,8 @@ import Testing
         return records
     }
 
-    static func validate(_ bytes: [UInt8], format: ValidateTool.Format = .text, specs: [String] = [specPath]) throws -> ToolResult {
+    static func validate(_ bytes: [UInt8], format: ValidateTool.Format = .text, specs: [String] = [specPath]) throws -> ToolResult
+    {
         let folder = try RepositoryPaths.temporaryDirectory(prefix: "groupwire-validate")
         defer { try? FileManager.default.removeItem(at: folder) }
         let path = folder.appendingPathComponent("capture.pcapng").path
@@ -76,12 +86,13 @@ import Testing
         let result = try Self.validate(CaptureWriter.pcapng(records))
         #expect(result.status == .ok, "\(result.outputText)\(result.messages)")
         let lines = result.outputText.split(separator: "\n").map(String.init)
-        #expect(lines == [
-            "capture.pcapng: pcapng, \(CaptureWriter.pcapng(records).count) bytes, 4 frames (4 valid, 0 fragments) from 2 senders",
-            "  2 messages decoded (0 compressed): UpsertStroke 2",
-            "  2 control frames (2 hellos), 0 retransmissions",
-            "valid: every frame passed every check",
-        ])
+        #expect(
+            lines == [
+                "capture.pcapng: pcapng, \(CaptureWriter.pcapng(records).count) bytes, 4 frames (4 valid, 0 fragments) from 2 senders",
+                "  2 messages decoded (0 compressed): UpsertStroke 2",
+                "  2 control frames (2 hellos), 0 retransmissions",
+                "valid: every frame passed every check",
+            ])
     }
 
     @Test func aCorruptFrameIsReportedAndTheRestStillChecked() throws {
@@ -93,8 +104,10 @@ import Testing
         let lines = result.outputText.split(separator: "\n").map(String.init)
         // The offset of the stored checksum, in the file.
         let checksumOffset = Self.frameOffset(records, 2) + bad.count - 4
-        #expect(lines.first?.hasPrefix("capture.pcapng: error: frame 3, byte \(checksumOffset): checksumMismatch: stored crc32c") == true,
-                "\(lines.first ?? "")")
+        #expect(
+            lines.first?.hasPrefix("capture.pcapng: error: frame 3, byte \(checksumOffset): checksumMismatch: stored crc32c")
+                == true,
+            "\(lines.first ?? "")")
         #expect(lines.contains("  1 message decoded (0 compressed): UpsertStroke 1"))
         #expect(lines.last == "invalid: 1 problem")
     }
@@ -109,7 +122,8 @@ import Testing
         #expect(result.status == .invalidInput)
         let lines = result.outputText.split(separator: "\n").map { try? JSONParser().parse(Array($0.utf8)) }
         #expect(lines.count == 3)
-        guard case .object(let first)? = lines[0], case .object(let second)? = lines[1], case .object(let summary)? = lines[2] else {
+        guard case .object(let first)? = lines[0], case .object(let second)? = lines[1], case .object(let summary)? = lines[2]
+        else {
             Issue.record("three JSON objects: \(result.outputText)")
             return
         }
@@ -129,17 +143,27 @@ import Testing
         func frame(_ sequence: UInt64, x: Double = 1.5) throws -> [UInt8] {
             var stroke = Self.stroke
             stroke.point = Point(x: x, y: 0)
-            return try FrameEncoder().encode(Frame(kind: .data, typeID: UInt64(UpsertStroke.wireTypeID),
-                                                   delivery: DeliveryHeader(stream: stream, sequence: sequence), body: stroke.wirePayload()))
+            return try FrameEncoder().encode(
+                Frame(
+                    kind: .data, typeID: UInt64(UpsertStroke.wireTypeID),
+                    delivery: DeliveryHeader(stream: stream, sequence: sequence), body: stroke.wirePayload()))
         }
         // 1, 2, 2 again (a retransmission), 3 with other bytes than the first 3, and 5 without 4.
-        let records = try Self.bensCapture([try frame(1), try frame(2), try frame(2), try frame(3), try frame(3, x: 9), try frame(5)])
+        let records = try Self.bensCapture([
+            try frame(1), try frame(2), try frame(2), try frame(3), try frame(3, x: 9), try frame(5),
+        ])
         let result = try Self.validate(CaptureWriter.pcapng(records))
         #expect(result.status == .invalidInput)
         let lines = result.outputText.split(separator: "\n").map(String.init)
         let a = Self.ana.uuidString.lowercased(), b = Self.ben.uuidString.lowercased()
-        #expect(lines.contains("capture.pcapng: error: frame 7, byte \(Self.frameOffset(records, 6)): reliable stream \(stream) from \(a) to \(b) repeats sequence 3 with different bytes [sequence]"))
-        #expect(lines.contains("capture.pcapng: error: reliable stream \(stream) from \(a) to \(b) never shows sequence 4 (seen up to 5) [sequence]"))
+        #expect(
+            lines.contains(
+                "capture.pcapng: error: frame 7, byte \(Self.frameOffset(records, 6)): reliable stream \(stream) from \(a) to \(b) repeats sequence 3 with different bytes [sequence]"
+            ))
+        #expect(
+            lines.contains(
+                "capture.pcapng: error: reliable stream \(stream) from \(a) to \(b) never shows sequence 4 (seen up to 5) [sequence]"
+            ))
         #expect(lines.contains("  2 control frames (2 hellos), 1 retransmission"))
         #expect(lines.last == "invalid: 2 problems")
     }
@@ -150,8 +174,10 @@ import Testing
     @Test func aGapGivenUpOnIsReportedOnceEvenWhenItsFrameComesLate() throws {
         let stream = DeliveryHeader(incarnation: 3, isReliable: true, sequence: 1).stream
         func frame(_ sequence: Int) throws -> [UInt8] {
-            try FrameEncoder().encode(Frame(kind: .data, typeID: UInt64(UpsertStroke.wireTypeID),
-                                            delivery: DeliveryHeader(stream: stream, sequence: UInt64(sequence)), body: Self.stroke.wirePayload()))
+            try FrameEncoder().encode(
+                Frame(
+                    kind: .data, typeID: UInt64(UpsertStroke.wireTypeID),
+                    delivery: DeliveryHeader(stream: stream, sequence: UInt64(sequence)), body: Self.stroke.wirePayload()))
         }
         let window = Int(CaptureValidator.sequenceWindow)
         // 1, then 3 ... window + 1, then window + 3 (2 and window + 2 missing), then 2 late.
@@ -162,7 +188,8 @@ import Testing
         #expect(result.status == .invalidInput)
         let problems = result.outputText.split(separator: "\n").filter { $0.contains("error:") }
         #expect(problems.count == 2, "\(problems)")
-        #expect(problems.first?.contains("moved \(window) sequences past sequence 2 without them [sequence]") == true, "\(problems)")
+        #expect(
+            problems.first?.contains("moved \(window) sequences past sequence 2 without them [sequence]") == true, "\(problems)")
         #expect(problems.last?.contains("never shows sequence \(window + 2) (seen up to \(window + 3))") == true, "\(problems)")
         #expect(result.outputText.contains("\(window + 1) messages decoded"), "the late frame is not a new message")
         #expect(result.outputText.contains("1 retransmission\n"))
@@ -174,9 +201,11 @@ import Testing
         func frame(_ incarnation: UInt32, _ sequence: UInt64, x: Double = 1) throws -> [UInt8] {
             var stroke = Self.stroke
             stroke.point = Point(x: x, y: 0)
-            return try FrameEncoder().encode(Frame(kind: .data, typeID: UInt64(UpsertStroke.wireTypeID),
-                                                   delivery: DeliveryHeader(incarnation: incarnation, isReliable: true, sequence: sequence),
-                                                   body: stroke.wirePayload()))
+            return try FrameEncoder().encode(
+                Frame(
+                    kind: .data, typeID: UInt64(UpsertStroke.wireTypeID),
+                    delivery: DeliveryHeader(incarnation: incarnation, isReliable: true, sequence: sequence),
+                    body: stroke.wirePayload()))
         }
         // 50 incarnations, each with sequences 1 and 3 (2 missing); then a late, different
         // sequence 3 of the 45th (among the last 8 remembered, as a receiver remembers them);
@@ -191,24 +220,31 @@ import Testing
         #expect(validator.trackedStreamCount == 1)
         problems += validator.finish()
         let last = DeliveryHeader(incarnation: 50, isReliable: true, sequence: 1).stream
-        #expect(problems.map(\.reason) == [
-            "reliable stream \(last) from \(Self.ana.uuidString.lowercased()) to \(Self.ben.uuidString.lowercased()) never shows sequence 2 (seen up to 3)",
-        ])
-        #expect(validator.summary.messages == 100, "the late frame of a superseded incarnation is dropped, as a receiver drops it")
+        #expect(
+            problems.map(\.reason) == [
+                "reliable stream \(last) from \(Self.ana.uuidString.lowercased()) to \(Self.ben.uuidString.lowercased()) never shows sequence 2 (seen up to 3)"
+            ])
+        #expect(
+            validator.summary.messages == 100, "the late frame of a superseded incarnation is dropped, as a receiver drops it")
     }
 
     @Test func framesMustFollowWhatTheHellosAgreed() throws {
         // Ben's hello offers no compression; ana sends him a compressed frame anyway.
         let payload = Self.stroke.wirePayload()
         let compressed = try ZstdCompressor().compress(payload)
-        let frame = try FrameEncoder().encode(Frame(kind: .data, typeID: UInt64(UpsertStroke.wireTypeID),
-                                                    compression: CompressionInfo(contentSize: UInt64(payload.count)), body: compressed))
+        let frame = try FrameEncoder().encode(
+            Frame(
+                kind: .data, typeID: UInt64(UpsertStroke.wireTypeID),
+                compression: CompressionInfo(contentSize: UInt64(payload.count)), body: compressed))
         let records = try Self.bensCapture([frame], benCodecs: [])
         let result = try Self.validate(CaptureWriter.pcapng(records))
         #expect(result.status == .invalidInput)
         let lines = result.outputText.split(separator: "\n").map(String.init)
         let a = Self.ana.uuidString.lowercased(), b = Self.ben.uuidString.lowercased()
-        #expect(lines.first == "capture.pcapng: error: frame 3, byte \(Self.frameOffset(records, 2)): compressed with codec 1 from \(a) to \(b); their hellos agreed on no compression [agreement]")
+        #expect(
+            lines.first
+                == "capture.pcapng: error: frame 3, byte \(Self.frameOffset(records, 2)): compressed with codec 1 from \(a) to \(b); their hellos agreed on no compression [agreement]"
+        )
         #expect(lines.contains("  1 message decoded (1 compressed): UpsertStroke 1"), "the message itself is fine")
     }
 
@@ -218,8 +254,12 @@ import Testing
         let result = try Self.validate(bytes)
         #expect(result.status == .invalidInput)
         let lines = result.outputText.split(separator: "\n").map(String.init)
-        let lastBlock = CaptureWriter.pcapng(records).count - (CaptureWriter.pcapng([records[3]]).count - CaptureWriter.pcapng([]).count)
-        #expect(lines.first == "capture.pcapng: error: byte \(lastBlock): the file ends \(bytes.count - lastBlock) bytes into a block of \(bytes.count + 10 - lastBlock) bytes [capture]", "\(lines)")
+        let lastBlock =
+            CaptureWriter.pcapng(records).count - (CaptureWriter.pcapng([records[3]]).count - CaptureWriter.pcapng([]).count)
+        #expect(
+            lines.first
+                == "capture.pcapng: error: byte \(lastBlock): the file ends \(bytes.count - lastBlock) bytes into a block of \(bytes.count + 10 - lastBlock) bytes [capture]",
+            "\(lines)")
         #expect(lines.contains("  1 message decoded (0 compressed): UpsertStroke 1"))
     }
 
@@ -244,8 +284,13 @@ import Testing
         let result = try Self.validate(bytes)
         #expect(result.status == .invalidInput)
         let lines = result.outputText.split(separator: "\n").map(String.init)
-        #expect(lines.first == "capture.pcapng: error: frame 3, byte \(packetStart + kept.count): packet 3 was captured cut to \(kept.count) of its \(third.count) bytes [capture]")
-        #expect(lines.count > 1 && lines[1].hasPrefix("capture.pcapng: error: frame 3, byte ") && lines[1].contains("truncated"), "\(lines)")
+        #expect(
+            lines.first
+                == "capture.pcapng: error: frame 3, byte \(packetStart + kept.count): packet 3 was captured cut to \(kept.count) of its \(third.count) bytes [capture]"
+        )
+        #expect(
+            lines.count > 1 && lines[1].hasPrefix("capture.pcapng: error: frame 3, byte ") && lines[1].contains("truncated"),
+            "\(lines)")
         #expect(lines.contains("  1 message decoded (0 compressed): UpsertStroke 1"), "frame 4 still decoded")
     }
 
@@ -261,14 +306,20 @@ import Testing
             time += 1_000
             let hello = try Self.hello()
             records.append(CaptureRecord(timestamp: time, direction: .sent, local: local, peer: peer, room: "r", frame: hello))
-            records.append(CaptureRecord(timestamp: time + 1, direction: .received, local: peer, peer: local, room: "r", frame: hello))
+            records.append(
+                CaptureRecord(timestamp: time + 1, direction: .received, local: peer, peer: local, room: "r", frame: hello))
         }
         for sequence: UInt64 in 1...3 {
             time += 1_000
-            let frame = try FrameEncoder().encode(Frame(kind: .data, typeID: UInt64(UpsertStroke.wireTypeID),
-                                                        delivery: DeliveryHeader(stream: stream, sequence: sequence), body: Self.stroke.wirePayload()))
-            records.append(CaptureRecord(timestamp: time, direction: .sent, local: Self.ana, peer: Self.ben, room: "r", frame: frame))
-            records.append(CaptureRecord(timestamp: time + 1, direction: .received, local: Self.ben, peer: Self.ana, room: "r", frame: frame))
+            let frame = try FrameEncoder().encode(
+                Frame(
+                    kind: .data, typeID: UInt64(UpsertStroke.wireTypeID),
+                    delivery: DeliveryHeader(stream: stream, sequence: sequence), body: Self.stroke.wirePayload()))
+            records.append(
+                CaptureRecord(timestamp: time, direction: .sent, local: Self.ana, peer: Self.ben, room: "r", frame: frame))
+            records.append(
+                CaptureRecord(timestamp: time + 1, direction: .received, local: Self.ben, peer: Self.ana, room: "r", frame: frame)
+            )
         }
         var validator = CaptureValidator(specs: [try SpecLoading.load(Self.specPath).spec])
         let input = FrameFileStream(bytes: CaptureWriter.pcapng(records), path: "both.pcapng")
@@ -284,7 +335,10 @@ import Testing
         let zip: [UInt8] = [0x50, 0x4B, 0x03, 0x04, 0x14, 0x00, 0x00, 0x00, 0x08, 0x00]
         let result = try Self.validate(zip)
         #expect(result.status == .failure)
-        #expect(result.messages == "groupwire: error: capture.pcapng: no frame found in 10 bytes: not a capture or frame file: expected pcapng (starting 0a 0d 0d 0a), pcap (a1 b2 c3 d4 or a1 b2 3c 4d, either byte order), raw frames (starting c7 01) or a hex dump; it starts 50 4b 03 04 14 00 00 00\n")
+        #expect(
+            result.messages
+                == "groupwire: error: capture.pcapng: no frame found in 10 bytes: not a capture or frame file: expected pcapng (starting 0a 0d 0d 0a), pcap (a1 b2 c3 d4 or a1 b2 3c 4d, either byte order), raw frames (starting c7 01) or a hex dump; it starts 50 4b 03 04 14 00 00 00\n"
+        )
         var ethernet = CaptureWriter.pcapng(try Self.bensCapture([]))
         let interface = Int(ethernet[4]) | Int(ethernet[5]) << 8
         ethernet[interface + 8] = 1
@@ -292,7 +346,9 @@ import Testing
         #expect(wrongLink.status == .failure)
         #expect(wrongLink.messages.contains("link type 1 (Ethernet) is not GroupWire's 147 (LINKTYPE_USER0)"))
         let empty = try Self.validate([])
-        #expect(empty.status == .failure && empty.messages == "groupwire: error: capture.pcapng: is empty: not a capture or frame file\n")
+        #expect(
+            empty.status == .failure
+                && empty.messages == "groupwire: error: capture.pcapng: is empty: not a capture or frame file\n")
         // A capture that holds no packets is a valid capture.
         #expect(try Self.validate(CaptureWriter.pcapng([])).status == .ok)
         let missingSpec = try Self.validate(CaptureWriter.pcapng([]), specs: ["/nonexistent.gwspec"])
