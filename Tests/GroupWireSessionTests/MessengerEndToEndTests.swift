@@ -158,13 +158,27 @@ import Testing
 
         var plainProfile = messenger.defaultProfile
         plainProfile.compression = nil
-        messenger.setProfile(plainProfile, for: carol)
+        try messenger.setProfile(plainProfile, for: carol)
         try await messenger.send(cursor)
         let second = Array(transport.sent.dropFirst())
         #expect(second.count == 2)
         let byRecipients = Dictionary(uniqueKeysWithValues: second.map { ($0.recipients, try? FrameDecoder().decode($0.bytes)) })
         #expect(byRecipients[.only([bob, dave])]??.compression != nil)
         #expect(byRecipients[.only([carol])]??.compression == nil)
+        transport.close()
+    }
+
+    @Test func aNegotiatingMessengerLeavesProfilesToNegotiation() async throws {
+        let bob = ParticipantID.numbered(2)
+        let transport = RecordingTransport(local: .numbered(1), reachable: [bob])
+        let messenger = Messenger(
+            transport: transport,
+            configuration: .init(codec: try PayloadCompressor(), negotiation: NegotiationSettings(schema: nil)))
+        var plainProfile = messenger.defaultProfile
+        plainProfile.compression = nil
+        let error = #expect(throws: WireError.self) { try messenger.setProfile(plainProfile, for: bob) }
+        #expect(error?.kind == .invalidValue)
+        #expect(error?.context.contains("negotiates") == true)
         transport.close()
     }
 

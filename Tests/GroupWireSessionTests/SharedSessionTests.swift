@@ -270,7 +270,12 @@ final class SessionIDs: Sendable {
         let ben = SharedSessionCoordinator(
             over: try await hub.join(.numbered(2)),
             activationDecision: { metadata, _ in metadata.title == "Draw: solo" ? .cancelled : .activationPreferred })
-        #expect(ana.messenger.transport is DeliveryTransport)
+        // The default hub delivers reliably and in order: no delivery layer is stacked on it;
+        // over a link that does not promise it, the one call adds one.
+        #expect(!(ana.messenger.transport is DeliveryTransport) && ana.messenger.transport.guarantees.deliveryMode == .reliable)
+        let lossy = InProcessHub(plan: .unreliable(seed: 1, drop: 0.1))
+        let carl = SharedSessionCoordinator(over: try await lossy.join(.numbered(3)))
+        #expect(carl.messenger.transport is DeliveryTransport)
         try await ben.stateObserver.waitUntilEligible()
         #expect(ben.prepareForActivation(DrawActivity(canvas: "solo")) == .cancelled)
         #expect(ben.prepareForActivation(DrawActivity(canvas: "shared")) == .activationPreferred)

@@ -349,9 +349,16 @@ public final class Messenger: Sendable {
         planner.reachable
     }
 
-    /// Sets the profile used for `participant` (nil: the default profile). Negotiation
-    /// calls this once it knows what a peer reads.
-    public func setProfile(_ profile: PeerProfile?, for participant: ParticipantID) {
+    /// Sets the profile used for `participant` (nil: the default profile), for a messenger
+    /// without negotiation whose app learns what a peer reads some other way.
+    /// - Throws: `WireError.Kind.invalidValue` when the messenger negotiates: negotiation
+    ///   alone sets each peer's profile (from the peer's hello), so a profile set here would
+    ///   be overwritten at the next agreement.
+    public func setProfile(_ profile: PeerProfile?, for participant: ParticipantID) throws(WireError) {
+        guard negotiation == nil else {
+            throw WireError(
+                .invalidValue, "this messenger negotiates: \(participant)'s profile comes from its hello, not from setProfile")
+        }
         planner.setProfile(profile, for: participant)
     }
 

@@ -2,7 +2,7 @@ import GroupWire
 import Synchronization
 
 /// Who a message goes to and in which profile: the participants reachable now, the
-/// profile set for each (by negotiation or ``Messenger/setProfile(_:for:)``), and the
+/// profile set for each (by negotiation, or by ``Messenger/setProfile(_:for:)`` without it), and the
 /// messenger's message ids. A plan groups the recipients by profile, so each distinct
 /// profile is encoded once.
 final class SendPlanner: Sendable {

@@ -70,10 +70,11 @@ public final class SharedSessionCoordinator: Sendable {
     }
 
     /// The common setup in one call: over `transport`, a ``DeliveryTransport`` (which adds
-    /// the reliable and unreliable modes the transport lacks, and passes a reliable ordered
-    /// one through), a ``Messenger`` with `codec` and `negotiation`, and the coordinator of
-    /// its sessions. The parts stay reachable: ``messenger``, and its `transport` (the
-    /// delivery layer, whose `statistics` say what it did).
+    /// the reliable and unreliable modes the transport lacks; none for a transport whose
+    /// ``TransportGuarantees/deliveryMode`` is already reliable), a ``Messenger`` with
+    /// `codec` and `negotiation`, and the coordinator of its sessions. The parts stay
+    /// reachable: ``messenger``, and its `transport` (the delivery layer, whose
+    /// `statistics` say what it did).
     ///
     /// ```swift
     /// let coordinator = try SharedSessionCoordinator(
@@ -96,7 +97,11 @@ public final class SharedSessionCoordinator: Sendable {
         activationDecision: (@Sendable (SharedActivityMetadata, Bool) -> ActivationDecision)? = nil,
         sessionIDs: (@Sendable () -> UInt32)? = nil
     ) {
-        let layered = transport is DeliveryTransport ? transport : DeliveryTransport(over: transport, configuration: delivery)
+        // A transport that already delivers reliably and in order (a delivery layer, or a
+        // transport that promises it) needs no layer of its own; any other gets one.
+        let layered =
+            transport.guarantees.deliveryMode == .reliable
+            ? transport : DeliveryTransport(over: transport, configuration: delivery)
         let messenger = Messenger(
             transport: layered,
             configuration: MessengerConfiguration(
