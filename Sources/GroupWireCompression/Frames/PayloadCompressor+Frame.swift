@@ -2,7 +2,9 @@ import GroupWire
 
 extension PayloadCompressor {
     /// Makes a data (or control) frame carrying `payload`, compressed when the policy says
-    /// so and it gets strictly smaller; otherwise the frame carries `payload` as is.
+    /// so and it gets strictly smaller; otherwise the frame carries `payload` as is. For
+    /// our tests and tools' fixtures only: messages are sent through GroupWireSession's
+    /// `SendPipeline`, the one path that makes frames.
     /// - Parameters:
     ///   - kind: `FrameKind/data` (default) or `FrameKind/control`.
     ///   - typeID: the message type id.
@@ -10,7 +12,7 @@ extension PayloadCompressor {
     /// - Returns: the frame; its `Frame/compression` is set exactly when the body is compressed.
     /// - Throws: `WireError` `.invalidValue` for a fragment kind (fragmentation splits a
     ///   body that was compressed whole), or the errors of ``compress(_:)``.
-    public func makeFrame(kind: FrameKind = .data, typeID: UInt64, payload: [UInt8]) throws(WireError) -> Frame {
+    package func makeFrame(kind: FrameKind = .data, typeID: UInt64, payload: [UInt8]) throws(WireError) -> Frame {
         guard kind == .data || kind == .control else {
             throw WireError(.invalidValue, "makeFrame builds data and control frames, not \(kind)")
         }
@@ -21,7 +23,9 @@ extension PayloadCompressor {
     }
 
     /// The message payload a data or control frame carries, decompressed when the frame's
-    /// compressed flag is set.
+    /// compressed flag is set: the read of one whole frame held alone (a dictionary's
+    /// training samples, a tool's single frame); a messenger reads through GroupWireSession's
+    /// `ReceivePipeline`, which also reassembles.
     /// - Parameter frame: a decoded frame (not a fragment: reassemble first, then call
     ///   ``decompress(_:info:)`` with the reassembled body).
     /// - Returns: the payload; for an uncompressed frame, its body unchanged.
