@@ -77,7 +77,7 @@ bench-instructions: setup
 
 regenerate: setup
 	python3 Spec/vectors/generate.py
-	GROUPWIRE_RECORD_GOLDENS=1 $(SWIFT) test --filter GoldenFileTests
+	GROUPWIRE_RECORD_GOLDENS=1 $(SWIFT) test --filter 'GoldenFileTests|ControlSpecTests'
 
 vectors: regenerate
 

@@ -15,6 +15,7 @@ struct GoldenFileTests {
     struct Golden: CustomTestStringConvertible, Sendable {
         var spec: String
         var folder: String
+        var access: GeneratorOptions.AccessLevel = .public
         var testDescription: String { "\(spec) → \(folder)" }
     }
 
@@ -25,6 +26,9 @@ struct GoldenFileTests {
         Golden(spec: "Spec/Examples/WatchTogether.gwspec", folder: "Tests/GoldenGenerated/WatchTogether"),
         Golden(spec: "Tests/Specs/KitchenSink.gwspec", folder: "Tests/GoldenGenerated/KitchenSink"),
         Golden(spec: "Spec/vectors/payloads/EdgeCases.gwspec", folder: "Tests/GoldenGenerated/EdgeCases"),
+        // Not a golden of a test target: the session layer's control bodies, compiled into
+        // GroupWireSession itself (internal), checked here like the goldens.
+        Golden(spec: "Spec/Control.gwspec", folder: "Sources/GroupWireSession/Control/Generated", access: .internal),
     ]
 
     static var packageRoot: URL { RepositoryPaths.root }
@@ -37,7 +41,8 @@ struct GoldenFileTests {
         let compilation = try SpecCompiler().compile(
             entry: root.appendingPathComponent(golden.spec).path, loader: FileSpecLoader())
         let spec = try compilation.checkedSpec()
-        let files = CodeGenerator().generate(spec, sources: compilation.sources)
+        let files = CodeGenerator(options: GeneratorOptions(accessLevel: golden.access)).generate(
+            spec, sources: compilation.sources)
         let folder = root.appendingPathComponent(golden.folder)
         if Self.isRecording {
             try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)

@@ -1,5 +1,6 @@
 import Foundation
 import GroupWire
+import GroupWireNegotiation
 import GroupWireTestSupport
 import Testing
 
@@ -102,5 +103,32 @@ import Testing
             #expect(error.kind.name == failure.kind, "\(error)")
             #expect(error.offset == failure.offset, "\(error)")
         }
+    }
+
+    /// Spec/Control.gwspec's `ControlID` is the one registry: the session layer's ids come
+    /// from it, and the hello's hand-written codec uses the id it lists.
+    @Test func theControlIDsComeFromTheControlSpec() {
+        #expect(
+            [
+                SessionControl.activateID, SessionControl.joinID, SessionControl.leaveID, SessionControl.replaceID,
+                SessionControl.endID,
+            ]
+                == [1, 2, 3, 4, 5])
+        #expect(DeliveryAck.controlID == 32)
+        #expect(Hello.controlID == UInt64(ControlID.hello.rawValue))
+    }
+
+    /// A generated body keeps fields it does not know, but a control message is rebuilt from
+    /// the fields it knows: an unknown field is skipped, and a session id given twice takes
+    /// the last, whose varint is where a bad one is reported.
+    @Test func unknownFieldsAreSkippedAndTheLastSessionIDCounts() throws {
+        // join: 1 session = 7, 9 unknown = 1, 1 session = 9
+        #expect(try SessionControl.decode(controlID: 2, payload: [0x08, 0x07, 0x48, 0x01, 0x08, 0x09]) == .join(session: 9))
+        #expect(SessionControl.join(session: 9).payload() == [0x08, 0x09])
+        // leave: 1 session = 7, then 1 session = 0 at offset 3
+        let error = #expect(throws: WireError.self) {
+            try SessionControl.decode(controlID: 3, payload: [0x08, 0x07, 0x08, 0x00])
+        }
+        #expect(error?.kind == .invalidValue && error?.offset == 3)
     }
 }

@@ -62,7 +62,9 @@ public struct LuaDissectorGenerator: Sendable {
                 + (packages.isEmpty ? "" : " (\(packages.joined(separator: ", ")))") + ".")
         lines.append("-- Regenerate it from the specs instead. Use: tshark -X lua_script:groupwire.lua -r CAPTURE,")
         lines.append("-- or copy it into Wireshark's personal Lua plugins folder.")
-        lines.append(Self.runtime.replacingOccurrences(of: "RELAY_PORT", with: String(relayPort)))
+        lines.append(
+            Self.runtime.replacingOccurrences(of: "RELAY_PORT", with: String(relayPort))
+                .replacingOccurrences(of: "CONTROL_NAMES", with: ControlSpec.luaTable))
         lines.append("-- Enum case names, then payload fields by type and field.")
         var enumLines: [String] = []
         var fieldLines: [String] = []

@@ -1,6 +1,7 @@
 extension LuaDissectorGenerator {
     /// The fixed part before the generated tables: protocols, envelope fields, the varint
-    /// reader and the payload walker. `RELAY_PORT` is replaced by the default port.
+    /// reader and the payload walker. `RELAY_PORT` is replaced by the default port,
+    /// `CONTROL_NAMES` by the control ids of Spec/Control.gwspec (``ControlSpec``).
     static let runtime = #"""
 
         local gw = Proto("groupwire", "GroupWire")
@@ -10,7 +11,7 @@ extension LuaDissectorGenerator {
         relay.prefs.port = Pref.uint("Relay port", RELAY_PORT, "The TCP port of the GroupWire relay (its WebSocket payloads are dissected)")
 
         local KINDS = { [0] = "data", [1] = "control", [2] = "fragment" }
-        local CONTROLS = { [1] = "activate", [2] = "join", [3] = "leave", [4] = "replace", [5] = "end", [16] = "hello", [32] = "acknowledgement" }
+        local CONTROLS = CONTROL_NAMES
         local DIRECTIONS = { [0] = "received", [1] = "sent" }
         local RELAY_TYPES = { [1] = "send to all", [2] = "deliver", [3] = "send to some", [16] = "welcome", [17] = "joined", [18] = "left", [32] = "error" }
         local LEAVE_REASONS = { [0] = "closed", [1] = "lost", [2] = "tooSlow", [3] = "violation", [4] = "replaced", [5] = "shutdown" }

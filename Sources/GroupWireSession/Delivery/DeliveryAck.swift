@@ -4,8 +4,8 @@ import GroupWire
 /// "Acknowledgement"): every sequence `1 ... through` of `stream` was delivered, and the
 /// frames after the next missing one that the receiver holds.
 struct DeliveryAck: Sendable, Hashable {
-    /// The control id of acknowledgements.
-    static let controlID: UInt64 = 32
+    /// The control id of acknowledgements (Spec/Control.gwspec's `ControlID`).
+    static let controlID = UInt64(ControlID.acknowledgement.rawValue)
 
     /// The reliable stream acknowledged.
     var stream: UInt32
@@ -28,21 +28,12 @@ struct DeliveryAck: Sendable, Hashable {
     /// The longest `received` bitmap read: 8,192 frames after the hole.
     static let maxReceivedBytes = 1024
 
-    /// The body: `1 stream`, `2 through`, `3 received` when not empty, `4 delay` and `5 duplicate` when not 0.
+    /// The body (Spec/Control.gwspec's `ControlAcknowledgement`): `1 stream`, `2 through`,
+    /// `3 received` when not empty, `4 delay` and `5 duplicate` when not 0.
     func payload() -> [UInt8] {
-        var writer = PayloadWriter()
-        writer.writeUInt(1, UInt64(stream))
-        writer.writeUInt(2, through)
-        if !received.isEmpty {
-            writer.writeBytes(3, received)
-        }
-        if delayMicroseconds != 0 {
-            writer.writeUInt(4, delayMicroseconds)
-        }
-        if duplicate != 0 {
-            writer.writeUInt(5, duplicate)
-        }
-        return writer.bytes
+        ControlAcknowledgement(
+            stream: stream, through: through, received: received, delay: delayMicroseconds, duplicate: duplicate
+        ).wirePayload()
     }
 
     /// The whole control frame, without session or delivery header.
@@ -53,62 +44,30 @@ struct DeliveryAck: Sendable, Hashable {
     }
 
     /// Decodes a body.
-    /// - Throws: `missingField` (offset: the end of the body) without stream or through;
-    ///   `invalidValue` for a stream that is not a reliable stream value; the payload
-    ///   reader's errors.
+    /// - Throws: `invalidValue` (at its varint) for a stream that is not a reliable stream
+    ///   value; `limitExceeded` (at its length) for a bitmap over ``maxReceivedBytes``;
+    ///   `missingField` (offset: the end of the body) without stream or through; the
+    ///   payload reader's errors.
     init(_ payload: [UInt8], limits: Limits = .default) throws(WireError) {
-        var reader = PayloadReader(payload, limits: limits)
-        var stream: UInt32?
-        var through: UInt64?
-        var received: [UInt8] = []
-        var delay: UInt64 = 0
-        var duplicate: UInt64 = 0
-        while let key = try reader.nextKey() {
-            switch key.number {
-            case 1:
-                try reader.expect(key, .varint, field: "stream")
-                let offset = reader.reader.position
-                let value = try reader.readUInt()
-                guard (DeliveryHeader.minStream...UInt64(UInt32.max)).contains(value), value & 1 == 1 else {
-                    throw WireError(
-                        .invalidValue, offset: offset,
-                        "acknowledged stream \(value) is not a reliable stream (odd, 3...\(UInt32.max))")
-                }
-                stream = UInt32(value)
-            case 2:
-                try reader.expect(key, .varint, field: "through")
-                through = try reader.readUInt()
-            case 3:
-                try reader.expect(key, .lengthDelimited, field: "received")
-                let offset = reader.reader.position
-                let bitmap = try reader.readBytes()
-                guard bitmap.count <= Self.maxReceivedBytes else {
-                    throw WireError(
-                        .limitExceeded, offset: offset,
-                        "a received bitmap of \(bitmap.count) bytes is over \(Self.maxReceivedBytes)")
-                }
-                received = bitmap
-            case 4:
-                try reader.expect(key, .varint, field: "delay")
-                delay = try reader.readUInt()
-            case 5:
-                try reader.expect(key, .varint, field: "duplicate")
-                duplicate = try reader.readUInt()
-            default:
-                try reader.skip(key)
-            }
+        let body = try ControlAcknowledgement(wirePayload: payload, limits: limits)
+        if let stream = body.stream, UInt64(stream) < DeliveryHeader.minStream || stream & 1 == 0 {
+            throw WireError(
+                .invalidValue, offset: ControlBody.valueOffset(ofField: 1, in: payload, limits: limits),
+                "acknowledged stream \(stream) is not a reliable stream (odd, 3...\(UInt32.max))")
         }
-        guard let stream else {
+        guard body.received.count <= Self.maxReceivedBytes else {
+            throw WireError(
+                .limitExceeded, offset: ControlBody.valueOffset(ofField: 3, in: payload, limits: limits),
+                "a received bitmap of \(body.received.count) bytes is over \(Self.maxReceivedBytes)")
+        }
+        guard let stream = body.stream else {
             throw WireError(.missingField, offset: payload.count, "acknowledgement names no stream")
         }
-        guard let through else {
+        guard let through = body.through else {
             throw WireError(.missingField, offset: payload.count, "acknowledgement of stream \(stream) has no through")
         }
-        self.stream = stream
-        self.through = through
-        self.received = received
-        self.delayMicroseconds = delay
-        self.duplicate = duplicate
+        self.init(
+            stream: stream, through: through, received: body.received, delayMicroseconds: body.delay, duplicate: body.duplicate)
     }
 
     init(stream: UInt32, through: UInt64, received: [UInt8] = [], delayMicroseconds: UInt64 = 0, duplicate: UInt64 = 0) {

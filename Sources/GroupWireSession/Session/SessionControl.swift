@@ -17,12 +17,12 @@ enum SessionControl: Sendable, Hashable {
     /// The session ended for everyone.
     case end(session: UInt32, clock: UInt64)
 
-    /// Control ids (the registry in Spec/FORMAT.md, "Control ids").
-    static let activateID: UInt64 = 1
-    static let joinID: UInt64 = 2
-    static let leaveID: UInt64 = 3
-    static let replaceID: UInt64 = 4
-    static let endID: UInt64 = 5
+    /// Control ids (the registry in Spec/FORMAT.md, "Control ids", and Spec/Control.gwspec's `ControlID`).
+    static let activateID = UInt64(ControlID.activate.rawValue)
+    static let joinID = UInt64(ControlID.join.rawValue)
+    static let leaveID = UInt64(ControlID.leave.rawValue)
+    static let replaceID = UInt64(ControlID.replace.rawValue)
+    static let endID = UInt64(ControlID.end.rawValue)
 
     /// The control id this message travels under.
     var controlID: UInt64 {
@@ -35,66 +35,37 @@ enum SessionControl: Sendable, Hashable {
         }
     }
 
-    /// The message's body.
+    /// The message's body (its codec generated from Spec/Control.gwspec).
     func payload() -> [UInt8] {
-        var writer = PayloadWriter()
         switch self {
         case .activate(let announcement), .replace(let announcement):
-            announcement.write(to: &writer)
+            announcement.body.wirePayload()
         case .join(let session), .leave(let session):
-            writer.writeUInt(1, UInt64(session))
+            ControlMembership(session: session).wirePayload()
         case .end(let session, let clock):
-            writer.writeUInt(1, UInt64(session))
-            writer.writeUInt(2, clock)
+            ControlEnd(session: session, clock: clock).wirePayload()
         }
-        return writer.bytes
     }
 
     /// Decodes a control message, or nil for a control id outside 1–5 (another layer's).
     /// - Throws: `WireError` for a malformed body: a session id outside 1...2^32-1
-    ///   (`invalidValue`), a missing session id (`missingField`), the payload reader's
-    ///   errors for bad keys, lengths and strings.
+    ///   (`invalidValue` at its varint), a missing session id (`missingField` at the end of
+    ///   the body), the payload reader's errors for bad keys, lengths and strings.
     static func decode(controlID: UInt64, payload: [UInt8], limits: Limits = .default) throws(WireError) -> SessionControl? {
         switch controlID {
         case activateID: return .activate(try SessionAnnouncement(payload, limits: limits))
         case replaceID: return .replace(try SessionAnnouncement(payload, limits: limits))
-        case joinID, leaveID, endID:
-            var reader = PayloadReader(payload, limits: limits)
-            var session: UInt32?
-            var clock: UInt64 = 0
-            while let key = try reader.nextKey() {
-                switch key.number {
-                case 1:
-                    try reader.expect(key, .varint, field: "session")
-                    session = try readSessionID(&reader)
-                case 2 where controlID == endID:
-                    try reader.expect(key, .varint, field: "clock")
-                    clock = try reader.readUInt()
-                default:
-                    try reader.skip(key)
-                }
-            }
-            guard let session else {
-                throw WireError(.missingField, offset: payload.count, "session control \(controlID) names no session")
-            }
-            switch controlID {
-            case joinID: return .join(session: session)
-            case leaveID: return .leave(session: session)
-            default: return .end(session: session, clock: clock)
-            }
+        case joinID, leaveID:
+            let body = try ControlMembership(wirePayload: payload, limits: limits)
+            let session = try ControlBody.session(body.session, in: payload, limits: limits, "session control \(controlID)")
+            return controlID == joinID ? .join(session: session) : .leave(session: session)
+        case endID:
+            let body = try ControlEnd(wirePayload: payload, limits: limits)
+            let session = try ControlBody.session(body.session, in: payload, limits: limits, "session control \(controlID)")
+            return .end(session: session, clock: body.clock ?? 0)
         default:
             return nil
         }
-    }
-
-    /// Reads a session id: a varint in 1...2^32-1.
-    static func readSessionID(_ reader: inout PayloadReader) throws(WireError) -> UInt32 {
-        let offset = reader.reader.position
-        let value = try reader.readUInt()
-        guard (1...UInt64(UInt32.max)).contains(value) else {
-            throw WireError(.invalidValue, offset: offset, "session id \(value) is outside 1...\(UInt32.max)")
-        }
-        return UInt32(value)
     }
 }
 
@@ -114,80 +85,43 @@ struct SessionAnnouncement: Sendable, Hashable {
     /// The activity value, encoded with `WireEncoder`.
     var activity: [UInt8]
 
-    /// Fields: 1 session, 2 activation clock, 3 activator (UUID), 4 activity identifier,
-    /// 5 metadata {1 title, 2 subtitle, 3 type, 4 fallback URL}, 6 activity bytes,
-    /// 7 activity clock, 8 who set the activity (UUID).
-    func write(to writer: inout PayloadWriter) {
-        writer.writeUInt(1, UInt64(session))
-        writer.writeUInt(2, activated.clock)
-        writer.writeUUID(3, activated.participant.uuid)
-        writer.writeString(4, activityIdentifier)
-        writer.writeNested(5) { nested in
-            nested.writeString(1, metadata.title)
-            if let subtitle = metadata.subtitle { nested.writeString(2, subtitle) }
-            nested.writeString(3, metadata.type.rawValue)
-            if let url = metadata.fallbackURL { nested.writeString(4, url) }
-        }
-        writer.writeBytes(6, activity)
-        writer.writeUInt(7, activitySet.clock)
-        writer.writeUUID(8, activitySet.participant.uuid)
+    /// The body (Spec/Control.gwspec's `ControlAnnouncement`): fields 1 session, 2
+    /// activation clock, 3 activator, 4 activity identifier, 5 metadata {1 title, 2 subtitle,
+    /// 3 type, 4 fallback URL}, 6 activity bytes, 7 activity clock, 8 who set the activity;
+    /// every field but the optional metadata ones is written, even when 0 or empty.
+    var body: ControlAnnouncement {
+        ControlAnnouncement(
+            session: session, activationClock: activated.clock, activator: activated.participant.uuid,
+            activityIdentifier: activityIdentifier,
+            metadata: ControlMetadata(
+                title: metadata.title, subtitle: metadata.subtitle, type: metadata.type.rawValue,
+                fallbackURL: metadata.fallbackURL),
+            activity: activity, activityClock: activitySet.clock, activitySetBy: activitySet.participant.uuid)
     }
 
     /// Decodes an announcement body.
-    /// - Throws: `WireError`: `missingField` without a session id, activator or activity
-    ///   identifier; `invalidValue` for a session id outside 1...2^32-1; the payload
-    ///   reader's errors.
+    /// - Throws: `WireError`: `invalidValue` for a session id outside 1...2^32-1 (at its
+    ///   varint); `missingField` (at the end of the body) without a session id, activator or
+    ///   activity identifier; the payload reader's errors.
     init(_ payload: [UInt8], limits: Limits) throws(WireError) {
-        var reader = PayloadReader(payload, limits: limits)
-        var session: UInt32?
-        var activatedClock: UInt64 = 0
-        var activator: UUID?
-        var identifier: String?
-        var metadata = SharedActivityMetadata(title: "")
-        var activity: [UInt8] = []
-        var activityClock: UInt64 = 0
-        var activitySetter: UUID?
-        while let key = try reader.nextKey() {
-            switch key.number {
-            case 1:
-                try reader.expect(key, .varint, field: "session")
-                session = try SessionControl.readSessionID(&reader)
-            case 2:
-                try reader.expect(key, .varint, field: "clock")
-                activatedClock = try reader.readUInt()
-            case 3:
-                try reader.expect(key, .lengthDelimited, field: "activator")
-                activator = try reader.readUUID()
-            case 4:
-                try reader.expect(key, .lengthDelimited, field: "activityIdentifier")
-                identifier = try reader.readString()
-            case 5:
-                try reader.expect(key, .lengthDelimited, field: "metadata")
-                metadata = try reader.readNested { (nested) throws(WireError) in try Self.readMetadata(&nested) }
-            case 6:
-                try reader.expect(key, .lengthDelimited, field: "activity")
-                activity = try reader.readBytes()
-            case 7:
-                try reader.expect(key, .varint, field: "activityClock")
-                activityClock = try reader.readUInt()
-            case 8:
-                try reader.expect(key, .lengthDelimited, field: "activitySetBy")
-                activitySetter = try reader.readUUID()
-            default:
-                try reader.skip(key)
-            }
-        }
-        guard let session, let activator, let identifier else {
+        let body = try ControlAnnouncement(wirePayload: payload, limits: limits)
+        try ControlBody.checkSession(body.session, in: payload, limits: limits)
+        guard let session = body.session, let activator = body.activator, let identifier = body.activityIdentifier else {
             throw WireError(
                 .missingField, offset: payload.count,
                 "an activation needs a session id (1), an activator (3) and an activity identifier (4)")
         }
+        var metadata = SharedActivityMetadata(title: body.metadata.title ?? "")
+        metadata.subtitle = body.metadata.subtitle
+        if let type = body.metadata.type { metadata.type = ActivityType(rawValue: type) }
+        metadata.fallbackURL = body.metadata.fallbackURL
         self.session = session
-        activated = SessionStamp(clock: activatedClock, participant: ParticipantID(uuid: activator))
-        activitySet = SessionStamp(clock: activityClock, participant: ParticipantID(uuid: activitySetter ?? activator))
+        activated = SessionStamp(clock: body.activationClock ?? 0, participant: ParticipantID(uuid: activator))
+        activitySet = SessionStamp(
+            clock: body.activityClock ?? 0, participant: ParticipantID(uuid: body.activitySetBy ?? activator))
         activityIdentifier = identifier
         self.metadata = metadata
-        self.activity = activity
+        self.activity = body.activity ?? []
     }
 
     /// Creates an announcement.
@@ -201,28 +135,5 @@ struct SessionAnnouncement: Sendable, Hashable {
         self.activityIdentifier = activityIdentifier
         self.metadata = metadata
         self.activity = activity
-    }
-
-    private static func readMetadata(_ reader: inout PayloadReader) throws(WireError) -> SharedActivityMetadata {
-        var metadata = SharedActivityMetadata(title: "")
-        while let key = try reader.nextKey() {
-            switch key.number {
-            case 1:
-                try reader.expect(key, .lengthDelimited, field: "title")
-                metadata.title = try reader.readString()
-            case 2:
-                try reader.expect(key, .lengthDelimited, field: "subtitle")
-                metadata.subtitle = try reader.readString()
-            case 3:
-                try reader.expect(key, .lengthDelimited, field: "type")
-                metadata.type = ActivityType(rawValue: try reader.readString())
-            case 4:
-                try reader.expect(key, .lengthDelimited, field: "fallbackURL")
-                metadata.fallbackURL = try reader.readString()
-            default:
-                try reader.skip(key)
-            }
-        }
-        return metadata
     }
 }
