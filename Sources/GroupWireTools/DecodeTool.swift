@@ -93,18 +93,13 @@ package struct DecodeTool: Sendable {
     ///   fragmented message is incomplete (the valid ones are still printed), 2 for spec
     ///   problems and unreadable or invalid dictionary files.
     package func run(stream: FrameFileStream, output: ToolOutput) -> ToolStatus {
-        let dictionaries: DictionaryStore
-        do throws(ToolFailure) {
-            dictionaries = try DictionaryLoading.load(dictionaryPaths)
-        } catch {
-            output.message(error.result.messages)
-            return error.result.status
+        DictionaryLoading.withDictionaries(dictionaryPaths, output: output) { dictionaries in
+            let loaded = SpecLoading.withSpec(specPath) { spec in
+                ToolResult(status: run(stream: stream, spec: spec, dictionaries: dictionaries, output: output))
+            }
+            output.message(loaded.messages)
+            return loaded.status
         }
-        let loaded = SpecLoading.withSpec(specPath) { spec in
-            ToolResult(status: run(stream: stream, spec: spec, dictionaries: dictionaries, output: output))
-        }
-        output.message(loaded.messages)
-        return loaded.status
     }
 
     private func run(stream: FrameFileStream, spec: SpecSet, dictionaries: DictionaryStore, output: ToolOutput) -> ToolStatus {

@@ -27,6 +27,19 @@ enum DictionaryLoading {
         }
     }
 
+    /// Runs `body` with the dictionaries of `paths`, or reports on `output` why they cannot
+    /// be loaded and returns that failure's status (2) without running it.
+    static func withDictionaries(
+        _ paths: [String], output: ToolOutput, _ body: (DictionaryStore) -> ToolStatus
+    ) -> ToolStatus {
+        do throws(ToolFailure) {
+            return body(try load(paths))
+        } catch {
+            output.message(error.result.messages)
+            return error.result.status
+        }
+    }
+
     private static func read(_ path: String) throws(ToolFailure) -> ZstdDictionary {
         let bytes: [UInt8]
         do throws(InputReadingError) {

@@ -1,6 +1,6 @@
 /// The single-value container ``WireEncoder`` hands out: the value's wire type goes into the
 /// slot its parent prepared (entry header, element byte or top-level byte), then its data.
-struct WireSingleValueEncodingContainer: SingleValueEncodingContainer {
+struct WireSingleValueEncodingContainer: SingleValueEncodingContainer, WireScalarEncoding {
     let core: WireEncoderCore
     /// The level this container belongs to; -1 for a container that may not be written.
     let serial: Int
@@ -21,32 +21,17 @@ struct WireSingleValueEncodingContainer: SingleValueEncodingContainer {
         return typeOffset
     }
 
-    @inline(__always) private mutating func scalar<S: WireScalar>(_ value: S) throws {
+    @inline(__always) mutating func encodeScalar<S: WireScalar>(_ value: S) throws {
         _ = try claim(value.wireType)
         value.write(to: &core.writer)
     }
 
     mutating func encodeNil() throws { _ = try claim(CodableWireType.null) }
-    mutating func encode(_ value: Bool) throws { try scalar(value) }
-    mutating func encode(_ value: String) throws { try scalar(value) }
-    mutating func encode(_ value: Double) throws { try scalar(value) }
-    mutating func encode(_ value: Float) throws { try scalar(value) }
-    mutating func encode(_ value: Int) throws { try scalar(value) }
-    mutating func encode(_ value: Int8) throws { try scalar(value) }
-    mutating func encode(_ value: Int16) throws { try scalar(value) }
-    mutating func encode(_ value: Int32) throws { try scalar(value) }
-    mutating func encode(_ value: Int64) throws { try scalar(value) }
-    mutating func encode(_ value: UInt) throws { try scalar(value) }
-    mutating func encode(_ value: UInt8) throws { try scalar(value) }
-    mutating func encode(_ value: UInt16) throws { try scalar(value) }
-    mutating func encode(_ value: UInt32) throws { try scalar(value) }
-    mutating func encode(_ value: UInt64) throws { try scalar(value) }
+    @available(macOS 15.0, iOS 18.0, watchOS 11.0, tvOS 18.0, visionOS 2.0, *)
+    mutating func encode(_ value: Int128) throws { try encodeScalar(value) }
 
     @available(macOS 15.0, iOS 18.0, watchOS 11.0, tvOS 18.0, visionOS 2.0, *)
-    mutating func encode(_ value: Int128) throws { try scalar(value) }
-
-    @available(macOS 15.0, iOS 18.0, watchOS 11.0, tvOS 18.0, visionOS 2.0, *)
-    mutating func encode(_ value: UInt128) throws { try scalar(value) }
+    mutating func encode(_ value: UInt128) throws { try encodeScalar(value) }
 
     mutating func encode<T: Encodable>(_ value: T) throws {
         // The wrapped value takes over the slot: it decides the wire type itself.

@@ -76,13 +76,9 @@ struct SwiftModelBuilder: Sendable {
                     documentation: ["Wraps `message`, or returns nil when it is not a message of this spec."], attributes: [],
                     head: access + "init?", parameters: ["_ message: any MessageCodable"],
                     body: [
-                        .switchBlock(
-                            "switch message {",
-                            messages.map { message in
-                                SwitchCase(
-                                    label: "case let value as \(message.name):",
-                                    body: [.line("self = .\(caseName(message))(value)")])
-                            } + [SwitchCase(label: "default:", body: [.line("return nil")])])
+                        .switchOver("message", messages, then: [.single("default:", "return nil")]) { message in
+                            ("case let value as \(message.name):", "self = .\(caseName(message))(value)")
+                        }
                     ])))
         members.append(
             .property(
@@ -90,11 +86,7 @@ struct SwiftModelBuilder: Sendable {
                     documentation: ["The wrapped message."], attributes: [], modifiers: access, keyword: "var", name: "message",
                     type: "any MessageCodable", initialValue: nil,
                     getter: [
-                        .switchBlock(
-                            "switch self {",
-                            messages.map { message in
-                                SwitchCase(label: "case .\(caseName(message))(let value):", body: [.line("return value")])
-                            })
+                        .switchOver("self", messages) { message in ("case .\(caseName(message))(let value):", "return value") }
                     ])))
         if let source = specSource(file) {
             members.append(
@@ -375,16 +367,9 @@ struct SwiftModelBuilder: Sendable {
         }
         body.append(.line("var unknownFields: [UInt8] = []"))
         cases.append(
-            SwitchCase(
-                label: "default:",
-                body: [
-                    .line("let key = try reader._fieldKey(raw: rawKey, at: keyOffset)")
-                ]
-                    + wrongWireType(
-                        name, numbers: fields.map(\.number),
-                        otherwise: [
-                            .line("unknownFields.append(contentsOf: try reader.captureUnknown(key))")
-                        ])))
+            unmatchedKey(
+                name, numbers: fields.map(\.number),
+                otherwise: [.line("unknownFields.append(contentsOf: try reader.captureUnknown(key))")]))
         body.append(
             .block(
                 "while reader.reader.position < end {",
@@ -409,6 +394,15 @@ struct SwiftModelBuilder: Sendable {
 
     /// In a decoder's `default:`: a known field number with an unexpected wire type is a
     /// `typeMismatch`; anything else runs `otherwise`.
+    /// The `default:` of a decoder's switch on raw keys: the key parsed, then
+    /// ``wrongWireType(_:numbers:otherwise:)``.
+    private func unmatchedKey(_ name: String, numbers: [UInt64], otherwise: [CodeItem]) -> SwitchCase {
+        SwitchCase(
+            label: "default:",
+            body: [.line("let key = try reader._fieldKey(raw: rawKey, at: keyOffset)")]
+                + wrongWireType(name, numbers: numbers, otherwise: otherwise))
+    }
+
     private func wrongWireType(_ name: String, numbers: [UInt64], otherwise: [CodeItem]) -> [CodeItem] {
         guard !numbers.isEmpty else { return otherwise }
         var seen: Set<UInt64> = []
@@ -562,13 +556,13 @@ struct SwiftModelBuilder: Sendable {
                     ],
                     attributes: [], head: "\(access)init", parameters: ["rawValue: UInt32"],
                     body: [
-                        .switchBlock(
-                            "switch rawValue {",
-                            distinct.map { enumCase in
-                                SwitchCase(
-                                    label: "case \(UInt32(truncatingIfNeeded: enumCase.number)):",
-                                    body: [.line("self = .\(SwiftNames.identifier(enumCase.name))")])
-                            } + [SwitchCase(label: "default:", body: [.line("self = .\(unknown)(rawValue)")])])
+                        .switchOver("rawValue", distinct, then: [.single("default:", "self = .\(unknown)(rawValue)")]) {
+                            enumCase in
+                            (
+                                "case \(UInt32(truncatingIfNeeded: enumCase.number)):",
+                                "self = .\(SwiftNames.identifier(enumCase.name))"
+                            )
+                        }
                     ])))
         members.append(
             .property(
@@ -576,13 +570,13 @@ struct SwiftModelBuilder: Sendable {
                     documentation: ["The case number written on the wire."], attributes: [], modifiers: access,
                     keyword: "var", name: "rawValue", type: "UInt32", initialValue: nil,
                     getter: [
-                        .switchBlock(
-                            "switch self {",
-                            decl.cases.map { enumCase in
-                                SwitchCase(
-                                    label: "case .\(SwiftNames.identifier(enumCase.name)):",
-                                    body: [.line("return \(UInt32(truncatingIfNeeded: enumCase.number))")])
-                            } + [SwitchCase(label: "case .\(unknown)(let number):", body: [.line("return number")])])
+                        .switchOver("self", decl.cases, then: [.single("case .\(unknown)(let number):", "return number")]) {
+                            enumCase in
+                            (
+                                "case .\(SwiftNames.identifier(enumCase.name)):",
+                                "return \(UInt32(truncatingIfNeeded: enumCase.number))"
+                            )
+                        }
                     ])))
         members.append(
             .function(
@@ -608,21 +602,20 @@ struct SwiftModelBuilder: Sendable {
                                 .line("self.init(rawValue: number)"),
                                 .line("return"),
                             ]),
-                        .switchBlock(
-                            "switch try container.decode(String.self) {",
-                            distinct.map { enumCase in
-                                SwitchCase(
-                                    label: "case \(SwiftNames.stringLiteral(enumCase.name)):",
-                                    body: [.line("self = .\(SwiftNames.identifier(enumCase.name))")])
-                            } + [
-                                SwitchCase(
-                                    label: "case let name:",
-                                    body: [
-                                        .line(
-                                            "throw DecodingError.dataCorruptedError(in: container, debugDescription: \"\\(name) is not a case of \(decl.name)\")"
-                                        )
-                                    ])
-                            ]),
+                        .switchOver(
+                            "try container.decode(String.self)", distinct,
+                            then: [
+                                .single(
+                                    "case let name:",
+                                    "throw DecodingError.dataCorruptedError(in: container, debugDescription: \"\\(name) is not a case of \(decl.name)\")"
+                                )
+                            ]
+                        ) { enumCase in
+                            (
+                                "case \(SwiftNames.stringLiteral(enumCase.name)):",
+                                "self = .\(SwiftNames.identifier(enumCase.name))"
+                            )
+                        },
                     ])))
         members.append(
             .function(
@@ -631,15 +624,15 @@ struct SwiftModelBuilder: Sendable {
                     attributes: [], head: "\(access)func encode", parameters: ["to encoder: any Encoder"], tail: " throws",
                     body: [
                         .line("var container = encoder.singleValueContainer()"),
-                        .switchBlock(
-                            "switch self {",
-                            decl.cases.map { enumCase in
-                                SwitchCase(
-                                    label: "case .\(SwiftNames.identifier(enumCase.name)):",
-                                    body: [.line("try container.encode(\(SwiftNames.stringLiteral(enumCase.name)))")])
-                            } + [
-                                SwitchCase(label: "case .\(unknown)(let number):", body: [.line("try container.encode(number)")])
-                            ]),
+                        .switchOver(
+                            "self", decl.cases, then: [.single("case .\(unknown)(let number):", "try container.encode(number)")]
+                        ) {
+                            enumCase in
+                            (
+                                "case .\(SwiftNames.identifier(enumCase.name)):",
+                                "try container.encode(\(SwiftNames.stringLiteral(enumCase.name)))"
+                            )
+                        },
                     ])))
         return SwiftType(
             kind: .enum, name: decl.name,
@@ -759,18 +752,13 @@ struct SwiftModelBuilder: Sendable {
             }
         }
         cases.append(
-            SwitchCase(
-                label: "default:",
-                body: [
-                    .line("let key = try reader._fieldKey(raw: rawKey, at: keyOffset)")
-                ]
-                    + wrongWireType(
-                        decl.name, numbers: decl.cases.map(\.number),
-                        otherwise: [
-                            .line(
-                                "throw WireError(.invalidValue, offset: keyOffset, \"union \(decl.name) has no case numbered \\(key.number)\")"
-                            )
-                        ])))
+            unmatchedKey(
+                decl.name, numbers: decl.cases.map(\.number),
+                otherwise: [
+                    .line(
+                        "throw WireError(.invalidValue, offset: keyOffset, \"union \(decl.name) has no case numbered \\(key.number)\")"
+                    )
+                ]))
         return SwiftFunction(
             documentation: [
                 "Reads the one field of a union payload, up to offset `end` of `reader`, its current end.",

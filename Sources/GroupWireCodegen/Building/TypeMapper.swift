@@ -107,7 +107,7 @@ struct TypeMapper: Sendable {
         case .named(let name):
             switch spec.declaration(named: name) {
             case .enum(let decl):
-                let zero = decl.enumCase(number: 0)
+                let zero = decl.declaredCase(number: 0)
                 return enumCaseExpression(name, caseName: zero?.name, number: 0)
             case .union:
                 return "\(name).wireDefault"
@@ -125,7 +125,7 @@ struct TypeMapper: Sendable {
     func enumCaseExpression(_ enumName: String, caseName: String?, number: UInt64) -> String {
         // A deprecated case is spelled by number so the default does not warn.
         if let caseName, case .enum(let decl) = spec.declaration(named: enumName),
-            let enumCase = decl.enumCase(named: caseName), enumCase.deprecation == nil
+            let enumCase = decl.declaredCase(named: caseName), enumCase.deprecation == nil
         {
             return "." + SwiftNames.identifier(caseName)
         }

@@ -30,6 +30,27 @@ indirect enum CodeItem: Sendable, Hashable {
     static func block(_ header: String, _ body: [CodeItem]) -> CodeItem {
         .block(header, body, footer: "}")
     }
+
+    /// `switch subject {` with one case of one line per element (`arm` gives its label
+    /// and line), then the cases of `rest` (a `default:`, an unknown case).
+    static func switchOver<Element>(
+        _ subject: String, _ elements: [Element], then rest: [SwitchCase] = [],
+        _ arm: (Element) -> (label: String, line: String)
+    ) -> CodeItem {
+        .switchBlock(
+            "switch \(subject) {",
+            elements.map { element in
+                let (label, line) = arm(element)
+                return SwitchCase(label: label, body: [.line(line)])
+            } + rest)
+    }
+}
+
+extension SwitchCase {
+    /// A case of one line.
+    static func single(_ label: String, _ line: String) -> SwitchCase {
+        SwitchCase(label: label, body: [.line(line)])
+    }
 }
 
 /// One `case …:` (or `default:`) of a switch.

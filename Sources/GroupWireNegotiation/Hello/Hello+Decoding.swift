@@ -35,29 +35,24 @@ private struct HelloReader {
         var kind: SchemaEntry.Kind?
         var typeID: UInt64?
         var fingerprint: (value: UInt64, offset: Int)?
-        var fields: [RawField] = []
-        var cases: [RawCase] = []
+        var fields: [RawMember] = []
+        var cases: [RawMember] = []
         var reservedNumbers: [ClosedRange<UInt64>] = []
         var reservedNames: [String] = []
         var isImported = false
         var end: Int
     }
 
-    struct RawField {
+    /// A field (entry field 5) or a case (entry field 6) as read: both have a number (1), a
+    /// name (2) and a type expression (3: a field's type, a case's payload); only a field has
+    /// the optional flag (4) and a default (5), which in a case are unknown fields, skipped.
+    struct RawMember {
         var offset: Int
         var number: UInt64?
         var name: String?
         var type: (codes: [UInt64], offset: Int)?
         var isOptional = false
         var defaultValue: RawDefault?
-        var end: Int
-    }
-
-    struct RawCase {
-        var offset: Int
-        var number: UInt64?
-        var name: String?
-        var payload: (codes: [UInt64], offset: Int)?
         var end: Int
     }
 
@@ -322,16 +317,11 @@ private struct HelloReader {
                         .limitExceeded, offset: keyOffset,
                         "more than maxMembers \(limits.maxMembers) fields or cases in one declaration")
                 }
-                if key.number == 5 {
-                    entry.fields.append(
-                        try reader.readNested { (nested) throws(WireError) in
-                            try readField(&nested, at: keyOffset, limits: limits)
-                        })
-                } else {
-                    entry.cases.append(
-                        try reader.readNested { (nested) throws(WireError) in try readCase(&nested, at: keyOffset, limits: limits)
-                        })
+                let isField = key.number == 5
+                let member = try reader.readNested { (nested) throws(WireError) in
+                    try readMember(&nested, at: keyOffset, isField: isField, limits: limits)
                 }
+                if isField { entry.fields.append(member) } else { entry.cases.append(member) }
             case 7:
                 try reader.expect(key, .lengthDelimited, field: "reserved numbers")
                 var values: [UInt64] = []
@@ -381,27 +371,27 @@ private struct HelloReader {
         return entry
     }
 
-    private static func readField(_ reader: inout PayloadReader, at offset: Int, limits: HelloLimits) throws(WireError)
-        -> RawField
+    private static func readMember(_ reader: inout PayloadReader, at offset: Int, isField: Bool, limits: HelloLimits)
+        throws(WireError) -> RawMember
     {
-        var field = RawField(offset: offset, end: 0)
+        var member = RawMember(offset: offset, end: 0)
         while true {
             let keyOffset = reader.reader.position
             guard let key = try reader.nextKey() else { break }
             switch key.number {
             case 1:
                 try reader.expect(key, .varint, field: "number")
-                field.number = try reader.readUInt()
+                member.number = try reader.readUInt()
             case 2:
                 try reader.expect(key, .lengthDelimited, field: "name")
-                field.name = try readIdentifier(&reader, limits: limits)
+                member.name = try readIdentifier(&reader, limits: limits)
             case 3:
-                try reader.expect(key, .lengthDelimited, field: "type")
-                field.type = (try readTypeCodes(&reader, limits: limits), keyOffset)
-            case 4:
+                try reader.expect(key, .lengthDelimited, field: isField ? "type" : "payload")
+                member.type = (try readTypeCodes(&reader, limits: limits), keyOffset)
+            case 4 where isField:
                 try reader.expect(key, .varint, field: "optional")
-                field.isOptional = try reader.readBool()
-            case 5:
+                member.isOptional = try reader.readBool()
+            case 5 where isField:
                 var value = RawDefault(offset: keyOffset, wireType: key.wireType)
                 switch key.wireType {
                 case .varint: value.bits = try reader.readUInt()
@@ -409,37 +399,13 @@ private struct HelloReader {
                 case .fixed32: value.bits = UInt64(try reader.reader.readFixed32LE())
                 default: value.text = try readString(&reader, limit: limits.maxStringLength, "string default")
                 }
-                field.defaultValue = value
+                member.defaultValue = value
             default:
                 try reader.skip(key)
             }
         }
-        field.end = reader.reader.position
-        return field
-    }
-
-    private static func readCase(_ reader: inout PayloadReader, at offset: Int, limits: HelloLimits) throws(WireError) -> RawCase
-    {
-        var item = RawCase(offset: offset, end: 0)
-        while true {
-            let keyOffset = reader.reader.position
-            guard let key = try reader.nextKey() else { break }
-            switch key.number {
-            case 1:
-                try reader.expect(key, .varint, field: "number")
-                item.number = try reader.readUInt()
-            case 2:
-                try reader.expect(key, .lengthDelimited, field: "name")
-                item.name = try readIdentifier(&reader, limits: limits)
-            case 3:
-                try reader.expect(key, .lengthDelimited, field: "payload")
-                item.payload = (try readTypeCodes(&reader, limits: limits), keyOffset)
-            default:
-                try reader.skip(key)
-            }
-        }
-        item.end = reader.reader.position
-        return item
+        member.end = reader.reader.position
+        return member
     }
 
     /// A name: `[A-Za-z_][A-Za-z0-9_]*`, at most `maxNameLength` bytes; else `invalidSchema` at its length.
@@ -496,7 +462,7 @@ private struct HelloReader {
             for item in entry.cases where item.number == nil || item.name == nil {
                 throw WireError(.missingField, offset: item.end, "a case needs its number (1) and name (2)")
             }
-            if kind == .enum, let item = entry.cases.first(where: { $0.payload != nil }), let payload = item.payload {
+            if kind == .enum, let item = entry.cases.first(where: { $0.type != nil }), let payload = item.type {
                 throw WireError(.invalidSchema, offset: payload.offset, "enum cases have no payload")
             }
         }
@@ -535,7 +501,7 @@ private struct HelloReader {
                         isOptional: field.isOptional, defaultValue: value))
             }
             for item in entry.cases {
-                let payload = try item.payload.map { (payload) throws(WireError) in
+                let payload = try item.type.map { (payload) throws(WireError) in
                     try SchemaTypeCode.type(of: payload.codes, names: names, offset: payload.offset)
                 }
                 resolved.cases.append(SchemaCase(number: item.number ?? 0, name: item.name ?? "", payload: payload))

@@ -7,45 +7,10 @@
 ///
 /// The default of a union (used when a non-optional union field is absent) is its
 /// lowest-numbered case, with the default of its payload.
-public struct UnionDecl: Sendable, Hashable {
-    /// The type name.
-    public var name: String
-    /// The cases, in source order.
-    public var cases: [UnionCaseDecl]
-    /// The `reserved` lines.
-    public var reserved: [ReservedDecl]
-    /// The `///` doc comment.
-    public var documentation: String?
-    /// The `@deprecated` attribute, if any.
-    public var deprecation: Deprecation?
-    /// Where the `union` keyword is.
-    public var location: SourceLocation
-
-    /// Creates a union declaration.
-    public init(
-        name: String, cases: [UnionCaseDecl], reserved: [ReservedDecl],
-        documentation: String? = nil, deprecation: Deprecation? = nil, location: SourceLocation
-    ) {
-        self.name = name
-        self.cases = cases
-        self.reserved = reserved
-        self.documentation = documentation
-        self.deprecation = deprecation
-        self.location = location
-    }
-
-    /// The cases sorted by number (the canonical order).
-    public var casesByNumber: [UnionCaseDecl] { cases.sorted { $0.number < $1.number } }
-
-    /// The case called `name`, if any.
-    public func unionCase(named name: String) -> UnionCaseDecl? { cases.first { $0.name == name } }
-
-    /// The case with `number`, if any.
-    public func unionCase(number: UInt64) -> UnionCaseDecl? { cases.first { $0.number == number } }
-}
+public typealias UnionDecl = CasesDecl<UnionCaseDecl>
 
 /// One union case: `1 circle: Circle` or `2 empty` (no payload).
-public struct UnionCaseDecl: Sendable, Hashable {
+public struct UnionCaseDecl: NumberedCaseDecl {
     /// The stable case number, a field number (1...536_870_911) in a valid spec.
     public var number: UInt64
     /// The case name.

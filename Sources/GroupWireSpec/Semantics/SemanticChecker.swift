@@ -321,7 +321,7 @@ struct SemanticChecker {
                 guard case .identifier(let caseName) = literal.kind else {
                     return mismatch("use a case name of '\(name)', such as '\(enumDecl.casesByNumber.first?.name ?? "caseName")'")
                 }
-                guard let found = enumDecl.enumCase(named: caseName) else {
+                guard let found = enumDecl.declaredCase(named: caseName) else {
                     let suggestion = Suggest.closest(to: caseName, in: enumDecl.cases.map(\.name))
                     error(
                         "enum '\(name)' has no case '\(caseName)'", at: literal.location,
@@ -420,7 +420,7 @@ struct SemanticChecker {
         checkMembers(
             decl.cases, kind: "enum case", nameKind: "case", owner: decl.name,
             numbers: 0...SemanticChecker.maxEnumNumber, reserved: decl.reserved)
-        if decl.enumCase(number: 0) == nil {
+        if decl.declaredCase(number: 0) == nil {
             error(
                 "enum '\(decl.name)' has no case numbered 0", at: decl.location,
                 hint: "add a case numbered 0: absent enum fields decode as 0")

@@ -40,13 +40,14 @@ package enum InspectTool {
         path: String, json: Bool, fileFormat: FrameFileFormat?, limits: Limits = .default, dictionaryPaths: [String] = [],
         output: ToolOutput
     ) -> ToolStatus {
-        let dictionaries: DictionaryStore
-        do throws(ToolFailure) {
-            dictionaries = try DictionaryLoading.load(dictionaryPaths)
-        } catch {
-            output.message(error.result.messages)
-            return error.result.status
+        DictionaryLoading.withDictionaries(dictionaryPaths, output: output) { dictionaries in
+            inspect(path: path, json: json, fileFormat: fileFormat, limits: limits, dictionaries: dictionaries, output: output)
         }
+    }
+
+    private static func inspect(
+        path: String, json: Bool, fileFormat: FrameFileFormat?, limits: Limits, dictionaries: DictionaryStore, output: ToolOutput
+    ) -> ToolStatus {
         let stream: FrameFileStream
         do throws(FrameFileError) {
             stream = try FrameFileStream.reading(path, format: fileFormat, limits: limits)
