@@ -16,7 +16,9 @@ struct RelayCommand: ParsableCommand {
             each frame within the sender's room, stamped with the sender, and tells every client \
             who is in its room. The first line of output names the port (useful with --port 0). \
             A client over a limit is told why and closed; one that does not read is dropped; the \
-            others go on. A participant whose connection is lost (not closed) keeps its place for \
+            others go on. A connection that has not finished its upgrade within --handshake-timeout \
+            seconds is closed, and connections over --max-connections (or \
+            --max-connections-per-address from one IP address) are closed as they are accepted. A participant whose connection is lost (not closed) keeps its place for \
             --reconnect-grace seconds: the others are not told it left, and a RelayTransport with \
             reconnecting on comes back into it. Connections, refusals and drops are logged to standard error, with the \
             room and participant. GET http://HOST:PORT/metrics answers with the relay's counters \
@@ -68,6 +70,18 @@ struct RelayCommand: ParsableCommand {
     )
     var reconnectGrace = 3.0
 
+    @Option(
+        help:
+            "Seconds a connection may take from its accept to a finished WebSocket upgrade (TLS included) before it is closed."
+    )
+    var handshakeTimeout = 5.0
+
+    @Option(help: "Connections open at once, from anywhere; one more is closed as soon as it is accepted.")
+    var maxConnections = 10_000
+
+    @Option(help: "Connections open at once from one IP address; one more from it is closed as soon as it is accepted.")
+    var maxConnectionsPerAddress = 256
+
     @Option(help: "A PEM file with the relay's certificate chain: serve TLS (wss) only. Needs --tls-key.")
     var tlsCertificate: String?
 
@@ -102,6 +116,12 @@ struct RelayCommand: ParsableCommand {
         guard drainTimeout.isFinite, (0...3_600).contains(drainTimeout) else {
             throw ValidationError("--drain-timeout \(drainTimeout) is outside 0...3600")
         }
+        guard handshakeTimeout.isFinite, (0.1...3_600).contains(handshakeTimeout) else {
+            throw ValidationError("--handshake-timeout \(handshakeTimeout) is outside 0.1...3600")
+        }
+        guard maxConnections > 0, maxConnectionsPerAddress > 0 else {
+            throw ValidationError("--max-connections and --max-connections-per-address must be positive")
+        }
     }
 
     func run() throws {
@@ -120,6 +140,8 @@ struct RelayCommand: ParsableCommand {
             maxMessagesPerSecond: maxRate, burst: burst, metricsPath: metricsPath.isEmpty ? nil : metricsPath,
             drainTimeout: .milliseconds(Int64((drainTimeout * 1_000).rounded())),
             reconnectGrace: .milliseconds(Int64((reconnectGrace * 1_000).rounded())),
+            handshakeTimeout: .milliseconds(Int64((handshakeTimeout * 1_000).rounded())), maxConnections: maxConnections,
+            maxConnectionsPerAddress: maxConnectionsPerAddress,
             tls: tlsCertificate.flatMap { certificate in
                 tlsKey.map { RelayServerTLS(certificateChainFile: certificate, privateKeyFile: $0) }
             })

@@ -24,13 +24,23 @@ struct RelayHandshake: Sendable, Hashable {
     }
 
     /// Reads the request target (`uri`) and the `Sec-WebSocket-Protocol` values.
-    /// - Throws: ``Refusal`` 404 for another path, 401 without a token.
+    /// - Throws: ``Refusal`` 404 for another path, 400 when subprotocols are offered
+    ///   without `groupwire.v1`, 401 without a token.
     init(uri: String, subprotocols: [String]) throws(Refusal) {
         let (path, query) = uri.split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false).map(String.init)
             .pairOrSingle
         guard path == Self.path else { throw Refusal(status: 404, reason: "the relay listens on \(Self.path), not \(path)") }
         let offered = subprotocols.flatMap { $0.split(separator: ",") }.map { $0.trimmingCharacters(in: .whitespaces) }
         offersSubprotocol = offered.contains(Self.subprotocol)
+        // A browser fails a connection whose server selects none of the subprotocols it
+        // offered, so a client that offers any must offer the one the relay selects.
+        guard offered.isEmpty || offersSubprotocol else {
+            throw Refusal(
+                status: 400,
+                reason:
+                    "the relay selects the subprotocol \(Self.subprotocol), which the request does not offer (it offers \(offered.map { $0.hasPrefix(Self.tokenSubprotocolPrefix) ? Self.tokenSubprotocolPrefix + "…" : $0 }.joined(separator: ", ")))"
+            )
+        }
         let fromQuery = query?.split(separator: "&").compactMap { item -> String? in
             let pair = item.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
             return pair.count == 2 && pair[0] == "token" ? String(pair[1]) : nil

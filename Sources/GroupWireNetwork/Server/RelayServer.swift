@@ -30,6 +30,7 @@ public final class RelayServer: Sendable {
     public let metrics: RelayMetrics
     private let group: any EventLoopGroup
     private let rooms: RelayRooms
+    private let admission: RelayAdmission
     private let running = Mutex<(channel: (any Channel)?, task: Task<Void, Never>?)>((nil, nil))
 
     /// Creates a relay; nothing listens until ``start(host:port:)``.
@@ -41,6 +42,8 @@ public final class RelayServer: Sendable {
         self.logger = logger
         self.metrics = metrics
         self.group = group
+        admission = RelayAdmission(
+            maxConnections: configuration.maxConnections, maxPerAddress: configuration.maxConnectionsPerAddress)
         rooms = RelayRooms(grace: configuration.reconnectGrace, clock: configuration.clock) { member, room, census in
             metrics.census(census)
             logger.info(
@@ -72,16 +75,29 @@ public final class RelayServer: Sendable {
         let logger = logger
         let metrics = metrics
         let tls = try configuration.tls?.context()
-        // NIO's own limit sits above ours, so an oversized frame gets our documented error.
-        let nioLimit = 2 * configuration.maxFrameSize + 16 * 1_024 + 64
+        let admission = admission
+        // One limit on a client's message (Spec/RELAY.md, "Limits"): NIO refuses a frame
+        // over it from its header, and a message of several frames as soon as they pass it;
+        // the reader answers both with error 2 and close 1009 (automatic handling is off, so
+        // NIO sends no bare close of its own).
+        let messageLimit = configuration.limits.maxSendSize
         let server = try await ServerBootstrap(group: group)
             .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
             .childChannelOption(.socketOption(.tcp_nodelay), value: 1)
-            .bind(host: host, port: port) { channel in
-                channel.eventLoop.makeCompletedFuture {
+            .bind(host: host, port: port) { (channel) -> EventLoopFuture<EventLoopFuture<Upgrade>> in
+                let address = channel.remoteAddress?.ipAddress ?? "unknown"
+                if let full = admission.admit(address) {
+                    // Closed at once: a connection over the limits costs nothing while it waits.
+                    logger.debug("refused a connection over \(full)", metadata: ["remote": "\(address)"])
+                    metrics.refused(status: 503)
+                    channel.close(promise: nil)
+                    return channel.eventLoop.makeFailedFuture(RelayAdmission.Refused(limit: full))
+                }
+                channel.closeFuture.whenComplete { _ in admission.release(address) }
+                return channel.eventLoop.makeCompletedFuture {
                     if let tls { try channel.pipeline.syncOperations.addHandler(NIOSSLServerHandler(context: tls)) }
                     let upgrader = NIOTypedWebSocketServerUpgrader<Upgrade>(
-                        maxFrameSize: nioLimit,
+                        maxFrameSize: messageLimit, enableAutomaticErrorHandling: false,
                         shouldUpgrade: { channel, head in
                             channel.eventLoop.makeCompletedFuture {
                                 let handshake: RelayHandshake
@@ -112,10 +128,11 @@ public final class RelayServer: Sendable {
                             channel.eventLoop.makeCompletedFuture {
                                 let claims = try Self.handshake(head).claims(
                                     secret: configuration.secret, now: configuration.now(), leeway: configuration.tokenLeeway)
+                                try channel.pipeline.syncOperations.addHandler(RelayFrameScreen())
                                 try channel.pipeline.syncOperations.addHandler(
                                     NIOWebSocketFrameAggregator(
                                         minNonFinalFragmentSize: 0, maxAccumulatedFrameCount: 1_024,
-                                        maxAccumulatedFrameSize: nioLimit))
+                                        maxAccumulatedFrameSize: messageLimit))
                                 return Upgrade.websocket(try NIOAsyncChannel(wrappingChannelSynchronously: channel), claims)
                             }
                         })
@@ -126,8 +143,18 @@ public final class RelayServer: Sendable {
                                 Upgrade.refused(try NIOAsyncChannel(wrappingChannelSynchronously: channel))
                             }
                         })
-                    return try channel.pipeline.syncOperations.configureUpgradableHTTPServerPipeline(
+                    let upgraded = try channel.pipeline.syncOperations.configureUpgradableHTTPServerPipeline(
                         configuration: .init(upgradeConfiguration: upgrade))
+                    // The handshake timeout, from the accept (TLS included) to the upgrade or
+                    // the answer to a plain request; a sleeping task costs no CPU meanwhile.
+                    let clock = configuration.clock
+                    let deadline = clock.now() + configuration.handshakeTimeout
+                    let timeout = Task {
+                        do { try await clock.sleep(deadline) } catch { return }
+                        channel.close(promise: nil)
+                    }
+                    upgraded.whenComplete { _ in timeout.cancel() }
+                    return upgraded
                 }
             }
         let bound = server.channel.localAddress?.port ?? port
@@ -305,8 +332,17 @@ public final class RelayServer: Sendable {
                         return .writer
                     }
                     group.addTask {
-                        for try await frame in inbound {
-                            guard self.handle(frame, from: connection) else { return .reader }
+                        do {
+                            for try await frame in inbound {
+                                guard self.handle(frame, from: connection) else { return .reader }
+                            }
+                        } catch {
+                            // A broken protocol or a message over the limit: said, then closed.
+                            guard let failure = Self.protocolFailure(error, limit: self.configuration.limits.maxSendSize) else {
+                                throw error
+                            }
+                            connection.finish(failure.error, reason: .violation, code: failure.code)
+                            return .reader
                         }
                         // The client went away without a close frame.
                         connection.lost()
@@ -339,6 +375,23 @@ public final class RelayServer: Sendable {
             logger.info("lost", metadata: ["detail": "its place is kept for the reconnect grace period"])
         } else {
             logger.info("left", metadata: ["reason": "\(connection.leaveReason)"])
+        }
+    }
+
+    /// The error and close code for a WebSocket protocol error on a client's connection,
+    /// nil for an error of the connection itself (a reset, a TLS failure).
+    private static func protocolFailure(_ error: any Error, limit: Int) -> (error: RelayError, code: WebSocketErrorCode)? {
+        switch error {
+        case NIOWebSocketError.invalidFrameLength, NIOWebSocketFrameAggregator.Error.accumulatedFrameSizeIsTooLarge:
+            return (RelayError(.frameTooLarge, "a message over \(limit) bytes, the largest send"), .messageTooLarge)
+        case let violation as RelayProtocolViolation:
+            return (RelayError(.malformed, violation.reason), violation.code)
+        case let error as NIOWebSocketError:
+            return (RelayError(.malformed, "\(error)"), .protocolError)
+        case let error as NIOWebSocketFrameAggregator.Error:
+            return (RelayError(.malformed, "\(error)"), .protocolError)
+        default:
+            return nil
         }
     }
 
@@ -402,4 +455,9 @@ public final class RelayServer: Sendable {
             return true
         }
     }
+}
+
+extension RelayServer {
+    /// The connections open now, upgraded or not (for tests that wait for an accept).
+    var openConnections: Int { admission.open }
 }

@@ -32,6 +32,17 @@ public struct RelayServerConfiguration: Sendable {
     /// shorter than its peer timeout (`DeliveryConfiguration.peerTimeout`,
     /// 5 seconds). Zero: a lost connection leaves at once. Default 3 seconds.
     public var reconnectGrace: Duration
+    /// How long a connection may take from its accept to a finished WebSocket upgrade (or
+    /// an answered HTTP request), the TLS handshake included (`--handshake-timeout`); a
+    /// connection still short of it then is closed. Default 5 seconds.
+    public var handshakeTimeout: Duration
+    /// The most connections open at once, from anywhere (`--max-connections`); one more is
+    /// closed as soon as it is accepted. Default 10,000.
+    public var maxConnections: Int
+    /// The most connections open at once from one remote IP address
+    /// (`--max-connections-per-address`); one more from it is closed as soon as it is
+    /// accepted. Default 256.
+    public var maxConnectionsPerAddress: Int
     /// TLS for every connection (`--tls-certificate`, `--tls-key`); nil serves plain
     /// WebSocket. Default nil.
     public var tls: RelayServerTLS?
@@ -41,8 +52,8 @@ public struct RelayServerConfiguration: Sendable {
     public var capture: CaptureWriter?
     /// The time in seconds since 1970, for token checks.
     public var now: @Sendable () -> Int64
-    /// The time the relay's timers read: the reconnect grace, the drain timeout, the wait
-    /// for a client's close and the rate limit's refill. Default the system's continuous
+    /// The time the relay's timers read: the handshake timeout, the reconnect grace, the
+    /// drain timeout, the wait for a client's close and the rate limit's refill. Default the system's continuous
     /// clock; tests pass a virtual one and move it themselves.
     public var clock: TimerClock
 
@@ -50,7 +61,8 @@ public struct RelayServerConfiguration: Sendable {
     public init(
         secret: [UInt8], tokenLeeway: Int64 = 0, maxFrameSize: Int = 65_536, maxQueuedBytes: Int = 4 << 20,
         maxMessagesPerSecond: Int = 2_000, burst: Int = 4_000, metricsPath: String? = "/metrics",
-        drainTimeout: Duration = .seconds(5), reconnectGrace: Duration = .seconds(3), tls: RelayServerTLS? = nil,
+        drainTimeout: Duration = .seconds(5), reconnectGrace: Duration = .seconds(3), handshakeTimeout: Duration = .seconds(5),
+        maxConnections: Int = 10_000, maxConnectionsPerAddress: Int = 256, tls: RelayServerTLS? = nil,
         capture: CaptureWriter? = CaptureEnvironment.writer,
         now: @escaping @Sendable () -> Int64 = { Int64(Date().timeIntervalSince1970) }, clock: TimerClock = .continuous
     ) {
@@ -63,6 +75,9 @@ public struct RelayServerConfiguration: Sendable {
         self.metricsPath = metricsPath
         self.drainTimeout = drainTimeout
         self.reconnectGrace = reconnectGrace
+        self.handshakeTimeout = handshakeTimeout
+        self.maxConnections = maxConnections
+        self.maxConnectionsPerAddress = maxConnectionsPerAddress
         self.tls = tls
         self.capture = capture
         self.now = now

@@ -1,3 +1,5 @@
+import GroupWire
+
 /// The bounds a relay message decoder enforces (Spec/RELAY.md, "Limits"): each is checked
 /// before anything is allocated for the value it bounds.
 public struct RelayLimits: Sendable, Hashable {
@@ -22,6 +24,13 @@ public struct RelayLimits: Sendable, Hashable {
         self.maxMembers = maxMembers
         self.maxNameLength = maxNameLength
         self.maxErrorMessageLength = maxErrorMessageLength
+    }
+
+    /// The largest send a client may make, in bytes: the longest send header (type byte,
+    /// count and ``maxRecipients`` ids) and a frame of ``maxFrameSize``. A relay refuses a
+    /// WebSocket message over it as soon as its length is known (Spec/RELAY.md, "Limits").
+    public var maxSendSize: Int {
+        maxFrameSize + 1 + Varint.encodedLength(UInt64(maxRecipients)) + 16 * maxRecipients
     }
 
     /// The defaults.

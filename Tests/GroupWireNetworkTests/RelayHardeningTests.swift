@@ -1,0 +1,136 @@
+import Foundation
+import GroupWireRelay
+import GroupWireSession
+import GroupWireTestSupport
+import GroupWireTesting
+import Testing
+
+@testable import GroupWireNetwork
+
+/// The relay on the open internet (Spec/RELAY.md, "Limits" and "WebSocket"): connections
+/// that never finish their upgrade are closed at the handshake timeout, connections over
+/// the limits are closed as they are accepted, a message over the one size limit gets
+/// error 2 and close 1009 before it is read, and what RFC 6455 forbids a client fails the
+/// connection with the close code it names.
+@Suite(.heavy) struct RelayHardeningTests {
+    /// Connects a raw client and reads the relay's answer to `frame` (written by `send`):
+    /// the relay's error message, then its close code.
+    static func answer(port: Int, _ send: (RawWebSocket) throws -> Void) throws -> (error: RelayError?, close: Int?) {
+        let client = try RawWebSocket(port: port, token: try RelayServerTests.token("raw"))
+        defer { client.close() }
+        #expect(client.statusLine.hasPrefix("HTTP/1.1 101"), "\(client.statusLine)")
+        try send(client)
+        let frames = try client.framesUntilClosed()
+        var error: RelayError?
+        for frame in frames where frame.opcode == 0x2 {
+            if case .error(let relayError)? = try? RelayMessage(decoding: frame.payload) { error = relayError }
+        }
+        let close = frames.last { $0.opcode == 0x8 }.flatMap { RawWebSocket.closeCode($0.payload) }
+        return (error, close)
+    }
+
+    @Test func connectionsThatNeverFinishTheirUpgradeAreClosedAtTheTimeoutWhileARealClientConnects() async throws {
+        let clock = VirtualClock()
+        let configuration = RelayServerConfiguration(
+            secret: RelayServerTests.secret, handshakeTimeout: .seconds(5), clock: TimerClock(clock))
+        try await RelayServerTests.withRelay(configuration) { relay, port in
+            let silent = try LoopbackSocket(port: port)
+            defer { silent.close() }
+            let trickling = try LoopbackSocket(port: port)
+            defer { trickling.close() }
+            try trickling.write(Array("GET /v1/conn".utf8))
+            try await eventually("the relay to accept both") { relay.openConnections == 2 }
+            let real = try await RelayTransport.connect(host: "127.0.0.1", port: port, token: try RelayServerTests.token("ada"))
+            let events = RelayServerTests.Events(real)
+            #expect(relay.openConnections == 3)
+            clock.advance(by: .seconds(5))
+            // Both half-made connections end (no answer at all), the real client stays.
+            #expect(try silent.readToEnd().isEmpty)
+            #expect(try trickling.readToEnd().isEmpty)
+            try await eventually("the relay to let go of them") { relay.openConnections == 1 }
+            #expect(relay.census == ["canvas-7": 1])
+            #expect(!events.finished.withLock { $0 })
+            await real.close()
+        }
+    }
+
+    @Test func connectionsOverTheLimitPerAddressAreClosedAsTheyAreAccepted() async throws {
+        let configuration = RelayServerConfiguration(secret: RelayServerTests.secret, maxConnectionsPerAddress: 2)
+        try await RelayServerTests.withRelay(configuration) { relay, port in
+            let first = try LoopbackSocket(port: port)
+            let second = try LoopbackSocket(port: port)
+            try await eventually("the relay to accept two") { relay.openConnections == 2 }
+            let third = try LoopbackSocket(port: port)
+            defer { third.close() }
+            #expect(try third.readToEnd().isEmpty, "the third connection from 127.0.0.1 is closed at once")
+            #expect(relay.openConnections == 2)
+            first.close()
+            second.close()
+            try await eventually("their places to be given back") { relay.openConnections == 0 }
+            // A real client gets in again, and the refusal was counted.
+            let real = try await RelayTransport.connect(host: "127.0.0.1", port: port, token: try RelayServerTests.token("ada"))
+            #expect(try await RelayOperationsTests.scrape(port)["groupwire_relay_refusals_total{status=\"503\"}"] == 1)
+            await real.close()
+        }
+    }
+
+    @Test func aMessageOverTheLimitGetsErrorTwoAndCloseTenZeroNineBeforeItIsRead() async throws {
+        try await RelayServerTests.withRelay { _, port in
+            // A binary frame announcing 16 MiB; not one byte of its payload is sent.
+            let answer = try Self.answer(port: port) { client in
+                try client.send(first: 0x82, [], announced: 16 << 20)
+            }
+            #expect(answer.error?.code == .frameTooLarge, "\(String(describing: answer.error))")
+            #expect(answer.close == 1009)
+            // Just over the limit, in two fragments: the same answer.
+            let limit = RelayLimits().maxSendSize
+            let fragments = try Self.answer(port: port) { client in
+                try client.send(first: 0x02, [UInt8](repeating: 1, count: limit / 2 + 1))
+                try client.send(first: 0x80, [UInt8](repeating: 1, count: limit / 2 + 1))
+            }
+            #expect(fragments.error?.code == .frameTooLarge && fragments.close == 1009)
+            let metrics = try await RelayOperationsTests.scrape(port)
+            #expect(metrics["groupwire_relay_drops_total{reason=\"frameTooLarge\"}"] == 2)
+        }
+    }
+
+    @Test(arguments: [
+        ("unmasked", UInt8(0x82), false, 1002),
+        ("RSV1 without an extension", UInt8(0xC2), true, 1002),
+        ("reserved opcode 3", UInt8(0x83), true, 1002),
+    ])
+    func framesRFC6455ForbidsFailTheConnection(_ what: String, first: UInt8, masked: Bool, code: Int) async throws {
+        try await RelayServerTests.withRelay { _, port in
+            let answer = try Self.answer(port: port) { client in
+                try client.send(first: first, [0x01, 0x00], masked: masked)
+            }
+            #expect(answer.close == code, "\(what)")
+            #expect(answer.error?.code == .malformed, "\(what)")
+        }
+    }
+
+    @Test func aCloseWithACodeNoEndpointMaySendFailsTheConnection() async throws {
+        try await RelayServerTests.withRelay { _, port in
+            // 1005 is "no status received": never sent on the wire (RFC 6455, 7.4.1).
+            let answer = try Self.answer(port: port) { client in try client.send(first: 0x88, [0x03, 0xED]) }
+            #expect(answer.close == 1002)
+            // 1000 with a reason is a normal close, answered with 1000.
+            let normal = try Self.answer(port: port) { client in try client.send(first: 0x88, [0x03, 0xE8] + Array("bye".utf8)) }
+            #expect(normal.close == 1000 && normal.error == nil)
+        }
+    }
+
+    @Test func subprotocolsOfferedWithoutTheRelaysAreRefusedWithFourHundred() async throws {
+        try await RelayServerTests.withRelay { _, port in
+            let token = try RelayServerTests.token("ada")
+            let onlyToken = try RawWebSocket(port: port, token: token, subprotocols: "groupwire.token.\(token)")
+            defer { onlyToken.close() }
+            #expect(onlyToken.statusLine.hasPrefix("HTTP/1.1 400"), "\(onlyToken.statusLine)")
+            let body = String(decoding: try onlyToken.socket.readToEnd(), as: UTF8.self)
+            #expect(body.contains("groupwire.v1") && !body.contains(token), "the token is not echoed: \(body)")
+            let both = try RawWebSocket(port: port, token: token, subprotocols: "groupwire.v1, groupwire.token.\(token)")
+            defer { both.close() }
+            #expect(both.statusLine.hasPrefix("HTTP/1.1 101"))
+        }
+    }
+}
