@@ -76,6 +76,12 @@ struct RelayCommand: ParsableCommand {
     )
     var handshakeTimeout = 5.0
 
+    @Option(
+        help:
+            "Seconds a client may stay silent: pinged after half of it, closed as lost (after the reconnect grace) after all of it."
+    )
+    var idleTimeout = 30.0
+
     @Option(help: "Connections open at once, from anywhere; one more is closed as soon as it is accepted.")
     var maxConnections = 10_000
 
@@ -119,6 +125,9 @@ struct RelayCommand: ParsableCommand {
         guard handshakeTimeout.isFinite, (0.1...3_600).contains(handshakeTimeout) else {
             throw ValidationError("--handshake-timeout \(handshakeTimeout) is outside 0.1...3600")
         }
+        guard idleTimeout.isFinite, (1...86_400).contains(idleTimeout) else {
+            throw ValidationError("--idle-timeout \(idleTimeout) is outside 1...86400")
+        }
         guard maxConnections > 0, maxConnectionsPerAddress > 0 else {
             throw ValidationError("--max-connections and --max-connections-per-address must be positive")
         }
@@ -142,6 +151,7 @@ struct RelayCommand: ParsableCommand {
             reconnectGrace: .milliseconds(Int64((reconnectGrace * 1_000).rounded())),
             handshakeTimeout: .milliseconds(Int64((handshakeTimeout * 1_000).rounded())), maxConnections: maxConnections,
             maxConnectionsPerAddress: maxConnectionsPerAddress,
+            idleTimeout: .milliseconds(Int64((idleTimeout * 1_000).rounded())),
             tls: tlsCertificate.flatMap { certificate in
                 tlsKey.map { RelayServerTLS(certificateChainFile: certificate, privateKeyFile: $0) }
             })

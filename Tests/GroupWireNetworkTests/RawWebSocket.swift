@@ -54,6 +54,27 @@ final class RawWebSocket {
         try socket.write(bytes)
     }
 
+    /// The next frame the relay sends (opcode and payload), nil when it closed first.
+    func nextFrame() throws -> (opcode: UInt8, payload: [UInt8])? {
+        func byte() throws -> UInt8? { try socket.readByte() }
+        guard let first = try byte(), let second = try byte() else { return nil }
+        var length = Int(second & 0x7F)
+        let extra = length == 126 ? 2 : length == 127 ? 8 : 0
+        if extra > 0 {
+            length = 0
+            for _ in 0..<extra {
+                guard let next = try byte() else { return nil }
+                length = length << 8 | Int(next)
+            }
+        }
+        var payload: [UInt8] = []
+        for _ in 0..<length {
+            guard let next = try byte() else { return nil }
+            payload.append(next)
+        }
+        return (first & 0x0F, payload)
+    }
+
     /// Every frame the relay sends until it closes the connection: opcode and payload.
     func framesUntilClosed() throws -> [(opcode: UInt8, payload: [UInt8])] {
         let bytes = try socket.readToEnd()

@@ -133,4 +133,42 @@ import Testing
             #expect(both.statusLine.hasPrefix("HTTP/1.1 101"))
         }
     }
+
+    @Test func aClientThatStopsAnsweringPingsIsPingedThenLostWhileOneThatAnswersStays() async throws {
+        let clock = VirtualClock()
+        let configuration = RelayServerConfiguration(
+            secret: RelayServerTests.secret, reconnectGrace: .seconds(3), idleTimeout: .seconds(10), clock: TimerClock(clock))
+        try await RelayServerTests.withRelay(configuration) { relay, port in
+            let watcher = try await RelayTransport.connect(
+                host: "127.0.0.1", port: port, token: try RelayServerTests.token("watcher"))
+            let events = RelayServerTests.Events(watcher)
+            let silent = try RawWebSocket(port: port, token: try RelayServerTests.token("silent"))
+            defer { silent.close() }
+            let silentID = ParticipantID(uuid: RelayIdentity.participantID(room: "canvas-7", identity: "silent"))
+            try await eventually("the watcher to see it join") { events.all.contains(.joined(silentID)) }
+            // Half the idle timeout in silence: both are pinged; the watcher's RelayTransport answers.
+            clock.advance(by: .seconds(5))
+            var ping: (opcode: UInt8, payload: [UInt8])?
+            while ping == nil, let frame = try silent.nextFrame() {
+                if frame.opcode == 0x9 { ping = frame }
+            }
+            #expect(ping?.opcode == 0x9, "the silent client was pinged")
+            try await eventually("the watcher's pong to arrive") {
+                relay.connections.first { $0.member.identity == "watcher" }?.lastHeard == .seconds(5)
+            }
+            // The whole timeout: the silent client is closed; the watcher, heard at 5 s, stays.
+            clock.advance(by: .seconds(5))
+            _ = try silent.framesUntilClosed()
+            // It leaves as lost: its place is kept for the reconnect grace, and nobody is told yet.
+            try await eventually("its place to be kept") { relay.connections.count == 1 && relay.absentMembers == 1 }
+            #expect(!events.all.contains(.left(silentID)))
+            clock.advance(by: .seconds(3))
+            try await eventually("the watcher to be told it left, once the grace ended") {
+                events.all.contains(.left(silentID))
+            }
+            #expect(relay.census == ["canvas-7": 1])
+            #expect(!events.finished.withLock { $0 })
+            await watcher.close()
+        }
+    }
 }

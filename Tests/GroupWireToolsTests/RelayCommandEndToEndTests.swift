@@ -187,7 +187,7 @@ import Testing
             ("--host", "127.0.0.1"), ("--port", "8787"), ("--max-frame", "65536"), ("--max-queued-bytes", "4194304"),
             ("--max-rate", "2000"), ("--burst", "4000"), ("--token-leeway", "0"), ("--metrics-path", "/metrics"),
             ("--drain-timeout", "5.0"), ("--reconnect-grace", "3.0"), ("--handshake-timeout", "5.0"),
-            ("--max-connections", "10000"), ("--max-connections-per-address", "256"),
+            ("--max-connections", "10000"), ("--max-connections-per-address", "256"), ("--idle-timeout", "30.0"),
         ] {
             // The option's own entry: from its name in OPTIONS to the next option.
             let options = try #require(text.range(of: "OPTIONS:").map { text[$0.upperBound...] })

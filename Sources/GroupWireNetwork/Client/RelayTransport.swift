@@ -205,6 +205,11 @@ public final class RelayTransport: Transport {
                 for try await frame in inbound {
                     guard frame.opcode == .binary else {
                         if frame.opcode == .connectionClose { return .closed }
+                        if frame.opcode == .ping {
+                            // The relay's idle check: answered at once, as RFC 6455 asks.
+                            try await outbound.write(
+                                WebSocketFrame(fin: true, opcode: .pong, maskKey: .random(), data: frame.unmaskedData))
+                        }
                         continue
                     }
                     var data = frame.unmaskedData

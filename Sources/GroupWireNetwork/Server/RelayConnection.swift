@@ -16,6 +16,7 @@ final class RelayConnection: Sendable {
     enum Outgoing: Sendable {
         case message(ByteBuffer)
         case pong(ByteBuffer)
+        case ping
         case close(WebSocketErrorCode)
     }
 
@@ -25,6 +26,9 @@ final class RelayConnection: Sendable {
         var leaveReason: RelayLeaveReason = .closed
         var tokens: Double
         var lastRefill: Duration
+        /// When the client was last heard from (any frame), and whether it was pinged since.
+        var lastHeard: Duration
+        var pinged = false
         /// Written by the writer in order; after ``finished`` nothing more is added.
         var pending: [Outgoing] = []
         var finished = false
@@ -51,7 +55,8 @@ final class RelayConnection: Sendable {
         self.room = room
         self.channel = channel
         self.configuration = configuration
-        state = Mutex(State(tokens: Double(configuration.burst), lastRefill: configuration.clock.now()))
+        let now = configuration.clock.now()
+        state = Mutex(State(tokens: Double(configuration.burst), lastRefill: now, lastHeard: now))
     }
 
     /// Queues `bytes` for the client.
@@ -141,6 +146,43 @@ final class RelayConnection: Sendable {
         push(.pong(data))
     }
 
+    /// The client was heard from now (any frame).
+    func heard() {
+        let now = configuration.clock.now()
+        state.withLock { state in
+            state.lastHeard = now
+            state.pinged = false
+        }
+    }
+
+    /// The idle check at `now` (``RelayServerConfiguration/idleTimeout``): a client silent
+    /// for half the timeout is pinged once; one silent for all of it is closed and leaves as
+    /// `lost`, its place kept for the reconnect grace as for a cut.
+    func checkLiveness(now: Duration) {
+        let timeout = configuration.idleTimeout
+        enum Action { case none, ping, close }
+        let action = state.withLock { state -> Action in
+            guard !state.closing else { return .none }
+            let silence = now - state.lastHeard
+            if silence >= timeout {
+                state.leaveReason = .lost
+                return .close
+            }
+            guard silence >= timeout / 2, !state.pinged else { return .none }
+            state.pinged = true
+            return .ping
+        }
+        switch action {
+        case .none:
+            break
+        case .ping:
+            push(.ping)
+        case .close:
+            logger.info("silent past the idle timeout", metadata: ["timeout": "\(timeout)"])
+            close()
+        }
+    }
+
     /// Whether the client may send one more message now (a token bucket of
     /// ``RelayServerConfiguration/burst`` filled at ``RelayServerConfiguration/maxMessagesPerSecond``).
     func admit() -> Bool {
@@ -192,6 +234,9 @@ final class RelayConnection: Sendable {
             if !state.closing { state.leaveReason = .lost }
         }
     }
+
+    /// When the client was last heard from, on the relay's clock.
+    var lastHeard: Duration { state.withLock { $0.lastHeard } }
 
     /// Why the client left, once it has.
     var leaveReason: RelayLeaveReason { state.withLock { $0.leaveReason } }

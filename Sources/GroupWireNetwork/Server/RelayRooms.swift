@@ -142,6 +142,11 @@ final class RelayRooms: Sendable {
         }
     }
 
+    /// Members within their grace period now, in every room.
+    var absentCount: Int {
+        state.withLock { $0.absent.values.reduce(0) { $0 + $1.count } }
+    }
+
     /// Connected participants per room now (members within their grace period not counted).
     var census: [String: Int] {
         state.withLock { $0.rooms.mapValues(\.count) }

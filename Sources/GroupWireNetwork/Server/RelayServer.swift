@@ -31,7 +31,8 @@ public final class RelayServer: Sendable {
     private let group: any EventLoopGroup
     private let rooms: RelayRooms
     private let admission: RelayAdmission
-    private let running = Mutex<(channel: (any Channel)?, task: Task<Void, Never>?)>((nil, nil))
+    private let running = Mutex<(channel: (any Channel)?, task: Task<Void, Never>?, liveness: Task<Void, Never>?)>(
+        (nil, nil, nil))
 
     /// Creates a relay; nothing listens until ``start(host:port:)``.
     public init(
@@ -84,6 +85,8 @@ public final class RelayServer: Sendable {
         let server = try await ServerBootstrap(group: group)
             .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
             .childChannelOption(.socketOption(.tcp_nodelay), value: 1)
+            // A second line behind the idle timeout: the kernel probes a quiet peer too.
+            .childChannelOption(.socketOption(.so_keepalive), value: 1)
             .bind(host: host, port: port) { (channel) -> EventLoopFuture<EventLoopFuture<Upgrade>> in
                 let address = channel.remoteAddress?.ipAddress ?? "unknown"
                 if let full = admission.admit(address) {
@@ -168,7 +171,18 @@ public final class RelayServer: Sendable {
                 }
             }
         }
-        running.withLock { $0 = (server.channel, task) }
+        // The idle check, four times per idle timeout, on the relay's clock.
+        let (rooms, clock, period) = (rooms, configuration.clock, configuration.idleTimeout / 4)
+        let liveness = Task<Void, Never> {
+            var next = clock.now() + period
+            while !Task.isCancelled {
+                do { try await clock.sleep(next) } catch { return }
+                let now = clock.now()
+                next = max(next + period, now)
+                for connection in rooms.all { connection.checkLiveness(now: now) }
+            }
+        }
+        running.withLock { $0 = (server.channel, task, liveness) }
         return bound
     }
 
@@ -177,10 +191,11 @@ public final class RelayServer: Sendable {
     /// still open after ``RelayServerConfiguration/drainTimeout`` are closed. Returns within
     /// about the drain timeout plus a second.
     public func shutdown() async {
-        let (channel, task) = running.withLock { running in
-            defer { running = (nil, nil) }
+        let (channel, task, liveness) = running.withLock { running in
+            defer { running = (nil, nil, nil) }
             return running
         }
+        liveness?.cancel()
         logger.notice("shutting down", metadata: ["connections": "\(rooms.all.count)"])
         try? await channel?.close()
         rooms.forgetAbsent()
@@ -317,6 +332,8 @@ public final class RelayServer: Sendable {
                                     bytes += message.readableBytes
                                 case .pong(let data):
                                     frames.append(WebSocketFrame(fin: true, opcode: .pong, data: data))
+                                case .ping:
+                                    frames.append(WebSocketFrame(fin: true, opcode: .ping, data: ByteBuffer()))
                                 case .close(let code):
                                     var data = ByteBuffer()
                                     data.write(webSocketErrorCode: code)
@@ -397,6 +414,7 @@ public final class RelayServer: Sendable {
 
     /// Handles one message from a client; false when the connection ends.
     private func handle(_ frame: WebSocketFrame, from connection: RelayConnection) -> Bool {
+        connection.heard()
         switch frame.opcode {
         case .binary:
             guard connection.admit() else {
@@ -460,4 +478,10 @@ public final class RelayServer: Sendable {
 extension RelayServer {
     /// The connections open now, upgraded or not (for tests that wait for an accept).
     var openConnections: Int { admission.open }
+
+    /// The clients in rooms now.
+    var connections: [RelayConnection] { rooms.all }
+
+    /// The members whose place is kept for the reconnect grace now.
+    var absentMembers: Int { rooms.absentCount }
 }

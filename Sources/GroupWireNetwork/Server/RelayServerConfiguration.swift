@@ -43,6 +43,11 @@ public struct RelayServerConfiguration: Sendable {
     /// (`--max-connections-per-address`); one more from it is closed as soon as it is
     /// accepted. Default 256.
     public var maxConnectionsPerAddress: Int
+    /// How long a client may stay silent (no message, ping, pong or close) before it is
+    /// taken for gone (`--idle-timeout`): silent for half of it, it is sent a ping (which
+    /// every WebSocket client answers); silent for all of it, its connection is closed and
+    /// it leaves as `lost`, after the reconnect grace as for a cut. Default 30 seconds.
+    public var idleTimeout: Duration
     /// TLS for every connection (`--tls-certificate`, `--tls-key`); nil serves plain
     /// WebSocket. Default nil.
     public var tls: RelayServerTLS?
@@ -52,7 +57,7 @@ public struct RelayServerConfiguration: Sendable {
     public var capture: CaptureWriter?
     /// The time in seconds since 1970, for token checks.
     public var now: @Sendable () -> Int64
-    /// The time the relay's timers read: the handshake timeout, the reconnect grace, the
+    /// The time the relay's timers read: the handshake and idle timeouts, the reconnect grace, the
     /// drain timeout, the wait for a client's close and the rate limit's refill. Default the system's continuous
     /// clock; tests pass a virtual one and move it themselves.
     public var clock: TimerClock
@@ -62,7 +67,8 @@ public struct RelayServerConfiguration: Sendable {
         secret: [UInt8], tokenLeeway: Int64 = 0, maxFrameSize: Int = 65_536, maxQueuedBytes: Int = 4 << 20,
         maxMessagesPerSecond: Int = 2_000, burst: Int = 4_000, metricsPath: String? = "/metrics",
         drainTimeout: Duration = .seconds(5), reconnectGrace: Duration = .seconds(3), handshakeTimeout: Duration = .seconds(5),
-        maxConnections: Int = 10_000, maxConnectionsPerAddress: Int = 256, tls: RelayServerTLS? = nil,
+        maxConnections: Int = 10_000, maxConnectionsPerAddress: Int = 256, idleTimeout: Duration = .seconds(30),
+        tls: RelayServerTLS? = nil,
         capture: CaptureWriter? = CaptureEnvironment.writer,
         now: @escaping @Sendable () -> Int64 = { Int64(Date().timeIntervalSince1970) }, clock: TimerClock = .continuous
     ) {
@@ -78,6 +84,7 @@ public struct RelayServerConfiguration: Sendable {
         self.handshakeTimeout = handshakeTimeout
         self.maxConnections = maxConnections
         self.maxConnectionsPerAddress = maxConnectionsPerAddress
+        self.idleTimeout = idleTimeout
         self.tls = tls
         self.capture = capture
         self.now = now
