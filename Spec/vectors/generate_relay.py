@@ -158,4 +158,16 @@ def build():
         vectors.append({"name": "participant-" + identity.encode().hex() + "-in-" + room.encode().hex(),
                         "description": "The participant id of %s in %s." % (identity, room), "kind": "participant",
                         "room": room, "identity": identity, "id": uuid_text(participant(room, identity))})
+
+    # Screening added with the relay's hardening (RELAY.md, "Tokens").
+    refused("token-crit", "A crit header names extensions the relay does not understand: never accepted.",
+            jwt(claims, secret, header={"alg": "HS256", "typ": "JWT", "crit": ["b64"], "b64": False}), "invalidToken")
+    refused("token-issued-ahead", "Issued an hour after the relay's now.",
+            jwt(dict(claims, iat=now + 3600, exp=now + 7200), secret), "tokenNotYetValid")
+    refused("token-sub-c1-control", "A C1 control character (U+0085) in the identity.",
+            jwt(dict(claims, sub="a\u0085b"), secret), "invalidToken")
+    refused("token-room-bidi-override", "The right-to-left override U+202E in the room.",
+            jwt(dict(claims, room="r\u202eevil"), secret), "invalidToken")
+    refused("token-exp-out-of-range", "exp 10^20 is a whole number outside -2^63 ... 2^63-1.",
+            jwt(dict(claims, exp=10**20), secret), "invalidToken")
     return vectors

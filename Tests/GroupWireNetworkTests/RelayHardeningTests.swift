@@ -171,4 +171,19 @@ import Testing
             await watcher.close()
         }
     }
+
+    @Test func everyDropReasonIsExportedFromZeroAndOnlyParsedSendsCountAsFrames() async throws {
+        try await RelayServerTests.withRelay { _, port in
+            let fresh = try await RelayOperationsTests.scrape(port)
+            for reason in ["malformed", "frameTooLarge", "rateLimited", "tooSlow"] {
+                #expect(fresh["groupwire_relay_drops_total{reason=\"\(reason)\"}"] == 0, "\(reason)")
+            }
+            // One byte that is no relay message: error 1 and close 1008, and no frame counted.
+            let answer = try Self.answer(port: port) { client in try client.send(first: 0x82, [0x07]) }
+            #expect(answer.error?.code == .malformed && answer.close == 1008)
+            let after = try await RelayOperationsTests.scrape(port)
+            #expect(after["groupwire_relay_frames_received_total"] == 0)
+            #expect(after["groupwire_relay_drops_total{reason=\"malformed\"}"] == 1)
+        }
+    }
 }

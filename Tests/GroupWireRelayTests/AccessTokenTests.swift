@@ -1,6 +1,8 @@
 import GroupWire
-import GroupWireRelay
+import GroupWireJSON
 import Testing
+
+@testable import GroupWireRelay
 
 /// Tokens as `groupwire token` makes them and the relay checks them.
 @Suite struct AccessTokenTests {
@@ -26,7 +28,7 @@ import Testing
             _ = try AccessToken(verifying: token, secret: Self.secret, now: 499)
             Issue.record("accepted before nbf")
         } catch {
-            #expect(error.kind == .tokenNotYetValid && error.context == "the token is valid from 500, it is 499")
+            #expect(error.kind == .tokenNotYetValid && error.context == "the token's nbf is 500, it is 499")
         }
         do {
             _ = try AccessToken(verifying: token, secret: Self.secret, now: 2_000)
@@ -89,5 +91,38 @@ import Testing
         #expect(ada == RelayIdentity.participantID(room: "canvas-7", identity: "ada"))
         #expect(ada != RelayIdentity.participantID(room: "canvas-8", identity: "ada"))
         #expect(ada.uuid.6 >> 4 == 8 && ada.uuid.8 >> 6 == 2)
+    }
+
+    /// A token with exactly this header and these claims (JSON texts), signed with the secret.
+    static func token(header: String = #"{"alg":"HS256"}"#, claims: String) -> String {
+        let input = Base64.encode(Array(header.utf8), .url) + "." + Base64.encode(Array(claims.utf8), .url)
+        return input + "." + Base64.encode(HMACSHA256.code(key: secret, message: Array(input.utf8)), .url)
+    }
+
+    @Test(arguments: [
+        // C1 control (Cc) and the bidi override (Cf): read one way, shown another.
+        (#"{"exp":10,"room":"r","sub":"a\u0085b"}"#, "'sub' contains U+0085, a control or bidi control character"),
+        (#"{"exp":10,"room":"r\u202Eevil","sub":"a"}"#, "'room' contains U+202E, a control or bidi control character"),
+        (#"{"exp":1e20,"room":"r","sub":"a"}"#, "'exp' is 1e20, outside -9223372036854775808...9223372036854775807 seconds"),
+        (#"{"exp":1.5,"room":"r","sub":"a"}"#, "'exp' is 1.5, not a whole number of seconds"),
+    ])
+    func claimsAreScreenedByCategoryAndRange(_ claims: String, _ reason: String) {
+        do {
+            _ = try AccessToken(verifying: Self.token(claims: claims), secret: Self.secret, now: 0)
+            Issue.record("accepted \(claims)")
+        } catch {
+            #expect(error.kind == .invalidToken && error.context == reason)
+        }
+    }
+
+    @Test func aCritHeaderAndAnIssueTimeAheadAreRefused() throws {
+        let crit = Self.token(header: #"{"alg":"HS256","crit":["b64"],"b64":false}"#, claims: #"{"exp":10,"room":"r","sub":"a"}"#)
+        let critError = #expect(throws: WireError.self) { try AccessToken(verifying: crit, secret: Self.secret, now: 0) }
+        #expect(critError?.kind == .invalidToken && critError?.context.contains("crit") == true)
+        // Issued an hour after the relay's now: refused, unless the leeway covers it.
+        let ahead = Self.token(claims: #"{"exp":100000,"iat":3600,"room":"r","sub":"a"}"#)
+        let aheadError = #expect(throws: WireError.self) { try AccessToken(verifying: ahead, secret: Self.secret, now: 0) }
+        #expect(aheadError?.kind == .tokenNotYetValid && aheadError?.context == "the token's iat is 3600, it is 0")
+        #expect(try AccessToken(verifying: ahead, secret: Self.secret, now: 0, leeway: 3_600).issuedAt == 3_600)
     }
 }

@@ -52,6 +52,9 @@ public final class RelayMetrics: Sendable {
         reconnects = CoreMetrics.Counter(label: "groupwire_relay_reconnects_total", factory: factory)
         rooms.record(0)
         participants.record(0)
+        // Every reason a client is dropped for is exported from zero, so a rate over it is
+        // defined before the first drop.
+        for code in [RelayErrorCode.malformed, .frameTooLarge, .rateLimited, .tooSlow] { _ = dropCounter(code) }
     }
 
     /// The Prometheus text exposition of every metric (content type
@@ -71,14 +74,17 @@ public final class RelayMetrics: Sendable {
 
     /// Counts a connection the relay closed for `code`.
     func dropped(_ code: RelayErrorCode) {
-        let counter = drops.withLock { drops in
+        dropCounter(code).increment()
+    }
+
+    private func dropCounter(_ code: RelayErrorCode) -> CoreMetrics.Counter {
+        drops.withLock { drops in
             if let counter = drops[code.description] { return counter }
             let counter = CoreMetrics.Counter(
                 label: "groupwire_relay_drops_total", dimensions: [("reason", code.description)], factory: factory)
             drops[code.description] = counter
             return counter
         }
-        counter.increment()
     }
 
     /// Counts a request refused with HTTP `status`.

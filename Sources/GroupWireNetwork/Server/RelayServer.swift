@@ -425,8 +425,6 @@ public final class RelayServer: Sendable {
             }
             var data = frame.unmaskedData
             let bytes = data.readBytes(length: data.readableBytes) ?? []
-            metrics.framesReceived.increment()
-            metrics.bytesReceived.increment(by: bytes.count)
             let header: RelaySendHeader
             do {
                 header = try RelaySendHeader(decoding: bytes, limits: configuration.limits)
@@ -438,6 +436,9 @@ public final class RelayServer: Sendable {
                     reason: .violation, code: tooLarge ? .messageTooLarge : .policyViolation)
                 return false
             }
+            // Only a send that parsed counts as a frame received.
+            metrics.framesReceived.increment()
+            metrics.bytesReceived.increment(by: bytes.count)
             if let capture = configuration.capture {
                 let frame = Array(bytes[header.length...])
                 capture.write(

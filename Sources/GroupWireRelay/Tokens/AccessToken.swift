@@ -52,9 +52,10 @@ public struct AccessToken: Sendable, Hashable {
     ///
     /// In order: the length; three base64url parts; the header, a JSON object whose `alg` is
     /// exactly `HS256` (never `none`, never another algorithm); the signature, compared in
-    /// constant time; the claims: `sub` and `room` strings of 1...128 bytes, `exp` a whole
-    /// number, `nbf` and `iat` whole numbers when present; then time: `now` before `exp`
-    /// (plus `leeway`) and not before `nbf` (minus `leeway`).
+    /// constant time; the claims: `sub` and `room` strings of 1...128 bytes without control
+    /// or bidi control characters, `exp` a whole number in -2^63...2^63-1, `nbf` and `iat` too
+    /// when present; then time: `now` before `exp` (plus `leeway`), and not before `nbf` nor
+    /// before `iat` (minus `leeway`). A header with `crit` is refused.
     /// - Parameters:
     ///   - token: the compact JWT a client presented.
     ///   - secret: the secret the relay shares with the token's issuer.
@@ -81,6 +82,11 @@ public struct AccessToken: Sendable, Hashable {
                 .invalidToken,
                 "the header's alg is \(header["alg"].map { $0.rendered(pretty: false) } ?? "missing"), not \"HS256\"")
         }
+        // RFC 7515, 4.1.11: a crit names extensions the token needs understood; this relay
+        // understands none, so a token with one is refused whatever it lists.
+        guard header["crit"] == nil else {
+            throw WireError(.invalidToken, "the header's crit names extensions this relay does not understand")
+        }
         let signingInput = Array(token.utf8.prefix(parts[0].utf8.count + 1 + parts[1].utf8.count))
         guard !secret.isEmpty, HMACSHA256.equal(HMACSHA256.code(key: secret, message: signingInput), signature) else {
             throw WireError(.invalidToken, "the signature does not match")
@@ -99,10 +105,13 @@ public struct AccessToken: Sendable, Hashable {
         guard late || now < lastValid else {
             throw WireError(.tokenExpired, "the token expired at \(expiresAt), it is \(now)")
         }
-        if let notBefore {
-            let (firstValid, early) = notBefore.subtractingReportingOverflow(leeway)
+        // nbf and iat alike: a token is not read before it starts, nor before it was issued
+        // (an iat ahead of the relay's clock and leeway is a token from the future).
+        for (claim, start) in [("nbf", notBefore), ("iat", issuedAt)] {
+            guard let start else { continue }
+            let (firstValid, early) = start.subtractingReportingOverflow(leeway)
             guard early || now >= firstValid else {
-                throw WireError(.tokenNotYetValid, "the token is valid from \(notBefore), it is \(now)")
+                throw WireError(.tokenNotYetValid, "the token's \(claim) is \(start), it is \(now)")
             }
         }
         self.init(room: room, identity: identity, expiresAt: expiresAt, notBefore: notBefore, issuedAt: issuedAt)
@@ -119,10 +128,14 @@ public struct AccessToken: Sendable, Hashable {
         return value
     }
 
+    /// A time claim: a whole number of seconds since 1970 in -2^63 ... 2^63-1.
     private static func time(_ claims: JSONValue, _ name: String) throws(WireError) -> Int64? {
         guard let value = claims[name] else { return nil }
-        guard case .number(let number) = value, let seconds = number.int64 else {
+        guard case .number(let number) = value, let whole = Double(number.text), whole.rounded() == whole else {
             throw WireError(.invalidToken, "'\(name)' is \(value.rendered(pretty: false)), not a whole number of seconds")
+        }
+        guard let seconds = number.int64 else {
+            throw WireError(.invalidToken, "'\(name)' is \(number.text), outside \(Int64.min)...\(Int64.max) seconds")
         }
         return seconds
     }
@@ -131,8 +144,21 @@ public struct AccessToken: Sendable, Hashable {
         guard (1...128).contains(text.utf8.count) else {
             throw WireError(.invalidToken, "'\(claim)' has \(text.utf8.count) bytes; 1...128 are allowed")
         }
-        guard !text.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7F }) else {
-            throw WireError(.invalidToken, "'\(claim)' contains a control character")
+        guard let scalar = text.unicodeScalars.first(where: isRefused) else { return }
+        throw WireError(
+            .invalidToken,
+            "'\(claim)' contains U+\(Hex.digits(UInt64(scalar.value), width: 4, uppercase: true)), a control or bidi control character"
+        )
+    }
+
+    /// What a name may not contain: control characters (general category Cc: C0, DEL and
+    /// C1) and the bidirectional controls of category Cf (U+061C, U+200E, U+200F,
+    /// U+202A...U+202E, U+2066...U+2069), which make a name read differently from its bytes.
+    static func isRefused(_ scalar: Unicode.Scalar) -> Bool {
+        if scalar.properties.generalCategory == .control { return true }
+        switch scalar.value {
+        case 0x061C, 0x200E, 0x200F, 0x202A...0x202E, 0x2066...0x2069: return true
+        default: return false
         }
     }
 }
