@@ -66,6 +66,14 @@ import Testing
             #expect(left.metadata["participant"] == "frozen" && left.metadata["reason"] == "tooSlow")
             #expect(try await Self.scrape(port)["groupwire_relay_drops_total{reason=\"tooSlow\"}"] == 1)
             #expect(relay.census == ["canvas-7": 2])
+            // The frozen client's socket was reset, not closed gracefully: the relay's
+            // megabytes did not stay in its kernel, and the client reads a reset, not an end.
+            do {
+                let rest = try frozen.readUntilEnd()
+                Issue.record("the connection ended gracefully after \(rest.count) more bytes")
+            } catch {
+                #expect("\(error)".contains("errno 104"), "\(error)")
+            }
             await ada.close()
             await bo.close()
         }

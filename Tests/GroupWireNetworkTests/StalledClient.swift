@@ -33,6 +33,12 @@ final class StalledClient {
         }
     }
 
+    /// Reads what the relay sent until it ends the connection; throws with errno 104
+    /// (ECONNRESET) when the relay reset it.
+    func readUntilEnd() throws -> [UInt8] {
+        try socket.readToEnd(limit: 64 << 20)
+    }
+
     /// Closes the socket.
     func close() {
         socket.close()

@@ -216,11 +216,30 @@ final class RelayConnection: Sendable {
         push(.close(code), last: true)
     }
 
-    /// Ends the connection now, without waiting for its queue: for a client that does not
-    /// read. The error is written only if the socket still takes it.
+    /// Ends the connection without waiting for its queue: for a client that does not read.
+    /// The error and the close are queued (a client that reads again within a second gets
+    /// them); then the socket is reset, so neither the relay's queue nor the kernel's
+    /// buffers outlive a client that will never take them.
     func drop(_ error: RelayError, reason: RelayLeaveReason, code: WebSocketErrorCode) {
         finish(error, reason: reason, code: code)
-        close()
+        let clock = configuration.clock
+        let deadline = clock.now() + .seconds(1)
+        Task { [self] in
+            try? await clock.sleep(deadline)
+            reset()
+        }
+    }
+
+    /// Closes the socket abortively: SO_LINGER 0 makes the close a reset (RST), which frees
+    /// the kernel's send buffer at once instead of keeping it while the peer's window stays
+    /// closed (FIN-WAIT-1).
+    func reset() {
+        let channel = channel
+        guard let options = channel as? any SocketOptionProvider else {
+            channel.close(mode: .all, promise: nil)
+            return
+        }
+        options.setSoLinger(linger(l_onoff: 1, l_linger: 0)).whenComplete { _ in channel.close(mode: .all, promise: nil) }
     }
 
     /// Closes the socket now, whatever is still queued.
