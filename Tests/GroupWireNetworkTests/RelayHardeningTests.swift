@@ -186,4 +186,24 @@ import Testing
             #expect(after["groupwire_relay_drops_total{reason=\"malformed\"}"] == 1)
         }
     }
+
+    @Test func aClientFindsAHalfOpenConnectionByItsOwnIdleTimeout() async throws {
+        try await RelayServerTests.withRelay { _, port in
+            let proxy = try FreezableProxy(target: port)
+            defer { proxy.close() }
+            let clock = VirtualClock()
+            let client = try await RelayTransport.connect(
+                host: "127.0.0.1", port: proxy.port, token: try RelayServerTests.token("ada"), idleTimeout: .seconds(10),
+                clock: TimerClock(clock))
+            let events = RelayServerTests.Events(client)
+            // The path goes dead both ways, with no FIN and no RST.
+            proxy.freeze()
+            clock.advance(by: .seconds(5))
+            try await eventually("the client to ping the silent relay") { proxy.droppedFromClient > 0 }
+            #expect(!events.finished.withLock { $0 }, "half the idle timeout is not enough to give up")
+            clock.advance(by: .seconds(5))
+            try await eventually("the client to take the connection for lost") { events.finished.withLock { $0 } }
+            #expect(client.closeReason != nil)
+        }
+    }
 }

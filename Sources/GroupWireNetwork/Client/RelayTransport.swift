@@ -41,7 +41,7 @@ public final class RelayTransport: Transport {
     public let welcome: RelayWelcome
     /// The room, from the welcome.
     public var roomName: String { welcome.room }
-    /// The clock given to ``connect(host:port:token:inSubprotocol:tls:reconnect:timeout:clock:group:)``;
+    /// The clock given to ``connect(host:port:token:inSubprotocol:tls:reconnect:timeout:idleTimeout:clock:group:)``;
     /// the layers above read it too.
     public let clock: TimerClock
 
@@ -91,6 +91,10 @@ public final class RelayTransport: Transport {
     ///   - reconnect: make a lost connection again, as this says; nil ends the transport
     ///     when the connection ends.
     ///   - timeout: how long to wait for the welcome before giving up.
+    ///   - idleTimeout: how long the relay may stay silent (no message, ping or pong): after
+    ///     half of it the transport pings the relay (which answers), after all of it the
+    ///     connection is taken for lost, as the relay does with a silent client, so a
+    ///     half-open connection is found from this end too (and made again with `reconnect`).
     ///   - clock: the time the timeout and the reconnect pauses are measured on (tests pass
     ///     a virtual one); default the system's.
     ///   - group: the event loops the connection runs on.
@@ -98,8 +102,8 @@ public final class RelayTransport: Transport {
     ///   or the connection fails (a certificate that does not verify included).
     public static func connect(
         host: String, port: Int, token: String, inSubprotocol: Bool = false, tls: RelayClientTLS? = nil,
-        reconnect: RelayReconnect? = nil, timeout: Duration = .seconds(10), clock: TimerClock = .continuous,
-        group: any EventLoopGroup = MultiThreadedEventLoopGroup.singleton
+        reconnect: RelayReconnect? = nil, timeout: Duration = .seconds(10), idleTimeout: Duration = .seconds(30),
+        clock: TimerClock = .continuous, group: any EventLoopGroup = MultiThreadedEventLoopGroup.singleton
     ) async throws(RelayConnectError) -> RelayTransport {
         let context: (NIOSSLContext, serverName: String)?
         do {
@@ -108,7 +112,8 @@ public final class RelayTransport: Transport {
             throw RelayConnectError(status: nil, reason: "TLS: \(error)")
         }
         let dialer = Dialer(
-            host: host, port: port, token: token, inSubprotocol: inSubprotocol, tls: context, group: group, clock: clock)
+            host: host, port: port, token: token, inSubprotocol: inSubprotocol, tls: context, group: group, clock: clock,
+            idleTimeout: idleTimeout)
         // The socket, once there is one, so that a timeout can close it (which fails
         // whatever waits on it; a future's wait cannot be cancelled otherwise).
         let socket = SocketBox()
@@ -144,7 +149,7 @@ public final class RelayTransport: Transport {
                     var pending: CheckedContinuation<RelayWelcome, any Error>? = ready
                     var channel = first
                     while true {
-                        let ending = await read(channel, shared: shared, events: continuation) { welcome in
+                        let ending = await read(channel, dialer: dialer, shared: shared, events: continuation) { welcome in
                             pending?.resume(returning: welcome)
                             pending = nil
                         }
@@ -193,7 +198,7 @@ public final class RelayTransport: Transport {
     /// Reads one connection until it ends: the welcome (membership brought up to date
     /// with it, then `welcomed`), deliveries and membership as events.
     private static func read(
-        _ channel: NIOAsyncChannel<WebSocketFrame, WebSocketFrame>, shared: Shared,
+        _ channel: NIOAsyncChannel<WebSocketFrame, WebSocketFrame>, dialer: Dialer, shared: Shared,
         events: AsyncStream<TransportEvent>.Continuation,
         welcomed: (RelayWelcome) -> Void
     ) async -> Ending {
@@ -202,7 +207,36 @@ public final class RelayTransport: Transport {
         var limits = RelayLimits()
         do {
             return try await channel.executeThenClose { inbound, outbound in
+                let (clock, idle) = (dialer.clock, dialer.idleTimeout)
+                let heard = Mutex((at: clock.now(), pinged: false))
+                // The idle check, four times per idle timeout: ping a relay silent for half of
+                // it, close a connection silent for all of it (the read below then ends: lost).
+                let watchdog = Task {
+                    var next = clock.now() + idle / 4
+                    while !Task.isCancelled {
+                        do { try await clock.sleep(next) } catch { return }
+                        let now = clock.now()
+                        next = max(next + idle / 4, now)
+                        let (ping, silent) = heard.withLock { state -> (Bool, Bool) in
+                            let silence = now - state.at
+                            guard silence < idle else { return (false, true) }
+                            guard silence >= idle / 2, !state.pinged else { return (false, false) }
+                            state.pinged = true
+                            return (true, false)
+                        }
+                        if silent {
+                            channel.channel.close(promise: nil)
+                            return
+                        }
+                        if ping {
+                            try? await outbound.write(
+                                WebSocketFrame(fin: true, opcode: .ping, maskKey: .random(), data: ByteBuffer()))
+                        }
+                    }
+                }
+                defer { watchdog.cancel() }
                 for try await frame in inbound {
+                    heard.withLock { $0 = (clock.now(), false) }
                     guard frame.opcode == .binary else {
                         if frame.opcode == .connectionClose { return .closed }
                         if frame.opcode == .ping {
@@ -441,8 +475,10 @@ private struct Dialer: Sendable {
     let inSubprotocol: Bool
     let tls: (NIOSSLContext, serverName: String)?
     let group: any EventLoopGroup
-    /// What the connect timeout and the reconnect pauses are measured on.
+    /// What the connect timeout, the reconnect pauses and the idle timeout are measured on.
     let clock: TimerClock
+    /// How long the relay may stay silent before the connection is taken for lost.
+    let idleTimeout: Duration
 
     /// Connects and upgrades to WebSocket; `socket` gets the channel as soon as there is one.
     func dial(socket: SocketBox) async throws(RelayConnectError) -> NIOAsyncChannel<WebSocketFrame, WebSocketFrame> {
@@ -571,7 +607,7 @@ final class RefusalReader: ChannelInboundHandler, RemovableChannelHandler {
     }
 }
 
-/// Why ``RelayTransport/connect(host:port:token:inSubprotocol:tls:reconnect:timeout:clock:group:)`` failed: the relay
+/// Why ``RelayTransport/connect(host:port:token:inSubprotocol:tls:reconnect:timeout:idleTimeout:clock:group:)`` failed: the relay
 /// refused the upgrade (its HTTP answer, 401 with the token's problem, says why), or the
 /// connection failed.
 public struct RelayConnectError: Error, Sendable, Hashable, CustomStringConvertible {
