@@ -184,10 +184,13 @@ final class RelayConnection: Sendable {
     }
 
     /// Whether the client may send one more message now (a token bucket of
-    /// ``RelayServerConfiguration/burst`` filled at ``RelayServerConfiguration/maxMessagesPerSecond``).
+    /// ``RelayServerConfiguration/burst`` filled at ``RelayServerConfiguration/maxMessagesPerSecond``);
+    /// the client counts as heard from either way.
     func admit() -> Bool {
         state.withLock { state in
             let now = configuration.clock.now()
+            state.lastHeard = now
+            state.pinged = false
             let elapsed = now - state.lastRefill
             state.lastRefill = now
             let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18

@@ -414,7 +414,8 @@ public final class RelayServer: Sendable {
 
     /// Handles one message from a client; false when the connection ends.
     private func handle(_ frame: WebSocketFrame, from connection: RelayConnection) -> Bool {
-        connection.heard()
+        // A binary message is heard by admit(), which reads the clock for the rate anyway.
+        if frame.opcode != .binary { connection.heard() }
         switch frame.opcode {
         case .binary:
             guard connection.admit() else {
