@@ -335,6 +335,96 @@ func runNATS(_ server: ServerProcess, subscribers: Int, messages: Int, size: Int
     }
 }
 
+// MARK: Round trips: a → server → b → server → a, one message at a time
+
+/// The round-trip times of `count` small messages, in nanoseconds, sorted.
+struct RoundTrips {
+    var sorted: [UInt64]
+    var p50: Double { percentile(sorted, 0.5) }
+    var p99: Double { percentile(sorted, 0.99) }
+}
+
+/// Through our relay: b sends back to a every message it gets; a sends the next when the
+/// echo of the last arrives.
+func relayRoundTrips(_ server: ServerProcess, count: Int, size: Int) async throws -> RoundTrips {
+    let a = try await RelayTransport.connect(host: "127.0.0.1", port: server.port, token: try token("a-\(UUID())"))
+    let b = try await RelayTransport.connect(host: "127.0.0.1", port: server.port, token: try token("b-\(UUID())"))
+    let echo = Task {
+        for await event in b.events {
+            guard case .message(let message) = event else { continue }
+            try? await b.send(message.bytes, to: .only([message.source]))
+        }
+    }
+    var times: [UInt64] = []
+    var replies = a.events.makeAsyncIterator()
+    for _ in 0..<count {
+        let sent = DispatchTime.now().uptimeNanoseconds
+        try await a.send(payload(size), to: .only([b.localParticipant]))
+        while let event = await replies.next() {
+            if case .message = event { break }
+        }
+        times.append(DispatchTime.now().uptimeNanoseconds - sent)
+    }
+    echo.cancel()
+    await a.close()
+    await b.close()
+    return RoundTrips(sorted: times.sorted())
+}
+
+/// Through nats-server: b subscribes to ping.X and publishes what it gets to pong.X; a
+/// subscribes to pong.X and publishes to ping.X, the next when the last came back.
+func natsRoundTrips(_ server: ServerProcess, count: Int, size: Int) async throws -> RoundTrips {
+    let subject = "rt.\(UUID().uuidString.prefix(8))"
+    let ready = Ready()
+    let port = server.port
+    return try await withThrowingTaskGroup(of: RoundTrips?.self) { group in
+        group.addTask {
+            let b = try await NATSConnection(port: port)
+            try await b.run { outbound, events in
+                try await outbound.write(ByteBuffer(string: "SUB \(subject).ping 1\r\nPING\r\n"))
+                var echoed = 0
+                for try await event in events {
+                    switch event {
+                    case .pong: ready.add()
+                    case .message(var payload):
+                        var message = ByteBuffer(string: "PUB \(subject).pong \(payload.readableBytes)\r\n")
+                        message.writeBuffer(&payload)
+                        message.writeString("\r\n")
+                        try await outbound.write(message)
+                        echoed += 1
+                        if echoed == count { return }
+                    default: break
+                    }
+                }
+            }
+            return nil
+        }
+        while ready.count < 1 { try await Task.sleep(for: .milliseconds(5)) }
+        let a = try await NATSConnection(port: port)
+        var times: [UInt64] = []
+        try await a.run { outbound, events in
+            try await outbound.write(ByteBuffer(string: "SUB \(subject).pong 1\r\nPING\r\n"))
+            var iterator = events.makeAsyncIterator()
+            while let event = try await iterator.next() {
+                if case .pong = event { break }
+            }
+            for _ in 0..<count {
+                let sent = DispatchTime.now().uptimeNanoseconds
+                var message = ByteBuffer(string: "PUB \(subject).ping \(size)\r\n")
+                message.writeBytes(payload(size))
+                message.writeString("\r\n")
+                try await outbound.write(message)
+                while let event = try await iterator.next() {
+                    if case .message = event { break }
+                }
+                times.append(DispatchTime.now().uptimeNanoseconds - sent)
+            }
+        }
+        try await group.waitForAll()
+        return RoundTrips(sorted: times.sorted())
+    }
+}
+
 // MARK: Running
 
 let arguments = CommandLine.arguments
@@ -396,4 +486,27 @@ for (name, messages, size) in [("UpsertStroke, 80 B", 20_000, 80), ("snapshot fr
                 + "\(String(format: "%.2f", result.p50)) | \(String(format: "%.2f", result.p99)) | "
                 + "\(String(format: "%.2f", result.cpuPerMessage * 1e6)) | \(String(format: "%.2f×", ratio)) |")
     }
+}
+
+// Idle round trips: one small message at a time, nothing else on the servers.
+print("")
+print("Idle round trip a → server → b → server → a, 80 B, one message at a time, 2,000 per round; median of \(rounds) rounds")
+print("| server | p50 µs | p99 µs | p50 vs nats-server |")
+print("|---|---|---|---|")
+var relayTrips: [RoundTrips] = []
+var natsTrips: [RoundTrips] = []
+for _ in 0..<rounds {
+    relayTrips.append(try await relayRoundTrips(relayServer, count: 2_000, size: 80))
+    if let natsServer { natsTrips.append(try await natsRoundTrips(natsServer, count: 2_000, size: 80)) }
+}
+func medianTrips(_ trips: [RoundTrips]) -> RoundTrips? {
+    trips.isEmpty ? nil : trips.sorted { $0.p50 < $1.p50 }[trips.count / 2]
+}
+let natsTrip = medianTrips(natsTrips)
+for (server, trip) in [("GroupWire relay", medianTrips(relayTrips)), ("nats-server", natsTrip)] {
+    guard let trip else { continue }
+    let ratio = natsTrip.map { trip.p50 / $0.p50 } ?? .nan
+    print(
+        "| \(server) | \(String(format: "%.0f", trip.p50 * 1_000)) | \(String(format: "%.0f", trip.p99 * 1_000)) | "
+            + "\(String(format: "%.2f×", ratio)) |")
 }
