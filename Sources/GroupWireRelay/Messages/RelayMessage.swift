@@ -188,13 +188,19 @@ public enum RelayMessage: Sendable, Hashable {
     }
 
     static func readFrame(_ reader: inout ByteReader, limits: RelayLimits) throws(WireError) -> [UInt8] {
+        try checkFrame(reader, limits: limits)
+        return try reader.readBytes(count: reader.remaining, "frame")
+    }
+
+    /// Checks that the rest of `reader` is a frame (at least one byte, at most
+    /// `limits.maxFrameSize`), without copying it.
+    static func checkFrame(_ reader: ByteReader, limits: RelayLimits) throws(WireError) {
         guard reader.remaining > 0 else { throw WireError(.invalidValue, offset: reader.position, "a message without a frame") }
         guard reader.remaining <= limits.maxFrameSize else {
             throw WireError(
                 .limitExceeded, offset: reader.position,
                 "a frame of \(reader.remaining) bytes, over maxFrameSize \(limits.maxFrameSize)")
         }
-        return try reader.readBytes(count: reader.remaining, "frame")
     }
 }
 
@@ -234,7 +240,8 @@ public struct RelaySendHeader: Sendable, Hashable {
                 .unknownRelayMessage, offset: 0, "a client sends only send messages (0x01, 0x03), not 0x\(Hex.digits(type))")
         }
         length = reader.position
-        _ = try RelayMessage.readFrame(&reader, limits: limits)
+        // The frame is the relay's to forward untouched: checked, not copied.
+        try RelayMessage.checkFrame(reader, limits: limits)
     }
 
     func write(to writer: inout ByteWriter) {
