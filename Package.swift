@@ -291,6 +291,7 @@ let package = Package(
                 "GroupWireNetwork", "GroupWireRelay", "GroupWireSession", "GroupWire", "GroupWireTestSupport", "GroupWireTesting",
                 "GroupWireNegotiation", "GroupWireSpec", "GroupWireCompression", "DrawTogetherV1Golden", "DrawTogetherV3Golden",
                 .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOEmbedded", package: "swift-nio"), .product(name: "NIOWebSocket", package: "swift-nio"),
                 .product(name: "Logging", package: "swift-log"), .product(name: "InMemoryLogging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ],

@@ -8,19 +8,20 @@ import GroupWireRelay
 /// Invariants: decoding never traps and fails only with an offset inside the message (or at
 /// its end); a message that decodes encodes to exactly the input (every field has one
 /// encoding); a send's header, read alone, names the same recipients and ends where the
-/// frame starts.
+/// frame starts; and read from the message's first bytes only, as the relay reads it, it
+/// is the same header or the same error at the same offset.
 public func relayMessageFuzzViolations(_ input: [UInt8]) -> [String] {
     let limits = RelayLimits(maxFrameSize: 4_096, maxRecipients: 64, maxMembers: 64)
+    var violations = sendHeaderPrefixViolations(input, limits: limits)
     let message: RelayMessage
     do {
         message = try RelayMessage(decoding: input, limits: limits)
     } catch {
         if let offset = error.offset, offset < 0 || offset > input.count {
-            return ["\(error.kind) at offset \(offset), outside the \(input.count)-byte message"]
+            violations.append("\(error.kind) at offset \(offset), outside the \(input.count)-byte message")
         }
-        return []
+        return violations
     }
-    var violations: [String] = []
     if message.encoded() != input { violations.append("\(message) encodes to other bytes") }
     if case .send(let recipients, let frame) = message {
         do {
@@ -33,6 +34,24 @@ public func relayMessageFuzzViolations(_ input: [UInt8]) -> [String] {
         }
     }
     return violations
+}
+
+/// Where a send header read from `input`'s first bytes differs from one read from all of it.
+private func sendHeaderPrefixViolations(_ input: [UInt8], limits: RelayLimits) -> [String] {
+    guard let type = input.first else { return [] }
+    let prefix = Array(input.prefix(RelaySendHeader.prefixLength(type: type, messageLength: input.count, limits: limits)))
+    let whole = Result { () throws(WireError) in try RelaySendHeader(decoding: input, limits: limits) }
+    let fromPrefix = Result { () throws(WireError) in
+        try RelaySendHeader(decodingPrefix: prefix, messageLength: input.count, limits: limits)
+    }
+    switch (whole, fromPrefix) {
+    case (.success(let a), .success(let b)) where a == b:
+        return []
+    case (.failure(let a), .failure(let b)) where a.kind == b.kind && a.offset == b.offset:
+        return []
+    default:
+        return ["the send header reads \(whole) from the message and \(fromPrefix) from its first \(prefix.count) bytes"]
+    }
 }
 
 /// An access token from an arbitrary client: byte 0 picks the secret (even: the shared one,

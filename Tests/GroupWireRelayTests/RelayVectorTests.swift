@@ -122,6 +122,46 @@ import Testing
         }
     }
 
+    /// The relay reads a send's header from the message's first bytes only (the frame is
+    /// never copied out): for every send vector, that read agrees with the whole message's,
+    /// header or error, kind and offset.
+    @Test(arguments: try vectors().filter { $0.kind == "message" })
+    func aSendsHeaderReadFromItsFirstBytesAgreesWithTheWholeMessage(_ vector: Vector) throws {
+        let data = try Hex.bytes(try #require(vector.hex))
+        guard let type = data.first, type == 0x01 || type == 0x03 else { return }
+        let prefix = Array(data.prefix(RelaySendHeader.prefixLength(type: type, messageLength: data.count)))
+        let whole = Result { () throws(WireError) in try RelaySendHeader(decoding: data) }
+        let fromPrefix = Result { () throws(WireError) in
+            try RelaySendHeader(decodingPrefix: prefix, messageLength: data.count)
+        }
+        switch (whole, fromPrefix) {
+        case (.success(let a), .success(let b)):
+            #expect(a == b)
+        case (.failure(let a), .failure(let b)):
+            #expect(a.kind == b.kind && a.offset == b.offset, "\(a) / \(b)")
+        default:
+            Issue.record("\(vector.name): \(whole) from the message, \(fromPrefix) from its first \(prefix.count) bytes")
+        }
+    }
+
+    /// A send to a list reads no further than its longest header; a send to everyone, one byte.
+    @Test func aSendsPrefixIsItsLongestHeaderAtMost() throws {
+        let limits = RelayLimits(maxFrameSize: 1_000, maxRecipients: 3)
+        #expect(RelaySendHeader.prefixLength(type: 0x01, messageLength: 900, limits: limits) == 1)
+        #expect(RelaySendHeader.prefixLength(type: 0x03, messageLength: 900, limits: limits) == 1 + 1 + 48)
+        #expect(RelaySendHeader.prefixLength(type: 0x03, messageLength: 20, limits: limits) == 20)
+        var message: [UInt8] = [0x03, 2]
+        for byte: UInt8 in [0xAA, 0xBB] { message += [UInt8](repeating: byte, count: 16) }
+        message += [UInt8](repeating: 7, count: 900)
+        let header = try RelaySendHeader(
+            decodingPrefix: Array(message.prefix(50)), messageLength: message.count, limits: limits)
+        #expect(header.length == 34 && header.recipients?.count == 2)
+        #expect(throws: WireError.self) {
+            try RelaySendHeader(
+                decodingPrefix: Array(message.prefix(50)), messageLength: 34 + 1_001, limits: limits)
+        }
+    }
+
     @Test(arguments: try vectors().filter { $0.kind == "token" })
     func eachTokenVerifiesToItsClaimsOrIsRefusedWithItsKind(_ vector: Vector) throws {
         let secret = try Hex.bytes(try #require(vector.secret))

@@ -9,11 +9,17 @@ import Synchronization
 /// (bounded in bytes: past the bound it is dropped as too slow, never waited for), its send
 /// rate, and why it left.
 ///
-/// The writer takes everything queued at once (``take()``) and writes it in one go, one
-/// flush for many messages; a forwarded message is one buffer shared by all its recipients.
+/// Everything for the client is written on its channel's event loop: the first message
+/// queued while nothing is pending schedules one write of everything pending then, with one
+/// flush, so a burst from many senders costs one hop to the loop and one system call. The
+/// relay frames what it writes itself (a server's frames are unmasked and unfragmented,
+/// RFC 6455 5.2) into one buffer per batch, below NIO's frame encoder: small messages are
+/// copied into it, a large one is written as it is, one buffer shared by all its
+/// recipients. The connection closes when its close frame is written and the client has
+/// closed its side, or a second after the close frame when the client has not.
 final class RelayConnection: Sendable {
-    /// What the connection's writer writes, in order.
-    enum Outgoing: Sendable {
+    /// What is written to the client, in order.
+    private enum Outgoing: Sendable {
         case message(ByteBuffer)
         case pong(ByteBuffer)
         case ping
@@ -29,30 +35,45 @@ final class RelayConnection: Sendable {
         /// When the client was last heard from (any frame), and whether it was pinged since.
         var lastHeard: Duration
         var pinged = false
-        /// Written by the writer in order; after ``finished`` nothing more is added.
+        /// Written in order on the event loop; after ``finished`` nothing more is added.
         var pending: [Outgoing] = []
         var finished = false
-        /// The writer, waiting for something to write.
-        var waiter: CheckedContinuation<[Outgoing]?, Never>?
-        var cancelled = false
+        /// A write of ``pending`` is scheduled on the event loop.
+        var scheduled = false
+        /// The close frame went out (or could not); the client has stopped sending (its
+        /// close, the end of its stream, or a violation).
+        var closeWritten = false
+        var readingEnded = false
     }
 
     let member: RelayMember
     let room: String
+    /// What precedes each frame this client sends on its way to the others: the deliver
+    /// type and the client's id (Spec/RELAY.md, "deliver").
+    let deliverHeader: [UInt8]
     private let channel: any Channel
+    /// The context of the channel's WebSocket frame encoder: what is written through it
+    /// goes to the socket (or TLS) as it is.
+    private let framedOutput: NIOLoopBound<ChannelHandlerContext>
     private let configuration: RelayServerConfiguration
     private let state: Mutex<State>
     private let logger: Logger
     private let metrics: RelayMetrics
 
+    /// A connection on `channel`, whose pipeline has its WebSocket handlers (its frames are
+    /// written below the `WebSocketFrameEncoder`); on the channel's event loop.
+    /// - Throws: when the pipeline has no frame encoder.
     init(
         member: RelayMember, room: String, channel: any Channel, configuration: RelayServerConfiguration, logger: Logger,
         metrics: RelayMetrics
-    ) {
+    ) throws {
+        framedOutput = NIOLoopBound(
+            try channel.pipeline.syncOperations.context(handlerType: WebSocketFrameEncoder.self), eventLoop: channel.eventLoop)
         self.logger = logger
         self.metrics = metrics
         self.member = member
         self.room = room
+        deliverHeader = RelayMessage.deliverHeader(from: member.id)
         self.channel = channel
         self.configuration = configuration
         let now = configuration.clock.now()
@@ -72,14 +93,14 @@ final class RelayConnection: Sendable {
     @discardableResult
     func enqueue(_ message: ByteBuffer) -> Bool {
         let size = message.readableBytes
-        let (accepted, waiter) = state.withLock { state -> (Bool?, (CheckedContinuation<[Outgoing]?, Never>, [Outgoing])?) in
-            guard !state.closing else { return (nil, nil) }
-            guard state.queuedBytes + size <= configuration.maxQueuedBytes else { return (false, nil) }
+        let (accepted, schedule) = state.withLock { state -> (Bool?, Bool) in
+            guard !state.closing else { return (nil, false) }
+            guard state.queuedBytes + size <= configuration.maxQueuedBytes else { return (false, false) }
             state.queuedBytes += size
             state.pending.append(.message(message))
-            return (true, Self.wake(&state))
+            return (true, Self.schedule(&state))
         }
-        if let (continuation, items) = waiter { continuation.resume(returning: items) }
+        if schedule { scheduleWrite() }
         guard let accepted else { return false }
         guard accepted else {
             drop(
@@ -91,54 +112,137 @@ final class RelayConnection: Sendable {
         return true
     }
 
-    /// The waiting writer and everything pending, taken from `state`, if the writer waits.
-    private static func wake(_ state: inout State) -> (CheckedContinuation<[Outgoing]?, Never>, [Outgoing])? {
-        guard let waiter = state.waiter else { return nil }
-        state.waiter = nil
-        defer { state.pending = [] }
-        return (waiter, state.pending)
+    /// Whether the caller is to schedule a write: the first item pending since the last.
+    private static func schedule(_ state: inout State) -> Bool {
+        guard !state.scheduled else { return false }
+        state.scheduled = true
+        return true
     }
 
     /// Adds `item` to the queue, and finishes it after `item` when `last`.
     private func push(_ item: Outgoing, last: Bool = false) {
-        let waiter = state.withLock { state -> (CheckedContinuation<[Outgoing]?, Never>, [Outgoing]?)? in
-            guard !state.finished else { return nil }
+        let schedule = state.withLock { state -> Bool in
+            guard !state.finished else { return false }
             state.pending.append(item)
             if last { state.finished = true }
-            return Self.wake(&state)
+            return Self.schedule(&state)
         }
-        if let (continuation, items) = waiter { continuation.resume(returning: items) }
+        if schedule { scheduleWrite() }
     }
 
-    /// Everything queued now, in order, waiting until there is something; nil once the
-    /// queue is finished and written, or the writer's task is cancelled.
-    func take() async -> [Outgoing]? {
-        await withTaskCancellationHandler {
-            await withCheckedContinuation { (continuation: CheckedContinuation<[Outgoing]?, Never>) in
-                let ready = state.withLock { state -> [Outgoing]?? in
-                    if !state.pending.isEmpty {
-                        defer { state.pending = [] }
-                        return .some(state.pending)
-                    }
-                    if state.finished || state.cancelled { return .some(nil) }
-                    state.waiter = continuation
-                    return .none
+    /// Schedules ``writePending()`` on the event loop: from another loop, one hop for the
+    /// batch; from this one, after the read being handled, so what it adds joins the batch.
+    private func scheduleWrite() {
+        channel.eventLoop.execute { self.writePending() }
+    }
+
+    /// Messages up to this size are copied into the batch's buffer; larger ones are
+    /// written as they are, shared by their recipients.
+    private static let copyLimit = 4_096
+
+    /// Writes everything pending, in order, with one flush (on the event loop).
+    private func writePending() {
+        let batch = state.withLock { state -> [Outgoing] in
+            state.scheduled = false
+            defer { state.pending = [] }
+            return state.pending
+        }
+        guard !batch.isEmpty else { return }
+        let output = framedOutput.value
+        var capacity = 0
+        for case .message(let message) in batch where message.readableBytes <= Self.copyLimit {
+            capacity += message.readableBytes + 4
+        }
+        var buffer = channel.allocator.buffer(capacity: capacity + 16)
+        var bytes = 0
+        var closing = false
+        for item in batch where !closing {
+            switch item {
+            case .message(let message):
+                Self.writeFrameHeader(opcode: .binary, length: message.readableBytes, to: &buffer)
+                if message.readableBytes <= Self.copyLimit {
+                    buffer.writeImmutableBuffer(message)
+                } else {
+                    output.write(NIOAny(buffer), promise: nil)
+                    output.write(NIOAny(message), promise: nil)
+                    buffer = channel.allocator.buffer(capacity: capacity + 16)
                 }
-                if let ready { continuation.resume(returning: ready) }
+                bytes += message.readableBytes
+            case .pong(let data):
+                Self.writeFrameHeader(opcode: .pong, length: data.readableBytes, to: &buffer)
+                buffer.writeImmutableBuffer(data)
+            case .ping:
+                Self.writeFrameHeader(opcode: .ping, length: 0, to: &buffer)
+            case .close(let code):
+                Self.writeFrameHeader(opcode: .connectionClose, length: 2, to: &buffer)
+                buffer.write(webSocketErrorCode: code)
+                closing = true
             }
-        } onCancel: {
-            let waiter = state.withLock { state -> CheckedContinuation<[Outgoing]?, Never>? in
-                state.cancelled = true
-                defer { state.waiter = nil }
-                return state.waiter
-            }
-            waiter?.resume(returning: nil)
+        }
+        // Writes complete in order: when the last is out (or failed), so is the batch.
+        let done = channel.eventLoop.makePromise(of: Void.self)
+        output.writeAndFlush(NIOAny(buffer), promise: done)
+        done.futureResult.whenComplete { [bytes, closing] _ in
+            self.written(bytes)
+            if closing { self.ended(.closeWritten) }
         }
     }
 
-    /// The writer wrote `count` bytes of the queue.
-    func written(_ count: Int) {
+    /// The header of a final, unmasked frame of `length` bytes (RFC 6455 5.2).
+    static func writeFrameHeader(opcode: WebSocketOpcode, length: Int, to buffer: inout ByteBuffer) {
+        buffer.writeInteger(0x80 | UInt8(webSocketOpcode: opcode))
+        switch length {
+        case ..<126:
+            buffer.writeInteger(UInt8(length))
+        case ...Int(UInt16.max):
+            buffer.writeInteger(UInt8(126))
+            buffer.writeInteger(UInt16(length))
+        default:
+            buffer.writeInteger(UInt8(127))
+            buffer.writeInteger(UInt64(length))
+        }
+    }
+
+    /// The writes of `count` bytes of the queue completed.
+    private func written(_ count: Int) {
+        guard count > 0 else { return }
         state.withLock { $0.queuedBytes -= count }
+    }
+
+    /// A side of the closing handshake.
+    enum ClosingSide: Sendable {
+        /// The close frame went out, or could not.
+        case closeWritten
+        /// The client stopped sending: its close frame, the end of its stream, a violation.
+        case readingEnded
+    }
+
+    /// One side of the closing handshake is done: with both, the socket closes now; with
+    /// the close frame out and the client still sending, a second later.
+    func ended(_ side: ClosingSide) {
+        let (both, first) = state.withLock { state -> (Bool, Bool) in
+            let first: Bool
+            switch side {
+            case .closeWritten:
+                first = !state.closeWritten
+                state.closeWritten = true
+            case .readingEnded:
+                first = !state.readingEnded
+                state.readingEnded = true
+            }
+            return (state.closeWritten && state.readingEnded, first)
+        }
+        guard first else { return }
+        if both {
+            close()
+        } else if side == .closeWritten {
+            let clock = configuration.clock
+            let deadline = clock.now() + .seconds(1)
+            Task { [self] in
+                guard (try? await clock.sleep(deadline)) != nil else { return }
+                close()
+            }
+        }
     }
 
     /// Answers a ping.
@@ -256,6 +360,9 @@ final class RelayConnection: Sendable {
             if !state.closing { state.leaveReason = .lost }
         }
     }
+
+    /// Completed when the socket has closed.
+    var closeFuture: EventLoopFuture<Void> { channel.closeFuture }
 
     /// When the client was last heard from, on the relay's clock.
     var lastHeard: Duration { state.withLock { $0.lastHeard } }

@@ -29,8 +29,18 @@ final class RelayRooms: Sendable {
     }
 
     private struct State {
-        var rooms: [String: [UUID: RelayConnection]] = [:]
+        /// Only through ``setRoom(_:_:)``, which keeps ``everyone`` in step.
+        private(set) var rooms: [String: [UUID: RelayConnection]] = [:]
+        /// Each room's connections as one array, rebuilt when its membership changes, so
+        /// forwarding a message to everyone costs no array of its own.
+        private(set) var everyone: [String: [RelayConnection]] = [:]
         var absent: [String: [UUID: Absent]] = [:]
+
+        /// Sets `name`'s connections (an empty room is removed).
+        mutating func setRoom(_ name: String, _ connections: [UUID: RelayConnection]) {
+            rooms[name] = connections.isEmpty ? nil : connections
+            everyone[name] = connections.isEmpty ? nil : Array(connections.values)
+        }
     }
 
     private let state = Mutex(State())
@@ -62,7 +72,7 @@ final class RelayRooms: Sendable {
             if state.absent[connection.room]?.isEmpty == true { state.absent[connection.room] = nil }
             returning?.expiry.cancel()
             room[id] = connection
-            state.rooms[connection.room] = room
+            state.setRoom(connection.room, room)
             let others = room.values.filter { $0 !== connection }
             let away = state.absent[connection.room]?.values.map(\.member) ?? []
             let welcome = RelayWelcome(
@@ -88,9 +98,9 @@ final class RelayRooms: Sendable {
         let reason = connection.leaveReason
         return state.withLock { state in
             let id = connection.member.id
-            guard state.rooms[connection.room]?[id] === connection else { return false }
-            state.rooms[connection.room]?[id] = nil
-            if state.rooms[connection.room]?.isEmpty == true { state.rooms[connection.room] = nil }
+            guard var room = state.rooms[connection.room], room[id] === connection else { return false }
+            room[id] = nil
+            state.setRoom(connection.room, room)
             if reason == .lost, grace > .zero {
                 // The deadline is taken now, not when the task first runs.
                 let deadline = clock.now() + grace
@@ -102,7 +112,7 @@ final class RelayRooms: Sendable {
                 return true
             }
             let left = ByteBuffer(bytes: RelayMessage.left(id, reason: reason).encoded())
-            for other in state.rooms[connection.room]?.values.map({ $0 }) ?? [] { other.enqueue(left) }
+            for other in state.everyone[connection.room] ?? [] { other.enqueue(left) }
             return false
         }
     }
@@ -113,19 +123,21 @@ final class RelayRooms: Sendable {
             guard let absent = state.absent[room]?.removeValue(forKey: id) else { return nil }
             if state.absent[room]?.isEmpty == true { state.absent[room] = nil }
             let left = ByteBuffer(bytes: RelayMessage.left(id, reason: .lost).encoded())
-            for other in state.rooms[room]?.values.map({ $0 }) ?? [] { other.enqueue(left) }
+            for other in state.everyone[room] ?? [] { other.enqueue(left) }
             return (absent.member, state.rooms.mapValues(\.count))
         }
         if let (member, census) = gone { expired(member, room, census) }
     }
 
-    /// The connections in `sender`'s room that `ids` names (nil: all), the sender never.
-    /// Absent members get nothing: what they miss is the delivery layer's to send again.
+    /// The connections in `sender`'s room that `ids` names (nil: all), the sender among
+    /// them when it is: the caller skips it (so a message to everyone takes the room's
+    /// array as it is). Absent members get nothing: what they miss is the delivery layer's
+    /// to send again.
     func recipients(of sender: RelayConnection, ids: [UUID]?) -> [RelayConnection] {
         state.withLock { state in
+            guard let ids else { return state.everyone[sender.room] ?? [] }
             guard let room = state.rooms[sender.room] else { return [] }
-            guard let ids else { return room.values.filter { $0 !== sender } }
-            return Set(ids).compactMap { room[$0] }.filter { $0 !== sender }
+            return Set(ids).compactMap { room[$0] }
         }
     }
 

@@ -56,13 +56,8 @@ public final class RelayServer: Sendable {
         }
     }
 
-    /// Which task of a connection ended.
-    private enum Side: Sendable {
-        case writer, reader, timeout
-    }
-
     private enum Upgrade: Sendable {
-        case websocket(NIOAsyncChannel<WebSocketFrame, WebSocketFrame>, AccessToken)
+        case websocket(RelayConnection, RelayRooms.Entry)
         case refused(NIOAsyncChannel<HTTPServerRequestPart, HTTPServerResponsePart>)
     }
 
@@ -131,12 +126,18 @@ public final class RelayServer: Sendable {
                             channel.eventLoop.makeCompletedFuture {
                                 let claims = try Self.handshake(head).claims(
                                     secret: configuration.secret, now: configuration.now(), leeway: configuration.tokenLeeway)
+                                let connection = try self.connection(claims: claims, channel: channel)
                                 try channel.pipeline.syncOperations.addHandler(RelayFrameScreen())
                                 try channel.pipeline.syncOperations.addHandler(
                                     NIOWebSocketFrameAggregator(
                                         minNonFinalFragmentSize: 0, maxAccumulatedFrameCount: 1_024,
                                         maxAccumulatedFrameSize: messageLimit))
-                                return Upgrade.websocket(try NIOAsyncChannel(wrappingChannelSynchronously: channel), claims)
+                                try channel.pipeline.syncOperations.addHandler(
+                                    RelayConnectionHandler(connection: connection, server: self))
+                                // In the room before the first of its messages is read, so the
+                                // others hear it joined before any frame of it.
+                                return Upgrade.websocket(
+                                    connection, self.rooms.join(connection, maxFrameSize: configuration.maxFrameSize))
                             }
                         })
                     let upgrade = NIOTypedHTTPServerUpgradeConfiguration<Upgrade>(
@@ -232,7 +233,7 @@ public final class RelayServer: Sendable {
             return
         }
         switch outcome {
-        case .websocket(let channel, let claims): await serve(channel, claims: claims)
+        case .websocket(let connection, let entry): await serve(connection, entry: entry)
         case .refused(let channel): await refuse(channel)
         }
     }
@@ -293,18 +294,25 @@ public final class RelayServer: Sendable {
         }
     }
 
-    /// One client, from welcome to leave.
-    private func serve(_ channel: NIOAsyncChannel<WebSocketFrame, WebSocketFrame>, claims: AccessToken) async {
-        let member = RelayMember(
-            id: RelayIdentity.participantID(room: claims.room, identity: claims.identity), identity: claims.identity)
+    /// The connection of the client `claims` admits, on `channel`.
+    private func connection(claims: AccessToken, channel: any Channel) throws -> RelayConnection {
         var logger = logger
         logger[metadataKey: "room"] = "\(claims.room)"
         logger[metadataKey: "participant"] = "\(claims.identity)"
-        let connection = RelayConnection(
-            member: member, room: claims.room, channel: channel.channel, configuration: configuration,
-            logger: logger, metrics: metrics)
+        return try RelayConnection(
+            member: RelayMember(
+                id: RelayIdentity.participantID(room: claims.room, identity: claims.identity), identity: claims.identity),
+            room: claims.room, channel: channel, configuration: configuration, logger: logger, metrics: metrics)
+    }
+
+    /// One client, from its entry (the welcome is on its way) until it has left. Its
+    /// messages are handled on its event loop (``RelayConnectionHandler``); this task only
+    /// waits for the socket to close.
+    private func serve(_ connection: RelayConnection, entry: RelayRooms.Entry) async {
+        var logger = logger
+        logger[metadataKey: "room"] = "\(connection.room)"
+        logger[metadataKey: "participant"] = "\(connection.member.identity)"
         metrics.connections.increment()
-        let entry = rooms.join(connection, maxFrameSize: configuration.maxFrameSize)
         if entry != .joined { metrics.reconnects.increment() }
         metrics.census(rooms.census)
         let entered =
@@ -313,79 +321,8 @@ public final class RelayServer: Sendable {
             case .resumed: "resumed"
             case .replaced: "replaced an older connection"
             }
-        logger.info("\(entered)", metadata: ["id": "\(member.id)"])
-        let socket = channel.channel
-        do {
-            try await channel.executeThenClose { inbound, outbound in
-                try await withThrowingTaskGroup(of: Side.self) { group in
-                    group.addTask {
-                        // Everything queued at once: one write and one flush for the batch.
-                        while let batch = await connection.take() {
-                            var frames: [WebSocketFrame] = []
-                            frames.reserveCapacity(batch.count)
-                            var bytes = 0
-                            var closed = false
-                            for item in batch {
-                                switch item {
-                                case .message(let message):
-                                    frames.append(WebSocketFrame(fin: true, opcode: .binary, data: message))
-                                    bytes += message.readableBytes
-                                case .pong(let data):
-                                    frames.append(WebSocketFrame(fin: true, opcode: .pong, data: data))
-                                case .ping:
-                                    frames.append(WebSocketFrame(fin: true, opcode: .ping, data: ByteBuffer()))
-                                case .close(let code):
-                                    var data = ByteBuffer()
-                                    data.write(webSocketErrorCode: code)
-                                    frames.append(WebSocketFrame(fin: true, opcode: .connectionClose, data: data))
-                                    closed = true
-                                }
-                                if closed { break }
-                            }
-                            try await outbound.write(contentsOf: frames)
-                            connection.written(bytes)
-                            if closed { return .writer }
-                        }
-                        return .writer
-                    }
-                    group.addTask {
-                        do {
-                            for try await frame in inbound {
-                                guard self.handle(frame, from: connection) else { return .reader }
-                            }
-                        } catch {
-                            // A broken protocol or a message over the limit: said, then closed.
-                            guard let failure = Self.protocolFailure(error, limit: self.configuration.limits.maxSendSize) else {
-                                throw error
-                            }
-                            connection.finish(failure.error, reason: .violation, code: failure.code)
-                            return .reader
-                        }
-                        // The client went away without a close frame.
-                        connection.lost()
-                        connection.finish(nil, reason: .lost, code: .goingAway)
-                        return .reader
-                    }
-                    // The writer ends after the close frame: the client then has a moment to
-                    // close its side. The reader ends when the client closes or goes away (or
-                    // breaks the protocol); the writer then sends what is queued and the close.
-                    if try await group.next() == .writer {
-                        let closeWaitEnd = self.configuration.clock.now() + .seconds(1)
-                        group.addTask {
-                            try await self.configuration.clock.sleep(closeWaitEnd)
-                            return .timeout
-                        }
-                        _ = try await group.next()
-                    } else {
-                        _ = try await group.next()
-                    }
-                    group.cancelAll()
-                    socket.close(mode: .all, promise: nil)
-                }
-            }
-        } catch {
-            connection.lost()
-        }
+        logger.info("\(entered)", metadata: ["id": "\(connection.member.id)"])
+        try? await connection.closeFuture.get()
         let kept = rooms.leave(connection)
         metrics.census(rooms.census)
         if kept {
@@ -397,7 +334,7 @@ public final class RelayServer: Sendable {
 
     /// The error and close code for a WebSocket protocol error on a client's connection,
     /// nil for an error of the connection itself (a reset, a TLS failure).
-    private static func protocolFailure(_ error: any Error, limit: Int) -> (error: RelayError, code: WebSocketErrorCode)? {
+    static func protocolFailure(_ error: any Error, limit: Int) -> (error: RelayError, code: WebSocketErrorCode)? {
         switch error {
         case NIOWebSocketError.invalidFrameLength, NIOWebSocketFrameAggregator.Error.accumulatedFrameSizeIsTooLarge:
             return (RelayError(.frameTooLarge, "a message over \(limit) bytes, the largest send"), .messageTooLarge)
@@ -413,7 +350,7 @@ public final class RelayServer: Sendable {
     }
 
     /// Handles one message from a client; false when the connection ends.
-    private func handle(_ frame: WebSocketFrame, from connection: RelayConnection) -> Bool {
+    func handle(_ frame: WebSocketFrame, from connection: RelayConnection, allocator: ByteBufferAllocator) -> Bool {
         // A binary message is heard by admit(), which reads the clock for the rate anyway.
         if frame.opcode != .binary { connection.heard() }
         switch frame.opcode {
@@ -424,13 +361,24 @@ public final class RelayServer: Sendable {
                     reason: .violation, code: .policyViolation)
                 return false
             }
-            var data = frame.unmaskedData
-            let bytes = data.readBytes(length: data.readableBytes) ?? []
+            // The message is copied once, unmasked, into the buffer its recipients share,
+            // behind room for the deliver header; its send header is read there in place.
+            let deliverHeader = connection.deliverHeader
+            let size = frame.data.readableBytes
+            var deliver = allocator.buffer(capacity: deliverHeader.count + size)
+            deliver.moveWriterIndex(forwardBy: deliverHeader.count)
+            deliver.moveReaderIndex(forwardBy: deliverHeader.count)
+            deliver.writeImmutableBuffer(frame.data)
+            if let mask = frame.maskKey { deliver.webSocketUnmask(mask) }
+            let type = deliver.getInteger(at: deliverHeader.count, as: UInt8.self) ?? 0
+            let prefixLength = RelaySendHeader.prefixLength(type: type, messageLength: size, limits: configuration.limits)
             let header: RelaySendHeader
             do {
-                header = try RelaySendHeader(decoding: bytes, limits: configuration.limits)
+                header = try RelaySendHeader(
+                    decodingPrefix: deliver.getBytes(at: deliverHeader.count, length: prefixLength) ?? [], messageLength: size,
+                    limits: configuration.limits)
             } catch {
-                let tooLarge = error.kind == .limitExceeded && bytes.count > configuration.maxFrameSize
+                let tooLarge = error.kind == .limitExceeded && size > configuration.maxFrameSize
                 connection.finish(
                     RelayError(
                         tooLarge ? .frameTooLarge : .malformed, "\(error.kind) at offset \(error.offset ?? 0): \(error.context)"),
@@ -439,22 +387,20 @@ public final class RelayServer: Sendable {
             }
             // Only a send that parsed counts as a frame received.
             metrics.framesReceived.increment()
-            metrics.bytesReceived.increment(by: bytes.count)
+            metrics.bytesReceived.increment(by: size)
+            // The deliver header takes the place of the send header, just before the frame.
+            deliver.moveReaderIndex(to: header.length)
+            deliver.setBytes(deliverHeader, at: header.length)
             if let capture = configuration.capture {
-                let frame = Array(bytes[header.length...])
+                let frame = deliver.getBytes(at: header.length + deliverHeader.count, length: size - header.length) ?? []
                 capture.write(
                     CaptureRecord(
                         timestamp: CaptureRecord.now(), direction: .received, sessionID: FrameHeaderFields.sessionID(of: frame),
                         local: CaptureRecord.noParticipant, peer: connection.member.id, room: connection.room, frame: frame))
             }
-            // One buffer for every recipient: written, never copied again.
-            let deliverHeader = RelayMessage.deliverHeader(from: connection.member.id)
-            var deliver = ByteBuffer()
-            deliver.reserveCapacity(deliverHeader.count + bytes.count - header.length)
-            deliver.writeBytes(deliverHeader)
-            deliver.writeBytes(bytes[header.length...])
             var delivered = 0
-            for recipient in rooms.recipients(of: connection, ids: header.recipients) where recipient.enqueue(deliver) {
+            for recipient in rooms.recipients(of: connection, ids: header.recipients)
+            where recipient !== connection && recipient.enqueue(deliver) {
                 delivered += 1
             }
             metrics.framesDelivered.increment(by: delivered)

@@ -195,11 +195,14 @@ public enum RelayMessage: Sendable, Hashable {
     /// Checks that the rest of `reader` is a frame (at least one byte, at most
     /// `limits.maxFrameSize`), without copying it.
     static func checkFrame(_ reader: ByteReader, limits: RelayLimits) throws(WireError) {
-        guard reader.remaining > 0 else { throw WireError(.invalidValue, offset: reader.position, "a message without a frame") }
-        guard reader.remaining <= limits.maxFrameSize else {
-            throw WireError(
-                .limitExceeded, offset: reader.position,
-                "a frame of \(reader.remaining) bytes, over maxFrameSize \(limits.maxFrameSize)")
+        try checkFrame(at: reader.position, size: reader.remaining, limits: limits)
+    }
+
+    /// Checks a frame of `size` bytes at `offset`: not empty, within `limits.maxFrameSize`.
+    static func checkFrame(at offset: Int, size: Int, limits: RelayLimits) throws(WireError) {
+        guard size > 0 else { throw WireError(.invalidValue, offset: offset, "a message without a frame") }
+        guard size <= limits.maxFrameSize else {
+            throw WireError(.limitExceeded, offset: offset, "a frame of \(size) bytes, over maxFrameSize \(limits.maxFrameSize)")
         }
     }
 }
@@ -223,7 +226,23 @@ public struct RelaySendHeader: Sendable, Hashable {
     /// - Throws: as ``RelayMessage/init(decoding:limits:)``; `unknownRelayMessage` for
     ///   any type byte but the two sends'.
     public init(decoding bytes: [UInt8], limits: RelayLimits = .default) throws(WireError) {
-        var reader = ByteReader(bytes)
+        try self.init(decodingPrefix: bytes, messageLength: bytes.count, limits: limits)
+    }
+
+    /// How many of a message's first bytes ``init(decodingPrefix:messageLength:limits:)``
+    /// needs when the first is `type`: one for a send to everyone, else as many as the
+    /// longest header `limits` allows (or the whole message, when shorter).
+    public static func prefixLength(type: UInt8, messageLength: Int, limits: RelayLimits = .default) -> Int {
+        guard type == RelayMessage.TypeByte.sendTo else { return min(1, messageLength) }
+        return min(messageLength, limits.maxSendSize - limits.maxFrameSize)
+    }
+
+    /// Reads the header from `prefix`, the first ``prefixLength(type:messageLength:limits:)``
+    /// bytes of a message of `messageLength` bytes, and checks the frame after it is there
+    /// and within `limits.maxFrameSize`: the frame is neither read nor copied.
+    /// - Throws: as ``init(decoding:limits:)``, at the same offsets.
+    public init(decodingPrefix prefix: [UInt8], messageLength: Int, limits: RelayLimits = .default) throws(WireError) {
+        var reader = ByteReader(prefix)
         let type = try reader.readByte()
         switch type {
         case RelayMessage.TypeByte.sendAll:
@@ -241,7 +260,7 @@ public struct RelaySendHeader: Sendable, Hashable {
         }
         length = reader.position
         // The frame is the relay's to forward untouched: checked, not copied.
-        try RelayMessage.checkFrame(reader, limits: limits)
+        try RelayMessage.checkFrame(at: length, size: messageLength - length, limits: limits)
     }
 
     func write(to writer: inout ByteWriter) {
