@@ -126,6 +126,12 @@ let package = Package(
             dependencies: [.product(name: "_GroupWireFuzzChecks", package: "GroupWire")],
             swiftSettings: strictSwift
         ),
+        // What a NATS server sends, to the relay cluster's client (GroupWireNATSProtocol).
+        .executableTarget(
+            name: "FuzzNATSParser",
+            dependencies: [.product(name: "_GroupWireFuzzChecks", package: "GroupWire")],
+            swiftSettings: strictSwift
+        ),
         // Two peers' hellos and the agreement each side computes, then one peer's engine.
         .executableTarget(
             name: "FuzzAgreement",

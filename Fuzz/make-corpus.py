@@ -107,6 +107,7 @@ def main():
     hello_corpus()
     agreement_corpus()
     relay_corpus()
+    nats_corpus()
     generated_types_corpus()
     dynamic_codec_corpus()
 
@@ -748,6 +749,52 @@ def relay_corpus():
             write(messages, vector["name"] + ".bin", bytes.fromhex(vector["hex"]))
         elif vector["kind"] == "token" and bytes.fromhex(vector["secret"]) == b"correct horse battery staple":
             write(tokens, vector["name"] + ".bin", bytes([vector["leeway"] << 1]) + vector["token"].encode())
+
+
+def nats_corpus():
+    """FuzzNATSParser input: what a NATS server sends a client, as a stream: every operation
+    (INFO with cluster addresses, MSG with and without a reply subject, HMSG with fields and
+    a status line, PING, PONG, +OK, -ERR), lowercase names, and each error the parser has:
+    an unknown operation, a line over its limit, a bare LF, wrong argument counts, a
+    subscription id or size that is not a number, a size over the limit, a payload without
+    its CRLF, INFO that is not JSON or lacks server_id, header blocks without the version
+    line, without ':' or with a status that is not three digits."""
+    folder = os.path.join(HERE, "corpus", "FuzzNATSParser")
+    if os.path.isdir(folder):
+        shutil.rmtree(folder)
+    info = (b'INFO {"server_id":"NB2","server_name":"n1","version":"2.9.10","proto":1,"headers":true,'
+            b'"max_payload":1048576,"client_id":7,"connect_urls":["127.0.0.1:4222","[::1]:4223"],"ldm":false}\r\n')
+    hmsg_block = b"NATS/1.0\r\nRoom: kitchen\r\nSource: 0a0b\r\n\r\n"
+    status_block = b"NATS/1.0 503 No Responders\r\n\r\n"
+    seeds = {
+        "info.bin": info,
+        "greeting.bin": info + b"PONG\r\n+OK\r\nPING\r\n",
+        "msg.bin": b"MSG rooms.kitchen 1 5\r\nhello\r\n",
+        "msg-reply.bin": b"MSG rooms.kitchen 12 _INBOX.a 3\r\nabc\r\nMSG a 1 0\r\n\r\n",
+        "hmsg.bin": b"HMSG rooms.kitchen 2 %d %d\r\n%spayload\r\n" % (len(hmsg_block), len(hmsg_block) + 7, hmsg_block),
+        "hmsg-status.bin": b"HMSG _INBOX.x 3 %d %d\r\n%s\r\n" % (len(status_block), len(status_block), status_block),
+        "lowercase.bin": b"ping\r\npong\r\nmsg a 1 1\r\nx\r\n+ok\r\n",
+        "err.bin": b"-ERR 'Authorization Violation'\r\n",
+        "tabs.bin": b"MSG\ta\t1\t2\r\nab\r\n",
+        "unknown-operation.bin": b"HELLO there\r\n",
+        "line-too-long.bin": b"MSG " + b"a" * 600 + b" 1 1\r\nx\r\n",
+        "bare-lf.bin": b"PING\n",
+        "msg-arguments.bin": b"MSG a 1 2 3 4\r\n",
+        "msg-sid.bin": b"MSG a x1 1\r\nx\r\n",
+        "msg-size.bin": b"MSG a 1 -1\r\n",
+        "msg-too-large.bin": b"MSG a 1 99999\r\n",
+        "msg-no-terminator.bin": b"MSG a 1 2\r\nabcd\r\n",
+        "hmsg-header-over-total.bin": b"HMSG a 1 20 10\r\n",
+        "hmsg-no-version.bin": b"HMSG a 1 8 8\r\nA: b\r\n\r\n\r\n",
+        "hmsg-no-colon.bin": b"HMSG a 1 16 16\r\nNATS/1.0\r\nAb\r\n\r\n\r\n",
+        "hmsg-bad-status.bin": b"HMSG a 1 15 15\r\nNATS/1.0 5x\r\n\r\n\r\n",
+        "info-not-json.bin": b"INFO {server_id}\r\n",
+        "info-no-id.bin": b'INFO {"max_payload":1}\r\n',
+        "info-bad-type.bin": b'INFO {"server_id":"a","max_payload":"big"}\r\n',
+        "ping-arguments.bin": b"PING now\r\n",
+    }
+    for name, data in seeds.items():
+        write(folder, name, data)
 
 
 def spec_corpus():
