@@ -142,8 +142,11 @@ public final class NATSClient: Sendable {
             channel = try await ClientBootstrap(group: group)
                 .channelOption(.socketOption(.tcp_nodelay), value: 1)
                 .channelOption(.socketOption(.so_keepalive), value: 1)
-                .connectTimeout(.nanoseconds(Int64(configuration.connectTimeout.components.seconds) * 1_000_000_000
-                    + configuration.connectTimeout.components.attoseconds / 1_000_000_000))
+                .connectTimeout(
+                    .nanoseconds(
+                        Int64(configuration.connectTimeout.components.seconds) * 1_000_000_000
+                            + configuration.connectTimeout.components.attoseconds / 1_000_000_000)
+                )
                 .channelInitializer { channel in
                     channel.eventLoop.makeCompletedFuture {
                         try channel.pipeline.syncOperations.addHandler(
@@ -196,7 +199,8 @@ public final class NATSClient: Sendable {
     }
 
     /// Makes `channel` the current connection: subscribes again, writes what waited.
-    private func adopt(_ channel: any Channel, server: NATSServerAddress, info: NATSServerInfo, generation: Int, reconnect: Bool) {
+    private func adopt(_ channel: any Channel, server: NATSServerAddress, info: NATSServerInfo, generation: Int, reconnect: Bool)
+    {
         let (subscribe, waiting, current, discovered) = state.withLock {
             state -> (ByteBuffer, ByteBuffer, Bool, [NATSServerAddress]) in
             guard state.generation == generation, state.phase != .closed else { return (ByteBuffer(), ByteBuffer(), false, []) }

@@ -49,7 +49,7 @@ final class NATSConnectionHandler: ChannelInboundHandler {
                     parsed.payload.isEmpty
                     ? ByteBuffer()
                     : incoming.getSlice(at: incoming.readerIndex + parsed.payload.lowerBound, length: parsed.payload.count)
-                    ?? ByteBuffer()
+                        ?? ByteBuffer()
                 incoming.moveReaderIndex(forwardBy: parsed.length)
                 handle(parsed.operation, payload: payload, context: context)
                 if failed { return }

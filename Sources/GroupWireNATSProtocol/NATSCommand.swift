@@ -46,7 +46,8 @@ public enum NATSCommand: Sendable, Hashable {
     /// The line of a PUB (`headerLength` nil) or HPUB, CRLF included: what precedes the
     /// header block and payload, which the caller writes after it, then CRLF.
     /// - Throws: `invalidArgument` for a subject or reply subject the protocol cannot carry.
-    public static func publishLine(subject: String, replyTo: String?, headerLength: Int?, totalLength: Int) throws(NATSProtocolError)
+    public static func publishLine(subject: String, replyTo: String?, headerLength: Int?, totalLength: Int)
+        throws(NATSProtocolError)
         -> [UInt8]
     {
         try NATSSubject.check(subject, wildcards: false)
@@ -128,15 +129,18 @@ public enum NATSSubject {
         let tokens = bytes.split(separator: UInt8(ascii: "."), omittingEmptySubsequences: false)
         for (index, token) in tokens.enumerated() {
             guard !token.isEmpty else {
-                throw NATSProtocolError(.invalidArgument, offset: nil, "the subject \(String(reflecting: subject)) has an empty token")
+                throw NATSProtocolError(
+                    .invalidArgument, offset: nil, "the subject \(String(reflecting: subject)) has an empty token")
             }
             let wildcard = token.elementsEqual([UInt8(ascii: "*")]) || token.elementsEqual([UInt8(ascii: ">")])
             guard !wildcard || wildcards else {
                 throw NATSProtocolError(
-                    .invalidArgument, offset: nil, "the subject \(String(reflecting: subject)) has a wildcard, which only SUB takes")
+                    .invalidArgument, offset: nil,
+                    "the subject \(String(reflecting: subject)) has a wildcard, which only SUB takes")
             }
             guard !token.elementsEqual([UInt8(ascii: ">")]) || index == tokens.count - 1 else {
-                throw NATSProtocolError(.invalidArgument, offset: nil, "the subject \(String(reflecting: subject)) has > before its end")
+                throw NATSProtocolError(
+                    .invalidArgument, offset: nil, "the subject \(String(reflecting: subject)) has > before its end")
             }
         }
     }

@@ -99,7 +99,8 @@ public struct NATSHeaders: Sendable, Hashable {
             }
             if line.isEmpty {
                 guard position == bytes.count else {
-                    throw NATSProtocolError(.invalidHeaders, offset: offset + position, "bytes after the header block's blank line")
+                    throw NATSProtocolError(
+                        .invalidHeaders, offset: offset + position, "bytes after the header block's blank line")
                 }
                 return headers
             }
@@ -131,7 +132,8 @@ public struct NATSHeaders: Sendable, Hashable {
         guard !words.isEmpty else { return }
         let code = words.prefix { $0 != " " && $0 != "\t" }
         guard code.utf8.count == 3, code.utf8.allSatisfy({ (0x30...0x39).contains($0) }), let number = Int(code) else {
-            throw NATSProtocolError(.invalidHeaders, offset: offset, "a status \(String(reflecting: String(code))), not three digits")
+            throw NATSProtocolError(
+                .invalidHeaders, offset: offset, "a status \(String(reflecting: String(code))), not three digits")
         }
         status = number
         let description = words.dropFirst(code.count).trimmingBlanks()

@@ -108,7 +108,9 @@ public struct NATSParser: Sendable {
             let start = arguments.first?.lowerBound ?? line.count
             var text = Array(line[start...])
             while text.last == 0x20 || text.last == 0x09 { text.removeLast() }
-            if text.count >= 2, text.first == UInt8(ascii: "'"), text.last == UInt8(ascii: "'") { text = Array(text.dropFirst().dropLast()) }
+            if text.count >= 2, text.first == UInt8(ascii: "'"), text.last == UInt8(ascii: "'") {
+                text = Array(text.dropFirst().dropLast())
+            }
             operation = .error(String(decoding: text, as: UTF8.self))
         case .info:
             guard let start = arguments.first?.lowerBound else {
@@ -190,7 +192,8 @@ public struct NATSParser: Sendable {
         }
         if undecided { return nil }
         let shown = bytes.prefix(8).map { (0x21...0x7E).contains($0) ? String(UnicodeScalar($0)) : "\\x" + String($0, radix: 16) }
-        throw NATSProtocolError(.unknownOperation, offset: offset, "a line starting \(shown.joined()), no operation a server sends")
+        throw NATSProtocolError(
+            .unknownOperation, offset: offset, "a line starting \(shown.joined()), no operation a server sends")
     }
 
     /// The index of the first LF within `limit + 2` bytes.
@@ -284,7 +287,8 @@ extension NATSParser {
             }
             let next = try result.get()
             guard let next else { break }
-            found.append((next.operation, Array(bytes[(consumed + next.payload.lowerBound)..<(consumed + next.payload.upperBound)])))
+            found.append(
+                (next.operation, Array(bytes[(consumed + next.payload.lowerBound)..<(consumed + next.payload.upperBound)])))
             consumed += next.length
         }
         return (found, consumed)

@@ -67,7 +67,9 @@ public struct NATSServerInfo: Sendable, Hashable {
             return typed
         }
         let bool: (JSONValue) -> Bool? = { if case .bool(let flag) = $0 { flag } else { nil } }
-        let int: (JSONValue) -> Int? = { if case .number(let number) = $0 { number.int64.flatMap { Int(exactly: $0) } } else { nil } }
+        let int: (JSONValue) -> Int? = {
+            if case .number(let number) = $0 { number.int64.flatMap { Int(exactly: $0) } } else { nil }
+        }
         guard let serverID = try field("server_id", \.stringValue, "a string") else {
             throw NATSProtocolError(.invalidInfo, offset: offset, "INFO without server_id")
         }

@@ -10,8 +10,11 @@ import Testing
     }
 
     @Test func commandsAreTheirDocumentedLines() throws {
-        #expect(try Self.text(.publish(subject: "rooms.a", replyTo: nil, headers: nil, payload: Array("hi".utf8))) == "PUB rooms.a 2\r\nhi\r\n")
-        #expect(try Self.text(.publish(subject: "a", replyTo: "_INBOX.1", headers: nil, payload: [])) == "PUB a _INBOX.1 0\r\n\r\n")
+        #expect(
+            try Self.text(.publish(subject: "rooms.a", replyTo: nil, headers: nil, payload: Array("hi".utf8)))
+                == "PUB rooms.a 2\r\nhi\r\n")
+        #expect(
+            try Self.text(.publish(subject: "a", replyTo: "_INBOX.1", headers: nil, payload: [])) == "PUB a _INBOX.1 0\r\n\r\n")
         let headers = NATSHeaders([NATSHeaders.Field("Source", "n1"), NATSHeaders.Field("Source", "n2")])
         #expect(
             try Self.text(.publish(subject: "a", replyTo: nil, headers: headers, payload: Array("x".utf8)))

@@ -45,7 +45,9 @@ import Testing
     @Test func messagesCarryTheirSubjectSubscriptionReplyAndPayload() throws {
         let operations = try Self.read("MSG rooms.kitchen 12 _INBOX.a 5\r\nhello\r\nmsg a 1 0\r\n\r\nMSG\tb\t3\t2\r\nok\r\n")
         #expect(operations.count == 3)
-        #expect(operations[0].0 == .message(NATSMessageHead(subject: "rooms.kitchen", subscription: 12, replyTo: "_INBOX.a", payloadLength: 5)))
+        #expect(
+            operations[0].0
+                == .message(NATSMessageHead(subject: "rooms.kitchen", subscription: 12, replyTo: "_INBOX.a", payloadLength: 5)))
         #expect(operations[0].1 == "hello")
         #expect(operations[1].0 == .message(NATSMessageHead(subject: "a", subscription: 1, payloadLength: 0)))
         #expect(operations[1].1 == "")
@@ -60,7 +62,9 @@ import Testing
         let headers = NATSHeaders(
             [NATSHeaders.Field("Room", "kitchen"), NATSHeaders.Field("Room", "hall")], status: 503,
             statusDescription: "No Responders")
-        #expect(operations[0].0 == .message(NATSMessageHead(subject: "rooms.kitchen", subscription: 2, headers: headers, payloadLength: 7)))
+        #expect(
+            operations[0].0
+                == .message(NATSMessageHead(subject: "rooms.kitchen", subscription: 2, headers: headers, payloadLength: 7)))
         #expect(operations[0].1 == "payload")
         #expect(headers["Room"] == "kitchen")
     }
@@ -73,7 +77,8 @@ import Testing
     @Test func aStreamReadAByteAtATimeGivesTheSameOperationsAtTheSameOffsets() throws {
         let block = "NATS/1.0\r\nA: b\r\n\r\n"
         let text =
-            #"INFO {"server_id":"a"}"# + "\r\nPING\r\nMSG s 1 r 3\r\nabc\r\nHMSG s 2 \(block.utf8.count) \(block.utf8.count + 1)\r\n"
+            #"INFO {"server_id":"a"}"#
+            + "\r\nPING\r\nMSG s 1 r 3\r\nabc\r\nHMSG s 2 \(block.utf8.count) \(block.utf8.count + 1)\r\n"
             + block + "z\r\n-ERR 'x'\r\n"
         let whole = try Self.read(text)
         var parser = NATSParser()

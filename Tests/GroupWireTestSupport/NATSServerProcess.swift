@@ -38,7 +38,10 @@ package final class NATSServerProcess: Sendable {
     /// cluster of that name, listening for routes on a port of its own and routing to
     /// `routes` (other servers' route ports).
     /// - Throws: when nats-server is not installed, or exits or stays silent instead of listening.
-    package static func start(cluster: String? = nil, routes: [Int] = [], name: String? = nil) async throws -> NATSServerProcess {
+    /// `arguments` come last (a fixed `-p PORT` there overrides the free one).
+    package static func start(cluster: String? = nil, routes: [Int] = [], name: String? = nil, arguments extra: [String] = [])
+        async throws -> NATSServerProcess
+    {
         guard let executable else { throw WaitTimedOut(description: "nats-server is not installed (make setup installs it)") }
         var arguments = ["-a", "127.0.0.1", "-p", "-1"]
         if let name { arguments += ["-n", name] }
@@ -46,16 +49,19 @@ package final class NATSServerProcess: Sendable {
             arguments += ["--cluster_name", cluster, "--cluster", "nats://127.0.0.1:-1"]
             if !routes.isEmpty { arguments += ["--routes", routes.map { "nats://127.0.0.1:\($0)" }.joined(separator: ",")] }
         }
-        let process = try RunningProcess(executable, arguments)
+        let process = try RunningProcess(executable, arguments + extra)
         try await process.waitForErrors(containing: "Server is ready", within: .seconds(60))
-        if cluster != nil { try await process.waitForErrors(containing: "Listening for route connections on", within: .seconds(60)) }
+        if cluster != nil {
+            try await process.waitForErrors(containing: "Listening for route connections on", within: .seconds(60))
+        }
         let log = process.errors.value
         guard let port = Self.port(after: "Listening for client connections on ", in: log) else {
             process.stop()
             throw WaitTimedOut(description: "nats-server did not say its client port: \(log)")
         }
         return NATSServerProcess(
-            process: process, port: port, routePort: cluster == nil ? nil : Self.port(after: "Listening for route connections on ", in: log))
+            process: process, port: port,
+            routePort: cluster == nil ? nil : Self.port(after: "Listening for route connections on ", in: log))
     }
 
     /// The port at the end of the `host:port` that follows `marker` in `log`.

@@ -45,10 +45,14 @@ import Testing
         let fakes = try FakeTools(system: "Darwin", exits: ["brew": 1], tools: ["brew"])
         defer { fakes.remove() }
         let (run, calls) = try fakes.runSetup()
-        // `brew list` fails for both formulas, and so (a fake) does `brew install`.
-        #expect(calls == ["brew list --formula zstd", "brew list --formula pkg-config", "brew install zstd pkg-config"])
+        // `brew list` fails for every formula, and so (a fake) does `brew install`.
+        #expect(
+            calls == [
+                "brew list --formula zstd", "brew list --formula pkg-config", "brew list --formula nats-server",
+                "brew install zstd pkg-config nats-server",
+            ])
         #expect(run.status == 1)
-        #expect(run.outputText.contains("setup: installing zstd pkg-config with Homebrew"))
+        #expect(run.outputText.contains("setup: installing zstd pkg-config nats-server with Homebrew"))
     }
 
     @Test func onMacOSWithHomebrewAndEverythingInstalledNothingIsInstalled() throws {
@@ -56,7 +60,7 @@ import Testing
         defer { fakes.remove() }
         let (run, calls) = try fakes.runSetup()
         #expect(run.status == 0, "\(run.errors)")
-        #expect(calls == ["brew list --formula zstd", "brew list --formula pkg-config"])
+        #expect(calls == ["brew list --formula zstd", "brew list --formula pkg-config", "brew list --formula nats-server"])
         #expect(run.outputText.isEmpty)
     }
 
@@ -75,13 +79,13 @@ import Testing
         let (run, calls) = try fakes.runSetup()
         #expect(run.status == 1)
         #expect(calls.isEmpty)
-        #expect(run.errors.contains("GroupWire needs pkg-config zstd"))
-        #expect(run.errors.contains("run: brew install zstd pkg-config"))
-        #expect(run.errors.contains("sudo port install zstd pkgconfig"))
+        #expect(run.errors.contains("GroupWire needs pkg-config zstd nats-server"))
+        #expect(run.errors.contains("run: brew install zstd pkg-config nats-server"))
+        #expect(run.errors.contains("sudo port install zstd pkgconfig nats-server"))
     }
 
-    @Test func onMacOSWithoutHomebrewButWithZstdAndPkgConfigItSucceedsQuietly() throws {
-        let fakes = try FakeTools(system: "Darwin", exits: [:], tools: ["zstd", "pkg-config"])
+    @Test func onMacOSWithoutHomebrewButWithZstdPkgConfigAndNATSItSucceedsQuietly() throws {
+        let fakes = try FakeTools(system: "Darwin", exits: [:], tools: ["zstd", "pkg-config", "nats-server"])
         defer { fakes.remove() }
         let (run, calls) = try fakes.runSetup()
         #expect(run.status == 0, "\(run.errors)")
@@ -96,10 +100,11 @@ import Testing
         #expect(
             calls.filter { $0.hasPrefix("dpkg") } == [
                 "dpkg -s libzstd-dev", "dpkg -s zstd", "dpkg -s pkg-config", "dpkg -s openssl", "dpkg -s tshark",
+                "dpkg -s nats-server",
             ])
         #expect(calls.contains("sudo apt-get update -qq"))
-        #expect(calls.contains("sudo apt-get install -y -qq libzstd-dev zstd pkg-config openssl tshark"))
-        #expect(run.outputText.contains("setup: installing libzstd-dev zstd pkg-config openssl tshark"))
+        #expect(calls.contains("sudo apt-get install -y -qq libzstd-dev zstd pkg-config openssl tshark nats-server"))
+        #expect(run.outputText.contains("setup: installing libzstd-dev zstd pkg-config openssl tshark nats-server"))
     }
 
     @Test func onDebianWithEverythingInstalledNothingRuns() throws {
@@ -107,7 +112,11 @@ import Testing
         defer { fakes.remove() }
         let (run, calls) = try fakes.runSetup()
         #expect(run.status == 0)
-        #expect(calls == ["dpkg -s libzstd-dev", "dpkg -s zstd", "dpkg -s pkg-config", "dpkg -s openssl", "dpkg -s tshark"])
+        #expect(
+            calls == [
+                "dpkg -s libzstd-dev", "dpkg -s zstd", "dpkg -s pkg-config", "dpkg -s openssl", "dpkg -s tshark",
+                "dpkg -s nats-server",
+            ])
     }
 
     @Test func onAnUnknownSystemItNamesWhatToInstall() throws {
