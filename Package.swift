@@ -87,6 +87,7 @@ let package = Package(
                 "GroupWireDynamic",
                 "GroupWireTools",
                 "GroupWireToolsCore",
+                "GroupWireNATS",
                 "GroupWireCodegen",
                 "GroupWireNetwork",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
@@ -277,7 +278,7 @@ let package = Package(
         .target(
             name: "GroupWireNetwork",
             dependencies: [
-                "GroupWire", "GroupWireRelay", "GroupWireSession", "GroupWireCapture",
+                "GroupWire", "GroupWireRelay", "GroupWireSession", "GroupWireCapture", "GroupWireNATS", "GroupWireNATSProtocol",
                 .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"), .product(name: "NIOWebSocket", package: "swift-nio"),
                 .product(name: "Logging", package: "swift-log"), .product(name: "CoreMetrics", package: "swift-metrics"),

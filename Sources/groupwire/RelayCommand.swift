@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import GroupWireNATS
 import GroupWireNetwork
 import GroupWireTools
 import Logging
@@ -25,7 +26,9 @@ struct RelayCommand: ParsableCommand {
             and gauges in Prometheus's text format (--metrics-path). Runs until SIGINT or \
             SIGTERM, then stops accepting, tells every client it is shutting down, gives them \
             --drain-timeout seconds to take what is queued and close, closes what is left and \
-            exits: within the drain timeout and a second. The secret comes from --secret, --secret-file or \
+            exits: within the drain timeout and a second. With --cluster and --node, the relay is \
+            one node of a cluster of relays talking through NATS: a room's participants may \
+            connect through any node (Spec/RELAY.md, "Clustering"). The secret comes from --secret, --secret-file or \
             \(TokenTool.secretVariable). Exit 0 after a stop, 2 for usage errors or when it \
             cannot listen.
             """
@@ -94,6 +97,20 @@ struct RelayCommand: ParsableCommand {
     @Option(help: "A PEM file with the certificate's private key.")
     var tlsKey: String?
 
+    @Option(
+        help:
+            "NATS servers (nats://HOST:PORT, comma-separated) through which this relay joins a cluster of relays; needs --node.")
+    var cluster: String?
+
+    @Option(help: "This node's name in the cluster: 1 to 64 ASCII letters, digits, - and _; unique among the nodes.")
+    var node: String?
+
+    @Option(help: "Seconds between a cluster node's heartbeats.")
+    var clusterHeartbeat = 1.0
+
+    @Option(help: "Seconds a cluster node may stay silent before the others take it for dead.")
+    var clusterNodeTimeout = 3.0
+
     @Flag(
         help:
             "Also stop when standard input ends: a script that starts the relay with a pipe stops it by ending, however it ends.")
@@ -131,6 +148,31 @@ struct RelayCommand: ParsableCommand {
         guard maxConnections > 0, maxConnectionsPerAddress > 0 else {
             throw ValidationError("--max-connections and --max-connections-per-address must be positive")
         }
+        guard (cluster == nil) == (node == nil) else { throw ValidationError("--cluster and --node go together") }
+        _ = try clusterConfiguration()
+    }
+
+    /// The cluster `--cluster` and `--node` describe, if any.
+    func clusterConfiguration() throws -> RelayClusterConfiguration? {
+        guard let cluster, let node else { return nil }
+        guard clusterHeartbeat.isFinite, (0.01...60).contains(clusterHeartbeat) else {
+            throw ValidationError("--cluster-heartbeat \(clusterHeartbeat) is outside 0.01...60")
+        }
+        guard clusterNodeTimeout.isFinite, clusterNodeTimeout >= 2 * clusterHeartbeat, clusterNodeTimeout <= 600 else {
+            throw ValidationError("--cluster-node-timeout must be at least twice --cluster-heartbeat and at most 600")
+        }
+        do throws(NATSError) {
+            let servers = try cluster.split(separator: ",").map { text throws(NATSError) in
+                try NATSServerAddress(parsing: String(text.trimmingCharacters(in: .whitespaces)))
+            }
+            guard !servers.isEmpty else { throw NATSError(.invalidArgument, "no server") }
+            var configuration = try RelayClusterConfiguration(servers: servers, node: node)
+            configuration.heartbeatInterval = .milliseconds(Int64((clusterHeartbeat * 1_000).rounded()))
+            configuration.nodeTimeout = .milliseconds(Int64((clusterNodeTimeout * 1_000).rounded()))
+            return configuration
+        } catch {
+            throw ValidationError("--cluster/--node: \(error.message)")
+        }
     }
 
     func run() throws {
@@ -144,7 +186,7 @@ struct RelayCommand: ParsableCommand {
         // Logs (connections, refusals with their reasons, drops) go to standard error, with
         // the room and participant as metadata; standard output keeps the two status lines.
         LoggingSystem.bootstrap(StreamLogHandler.standardError)
-        let configuration = RelayServerConfiguration(
+        var configuration = RelayServerConfiguration(
             secret: key, tokenLeeway: tokenLeeway, maxFrameSize: maxFrame, maxQueuedBytes: maxQueuedBytes,
             maxMessagesPerSecond: maxRate, burst: burst, metricsPath: metricsPath.isEmpty ? nil : metricsPath,
             drainTimeout: .milliseconds(Int64((drainTimeout * 1_000).rounded())),
@@ -155,6 +197,7 @@ struct RelayCommand: ParsableCommand {
             tls: tlsCertificate.flatMap { certificate in
                 tlsKey.map { RelayServerTLS(certificateChainFile: certificate, privateKeyFile: $0) }
             })
+        configuration.cluster = try clusterConfiguration()
         var tool = RelayTool(host: host, port: port, configuration: configuration)
         tool.untilStandardInputCloses = untilStdinCloses
         try StandardStreams.finish(tool.runBlocking())

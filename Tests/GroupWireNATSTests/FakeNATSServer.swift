@@ -77,7 +77,8 @@ final class FakeNATSServer: Sendable {
                 state.accepted += 1
                 return state.accepted
             }
-            let info = (try? NATSServerOperation.info(NATSServerInfo(serverID: "fake-\(number)", maxPayload: 4_096)).encoded()) ?? []
+            let info =
+                (try? NATSServerOperation.info(NATSServerInfo(serverID: "fake-\(number)", maxPayload: 4_096)).encoded()) ?? []
             context.writeAndFlush(wrapOutboundOut(ByteBuffer(bytes: info)), promise: nil)
         }
 

@@ -86,7 +86,9 @@ struct NATSClientTests {
         let maxPayload = try #require(client.serverInfo?.maxPayload)
         let (_, stream) = try client.messages(on: "big")
         try await client.flush()
-        let error = #expect(throws: NATSError.self) { try client.publish([UInt8](repeating: 1, count: maxPayload + 1), to: "big") }
+        let error = #expect(throws: NATSError.self) {
+            try client.publish([UInt8](repeating: 1, count: maxPayload + 1), to: "big")
+        }
         #expect(error?.kind == .payloadTooLarge)
         try client.publish([UInt8](repeating: 2, count: maxPayload), to: "big")
         var iterator = stream.makeAsyncIterator()
@@ -129,7 +131,9 @@ struct NATSClientTests {
         let stranger = Self.client([guarded.port])
         let refusal = await #expect(throws: NATSError.self) { try await stranger.connect() }
         #expect(refusal?.kind == .serverError && refusal?.message.contains("Authorization Violation") == true)
-        let member = Self.client([guarded.port]) { $0.options.user = "relay"; $0.options.password = "secret" }
+        let member = Self.client([guarded.port]) {
+            $0.options.user = "relay"; $0.options.password = "secret"
+        }
         try await member.connect()
         try await member.flush()
         await member.close()

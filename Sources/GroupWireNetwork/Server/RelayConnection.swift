@@ -361,6 +361,20 @@ final class RelayConnection: Sendable {
         }
     }
 
+    /// In a cluster: the connection's number on this node (its holder number), set once
+    /// when it enters.
+    var clusterNumber: UInt64 {
+        get { number.load(ordering: .relaxed) }
+        set { number.store(newValue, ordering: .relaxed) }
+    }
+    private let number = Atomic<UInt64>(0)
+
+    /// The connection's room gave it a place and its welcome is queued: what it sent
+    /// meanwhile is handled now, in order, and reading goes on.
+    func entered(_ entry: RelayClusterEntry) {
+        channel.pipeline.fireUserInboundEventTriggered(RelayConnectionHandler.Entered(entry: entry))
+    }
+
     /// Completed when the socket has closed.
     var closeFuture: EventLoopFuture<Void> { channel.closeFuture }
 

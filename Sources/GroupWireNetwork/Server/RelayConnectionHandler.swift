@@ -1,3 +1,4 @@
+import GroupWireRelay
 import NIOCore
 import NIOWebSocket
 
@@ -7,21 +8,59 @@ import NIOWebSocket
 final class RelayConnectionHandler: ChannelInboundHandler {
     typealias InboundIn = WebSocketFrame
 
+    /// The event that ends the wait for a place (in a cluster).
+    struct Entered: Sendable {
+        let entry: RelayClusterEntry
+    }
+
+    /// The most messages held from a client waiting for its place; one more fails the
+    /// connection (a client sends nothing before its welcome).
+    static let maxHeld = 256
+
     private let connection: RelayConnection
     private let server: RelayServer
     /// False once the client's close, a violation or the end of its stream was read:
     /// nothing it sends after that is handled.
     private var reading = true
+    /// What the client sent while waiting for its place (nil once it has one).
+    private var held: [WebSocketFrame]?
 
-    init(connection: RelayConnection, server: RelayServer) {
+    /// A handler for `connection`; `waiting` holds its messages until ``Entered``.
+    init(connection: RelayConnection, server: RelayServer, waiting: Bool = false) {
         self.connection = connection
         self.server = server
+        held = waiting ? [] : nil
     }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
         guard reading else { return }
-        if !server.handle(unwrapInboundIn(data), from: connection, allocator: context.channel.allocator) {
+        let frame = unwrapInboundIn(data)
+        if var waiting = held {
+            guard waiting.count < Self.maxHeld else {
+                connection.finish(
+                    RelayError(.malformed, "more than \(Self.maxHeld) messages before the welcome"), reason: .violation,
+                    code: .policyViolation)
+                stopReading()
+                return
+            }
+            held = nil
+            waiting.append(frame)
+            held = waiting
+            return
+        }
+        if !server.handle(frame, from: connection, allocator: context.channel.allocator) {
             stopReading()
+        }
+    }
+
+    func userInboundEventTriggered(context: ChannelHandlerContext, event: Any) {
+        guard event is Entered, let waiting = held else {
+            context.fireUserInboundEventTriggered(event)
+            return
+        }
+        held = nil
+        for frame in waiting where reading {
+            if !server.handle(frame, from: connection, allocator: context.channel.allocator) { stopReading() }
         }
     }
 

@@ -19,6 +19,14 @@ import Synchronization
 /// | `groupwire_relay_bytes_delivered_total` | counter | |
 /// | `groupwire_relay_drops_total` | counter | `reason` (the relay error code: rateLimited, frameTooLarge, malformed, tooSlow) |
 /// | `groupwire_relay_reconnects_total` | counter | |
+/// | `groupwire_relay_cluster_messages_in_total` | counter | |
+/// | `groupwire_relay_cluster_messages_out_total` | counter | |
+/// | `groupwire_relay_cluster_drops_total` | counter | |
+/// | `groupwire_relay_cluster_gaps_total` | counter | |
+///
+/// The cluster's counters stay at zero on a relay without `--cluster`: messages between
+/// nodes through NATS in and out, those dropped (undecodable, unpublishable, or a frame
+/// from a member without a place), and events of a room's stream found missing.
 ///
 /// Bytes are WebSocket message bytes: routing header and frame. A frame sent to four
 /// others is received once and delivered four times.
@@ -34,6 +42,10 @@ public final class RelayMetrics: Sendable {
     let framesDelivered: CoreMetrics.Counter
     let bytesDelivered: CoreMetrics.Counter
     let reconnects: CoreMetrics.Counter
+    let clusterMessagesIn: CoreMetrics.Counter
+    let clusterMessagesOut: CoreMetrics.Counter
+    let clusterDrops: CoreMetrics.Counter
+    let clusterGaps: CoreMetrics.Counter
     private let drops = Mutex<[String: CoreMetrics.Counter]>([:])
     private let refusals = Mutex<[Int: CoreMetrics.Counter]>([:])
 
@@ -50,6 +62,11 @@ public final class RelayMetrics: Sendable {
         framesDelivered = CoreMetrics.Counter(label: "groupwire_relay_frames_delivered_total", factory: factory)
         bytesDelivered = CoreMetrics.Counter(label: "groupwire_relay_bytes_delivered_total", factory: factory)
         reconnects = CoreMetrics.Counter(label: "groupwire_relay_reconnects_total", factory: factory)
+        clusterMessagesIn = CoreMetrics.Counter(label: "groupwire_relay_cluster_messages_in_total", factory: factory)
+        clusterMessagesOut = CoreMetrics.Counter(label: "groupwire_relay_cluster_messages_out_total", factory: factory)
+        clusterDrops = CoreMetrics.Counter(label: "groupwire_relay_cluster_drops_total", factory: factory)
+        clusterGaps = CoreMetrics.Counter(label: "groupwire_relay_cluster_gaps_total", factory: factory)
+        for counter in [clusterMessagesIn, clusterMessagesOut, clusterDrops, clusterGaps] { counter.increment(by: 0) }
         rooms.record(0)
         participants.record(0)
         // Every reason a client is dropped for is exported from zero, so a rate over it is

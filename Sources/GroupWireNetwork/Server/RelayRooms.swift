@@ -141,6 +141,31 @@ final class RelayRooms: Sendable {
         }
     }
 
+    /// Adds `connection` to its room's connections without telling anyone: in a cluster,
+    /// membership is the room owner's to decide and its stream's to tell.
+    func attach(_ connection: RelayConnection) {
+        state.withLock { state in
+            var room = state.rooms[connection.room, default: [:]]
+            room[connection.member.id] = connection
+            state.setRoom(connection.room, room)
+        }
+    }
+
+    /// Removes `connection` from its room's connections (unless a newer one of its member
+    /// took its place) without telling anyone.
+    func detach(_ connection: RelayConnection) {
+        state.withLock { state in
+            guard var room = state.rooms[connection.room], room[connection.member.id] === connection else { return }
+            room[connection.member.id] = nil
+            state.setRoom(connection.room, room)
+        }
+    }
+
+    /// The connections in `room` now.
+    func connections(in room: String) -> [RelayConnection] {
+        state.withLock { $0.everyone[room] ?? [] }
+    }
+
     /// Every connection, for shutdown.
     var all: [RelayConnection] {
         state.withLock { $0.rooms.values.flatMap(\.values) }

@@ -31,6 +31,8 @@ public final class RelayServer: Sendable {
     private let group: any EventLoopGroup
     private let rooms: RelayRooms
     private let admission: RelayAdmission
+    /// This node's part in a cluster (``RelayServerConfiguration/cluster``); nil alone.
+    private let cluster: RelayCluster?
     private let running = Mutex<(channel: (any Channel)?, task: Task<Void, Never>?, liveness: Task<Void, Never>?)>(
         (nil, nil, nil))
 
@@ -45,7 +47,7 @@ public final class RelayServer: Sendable {
         self.group = group
         admission = RelayAdmission(
             maxConnections: configuration.maxConnections, maxPerAddress: configuration.maxConnectionsPerAddress)
-        rooms = RelayRooms(grace: configuration.reconnectGrace, clock: configuration.clock) { member, room, census in
+        let rooms = RelayRooms(grace: configuration.reconnectGrace, clock: configuration.clock) { member, room, census in
             metrics.census(census)
             logger.info(
                 "left",
@@ -54,10 +56,16 @@ public final class RelayServer: Sendable {
                     "detail": "not back within the reconnect grace period",
                 ])
         }
+        self.rooms = rooms
+        cluster = configuration.cluster.map {
+            RelayCluster(configuration: $0, server: configuration, rooms: rooms, logger: logger, metrics: metrics)
+        }
     }
 
     private enum Upgrade: Sendable {
-        case websocket(RelayConnection, RelayRooms.Entry)
+        /// A client in its room (alone), or waiting for its room's owner to place it (in a
+        /// cluster: no entry yet).
+        case websocket(RelayConnection, RelayRooms.Entry?)
         case refused(NIOAsyncChannel<HTTPServerRequestPart, HTTPServerResponsePart>)
     }
 
@@ -67,6 +75,8 @@ public final class RelayServer: Sendable {
     /// - Throws: ``RelayTLSError`` for TLS files that cannot be used; the socket's error
     ///   when it cannot listen.
     public func start(host: String, port: Int) async throws -> Int {
+        // A node knows the cluster before its first client.
+        try await cluster?.start()
         let configuration = configuration
         let logger = logger
         let metrics = metrics
@@ -133,7 +143,12 @@ public final class RelayServer: Sendable {
                                         minNonFinalFragmentSize: 0, maxAccumulatedFrameCount: 1_024,
                                         maxAccumulatedFrameSize: messageLimit))
                                 try channel.pipeline.syncOperations.addHandler(
-                                    RelayConnectionHandler(connection: connection, server: self))
+                                    RelayConnectionHandler(connection: connection, server: self, waiting: self.cluster != nil))
+                                if let cluster = self.cluster {
+                                    // Its messages wait until the room's owner places it.
+                                    cluster.enter(connection)
+                                    return Upgrade.websocket(connection, nil)
+                                }
                                 // In the room before the first of its messages is read, so the
                                 // others hear it joined before any frame of it.
                                 return Upgrade.websocket(
@@ -200,19 +215,21 @@ public final class RelayServer: Sendable {
         logger.notice("shutting down", metadata: ["connections": "\(rooms.all.count)"])
         try? await channel?.close()
         rooms.forgetAbsent()
-        for connection in rooms.all {
+        for connection in rooms.all + (cluster?.waiting ?? []) {
             connection.finish(RelayError(.shuttingDown, "the relay is shutting down"), reason: .shutdown, code: .goingAway)
         }
-        let (rooms, logger, clock) = (rooms, logger, configuration.clock)
+        let (rooms, logger, clock, cluster) = (rooms, logger, configuration.clock, cluster)
         let drainEnd = clock.now() + configuration.drainTimeout
         let deadline = Task {
             try await clock.sleep(drainEnd)
-            let open = rooms.all
+            let open = rooms.all + (cluster?.waiting ?? [])
             logger.warning("drain timed out; closing the connections still open", metadata: ["connections": "\(open.count)"])
             for connection in open { connection.close() }
         }
         await task?.value
         deadline.cancel()
+        // The leaves of the connections that ended are out; then the node leaves NATS.
+        await cluster?.stop()
     }
 
     /// Participants per room now.
@@ -308,21 +325,31 @@ public final class RelayServer: Sendable {
     /// One client, from its entry (the welcome is on its way) until it has left. Its
     /// messages are handled on its event loop (``RelayConnectionHandler``); this task only
     /// waits for the socket to close.
-    private func serve(_ connection: RelayConnection, entry: RelayRooms.Entry) async {
+    private func serve(_ connection: RelayConnection, entry: RelayRooms.Entry?) async {
         var logger = logger
         logger[metadataKey: "room"] = "\(connection.room)"
         logger[metadataKey: "participant"] = "\(connection.member.identity)"
         metrics.connections.increment()
-        if entry != .joined { metrics.reconnects.increment() }
-        metrics.census(rooms.census)
-        let entered =
-            switch entry {
-            case .joined: "joined"
-            case .resumed: "resumed"
-            case .replaced: "replaced an older connection"
-            }
-        logger.info("\(entered)", metadata: ["id": "\(connection.member.id)"])
+        if let entry {
+            if entry != .joined { metrics.reconnects.increment() }
+            metrics.census(rooms.census)
+            let entered =
+                switch entry {
+                case .joined: "joined"
+                case .resumed: "resumed"
+                case .replaced: "replaced an older connection"
+                }
+            logger.info("\(entered)", metadata: ["id": "\(connection.member.id)"])
+        } else {
+            logger.info("asked its room's owner for a place", metadata: ["id": "\(connection.member.id)"])
+        }
         try? await connection.closeFuture.get()
+        if let cluster {
+            cluster.leave(connection)
+            metrics.census(rooms.census)
+            logger.info("left", metadata: ["reason": "\(connection.leaveReason)"])
+            return
+        }
         let kept = rooms.leave(connection)
         metrics.census(rooms.census)
         if kept {
@@ -397,6 +424,13 @@ public final class RelayServer: Sendable {
                     CaptureRecord(
                         timestamp: CaptureRecord.now(), direction: .received, sessionID: FrameHeaderFields.sessionID(of: frame),
                         local: CaptureRecord.noParticipant, peer: connection.member.id, room: connection.room, frame: frame))
+            }
+            if let cluster {
+                // The room's owner orders it in the room's stream, which delivers it here too.
+                cluster.forward(
+                    from: connection, recipients: header.recipients,
+                    frame: deliver.getBytes(at: header.length + deliverHeader.count, length: size - header.length) ?? [])
+                return true
             }
             var delivered = 0
             for recipient in rooms.recipients(of: connection, ids: header.recipients)

@@ -55,6 +55,9 @@ public struct RelayServerConfiguration: Sendable {
     /// default the writer `GROUPWIRE_CAPTURE` asks for (`CaptureEnvironment.writer`), nil
     /// when unset.
     public var capture: CaptureWriter?
+    /// The cluster this relay is a node of (`--cluster`, `--node`); nil: it serves alone.
+    /// Default nil.
+    public var cluster: RelayClusterConfiguration?
     /// The time in seconds since 1970, for token checks.
     public var now: @Sendable () -> Int64
     /// The time the relay's timers read: the handshake and idle timeouts, the reconnect grace, the

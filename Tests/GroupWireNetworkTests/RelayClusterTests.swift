@@ -1,0 +1,103 @@
+import Foundation
+import GroupWire
+import GroupWireNATS
+import GroupWireRelay
+import GroupWireSession
+import GroupWireTestSupport
+import GroupWireTesting
+import Logging
+import Synchronization
+import Testing
+
+@testable import GroupWireNetwork
+
+/// Relays as nodes of one cluster through a real nats-server (started on a free port and
+/// stopped by process id): a room's participants connect through different nodes and see
+/// one room.
+@Suite(.enabled(if: NATSServerProcess.executable != nil, "nats-server is not installed (make setup installs it)"), .heavy)
+struct RelayClusterTests {
+    /// A node's configuration: fast heartbeats, so a test waits for a node's death in
+    /// well under a second.
+    static func node(_ name: String, nats: Int, grace: Duration = .seconds(3)) throws -> RelayServerConfiguration {
+        var configuration = RelayServerConfiguration(secret: RelayServerTests.secret, reconnectGrace: grace)
+        var cluster = try RelayClusterConfiguration(servers: [NATSServerAddress(host: "127.0.0.1", port: nats)], node: name)
+        cluster.heartbeatInterval = .milliseconds(100)
+        cluster.nodeTimeout = .milliseconds(600)
+        configuration.cluster = cluster
+        return configuration
+    }
+
+    /// Runs `body` with the ports of `names.count` relay nodes of one cluster, and stops them
+    /// and the nats-server however it ends.
+    static func withCluster(
+        _ names: [String] = ["a", "b", "c"], grace: Duration = .seconds(3),
+        _ body: ([RelayServer], [Int], NATSServerProcess) async throws -> Void
+    ) async throws {
+        let nats = try await NATSServerProcess.start()
+        defer { nats.stop() }
+        var relays: [RelayServer] = []
+        var ports: [Int] = []
+        do {
+            for name in names {
+                let relay = RelayServer(configuration: try node(name, nats: nats.port, grace: grace), logger: RelayServerTests.quiet)
+                relays.append(relay)
+                ports.append(try await relay.start(host: "127.0.0.1", port: 0))
+            }
+            try await body(relays, ports, nats)
+        } catch {
+            for relay in relays { await relay.shutdown() }
+            throw error
+        }
+        for relay in relays { await relay.shutdown() }
+    }
+
+    static func connect(_ identity: String, port: Int, room: String = "canvas-7") async throws -> (
+        RelayTransport, RelayServerTests.Events
+    ) {
+        let transport = try await RelayTransport.connect(
+            host: "127.0.0.1", port: port, token: try RelayServerTests.token(identity, room: room))
+        return (transport, RelayServerTests.Events(transport))
+    }
+
+    @Test func participantsOnThreeNodesShareOneRoomInOneOrderWithTrueSources() async throws {
+        try await Self.withCluster { _, ports, _ in
+            let (ada, adaEvents) = try await Self.connect("ada", port: ports[0])
+            let (bo, boEvents) = try await Self.connect("bo", port: ports[1])
+            let (cy, cyEvents) = try await Self.connect("cy", port: ports[2])
+            let (stranger, strangerEvents) = try await Self.connect("dee", port: ports[1], room: "elsewhere")
+            // Each newcomer's welcome names those before it; the others are told it joined.
+            #expect(Set(cy.welcome.members.map(\.id)) == [ada.localParticipant.uuid, bo.localParticipant.uuid])
+            #expect(bo.welcome.members.map(\.id) == [ada.localParticipant.uuid])
+            try await eventually("ada to hear bo and cy join") {
+                adaEvents.all.filter { if case .joined = $0 { true } else { false } }.count == 2
+            }
+            #expect(adaEvents.all.prefix(2) == [.joined(bo.localParticipant), .joined(cy.localParticipant)])
+            try await eventually("bo to hear cy join") { boEvents.all.contains(.joined(cy.localParticipant)) }
+
+            for index in 0..<50 { try await ada.send(Array("ada \(index)".utf8), to: .all) }
+            for index in 0..<20 { try await cy.send(Array("cy \(index)".utf8), to: .only([bo.localParticipant])) }
+            try await eventually("bo to have every frame") { boEvents.messages.count == 70 }
+            try await eventually("cy to have ada's frames") { cyEvents.messages.count == 50 }
+            let fromAda = boEvents.messages.filter { $0.source == ada.localParticipant }.map { String(decoding: $0.bytes, as: UTF8.self) }
+            #expect(fromAda == (0..<50).map { "ada \($0)" })
+            let fromCy = boEvents.messages.filter { $0.source == cy.localParticipant }.map { String(decoding: $0.bytes, as: UTF8.self) }
+            #expect(fromCy == (0..<20).map { "cy \($0)" })
+            #expect(cyEvents.messages.allSatisfy { $0.source == ada.localParticipant })
+            #expect(adaEvents.messages.isEmpty)
+            #expect(strangerEvents.messages.isEmpty && stranger.welcome.members.isEmpty)
+
+            // A leave reaches every node, after every frame of the one who left.
+            try await cy.send(Array("last".utf8), to: .all)
+            await cy.close()
+            try await eventually("ada and bo to hear cy leave") {
+                adaEvents.all.contains(.left(cy.localParticipant)) && boEvents.all.contains(.left(cy.localParticipant))
+            }
+            let lastAt = try #require(adaEvents.all.firstIndex { if case .message(let m) = $0 { m.bytes == Array("last".utf8) } else { false } })
+            let leftAt = try #require(adaEvents.all.firstIndex(of: .left(cy.localParticipant)))
+            #expect(lastAt < leftAt)
+            await ada.close()
+            await bo.close()
+            await stranger.close()
+        }
+    }
+}
