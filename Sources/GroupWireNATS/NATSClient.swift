@@ -78,6 +78,8 @@ public final class NATSClient: Sendable {
         var generation = 0
         var statistics = NATSClientStatistics()
         var tasks: [Task<Void, Never>] = []
+        /// An INFO that came after the greeting of a connection not yet made current.
+        var earlyInfo: (generation: Int, info: NATSServerInfo)?
     }
 
     /// A client; nothing connects until ``connect()``.
@@ -207,6 +209,9 @@ public final class NATSClient: Sendable {
             state.phase = .connected
             state.channel = channel
             state.server = server
+            // An INFO that arrived meanwhile is newer than the greeting's.
+            let info = state.earlyInfo?.generation == generation ? state.earlyInfo?.info ?? info : info
+            state.earlyInfo = nil
             state.info = info
             state.pingsOutstanding = 0
             if reconnect { state.statistics.reconnects += 1 }
@@ -507,6 +512,11 @@ public final class NATSClient: Sendable {
     func updated(_ info: NATSServerInfo, generation: Int) {
         let (discovered, server) = state.withLock { state -> ([NATSServerAddress], NATSServerAddress?) in
             guard state.generation == generation else { return ([], nil) }
+            guard state.phase == .connected else {
+                // Not current yet: the connection takes it when it becomes so, and says so then.
+                state.earlyInfo = (generation, info)
+                return ([], nil)
+            }
             state.info = info
             return (Self.learn(info, into: &state), state.server)
         }

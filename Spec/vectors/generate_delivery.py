@@ -46,7 +46,8 @@ def build():
     valid("held-frames", "Through 1, holding 3 and 5: bits 0 and 2 of the bitmap in field 3 (sequence through + 2 + 8j + i).",
           ack(0x0B, 1) + field(3, 2, length_delimited(b"\x05")), 0x0B, 1, b"\x05")
     held = bytes([0xFF] * 7 + [0x80])
-    valid("held-two-bytes-later", "Through 9, holding the 56 frames 11 ... 66 (bytes 0 to 6) and 74 (bit 7 of byte 7 is sequence 9 + 2 + 63).",
+    valid("held-two-bytes-later", "Through 9, an 8-byte bitmap holding 57 frames: 11 ... 66 (every bit of bytes 0 to 6) "
+          "and 74 (bit 7 of byte 7: sequence 9 + 2 + 8 x 7 + 7); 10 and 67 ... 73 are missing.",
           ack(0x0B, 9) + field(3, 2, length_delimited(held)), 0x0B, 9, held)
     longest = bytes([0x01] + [0] * 1022 + [0x80])
     valid("held-longest", "A bitmap of 1,024 bytes, the longest: holding through + 2 and through + 8,193.",

@@ -156,6 +156,7 @@ def entry(decl, index, decls, fingerprint=None):
         out += field(8, 2, length_delimited(name.encode()))
     if decl.get("imported"):
         out += field(9, 0, uvarint(1))
+    out += decl.get("extra", b"")  # raw fields written as given, for the error vectors
     return field(7, 2, length_delimited(out))
 
 
@@ -275,4 +276,68 @@ def build():
     body, _ = hello(spec=("draw.together", 1), decls=DRAW_V1)
     error("types-without-spec", "A schema table without the spec field: missingField at the end of the body.",
           body[:4] + body[4 + 2 + body[5]:], "missingField", len(body) - 2 - body[5])
+
+    # The order and the offsets of "Reading a hello", one vector a rule.
+    def entry_key(body, name):
+        return body.index(field(1, 2, length_delimited(name.encode()))) - 2
+
+    def member_key(body, number, name):
+        return body.index(field(1, 0, uvarint(number)) + field(2, 2, length_delimited(name.encode()))) - 2
+
+    spec = field(3, 2, length_delimited(field(1, 2, length_delimited(b"t")) + field(2, 0, uvarint(1))))
+    body = spec + field(5, 0, uvarint(1200))
+    error("spec-without-fingerprint-before-versions", "A spec without its fingerprint in a body without versions: the "
+          "spec's missingField, at the end of the spec, comes before the missing versions.", body, "missingField", len(spec))
+    body, _ = hello(spec=("a..b", 1), codecs=[(1, [])])
+    error("package-not-dotted-identifiers", "Package 'a..b': invalidSchema at the end of the spec's nested value "
+          "(not at the name), before anything after the spec is looked at.", body, "invalidSchema",
+          4 + 2 + body[5])
+    point = {"name": "Point", "kind": "struct", "fields": [(1, "x", "Float64", False, None)], "extra": field(3, 0, uvarint(9))}
+    body, _ = hello(spec=("t", 1), decls=[point, {"name": "A", "kind": "message", "typeID": 1, "fields": [(1, "p", "Point", False, None)]}])
+    error("struct-with-type-id", "A struct with a type id (field 3): invalidSchema at the struct's entry key.", body,
+          "invalidSchema", entry_key(body, "Point"))
+    level = {"name": "Level", "kind": "enum", "cases": [(0, "low"), (1, "high")], "fields": [(1, "x", "UInt8", False, None)]}
+    body, _ = hello(spec=("t", 1), decls=[level])
+    error("enum-with-a-field", "An enum with a field (field 5): invalidSchema at that field's key.", body, "invalidSchema",
+          member_key(body, 1, "x"))
+    level = {"name": "Level", "kind": "enum", "cases": [(0, "low", "UInt8"), (1, "high")]}
+    body, _ = hello(spec=("t", 1), decls=[level])
+    error("enum-case-with-payload", "An enum case with a payload (field 3 of the case): invalidSchema at the payload's key.",
+          body, "invalidSchema", member_key(body, 0, "low") + 2 + len(field(1, 0, uvarint(0)) + field(2, 2, length_delimited(b"low"))))
+    body, _ = hello(spec=("t", 1), decls=[{"name": "A", "kind": "message", "typeID": 1, "reserved": [(3, 5), (7,)],
+                                            "fields": [(1, "a", "UInt8", False, None)]}])
+    error("reserved-numbers-odd-count", "Reserved numbers 3, 5, 7 are not pairs: invalidValue at the key of field 7.", body,
+          "invalidValue", body.rindex(field(7, 2, packed([3, 5, 7]))))
+    body, _ = hello(spec=("t", 1), decls=[{"name": "A", "kind": "message", "typeID": 1, "reserved": [(5, 3)],
+                                            "fields": [(1, "a", "UInt8", False, None)]}])
+    error("reserved-range-upside-down", "Reserved range 5 ... 3: invalidValue at the key of field 7.", body, "invalidValue",
+          body.rindex(field(7, 2, packed([5, 3]))))
+    body, _ = hello(spec=("t", 1), decls=[{"name": "A", "kind": "message", "typeID": 1, "fields": [(1, "a", "UInt8", False, 300)]}])
+    error("default-out-of-range", "A UInt8 default of 300, a rule of the spec language: invalidSchema at the default's key.",
+          body, "invalidSchema", body.rindex(field(5, 0, uvarint(300))))
+    body, _ = hello(spec=("t", 1), decls=[{"name": "A", "kind": "message", "typeID": 1, "fields": [(1, "a", "UInt8", True, 5)]}])
+    error("default-on-optional-field", "An optional field with a default: invalidSchema at the default's key.", body,
+          "invalidSchema", body.rindex(field(5, 0, uvarint(5))))
+    levels = {"name": "Level", "kind": "enum", "cases": [(0, "low"), (1, "high")]}
+    body, _ = hello(spec=("t", 1), decls=[levels, {"name": "A", "kind": "message", "typeID": 1,
+                                                   "fields": [(1, "level", "Level", False, 5)]}])
+    error("enum-default-naming-no-case", "An enum default 5, no case of Level: invalidSchema at the default's key.", body,
+          "invalidSchema", body.rindex(field(5, 0, uvarint(5))))
+    cycle = [{"name": "A", "kind": "struct", "fields": [(1, "b", "B", False, None)]},
+             {"name": "B", "kind": "struct", "fields": [(1, "a", "A", False, None)]},
+             {"name": "M", "kind": "message", "typeID": 1, "fields": [(1, "a", "A", False, None)]}]
+    body, _ = hello(spec=("t", 1), decls=cycle)
+    error("recursion-by-value", "A holds B and B holds A by value: the search starts at A, so the field that closes the "
+          "cycle is B.a: invalidSchema at its key.", body, "invalidSchema", member_key(body, 1, "a"))  # B's entry precedes M's
+    levels = {"name": "Level", "kind": "enum", "cases": [(1, "low"), (1 << 32, "high")]}
+    body, _ = hello(spec=("t", 1), decls=[levels])
+    error("smallest-offset-wins", "An enum without case 0 whose case 2^32 is out of range: both break a rule, and the "
+          "smaller offset, the enum's entry key, is reported.", body, "invalidSchema", entry_key(body, "Level"))
+    body, _ = hello(spec=("t", 1), decls=[{"name": "A", "kind": "message", "typeID": 1, "fields": [(0, "a", "UInt8", False, None)]}])
+    error("field-number-zero", "Field number 0, a rule of the spec language (not a range of the reading pass): "
+          "invalidSchema at the field's key.", body, "invalidSchema", member_key(body, 0, "a"))
+    levels = {"name": "Level", "kind": "enum", "cases": [(0, "low"), (1 << 32, "high")]}
+    body, _ = hello(spec=("t", 1), decls=[levels])
+    error("enum-case-over-32-bits", "Enum case number 2^32: invalidSchema at the case's key.", body, "invalidSchema",
+          member_key(body, 1 << 32, "high"))
     return vectors

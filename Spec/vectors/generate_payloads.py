@@ -7,16 +7,62 @@ offset worked out by hand from Spec/FORMAT.md ("Payload encoding", "Error offset
   {"name", "description", "spec": "EdgeCases.gwspec", "type": "Edge", "hex",
    "error": {"kind", "offset"}}   or   "json": the decoded value (keys sorted)
 
+A valid vector whose spelling matters also has "jsonText": the exact compact text of the
+decoded value (keys sorted, no whitespace), numbers spelled as FORMAT.md's "JSON form" says.
+
 Usage: python3 Spec/vectors/generate.py   (this module is run from there)
 """
+import json
 import os
 import struct
 import sys
+from fractions import Fraction
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from wire import field, length_delimited, uvarint, zigzag  # noqa: E402
 
 OUT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "payloads")
+
+
+def reads_back_as_float32(text: str, value: float) -> bool:
+    """Whether the decimal `text`, rounded to nearest binary32 (ties to even), is `value`
+    (finite, not zero), decided exactly: it lies between the midpoints to the neighbours."""
+    magnitude = abs(value)
+    raw = struct.unpack("<I", struct.pack("<f", magnitude))[0]
+    below = Fraction(struct.unpack("<f", struct.pack("<I", raw - 1))[0]) if raw > 1 else Fraction(0)
+    above = Fraction(2) ** 128 if raw == 0x7F7FFFFF else Fraction(struct.unpack("<f", struct.pack("<I", raw + 1))[0])
+    low, high = (below + Fraction(magnitude)) / 2, (Fraction(magnitude) + above) / 2
+    decimal = abs(Fraction(text))
+    if raw & 1 == 0:
+        return low <= decimal <= high
+    return low < decimal < high
+
+
+def float32_text(value: float) -> str:
+    """A binary32 value in the JSON form (FORMAT.md, "JSON form"): the fewest significant
+    digits that read back as the same binary32 (the correctly rounded ones of that length),
+    plain decimal when the magnitude is at most 2^24 and the digits spell at least 0.0001,
+    else exponent form with a sign and at least two exponent digits."""
+    bits = struct.pack("<f", value)
+    assert struct.unpack("<f", bits)[0] == value or value != value, "not a binary32 value"
+    if value == 0:
+        return "-0" if bits[3] & 0x80 else "0"
+    for precision in range(1, 10):
+        text = "%.*e" % (precision - 1, value)
+        if reads_back_as_float32(text, value):
+            break
+    mantissa, exponent = text.split("e")
+    sign = "-" if mantissa.startswith("-") else ""
+    digits = mantissa.lstrip("-").replace(".", "").rstrip("0") or "0"
+    exponent = int(exponent)
+    if abs(value) > 2.0 ** 24 or exponent < -4:
+        rest = "." + digits[1:] if len(digits) > 1 else ""
+        return "%s%s%se%s%02d" % (sign, digits[0], rest, "+" if exponent >= 0 else "-", abs(exponent))
+    if exponent >= len(digits) - 1:
+        return sign + digits + "0" * (exponent - len(digits) + 1)
+    if exponent >= 0:
+        return sign + digits[:exponent + 1] + "." + digits[exponent + 1:]
+    return sign + "0." + "0" * (-exponent - 1) + digits
 
 
 def build():
@@ -79,4 +125,20 @@ def build():
           field(7, 2, length_delimited(field(2, 2, uvarint(5) + b"ab"))) + field(6, 0, uvarint(0)) * 3, "truncated", 4)
     error("nested-key-past-its-end", "Inner's content ends inside a two-byte key (field 16): truncated at the key.",
           field(7, 2, length_delimited(bytes([0x80]))) + b"\x01" + field(6, 0, uvarint(0)), "truncated", 2)
+    # Appended last, so the earlier vectors keep their numbers. JSON spelling of floats:
+    # integers without a fraction, plain decimal up to 2^24 for a Float32, exponent form
+    # above it. Every value here is exactly the decimal it is spelled with, so the value
+    # comparison of "json" holds however a JSON writer spells it.
+    samples = [1.0, 1.5, -2.5, 0.0625, 100000.0, 16777216.0, 33554432.0, 1e10, -0.0]
+    texts = [float32_text(value) for value in samples]
+    defaults = {"small": 0, "level": "low", "choice": {"number": 0}, "times": [], "tiny": 0,
+                "inner": {"count": 0, "label": ""}}
+    text = json.dumps(dict(defaults, samples=0), sort_keys=True, separators=(",", ":"))
+    vectors.append({"name": "float32-json-spelling", "description": "Packed Float32 samples decoded to JSON: 1, 1.5, "
+                    "-2.5, 0.0625, 100000 and 16777216 (2^24) in plain decimal, 33554432 (2^25) and 1e10 in exponent "
+                    "form (3.3554432e+07, 1e+10), negative zero as -0; every non-optional field at its default.",
+                    "spec": "EdgeCases.gwspec", "type": "Edge",
+                    "hex": field(4, 2, length_delimited(b"".join(struct.pack("<f", value) for value in samples))).hex(),
+                    "json": dict(defaults, samples=[float(text) for text in texts]),
+                    "jsonText": text.replace('"samples":0', '"samples":[' + ",".join(texts) + "]")})
     return vectors

@@ -18,10 +18,16 @@ from stream_reader import read_stream  # noqa: E402
 OUT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "streams")
 
 
-def frame(type_id=1, body=b"", kind=0, version=1, fragment=None):
-    inner = bytes([kind]) + uvarint(type_id)
+def frame(type_id=1, body=b"", kind=0, version=1, fragment=None, session=None, delivery=None):
+    kind_byte = kind | (0x20 if session is not None else 0) | (0x40 if delivery is not None else 0)
+    inner = bytes([kind_byte])
+    if delivery is not None:  # (stream, sequence), written as given
+        inner += uvarint(delivery[0]) + uvarint(delivery[1])
+    inner += uvarint(type_id)
     if fragment is not None:
         inner += b"".join(uvarint(v) for v in fragment)
+    if session is not None:  # written as given, 0 included
+        inner += uvarint(session)
     inner += body
     covered = bytes([0xC7, version]) + uvarint(len(inner) + 4) + inner
     return covered + struct.pack("<I", crc32c(covered))
@@ -70,6 +76,14 @@ def build():
         ("frame-cut-at-the-end", "A stream that ends inside its last frame.", first + second[:-3]),
         ("lone-magic-byte", "A stream of one 0xC7 byte.", b"\xc7"),
     ]
+    # Appended after the seeded mix so that the earlier vectors keep their numbers.
+    later = [
+        ("delivery-and-session-errors-skipped-by-length",
+         "A frame with delivery and session headers, then two frames with valid checksums whose delivery stream is 1 "
+         "and whose session id is 0: each is one event at its header field, skipped by its length.",
+         frame(1, b"\x08\x01", session=7, delivery=(0x0B, 1)) + frame(1, b"\x08\x02", delivery=(1, 2))
+         + frame(1, b"\x08\x03", session=0) + third),
+    ]
     rng = random.Random(9)
     mixed = b""
     for _ in range(12):
@@ -88,5 +102,6 @@ def build():
         mixed += frame(rng.randrange(1, 200), body)
     streams.append(("seeded-mix", "Twelve valid frames with seeded junk between them (stray candidates, cut frames, "
                     "flipped bits, random bytes).", mixed))
+    streams += later
     return [{"name": name, "description": description, "hex": data.hex(), "events": read_stream(data)}
             for name, description, data in streams]

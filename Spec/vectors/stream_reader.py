@@ -57,9 +57,21 @@ def parse_confirmed(data, start, kind_at, end):
     kind, flags = kind_byte & 0x0F, kind_byte & 0xF0
     if kind not in KIND_NAMES:
         raise Rejected("unknownKind", kind_at)
-    if flags & 0xE0:
+    if flags & 0x80:
         raise Rejected("unknownFlags", kind_at)
     position = kind_at + 1
+    delivery = None
+    if flags & 0x40:
+        # The delivery header: stream 2 ... 2^32-1, then sequence 1 ... 2^64-1.
+        stream_at = position
+        stream, position = read_varint(data, position, header_end)
+        if not 2 <= stream <= 0xFFFFFFFF:
+            raise Rejected("invalidValue", stream_at)
+        sequence_at = position
+        sequence, position = read_varint(data, position, header_end)
+        if sequence == 0:
+            raise Rejected("invalidValue", sequence_at)
+        delivery = {"stream": stream, "sequence": sequence}
     type_at = position
     type_id, position = read_varint(data, position, header_end)
     if not 1 <= type_id <= 0xFFFFFFFF:
@@ -80,6 +92,12 @@ def parse_confirmed(data, start, kind_at, end):
         if values["index"] >= values["count"]:
             raise Rejected("invalidFragment", at["index"])
         fragment = values
+    session = None
+    if flags & 0x20:
+        session_at = position
+        session, position = read_varint(data, position, header_end)
+        if not 1 <= session <= 0xFFFFFFFF:
+            raise Rejected("invalidValue", session_at)
     compression = None
     if flags & 0x10:
         if position >= header_end:
@@ -101,8 +119,14 @@ def parse_confirmed(data, start, kind_at, end):
     body = bytes(data[position:header_end])
     if fragment is not None and fragment["offset"] + len(body) > fragment["totalLength"]:
         raise Rejected("invalidFragment", at["offset"])
-    return {"kind": KIND_NAMES[kind], "typeID": type_id, "body": body.hex(),
-            "compression": compression, "fragment": fragment}
+    fields = {"kind": KIND_NAMES[kind], "typeID": type_id, "body": body.hex(),
+              "compression": compression, "fragment": fragment}
+    # Written only when present, so frames without these headers read as before.
+    if session is not None:
+        fields["session"] = session
+    if delivery is not None:
+        fields["delivery"] = delivery
+    return fields
 
 
 def examine(data, start):

@@ -59,6 +59,8 @@ public final class RelayTransport: Transport {
         var closing = false
         var link: Link?
         var members: Set<ParticipantID> = []
+        /// Which of the dialer's addresses the connection goes to.
+        var address = 0
         var error: RelayError?
         var statistics = RelayTransportStatistics()
     }
@@ -112,8 +114,8 @@ public final class RelayTransport: Transport {
             throw RelayConnectError(status: nil, reason: "TLS: \(error)")
         }
         let dialer = Dialer(
-            host: host, port: port, token: token, inSubprotocol: inSubprotocol, tls: context, group: group, clock: clock,
-            idleTimeout: idleTimeout)
+            addresses: [RelayAddress(host: host, port: port)] + (reconnect?.alternatives ?? []), token: token,
+            inSubprotocol: inSubprotocol, tls: context, group: group, clock: clock, idleTimeout: idleTimeout)
         // The socket, once there is one, so that a timeout can close it (which fails
         // whatever waits on it; a future's wait cannot be cancelled otherwise).
         let socket = SocketBox()
@@ -291,7 +293,11 @@ public final class RelayTransport: Transport {
         let clock = dialer.clock
         let deadline = clock.now() + policy.within
         var pause = policy.firstDelay
+        // The relay just lost first, then each other in turn.
+        let lost = shared.state.withLock { $0.address }
+        var attempt = 0
         while clock.now() < deadline, !shared.state.withLock({ $0.closing }) {
+            defer { attempt += 1 }
             try? await clock.sleep(min(clock.now() + pause, deadline))
             pause = min(pause * 2, policy.maxDelay)
             let socket = SocketBox()
@@ -302,13 +308,16 @@ public final class RelayTransport: Transport {
             }
             defer { timer.cancel() }
             do throws(RelayConnectError) {
-                let channel = try await dialer.dial(socket: socket)
+                let channel = try await dialer.dial(socket: socket, attempt: lost + attempt)
                 // Closed while this attempt was under way: the new connection is not wanted.
                 guard !shared.state.withLock({ $0.closing }) else {
                     try? await channel.channel.close()
                     return nil
                 }
-                shared.state.withLock { $0.statistics.reconnects += 1 }
+                shared.state.withLock { state in
+                    state.statistics.reconnects += 1
+                    state.address = (lost + attempt) % dialer.addresses.count
+                }
                 return channel
             } catch {
                 // A refusal (an expired token, say) will not change: stop.
@@ -424,6 +433,10 @@ public final class RelayTransport: Transport {
 /// the relay's reconnect grace period (`groupwire relay --reconnect-grace`, 3 seconds by
 /// default): after it the relay has told the others this participant left.
 public struct RelayReconnect: Sendable {
+    /// Other relays to try, in turn with the first, when the connection is lost: the other
+    /// nodes of a cluster (`groupwire relay --cluster`), where the participant keeps its
+    /// place as on the node it left (Spec/RELAY.md, "Clustering"). Default none.
+    public var alternatives: [RelayAddress] = []
     /// How long to keep trying after the connection is lost. Default 3 seconds.
     public var within: Duration
     /// The pause before the first attempt. Default 50 ms.
@@ -436,13 +449,31 @@ public struct RelayReconnect: Sendable {
     /// Creates a policy; every argument defaults to the documented default.
     public init(
         within: Duration = .seconds(3), firstDelay: Duration = .milliseconds(50), maxDelay: Duration = .seconds(1),
-        attemptTimeout: Duration = .seconds(2)
+        attemptTimeout: Duration = .seconds(2), alternatives: [RelayAddress] = []
     ) {
+        self.alternatives = alternatives
         self.within = within
         self.firstDelay = firstDelay
         self.maxDelay = maxDelay
         self.attemptTimeout = attemptTimeout
     }
+}
+
+/// Where a relay listens.
+public struct RelayAddress: Sendable, Hashable, CustomStringConvertible {
+    /// Its host name or address.
+    public var host: String
+    /// Its port.
+    public var port: Int
+
+    /// An address.
+    public init(host: String, port: Int) {
+        self.host = host
+        self.port = port
+    }
+
+    /// `host:port`.
+    public var description: String { "\(host):\(port)" }
 }
 
 /// Holds a connection's channel for a timer that closes it when an attempt takes too long.
@@ -469,8 +500,8 @@ private final class SocketBox: Sendable {
 
 /// What it takes to open a connection to the relay, kept for reconnecting.
 private struct Dialer: Sendable {
-    let host: String
-    let port: Int
+    /// The relays to dial: the first one, then the alternatives of ``RelayReconnect``.
+    let addresses: [RelayAddress]
     let token: String
     let inSubprotocol: Bool
     let tls: (NIOSSLContext, serverName: String)?
@@ -480,9 +511,13 @@ private struct Dialer: Sendable {
     /// How long the relay may stay silent before the connection is taken for lost.
     let idleTimeout: Duration
 
-    /// Connects and upgrades to WebSocket; `socket` gets the channel as soon as there is one.
-    func dial(socket: SocketBox) async throws(RelayConnectError) -> NIOAsyncChannel<WebSocketFrame, WebSocketFrame> {
-        let (host, port, token, inSubprotocol, tls) = (host, port, token, inSubprotocol, tls)
+    /// Connects to the relay of attempt `attempt` (the addresses in turn, the first for
+    /// attempt 0) and upgrades to WebSocket; `socket` gets the channel as soon as there is one.
+    func dial(socket: SocketBox, attempt: Int = 0) async throws(RelayConnectError) -> NIOAsyncChannel<
+        WebSocketFrame, WebSocketFrame
+    > {
+        let address = addresses[attempt % addresses.count]
+        let (host, port, token, inSubprotocol, tls) = (address.host, address.port, token, inSubprotocol, tls)
         let upgraded: EventLoopFuture<UpgradeOutcome>
         do {
             upgraded = try await ClientBootstrap(group: group)

@@ -96,7 +96,8 @@ final class RelayCluster: Sendable {
         self.logger = logger
         self.metrics = metrics
         var nats = NATSClientConfiguration(
-            servers: configuration.servers, options: NATSConnectOptions(name: "groupwire-relay-\(configuration.node)", echo: false))
+            servers: configuration.servers,
+            options: NATSConnectOptions(name: "groupwire-relay-\(configuration.node)", echo: false))
         nats.clock = server.clock
         nats.reconnectWait = .milliseconds(500)
         self.nats = NATSClient(configuration: nats, logger: logger)
@@ -319,7 +320,8 @@ final class RelayCluster: Sendable {
     private func reconcile() {
         let now = server.clock.now()
         let timeout = configuration.nodeTimeout
-        let (dead, moves) = state.withLock { state -> ([String], [(String, String, RelayClusterMessage, [RelayClusterMessage])]) in
+        let (dead, moves) = state.withLock {
+            state -> ([String], [(String, String, RelayClusterMessage, [RelayClusterMessage])]) in
             var dead: [String] = []
             if let since = state.connectedSince, now - since >= timeout {
                 dead = state.lastHeard.filter { now - $0.value > timeout }.map(\.key).sorted()
@@ -395,7 +397,9 @@ final class RelayCluster: Sendable {
                 metrics.clusterDrops.increment()
                 return
             }
-            publish(.deliver(recipients: recipients, deliver: RelayMessage.deliverHeader(from: source) + frame), in: room, &owned, &state)
+            publish(
+                .deliver(recipients: recipients, deliver: RelayMessage.deliverHeader(from: source) + frame), in: room, &owned,
+                &state)
         case .leave(_, let id, let holder, let reason):
             guard let place = owned.places[id], place.holder == holder else { return }
             if (reason == .lost || reason == .shutdown) && server.reconnectGrace > .zero {
@@ -415,7 +419,8 @@ final class RelayCluster: Sendable {
                 // Known from the room's stream but held by no node that spoke: lost, unless
                 // its node speaks up or it comes back within the grace.
                 let holder = RelayClusterHolder(node: node, connection: 0)
-                owned.places[member.id] = Place(member: member, holder: holder, absence: grace(member.id, in: room, holder: holder))
+                owned.places[member.id] = Place(
+                    member: member, holder: holder, absence: grace(member.id, in: room, holder: holder))
             }
         case .heartbeat, .event:
             break
@@ -465,7 +470,8 @@ final class RelayCluster: Sendable {
         if stream.sequence > 0, stamp.sequence != stream.sequence + 1 {
             metrics.clusterGaps.increment()
             logger.warning(
-                "events of a room's stream were lost", metadata: ["room": "\(room)", "expected": "\(stream.sequence + 1)", "got": "\(stamp.sequence)"])
+                "events of a room's stream were lost",
+                metadata: ["room": "\(room)", "expected": "\(stream.sequence + 1)", "got": "\(stamp.sequence)"])
         }
         stream.sequence = stamp.sequence
         defer { state.streams[room] = stream }
@@ -530,9 +536,10 @@ final class RelayCluster: Sendable {
     var remoteMembers: Int {
         state.withLock { state in
             state.streams.reduce(0) { total, entry in
-                total + entry.value.known.values.filter { member in
-                    !state.held.values.contains { $0.member.id == member.id && $0.room == entry.key }
-                }.count
+                total
+                    + entry.value.known.values.filter { member in
+                        !state.held.values.contains { $0.member.id == member.id && $0.room == entry.key }
+                    }.count
             }
         }
     }

@@ -237,7 +237,8 @@ extension RelayClusterMessage {
             let room = try RelayMessage.readName(&reader, limits: limits, what: "room")
             let source = try RelayMessage.readID(&reader)
             let recipients = try Self.readRecipients(&reader, limits: limits)
-            self = .forward(room: room, source: source, recipients: recipients, frame: try RelayMessage.readFrame(&reader, limits: limits))
+            self = .forward(
+                room: room, source: source, recipients: recipients, frame: try RelayMessage.readFrame(&reader, limits: limits))
             return
         case TypeByte.join:
             let room = try RelayMessage.readName(&reader, limits: limits, what: "room")
@@ -273,7 +274,9 @@ extension RelayClusterMessage {
             switch try reader.readByte() {
             case 0x01:
                 let recipients = try Self.readRecipients(&reader, limits: limits)
-                guard reader.remaining > 0 else { throw WireError(.invalidValue, offset: reader.position, "a deliver event without a message") }
+                guard reader.remaining > 0 else {
+                    throw WireError(.invalidValue, offset: reader.position, "a deliver event without a message")
+                }
                 guard reader.remaining <= limits.maxFrameSize + 17 else {
                     throw WireError(.limitExceeded, offset: reader.position, "a deliver message of \(reader.remaining) bytes")
                 }
@@ -287,7 +290,8 @@ extension RelayClusterMessage {
                 let entryOffset = reader.position
                 let entry = RelayClusterEntry(rawValue: try reader.readByte())
                 guard RelayClusterEntry.all.contains(entry) else {
-                    throw WireError(.invalidValue, offset: entryOffset, "entry \(entry.rawValue) (0 joined, 1 resumed, 2 replaced)")
+                    throw WireError(
+                        .invalidValue, offset: entryOffset, "entry \(entry.rawValue) (0 joined, 1 resumed, 2 replaced)")
                 }
                 let members = try Self.readMembers(&reader, limits: limits)
                 self = .event(room: room, stamp: stamp, .entered(member: member, holder: holder, entry: entry, members: members))
