@@ -170,4 +170,12 @@ def build():
             jwt(dict(claims, room="r\u202eevil"), secret), "invalidToken")
     refused("token-exp-out-of-range", "exp 10^20 is a whole number outside -2^63 ... 2^63-1.",
             jwt(dict(claims, exp=10**20), secret), "invalidToken")
+
+    # A welcome's member list has no byte count to check in advance (RELAY.md, "Messages").
+    you = member(*ada)
+    bad("welcome-members-cut-short", "Two members announced, the second cut inside its id: truncated at that id.",
+        bytes([WELCOME]) + you + text("canvas-7") + uvarint(65536) + uvarint(2) + member(*bo) + participant(*cy)[:5],
+        "truncated", 1 + len(you) + 9 + 3 + 1 + len(member(*bo)))
+    bad("welcome-frame-size-over-32-bits", "A max frame size of 2^32 (a five-byte varint): invalidValue at its first byte.",
+        bytes([WELCOME]) + you + text("canvas-7") + uvarint(1 << 32) + uvarint(0), "invalidValue", 1 + len(you) + 9)
     return vectors

@@ -104,10 +104,11 @@ public enum RelayMessage: Sendable, Hashable {
             _ = try reader.readByte()
             let you = try Self.readMember(&reader, limits: limits)
             let room = try Self.readName(&reader, limits: limits, what: "room")
+            let sizeOffset = reader.position
             let maxFrameSize = try reader.readUVarint()
             guard maxFrameSize >= 64, maxFrameSize <= UInt64(UInt32.max) else {
                 throw WireError(
-                    .invalidValue, offset: reader.position - 1, "maxFrameSize \(maxFrameSize) is outside 64...\(UInt32.max)")
+                    .invalidValue, offset: sizeOffset, "maxFrameSize \(maxFrameSize) is outside 64...\(UInt32.max)")
             }
             let count = try Self.readCount(&reader, limit: limits.maxMembers, what: "members")
             var members: [RelayMember] = []
