@@ -735,13 +735,20 @@ def agreement_corpus():
 
 
 def relay_corpus():
-    """FuzzRelayMessage input: a relay message; FuzzAccessToken input: a selector byte (bit 0:
-    empty secret; the rest: leeway) and a token. Both from Spec/vectors/relay."""
+    """FuzzRelayMessage input: a relay message or a cluster message; FuzzAccessToken input: a
+    selector byte (bit 0: empty secret; the rest: leeway) and a token. From Spec/vectors/relay
+    and Spec/vectors/cluster."""
     messages = os.path.join(HERE, "corpus", "FuzzRelayMessage")
     tokens = os.path.join(HERE, "corpus", "FuzzAccessToken")
     for folder in (messages, tokens):
         if os.path.isdir(folder):
             shutil.rmtree(folder)
+    # Messages between cluster nodes go through the same target (RELAY.md, "Clustering").
+    for path in sorted(glob.glob(os.path.join(VECTORS, "..", "cluster", "*.json"))):
+        with open(path) as f:
+            vector = json.load(f)
+        if len(vector["hex"]) <= 8192:
+            write(messages, "cluster-" + vector["name"] + ".bin", bytes.fromhex(vector["hex"]))
     for path in sorted(glob.glob(os.path.join(VECTORS, "..", "relay", "*.json"))):
         with open(path) as f:
             vector = json.load(f)

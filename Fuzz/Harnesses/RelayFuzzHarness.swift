@@ -10,9 +10,13 @@ import GroupWireRelay
 /// encoding); a send's header, read alone, names the same recipients and ends where the
 /// frame starts; and read from the message's first bytes only, as the relay reads it, it
 /// is the same header or the same error at the same offset.
+///
+/// The same bytes are also read as a message between cluster nodes (RELAY.md,
+/// "Clustering"), with the same invariants: never a trap, an offset inside, and what
+/// decodes encodes to exactly the input.
 public func relayMessageFuzzViolations(_ input: [UInt8]) -> [String] {
     let limits = RelayLimits(maxFrameSize: 4_096, maxRecipients: 64, maxMembers: 64)
-    var violations = sendHeaderPrefixViolations(input, limits: limits)
+    var violations = sendHeaderPrefixViolations(input, limits: limits) + clusterMessageViolations(input, limits: limits)
     let message: RelayMessage
     do {
         message = try RelayMessage(decoding: input, limits: limits)
@@ -34,6 +38,19 @@ public func relayMessageFuzzViolations(_ input: [UInt8]) -> [String] {
         }
     }
     return violations
+}
+
+/// What breaks the invariants when `input` is read as a cluster message.
+private func clusterMessageViolations(_ input: [UInt8], limits: RelayLimits) -> [String] {
+    do {
+        let message = try RelayClusterMessage(decoding: input, limits: limits)
+        return message.encoded() == input ? [] : ["the cluster message \(message) encodes to other bytes"]
+    } catch {
+        if let offset = error.offset, offset < 0 || offset > input.count {
+            return ["cluster message: \(error.kind) at offset \(offset), outside the \(input.count) bytes"]
+        }
+        return []
+    }
 }
 
 /// Where a send header read from `input`'s first bytes differs from one read from all of it.

@@ -291,7 +291,7 @@ public final class NATSClient: Sendable {
         }
     }
 
-    /// Publishes `payload` to `subject`; as ``publish(_:to:replyTo:headers:)``.
+    /// Publishes `payload` to `subject`; as ``publish(_:to:replyTo:headers:)-(ByteBuffer,_,_,_)``.
     public func publish(_ payload: [UInt8], to subject: String, replyTo: String? = nil, headers: NATSHeaders? = nil)
         throws(NATSError)
     {
@@ -362,7 +362,7 @@ public final class NATSClient: Sendable {
     /// Waits until the server has read everything published before it (a PING, answered
     /// by PONG after them).
     /// - Throws: `disconnected` when the connection is lost first (what was published may
-    ///   or may not have arrived); as ``publish(_:to:replyTo:headers:)`` otherwise.
+    ///   or may not have arrived); as ``publish(_:to:replyTo:headers:)-(ByteBuffer,_,_,_)`` otherwise.
     public func flush() async throws(NATSError) {
         let result = await withCheckedContinuation { (continuation: CheckedContinuation<Result<Void, NATSError>, Never>) in
             do throws(NATSError) {

@@ -11,7 +11,8 @@ Spec/vectors/fragments/*.json through generate_fragments.py,
 Spec/vectors/compression/* through generate_compression.py, which needs the zstd tool,
 Spec/vectors/streams/*.json through generate_streams.py and its stream reader,
 Spec/vectors/payloads/*.json through generate_payloads.py, Spec/vectors/hello/*.json
-through generate_hello.py, Spec/vectors/relay/*.json through generate_relay.py, and
+through generate_hello.py, Spec/vectors/relay/*.json through generate_relay.py,
+Spec/vectors/cluster/*.json through generate_cluster.py, and
 Spec/vectors/timestamps/*.json through generate_timestamps.py)
 """
 import os
@@ -29,6 +30,7 @@ import generate_session  # noqa: E402
 import generate_delivery  # noqa: E402
 import generate_hello  # noqa: E402
 import generate_relay  # noqa: E402
+import generate_cluster  # noqa: E402
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 OUT = os.path.join(HERE, "frames")
@@ -243,3 +245,4 @@ write_vectors(generate_session.OUT, generate_session.build())
 write_vectors(generate_delivery.OUT, generate_delivery.build())
 write_vectors(generate_hello.OUT, generate_hello.build())
 write_vectors(generate_relay.OUT, generate_relay.build())
+write_vectors(generate_cluster.OUT, generate_cluster.build())

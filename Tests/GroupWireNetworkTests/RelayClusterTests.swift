@@ -11,6 +11,16 @@ import Testing
 
 @testable import GroupWireNetwork
 
+// AcrossProcesses.md: begin
+/// A participant that knows two nodes of a cluster: when its node dies, it moves to the other.
+func joinCluster(_ first: RelayAddress, _ second: RelayAddress, token: String) async throws -> Messenger {
+    let reconnect = RelayReconnect(alternatives: [second])
+    let relay = try await RelayTransport.connect(host: first.host, port: first.port, token: token, reconnect: reconnect)
+    // Reliable mode loses nothing across the move.
+    return Messenger(transport: DeliveryTransport(over: relay))
+}
+// AcrossProcesses.md: end
+
 /// Relays as nodes of one cluster through a real nats-server (started on a free port and
 /// stopped by process id): a room's participants connect through different nodes and see
 /// one room.
@@ -171,5 +181,18 @@ struct RelayClusterTests {
         await bo.close()
         for relay in relays { await relay.shutdown() }
         relays = []
+    }
+
+    /// The article's participant that knows two nodes: a messenger through the first one
+    /// reaches a participant of the second.
+    @Test func aMessengerThatKnowsTwoNodesMeetsAParticipantOfTheOther() async throws {
+        try await Self.withCluster(["a", "b"]) { _, ports, _ in
+            let (bo, _) = try await Self.connect("bo", port: ports[1])
+            let messenger = try await joinCluster(
+                RelayAddress(host: "127.0.0.1", port: ports[0]), RelayAddress(host: "127.0.0.1", port: ports[1]),
+                token: try RelayServerTests.token("ada"))
+            try await eventually("ada's messenger to reach bo") { messenger.reachableParticipants.contains(bo.localParticipant) }
+            await bo.close()
+        }
     }
 }

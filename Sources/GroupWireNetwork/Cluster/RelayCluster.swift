@@ -477,7 +477,11 @@ final class RelayCluster: Sendable {
         defer { state.streams[room] = stream }
         switch event {
         case .deliver(let recipients, let deliver):
-            guard deliver.count >= 17 else { return }
+            // A relay deliver message: 0x02, the source, at least a byte of frame.
+            guard deliver.count >= 18, deliver[0] == 0x02 else {
+                metrics.clusterDrops.increment()
+                return
+            }
             let source = UUID(
                 uuid: (
                     deliver[1], deliver[2], deliver[3], deliver[4], deliver[5], deliver[6], deliver[7], deliver[8], deliver[9],

@@ -42,6 +42,10 @@ public final class RelayServer: Sendable {
         metrics: RelayMetrics = RelayMetrics(), group: any EventLoopGroup = MultiThreadedEventLoopGroup.singleton
     ) {
         self.configuration = configuration
+        var named = logger
+        // A cluster node's every line names it.
+        if let cluster = configuration.cluster { named[metadataKey: "node"] = "\(cluster.node)" }
+        let logger = named
         self.logger = logger
         self.metrics = metrics
         self.group = group

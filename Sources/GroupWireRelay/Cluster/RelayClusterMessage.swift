@@ -5,11 +5,10 @@ import GroupWireJSON
 /// What relay nodes say to each other through NATS (Spec/RELAY.md, "Clustering").
 ///
 /// Each room has one owner, the node that orders everything in it: other nodes send it
-/// their members' frames, joins and leaves (``forward``, ``join``, ``leave``, on the
-/// owner's subject), and it publishes one numbered stream per room (``event``, on the
-/// room's subject) that every node with members there applies in order. Nodes say they
-/// are alive with ``heartbeat``, and tell a room's new owner whom they hold with
-/// ``holdings``.
+/// their members' frames, joins and leaves (`forward`, `join`, `leave`, on the owner's
+/// subject), and it publishes one numbered stream per room (`event`, on the room's
+/// subject) that every node with members there applies in order. Nodes say they are alive
+/// with `heartbeat`, and tell a room's new owner whom they hold with `holdings`.
 public enum RelayClusterMessage: Sendable, Hashable {
     /// A node is alive (every heartbeat interval, on `PREFIX.nodes`).
     case heartbeat(node: String, incarnation: UInt64)
@@ -322,11 +321,17 @@ extension RelayClusterMessage {
         return members
     }
 
+    /// A node name: its length (over 64: `limitExceeded`, 0: `invalidValue`, at the
+    /// length), its bytes (`truncated`, `invalidUTF8` at their first), then its alphabet
+    /// (`invalidValue` at the first byte outside it).
     private static func readNode(_ reader: inout ByteReader) throws(WireError) -> String {
-        let offset = reader.position
         let node = try RelayMessage.readString(&reader, limit: maxNodeNameLength, what: "node name", allowEmpty: false)
+        let bytes = Array(node.utf8)
         guard isNodeName(node) else {
-            throw WireError(.invalidValue, offset: offset, "node name \(String(reflecting: node)): letters, digits, - and _ only")
+            let bad = bytes.firstIndex { !isNodeName(String(decoding: [$0], as: UTF8.self)) } ?? 0
+            throw WireError(
+                .invalidValue, offset: reader.position - bytes.count + bad,
+                "node name \(String(reflecting: node)): letters, digits, - and _ only")
         }
         return node
     }
