@@ -82,6 +82,9 @@ final class RelayCluster: Sendable {
         var holder: RelayClusterHolder
         /// Set while the member is within its reconnect grace: the task that ends it.
         var absence: Task<Void, Never>?
+        /// The grace began because the holder's node went silent (not because the
+        /// connection was lost): a node heard again gets its places back.
+        var nodeSilent = false
     }
 
     init(
@@ -142,10 +145,14 @@ final class RelayCluster: Sendable {
         try nats.subscribe(to: nodeSubject(configuration.node)) { [weak self] message in self?.addressed(message) }
         let events = nats.events
         Task { [weak self] in
+            var first = true
             for await event in events {
                 guard let self else { return }
                 switch event {
-                case .connected: self.state.withLock { $0.connectedSince = self.server.clock.now() }
+                case .connected:
+                    self.state.withLock { $0.connectedSince = self.server.clock.now() }
+                    if !first { self.metrics.clusterNATSReconnects.increment() }
+                    first = false
                 case .disconnected: self.state.withLock { $0.connectedSince = nil }
                 case .closed: return
                 default: break
@@ -165,6 +172,7 @@ final class RelayCluster: Sendable {
                 if self.state.withLock({ $0.stopped }) { return }
                 self.beat()
                 self.reconcile()
+                self.metrics.clusterRemoteMembers.record(self.remoteMembers)
             }
         }
         heartbeats.withLock { $0 = task }
@@ -283,13 +291,22 @@ final class RelayCluster: Sendable {
         }
     }
 
-    /// A heartbeat: a node unknown until now learns of this one at once.
+    /// A heartbeat: a node unknown until now learns of this one at once; a node taken for
+    /// dead and heard again (it was only slow) gets back the places it held.
     private func heard(_ message: NATSMessage) {
         guard case .heartbeat(let node, _)? = decode(message), node != configuration.node else { return }
         let now = server.clock.now()
         let new = state.withLock { state -> Bool in
             defer { state.lastHeard[node] = now }
-            return state.lastHeard[node] == nil
+            guard state.lastHeard[node] == nil else { return false }
+            for room in state.owned.keys {
+                for (id, place) in state.owned[room]?.places ?? [:] where place.holder.node == node && place.nodeSilent {
+                    place.absence?.cancel()
+                    state.owned[room]?.places[id]?.absence = nil
+                    state.owned[room]?.places[id]?.nodeSilent = false
+                }
+            }
+            return true
         }
         guard new else { return }
         logger.info("a node joined", metadata: ["peer": "\(node)"])
@@ -427,9 +444,10 @@ final class RelayCluster: Sendable {
         }
     }
 
-    /// Keeps `id`'s place in `room` for the reconnect grace.
+    /// Keeps `id`'s place in `room` for the reconnect grace: its node went silent.
     private func absent(_ id: UUID, in room: String, holder: RelayClusterHolder, _ state: inout State) {
         state.owned[room]?.places[id]?.absence = grace(id, in: room, holder: holder)
+        state.owned[room]?.places[id]?.nodeSilent = true
     }
 
     /// The task that ends `id`'s grace: it leaves as `lost` unless it came back meanwhile.

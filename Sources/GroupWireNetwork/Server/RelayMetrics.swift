@@ -23,10 +23,14 @@ import Synchronization
 /// | `groupwire_relay_cluster_messages_out_total` | counter | |
 /// | `groupwire_relay_cluster_drops_total` | counter | |
 /// | `groupwire_relay_cluster_gaps_total` | counter | |
+/// | `groupwire_relay_cluster_nats_reconnects_total` | counter | |
+/// | `groupwire_relay_cluster_remote_members` | gauge | |
 ///
-/// The cluster's counters stay at zero on a relay without `--cluster`: messages between
+/// The cluster's metrics stay at zero on a relay without `--cluster`: messages between
 /// nodes through NATS in and out, those dropped (undecodable, unpublishable, or a frame
-/// from a member without a place), and events of a room's stream found missing.
+/// from a member without a place), events of a room's stream found missing, connections
+/// to NATS made again after a loss, and the members other nodes hold in the rooms this
+/// node has connections in (updated every heartbeat).
 ///
 /// Bytes are WebSocket message bytes: routing header and frame. A frame sent to four
 /// others is received once and delivered four times.
@@ -46,6 +50,8 @@ public final class RelayMetrics: Sendable {
     let clusterMessagesOut: CoreMetrics.Counter
     let clusterDrops: CoreMetrics.Counter
     let clusterGaps: CoreMetrics.Counter
+    let clusterNATSReconnects: CoreMetrics.Counter
+    let clusterRemoteMembers: CoreMetrics.Gauge
     private let drops = Mutex<[String: CoreMetrics.Counter]>([:])
     private let refusals = Mutex<[Int: CoreMetrics.Counter]>([:])
 
@@ -66,7 +72,12 @@ public final class RelayMetrics: Sendable {
         clusterMessagesOut = CoreMetrics.Counter(label: "groupwire_relay_cluster_messages_out_total", factory: factory)
         clusterDrops = CoreMetrics.Counter(label: "groupwire_relay_cluster_drops_total", factory: factory)
         clusterGaps = CoreMetrics.Counter(label: "groupwire_relay_cluster_gaps_total", factory: factory)
-        for counter in [clusterMessagesIn, clusterMessagesOut, clusterDrops, clusterGaps] { counter.increment(by: 0) }
+        clusterNATSReconnects = CoreMetrics.Counter(label: "groupwire_relay_cluster_nats_reconnects_total", factory: factory)
+        clusterRemoteMembers = CoreMetrics.Gauge(label: "groupwire_relay_cluster_remote_members", factory: factory)
+        for counter in [clusterMessagesIn, clusterMessagesOut, clusterDrops, clusterGaps, clusterNATSReconnects] {
+            counter.increment(by: 0)
+        }
+        clusterRemoteMembers.record(0)
         rooms.record(0)
         participants.record(0)
         // Every reason a client is dropped for is exported from zero, so a rate over it is
