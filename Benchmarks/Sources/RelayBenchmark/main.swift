@@ -13,6 +13,7 @@
 
 import Dispatch
 import Foundation
+import GroupWireNATS
 import GroupWireNetwork
 import GroupWireRelay
 import GroupWireSession
@@ -29,11 +30,17 @@ struct BenchmarkError: Error, CustomStringConvertible {
 // MARK: The relay child
 
 if CommandLine.arguments.dropFirst().first == "--serve-relay" {
-    let relay = RelayServer(
-        configuration: RelayServerConfiguration(
-            secret: Array("bench".utf8), maxQueuedBytes: 1 << 30, maxMessagesPerSecond: 100_000_000, burst: 100_000_000,
-            metricsPath: nil),
-        logger: Logger(label: "relay") { _ in SwiftLogNoOpLogHandler() })
+    var configuration = RelayServerConfiguration(
+        secret: Array("bench".utf8), maxQueuedBytes: 1 << 30, maxMessagesPerSecond: 100_000_000, burst: 100_000_000,
+        metricsPath: nil)
+    // `--serve-relay NATS-PORT NODE`: a node of a cluster.
+    let extra = Array(CommandLine.arguments.dropFirst(2))
+    if extra.count == 2, let port = Int(extra[0]) {
+        var cluster = try RelayClusterConfiguration(servers: [NATSServerAddress(host: "127.0.0.1", port: port)], node: extra[1])
+        cluster.heartbeatInterval = .milliseconds(100)
+        configuration.cluster = cluster
+    }
+    let relay = RelayServer(configuration: configuration, logger: Logger(label: "relay") { _ in SwiftLogNoOpLogHandler() })
     let port = try await relay.start(host: "127.0.0.1", port: 0)
     FileHandle.standardOutput.write(Data("port \(port)\n".utf8))
     // Until the benchmark closes our input.
@@ -151,12 +158,22 @@ func token(_ identity: String) throws -> String {
 }
 
 func runRelay(_ server: ServerProcess, subscribers: Int, messages: Int, size: Int) async throws -> Result {
+    try await runRelay(publisher: server, subscribers: Array(repeating: server, count: subscribers), messages: messages, size: size)
+}
+
+/// The fan-out with the publisher on one relay and each subscriber on the relay given
+/// for it (nodes of one cluster); the CPU is every relay's.
+func runRelay(publisher server: ServerProcess, subscribers nodes: [ServerProcess], messages: Int, size: Int) async throws -> Result {
+    let subscribers = nodes.count
     var receivers: [RelayTransport] = []
-    for index in 0..<subscribers {
+    for (index, node) in nodes.enumerated() {
         receivers.append(
-            try await RelayTransport.connect(host: "127.0.0.1", port: server.port, token: try token("s\(index)-\(UUID())")))
+            try await RelayTransport.connect(host: "127.0.0.1", port: node.port, token: try token("s\(index)-\(UUID())")))
     }
     let sender = try await RelayTransport.connect(host: "127.0.0.1", port: server.port, token: try token("publisher-\(UUID())"))
+    let relays = ([server] + nodes).reduce(into: [ServerProcess]()) { all, node in
+        if !all.contains(where: { $0 === node }) { all.append(node) }
+    }
     let tally = Tally(subscribers, expected: messages * subscribers)
     let readers = receivers.enumerated().map { index, receiver in
         Task {
@@ -173,12 +190,12 @@ func runRelay(_ server: ServerProcess, subscribers: Int, messages: Int, size: In
     guard sender.welcome.members.count == subscribers else {
         throw BenchmarkError("the publisher's room has \(sender.welcome.members.count) others")
     }
-    let cpu = server.cpuSeconds
+    let cpu = relays.map(\.cpuSeconds).reduce(0, +)
     let start = ContinuousClock.now
     for _ in 0..<messages { try await sender.send(payload(size), to: .all) }
     for reader in readers { await reader.value }
     let elapsed = start.duration(to: .now)
-    let used = server.cpuSeconds - cpu
+    let used = relays.map(\.cpuSeconds).reduce(0, +) - cpu
     for transport in receivers + [sender] { await transport.close() }
     return result(elapsed, tally, used)
 }
@@ -513,4 +530,47 @@ for (server, trip) in [("GroupWire relay", medianTrips(relayTrips)), ("nats-serv
     print(
         "| \(server) | \(String(format: "%.0f", trip.p50 * 1_000)) | \(String(format: "%.0f", trip.p99 * 1_000)) | "
             + "\(String(format: "%.2f×", ratio)) |")
+}
+
+// The cluster hop: the same fan-out through two relay nodes of one cluster (RELAY.md,
+// "Clustering"), against one relay alone. A room's traffic goes through its owner node
+// and NATS, so every frame crosses NATS twice (to the owner, and out in the room's stream)
+// even when publisher and subscribers share a node.
+if let natsServer {
+    let nodeA = try ServerProcess(CommandLine.arguments[0], ["--serve-relay", String(natsServer.port), "a"], port: nil)
+    let nodeB = try ServerProcess(CommandLine.arguments[0], ["--serve-relay", String(natsServer.port), "b"], port: nil)
+    defer {
+        nodeA.stop()
+        nodeB.stop()
+    }
+    let messages = 20_000
+    print("")
+    print(
+        "The cluster hop: 1 publisher, \(subscribers) subscribers, 80 B ×\(messages); server CPU is every relay node's (not NATS's); median of \(rounds) interleaved rounds"
+    )
+    print("| case | delivered msg/s | p50 ms | p99 ms | relay CPU µs/delivered | vs one relay |")
+    print("|---|---|---|---|---|---|")
+    let half = subscribers / 2
+    let cases: [(String, ServerProcess, [ServerProcess])] = [
+        ("one relay, no cluster", relayServer, Array(repeating: relayServer, count: subscribers)),
+        ("cluster, all on node a", nodeA, Array(repeating: nodeA, count: subscribers)),
+        ("cluster, publisher on a, \(half) on a and \(subscribers - half) on b", nodeA,
+            Array(repeating: nodeA, count: half) + Array(repeating: nodeB, count: subscribers - half)),
+    ]
+    var results = Array(repeating: [Result](), count: cases.count)
+    for _ in 0..<rounds {
+        for (index, (_, publisher, nodes)) in cases.enumerated() {
+            results[index].append(try await runRelay(publisher: publisher, subscribers: nodes, messages: messages, size: 80))
+        }
+    }
+    let medians = results.map { $0.sorted { $0.seconds < $1.seconds }[$0.count / 2] }
+    let alone = Double(medians[0].delivered) / medians[0].seconds
+    for ((name, _, _), result) in zip(cases, medians) {
+        let rate = Double(result.delivered) / result.seconds
+        print(
+            "| \(name) | \(Int(rate)) | \(String(format: "%.2f", result.p50)) | \(String(format: "%.2f", result.p99)) | "
+                + "\(String(format: "%.2f", result.cpuPerMessage * 1e6)) | \(String(format: "%.2f×", rate / alone)) |")
+    }
+    let hop = (medians[2].cpuPerMessage - medians[0].cpuPerMessage) * 1e6
+    print("relay CPU the cluster adds per delivered message (two nodes against one relay): \(String(format: "%.2f", hop)) µs")
 }
