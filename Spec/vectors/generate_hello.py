@@ -289,13 +289,13 @@ def build():
     error("spec-without-fingerprint-before-versions", "A spec without its fingerprint in a body without versions: the "
           "spec's missingField, at the end of the spec, comes before the missing versions.", body, "missingField", len(spec))
     body, _ = hello(spec=("a..b", 1), codecs=[(1, [])])
-    error("package-not-dotted-identifiers", "Package 'a..b': invalidSchema at the end of the spec's nested value "
-          "(not at the name), before anything after the spec is looked at.", body, "invalidSchema",
-          4 + 2 + body[5])
+    error("package-not-dotted-identifiers", "Package 'a..b': invalidSchema at the package's length, as every name, "
+          "before anything after it is looked at.", body, "invalidSchema",
+          body.index(bytes([4]) + b"a..b"))
     point = {"name": "Point", "kind": "struct", "fields": [(1, "x", "Float64", False, None)], "extra": field(3, 0, uvarint(9))}
     body, _ = hello(spec=("t", 1), decls=[point, {"name": "A", "kind": "message", "typeID": 1, "fields": [(1, "p", "Point", False, None)]}])
-    error("struct-with-type-id", "A struct with a type id (field 3): invalidSchema at the struct's entry key.", body,
-          "invalidSchema", entry_key(body, "Point"))
+    error("struct-with-type-id", "A struct with a type id (field 3): invalidSchema at the type id's key.", body,
+          "invalidSchema", body.index(field(3, 0, uvarint(9))))
     level = {"name": "Level", "kind": "enum", "cases": [(0, "low"), (1, "high")], "fields": [(1, "x", "UInt8", False, None)]}
     body, _ = hello(spec=("t", 1), decls=[level])
     error("enum-with-a-field", "An enum with a field (field 5): invalidSchema at that field's key.", body, "invalidSchema",

@@ -158,12 +158,15 @@ func token(_ identity: String) throws -> String {
 }
 
 func runRelay(_ server: ServerProcess, subscribers: Int, messages: Int, size: Int) async throws -> Result {
-    try await runRelay(publisher: server, subscribers: Array(repeating: server, count: subscribers), messages: messages, size: size)
+    try await runRelay(
+        publisher: server, subscribers: Array(repeating: server, count: subscribers), messages: messages, size: size)
 }
 
 /// The fan-out with the publisher on one relay and each subscriber on the relay given
 /// for it (nodes of one cluster); the CPU is every relay's.
-func runRelay(publisher server: ServerProcess, subscribers nodes: [ServerProcess], messages: Int, size: Int) async throws -> Result {
+func runRelay(publisher server: ServerProcess, subscribers nodes: [ServerProcess], messages: Int, size: Int) async throws
+    -> Result
+{
     let subscribers = nodes.count
     var receivers: [RelayTransport] = []
     for (index, node) in nodes.enumerated() {
@@ -554,8 +557,10 @@ if let natsServer {
     let cases: [(String, ServerProcess, [ServerProcess])] = [
         ("one relay, no cluster", relayServer, Array(repeating: relayServer, count: subscribers)),
         ("cluster, all on node a", nodeA, Array(repeating: nodeA, count: subscribers)),
-        ("cluster, publisher on a, \(half) on a and \(subscribers - half) on b", nodeA,
-            Array(repeating: nodeA, count: half) + Array(repeating: nodeB, count: subscribers - half)),
+        (
+            "cluster, publisher on a, \(half) on a and \(subscribers - half) on b", nodeA,
+            Array(repeating: nodeA, count: half) + Array(repeating: nodeB, count: subscribers - half)
+        ),
     ]
     var results = Array(repeating: [Result](), count: cases.count)
     for _ in 0..<rounds {

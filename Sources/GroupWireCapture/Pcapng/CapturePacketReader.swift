@@ -43,7 +43,7 @@ public struct CapturePacketReader: Sendable {
     // pcapng
     private var bigEndian = false
     private var sawSection = false
-    private var interfaces: [(linkType: UInt16, resolution: UInt8)] = []
+    private var interfaces: [(linkType: UInt16, resolution: UInt8, snapLength: Int)] = []
     // pcap
     private var pcapHeaderRead = false
     private var pcapNanoseconds = false
@@ -182,6 +182,7 @@ public struct CapturePacketReader: Sendable {
                         "an interface description block of \(length) bytes is shorter than its 20-byte minimum")
                 }
                 let linkType = u16(blockStart + 8, big: bigEndian)
+                let snapLength = Int(u32(blockStart + 12, big: bigEndian))
                 var resolution: UInt8 = 6
                 var option = blockStart + 16
                 let end = blockStart + length - 4
@@ -198,7 +199,7 @@ public struct CapturePacketReader: Sendable {
                     // safe because: size <= end - option - 4 < maxBlockLength, so this stays far below Int.max.
                     option += 4 + (size + 3) / 4 * 4
                 }
-                interfaces.append((linkType, resolution))
+                interfaces.append((linkType, resolution, snapLength))
             case 6, 2:
                 guard length >= 32 else {
                     throw error(
@@ -219,7 +220,7 @@ public struct CapturePacketReader: Sendable {
                         .badCapture, at: blockOffset + 8,
                         "the packet names interface \(interface); the section describes \(interfaces.count)")
                 }
-                let (linkType, resolution) = interfaces[interface]
+                let (linkType, resolution, _) = interfaces[interface]
                 try checkLinkType(linkType, at: blockOffset + 8)
                 let data = Array(buffer[(blockStart + 28)..<(blockStart + 28 + captured)])
                 return packet(
@@ -236,7 +237,10 @@ public struct CapturePacketReader: Sendable {
                 }
                 try checkLinkType(interfaces[0].linkType, at: blockOffset)
                 let original = Int(u32(blockStart + 8, big: bigEndian))
-                let captured = min(original, length - 16)
+                // The packet as captured: its original length, cut at the interface's snap
+                // length (0: none); what follows in the block is padding to 32 bits.
+                let snapLength = interfaces[0].snapLength
+                let captured = min(original, length - 16, snapLength > 0 ? snapLength : Int.max)
                 let data = Array(buffer[(blockStart + 12)..<(blockStart + 12 + captured)])
                 return packet(data, at: blockOffset + 12, original: original, timestamp: 0)
             default:

@@ -34,6 +34,8 @@ private struct HelloReader {
         var name: String?
         var kind: SchemaEntry.Kind?
         var typeID: UInt64?
+        /// The key offset of the type id (field 3), for a check that concerns it.
+        var typeIDOffset: Int?
         var fingerprint: (value: UInt64, offset: Int)?
         var fields: [RawMember] = []
         var cases: [RawMember] = []
@@ -203,7 +205,11 @@ private struct HelloReader {
             switch key.number {
             case 1:
                 try reader.expect(key, .lengthDelimited, field: "package")
-                package = try readString(&reader, limit: limits.maxNameLength, "package name")
+                let offset = reader.reader.position
+                let name = try readString(&reader, limit: limits.maxNameLength, "package name")
+                // At its length, as every other name is.
+                try checkPackageName(name, at: offset)
+                package = name
             case 2:
                 try reader.expect(key, .varint, field: "version")
                 version = try reader.readUInt()
@@ -218,7 +224,6 @@ private struct HelloReader {
             throw WireError(
                 .missingField, offset: reader.reader.position, "the spec needs its package (1), version (2) and fingerprint (3)")
         }
-        try checkPackageName(package, at: reader.reader.position)
         return (package, version, fingerprint.0, fingerprint.1)
     }
 
@@ -307,6 +312,7 @@ private struct HelloReader {
             case 3:
                 try reader.expect(key, .varint, field: "typeID")
                 entry.typeID = try readRanged(&reader, 1...UInt64(UInt32.max), "type id")
+                entry.typeIDOffset = keyOffset
             case 4:
                 try reader.expect(key, .fixed64, field: "fingerprint")
                 entry.fingerprint = (try readFixed64(&reader), keyOffset)
@@ -447,8 +453,8 @@ private struct HelloReader {
                 }
             } else if let offset = entry.fingerprint?.offset {
                 throw WireError(.invalidSchema, offset: offset, "only messages have a fingerprint")
-            } else if entry.typeID != nil {
-                throw WireError(.invalidSchema, offset: entry.offset, "only messages have a type id")
+            } else if let offset = entry.typeIDOffset {
+                throw WireError(.invalidSchema, offset: offset, "only messages have a type id")
             }
             if kind == .enum || kind == .union, let field = entry.fields.first {
                 throw WireError(.invalidSchema, offset: field.offset, "an \(kind) has cases, not fields")

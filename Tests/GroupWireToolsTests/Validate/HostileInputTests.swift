@@ -77,6 +77,37 @@ import Testing
         }
     }
 
+    /// A Simple Packet Block cut at its interface's snap length holds padding after the
+    /// packet's bytes: the packet is the bytes up to the snap length, not the padding too.
+    @Test func aSimplePacketCutAtTheSnapLengthEndsThereNotAtItsPadding() throws {
+        // A record whose length is not a multiple of 4, so its block holds padding after it.
+        let records = try (1...4).map { size in
+            CaptureRecord(
+                timestamp: 0, direction: .sent, sessionID: nil, local: UUID(), peer: nil, room: "r",
+                frame: try FrameEncoder().encode(Frame(typeID: 1, body: [UInt8](repeating: 7, count: size)))
+            ).packetData
+        }
+        let data = try #require(records.first { $0.count % 4 != 0 })
+        let pad = 4 - data.count % 4
+        func u32(_ value: Int) -> [UInt8] { withUnsafeBytes(of: UInt32(value).littleEndian, Array.init) }
+        func u16(_ value: Int) -> [UInt8] { withUnsafeBytes(of: UInt16(value).littleEndian, Array.init) }
+        let section =
+            u32(0x0A0D_0D0A) + u32(28) + u32(0x1A2B_3C4D) + u16(1) + u16(0) + [UInt8](repeating: 0xFF, count: 8) + u32(28)
+        // The interface's snap length is the record's length; the packet was 5 bytes longer.
+        let interface = u32(1) + u32(20) + u16(147) + u16(0) + u32(data.count) + u32(20)
+        let blockLength = 16 + data.count + pad
+        let simple =
+            u32(3) + u32(blockLength) + u32(data.count + 5) + data + [UInt8](repeating: 0xAB, count: pad) + u32(blockLength)
+        var reader = CapturePacketReader(format: .pcapng, path: "c.pcapng")
+        reader.append(section + interface + simple)
+        reader.finish()
+        let packet = try #require(try reader.next())
+        // Read to the snap length, the record parses and its frame is whole; the padding is not read.
+        #expect(packet.problem == "packet 1 was captured cut to \(data.count) of its \(data.count + 5) bytes")
+        #expect(packet.problemOffset == 28 + 20 + 12 + data.count)
+        #expect(packet.record?.packetData == data)
+    }
+
     @Test func aPcapLinkTypeWithReservedBitsSetIsNotGroupWires() throws {
         // 0x00010093: link type 147 in the low 16 bits, a reserved bit above them.
         let header = try Hex.bytes("d4c3b2a1020004000000000000000000ffff0000" + "93000100")
