@@ -5,7 +5,7 @@ SWIFT ?= swift
 FUZZ_SECONDS ?= 60
 PREFIX ?= /usr/local
 
-.PHONY: test-under-load setup build test demo docs install fuzz fuzz-build fuzz-corpus bench bench-instructions regenerate vectors format lint clean
+.PHONY: test-under-load setup build test demo demo-cluster docs install fuzz fuzz-build fuzz-corpus bench bench-instructions regenerate vectors format lint clean
 
 setup:
 	@scripts/setup.sh
@@ -28,6 +28,12 @@ test-under-load: setup
 demo: setup
 	$(SWIFT) build --product groupwire
 	$(SWIFT) run --skip-build groupwire demo
+
+# The same demo through a cluster of three relay nodes and a nats-server (make setup
+# installs it); one node is killed mid-session (Spec/RELAY.md, "Clustering").
+demo-cluster: setup
+	$(SWIFT) build --product groupwire
+	$(SWIFT) run --skip-build groupwire demo --cluster
 
 # DocC for the user-facing modules, one combined archive in .build/docs (so symbol links
 # cross modules), warnings are errors. The DocC plugin is a dependency only when

@@ -56,11 +56,19 @@ struct DemoCommand: ParsableCommand {
     @Flag(help: "Write a commented hex dump instead of raw frames.")
     var hex = false
 
+    @Flag(
+        help:
+            "Run the relay as three nodes of a cluster through a nats-server (which must be installed): the participants spread over the nodes, and cleo's node is killed mid-session."
+    )
+    var cluster = false
+
     func validate() throws {
         guard (1...1_000).contains(strokes) else { throw ValidationError("--strokes must be 1...1000, not \(strokes)") }
         guard output != nil || !hex else { throw ValidationError("--hex goes with --output") }
         guard (0...65_535).contains(port) else { throw ValidationError("--port must be 0...65535, not \(port)") }
         guard output == nil || port == 0 else { throw ValidationError("--port goes with the relay demo, not --output") }
+        guard output == nil || !cluster else { throw ValidationError("--cluster goes with the relay demo, not --output") }
+        guard !cluster || port == 0 else { throw ValidationError("--cluster picks free ports: --port goes without it") }
     }
 
     func run() throws {
@@ -78,6 +86,7 @@ struct DemoCommand: ParsableCommand {
         demo.strokes = strokes
         demo.port = port
         demo.captureFolder = captures
+        demo.cluster = cluster
         try StandardStreams.finish(DemoTool.runRelayDemo(demo))
     }
 }

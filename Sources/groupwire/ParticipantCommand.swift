@@ -28,6 +28,13 @@ struct ParticipantCommand: ParsableCommand {
     @Option(help: "The relay's port.")
     var port: Int
 
+    @Option(
+        name: .customLong("also-port"),
+        help:
+            "Another relay node of the same cluster on the same host, tried when the connection is lost (repeatable); the participant then reconnects and sends through the delivery layer."
+    )
+    var alsoPorts: [Int] = []
+
     @Option(help: "The access token (or set \(ParticipantTool.tokenVariable)).")
     var token: String?
 
@@ -57,6 +64,9 @@ struct ParticipantCommand: ParsableCommand {
 
     func validate() throws {
         guard (1...65_535).contains(port) else { throw ValidationError("--port must be 1...65535, not \(port)") }
+        for other in alsoPorts where !(1...65_535).contains(other) {
+            throw ValidationError("--also-port must be 1...65535, not \(other)")
+        }
         guard (0...1_000).contains(canvasStrokes) else {
             throw ValidationError("--canvas-strokes must be 0...1000, not \(canvasStrokes)")
         }
@@ -71,6 +81,7 @@ struct ParticipantCommand: ParsableCommand {
             port: port, token: token ?? ProcessInfo.processInfo.environment[ParticipantTool.tokenVariable] ?? "",
             specPath: spec)
         tool.host = host
+        tool.alternatives = alsoPorts
         tool.zstd = !noZstd
         tool.activate = activate
         tool.canvasStrokes = canvasStrokes

@@ -103,6 +103,21 @@ import Testing
         }
     }
 
+    /// `groupwire demo --cluster`: three relay nodes through a nats-server, cleo's node killed
+    /// with SIGKILL mid-session; cleo moves to another node and every check still holds.
+    @Test(.enabled(if: NATSServerProcess.executable != nil, "nats-server is not installed (make setup installs it)"))
+    func theClusterDemoKillsANodeAndEveryCheckStillHolds() async throws {
+        let binary = try #require(CLIRunner.binary)
+        let run = try await ChildProcess.run(binary, ["demo", "--cluster"], timeLimit: .seconds(300))
+        #expect(run.status == 0 && !run.timedOut, "exit \(run.status): \(run.errors)")
+        let summary = run.outputText
+        #expect(summary.contains("a cluster of 3 relay nodes through nats-server"), "\(summary.prefix(300))")
+        let checks = summary.split(separator: "\n").drop { !$0.hasPrefix("checks:") }.dropFirst()
+        #expect(checks.count == 10 && checks.allSatisfy { $0.hasPrefix("  holds ") }, "\(checks.joined(separator: "\n"))")
+        #expect(checks.contains { $0.contains("cleo came back through another node") })
+        #expect(summary.contains("in 4 captures") && !summary.contains("INVALID"))
+    }
+
     /// `--port` reaches the relay: a port this test holds is named in the demo's error at
     /// once (no step waited out), and a port out of range is a usage error.
     @Test func theRelaysPortIsTheOneAskedForAndATakenOneIsNamed() async throws {

@@ -524,12 +524,15 @@ public struct CaptureValidator {
                     .agreement, frame: number, offset: offset,
                     "envelope version \(frameVersion) \(between); their hellos agreed on \(version)"))
         }
-        if length > agreement.sending.maxFrameSize {
+        // A delivery layer inserts its header below the messenger, which sized the frame for
+        // the hello's maxFrameSize: the header's room (at most 15 bytes) is on top of it.
+        let allowed = agreement.sending.maxFrameSize + (frame.delivery == nil ? 0 : DeliveryHeader.maxEncodedSize)
+        if length > allowed {
             problems.append(
                 ValidationProblem(
                     .agreement, frame: number, offset: offset,
-                    "a frame of \(length) bytes \(between), over the \(agreement.sending.maxFrameSize) the receiver's hello accepts"
-                ))
+                    "a frame of \(length) bytes \(between), over the \(allowed) the receiver's hello accepts"
+                        + (frame.delivery == nil ? "" : " (its maxFrameSize and the delivery header's 15)")))
         }
         if let compression = frame.compression {
             if agreement.sending.codec != compression.codec {

@@ -32,6 +32,17 @@ package struct RelayDemo: Sendable {
     /// The folder the captures go to (`relay.pcapng`, `ana.pcapng`, …); nil for a
     /// temporary folder removed at the end.
     package var captureFolder: String?
+    /// Runs the relay as three nodes of a cluster through a nats-server (`groupwire demo
+    /// --cluster`, Spec/RELAY.md "Clustering"): ana and dan connect through node a, ben
+    /// through b, cleo through c; after dan has caught up, node c is killed with SIGKILL and
+    /// cleo moves to another node (every participant then reconnects and sends through the
+    /// delivery layer); every check of the one-relay demo still holds, and nobody sees cleo
+    /// leave. The nodes' captures hold only what passed through each (a participant that
+    /// moved shows from the middle of its streams; node c's is cut by its death): the
+    /// participants' captures are the ones validated.
+    package var cluster = false
+    /// The nats-server for ``cluster``; nil looks in the usual places.
+    package var natsServer: URL?
     /// Told of each process as it starts (its name and process id), for the progress the
     /// command prints.
     package var started: @Sendable (_ name: String, _ pid: Int32) -> Void = { _, _ in }
@@ -73,8 +84,14 @@ package struct RelayDemo: Sendable {
         package var captureFolder: String?
         /// The folder of the example specs the captures were validated against.
         package var examples = "Spec/Examples"
-        /// What the relay logged (its standard error).
+        /// What the relay logged (its standard error; every node's, in a cluster).
         package var relayLog = ""
+        /// The nodes' ports, for a cluster (the first is ``port``).
+        package var nodePorts: [Int] = []
+        /// The captures the demo validates: every process's but a killed node's.
+        package var expectedCaptures = 5
+        /// In a cluster: whether cleo came back through another node after its own was killed.
+        package var moved: Bool?
 
         package var holds: Bool { checks.allSatisfy(\.1) }
 
@@ -143,33 +160,83 @@ package struct RelayDemo: Sendable {
         report.examples = examples
         let secretText = Hex.string((0..<32).map { _ in UInt8.random(in: 0...255) })
         let secret = Array(secretText.utf8)
-        let relay = try DemoProcess(
-            name: "relay", executable: executable,
-            arguments: ["relay", "--host", "127.0.0.1", "--port", String(port), "--until-stdin-closes"],
-            environment: capture("relay").merging([TokenTool.secretVariable: secretText]) { $1 })
-        children.add(relay)
-        started("relay", relay.pid)
-        // A relay that cannot listen (its port taken) exits at once: say why, without waiting out the step.
-        try await wait("the relay to listen", [relay]) { relay.hasExited || relay.lines.contains { $0.contains("listening on") } }
-        guard let line = relay.lines.first(where: { $0.contains("listening on") }),
-            let port = Int(line.split(separator: ":").last ?? "")
-        else {
-            _ = await relay.waitForExit(timeout: .seconds(2))
-            let said = relay.errorText.split(separator: "\n").last { $0.contains("error: ") }
-            throw Failure(
-                description:
-                    "the relay did not start: \(said.map { $0.split(separator: "error: ", maxSplits: 1).last ?? $0 } ?? "it said nothing")"
-            )
+        /// Starts a relay (a node of the cluster when `node` is given) and waits for its port.
+        func startRelay(_ name: String, extra: [String]) async throws -> (DemoProcess, Int) {
+            let relay = try DemoProcess(
+                name: name, executable: executable,
+                arguments: ["relay", "--host", "127.0.0.1", "--port", String(cluster ? 0 : self.port), "--until-stdin-closes"]
+                    + extra,
+                environment: capture(name).merging([TokenTool.secretVariable: secretText]) { $1 })
+            children.add(relay)
+            started(name, relay.pid)
+            // A relay that cannot listen (its port taken) exits at once: say why, without waiting out the step.
+            try await wait("\(name) to listen", [relay]) {
+                relay.hasExited || relay.lines.contains { $0.contains("listening on") }
+            }
+            guard let line = relay.lines.first(where: { $0.contains("listening on") }),
+                let listening = Int(line.split(separator: ":").last ?? "")
+            else {
+                _ = await relay.waitForExit(timeout: .seconds(2))
+                let said = relay.errorText.split(separator: "\n").last { $0.contains("error: ") }
+                throw Failure(
+                    description:
+                        "\(name) did not start: \(said.map { $0.split(separator: "error: ", maxSplits: 1).last ?? $0 } ?? "it said nothing")"
+                )
+            }
+            return (relay, listening)
         }
+        var relays: [DemoProcess] = []
+        var ports: [Int] = []
+        if cluster {
+            guard let nats = natsServer ?? Self.installedNATSServer else {
+                throw Failure(description: "no nats-server found (make setup installs it); the cluster demo needs one")
+            }
+            let server = try DemoProcess(
+                name: "nats-server", executable: nats, arguments: ["-a", "127.0.0.1", "-p", "-1"], environment: [:])
+            children.add(server)
+            started("nats-server", server.pid)
+            try await wait("nats-server to listen", [server]) { server.hasExited || server.errorText.contains("Server is ready") }
+            let marker = "Listening for client connections on "
+            guard let range = server.errorText.range(of: marker),
+                let natsPort = Int(
+                    server.errorText[range.upperBound...].prefix { !$0.isWhitespace }.split(separator: ":").last ?? "")
+            else {
+                throw Failure(description: "nats-server did not start: \(server.errorText.suffix(300))")
+            }
+            for node in ["a", "b", "c"] {
+                let (relay, nodePort) = try await startRelay(
+                    "relay-\(node)",
+                    extra: [
+                        "--cluster", "nats://127.0.0.1:\(natsPort)", "--node", node, "--cluster-heartbeat", "0.2",
+                        "--cluster-node-timeout", "1", "--reconnect-grace", "5",
+                    ])
+                relays.append(relay)
+                ports.append(nodePort)
+            }
+            // A node's capture holds only what passed through it: a participant that moved
+            // shows there from the middle of its streams. The participants' are whole.
+            report.expectedCaptures = 4
+        } else {
+            let (relay, relayPort) = try await startRelay("relay", extra: [])
+            relays = [relay]
+            ports = [relayPort]
+        }
+        let port = ports[0]
         report.port = port
+        report.nodePorts = cluster ? ports : []
+        // In a cluster: ana and dan on node a, ben on b, cleo on c, each knowing the others.
+        let homes = ["ana": 0, "ben": cluster ? 1 : 0, "cleo": cluster ? 2 : 0, "dan": 0]
 
         func start(_ name: String, version: UInt64, activate: Bool = false) throws -> DemoProcess {
             let token = try AccessToken(room: "canvas", identity: name, expiresAt: Int64(Date().timeIntervalSince1970) + 600)
                 .signed(secret: secret)
             let spec = version == 1 ? "\(examples)/DrawTogether.gwspec" : "\(examples)/Versions/DrawTogether-v3.gwspec"
+            let home = homes[name] ?? 0
+            let others = cluster ? ports.indices.filter { $0 != home }.flatMap { ["--also-port", String(ports[$0])] } : []
             let process = try DemoProcess(
                 name: name, executable: executable,
-                arguments: ["participant", "--port", String(port), "--spec", spec] + (activate ? ["--activate"] : []),
+                arguments: ["participant", "--port", String(ports[home]), "--spec", spec] + others
+                    + (activate ? ["--activate"] : []),
                 environment: capture(name).merging([ParticipantTool.tokenVariable: token]) { $1 })
             children.add(process)
             started(name, process.pid)
@@ -192,6 +259,20 @@ package struct RelayDemo: Sendable {
             dan.events.contains { $0.event == .snapshot } && (first + [dan]).allSatisfy { $0.sessionSize == 4 }
         }
         report.snapshot = dan.events.first { $0.event == .snapshot }
+
+        if cluster {
+            // cleo's node dies: cleo goes to another node, and keeps its place there.
+            relays[2].signal(SIGKILL)
+            try await wait("cleo to come back through another node", [ana, cleo, dan]) {
+                relays[0...1].contains { relay in
+                    relay.errorText.split(separator: "\n").contains { line in
+                        line.contains("participant=cleo")
+                            && (line.hasSuffix("] resumed") || line.hasSuffix("] replaced an older connection"))
+                    }
+                }
+            }
+            report.moved = true
+        }
 
         // ben draws without end; once the others have 20 more of its strokes, it dies mid-send.
         ben.send("statistics")
@@ -230,12 +311,13 @@ package struct RelayDemo: Sendable {
         for child in rest {
             guard await child.waitForExit(timeout: stepTimeout) else { throw Failure(description: "\(child.name) did not quit") }
         }
-        relay.closeInput()
-        if await !relay.waitForExit(timeout: .seconds(3)) {
+        let living = cluster ? Array(relays[0...1]) : relays
+        for relay in living { relay.closeInput() }
+        for relay in living where await !relay.waitForExit(timeout: .seconds(3)) {
             relay.signal(SIGTERM)
             _ = await relay.waitForExit(timeout: .seconds(10))
         }
-        report.relayLog = relay.errorText
+        report.relayLog = relays.map(\.errorText).joined(separator: "\n")
 
         let versions: [String: UInt64] = ["ana": 3, "ben": 3, "cleo": 1, "dan": 3]
         for child in [ana, ben, cleo, dan] {
@@ -248,9 +330,15 @@ package struct RelayDemo: Sendable {
         }
         // ben died before it could say: the most any other received from it.
         report.sent["ben"] = [ana, cleo, dan].map { $0.strokeCount(from: benID) }.max() ?? 0
-        report.captures = try validateCaptures(in: folder, names: ["relay", "ana", "ben", "cleo", "dan"])
+        report.captures = try validateCaptures(in: folder, names: (cluster ? [] : ["relay"]) + ["ana", "ben", "cleo", "dan"])
         report.checks = Self.checks(report, strokes: strokes)
         return report
+    }
+
+    /// The nats-server of Debian (`/usr/sbin`), Homebrew or a local install, if any.
+    static var installedNATSServer: URL? {
+        ["/usr/sbin/nats-server", "/usr/bin/nats-server", "/usr/local/bin/nats-server", "/opt/homebrew/bin/nats-server"]
+            .first { FileManager.default.isExecutableFile(atPath: $0) }.map { URL(fileURLWithPath: $0) }
     }
 
     /// What must hold of what each received.
@@ -310,11 +398,21 @@ package struct RelayDemo: Sendable {
                 report.members.allSatisfy { member in !member.events.contains { $0.event == .error || $0.event == .incompatible }
                 }
             ))
+        if let moved = report.moved {
+            checks.append(
+                (
+                    "cleo's relay node was killed; cleo came back through another node and nobody saw it leave",
+                    moved
+                        && [ana, dan].allSatisfy { member in
+                            !member.events.contains { $0.event == .left && $0.participant == cleo.id }
+                        }
+                ))
+        }
         let frames = report.captures.reduce(0) { $0 + $1.summary.frames }
         checks.append(
             (
                 "every captured frame is valid (\(frames) frames in \(report.captures.count) captures, as groupwire validate checks them)",
-                report.captures.count == 5 && frames > 0
+                report.captures.count == report.expectedCaptures && frames > 0
                     && report.captures.allSatisfy { $0.summary.problems == 0 && $0.summary.frames > 0 }
             ))
         return checks
@@ -383,8 +481,13 @@ extension DemoProcess {
 extension RelayDemo.Report {
     /// The summary `groupwire demo` prints.
     package var summary: String {
+        let where_ =
+            nodePorts.isEmpty
+            ? "a relay on 127.0.0.1:\(port)"
+            : "a cluster of \(nodePorts.count) relay nodes through nats-server (a, b, c on 127.0.0.1:"
+                + nodePorts.map(String.init).joined(separator: ", ") + ")"
         var lines = [
-            "GroupWire demo: a relay on 127.0.0.1:\(port) and \(members.count) participant processes in room \"canvas\"", "",
+            "GroupWire demo: \(where_) and \(members.count) participant processes in room \"canvas\"", "",
         ]
         lines.append("participants:")
         for member in members {
@@ -407,6 +510,11 @@ extension RelayDemo.Report {
             lines.append(
                 "  dan joined late and loaded \(from)'s canvas, \(snapshot.points ?? 0) points, \(snapshot.compressed == true ? "compressed" : "uncompressed"), "
                     + "\(String(format: "%.0f", snapshot.milliseconds ?? 0)) ms after joining the session")
+        }
+        if moved != nil {
+            lines.append(
+                "  cleo's relay node (c) was killed with SIGKILL; cleo came back through another node within its grace, and nobody saw it leave"
+            )
         }
         lines.append("  ben was killed with SIGKILL \(killedAfter) strokes into its drawing; the others saw it leave and drew on")
         lines.append("")

@@ -21,8 +21,15 @@ struct ParticipantRun<Canvas: ParticipantCanvas> {
     func run() async throws {
         let relay: RelayTransport
         do {
+            // With other nodes to go to, a lost connection is made again (for as long as the
+            // run may wait), and the delivery layer below sends again what the move lost.
+            let reconnect =
+                tool.alternatives.isEmpty
+                ? nil
+                : RelayReconnect(
+                    within: tool.timeout, alternatives: tool.alternatives.map { RelayAddress(host: tool.host, port: $0) })
             relay = try await RelayTransport.connect(
-                host: tool.host, port: tool.port, token: tool.token, tls: tool.tls, timeout: tool.timeout)
+                host: tool.host, port: tool.port, token: tool.token, tls: tool.tls, reconnect: reconnect, timeout: tool.timeout)
         } catch {
             throw ParticipantFailure("cannot join through the relay at \(tool.host):\(tool.port): \(error)")
         }
@@ -36,7 +43,7 @@ struct ParticipantRun<Canvas: ParticipantCanvas> {
         Self.emit(welcome)
 
         let messenger = Messenger(
-            transport: transport,
+            transport: tool.alternatives.isEmpty ? transport : DeliveryTransport(over: transport),
             configuration: MessengerConfiguration(
                 codec: tool.zstd ? try PayloadCompressor() : nil, negotiation: NegotiationSettings(schema: schema)))
         // Negotiation events are reported from when the stream is made: make it first.

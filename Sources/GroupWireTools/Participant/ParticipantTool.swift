@@ -24,6 +24,10 @@ package struct ParticipantTool: Sendable {
     package var host = "127.0.0.1"
     /// The relay's port.
     package var port: Int
+    /// Other nodes of the relay's cluster on the same host (`--also-port`): when given, the
+    /// participant reconnects (to the next node when its own dies) and sends through the
+    /// delivery layer, so nothing is lost across a move.
+    package var alternatives: [Int] = []
     /// The access token.
     package var token: String
     /// The spec to negotiate with: DrawTogether version 1 or 3.
