@@ -274,10 +274,11 @@ public struct NATSParser: Sendable {
 
 extension NATSParser {
     /// Every whole operation at the start of `bytes`, each message with its payload copied
-    /// out, and how many bytes they took (for tests, tools and the fuzz target).
-    /// - Throws: as ``next(in:)``.
-    public mutating func operations(in bytes: [UInt8]) throws(NATSProtocolError) -> (
-        operations: [(NATSServerOperation, payload: [UInt8])], consumed: Int
+    /// out, how many bytes they took, and the error that stopped the reading, if one did
+    /// (the operations before it are kept: what was read is not lost); for tests, tools and
+    /// the fuzz target.
+    public mutating func operations(in bytes: [UInt8]) -> (
+        operations: [(NATSServerOperation, payload: [UInt8])], consumed: Int, error: NATSProtocolError?
     ) {
         var found: [(NATSServerOperation, payload: [UInt8])] = []
         var consumed = 0
@@ -285,12 +286,16 @@ extension NATSParser {
             let result = bytes.withUnsafeBytes { all in
                 Result { () throws(NATSProtocolError) in try self.next(in: UnsafeRawBufferPointer(rebasing: all[consumed...])) }
             }
-            let next = try result.get()
-            guard let next else { break }
-            found.append(
-                (next.operation, Array(bytes[(consumed + next.payload.lowerBound)..<(consumed + next.payload.upperBound)])))
-            consumed += next.length
+            switch result {
+            case .failure(let error):
+                return (found, consumed, error)
+            case .success(nil):
+                return (found, consumed, nil)
+            case .success(let next?):
+                found.append(
+                    (next.operation, Array(bytes[(consumed + next.payload.lowerBound)..<(consumed + next.payload.upperBound)])))
+                consumed += next.length
+            }
         }
-        return (found, consumed)
     }
 }

@@ -9,7 +9,8 @@ import Testing
     static func read(_ text: String, limits: NATSLimits = .default) throws(NATSProtocolError) -> [(NATSServerOperation, String)] {
         var parser = NATSParser(limits: limits)
         let bytes = Array(text.utf8)
-        let (operations, consumed) = try parser.operations(in: bytes)
+        let (operations, consumed, error) = parser.operations(in: bytes)
+        if let error { throw error }
         #expect(consumed == bytes.count)
         return operations.map { ($0.0, String(decoding: $0.payload, as: UTF8.self)) }
     }
@@ -17,12 +18,7 @@ import Testing
     /// The error reading `text` raises.
     static func failure(_ text: String, limits: NATSLimits = .default) -> NATSProtocolError? {
         var parser = NATSParser(limits: limits)
-        do {
-            _ = try parser.operations(in: Array(text.utf8))
-            return nil
-        } catch {
-            return error
-        }
+        return parser.operations(in: Array(text.utf8)).error
     }
 
     @Test func infoReadsTheFieldsTheClientUsesAndNothingElse() throws {
@@ -86,7 +82,8 @@ import Testing
         var found: [(NATSServerOperation, String)] = []
         for byte in text.utf8 {
             held.append(byte)
-            let (operations, consumed) = try parser.operations(in: held)
+            let (operations, consumed, error) = parser.operations(in: held)
+            #expect(error == nil)
             found += operations.map { ($0.0, String(decoding: $0.payload, as: UTF8.self)) }
             held.removeFirst(consumed)
         }
@@ -95,11 +92,19 @@ import Testing
         #expect(whole.count == 5)
     }
 
+    /// What was read before a broken line is kept (a fuzzer's find: it was dropped).
+    @Test func theOperationsBeforeAnErrorAreKept() {
+        var parser = NATSParser()
+        let (operations, consumed, error) = parser.operations(in: Array("-ERR 'Stale'\r\nPING\r\nx\ro\n".utf8))
+        #expect(operations.map(\.0) == [.error("Stale"), .ping] && consumed == 20)
+        #expect(error?.kind == .unknownOperation && error?.offset == 20)
+    }
+
     @Test func anUnfinishedOperationWaitsForMoreBytes() throws {
         var parser = NATSParser()
-        #expect(try parser.operations(in: Array("MSG a 1 5\r\nhel".utf8)).consumed == 0)
-        #expect(try parser.operations(in: Array("PI".utf8)).consumed == 0)
-        #expect(try parser.operations(in: Array("MSG a 1 5\r\nhello".utf8)).consumed == 0)
+        #expect(parser.operations(in: Array("MSG a 1 5\r\nhel".utf8)).consumed == 0)
+        #expect(parser.operations(in: Array("PI".utf8)).consumed == 0)
+        #expect(parser.operations(in: Array("MSG a 1 5\r\nhello".utf8)).consumed == 0)
         #expect(parser.offset == 0)
     }
 

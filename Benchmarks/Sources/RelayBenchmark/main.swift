@@ -3,10 +3,10 @@
 // loopback, small messages (UpsertStroke-sized) and large ones (a 60,000-byte fragment of
 // a snapshot). Each server runs in its own process, so its CPU time is its own:
 //   swift run -c release RelayBenchmark [--rounds N] [--nats PATH]
-// Our relay is reached with RelayTransport (WebSocket, what apps use); nats-server with a
-// minimal client of NATS's text protocol written here on the same SwiftNIO stack (CONNECT,
-// SUB, PUB, PING/PONG, MSG), so both clients pay for the same event loops and async
-// channels, and neither side gets a client tuned beyond the other. Reports delivered
+// Our relay is reached with RelayTransport (WebSocket, what apps use); nats-server with
+// GroupWireNATS's NATSClient on the same SwiftNIO stack, each subscriber reading a stream on
+// a task as RelayTransport's events are read, and publishing waiting for its writes when
+// they fall behind as RelayTransport's send does. Reports delivered
 // messages and MB per second, p50/p99 latency (publish to delivery, one clock), server CPU
 // per delivered message, the median of interleaved rounds, and the ratio.
 // `--serve-relay` runs the relay child (the benchmark starts it itself).
@@ -14,6 +14,7 @@
 import Dispatch
 import Foundation
 import GroupWireNATS
+import GroupWireNATSProtocol
 import GroupWireNetwork
 import GroupWireRelay
 import GroupWireSession
@@ -211,148 +212,63 @@ func result(_ elapsed: Duration, _ tally: Tally, _ cpu: Double) -> Result {
         cpuPerMessage: cpu / Double(max(1, sorted.count)))
 }
 
-// MARK: nats-server, through a minimal NATS client
+// MARK: nats-server, through GroupWireNATS's client
 
-/// A NATS connection: writes commands, reads the server's lines and MSG payloads.
-final class NATSConnection: Sendable {
-    private let channel: NIOAsyncChannel<ByteBuffer, ByteBuffer>
+/// A client of the benchmark's nats-server whose subscription streams hold a whole run.
+func natsClient(_ port: Int, name: String) async throws -> NATSClient {
+    var configuration = NATSClientConfiguration(
+        servers: [NATSServerAddress(host: "127.0.0.1", port: port)], options: NATSConnectOptions(name: name, echo: false))
+    configuration.maxBufferedMessages = 1 << 20
+    configuration.maxPendingBytes = 64 << 20
+    let client = NATSClient(configuration: configuration, logger: Logger(label: "nats") { _ in SwiftLogNoOpLogHandler() })
+    try await client.connect()
+    return client
+}
 
-    init(port: Int) async throws {
-        channel = try await ClientBootstrap(group: MultiThreadedEventLoopGroup.singleton)
-            .channelOption(.socketOption(.tcp_nodelay), value: 1)
-            .connect(host: "127.0.0.1", port: port) { channel in
-                channel.eventLoop.makeCompletedFuture {
-                    try NIOAsyncChannel<ByteBuffer, ByteBuffer>(wrappingChannelSynchronously: channel)
-                }
-            }
-    }
-
-    /// Runs `body` with a writer and a stream of protocol events.
-    func run(_ body: (NIOAsyncChannelOutboundWriter<ByteBuffer>, AsyncThrowingStream<NATSEvent, any Error>) async throws -> Void)
-        async throws
-    {
-        try await channel.executeThenClose { inbound, outbound in
-            let events = AsyncThrowingStream<NATSEvent, any Error> { continuation in
-                let task = Task {
-                    var parser = NATSParser()
-                    do {
-                        for try await chunk in inbound {
-                            for event in parser.feed(chunk) {
-                                if case .ping = event { try await outbound.write(ByteBuffer(string: "PONG\r\n")) }
-                                continuation.yield(event)
-                            }
-                        }
-                        continuation.finish()
-                    } catch {
-                        continuation.finish(throwing: error)
-                    }
-                }
-                continuation.onTermination = { _ in task.cancel() }
-            }
-            try await outbound.write(ByteBuffer(string: #"CONNECT {"verbose":false,"pedantic":false,"echo":false}"# + "\r\n"))
-            try await body(outbound, events)
+/// Publishes, waiting for the writes to catch up when the pending bound is reached (as
+/// RelayTransport's send waits for its writer).
+func publish(_ client: NATSClient, _ bytes: [UInt8], to subject: String) async throws {
+    while true {
+        do {
+            try client.publish(bytes, to: subject)
+            return
+        } catch  where error.kind == .slowConnection {
+            try await client.flush()
         }
     }
-}
-
-enum NATSEvent: Sendable {
-    case info, ping, pong, ok
-    case error(String)
-    case message(ByteBuffer)
-}
-
-/// NATS's server lines (INFO, PING, PONG, +OK, -ERR, MSG with its payload), incrementally.
-struct NATSParser {
-    private var buffer = ByteBuffer()
-    private var awaiting: Int?
-
-    mutating func feed(_ chunk: ByteBuffer) -> [NATSEvent] {
-        var chunk = chunk
-        buffer.writeBuffer(&chunk)
-        var events: [NATSEvent] = []
-        while true {
-            if let size = awaiting {
-                guard buffer.readableBytes >= size + 2, let payload = buffer.readSlice(length: size) else { break }
-                buffer.moveReaderIndex(forwardBy: 2)
-                awaiting = nil
-                events.append(.message(payload))
-                continue
-            }
-            guard let end = buffer.readableBytesView.firstIndex(of: 10) else { break }
-            let length = end - buffer.readerIndex + 1
-            guard let line = buffer.readString(length: length)?.trimmingCharacters(in: .whitespacesAndNewlines) else { break }
-            if line.hasPrefix("MSG ") {
-                awaiting = Int(line.split(separator: " ").last ?? "") ?? 0
-            } else if line.hasPrefix("PING") {
-                events.append(.ping)
-            } else if line.hasPrefix("PONG") {
-                events.append(.pong)
-            } else if line.hasPrefix("INFO") {
-                events.append(.info)
-            } else if line.hasPrefix("+OK") {
-                events.append(.ok)
-            } else if line.hasPrefix("-ERR") {
-                events.append(.error(line))
-            }
-        }
-        buffer.discardReadBytes()
-        return events
-    }
-}
-
-/// Subscribers whose subscription the server has confirmed.
-final class Ready: Sendable {
-    private let value = Mutex(0)
-    func add() { value.withLock { $0 += 1 } }
-    var count: Int { value.withLock { $0 } }
 }
 
 func runNATS(_ server: ServerProcess, subscribers: Int, messages: Int, size: Int) async throws -> Result {
     let tally = Tally(subscribers, expected: messages * subscribers)
     let subject = "bench.\(UUID().uuidString.prefix(8))"
-    let ready = Ready()
-    let port = server.port
-    return try await withThrowingTaskGroup(of: Result?.self) { group in
-        for index in 0..<subscribers {
-            group.addTask {
-                let connection = try await NATSConnection(port: port)
-                try await connection.run { outbound, events in
-                    try await outbound.write(ByteBuffer(string: "SUB \(subject) 1\r\nPING\r\n"))
-                    var got = 0
-                    for try await event in events {
-                        switch event {
-                        case .pong: ready.add()
-                        case .message(let payload):
-                            tally.add(index, stamp: stamp(payload.readableBytesView))
-                            got += 1
-                            if got == messages { return }
-                        case .error(let line): throw BenchmarkError("nats-server: \(line)")
-                        default: break
-                        }
-                    }
+    var clients: [NATSClient] = []
+    var readers: [Task<Void, Never>] = []
+    // Each subscriber reads its messages from a stream on a task, as a RelayTransport's
+    // events are read.
+    for index in 0..<subscribers {
+        let client = try await natsClient(server.port, name: "s\(index)")
+        let (_, stream) = try client.messages(on: subject)
+        try await client.flush()
+        clients.append(client)
+        readers.append(
+            Task {
+                var got = 0
+                for await message in stream {
+                    tally.add(index, stamp: stamp(message.payload.readableBytesView))
+                    got += 1
+                    if got == messages { return }
                 }
-                return nil
-            }
-        }
-        while ready.count < subscribers { try await Task.sleep(for: .milliseconds(5)) }
-        let connection = try await NATSConnection(port: port)
-        let cpu = server.cpuSeconds
-        let start = ContinuousClock.now
-        try await connection.run { outbound, _ in
-            let header = ByteBuffer(string: "PUB \(subject) \(size)\r\n")
-            for _ in 0..<messages {
-                var message = header
-                message.writeBytes(payload(size))
-                message.writeString("\r\n")
-                try await outbound.write(message)
-            }
-            while tally.minimum < messages { try await Task.sleep(for: .microseconds(200)) }
-        }
-        let elapsed = start.duration(to: .now)
-        let used = server.cpuSeconds - cpu
-        try await group.waitForAll()
-        return result(elapsed, tally, used)
+            })
     }
+    let publisher = try await natsClient(server.port, name: "publisher")
+    let cpu = server.cpuSeconds
+    let start = ContinuousClock.now
+    for _ in 0..<messages { try await publish(publisher, payload(size), to: subject) }
+    for reader in readers { await reader.value }
+    let elapsed = start.duration(to: .now)
+    let used = server.cpuSeconds - cpu
+    for client in clients + [publisher] { await client.close() }
+    return result(elapsed, tally, used)
 }
 
 // MARK: Round trips: a → server → b → server → a, one message at a time
@@ -395,54 +311,28 @@ func relayRoundTrips(_ server: ServerProcess, count: Int, size: Int) async throw
 /// subscribes to pong.X and publishes to ping.X, the next when the last came back.
 func natsRoundTrips(_ server: ServerProcess, count: Int, size: Int) async throws -> RoundTrips {
     let subject = "rt.\(UUID().uuidString.prefix(8))"
-    let ready = Ready()
-    let port = server.port
-    return try await withThrowingTaskGroup(of: RoundTrips?.self) { group in
-        group.addTask {
-            let b = try await NATSConnection(port: port)
-            try await b.run { outbound, events in
-                try await outbound.write(ByteBuffer(string: "SUB \(subject).ping 1\r\nPING\r\n"))
-                var echoed = 0
-                for try await event in events {
-                    switch event {
-                    case .pong: ready.add()
-                    case .message(var payload):
-                        var message = ByteBuffer(string: "PUB \(subject).pong \(payload.readableBytes)\r\n")
-                        message.writeBuffer(&payload)
-                        message.writeString("\r\n")
-                        try await outbound.write(message)
-                        echoed += 1
-                        if echoed == count { return }
-                    default: break
-                    }
-                }
-            }
-            return nil
-        }
-        while ready.count < 1 { try await Task.sleep(for: .milliseconds(5)) }
-        let a = try await NATSConnection(port: port)
-        var times: [UInt64] = []
-        try await a.run { outbound, events in
-            try await outbound.write(ByteBuffer(string: "SUB \(subject).pong 1\r\nPING\r\n"))
-            var iterator = events.makeAsyncIterator()
-            while let event = try await iterator.next() {
-                if case .pong = event { break }
-            }
-            for _ in 0..<count {
-                let sent = DispatchTime.now().uptimeNanoseconds
-                var message = ByteBuffer(string: "PUB \(subject).ping \(size)\r\n")
-                message.writeBytes(payload(size))
-                message.writeString("\r\n")
-                try await outbound.write(message)
-                while let event = try await iterator.next() {
-                    if case .message = event { break }
-                }
-                times.append(DispatchTime.now().uptimeNanoseconds - sent)
-            }
-        }
-        try await group.waitForAll()
-        return RoundTrips(sorted: times.sorted())
+    // b sends back every message it gets, from a task reading its stream, as the relay's b does.
+    let b = try await natsClient(server.port, name: "b")
+    let (_, pings) = try b.messages(on: "\(subject).ping")
+    try await b.flush()
+    let echo = Task {
+        for await message in pings { try? await publish(b, Array(message.payload.readableBytesView), to: "\(subject).pong") }
     }
+    let a = try await natsClient(server.port, name: "a")
+    let (_, pongs) = try a.messages(on: "\(subject).pong")
+    try await a.flush()
+    var iterator = pongs.makeAsyncIterator()
+    var times: [UInt64] = []
+    for _ in 0..<count {
+        let sent = DispatchTime.now().uptimeNanoseconds
+        try await publish(a, payload(size), to: "\(subject).ping")
+        guard await iterator.next() != nil else { throw BenchmarkError("the round trip's stream ended") }
+        times.append(DispatchTime.now().uptimeNanoseconds - sent)
+    }
+    echo.cancel()
+    await a.close()
+    await b.close()
+    return RoundTrips(sorted: times.sorted())
 }
 
 // MARK: Running
