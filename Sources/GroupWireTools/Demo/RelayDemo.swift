@@ -180,7 +180,7 @@ package struct RelayDemo: Sendable {
                 let said = relay.errorText.split(separator: "\n").last { $0.contains("error: ") }
                 throw Failure(
                     description:
-                        "\(name) did not start: \(said.map { $0.split(separator: "error: ", maxSplits: 1).last ?? $0 } ?? "it said nothing")"
+                        "\(name == "relay" ? "the relay" : name) did not start: \(said.map { $0.split(separator: "error: ", maxSplits: 1).last ?? $0 } ?? "it said nothing")"
                 )
             }
             return (relay, listening)
