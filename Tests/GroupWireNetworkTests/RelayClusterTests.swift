@@ -5,6 +5,7 @@ import GroupWireRelay
 import GroupWireSession
 import GroupWireTestSupport
 import GroupWireTesting
+import InMemoryLogging
 import Logging
 import Synchronization
 import Testing
@@ -201,5 +202,26 @@ struct RelayClusterTests {
             try await eventually("ada's messenger to reach bo") { messenger.reachableParticipants.contains(bo.localParticipant) }
             await bo.close()
         }
+    }
+
+    /// A node whose NATS is gone still stops (SIGTERM's drain): nothing waits for an
+    /// answer from a server that is not there.
+    @Test func aNodeStopsWhenItsNATSServerIsGone() async throws {
+        let nats = try await NATSServerProcess.start()
+        defer { nats.stop() }
+        let handler = InMemoryLogHandler()
+        let relay = RelayServer(
+            configuration: try Self.node("a", nats: nats.port), logger: Logger(label: "test") { _ in handler })
+        _ = try await relay.start(host: "127.0.0.1", port: 0)
+        nats.stop()
+        try await eventually("the node's NATS client to lose its server") {
+            handler.entries.contains { $0.message == "lost the connection" }
+        }
+        let stopped = Mutex(false)
+        Task {
+            await relay.shutdown()
+            stopped.withLock { $0 = true }
+        }
+        try await eventually("the node to stop") { stopped.withLock { $0 } }
     }
 }

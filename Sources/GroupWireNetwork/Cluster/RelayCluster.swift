@@ -194,7 +194,8 @@ final class RelayCluster: Sendable {
             return state.owned.values.flatMap { $0.places.values.compactMap(\.absence) }
         }
         for timer in timers { timer.cancel() }
-        try? await nats.flush()
+        // Closing writes what is pending (the leaves) first; no flush to wait on: with NATS
+        // unreachable, its answer would never come and the relay would never stop.
         await nats.close()
     }
 
