@@ -356,15 +356,10 @@ final class RelayCluster: Sendable {
                 let target = owner(of: room, state)
                 guard state.local[room]?.owner != target else { continue }
                 state.local[room]?.owner = target
-                let holdings = state.held.filter { $0.value.room == room }.map {
-                    RelayClusterHolding(member: $0.value.member, connection: $0.key)
-                }.sorted { $0.connection < $1.connection }
-                let known = (state.streams[room]?.known.values).map { Array($0) } ?? []
                 let joins = state.pending.filter { $0.value.room == room }.sorted { $0.key < $1.key }.map {
                     RelayClusterMessage.join(room: room, member: $0.value.member, holder: holder($0.key))
                 }
-                moves.append(
-                    (room, target, .holdings(room: room, node: configuration.node, members: holdings, known: known), joins))
+                moves.append((room, target, holdings(in: room, state), joins))
             }
             return (dead, moves)
         }
@@ -373,6 +368,15 @@ final class RelayCluster: Sendable {
             logger.info("a room has a new owner", metadata: ["room": "\(room)", "owner": "\(owner)"])
             for message in [holdings] + joins { route(message) }
         }
+    }
+
+    /// What this node holds in `room` and knows of it, for the room's owner.
+    private func holdings(in room: String, _ state: State) -> RelayClusterMessage {
+        let members = state.held.filter { $0.value.room == room }.map {
+            RelayClusterHolding(member: $0.value.member, connection: $0.key)
+        }.sorted { $0.connection < $1.connection }
+        let known = (state.streams[room]?.known.values).map { Array($0) } ?? []
+        return .holdings(room: room, node: configuration.node, members: members, known: known)
     }
 
     /// The members `node` held in the rooms this node owns keep their place for the grace.
@@ -481,6 +485,13 @@ final class RelayCluster: Sendable {
         guard state.local[room] != nil else { return }
         var stream = state.streams[room] ?? Stream(owner: stamp.owner, incarnation: stamp.incarnation, sequence: 0)
         if stream.owner != stamp.owner || stream.incarnation != stamp.incarnation {
+            // Another node numbers the room now (one this node had not taken for its owner,
+            // say after a node seemed dead for a while): it is told what this node holds, or
+            // it would count this node's members as gone.
+            if state.streams[room] != nil, stamp.owner != configuration.node {
+                state.local[room]?.owner = stamp.owner
+                publish(holdings(in: room, state), to: nodeSubject(stamp.owner))
+            }
             stream.owner = stamp.owner
             stream.incarnation = stamp.incarnation
             stream.sequence = 0
@@ -558,11 +569,11 @@ final class RelayCluster: Sendable {
     /// Members other nodes hold in rooms this node has connections in (for metrics).
     var remoteMembers: Int {
         state.withLock { state in
-            state.streams.reduce(0) { total, entry in
-                total
-                    + entry.value.known.values.filter { member in
-                        !state.held.values.contains { $0.member.id == member.id && $0.room == entry.key }
-                    }.count
+            // Each room's own members once, not a search of every connection per member.
+            var local: [String: Set<UUID>] = [:]
+            for connection in state.held.values { local[connection.room, default: []].insert(connection.member.id) }
+            return state.streams.reduce(0) { total, entry in
+                total + entry.value.known.keys.count { !(local[entry.key]?.contains($0) ?? false) }
             }
         }
     }

@@ -207,8 +207,8 @@ package struct RelayDemo: Sendable {
                 let (relay, nodePort) = try await startRelay(
                     "relay-\(node)",
                     extra: [
-                        "--cluster", "nats://127.0.0.1:\(natsPort)", "--node", node, "--cluster-heartbeat", "0.2",
-                        "--cluster-node-timeout", "1", "--reconnect-grace", "5",
+                        "--cluster", "nats://127.0.0.1:\(natsPort)", "--node", node, "--cluster-heartbeat", "0.5",
+                        "--cluster-node-timeout", "3", "--reconnect-grace", "10",
                     ])
                 relays.append(relay)
                 ports.append(nodePort)

@@ -42,8 +42,12 @@ struct ParticipantRun<Canvas: ParticipantCanvas> {
         welcome.version = Canvas.version
         Self.emit(welcome)
 
+        // A move takes a node timeout and a reconnect: the layer waits for a peer longer than
+        // the relay keeps its place (the cluster demo's grace is 10 s).
+        var layer = DeliveryConfiguration()
+        layer.peerTimeout = .seconds(30)
         let messenger = Messenger(
-            transport: tool.alternatives.isEmpty ? transport : DeliveryTransport(over: transport),
+            transport: tool.alternatives.isEmpty ? transport : DeliveryTransport(over: transport, configuration: layer),
             configuration: MessengerConfiguration(
                 codec: tool.zstd ? try PayloadCompressor() : nil, negotiation: NegotiationSettings(schema: schema)))
         // Negotiation events are reported from when the stream is made: make it first.
