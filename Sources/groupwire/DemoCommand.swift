@@ -49,7 +49,7 @@ struct DemoCommand: ParsableCommand {
 
     @Option(
         help:
-            "Keep each process's capture (relay.pcapng, ana.pcapng, …) in this folder; by default they go to a temporary folder, removed once validated."
+            "Keep each process's capture (relay.pcapng, ana.pcapng, …) and what it said (relay.log, ana.log, …) in this folder; by default they go to a temporary folder, removed once validated."
     )
     var captures: String?
 

@@ -108,14 +108,46 @@ import Testing
     @Test(.enabled(if: NATSServerProcess.executable != nil, "nats-server is not installed (make setup installs it)"))
     func theClusterDemoKillsANodeAndEveryCheckStillHolds() async throws {
         let binary = try #require(CLIRunner.binary)
-        let run = try await ChildProcess.run(binary, ["demo", "--cluster"], timeLimit: .seconds(300))
-        #expect(run.status == 0 && !run.timedOut, "exit \(run.status): \(run.errors)")
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("gw-cluster-demo-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let run = try await ChildProcess.run(
+            binary, ["demo", "--cluster", "--captures", folder.path], timeLimit: .seconds(300))
+        // What each process said is kept beside its capture: the first thing to read when a check breaks.
+        let log = { (name: String) in
+            (try? String(contentsOf: folder.appendingPathComponent("\(name).log"), encoding: .utf8)) ?? ""
+        }
+        #expect(
+            run.status == 0 && !run.timedOut, "exit \(run.status): \(run.errors)\n\(["relay-a", "relay-b"].map(log).joined())")
+        #expect(log("relay-a").contains("node=a") && log("relay-a").contains("joined the cluster"))
+        #expect(log("ana").hasPrefix("{\"event\":\"welcome\",\"identity\":\"ana\""), "\(log("ana").prefix(200))")
         let summary = run.outputText
         #expect(summary.contains("a cluster of 3 relay nodes through nats-server"), "\(summary.prefix(300))")
         let checks = summary.split(separator: "\n").drop { !$0.hasPrefix("checks:") }.dropFirst()
         #expect(checks.count == 10 && checks.allSatisfy { $0.hasPrefix("  holds ") }, "\(checks.joined(separator: "\n"))")
         #expect(checks.contains { $0.contains("cleo came back through another node") })
         #expect(summary.contains("in 4 captures") && !summary.contains("INVALID"))
+    }
+
+    /// Seeing cleo go while everyone quits at the end is no leave: the cluster demo's check
+    /// reads each participant's events up to its quit, and breaks on one seen before.
+    @Test func cleosMoveCheckReadsWhatEachSawBeforeItQuit() throws {
+        let ids = ["ana": "a1", "ben": "b2", "cleo": "c3", "dan": "d4"]
+        func member(_ name: String, leftBeforeQuit: Bool) throws -> RelayDemo.Member {
+            let left = try #require(ParticipantEvent(line: #"{"event":"left","participant":"c3"}"#))
+            let welcome = try #require(ParticipantEvent(line: #"{"event":"welcome","participant":"\#(ids[name] ?? "")"}"#))
+            return RelayDemo.Member(
+                name: name, version: 3, id: ids[name] ?? "", events: [welcome, left], eventsBeforeQuit: leftBeforeQuit ? 2 : 1)
+        }
+        func check(anaSawItBeforeQuitting: Bool) throws -> Bool? {
+            var report = RelayDemo.Report()
+            report.moved = true
+            report.members = try ["ana", "ben", "cleo", "dan"].map {
+                try member($0, leftBeforeQuit: $0 == "ana" && anaSawItBeforeQuitting)
+            }
+            return RelayDemo.checks(report, strokes: 20).first { $0.0.contains("nobody saw it leave") }?.1
+        }
+        #expect(try check(anaSawItBeforeQuitting: false) == true)
+        #expect(try check(anaSawItBeforeQuitting: true) == false)
     }
 
     /// `--port` reaches the relay: a port this test holds is named in the demo's error at
