@@ -224,4 +224,139 @@ struct RelayClusterTests {
         }
         try await eventually("the node to stop") { stopped.withLock { $0 } }
     }
+
+    // MARK: Nodes on clocks of the test's
+
+    /// A node whose heartbeats, node timeout and grace run on a clock of its own that only
+    /// the test moves: a node is silent exactly while the test holds its clock still.
+    struct TimedNode {
+        let name: String
+        let clock = VirtualClock()
+        let relay: RelayServer
+        let timer: TimerClock
+        var port = 0
+
+        init(_ name: String, nats: Int, grace: Duration) throws {
+            self.name = name
+            var configuration = try RelayClusterTests.node(name, nats: nats, grace: grace)
+            configuration.clock = TimerClock(clock)
+            configuration.cluster?.heartbeatInterval = .seconds(1)
+            configuration.cluster?.nodeTimeout = .seconds(3)
+            timer = configuration.clock
+            relay = RelayServer(configuration: configuration, logger: RelayServerTests.quiet)
+        }
+
+        /// What this node has heard of the others.
+        var heard: [String: Duration] { relay.cluster?.lastHeard ?? [:] }
+
+        /// Starts the node, moving its clock through the heartbeat interval it listens first.
+        mutating func start() async throws {
+            let (relay, clock) = (self.relay, self.clock)
+            let started = Mutex<Result<Int, any Error>?>(nil)
+            Task {
+                do {
+                    let port = try await relay.start(host: "127.0.0.1", port: 0)
+                    started.withLock { $0 = .success(port) }
+                } catch {
+                    started.withLock { $0 = .failure(error) }
+                }
+            }
+            try await eventually("node \(name) to start") {
+                if started.withLock({ $0 }) == nil { clock.advance(by: .milliseconds(100)) }
+                return started.withLock { $0 } != nil
+            }
+            port = try #require(started.withLock { $0 }).get()
+        }
+    }
+
+    /// Moves the clocks of `nodes` one second (one heartbeat) at a time, `seconds` times;
+    /// after each second, waits until each has heard each other within the last second, so
+    /// none is ever taken for dead by another of `nodes`.
+    static func tick(_ nodes: [TimedNode], seconds: Int) async throws {
+        for _ in 0..<seconds {
+            for node in nodes { node.clock.advance(by: .seconds(1)) }
+            try await eventually("the nodes to hear each other") {
+                nodes.allSatisfy { node in
+                    let now = node.timer.now()
+                    return nodes.allSatisfy { other in
+                        other.name == node.name || node.heard[other.name].map { now - $0 <= .seconds(1) } ?? false
+                    }
+                }
+            }
+        }
+    }
+
+    /// A room whose owner among `nodes` is `owner`.
+    static func room(ownedBy owner: String, among nodes: [String]) -> String {
+        (0...).lazy.map { "room-\($0)" }.first { RelayCluster.owner(of: $0, among: nodes) == owner } ?? ""
+    }
+
+    /// A node taken for dead that was only slow gets its members' places back: the room's
+    /// owner heard nothing from node a for longer than the node timeout, started their
+    /// grace, heard a again, and nobody sees a's member leave once the grace is over.
+    @Test func aNodeTakenForDeadThatSpeaksAgainKeepsItsMembersPlaces() async throws {
+        let nats = try await NATSServerProcess.start()
+        defer { nats.stop() }
+        var a = try TimedNode("a", nats: nats.port, grace: .seconds(5))
+        var b = try TimedNode("b", nats: nats.port, grace: .seconds(5))
+        defer { Task { [a, b] in for node in [a, b] { await node.relay.shutdown() } } }
+        try await a.start()
+        try await b.start()
+        let room = Self.room(ownedBy: "b", among: ["a", "b"])
+        try await eventually("the nodes to know each other") { a.heard["b"] != nil && b.heard["a"] != nil }
+        let (ada, _) = try await Self.connect("ada", port: a.port, room: room)
+        let (bo, boEvents) = try await Self.connect("bo", port: b.port, room: room)
+        #expect(bo.welcome.members.map(\.id) == [ada.localParticipant.uuid])
+
+        // Node a is silent (its clock stands still) while b's clock passes the node timeout.
+        for _ in 0..<4 { b.clock.advance(by: .seconds(1)) }
+        try await eventually("b to take a for dead") { b.heard["a"] == nil }
+        // a speaks again, and b's clock then runs past the grace that began.
+        a.clock.advance(by: .seconds(1))
+        try await eventually("b to hear a again") { b.heard["a"] != nil }
+        try await Self.tick([a, b], seconds: 6)
+        try await ada.send(Array("still here".utf8), to: .all)
+        try await eventually("ada's frame to reach bo") { !boEvents.messages.isEmpty }
+        #expect(boEvents.messages.map(\.bytes) == [Array("still here".utf8)])
+        #expect(!boEvents.all.contains(.left(ada.localParticipant)))
+        await ada.close()
+        await bo.close()
+    }
+
+    /// A node that owns a room again numbers it anew where every node listens: node a owned
+    /// the room, node x (which outranks it) joined and owned it without a word in its stream,
+    /// x died, and a, owning it once more, starts numbering from 1. Frames both ways arrive.
+    @Test func aNodeThatOwnsARoomAgainIsHeardFromItsFirstEvent() async throws {
+        let nats = try await NATSServerProcess.start()
+        defer { nats.stop() }
+        let room = (0...).lazy.map { "room-\($0)" }.first {
+            RelayCluster.owner(of: $0, among: ["a", "b"]) == "a" && RelayCluster.owner(of: $0, among: ["a", "b", "x"]) == "x"
+        }
+        let name = try #require(room)
+        var a = try TimedNode("a", nats: nats.port, grace: .seconds(30))
+        var b = try TimedNode("b", nats: nats.port, grace: .seconds(30))
+        var x = try TimedNode("x", nats: nats.port, grace: .seconds(30))
+        defer { Task { [a, b, x] in for node in [a, b, x] { await node.relay.shutdown() } } }
+        try await a.start()
+        try await b.start()
+        try await eventually("a and b to know each other") { a.heard["b"] != nil && b.heard["a"] != nil }
+        let (ada, adaEvents) = try await Self.connect("ada", port: a.port, room: name)
+        let (bo, boEvents) = try await Self.connect("bo", port: b.port, room: name)
+        #expect(bo.welcome.members.map(\.id) == [ada.localParticipant.uuid])
+
+        try await x.start()
+        try await eventually("a and b to hear x") { a.heard["x"] != nil && b.heard["x"] != nil }
+        await x.relay.shutdown()
+        try await Self.tick([a, b], seconds: 4)
+        try await eventually("a and b to take x for dead") { a.heard["x"] == nil && b.heard["x"] == nil }
+
+        try await ada.send(Array("from ada".utf8), to: .all)
+        try await bo.send(Array("from bo".utf8), to: .all)
+        try await eventually("each frame to reach the other") { !boEvents.messages.isEmpty && !adaEvents.messages.isEmpty }
+        #expect(boEvents.messages.map(\.bytes) == [Array("from ada".utf8)])
+        #expect(adaEvents.messages.map(\.bytes) == [Array("from bo".utf8)])
+        #expect(!boEvents.all.contains(.left(ada.localParticipant)) && !adaEvents.all.contains(.left(bo.localParticipant)))
+        await ada.close()
+        await bo.close()
+    }
 }

@@ -29,7 +29,7 @@ import Synchronization
 /// which the other nodes tell whom they hold.
 final class RelayCluster: Sendable {
     let configuration: RelayClusterConfiguration
-    /// This process's incarnation: a restarted node's streams start afresh.
+    /// This process's incarnation, in its heartbeats (each room it owns has its own, ``OwnedRoom/term``).
     let incarnation = UInt64.random(in: 1...UInt64.max)
     private let nats: NATSClient
     private let rooms: RelayRooms
@@ -73,6 +73,10 @@ final class RelayCluster: Sendable {
     }
 
     private struct OwnedRoom {
+        /// The stamp's incarnation for this numbering: new each time this node starts owning
+        /// the room, so a node that owns it again is not taken for a repeat of its old stream
+        /// (whose numbers it starts over), and every node tells it what it holds.
+        let term = UInt64.random(in: 1...UInt64.max)
         var sequence: UInt64 = 0
         var places: [UUID: Place] = [:]
     }
@@ -474,7 +478,7 @@ final class RelayCluster: Sendable {
     /// Numbers `event` in `room`'s stream, publishes it, and applies it here.
     private func publish(_ event: RelayClusterEvent, in room: String, _ owned: inout OwnedRoom, _ state: inout State) {
         owned.sequence += 1
-        let stamp = RelayClusterStamp(owner: configuration.node, incarnation: incarnation, sequence: owned.sequence)
+        let stamp = RelayClusterStamp(owner: configuration.node, incarnation: owned.term, sequence: owned.sequence)
         publish(.event(room: room, stamp: stamp, event), to: roomSubject(room))
         apply(event, stamp: stamp, room: room, &state)
     }
@@ -562,6 +566,9 @@ final class RelayCluster: Sendable {
             for connection in rooms.connections(in: room) { connection.enqueue(left) }
         }
     }
+
+    /// When each other node alive here was last heard, on the relay's clock.
+    var lastHeard: [String: Duration] { state.withLock { $0.lastHeard } }
 
     /// Connections still waiting for a place (for shutdown).
     var waiting: [RelayConnection] { state.withLock { Array($0.pending.values) } }

@@ -32,7 +32,7 @@ public final class RelayServer: Sendable {
     private let rooms: RelayRooms
     private let admission: RelayAdmission
     /// This node's part in a cluster (``RelayServerConfiguration/cluster``); nil alone.
-    private let cluster: RelayCluster?
+    let cluster: RelayCluster?
     private let running = Mutex<(channel: (any Channel)?, task: Task<Void, Never>?, liveness: Task<Void, Never>?)>(
         (nil, nil, nil))
 
