@@ -359,4 +359,47 @@ struct RelayClusterTests {
         await ada.close()
         await bo.close()
     }
+
+    /// Nodes see a death at different moments: a, first to see node c die, sends the room's
+    /// new owner b its holdings while b still counts c alive. b keeps them, and once the
+    /// grace of c's members is over nobody has seen a's member leave.
+    @Test func theNewOwnerKeepsWhatItWasSentBeforeItSawTheDeathItself() async throws {
+        let nats = try await NATSServerProcess.start()
+        defer { nats.stop() }
+        let room = try #require(
+            (0...).lazy.map { "room-\($0)" }.first {
+                RelayCluster.owner(of: $0, among: ["a", "b", "c"]) == "c" && RelayCluster.owner(of: $0, among: ["a", "b"]) == "b"
+            })
+        var a = try TimedNode("a", nats: nats.port, grace: .seconds(5))
+        var b = try TimedNode("b", nats: nats.port, grace: .seconds(5))
+        var c = try TimedNode("c", nats: nats.port, grace: .seconds(5))
+        defer { Task { [a, b, c] in for node in [a, b, c] { await node.relay.shutdown() } } }
+        try await a.start()
+        try await b.start()
+        try await c.start()
+        try await eventually("the nodes to know each other") { a.heard.count == 2 && b.heard.count == 2 }
+        let (ada, _) = try await Self.connect("ada", port: a.port, room: room)
+        let (bo, boEvents) = try await Self.connect("bo", port: b.port, room: room)
+        #expect(bo.welcome.members.map(\.id) == [ada.localParticipant.uuid])
+        await c.relay.shutdown()
+
+        // a and b hear each other for two seconds; then a's clock runs two more, so a takes
+        // c for dead and sends b (the room's next owner) its holdings.
+        try await Self.tick([a, b], seconds: 2)
+        for _ in 0..<2 { a.clock.advance(by: .seconds(1)) }
+        try await eventually("a to take c for dead") { a.heard["c"] == nil }
+        try await eventually("b to be sent the room") { b.relay.cluster?.ownedRooms == [room] }
+        // b's next heartbeat comes while it still counts c alive; the one after, c is dead to b too.
+        b.clock.advance(by: .seconds(1))
+        try await eventually("a to hear b") { a.heard["b"].map { a.timer.now() - $0 <= .seconds(1) } ?? false }
+        #expect(b.heard["c"] != nil)
+        try await Self.tick([a, b], seconds: 7)
+        #expect(b.heard["c"] == nil && b.relay.cluster?.ownedRooms == [room])
+        try await ada.send(Array("after c".utf8), to: .all)
+        try await eventually("ada's frame to reach bo") { !boEvents.messages.isEmpty }
+        #expect(boEvents.messages.map(\.bytes) == [Array("after c".utf8)])
+        #expect(!boEvents.all.contains(.left(ada.localParticipant)))
+        await ada.close()
+        await bo.close()
+    }
 }

@@ -350,8 +350,16 @@ final class RelayCluster: Sendable {
                 for node in dead { state.lastHeard[node] = nil }
             }
             for node in dead { lost(node, &state) }
-            // Rooms this node owned and no longer does: their new owner rebuilds them.
-            for room in state.owned.keys where owner(of: room, state) != configuration.node {
+            // Rooms this node owned and no longer does: their new owner rebuilds them. Not
+            // while that owner is silent: the messages came because other nodes have already
+            // taken it for dead, as this node is about to (dropping the room then would lose
+            // the holdings and joins they sent, which they do not send twice).
+            let recent = configuration.heartbeatInterval * 2
+            for room in state.owned.keys {
+                let target = owner(of: room, state)
+                guard target != configuration.node, let heard = state.lastHeard[target], now - heard <= recent else {
+                    continue
+                }
                 for place in state.owned[room].map({ Array($0.places.values) }) ?? [] { place.absence?.cancel() }
                 state.owned[room] = nil
             }
@@ -566,6 +574,9 @@ final class RelayCluster: Sendable {
             for connection in rooms.connections(in: room) { connection.enqueue(left) }
         }
     }
+
+    /// The rooms this node owns now.
+    var ownedRooms: Set<String> { state.withLock { Set($0.owned.keys) } }
 
     /// When each other node alive here was last heard, on the relay's clock.
     var lastHeard: [String: Duration] { state.withLock { $0.lastHeard } }
