@@ -76,6 +76,7 @@ bench: setup
 		if [ "$$(id -u)" -ne 0 ]; then sudo_cmd=sudo; fi; \
 		DEBIAN_FRONTEND=noninteractive $$sudo_cmd apt-get install -y -qq nats-server >/dev/null; }
 	cd Benchmarks && $(SWIFT) run -c release RelayBenchmark
+	cd Benchmarks && $(SWIFT) run -c release RelayBenchmark --many-rooms
 
 # Noise-free companion to CompressionBenchmark's times: callgrind instruction counts.
 bench-instructions: setup

@@ -9,7 +9,9 @@
 // they fall behind as RelayTransport's send does. Reports delivered
 // messages and MB per second, p50/p99 latency (publish to delivery, one clock), server CPU
 // per delivered message, the median of interleaved rounds, and the ratio.
-// `--serve-relay` runs the relay child (the benchmark starts it itself).
+// `--serve-relay` runs the relay child (the benchmark starts it itself); `--many-rooms`
+// runs only the many-rooms load on a two-node cluster (ManyRooms.swift; `--load` is its
+// load-generator child).
 
 import Dispatch
 import Foundation
@@ -36,9 +38,18 @@ if CommandLine.arguments.dropFirst().first == "--serve-relay" {
         metricsPath: nil)
     // `--serve-relay NATS-PORT NODE`: a node of a cluster.
     let extra = Array(CommandLine.arguments.dropFirst(2))
-    if extra.count == 2, let port = Int(extra[0]) {
+    if extra.count >= 2, let port = Int(extra[0]) {
         var cluster = try RelayClusterConfiguration(servers: [NATSServerAddress(host: "127.0.0.1", port: port)], node: extra[1])
         cluster.heartbeatInterval = .milliseconds(100)
+        // `many`: the many-rooms run's node, with every connection from one address and a
+        // machine busy with 20,000 connections, so a late heartbeat is no death.
+        if extra.count == 3, extra[2] == "many" {
+            _ = raiseDescriptorLimit()
+            configuration.maxConnections = 20_000
+            configuration.maxConnectionsPerAddress = 20_000
+            cluster.heartbeatInterval = .seconds(1)
+            cluster.nodeTimeout = .seconds(10)
+        }
         configuration.cluster = cluster
     }
     let relay = RelayServer(configuration: configuration, logger: Logger(label: "relay") { _ in SwiftLogNoOpLogHandler() })
@@ -47,6 +58,16 @@ if CommandLine.arguments.dropFirst().first == "--serve-relay" {
     // Until the benchmark closes our input.
     while readLine() != nil {}
     await relay.shutdown()
+    exit(0)
+}
+
+// `--load PORT SIDE ROOMS`: a many-rooms load generator (ManyRooms.swift).
+if CommandLine.arguments.dropFirst().first == "--load" {
+    let extra = Array(CommandLine.arguments.dropFirst(2))
+    guard extra.count == 3, let port = Int(extra[0]), let rooms = Int(extra[2]) else {
+        throw BenchmarkError("usage: --load PORT SIDE ROOMS")
+    }
+    try await runLoadGenerator(port: port, side: extra[1], rooms: rooms)
     exit(0)
 }
 
@@ -347,6 +368,15 @@ let natsPath =
     ?? ["/usr/bin/nats-server", "/usr/sbin/nats-server", "/usr/local/bin/nats-server"]
     .first { FileManager.default.isExecutableFile(atPath: $0) }
 let subscribers = 8
+
+// `--many-rooms [--rooms N] [--seconds S]`: only the many-rooms run (ManyRooms.swift).
+if arguments.contains("--many-rooms") {
+    guard let natsPath else { throw BenchmarkError("the many-rooms run needs nats-server (make setup installs it)") }
+    try await runManyRooms(
+        rooms: option("--rooms").flatMap(Int.init) ?? 10_000, seconds: option("--seconds").flatMap(Int.init) ?? 30,
+        natsPath: natsPath)
+    exit(0)
+}
 
 func freePort() throws -> Int {
     let socket = try ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton).bind(host: "127.0.0.1", port: 0).wait()
