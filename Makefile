@@ -38,7 +38,7 @@ demo-cluster: setup
 # DocC for the user-facing modules, one combined archive in .build/docs (so symbol links
 # cross modules), warnings are errors. The DocC plugin is a dependency only when
 # GROUPWIRE_DOCS is set (see Package.swift).
-DOC_TARGETS ?= GroupWire GroupWireJSON GroupWireCompression GroupWireSession GroupWireNegotiation GroupWireRelay GroupWireNetwork GroupWireNATS GroupWireNATSProtocol GroupWireSpec GroupWireDynamic GroupWireCodegen GroupWireCapture GroupWireInspection GroupWireTesting
+DOC_TARGETS ?= GroupWire GroupWireJSON GroupWireCompression GroupWireSession GroupWireNegotiation GroupWirePlayback GroupWireRelay GroupWireNetwork GroupWireNATS GroupWireNATSProtocol GroupWireSpec GroupWireDynamic GroupWireCodegen GroupWireCapture GroupWireInspection GroupWireTesting
 docs: setup
 	@mkdir -p .build/docs
 	GROUPWIRE_DOCS=1 $(SWIFT) package --allow-writing-to-directory .build/docs generate-documentation \

@@ -23,7 +23,7 @@ let package = Package(
         // zstd compression of payloads, dictionaries (needs libzstd).
         .library(name: "GroupWireCompression", targets: ["GroupWireCompression"]),
         // Messenger, transports, delivery, sessions, negotiation.
-        .library(name: "GroupWireSession", targets: ["GroupWireSession", "GroupWireNegotiation"]),
+        .library(name: "GroupWireSession", targets: ["GroupWireSession", "GroupWireNegotiation", "GroupWirePlayback"]),
         // The relay server and its client transport (SwiftNIO, swift-nio-ssl), its messages and
         // tokens; the NATS client its cluster talks through.
         .library(name: "GroupWireNetwork", targets: ["GroupWireNetwork", "GroupWireRelay", "GroupWireNATS", "GroupWireNATSProtocol"]),
@@ -330,7 +330,15 @@ let package = Package(
         ),
         // For users' tests: the in-process hub with seeded fault injection, the virtual
         // clock, and the package's one seeded random generator.
-        .target(name: "GroupWireTesting", dependencies: ["GroupWireSession", "GroupWire"], swiftSettings: strictSwift),
+        .target(name: "GroupWireTesting", dependencies: ["GroupWireSession", "GroupWire", "GroupWirePlayback"], swiftSettings: strictSwift),
+        // Coordinated playback (Spec/PLAYBACK.md): a group timeline, a shared clock and
+        // suspensions over a session's messenger; its messages from Spec/Playback.gwspec.
+        .target(name: "GroupWirePlayback", dependencies: ["GroupWire", "GroupWireSession"], swiftSettings: strictSwift),
+        .testTarget(
+            name: "GroupWirePlaybackTests",
+            dependencies: ["GroupWirePlayback", "GroupWireSession", "GroupWireTesting", "GroupWire", "GroupWireTestSupport"],
+            swiftSettings: strictSwift
+        ),
         .testTarget(
             name: "GroupWireSessionTests",
             dependencies: [

@@ -29,6 +29,8 @@ struct GoldenFileTests {
         // Not a golden of a test target: the session layer's control bodies, compiled into
         // GroupWireSession itself (internal), checked here like the goldens.
         Golden(spec: "Spec/Control.gwspec", folder: "Sources/GroupWireSession/Control/Generated", access: .internal),
+        // The playback coordinator's messages, compiled into GroupWirePlayback (internal).
+        Golden(spec: "Spec/Playback.gwspec", folder: "Sources/GroupWirePlayback/Generated", access: .internal),
     ]
 
     static var packageRoot: URL { RepositoryPaths.root }

@@ -314,7 +314,8 @@ final class LineChild {
             // What has arrived (read(upToCount:) would wait for all 4,096 bytes).
             let data = output.fileHandleForReading.availableData
             guard !data.isEmpty else {
-                throw BenchmarkError("\(process.arguments?.first ?? "a child") ended: \(String(decoding: pending, as: UTF8.self))")
+                throw BenchmarkError(
+                    "\(process.arguments?.first ?? "a child") ended: \(String(decoding: pending, as: UTF8.self))")
             }
             pending += data
         }
@@ -388,7 +389,9 @@ func runManyRooms(rooms: Int, seconds: Int, natsPath: String) async throws {
     print(
         "Many rooms: \(rooms) rooms of 2 participants, one through each of 2 relay nodes and one nats-server (\(2 * rooms) WebSocket connections), each sending 80 B a second to the other for \(seconds) s"
     )
-    print("| node | connections | RSS idle MiB | RSS connected MiB | KiB per connection | peak RSS MiB | CPU s | CPU µs per delivered message |")
+    print(
+        "| node | connections | RSS idle MiB | RSS connected MiB | KiB per connection | peak RSS MiB | CPU s | CPU µs per delivered message |"
+    )
     print("|---|---|---|---|---|---|---|---|")
     for (index, name) in ["a", "b"].enumerated() {
         let perConnection = Double(connected[index] - before[index]) / Double(rooms)
@@ -402,7 +405,9 @@ func runManyRooms(rooms: Int, seconds: Int, natsPath: String) async throws {
         "| nats-server | (2 nodes) | | \(String(format: "%.1f", Double(natsBefore) / 1_024)) | | \(String(format: "%.1f", Double(natsPeak) / 1_024)) | \(String(format: "%.2f", cpu[2])) | \(String(format: "%.2f", cpu[2] * 1e6 / Double(max(1, delivered)))) |"
     )
     print("")
-    print("| connections set up per second (per node) | messages sent | delivered | lost | delivered/s | p50 ms | p99 ms | max ms |")
+    print(
+        "| connections set up per second (per node) | messages sent | delivered | lost | delivered/s | p50 ms | p99 ms | max ms |"
+    )
     print("|---|---|---|---|---|---|---|---|")
     let worst = received.max { $0.p99 < $1.p99 } ?? (0, 0, 0, 0)
     print(

@@ -297,7 +297,7 @@ final class RelayConnection: Sendable {
             state.pinged = false
             let elapsed = now - state.lastRefill
             state.lastRefill = now
-            let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+            let seconds = elapsed.seconds
             state.tokens = min(Double(configuration.burst), state.tokens + seconds * Double(configuration.maxMessagesPerSecond))
             guard state.tokens >= 1 else { return false }
             state.tokens -= 1

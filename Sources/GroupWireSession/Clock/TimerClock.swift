@@ -33,3 +33,10 @@ public struct TimerClock: Sendable {
 /// The delivery layer's clock, now the one clock of every GroupWire timer.
 @available(*, deprecated, renamed: "TimerClock")
 public typealias DeliveryClock = TimerClock
+
+extension Duration {
+    /// The duration in seconds, as a `Double`.
+    package var seconds: Double {
+        Double(components.seconds) + Double(components.attoseconds) / 1e18
+    }
+}

@@ -166,7 +166,7 @@ struct CongestionControl: Sendable, Hashable {
 
     /// Bytes per second the pacer lets out: 1.25 × window / smoothed round trip.
     func pacingRate(smoothed: Duration) -> Double {
-        let seconds = max(Double(smoothed.components.seconds) + Double(smoothed.components.attoseconds) / 1e18, 1e-6)
+        let seconds = max(smoothed.seconds, 1e-6)
         return Self.pacingGain * Double(window) / seconds
     }
 
@@ -174,9 +174,9 @@ struct CongestionControl: Sendable, Hashable {
     /// larger of the initial window and what the rate allows in one `period`.
     mutating func refill(now: Duration, smoothed: Duration, period: Duration) {
         let rate = pacingRate(smoothed: smoothed)
-        let burst = max(Double(Self.initialWindow), rate * Self.seconds(period))
+        let burst = max(Double(Self.initialWindow), rate * period.seconds)
         if let last = tokensAt, now > last {
-            tokens = min(burst, tokens + rate * Self.seconds(now - last))
+            tokens = min(burst, tokens + rate * (now - last).seconds)
         } else if tokensAt == nil {
             tokens = burst
         }
@@ -241,9 +241,5 @@ struct CongestionControl: Sendable, Hashable {
         recoveryStart = now
         congestionEvents += 1
         acknowledgedInAvoidance = 0
-    }
-
-    private static func seconds(_ duration: Duration) -> Double {
-        Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
     }
 }

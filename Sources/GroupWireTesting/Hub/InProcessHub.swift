@@ -113,6 +113,10 @@ public actor InProcessHub {
     /// The number of copies scheduled but not yet delivered.
     public var inFlightCount: Int { scheduled.count }
 
+    /// When the next copy on its way arrives (nil when none is): a driver of simulated time
+    /// steps to it so that what arrives is read at its own instant.
+    public var nextDelivery: Duration? { scheduled.map(\.due).min() }
+
     /// Schedules one message from `source` to each recipient.
     func route(_ bytes: [UInt8], from source: ParticipantID, to recipients: Recipients) throws(WireError) {
         guard !isClosed, let sender = members[source] else {
