@@ -61,7 +61,11 @@ import Testing
         // A seek from participant 3: everyone is at 600 s right after its instant.
         try await party.members[2].playback.seek(to: 600)
         errors += try await Self.sample(party, history, for: .seconds(1))
-        #expect(party.members.allSatisfy { abs($0.player.currentTime - 600.75) < 0.02 }, "\(party.members.map(\.player.currentTime))")
+        let afterSeek = try #require(history.expected(at: party.groupTime(at: party.clock.elapsed)))
+        #expect(abs(afterSeek - 600.75) < 0.02 && history.timelines.last?.mediaTime == 600)
+        #expect(
+            party.members.allSatisfy { abs($0.player.currentTime - afterSeek) < 0.02 },
+            "\(party.members.map(\.player.currentTime)) against \(afterSeek)")
         errors += try await Self.sample(party, history, for: .seconds(119))
 
         // A pause from participant 2, a play from participant 4.
@@ -99,5 +103,58 @@ import Testing
         for member in party.members.dropFirst() {
             #expect(Double(member.playback.statistics.sent) / minutes < 20, "\(member.playback.statistics)")
         }
+    }
+
+    /// Four participants playing, clocks settled.
+    static func playing(seed: UInt64, configuration: PlaybackConfiguration = PlaybackConfiguration()) async throws
+        -> WatchParty
+    {
+        let party = WatchParty(seed: seed, configuration: configuration)
+        try await party.start(devices: Array(devices.prefix(4)), playerDrifts: Array(playerDrifts.prefix(4)))
+        try await party.advance(by: .seconds(5))
+        try await party.members[0].playback.load(item: "film-1")
+        try await party.members[0].playback.play()
+        try await party.advance(by: .seconds(30))
+        return party
+    }
+
+    /// Two seeks issued at the same instant by two participants: both carry the same
+    /// Lamport clock, the greater author wins, and every participant ends on its timeline.
+    @Test func conflictingSeeksAtTheSameInstantEndOnOneTimelineEverywhere() async throws {
+        let party = try await Self.playing(seed: 7)
+        async let first: Void = party.members[1].playback.seek(to: 100)
+        async let second: Void = party.members[3].playback.seek(to: 200)
+        _ = try await (first, second)
+        try await party.advance(by: .seconds(2))
+        let timelines = party.members.compactMap(\.playback.timeline)
+        #expect(timelines.count == 4 && Set(timelines.map(\.stamp)).count == 1)
+        let winner = try #require(timelines.first)
+        // Both seeks were made from the same group state: the same clock, the larger id wins.
+        #expect(winner.stamp.author == max(party.members[1].id, party.members[3].id) && winner.mediaTime == 200)
+        let expected = winner.expectedTime(at: party.groupTime(at: party.clock.elapsed))
+        #expect(
+            party.members.allSatisfy { abs($0.player.currentTime - expected) < 0.02 },
+            "\(party.members.map(\.player.currentTime)) against \(expected)")
+    }
+
+    /// A suspension whose reason does not make the group wait: the others play on, the
+    /// suspended one stays where it stalled, and once it recovers it is back with the group.
+    @Test func aSuspensionThatDoesNotMakeTheGroupWaitLetsItPlayOn() async throws {
+        var configuration = PlaybackConfiguration()
+        configuration.suspensionReasonsThatTriggerWaiting = []
+        let party = try await Self.playing(seed: 11, configuration: configuration)
+        let stalled = party.members[2]
+        stalled.player.stall()
+        try await party.advance(by: .seconds(3))
+        #expect(party.members[0].playback.suspendedParticipants == [stalled.id: .stallRecovery])
+        #expect(party.members.allSatisfy { $0.playback.timeline?.change == .play })
+        let groupNow = try #require(party.members[0].playback.timeline).expectedTime(at: party.groupTime(at: party.clock.elapsed))
+        #expect(party.members.filter { $0.id != stalled.id }.allSatisfy { abs($0.player.currentTime - groupNow) < 0.02 })
+        #expect(groupNow - stalled.player.currentTime > 2.9)
+        stalled.player.recover()
+        try await party.advance(by: .milliseconds(500))
+        let after = try #require(party.members[0].playback.timeline).expectedTime(at: party.groupTime(at: party.clock.elapsed))
+        #expect(abs(stalled.player.currentTime - after) < 0.02, "\(stalled.player.currentTime) against \(after)")
+        #expect(party.members[0].playback.suspendedParticipants.isEmpty)
     }
 }

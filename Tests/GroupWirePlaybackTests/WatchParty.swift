@@ -19,7 +19,8 @@ struct DeviceClock: Sendable {
     var drift: Double
 
     func read(_ time: Duration) -> Duration {
-        time + offset + .nanoseconds(Int64((Double(time.components.seconds) * 1e9 + Double(time.components.attoseconds) / 1e9) * drift))
+        time + offset
+            + .nanoseconds(Int64((Double(time.components.seconds) * 1e9 + Double(time.components.attoseconds) / 1e9) * drift))
     }
 }
 
