@@ -126,6 +126,12 @@ let package = Package(
             dependencies: [.product(name: "_GroupWireFuzzChecks", package: "GroupWire")],
             swiftSettings: strictSwift
         ),
+        // What a peer can make a playback coordinator read (Spec/PLAYBACK.md).
+        .executableTarget(
+            name: "FuzzPlayback",
+            dependencies: [.product(name: "_GroupWireFuzzChecks", package: "GroupWire")],
+            swiftSettings: strictSwift
+        ),
         // What a NATS server sends, to the relay cluster's client (GroupWireNATSProtocol).
         .executableTarget(
             name: "FuzzNATSParser",

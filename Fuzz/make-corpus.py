@@ -108,6 +108,7 @@ def main():
     agreement_corpus()
     relay_corpus()
     nats_corpus()
+    playback_corpus()
     generated_types_corpus()
     dynamic_codec_corpus()
 
@@ -756,6 +757,65 @@ def relay_corpus():
             write(messages, vector["name"] + ".bin", bytes.fromhex(vector["hex"]))
         elif vector["kind"] == "token" and bytes.fromhex(vector["secret"]) == b"correct horse battery staple":
             write(tokens, vector["name"] + ".bin", bytes([vector["leeway"] << 1]) + vector["token"].encode())
+
+
+def playback_corpus():
+    """FuzzPlayback input: a selector byte (0-4: a playback message's payload, in
+    Spec/Playback.gwspec's order; 5: a run of clock exchanges, t1..t4 as little-endian Int64
+    nanoseconds) and the bytes. Every message with every field set, with defaults left out,
+    and the message vectors of Spec/vectors/playback when they are there."""
+    folder = os.path.join(HERE, "corpus", "FuzzPlayback")
+    if os.path.isdir(folder):
+        shutil.rmtree(folder)
+
+    def key(number, wire):
+        return uvarint(number << 3 | wire)
+
+    def varint_field(number, value):
+        return key(number, 0) + uvarint(value)
+
+    def zigzag_field(number, value):
+        return varint_field(number, (value << 1) ^ (value >> 63) if value >= 0 else ((-value) << 1) - 1)
+
+    def double_field(number, value):
+        return key(number, 1) + struct.pack("<d", value)
+
+    def bytes_field(number, value):
+        return key(number, 2) + uvarint(len(value)) + value
+
+    author = bytes(range(16))
+    timeline = (bytes_field(1, "film-1".encode()) + double_field(2, 1.0) + double_field(3, 600.25)
+                + zigzag_field(4, 123456789012) + varint_field(5, 7) + bytes_field(6, author) + varint_field(7, 3))
+    write(folder, "timeline-seek.bin", bytes([0]) + timeline)
+    write(folder, "timeline-paused-no-item.bin", bytes([0]) + double_field(3, 12.5) + zigzag_field(4, -5) + bytes_field(6, author) + varint_field(7, 2))
+    write(folder, "timeline-rate-too-high.bin", bytes([0]) + double_field(2, 17.0) + bytes_field(6, author))
+    write(folder, "timeline-nan.bin", bytes([0]) + double_field(3, float("nan")))
+    write(folder, "timeline-unknown-change.bin", bytes([0]) + varint_field(7, 9))
+    write(folder, "timeline-truncated.bin", bytes([0]) + timeline[:-3])
+    write(folder, "suspension-begin.bin", bytes([1]) + bytes_field(1, b"stallRecovery") + varint_field(2, 1) + varint_field(3, 1))
+    write(folder, "suspension-end.bin", bytes([1]) + varint_field(3, 2))
+    write(folder, "clock-request.bin", bytes([2]) + varint_field(1, 1) + zigzag_field(2, 987654321))
+    write(folder, "clock-reply.bin", bytes([3]) + varint_field(1, 1) + zigzag_field(2, 987654321)
+          + zigzag_field(3, 1500000000) + zigzag_field(4, 1500000100))
+    write(folder, "state-request.bin", bytes([4]))
+    write(folder, "state-request-unknown-field.bin", bytes([4]) + varint_field(9, 1))
+
+    def exchange(t1, t2, t3, t4):
+        return struct.pack("<qqqq", t1, t2, t3, t4)
+
+    ordered = b"".join(exchange(i * 5_000_000_000, i * 5_000_000_000 + 500_020_000, i * 5_000_000_000 + 500_020_000,
+                                i * 5_000_000_000 + 40_000_000) for i in range(30))
+    write(folder, "exchanges-drifting.bin", bytes([5]) + ordered)
+    write(folder, "exchanges-out-of-order.bin", bytes([5]) + exchange(10, 5, 4, 9) + exchange(0, 0, 10, 5))
+    write(folder, "exchanges-extremes.bin", bytes([5]) + exchange(-2**63, 2**63 - 1, 2**63 - 1, 2**63 - 1)
+          + exchange(0, -2**63, -2**63, 0))
+    names = {"PlaybackTimelineMessage": 0, "PlaybackSuspensionMessage": 1, "PlaybackClockRequest": 2,
+             "PlaybackClockReply": 3, "PlaybackStateRequest": 4}
+    for path in sorted(glob.glob(os.path.join(VECTORS, "..", "playback", "*.json"))):
+        with open(path) as f:
+            vector = json.load(f)
+        if vector.get("kind") == "message" and vector.get("type") in names:
+            write(folder, "vector-" + vector["name"] + ".bin", bytes([names[vector["type"]]]) + bytes.fromhex(vector["hex"]))
 
 
 def nats_corpus():

@@ -19,7 +19,7 @@ HERE="$(cd "$(dirname "$0")" && pwd)"
 TARGET="${1:-all}"
 SECONDS_PER_TARGET="${2:-60}"
 ALL_TARGETS=(FuzzFrameDecoder FuzzPayloadDump FuzzWireDecoder FuzzCompression FuzzReassembler FuzzReceivePipeline FuzzFrameFile FuzzCaptureReader FuzzValidate FuzzSpecCompiler FuzzGeneratedTypes FuzzDynamicCodec
-    FuzzSessionControl FuzzDelivery FuzzHello FuzzAgreement FuzzRelayMessage FuzzAccessToken FuzzNATSParser)
+    FuzzSessionControl FuzzDelivery FuzzHello FuzzAgreement FuzzRelayMessage FuzzAccessToken FuzzNATSParser FuzzPlayback)
 BUILD_DIR="$HERE/.build-fuzz"
 
 if [[ "$TARGET" == "all" ]]; then

@@ -15,14 +15,22 @@ struct SimulateCommand: ParsableCommand {
             report shows what each received and what the delivery layer retransmitted. \
             Time is simulated: the run is instant and the same seed prints the same report. \
             Exits 1 when a mode's promise does not hold.
+
+            With --watch: watch together instead (GroupWirePlayback, Spec/PLAYBACK.md). \
+            Four participants whose clocks are up to 500 ms off and 100 ppm fast or slow \
+            watch ten simulated minutes of a film: play, a seek, a pause and a play from \
+            different participants, a stall the group waits out, a late joiner. It prints \
+            each participant's distance from the group's timeline minute by minute, the \
+            messages each sent, and the checks; exits 1 when one does not hold or the p99 \
+            error is 20 ms or more.
             """
     )
 
     @Option(help: "The seed of the injected faults.")
     var seed: UInt64 = 1
 
-    @Option(help: "The probability that a message is lost (0...1).")
-    var drop = 0.1
+    @Option(help: "The probability that a message is lost (0...1); 0.1 by default, 0.05 with --watch.")
+    var drop: Double?
 
     @Option(help: "The probability that a message is delivered twice (0...1).")
     var duplicate = 0.05
@@ -36,6 +44,12 @@ struct SimulateCommand: ParsableCommand {
     @Option(help: "Strokes each of the first three participants sends (1...1000).")
     var strokes = 20
 
+    @Flag(help: "Watch together: coordinated playback of a film instead of drawing.")
+    var watch = false
+
+    @Option(help: "With --watch: milliseconds of delay over the 5 ms every message takes (0...1000).")
+    var jitter = 45
+
     func validate() throws {
         guard ["reliable", "unreliable", "both"].contains(mode) else {
             throw ValidationError("--mode must be reliable, unreliable or both, not '\(mode)'")
@@ -43,9 +57,18 @@ struct SimulateCommand: ParsableCommand {
     }
 
     func run() throws {
+        if watch {
+            var options = WatchSimulationTool.Options()
+            options.seed = seed
+            options.jitter = jitter
+            options.drop = drop ?? 0.05
+            let watching = options
+            try StandardStreams.finish(SimulateTool.runBlocking { await WatchSimulationTool.run(watching) })
+            return
+        }
         var options = SimulateTool.Options()
         options.seed = seed
-        options.drop = drop
+        options.drop = drop ?? 0.1
         options.duplicate = duplicate
         options.reorder = reorder
         options.strokes = strokes

@@ -12,7 +12,8 @@ Spec/vectors/compression/* through generate_compression.py, which needs the zstd
 Spec/vectors/streams/*.json through generate_streams.py and its stream reader,
 Spec/vectors/payloads/*.json through generate_payloads.py, Spec/vectors/hello/*.json
 through generate_hello.py, Spec/vectors/relay/*.json through generate_relay.py,
-Spec/vectors/cluster/*.json through generate_cluster.py, and
+Spec/vectors/cluster/*.json through generate_cluster.py,
+Spec/vectors/playback/*.json through generate_playback.py, and
 Spec/vectors/timestamps/*.json through generate_timestamps.py)
 """
 import os
@@ -31,6 +32,7 @@ import generate_delivery  # noqa: E402
 import generate_hello  # noqa: E402
 import generate_relay  # noqa: E402
 import generate_cluster  # noqa: E402
+import generate_playback  # noqa: E402
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 OUT = os.path.join(HERE, "frames")
@@ -246,3 +248,4 @@ write_vectors(generate_delivery.OUT, generate_delivery.build())
 write_vectors(generate_hello.OUT, generate_hello.build())
 write_vectors(generate_relay.OUT, generate_relay.build())
 write_vectors(generate_cluster.OUT, generate_cluster.build())
+write_vectors(generate_playback.OUT, generate_playback.build())

@@ -10,99 +10,24 @@ import Testing
 /// whose device clocks are up to 500 ms off and up to 100 ppm fast or slow, each player
 /// drifting by up to 50 ppm more.
 @Suite struct CoordinatedPlaybackTests {
-    static let devices = [
-        DeviceClock(offset: .milliseconds(0), drift: 0),
-        DeviceClock(offset: .milliseconds(480), drift: 100e-6),
-        DeviceClock(offset: .milliseconds(-500), drift: -100e-6),
-        DeviceClock(offset: .milliseconds(230), drift: 60e-6),
-        DeviceClock(offset: .milliseconds(-310), drift: -80e-6),
-    ]
-    static let playerDrifts = [0, 40e-6, -50e-6, 20e-6, -30e-6]
+    static let devices = WatchFilm.devices
+    static let playerDrifts = WatchFilm.playerDrifts
 
-    /// The errors of every participant synchronized and not suspended, sampled every 100 ms of simulated time
-    /// for `duration`, in seconds.
-    static func sample(_ party: WatchParty, _ history: TimelineHistory, for duration: Duration) async throws -> [Double] {
-        var errors: [Double] = []
-        let end = party.clock.elapsed + duration
-        while party.clock.elapsed < end {
-            try await party.advance(by: .milliseconds(100))
-            history.record(party)
-            let now = party.clock.elapsed
-            guard let expected = history.expected(at: party.groupTime(at: now)) else { continue }
-            for member in party.members
-            where member.playback.isSynchronized && member.playback.suspendedParticipants[member.id] == nil {
-                errors.append(abs(member.player.currentTime - expected))
-            }
-        }
-        return errors
-    }
-
-    static func percentile(_ values: [Double], _ fraction: Double) -> Double {
-        let sorted = values.sorted()
-        return sorted.isEmpty ? .nan : sorted[min(sorted.count - 1, Int(Double(sorted.count) * fraction))]
-    }
-
-    /// Ten simulated minutes of a film: play, a seek, a pause and a play from different
-    /// participants, a stall that the group waits out, and a late joiner; every
-    /// participant's position within 20 ms of the group's timeline at p99 once the clocks
-    /// have settled, every change in effect everywhere at its instant.
+    /// Ten simulated minutes of a film (``WatchFilm``): play, a seek, a pause and a play
+    /// from different participants, a stall that the group waits out, and a late joiner;
+    /// every participant's position within 20 ms of the group's timeline at p99 once the
+    /// clocks have settled, every change in effect everywhere at its instant.
     @Test func fourParticipantsStayWithinTwentyMillisecondsOverATenMinuteFilm() async throws {
-        let party = WatchParty(seed: 35)
-        try await party.start(devices: Array(Self.devices.prefix(4)), playerDrifts: Array(Self.playerDrifts.prefix(4)))
-        let history = TimelineHistory()
-        // The clocks settle before anyone plays.
-        try await party.advance(by: .seconds(5))
-        #expect(party.members.dropFirst().allSatisfy { $0.playback.clockEstimate.isEstimated })
-        try await party.members[0].playback.load(item: "film-1")
-        try await party.members[0].playback.play()
-        var errors = try await Self.sample(party, history, for: .seconds(115))
-        #expect(party.members.allSatisfy { $0.player.item == "film-1" && $0.player.rate > 0.9 })
-
-        // A seek from participant 3: everyone is at 600 s right after its instant.
-        try await party.members[2].playback.seek(to: 600)
-        errors += try await Self.sample(party, history, for: .seconds(1))
-        let afterSeek = try #require(history.expected(at: party.groupTime(at: party.clock.elapsed)))
-        #expect(abs(afterSeek - 600.75) < 0.02 && history.timelines.last?.mediaTime == 600)
+        let report = try await WatchFilm.run(seed: 35)
+        for (check, holds) in report.checks { #expect(holds, "\(check)") }
+        #expect(report.checks.count == 7)
+        let p99 = report.percentile(0.99)
         #expect(
-            party.members.allSatisfy { abs($0.player.currentTime - afterSeek) < 0.02 },
-            "\(party.members.map(\.player.currentTime)) against \(afterSeek)")
-        errors += try await Self.sample(party, history, for: .seconds(119))
-
-        // A pause from participant 2, a play from participant 4.
-        try await party.members[1].playback.pause()
-        errors += try await Self.sample(party, history, for: .seconds(30))
-        let paused = party.members.map(\.player.currentTime)
-        #expect(paused.allSatisfy { abs($0 - paused[0]) < 0.02 } && party.members.allSatisfy { $0.player.rate == 0 }, "\(paused)")
-        try await party.members[3].playback.play()
-        errors += try await Self.sample(party, history, for: .seconds(90))
-
-        // Participant 2's player stalls: by the default policy the group waits for it.
-        party.members[1].player.stall()
-        errors += try await Self.sample(party, history, for: .seconds(3))
-        #expect(party.members[0].playback.suspendedParticipants[party.members[1].id] == .stallRecovery)
-        #expect(party.members.allSatisfy { $0.playback.timeline?.change == .wait })
-        #expect(party.members.filter { $0.id != party.members[1].id }.allSatisfy { $0.player.rate == 0 })
-        party.members[1].player.recover()
-        errors += try await Self.sample(party, history, for: .seconds(57))
-        #expect(party.members.allSatisfy { $0.playback.timeline?.change == .resume && $0.player.rate > 0.9 })
-        #expect(party.members[0].playback.suspendedParticipants.isEmpty)
-
-        // A fifth participant joins late and starts where the group is.
-        try await party.add(5, device: Self.devices[4], playerDrift: Self.playerDrifts[4])
-        errors += try await Self.sample(party, history, for: .seconds(5))
-        let late = try #require(party.members.last)
-        let groupAt = try #require(history.expected(at: party.groupTime(at: party.clock.elapsed)))
-        #expect(abs(late.player.currentTime - groupAt) < 0.02, "late joiner at \(late.player.currentTime), group at \(groupAt)")
-        errors += try await Self.sample(party, history, for: .seconds(180))
-
-        let p99 = Self.percentile(errors, 0.99)
-        #expect(p99 < 0.020, "p99 \(p99 * 1_000) ms, p50 \(Self.percentile(errors, 0.5) * 1_000) ms over \(errors.count) samples")
-        #expect(party.clock.elapsed >= .seconds(600))
-        // No chatter: at steady playback a participant sends about twelve clock requests a minute.
-        let minutes = Double(party.clock.elapsed.components.seconds) / 60
-        for member in party.members.dropFirst() {
-            #expect(Double(member.playback.statistics.sent) / minutes < 20, "\(member.playback.statistics)")
-        }
+            p99 < 0.020, "p99 \(p99 * 1_000) ms, p50 \(report.percentile(0.5) * 1_000) ms over \(report.samples.count) samples")
+        #expect(report.minutes >= 10 && report.samples.count > 20_000)
+        // No chatter: a participant sends 12 clock requests a minute once its estimate has
+        // settled, 60 while it settles; the timekeeper (participant 1) answers everyone's.
+        for sent in report.sent.dropFirst() { #expect(Double(sent) / report.minutes < 60, "\(report.sent)") }
     }
 
     /// Four participants playing, clocks settled.

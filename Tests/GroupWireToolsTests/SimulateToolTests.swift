@@ -78,4 +78,26 @@ import Testing
         #expect(validated.status == 0, "\(validated.outputText.prefix(600))")
         #expect(validated.outputText.contains("valid: every frame passed every check"))
     }
+
+    /// `groupwire simulate --watch`: the watch-together film, as a user reads it (the
+    /// accuracy itself is GroupWirePlaybackTests' to prove).
+    @Test func watchingTogetherPrintsTheClocksTheStepsTheErrorsAndTheChecks() async throws {
+        var options = WatchSimulationTool.Options()
+        options.jitter = 20
+        let result = await WatchSimulationTool.run(options)
+        let text = result.outputText
+        #expect(result.status == .ok, "\(text)")
+        #expect(text.contains("every copy delayed 5–25 ms, 5% lost, reliable delivery; seed 1"))
+        #expect(text.contains("  participant 3: -500 ms, -100 ppm; its player -50 ppm more"))
+        #expect(text.contains("  2:00 participant 3 seeks to 10:00") && text.contains("  7:00 participant 5 joins"))
+        let rows = text.split(separator: "\n").filter { $0.hasPrefix("| ") && !$0.hasPrefix("| minute") }
+        #expect(rows.count == 11, "\(rows)")
+        let checks = text.split(separator: "\n").drop { $0 != "checks:" }.dropFirst()
+        #expect(checks.count == 8 && checks.allSatisfy { $0.hasPrefix("  holds ") }, "\(checks)")
+        let refused = await WatchSimulationTool.run(
+            {
+                var bad = WatchSimulationTool.Options(); bad.jitter = 2_000; return bad
+            }())
+        #expect(refused.status == .failure && refused.messages.contains("--jitter 2000 is outside 0...1000"))
+    }
 }

@@ -17,9 +17,13 @@ public struct GroupClockEstimate: Sendable, Equatable {
     /// One exchange: when it happened on the local clock (halfway between `t1` and `t4`),
     /// the bounds it puts on the offset, and its round trip.
     public struct Sample: Sendable, Equatable {
+        /// When the exchange happened on the local clock (halfway between `t1` and `t4`).
         public var localTime: Duration
+        /// The lower bound on the offset: `t3 − t4`.
         public var lower: Duration
+        /// The upper bound on the offset: `t2 − t1`.
         public var upper: Duration
+        /// The round trip without the replier's time: the bounds' distance.
         public var roundTrip: Duration { upper - lower }
     }
 
@@ -29,7 +33,9 @@ public struct GroupClockEstimate: Sendable, Equatable {
     public let capacity: Int
     /// The estimate: the offset at local time ``anchor`` and its change per second (drift).
     public private(set) var anchor: Duration = .zero
+    /// The estimated offset (group minus local) at ``anchor``.
     public private(set) var anchorOffset: Duration = .zero
+    /// The estimated change of the offset per second of local time (the drift, ±0.001 at most).
     public private(set) var drift: Double = 0
     /// How wide the common interval of the kept exchanges is at the estimate's slope: the
     /// estimate is within half of it of the true offset (when it is not negative).

@@ -23,10 +23,18 @@ public struct PlaybackConfiguration: Sendable {
     public var maxRateAdjustment = 0.05
     /// The time over which a rate change closes a gap. Default 1 second.
     public var correctionHorizon: Duration = .seconds(1)
-    /// Clock exchanges: the first ``clockBurst`` at ``clockBurstInterval``, then one every
-    /// ``clockInterval``. Defaults 8, 250 ms, 5 s.
+    /// Clock exchanges: the first ``clockBurst`` at ``clockBurstInterval``; then one every
+    /// ``clockSettlingInterval`` while the estimate's uncertainty is above
+    /// ``clockSettledUncertainty``, and one every ``clockInterval`` after. Defaults 8,
+    /// 250 ms, 1 s, 20 ms, 5 s.
     public var clockBurst = 8
+    /// The interval of the first exchanges, and of every exchange before the first answer.
     public var clockBurstInterval: Duration = .milliseconds(250)
+    /// The interval while the estimate's uncertainty is above ``clockSettledUncertainty``.
+    public var clockSettlingInterval: Duration = .seconds(1)
+    /// The uncertainty below which the estimate counts as settled.
+    public var clockSettledUncertainty: Duration = .milliseconds(20)
+    /// The interval once the estimate has settled.
     public var clockInterval: Duration = .seconds(5)
 
     /// The defaults.
@@ -50,5 +58,6 @@ public struct PlaybackSuspensionReason: Sendable, Hashable, CustomStringConverti
     /// The participant waits for others before it plays.
     public static let waitingForOthers = PlaybackSuspensionReason("waitingForOthers")
 
+    /// The reason's name.
     public var description: String { name }
 }

@@ -62,6 +62,8 @@ public final class PlaybackCoordinator: Sendable {
         var outstanding: [UInt64: (sent: Duration, to: ParticipantID)] = [:]
         /// The participant this one estimates the group clock from.
         var reference: ParticipantID?
+        /// The reference changed: the estimate starts again at its first answer.
+        var restartEstimate = false
         /// Participants known to have the group clock (they answered a request).
         var answered: Set<ParticipantID> = []
         /// Requests sent to each participant while looking for a reference, and when the last.
@@ -224,7 +226,7 @@ public final class PlaybackCoordinator: Sendable {
 
     // MARK: Changes
 
-    /// Plays at rate 1 (or the rate before the pause) from where the group is.
+    /// Plays at rate 1 from where the group is.
     public func play() async throws(SharedSessionError) {
         try await change(.play) { timeline, _ in timeline.rate = 1 }
     }
@@ -369,7 +371,8 @@ public final class PlaybackCoordinator: Sendable {
             }
             state.timeline = timeline
             guard state.origin || state.estimate.isEstimated else { return (true, nil) }
-            let local = state.origin && !state.estimate.isEstimated
+            let local =
+                state.origin && !state.estimate.isEstimated
                 ? timeline.groupTime : state.estimate.localTime(atGroup: timeline.groupTime)
             return (true, local - localClock())
         }
@@ -432,10 +435,15 @@ public final class PlaybackCoordinator: Sendable {
             // The smallest id known to have the clock is the reference: a smaller one than
             // the reference so far takes over, and the estimate starts again from it.
             if !clocked(state) || source < (state.reference ?? localParticipant) {
-                if state.reference != nil, state.reference != source { state.estimate = GroupClockEstimate() }
+                if state.reference != nil, state.reference != source { state.restartEstimate = true }
                 state.reference = source
             }
             guard state.reference == source else { return false }
+            // A new reference: the old estimate serves until its first answer, then goes.
+            if state.restartEstimate {
+                state.restartEstimate = false
+                state.estimate = GroupClockEstimate()
+            }
             let wasEstimated = state.estimate.isEstimated
             guard
                 state.estimate.add(
@@ -525,7 +533,7 @@ public final class PlaybackCoordinator: Sendable {
             if state.reference != smallest {
                 // A new reference: its clock may differ from the old one's by the old one's
                 // error; the estimate starts again from its answers.
-                if state.reference != nil { state.estimate = GroupClockEstimate() }
+                if state.reference != nil { state.restartEstimate = true }
                 state.reference = smallest
             }
             return smallest
@@ -553,7 +561,12 @@ public final class PlaybackCoordinator: Sendable {
             guard !state.stopped, now >= state.nextExchange, let target = exchangeTarget(&state, now: now) else { return nil }
             state.clockSequence += 1
             let burst = state.clockSequence <= UInt64(configuration.clockBurst) || !clocked(state)
-            state.nextExchange = now + (burst ? configuration.clockBurstInterval : configuration.clockInterval)
+            let settling = state.reference != nil && state.estimate.uncertainty > configuration.clockSettledUncertainty
+            state.nextExchange =
+                now
+                + (burst
+                    ? configuration.clockBurstInterval
+                    : settling ? configuration.clockSettlingInterval : configuration.clockInterval)
             state.outstanding[state.clockSequence] = (now, target)
             if state.outstanding.count > 64, let oldest = state.outstanding.keys.min() { state.outstanding[oldest] = nil }
             state.statistics.clockRequestsSent += 1
@@ -625,9 +638,13 @@ public enum PlaybackCoordinatorEvent: Sendable, Equatable {
 
 /// What a ``PlaybackCoordinator`` sent and refused, for the chatter budget.
 public struct PlaybackStatistics: Sendable, Equatable {
+    /// Timelines sent (changes, and answers to newcomers).
     public var timelinesSent = 0
+    /// Suspension messages sent.
     public var suspensionsSent = 0
+    /// Clock requests sent.
     public var clockRequestsSent = 0
+    /// Clock replies sent.
     public var clockRepliesSent = 0
     /// Messages refused: malformed timelines, stale suspensions, replies to no request.
     public var rejected = 0

@@ -1,6 +1,6 @@
 /// A player the ``PlaybackCoordinator`` keeps in step with the group: it reads the player's
 /// position and rate, and sets them. An app's player conforms through a small adapter
-/// (on Apple's platforms, ``AVPlayerAdapter`` for `AVPlayer`); tests and simulations use
+/// (on Apple's platforms, `AVPlayerAdapter` for `AVPlayer`); tests and simulations use
 /// GroupWireTesting's `SimulatedPlayer`.
 ///
 /// The coordinator calls these from its own tasks: a conforming type is thread-safe.

@@ -21,14 +21,18 @@ public struct PlaybackTimeline: Sendable, Equatable {
     /// Orders timelines the same way on every participant: the greater clock, then the
     /// greater author id (its 16 bytes compared in order, as its UUID text is).
     public struct Stamp: Sendable, Hashable, Comparable {
+        /// The Lamport clock of the change.
         public var clock: UInt64
+        /// Who made the change.
         public var author: ParticipantID
 
+        /// A stamp of `clock` by `author`.
         public init(clock: UInt64, author: ParticipantID) {
             self.clock = clock
             self.author = author
         }
 
+        /// Whether `lhs` orders before `rhs`: the smaller clock, then the smaller author.
         public static func < (lhs: Stamp, rhs: Stamp) -> Bool {
             if lhs.clock != rhs.clock { return lhs.clock < rhs.clock }
             return lhs.author < rhs.author
@@ -40,6 +44,7 @@ public struct PlaybackTimeline: Sendable, Equatable {
         case none = 0, play, pause, seek, rate, item, wait, resume
     }
 
+    /// A timeline with these values.
     public init(item: String?, rate: Double, mediaTime: Double, groupTime: Duration, stamp: Stamp, change: Change) {
         self.item = item
         self.rate = rate

@@ -11,6 +11,7 @@ public final class SimulatedPlayer: CoordinatedPlayer {
     private let now: @Sendable () -> Duration
     private let state = Mutex(State())
     private let continuation: AsyncStream<CoordinatedPlayerEvent>.Continuation
+    /// What the player reports: its stalls and recoveries.
     public let events: AsyncStream<CoordinatedPlayerEvent>
 
     private struct State {
@@ -30,12 +31,15 @@ public final class SimulatedPlayer: CoordinatedPlayer {
         (events, continuation) = AsyncStream.makeStream()
     }
 
+    /// The position now: where it was last moved, advanced at its rate on its drifting clock (frozen while stalled).
     public var currentTime: Double { state.withLock { position($0, at: now()) } }
+    /// The rate it was last asked for (its position stands still while stalled).
     public var rate: Double { state.withLock { $0.rate } }
     /// The item loaded.
     public var item: String? { state.withLock { $0.item } }
     /// How many seeks and rate changes it was asked for (a load counts as a seek).
     public var seeks: Int { state.withLock { $0.seeks } }
+    /// How many rate changes it was asked for.
     public var rateChanges: Int { state.withLock { $0.rateChanges } }
     /// Whether it is stalled.
     public var isStalled: Bool { state.withLock { $0.stalled } }
@@ -52,6 +56,7 @@ public final class SimulatedPlayer: CoordinatedPlayer {
         state.anchor = time
     }
 
+    /// Plays at `rate` from where it is.
     public func setRate(_ rate: Double) {
         state.withLock { state in
             guard state.rate != rate else { return }
@@ -61,6 +66,7 @@ public final class SimulatedPlayer: CoordinatedPlayer {
         }
     }
 
+    /// Moves to `time` (at least 0).
     public func seek(to time: Double) {
         state.withLock { state in
             reanchor(&state)
@@ -69,6 +75,7 @@ public final class SimulatedPlayer: CoordinatedPlayer {
         }
     }
 
+    /// Loads `item` at `time`.
     public func load(item: String?, at time: Double) {
         state.withLock { state in
             reanchor(&state)

@@ -46,10 +46,15 @@ package enum SimulateTool {
     /// Runs ``run(_:)`` to the end from synchronous code (the command line's main thread,
     /// which is not one of the threads the simulation's tasks run on).
     package static func runBlocking(_ options: Options) -> ToolResult {
+        runBlocking { await run(options) }
+    }
+
+    /// Runs `body` to the end from synchronous code.
+    package static func runBlocking(_ body: @escaping @Sendable () async -> ToolResult) -> ToolResult {
         let box = ResultBox()
         let done = DispatchSemaphore(value: 0)
         Task {
-            box.set(await run(options))
+            box.set(await body())
             done.signal()
         }
         done.wait()

@@ -59,7 +59,7 @@ struct FrameVector: Decodable, CustomTestStringConvertible {
 
     /// Whether the vector file at `url` is one of a frame (not in a folder of other vectors).
     static func isFrameFile(_ url: URL) -> Bool {
-        !["streams", "payloads", "timestamps", "session", "delivery", "hello", "relay", "cluster"].contains(
+        !["streams", "payloads", "timestamps", "session", "delivery", "hello", "relay", "cluster", "playback"].contains(
             url.deletingLastPathComponent().lastPathComponent)
     }
 

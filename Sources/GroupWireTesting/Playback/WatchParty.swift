@@ -1,58 +1,85 @@
 import GroupWire
 import GroupWirePlayback
 import GroupWireSession
-import GroupWireTestSupport
-import GroupWireTesting
 import Synchronization
-import Testing
 
-struct WatchActivity: SharedActivity, Equatable {
-    static let activityIdentifier = "com.example.watch-together"
-    var film: String
-    var activityMetadata: SharedActivityMetadata { SharedActivityMetadata(title: film, type: .watchTogether) }
+/// The activity of a ``WatchParty``: watching one film together.
+public struct WatchActivity: SharedActivity, Equatable {
+    /// The activity type's identifier.
+    public static let activityIdentifier = "com.example.watch-together"
+    /// The film's title.
+    public var film: String
+    /// What people see: the film's title, watched together.
+    public var activityMetadata: SharedActivityMetadata { SharedActivityMetadata(title: film, type: .watchTogether) }
+
+    /// An activity for `film`.
+    public init(film: String) { self.film = film }
 }
 
-/// A device's clock against the hub's simulated time: set `offset` off and running `drift`
-/// fast (100 ppm is 0.0001).
-struct DeviceClock: Sendable {
-    var offset: Duration
-    var drift: Double
+/// A device's clock against a simulation's time: `offset` off and running `drift` fast
+/// (100 ppm is 0.0001).
+public struct DeviceClock: Sendable {
+    /// How far the device's clock is ahead.
+    public var offset: Duration
+    /// How much faster it runs (100 ppm is 0.0001).
+    public var drift: Double
 
-    func read(_ time: Duration) -> Duration {
-        time + offset
-            + .nanoseconds(Int64((Double(time.components.seconds) * 1e9 + Double(time.components.attoseconds) / 1e9) * drift))
+    /// A device clock `offset` ahead, running `drift` fast.
+    public init(offset: Duration, drift: Double) {
+        self.offset = offset
+        self.drift = drift
+    }
+
+    /// What the device's clock reads at simulated time `time`.
+    public func read(_ time: Duration) -> Duration {
+        time + offset + .nanoseconds(Int64(time.seconds * 1e9 * drift))
     }
 }
 
-/// Participants of a watch-together session on one seeded hub, on simulated time: each
-/// behind a delivery layer, with a device clock of its own, a simulated player with its own
-/// drift, and a playback coordinator.
-final class WatchParty: @unchecked Sendable {
-    let hub: InProcessHub
-    let clock: VirtualClock
-    var members: [Member] = []
-    let configuration: PlaybackConfiguration
+/// Participants of a watch-together session on one seeded hub, on simulated time, for
+/// tests and `groupwire simulate --watch`: each behind a reliable delivery layer, with a
+/// device clock of its own, a ``SimulatedPlayer`` with its own drift, and a
+/// `PlaybackCoordinator`. Not thread-safe: one task drives it.
+public final class WatchParty: @unchecked Sendable {
+    /// The hub the participants talk over.
+    public let hub: InProcessHub
+    /// The simulated time every layer reads.
+    public let clock: VirtualClock
+    /// The participants, in the order they were connected.
+    public private(set) var members: [Member] = []
+    /// Every coordinator's configuration.
+    public let configuration: PlaybackConfiguration
 
-    struct Member {
-        let id: ParticipantID
-        let device: DeviceClock
-        let player: SimulatedPlayer
-        let sessions: SharedSessionCoordinator
-        let session: SharedSession<WatchActivity>
-        let playback: PlaybackCoordinator
+    /// One participant.
+    public struct Member: Sendable {
+        /// Its participant id.
+        public let id: ParticipantID
+        /// Its device clock.
+        public let device: DeviceClock
+        /// Its player.
+        public let player: SimulatedPlayer
+        /// Its session coordinator.
+        public let sessions: SharedSessionCoordinator
+        /// The session it joined.
+        public let session: SharedSession<WatchActivity>
+        /// Its playback coordinator.
+        public let playback: PlaybackCoordinator
     }
 
-    init(seed: UInt64, configuration: PlaybackConfiguration = PlaybackConfiguration()) {
+    /// A party on a hub that loses `drop` of the copies and delays each by `delay`.
+    public init(
+        seed: UInt64, delay: ClosedRange<Duration> = .milliseconds(5) ... .milliseconds(50), drop: Double = 0.05,
+        configuration: PlaybackConfiguration = PlaybackConfiguration()
+    ) {
         clock = VirtualClock()
-        hub = InProcessHub(
-            plan: .unreliable(seed: seed, drop: 0.05, delay: .milliseconds(5) ... .milliseconds(50)), clock: clock)
+        hub = InProcessHub(plan: .unreliable(seed: seed, drop: drop, delay: delay), clock: clock)
         self.configuration = configuration
     }
 
     /// Connects participants 1 ... `devices.count` (each with its device clock and a player
     /// running its drift fast), activates the session on the first, joins everyone, and
     /// then starts each one's playback coordinator.
-    func start(devices: [DeviceClock], playerDrifts: [Double]) async throws {
+    public func start(devices: [DeviceClock], playerDrifts: [Double]) async throws {
         var pending: [(ParticipantID, SharedSessionCoordinator, Inbox)] = []
         for number in 1...devices.count { pending.append(try await connect(UInt64(number))) }
         try await run(until: "eligibility") { pending[0].1.stateObserver.isEligibleForGroupSession }
@@ -60,7 +87,7 @@ final class WatchParty: @unchecked Sendable {
         var sessions: [SharedSession<WatchActivity>] = []
         for (index, (_, _, inbox)) in pending.enumerated() {
             try await run(until: "participant \(index + 1)'s session") { !inbox.sessions.isEmpty }
-            guard let session = inbox.sessions.first else { throw PartyError(description: "no session") }
+            guard let session = inbox.sessions.first else { throw WatchPartyError(description: "no session") }
             try session.join()
             sessions.append(session)
         }
@@ -71,10 +98,10 @@ final class WatchParty: @unchecked Sendable {
     }
 
     /// Connects participant `number` late: it receives the running session and joins it.
-    func add(_ number: UInt64, device: DeviceClock, playerDrift: Double) async throws {
+    public func add(_ number: UInt64, device: DeviceClock, playerDrift: Double) async throws {
         let (id, coordinator, inbox) = try await connect(number)
         try await run(until: "participant \(number)'s session") { !inbox.sessions.isEmpty }
-        guard let session = inbox.sessions.first else { throw PartyError(description: "no session") }
+        guard let session = inbox.sessions.first else { throw WatchPartyError(description: "no session") }
         try session.join()
         let count = members.count + 1
         try await run(until: "participant \(number) to be in the session") {
@@ -118,7 +145,7 @@ final class WatchParty: @unchecked Sendable {
 
     /// Moves simulated time to each next event (a delivery, a timer) up to `limit` at a
     /// time, so that everything happens at its own instant.
-    func advance(by duration: Duration, limit: Duration = .milliseconds(100)) async throws {
+    public func advance(by duration: Duration, limit: Duration = .milliseconds(100)) async throws {
         let end = clock.elapsed + duration
         while clock.elapsed < end {
             let now = clock.elapsed
@@ -130,12 +157,12 @@ final class WatchParty: @unchecked Sendable {
     }
 
     /// Runs simulated time until `condition` holds (at most ten simulated minutes).
-    func run(until what: String, _ condition: () -> Bool) async throws {
+    public func run(until what: String, _ condition: () -> Bool) async throws {
         let start = clock.elapsed
         try await hub.settle()
         while !condition() {
             guard clock.elapsed - start < .seconds(600) else {
-                throw PartyError(description: "not within ten simulated minutes: \(what)")
+                throw WatchPartyError(description: "not within ten simulated minutes: \(what)")
             }
             try await advance(by: .milliseconds(10))
         }
@@ -143,7 +170,7 @@ final class WatchParty: @unchecked Sendable {
 
     /// The group clock's reading at simulated time `time`: participant 1's device clock (it
     /// has the smallest id and starts the clock).
-    func groupTime(at time: Duration) -> Duration { members[0].device.read(time) }
+    public func groupTime(at time: Duration) -> Duration { members[0].device.read(time) }
 }
 
 /// The sessions a participant received.
@@ -153,16 +180,22 @@ final class Inbox: Sendable {
     var sessions: [SharedSession<WatchActivity>] { received.withLock { $0 } }
 }
 
-struct PartyError: Error, CustomStringConvertible {
-    let description: String
+/// A watch party that did not reach a state in time.
+public struct WatchPartyError: Error, CustomStringConvertible {
+    /// What did not happen.
+    public let description: String
 }
 
 /// The timelines the group went through, in stamp order, as the coordinators took them.
-final class TimelineHistory: @unchecked Sendable {
-    private(set) var timelines: [PlaybackTimeline] = []
+public final class TimelineHistory: @unchecked Sendable {
+    /// The timelines, oldest stamp first.
+    public private(set) var timelines: [PlaybackTimeline] = []
+
+    /// An empty history.
+    public init() {}
 
     /// Records the newest timeline any member holds now.
-    func record(_ party: WatchParty) {
+    public func record(_ party: WatchParty) {
         for member in party.members {
             guard let timeline = member.playback.timeline else { continue }
             if timelines.last.map({ $0.stamp < timeline.stamp }) ?? true {
@@ -174,7 +207,7 @@ final class TimelineHistory: @unchecked Sendable {
 
     /// Where the group should be at group instant `time`: the newest timeline whose
     /// instant has come.
-    func expected(at time: Duration) -> Double? {
+    public func expected(at time: Duration) -> Double? {
         timelines.last { $0.groupTime <= time }?.expectedTime(at: time)
     }
 }
