@@ -72,6 +72,7 @@ bench: setup
 	cd Benchmarks && $(SWIFT) run -c release GeneratedCodeBenchmark --negotiation
 	cd Benchmarks && $(SWIFT) run -c release WebSocketStackBenchmark
 	cd Benchmarks && $(SWIFT) run -c release ValidateBenchmark --big 1024
+	cd Benchmarks && $(SWIFT) run -c release PlaybackBenchmark
 	@command -v nats-server >/dev/null 2>&1 || { echo "bench: installing nats-server (the relay's comparison)"; \
 		if [ "$$(id -u)" -ne 0 ]; then sudo_cmd=sudo; fi; \
 		DEBIAN_FRONTEND=noninteractive $$sudo_cmd apt-get install -y -qq nats-server >/dev/null; }

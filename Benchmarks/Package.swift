@@ -72,6 +72,15 @@ let package = Package(
             ],
             swiftSettings: [.swiftLanguageMode(.v6)]
         ),
+        // Coordinated playback: accuracy under jitter, messages a minute, the clock estimate's cost.
+        .executableTarget(
+            name: "PlaybackBenchmark",
+            dependencies: [
+                .product(name: "GroupWireSession", package: "GroupWire"),
+                .product(name: "GroupWireTesting", package: "GroupWire"),
+            ],
+            swiftSettings: [.swiftLanguageMode(.v6)]
+        ),
         // groupwire validate's throughput and memory beside tshark with the generated dissector.
         .executableTarget(
             name: "ValidateBenchmark",

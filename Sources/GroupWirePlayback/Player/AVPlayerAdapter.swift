@@ -12,6 +12,7 @@
     public final class AVPlayerAdapter: CoordinatedPlayer, @unchecked Sendable {
         /// The player driven.
         public let player: AVPlayer
+        /// Stalls (a wait to minimize stalls) and recoveries, as the player reports them.
         public let events: AsyncStream<CoordinatedPlayerEvent>
         private let continuation: AsyncStream<CoordinatedPlayerEvent>.Continuation
         private let makeItem: @Sendable (String?) -> AVPlayerItem?
@@ -43,20 +44,25 @@
             continuation.finish()
         }
 
+        /// The player's current time in seconds (0 while it has none).
         public var currentTime: Double {
             let time = player.currentTime()
             return time.isNumeric ? time.seconds : 0
         }
 
+        /// The player's rate.
         public var rate: Double { Double(player.rate) }
 
+        /// Sets the player's rate.
         public func setRate(_ rate: Double) { player.rate = Float(rate) }
 
+        /// Seeks exactly (no tolerance either side).
         public func seek(to time: Double) {
             player.seek(
                 to: CMTime(seconds: time, preferredTimescale: 1_000_000), toleranceBefore: .zero, toleranceAfter: .zero)
         }
 
+        /// Replaces the item with the app's item for `item`, then seeks to `time`.
         public func load(item: String?, at time: Double) {
             player.replaceCurrentItem(with: makeItem(item))
             seek(to: time)

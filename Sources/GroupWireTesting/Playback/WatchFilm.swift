@@ -12,15 +12,20 @@ public enum WatchFilm {
     public struct Report: Sendable {
         /// One sample: when (simulated seconds), whose (participant number), how far (seconds).
         public struct Sample: Sendable {
+            /// Simulated seconds since the start.
             public var time: Double
+            /// The participant's number, from 1.
             public var participant: Int
+            /// Its distance from the group's timeline, in seconds.
             public var error: Double
         }
+        /// Every sample, in time order.
         public var samples: [Sample] = []
         /// What must hold, and whether it did.
         public var checks: [(String, Bool)] = []
-        /// Messages each participant's coordinator sent, and the minutes simulated.
+        /// Messages each participant's coordinator sent.
         public var sent: [Int] = []
+        /// The simulated minutes the run took.
         public var minutes = 0.0
 
         /// The error at `fraction` (0.99: p99) over every sample, in seconds.
@@ -30,6 +35,7 @@ public enum WatchFilm {
         }
     }
 
+    /// The participants' device clocks: participant 1's is the group clock.
     public static let devices = [
         DeviceClock(offset: .milliseconds(0), drift: 0),
         DeviceClock(offset: .milliseconds(480), drift: 100e-6),
@@ -37,6 +43,7 @@ public enum WatchFilm {
         DeviceClock(offset: .milliseconds(230), drift: 60e-6),
         DeviceClock(offset: .milliseconds(-310), drift: -80e-6),
     ]
+    /// How much faster each participant's player runs than its device clock.
     public static let playerDrifts = [0, 40e-6, -50e-6, 20e-6, -30e-6]
 
     /// Runs the film on a hub with `delay` on every copy and `drop` of them lost;
@@ -58,7 +65,8 @@ public enum WatchFilm {
                 guard let expected = history.expected(at: party.groupTime(at: now)) else { continue }
                 for (index, member) in party.members.enumerated()
                 where member.playback.isSynchronized && member.playback.suspendedParticipants[member.id] == nil {
-                    report.samples.append(.init(time: now.seconds, participant: index + 1, error: abs(member.player.currentTime - expected)))
+                    report.samples.append(
+                        .init(time: now.seconds, participant: index + 1, error: abs(member.player.currentTime - expected)))
                 }
             }
         }
@@ -71,7 +79,10 @@ public enum WatchFilm {
 
         try await party.advance(by: .seconds(5))
         report.checks.append(
-            ("every participant estimates the group clock after 5 s", members.dropFirst().allSatisfy { $0.playback.clockEstimate.isEstimated }))
+            (
+                "every participant estimates the group clock after 5 s",
+                members.dropFirst().allSatisfy { $0.playback.clockEstimate.isEstimated }
+            ))
         progress("0:05 participant 1 loads film-1 and plays")
         try await members[0].playback.load(item: "film-1")
         try await members[0].playback.play()
@@ -82,14 +93,17 @@ public enum WatchFilm {
         try await members[2].playback.seek(to: 600)
         try await sample(for: .seconds(1))
         report.checks.append(
-            ("the seek took effect everywhere at its instant (10:00.75 one second later, within 20 ms)",
-             abs((groupNow() ?? 0) - 600.75) < 0.02 && allWithin(0.02)))
+            (
+                "the seek took effect everywhere at its instant (10:00.75 one second later, within 20 ms)",
+                abs((groupNow() ?? 0) - 600.75) < 0.02 && allWithin(0.02)
+            ))
         try await sample(for: .seconds(119))
 
         progress("4:00 participant 2 pauses")
         try await members[1].playback.pause()
         try await sample(for: .seconds(30))
-        report.checks.append(("everyone paused at one position (within 20 ms)", allWithin(0.02) && members.allSatisfy { $0.player.rate == 0 }))
+        report.checks.append(
+            ("everyone paused at one position (within 20 ms)", allWithin(0.02) && members.allSatisfy { $0.player.rate == 0 }))
         progress("4:30 participant 4 plays")
         try await members[3].playback.play()
         try await sample(for: .seconds(90))
@@ -98,16 +112,20 @@ public enum WatchFilm {
         members[1].player.stall()
         try await sample(for: .seconds(3))
         report.checks.append(
-            ("the group waited for the stalled participant",
-             members[0].playback.suspendedParticipants[members[1].id] == .stallRecovery
-                && members.allSatisfy { $0.playback.timeline?.change == .wait }
-                && members.filter { $0.id != members[1].id }.allSatisfy { $0.player.rate == 0 }))
+            (
+                "the group waited for the stalled participant",
+                members[0].playback.suspendedParticipants[members[1].id] == .stallRecovery
+                    && members.allSatisfy { $0.playback.timeline?.change == .wait }
+                    && members.filter { $0.id != members[1].id }.allSatisfy { $0.player.rate == 0 }
+            ))
         members[1].player.recover()
         try await sample(for: .seconds(57))
         report.checks.append(
-            ("the group went on when it recovered",
-             members.allSatisfy { $0.playback.timeline?.change == .resume && $0.player.rate > 0.9 }
-                && members[0].playback.suspendedParticipants.isEmpty))
+            (
+                "the group went on when it recovered",
+                members.allSatisfy { $0.playback.timeline?.change == .resume && $0.player.rate > 0.9 }
+                    && members[0].playback.suspendedParticipants.isEmpty
+            ))
 
         progress("7:00 participant 5 joins")
         try await party.add(5, device: devices[4], playerDrift: playerDrifts[4])

@@ -36,7 +36,8 @@ package enum WatchSimulationTool {
             let offset = Int((device.offset.seconds * 1_000).rounded())
             text += "  participant \(index + 1): \(offset >= 0 ? "+" : "")\(offset) ms, "
             text += "\(device.drift >= 0 ? "+" : "")\(Int((device.drift * 1e6).rounded())) ppm; its player "
-            text += "\(WatchFilm.playerDrifts[index] >= 0 ? "+" : "")\(Int((WatchFilm.playerDrifts[index] * 1e6).rounded())) ppm more\n"
+            text +=
+                "\(WatchFilm.playerDrifts[index] >= 0 ? "+" : "")\(Int((WatchFilm.playerDrifts[index] * 1e6).rounded())) ppm more\n"
         }
         text += "\nwhat happens:\n"
         let steps = Mutex<[String]>([])
@@ -66,7 +67,8 @@ package enum WatchSimulationTool {
         let p99 = report.percentile(0.99)
         text += "whole run: p50 \(milliseconds(p50)) ms, p99 \(milliseconds(p99)) ms over \(report.samples.count) samples\n"
         text += "\nmessages sent per minute (participant 1 keeps the group clock and answers the others' clock requests):\n  "
-        text += report.sent.enumerated().map { "\($0.offset + 1): \(String(format: "%.1f", Double($0.element) / report.minutes))" }
+        text +=
+            report.sent.enumerated().map { "\($0.offset + 1): \(String(format: "%.1f", Double($0.element) / report.minutes))" }
             .joined(separator: ", ") + "\n"
         text += "\nchecks:\n"
         var holds = true
