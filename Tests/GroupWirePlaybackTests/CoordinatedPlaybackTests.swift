@@ -82,4 +82,26 @@ import Testing
         #expect(abs(stalled.player.currentTime - after) < 0.02, "\(stalled.player.currentTime) against \(after)")
         #expect(party.members[0].playback.suspendedParticipants.isEmpty)
     }
+
+    /// A user who scrubs begins a `userChangingCurrentTime` suspension (the group does not
+    /// wait for it by default) and ends it proposing the time scrubbed to: the whole group
+    /// moves there.
+    @Test func endingASuspensionWithATimeMovesTheGroupThere() async throws {
+        let party = try await Self.playing(seed: 13)
+        let scrubber = party.members[3]
+        try await scrubber.playback.beginSuspension(.userChangingCurrentTime)
+        try await party.advance(by: .seconds(1))
+        #expect(party.members[0].playback.suspendedParticipants == [scrubber.id: .userChangingCurrentTime])
+        #expect(party.members.allSatisfy { $0.playback.timeline?.change == .play })
+        try await scrubber.playback.endSuspension(proposing: 300)
+        try await party.advance(by: .seconds(1))
+        let timeline = try #require(party.members[0].playback.timeline)
+        #expect(timeline.change == .seek && timeline.mediaTime == 300 && timeline.stamp.author == scrubber.id)
+        let expected = timeline.expectedTime(at: party.groupTime(at: party.clock.elapsed))
+        #expect(abs(expected - 300.75) < 0.02)
+        #expect(
+            party.members.allSatisfy { abs($0.player.currentTime - expected) < 0.02 },
+            "\(party.members.map(\.player.currentTime))")
+        #expect(party.members[0].playback.suspendedParticipants.isEmpty)
+    }
 }

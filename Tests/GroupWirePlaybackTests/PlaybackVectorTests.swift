@@ -58,7 +58,8 @@ import Testing
                     change: PlaybackChange(rawValue: UInt32(Self.changes[fields["change"] as? String ?? ""] ?? 99)))
                 encoded = message.wirePayload()
                 let decoded = try PlaybackTimelineMessage(wirePayload: hex)
-                decodes = decoded.wirePayload() == hex && decoded.item == message.item && decoded.clock == message.clock
+                decodes =
+                    decoded.wirePayload() == hex && decoded.item == message.item && decoded.clock == message.clock
                     && decoded.groupTime == message.groupTime && decoded.author == message.author
                     && decoded.change == message.change && decoded.rate.bitPattern == message.rate.bitPattern
                     && decoded.mediaTime.bitPattern == message.mediaTime.bitPattern
@@ -69,7 +70,8 @@ import Testing
                 encoded = message.wirePayload()
                 decodes = try PlaybackSuspensionMessage(wirePayload: hex) == message
             case "PlaybackClockRequest":
-                let message = PlaybackClockRequest(sequence: Self.uint64(fields["sequence"]), sentAt: Self.int64(fields["sentAt"]))
+                let message = PlaybackClockRequest(
+                    sequence: Self.uint64(fields["sequence"]), sentAt: Self.int64(fields["sentAt"]))
                 encoded = message.wirePayload()
                 decodes = try PlaybackClockRequest(wirePayload: hex) == message
             case "PlaybackClockReply":
@@ -175,7 +177,9 @@ import Testing
             }
             #expect(rejected == (vector["rejected"] as? [Int] ?? []), "\(name)")
             #expect(abs(estimate.drift - Self.number(vector["drift"])) <= 1e-12, "\(name): drift \(estimate.drift)")
-            #expect(abs(estimate.uncertainty.seconds - Self.number(vector["uncertainty"])) <= 1e-9, "\(name): \(estimate.uncertainty)")
+            #expect(
+                abs(estimate.uncertainty.seconds - Self.number(vector["uncertainty"])) <= 1e-9, "\(name): \(estimate.uncertainty)"
+            )
             for point in vector["offsetAt"] as? [[String: Any]] ?? [] {
                 let local = Duration.nanoseconds(Self.int64(point["local"]))
                 let offset = estimate.offset(atLocal: local).seconds
