@@ -20,7 +20,9 @@ func quantile(_ sorted: [Double], _ fraction: Double) -> Double {
 }
 
 print("Coordinated playback: WatchFilm over the seeded hub (5% loss), \(seeds) seeds per row, ten simulated minutes each")
-print("| delay on every copy | position error p50 ms | p99 ms | worst seed's p99 ms | messages/min, a participant (median) | the timekeeper's (median) |")
+print(
+    "| delay on every copy | position error p50 ms | p99 ms | worst seed's p99 ms | messages/min, a participant (median) | the timekeeper's (median) |"
+)
 print("|---|---|---|---|---|---|")
 for jitter in [5, 20, 50] {
     var errors: [Double] = []
@@ -40,7 +42,8 @@ for jitter in [5, 20, 50] {
     print(
         "| 5–\(5 + jitter) ms | \(String(format: "%.1f", quantile(errors, 0.5) * 1_000)) | "
             + "\(String(format: "%.1f", quantile(errors, 0.99) * 1_000)) | \(String(format: "%.1f", worst * 1_000)) | "
-            + "\(String(format: "%.1f", quantile(others.sorted(), 0.5))) | \(String(format: "%.1f", quantile(keeper.sorted(), 0.5))) |")
+            + "\(String(format: "%.1f", quantile(others.sorted(), 0.5))) | \(String(format: "%.1f", quantile(keeper.sorted(), 0.5))) |"
+    )
 }
 
 // The estimate's cost per exchange, with its window full.
