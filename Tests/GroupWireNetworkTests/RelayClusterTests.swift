@@ -349,6 +349,12 @@ struct RelayClusterTests {
         await x.relay.shutdown()
         try await Self.tick([a, b], seconds: 4)
         try await eventually("a and b to take x for dead") { a.heard["x"] == nil && b.heard["x"] == nil }
+        // What was on its way while the owners changed may be lost (RELAY.md "Failures"):
+        // the frames go once a owns the room again and both hold their places (b's holdings
+        // arrived; until then a keeps bo's place for its grace and drops its frames).
+        try await eventually("a to own the room again with both places held") {
+            a.relay.cluster?.places(in: name) == [ada.localParticipant.uuid, bo.localParticipant.uuid]
+        }
 
         try await ada.send(Array("from ada".utf8), to: .all)
         try await bo.send(Array("from bo".utf8), to: .all)

@@ -578,6 +578,11 @@ final class RelayCluster: Sendable {
     /// The rooms this node owns now.
     var ownedRooms: Set<String> { state.withLock { Set($0.owned.keys) } }
 
+    /// The members holding a place in `room` (not within their grace), when this node owns it.
+    func places(in room: String) -> Set<UUID>? {
+        state.withLock { $0.owned[room].map { Set($0.places.filter { $0.value.absence == nil }.keys) } }
+    }
+
     /// When each other node alive here was last heard, on the relay's clock.
     var lastHeard: [String: Duration] { state.withLock { $0.lastHeard } }
 
