@@ -175,11 +175,13 @@ public final class PlaybackCoordinator: Sendable {
     /// Stops coordinating: the player is left as it is.
     public func stop() {
         state.withLock { $0.stopped = true }
+        pendingInstant.withLock { $0?.cancel() }
         for task in tasks.withLock({ $0 }) { task.cancel() }
         updates.finish()
     }
 
     deinit {
+        pendingInstant.withLock { $0?.cancel() }
         for task in tasks.withLock({ $0 }) { task.cancel() }
     }
 
@@ -379,16 +381,24 @@ public final class PlaybackCoordinator: Sendable {
         guard taken else { return }
         updates.yield(.timeline(timeline))
         if let delay, delay > .zero {
+            // One timer for the newest timeline's instant: a newer timeline replaces it, so
+            // a peer's stream of changes (or one set centuries ahead) holds one task, not many.
             let clock = self.clock
             let task = Task { [weak self] in
                 guard (try? await clock.sleep(for: delay)) != nil, let self else { return }
                 self.correct()
             }
-            start([task])
+            pendingInstant.withLock { pending in
+                pending?.cancel()
+                pending = task
+            }
         } else {
             correct()
         }
     }
+
+    /// The timer set for the newest timeline's instant, if it has not come yet.
+    private let pendingInstant = Mutex<Task<Void, Never>?>(nil)
 
     private func received(_ message: PlaybackSuspensionMessage, from source: ParticipantID) async {
         let change = state.withLock { state -> PlaybackSuspensionReason?? in
