@@ -104,4 +104,21 @@ import Testing
             "\(party.members.map(\.player.currentTime))")
         #expect(party.members[0].playback.suspendedParticipants.isEmpty)
     }
+
+    /// The user pauses and scrubs with the player's own controls (not the app's): the
+    /// player tells its coordinator, and the whole group follows.
+    @Test func whatTheUserDoesOnThePlayerReachesTheGroup() async throws {
+        let party = try await Self.playing(seed: 17)
+        let user = party.members[2]
+        user.player.userSetRate(0)
+        try await party.advance(by: .seconds(1))
+        #expect(party.members.allSatisfy { $0.playback.timeline?.change == .pause && $0.player.rate == 0 })
+        #expect(party.members[0].playback.timeline?.stamp.author == user.id)
+        user.player.userSeek(to: 42)
+        try await party.advance(by: .seconds(1))
+        let timeline = try #require(party.members[0].playback.timeline)
+        #expect(timeline.change == .seek && timeline.mediaTime == 42 && timeline.rate == 0)
+        #expect(
+            party.members.allSatisfy { abs($0.player.currentTime - 42) < 0.001 }, "\(party.members.map(\.player.currentTime))")
+    }
 }

@@ -154,6 +154,8 @@ public final class PlaybackCoordinator: Sendable {
                     switch event {
                     case .stalled: try? await self.beginSuspension(.stallRecovery)
                     case .recovered: try? await self.endSuspension()
+                    case .userSeeked(let time): try? await self.seek(to: time)
+                    case .userChangedRate(let rate): try? await self.setRate(rate)
                     }
                 }
             },

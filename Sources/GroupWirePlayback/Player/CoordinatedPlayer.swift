@@ -16,8 +16,8 @@ public protocol CoordinatedPlayer: AnyObject, Sendable {
     func seek(to time: Double)
     /// Loads `item` (nil: none) at `time` seconds.
     func load(item: String?, at time: Double)
-    /// What happens to the player that the group should know: stalls and the user's own
-    /// actions. The coordinator reads it while it runs.
+    /// What happens to the player that the group should know: stalls, and what the user
+    /// does through the player's own controls. The coordinator reads it while it runs.
     var events: AsyncStream<CoordinatedPlayerEvent> { get }
 }
 
@@ -28,4 +28,8 @@ public enum CoordinatedPlayerEvent: Sendable, Equatable {
     case stalled
     /// It can play again: the coordinator ends the suspension.
     case recovered
+    /// The user moved the player (its own controls, not the app's): the group moves there.
+    case userSeeked(to: Double)
+    /// The user changed the player's rate (0 pauses): the group follows.
+    case userChangedRate(Double)
 }

@@ -85,6 +85,18 @@ public final class SimulatedPlayer: CoordinatedPlayer {
         }
     }
 
+    /// The user moves the player with its own controls: it seeks, and tells its coordinator.
+    public func userSeek(to time: Double) {
+        seek(to: time)
+        continuation.yield(.userSeeked(to: time))
+    }
+
+    /// The user pauses (0) or changes the rate with the player's own controls.
+    public func userSetRate(_ rate: Double) {
+        setRate(rate)
+        continuation.yield(.userChangedRate(rate))
+    }
+
     /// Runs out of media: the position stands still until ``recover()``, and the player
     /// tells its coordinator.
     public func stall() {
