@@ -114,6 +114,33 @@ struct KitchenSinkGoldenTests {
         #expect(optionals.choice != Choice.wireDefault)
     }
 
+    @Test("JSON null reads as absent for an optional field and is refused for any other; a missing key takes the default")
+    func jsonNull() throws {
+        let missing = try JSONDecoder().decode(Defaults.self, from: Data(#"{"flag":false}"#.utf8))
+        #expect(missing.flag == false)
+        #expect(missing.small == -7)
+        #expect(missing.name == "tab\there \"quoted\"")
+        #expect(missing.mood == .serene)
+        for key in ["flag", "small", "big", "ratio", "scale", "name", "mood"] {
+            let json = Data(#"{"\#(key)":null}"#.utf8)
+            do {
+                _ = try JSONDecoder().decode(Defaults.self, from: json)
+                Issue.record("null for \(key) was read")
+            } catch DecodingError.valueNotFound(_, let context) {
+                #expect(context.codingPath.map(\.stringValue) == [key])
+            } catch {
+                Issue.record("null for \(key): \(error)")
+            }
+        }
+        // Arrays and maps are never optional: null is refused there too.
+        #expect(throws: DecodingError.self) { try JSONDecoder().decode(Arrays.self, from: Data(#"{"flags":null}"#.utf8)) }
+        #expect(throws: DecodingError.self) { try JSONDecoder().decode(Maps.self, from: Data(#"{"byName":null}"#.utf8)) }
+        let optionals = try JSONDecoder().decode(Optionals.self, from: Data(#"{"flag":null,"inner":null,"i32":4}"#.utf8))
+        #expect(optionals.flag == nil)
+        #expect(optionals.inner == nil)
+        #expect(optionals.i32 == 4)
+    }
+
     @Test("Keyword and clashing field names survive wire and JSON")
     func awkwardFieldNames() throws {
         let value = Awkward(class: "k", unknownFields: 3, self: Empty())

@@ -484,11 +484,13 @@ struct SwiftModelBuilder: Sendable {
         for field in fields {
             let names = names(of: field)
             let jsonType = types.jsonType(field.type) ?? types.swiftType(field.type)
-            var read = "try container.decodeIfPresent(\(jsonType).self, forKey: .\(names.codingKey))"
+            let isOptional = field.isOptional && !field.type.isCollection
+            // `null` reads as absent only for an optional field; a non-optional one refuses it.
+            let method = isOptional ? "decodeIfPresent" : "_decodeUnlessMissing"
+            var read = "try container.\(method)(\(jsonType).self, forKey: .\(names.codingKey))"
             if types.jsonType(field.type) != nil {
                 read = "(\(read)).map { \(types.fromJSON(field.type, "$0")) }"
             }
-            let isOptional = field.isOptional && !field.type.isCollection
             decodeBody.append(
                 .line("self.\(names.storage) = \(read)" + (isOptional ? "" : " ?? \(types.defaultExpression(of: field))")))
             if isOptional {

@@ -371,12 +371,12 @@ struct PlaybackTimelineMessage: WireMessage, Codable, Sendable, Hashable {
     init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         self.item = try container.decodeIfPresent(String.self, forKey: .item)
-        self.rate = (try container.decodeIfPresent(_WireJSONFloat<Double>.self, forKey: .rate)).map { $0.value } ?? 0
-        self.mediaTime = (try container.decodeIfPresent(_WireJSONFloat<Double>.self, forKey: .mediaTime)).map { $0.value } ?? 0
-        self.groupTime = try container.decodeIfPresent(Int64.self, forKey: .groupTime) ?? 0
-        self.clock = try container.decodeIfPresent(UInt64.self, forKey: .clock) ?? 0
-        self.author = try container.decodeIfPresent(UUID.self, forKey: .author) ?? _WireDefaults.uuid
-        self.change = try container.decodeIfPresent(PlaybackChange.self, forKey: .change) ?? .none
+        self.rate = (try container._decodeUnlessMissing(_WireJSONFloat<Double>.self, forKey: .rate)).map { $0.value } ?? 0
+        self.mediaTime = (try container._decodeUnlessMissing(_WireJSONFloat<Double>.self, forKey: .mediaTime)).map { $0.value } ?? 0
+        self.groupTime = try container._decodeUnlessMissing(Int64.self, forKey: .groupTime) ?? 0
+        self.clock = try container._decodeUnlessMissing(UInt64.self, forKey: .clock) ?? 0
+        self.author = try container._decodeUnlessMissing(UUID.self, forKey: .author) ?? _WireDefaults.uuid
+        self.change = try container._decodeUnlessMissing(PlaybackChange.self, forKey: .change) ?? .none
         self.unknownFields = []
     }
 
@@ -544,9 +544,9 @@ struct PlaybackSuspensionMessage: WireMessage, Codable, Sendable, Hashable {
     /// Decodes the JSON object form (field names as keys; missing keys take defaults).
     init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
-        self.reason = try container.decodeIfPresent(String.self, forKey: .reason) ?? ""
-        self.active = try container.decodeIfPresent(Bool.self, forKey: .active) ?? false
-        self.sequence = try container.decodeIfPresent(UInt64.self, forKey: .sequence) ?? 0
+        self.reason = try container._decodeUnlessMissing(String.self, forKey: .reason) ?? ""
+        self.active = try container._decodeUnlessMissing(Bool.self, forKey: .active) ?? false
+        self.sequence = try container._decodeUnlessMissing(UInt64.self, forKey: .sequence) ?? 0
         self.unknownFields = []
     }
 
@@ -689,8 +689,8 @@ struct PlaybackClockRequest: WireMessage, Codable, Sendable, Hashable {
     /// Decodes the JSON object form (field names as keys; missing keys take defaults).
     init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
-        self.sequence = try container.decodeIfPresent(UInt64.self, forKey: .sequence) ?? 0
-        self.sentAt = try container.decodeIfPresent(Int64.self, forKey: .sentAt) ?? 0
+        self.sequence = try container._decodeUnlessMissing(UInt64.self, forKey: .sequence) ?? 0
+        self.sentAt = try container._decodeUnlessMissing(Int64.self, forKey: .sentAt) ?? 0
         self.unknownFields = []
     }
 
@@ -871,10 +871,10 @@ struct PlaybackClockReply: WireMessage, Codable, Sendable, Hashable {
     /// Decodes the JSON object form (field names as keys; missing keys take defaults).
     init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
-        self.sequence = try container.decodeIfPresent(UInt64.self, forKey: .sequence) ?? 0
-        self.requestSentAt = try container.decodeIfPresent(Int64.self, forKey: .requestSentAt) ?? 0
-        self.receivedAt = try container.decodeIfPresent(Int64.self, forKey: .receivedAt) ?? 0
-        self.sentAt = try container.decodeIfPresent(Int64.self, forKey: .sentAt) ?? 0
+        self.sequence = try container._decodeUnlessMissing(UInt64.self, forKey: .sequence) ?? 0
+        self.requestSentAt = try container._decodeUnlessMissing(Int64.self, forKey: .requestSentAt) ?? 0
+        self.receivedAt = try container._decodeUnlessMissing(Int64.self, forKey: .receivedAt) ?? 0
+        self.sentAt = try container._decodeUnlessMissing(Int64.self, forKey: .sentAt) ?? 0
         self.unknownFields = []
     }
 

@@ -132,8 +132,8 @@ public struct Point: WirePayloadCodable, Codable, Sendable, Hashable {
     /// Decodes the JSON object form (field names as keys; missing keys take defaults).
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
-        self.x = (try container.decodeIfPresent(_WireJSONFloat<Double>.self, forKey: .x)).map { $0.value } ?? 0
-        self.y = (try container.decodeIfPresent(_WireJSONFloat<Double>.self, forKey: .y)).map { $0.value } ?? 0
+        self.x = (try container._decodeUnlessMissing(_WireJSONFloat<Double>.self, forKey: .x)).map { $0.value } ?? 0
+        self.y = (try container._decodeUnlessMissing(_WireJSONFloat<Double>.self, forKey: .y)).map { $0.value } ?? 0
         self.unknownFields = []
     }
 
@@ -431,10 +431,10 @@ public struct Stroke: WirePayloadCodable, Codable, Sendable, Hashable {
     /// Decodes the JSON object form (field names as keys; missing keys take defaults).
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
-        self.id = try container.decodeIfPresent(UUID.self, forKey: .id) ?? _WireDefaults.uuid
-        self.color = try container.decodeIfPresent(StrokeColor.self, forKey: .color) ?? .black
-        self.points = try container.decodeIfPresent([Point].self, forKey: .points) ?? []
-        self.width = (try container.decodeIfPresent(_WireJSONFloat<Float>.self, forKey: .width)).map { $0.value } ?? 3.0
+        self.id = try container._decodeUnlessMissing(UUID.self, forKey: .id) ?? _WireDefaults.uuid
+        self.color = try container._decodeUnlessMissing(StrokeColor.self, forKey: .color) ?? .black
+        self.points = try container._decodeUnlessMissing([Point].self, forKey: .points) ?? []
+        self.width = (try container._decodeUnlessMissing(_WireJSONFloat<Float>.self, forKey: .width)).map { $0.value } ?? 3.0
         self.unknownFields = []
     }
 
@@ -631,10 +631,10 @@ public struct UpsertStroke: WireMessage, Codable, Sendable, Hashable {
     /// Decodes the JSON object form (field names as keys; missing keys take defaults).
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
-        self.id = try container.decodeIfPresent(UUID.self, forKey: .id) ?? _WireDefaults.uuid
-        self.color = try container.decodeIfPresent(StrokeColor.self, forKey: .color) ?? .black
-        self.point = try container.decodeIfPresent(Point.self, forKey: .point) ?? Point()
-        self.width = (try container.decodeIfPresent(_WireJSONFloat<Float>.self, forKey: .width)).map { $0.value } ?? 3.0
+        self.id = try container._decodeUnlessMissing(UUID.self, forKey: .id) ?? _WireDefaults.uuid
+        self.color = try container._decodeUnlessMissing(StrokeColor.self, forKey: .color) ?? .black
+        self.point = try container._decodeUnlessMissing(Point.self, forKey: .point) ?? Point()
+        self.width = (try container._decodeUnlessMissing(_WireJSONFloat<Float>.self, forKey: .width)).map { $0.value } ?? 3.0
         self.drawnAt = (try container.decodeIfPresent(_WireJSONTimestamp.self, forKey: .drawnAt)).map { $0.value }
         self.unknownFields = []
     }
@@ -787,8 +787,8 @@ public struct CanvasSnapshot: WireMessage, Codable, Sendable, Hashable {
     /// Decodes the JSON object form (field names as keys; missing keys take defaults).
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
-        self.strokes = try container.decodeIfPresent([Stroke].self, forKey: .strokes) ?? []
-        self.pointCount = try container.decodeIfPresent(UInt64.self, forKey: .pointCount) ?? 0
+        self.strokes = try container._decodeUnlessMissing([Stroke].self, forKey: .strokes) ?? []
+        self.pointCount = try container._decodeUnlessMissing(UInt64.self, forKey: .pointCount) ?? 0
         self.unknownFields = []
     }
 

@@ -208,8 +208,8 @@ public struct Inner: WirePayloadCodable, Codable, Sendable, Hashable {
     /// Decodes the JSON object form (field names as keys; missing keys take defaults).
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
-        self.count = try container.decodeIfPresent(UInt32.self, forKey: .count) ?? 0
-        self.label = try container.decodeIfPresent(String.self, forKey: .label) ?? ""
+        self.count = try container._decodeUnlessMissing(UInt32.self, forKey: .count) ?? 0
+        self.label = try container._decodeUnlessMissing(String.self, forKey: .label) ?? ""
         self.unknownFields = []
     }
 
@@ -609,13 +609,13 @@ public struct Edge: WireMessage, Codable, Sendable, Hashable {
     /// Decodes the JSON object form (field names as keys; missing keys take defaults).
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
-        self.small = try container.decodeIfPresent(UInt8.self, forKey: .small) ?? 0
-        self.level = try container.decodeIfPresent(Level.self, forKey: .level) ?? .low
-        self.choice = try container.decodeIfPresent(Choice.self, forKey: .choice) ?? Choice.wireDefault
-        self.samples = (try container.decodeIfPresent([_WireJSONFloat<Float>].self, forKey: .samples)).map { $0.map(\.value) } ?? []
-        self.times = (try container.decodeIfPresent([_WireJSONTimestamp].self, forKey: .times)).map { $0.map(\.value) } ?? []
-        self.tiny = try container.decodeIfPresent(Int8.self, forKey: .tiny) ?? 0
-        self.inner = try container.decodeIfPresent(Inner.self, forKey: .inner) ?? Inner()
+        self.small = try container._decodeUnlessMissing(UInt8.self, forKey: .small) ?? 0
+        self.level = try container._decodeUnlessMissing(Level.self, forKey: .level) ?? .low
+        self.choice = try container._decodeUnlessMissing(Choice.self, forKey: .choice) ?? Choice.wireDefault
+        self.samples = (try container._decodeUnlessMissing([_WireJSONFloat<Float>].self, forKey: .samples)).map { $0.map(\.value) } ?? []
+        self.times = (try container._decodeUnlessMissing([_WireJSONTimestamp].self, forKey: .times)).map { $0.map(\.value) } ?? []
+        self.tiny = try container._decodeUnlessMissing(Int8.self, forKey: .tiny) ?? 0
+        self.inner = try container._decodeUnlessMissing(Inner.self, forKey: .inner) ?? Inner()
         self.unknownFields = []
     }
 

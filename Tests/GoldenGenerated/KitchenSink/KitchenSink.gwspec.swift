@@ -622,22 +622,22 @@ public struct Scalars: WirePayloadCodable, Codable, Sendable, Hashable {
     /// Decodes the JSON object form (field names as keys; missing keys take defaults).
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
-        self.flag = try container.decodeIfPresent(Bool.self, forKey: .flag) ?? false
-        self.i8 = try container.decodeIfPresent(Int8.self, forKey: .i8) ?? 0
-        self.i16 = try container.decodeIfPresent(Int16.self, forKey: .i16) ?? 0
-        self.i32 = try container.decodeIfPresent(Int32.self, forKey: .i32) ?? 0
-        self.i64 = try container.decodeIfPresent(Int64.self, forKey: .i64) ?? 0
-        self.u8 = try container.decodeIfPresent(UInt8.self, forKey: .u8) ?? 0
-        self.u16 = try container.decodeIfPresent(UInt16.self, forKey: .u16) ?? 0
-        self.u32 = try container.decodeIfPresent(UInt32.self, forKey: .u32) ?? 0
-        self.u64 = try container.decodeIfPresent(UInt64.self, forKey: .u64) ?? 0
-        self.f32 = (try container.decodeIfPresent(_WireJSONFloat<Float>.self, forKey: .f32)).map { $0.value } ?? 0
-        self.f64 = (try container.decodeIfPresent(_WireJSONFloat<Double>.self, forKey: .f64)).map { $0.value } ?? 0
-        self.text = try container.decodeIfPresent(String.self, forKey: .text) ?? ""
-        self.blob = (try container.decodeIfPresent(_WireJSONBytes.self, forKey: .blob)).map { $0.value } ?? []
-        self.id = try container.decodeIfPresent(UUID.self, forKey: .id) ?? _WireDefaults.uuid
-        self.at = (try container.decodeIfPresent(_WireJSONTimestamp.self, forKey: .at)).map { $0.value } ?? _WireTimestamp.epoch
-        self.mood = try container.decodeIfPresent(Mood.self, forKey: .mood) ?? .calm
+        self.flag = try container._decodeUnlessMissing(Bool.self, forKey: .flag) ?? false
+        self.i8 = try container._decodeUnlessMissing(Int8.self, forKey: .i8) ?? 0
+        self.i16 = try container._decodeUnlessMissing(Int16.self, forKey: .i16) ?? 0
+        self.i32 = try container._decodeUnlessMissing(Int32.self, forKey: .i32) ?? 0
+        self.i64 = try container._decodeUnlessMissing(Int64.self, forKey: .i64) ?? 0
+        self.u8 = try container._decodeUnlessMissing(UInt8.self, forKey: .u8) ?? 0
+        self.u16 = try container._decodeUnlessMissing(UInt16.self, forKey: .u16) ?? 0
+        self.u32 = try container._decodeUnlessMissing(UInt32.self, forKey: .u32) ?? 0
+        self.u64 = try container._decodeUnlessMissing(UInt64.self, forKey: .u64) ?? 0
+        self.f32 = (try container._decodeUnlessMissing(_WireJSONFloat<Float>.self, forKey: .f32)).map { $0.value } ?? 0
+        self.f64 = (try container._decodeUnlessMissing(_WireJSONFloat<Double>.self, forKey: .f64)).map { $0.value } ?? 0
+        self.text = try container._decodeUnlessMissing(String.self, forKey: .text) ?? ""
+        self.blob = (try container._decodeUnlessMissing(_WireJSONBytes.self, forKey: .blob)).map { $0.value } ?? []
+        self.id = try container._decodeUnlessMissing(UUID.self, forKey: .id) ?? _WireDefaults.uuid
+        self.at = (try container._decodeUnlessMissing(_WireJSONTimestamp.self, forKey: .at)).map { $0.value } ?? _WireTimestamp.epoch
+        self.mood = try container._decodeUnlessMissing(Mood.self, forKey: .mood) ?? .calm
         self.unknownFields = []
     }
 
@@ -1212,13 +1212,13 @@ public struct Defaults: WirePayloadCodable, Codable, Sendable, Hashable {
     /// Decodes the JSON object form (field names as keys; missing keys take defaults).
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
-        self.flag = try container.decodeIfPresent(Bool.self, forKey: .flag) ?? true
-        self.small = try container.decodeIfPresent(Int32.self, forKey: .small) ?? -7
-        self.big = try container.decodeIfPresent(UInt64.self, forKey: .big) ?? 1000
-        self.ratio = (try container.decodeIfPresent(_WireJSONFloat<Float>.self, forKey: .ratio)).map { $0.value } ?? 0.5
-        self.scale = (try container.decodeIfPresent(_WireJSONFloat<Double>.self, forKey: .scale)).map { $0.value } ?? -2.25
-        self.name = try container.decodeIfPresent(String.self, forKey: .name) ?? "tab\there \"quoted\""
-        self.mood = try container.decodeIfPresent(Mood.self, forKey: .mood) ?? Mood(rawValue: 2)
+        self.flag = try container._decodeUnlessMissing(Bool.self, forKey: .flag) ?? true
+        self.small = try container._decodeUnlessMissing(Int32.self, forKey: .small) ?? -7
+        self.big = try container._decodeUnlessMissing(UInt64.self, forKey: .big) ?? 1000
+        self.ratio = (try container._decodeUnlessMissing(_WireJSONFloat<Float>.self, forKey: .ratio)).map { $0.value } ?? 0.5
+        self.scale = (try container._decodeUnlessMissing(_WireJSONFloat<Double>.self, forKey: .scale)).map { $0.value } ?? -2.25
+        self.name = try container._decodeUnlessMissing(String.self, forKey: .name) ?? "tab\there \"quoted\""
+        self.mood = try container._decodeUnlessMissing(Mood.self, forKey: .mood) ?? Mood(rawValue: 2)
         self.unknownFields = []
     }
 
@@ -1693,20 +1693,20 @@ public struct Arrays: WirePayloadCodable, Codable, Sendable, Hashable {
     /// Decodes the JSON object form (field names as keys; missing keys take defaults).
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
-        self.flags = try container.decodeIfPresent([Bool].self, forKey: .flags) ?? []
-        self.ints = try container.decodeIfPresent([Int32].self, forKey: .ints) ?? []
-        self.longs = try container.decodeIfPresent([Int64].self, forKey: .longs) ?? []
-        self.bytes8 = try container.decodeIfPresent([UInt8].self, forKey: .bytes8) ?? []
-        self.counts = try container.decodeIfPresent([UInt64].self, forKey: .counts) ?? []
-        self.floats = (try container.decodeIfPresent([_WireJSONFloat<Float>].self, forKey: .floats)).map { $0.map(\.value) } ?? []
-        self.doubles = (try container.decodeIfPresent([_WireJSONFloat<Double>].self, forKey: .doubles)).map { $0.map(\.value) } ?? []
-        self.times = (try container.decodeIfPresent([_WireJSONTimestamp].self, forKey: .times)).map { $0.map(\.value) } ?? []
-        self.moods = try container.decodeIfPresent([Mood].self, forKey: .moods) ?? []
-        self.texts = try container.decodeIfPresent([String].self, forKey: .texts) ?? []
-        self.blobs = (try container.decodeIfPresent([_WireJSONBytes].self, forKey: .blobs)).map { $0.map(\.value) } ?? []
-        self.ids = try container.decodeIfPresent([UUID].self, forKey: .ids) ?? []
-        self.items = try container.decodeIfPresent([Scalars].self, forKey: .items) ?? []
-        self.choices = try container.decodeIfPresent([Choice].self, forKey: .choices) ?? []
+        self.flags = try container._decodeUnlessMissing([Bool].self, forKey: .flags) ?? []
+        self.ints = try container._decodeUnlessMissing([Int32].self, forKey: .ints) ?? []
+        self.longs = try container._decodeUnlessMissing([Int64].self, forKey: .longs) ?? []
+        self.bytes8 = try container._decodeUnlessMissing([UInt8].self, forKey: .bytes8) ?? []
+        self.counts = try container._decodeUnlessMissing([UInt64].self, forKey: .counts) ?? []
+        self.floats = (try container._decodeUnlessMissing([_WireJSONFloat<Float>].self, forKey: .floats)).map { $0.map(\.value) } ?? []
+        self.doubles = (try container._decodeUnlessMissing([_WireJSONFloat<Double>].self, forKey: .doubles)).map { $0.map(\.value) } ?? []
+        self.times = (try container._decodeUnlessMissing([_WireJSONTimestamp].self, forKey: .times)).map { $0.map(\.value) } ?? []
+        self.moods = try container._decodeUnlessMissing([Mood].self, forKey: .moods) ?? []
+        self.texts = try container._decodeUnlessMissing([String].self, forKey: .texts) ?? []
+        self.blobs = (try container._decodeUnlessMissing([_WireJSONBytes].self, forKey: .blobs)).map { $0.map(\.value) } ?? []
+        self.ids = try container._decodeUnlessMissing([UUID].self, forKey: .ids) ?? []
+        self.items = try container._decodeUnlessMissing([Scalars].self, forKey: .items) ?? []
+        self.choices = try container._decodeUnlessMissing([Choice].self, forKey: .choices) ?? []
         self.unknownFields = []
     }
 
@@ -2182,15 +2182,15 @@ public struct Maps: WirePayloadCodable, Codable, Sendable, Hashable {
     /// Decodes the JSON object form (field names as keys; missing keys take defaults).
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
-        self.byName = try container.decodeIfPresent([String: Int32].self, forKey: .byName) ?? [:]
-        self.byNumber = (try container.decodeIfPresent(_WireJSONMap<Int32, String>.self, forKey: .byNumber)).map { $0.value } ?? [:]
-        self.byCount = (try container.decodeIfPresent(_WireJSONMap<UInt64, _WireJSONBytes>.self, forKey: .byCount)).map { $0.value.mapValues(\.value) } ?? [:]
-        self.byFlag = (try container.decodeIfPresent(_WireJSONMap<Bool, _WireJSONFloat<Double>>.self, forKey: .byFlag)).map { $0.value.mapValues(\.value) } ?? [:]
-        self.byID = (try container.decodeIfPresent(_WireJSONMap<UUID, _WireJSONTimestamp>.self, forKey: .byID)).map { $0.value.mapValues(\.value) } ?? [:]
-        self.moods = try container.decodeIfPresent([String: Mood].self, forKey: .moods) ?? [:]
-        self.items = (try container.decodeIfPresent(_WireJSONMap<Int64, Scalars>.self, forKey: .items)).map { $0.value } ?? [:]
-        self.choices = try container.decodeIfPresent([String: Choice].self, forKey: .choices) ?? [:]
-        self.floats = (try container.decodeIfPresent(_WireJSONMap<UInt8, _WireJSONFloat<Float>>.self, forKey: .floats)).map { $0.value.mapValues(\.value) } ?? [:]
+        self.byName = try container._decodeUnlessMissing([String: Int32].self, forKey: .byName) ?? [:]
+        self.byNumber = (try container._decodeUnlessMissing(_WireJSONMap<Int32, String>.self, forKey: .byNumber)).map { $0.value } ?? [:]
+        self.byCount = (try container._decodeUnlessMissing(_WireJSONMap<UInt64, _WireJSONBytes>.self, forKey: .byCount)).map { $0.value.mapValues(\.value) } ?? [:]
+        self.byFlag = (try container._decodeUnlessMissing(_WireJSONMap<Bool, _WireJSONFloat<Double>>.self, forKey: .byFlag)).map { $0.value.mapValues(\.value) } ?? [:]
+        self.byID = (try container._decodeUnlessMissing(_WireJSONMap<UUID, _WireJSONTimestamp>.self, forKey: .byID)).map { $0.value.mapValues(\.value) } ?? [:]
+        self.moods = try container._decodeUnlessMissing([String: Mood].self, forKey: .moods) ?? [:]
+        self.items = (try container._decodeUnlessMissing(_WireJSONMap<Int64, Scalars>.self, forKey: .items)).map { $0.value } ?? [:]
+        self.choices = try container._decodeUnlessMissing([String: Choice].self, forKey: .choices) ?? [:]
+        self.floats = (try container._decodeUnlessMissing(_WireJSONMap<UInt8, _WireJSONFloat<Float>>.self, forKey: .floats)).map { $0.value.mapValues(\.value) } ?? [:]
         self.unknownFields = []
     }
 
@@ -2749,15 +2749,15 @@ public struct Awkward: WireMessage, Codable, Sendable, Hashable {
     /// Decodes the JSON object form (field names as keys; missing keys take defaults).
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
-        self.`class` = try container.decodeIfPresent(String.self, forKey: .`class`) ?? ""
-        self.unknownFields = try container.decodeIfPresent(Int32.self, forKey: .unknownFields) ?? 0
-        self._legacy = try container.decodeIfPresent(Int32.self, forKey: .legacy) ?? 0
-        self.renamed = try container.decodeIfPresent(Int32.self, forKey: .renamed) ?? 0
-        self.`self` = try container.decodeIfPresent(Empty.self, forKey: .`self`) ?? Empty()
-        self.nested = try container.decodeIfPresent(Arrays.self, forKey: .nested) ?? Arrays()
-        self.maps = try container.decodeIfPresent(Maps.self, forKey: .maps) ?? Maps()
-        self.defaults = try container.decodeIfPresent(Defaults.self, forKey: .defaults) ?? Defaults()
-        self.optionals = try container.decodeIfPresent(Optionals.self, forKey: .optionals) ?? Optionals()
+        self.`class` = try container._decodeUnlessMissing(String.self, forKey: .`class`) ?? ""
+        self.unknownFields = try container._decodeUnlessMissing(Int32.self, forKey: .unknownFields) ?? 0
+        self._legacy = try container._decodeUnlessMissing(Int32.self, forKey: .legacy) ?? 0
+        self.renamed = try container._decodeUnlessMissing(Int32.self, forKey: .renamed) ?? 0
+        self.`self` = try container._decodeUnlessMissing(Empty.self, forKey: .`self`) ?? Empty()
+        self.nested = try container._decodeUnlessMissing(Arrays.self, forKey: .nested) ?? Arrays()
+        self.maps = try container._decodeUnlessMissing(Maps.self, forKey: .maps) ?? Maps()
+        self.defaults = try container._decodeUnlessMissing(Defaults.self, forKey: .defaults) ?? Defaults()
+        self.optionals = try container._decodeUnlessMissing(Optionals.self, forKey: .optionals) ?? Optionals()
         self.wireUnknownFields = []
     }
 
@@ -3043,9 +3043,9 @@ public struct Tree: WirePayloadCodable, Codable, Sendable, Hashable {
     /// Decodes the JSON object form (field names as keys; missing keys take defaults).
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
-        self.label = try container.decodeIfPresent(String.self, forKey: .label) ?? ""
-        self.children = try container.decodeIfPresent([Tree].self, forKey: .children) ?? []
-        self.byName = try container.decodeIfPresent([String: Tree].self, forKey: .byName) ?? [:]
+        self.label = try container._decodeUnlessMissing(String.self, forKey: .label) ?? ""
+        self.children = try container._decodeUnlessMissing([Tree].self, forKey: .children) ?? []
+        self.byName = try container._decodeUnlessMissing([String: Tree].self, forKey: .byName) ?? [:]
         self.unknownFields = []
     }
 
@@ -3443,22 +3443,22 @@ public struct NearMisses: WireMessage, Codable, Sendable, Hashable {
     /// Decodes the JSON object form (field names as keys; missing keys take defaults).
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
-        self.wireSizes = try container.decodeIfPresent(Int32.self, forKey: .wireSizes) ?? 0
-        self.hashValues = try container.decodeIfPresent([Int32].self, forKey: .hashValues) ?? []
-        self.encoded = try container.decodeIfPresent(String.self, forKey: .encoded) ?? ""
-        self.rawValues = (try container.decodeIfPresent(_WireJSONBytes.self, forKey: .rawValues)).map { $0.value } ?? []
-        self.wirePayloads = try container.decodeIfPresent(Bool.self, forKey: .wirePayloads) ?? false
-        self.initial = try container.decodeIfPresent(Int64.self, forKey: .initial) ?? 0
-        self.date = (try container.decodeIfPresent(_WireJSONTimestamp.self, forKey: .date)).map { $0.value } ?? _WireTimestamp.epoch
-        self.data = (try container.decodeIfPresent(_WireJSONBytes.self, forKey: .data)).map { $0.value } ?? []
-        self.uuid = try container.decodeIfPresent(UUID.self, forKey: .uuid) ?? _WireDefaults.uuid
-        self.string = try container.decodeIfPresent(String.self, forKey: .string) ?? ""
-        self.int = try container.decodeIfPresent(Int32.self, forKey: .int) ?? 0
-        self.hasher = try container.decodeIfPresent(UInt8.self, forKey: .hasher) ?? 0
-        self.wireTypeIDs = try container.decodeIfPresent(UInt32.self, forKey: .wireTypeIDs) ?? 0
-        self.codingKeys = (try container.decodeIfPresent(_WireJSONFloat<Double>.self, forKey: .codingKeys)).map { $0.value } ?? 0
-        self.dates = try container.decodeIfPresent(Dates.self, forKey: .dates) ?? .rawValues
-        self.wireDefaults = try container.decodeIfPresent(WireDefaulted.self, forKey: .wireDefaults) ?? WireDefaulted.wireDefault
+        self.wireSizes = try container._decodeUnlessMissing(Int32.self, forKey: .wireSizes) ?? 0
+        self.hashValues = try container._decodeUnlessMissing([Int32].self, forKey: .hashValues) ?? []
+        self.encoded = try container._decodeUnlessMissing(String.self, forKey: .encoded) ?? ""
+        self.rawValues = (try container._decodeUnlessMissing(_WireJSONBytes.self, forKey: .rawValues)).map { $0.value } ?? []
+        self.wirePayloads = try container._decodeUnlessMissing(Bool.self, forKey: .wirePayloads) ?? false
+        self.initial = try container._decodeUnlessMissing(Int64.self, forKey: .initial) ?? 0
+        self.date = (try container._decodeUnlessMissing(_WireJSONTimestamp.self, forKey: .date)).map { $0.value } ?? _WireTimestamp.epoch
+        self.data = (try container._decodeUnlessMissing(_WireJSONBytes.self, forKey: .data)).map { $0.value } ?? []
+        self.uuid = try container._decodeUnlessMissing(UUID.self, forKey: .uuid) ?? _WireDefaults.uuid
+        self.string = try container._decodeUnlessMissing(String.self, forKey: .string) ?? ""
+        self.int = try container._decodeUnlessMissing(Int32.self, forKey: .int) ?? 0
+        self.hasher = try container._decodeUnlessMissing(UInt8.self, forKey: .hasher) ?? 0
+        self.wireTypeIDs = try container._decodeUnlessMissing(UInt32.self, forKey: .wireTypeIDs) ?? 0
+        self.codingKeys = (try container._decodeUnlessMissing(_WireJSONFloat<Double>.self, forKey: .codingKeys)).map { $0.value } ?? 0
+        self.dates = try container._decodeUnlessMissing(Dates.self, forKey: .dates) ?? .rawValues
+        self.wireDefaults = try container._decodeUnlessMissing(WireDefaulted.self, forKey: .wireDefaults) ?? WireDefaulted.wireDefault
         self.unknownFields = []
     }
 

@@ -132,8 +132,8 @@ public struct ParticipantRef: WirePayloadCodable, Codable, Sendable, Hashable {
     /// Decodes the JSON object form (field names as keys; missing keys take defaults).
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
-        self.id = try container.decodeIfPresent(UUID.self, forKey: .id) ?? _WireDefaults.uuid
-        self.displayName = try container.decodeIfPresent(String.self, forKey: .displayName) ?? ""
+        self.id = try container._decodeUnlessMissing(UUID.self, forKey: .id) ?? _WireDefaults.uuid
+        self.displayName = try container._decodeUnlessMissing(String.self, forKey: .displayName) ?? ""
         self.unknownFields = []
     }
 

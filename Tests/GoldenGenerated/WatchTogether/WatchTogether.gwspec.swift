@@ -410,7 +410,7 @@ public struct CatalogItem: WirePayloadCodable, Codable, Sendable, Hashable {
     /// Decodes the JSON object form (field names as keys; missing keys take defaults).
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
-        self.contentID = try container.decodeIfPresent(UUID.self, forKey: .contentID) ?? _WireDefaults.uuid
+        self.contentID = try container._decodeUnlessMissing(UUID.self, forKey: .contentID) ?? _WireDefaults.uuid
         self.seriesID = try container.decodeIfPresent(UUID.self, forKey: .seriesID)
         self.unknownFields = []
     }
@@ -780,20 +780,20 @@ public struct PlaybackState: WireMessage, Codable, Sendable, Hashable {
     /// Decodes the JSON object form (field names as keys; missing keys take defaults).
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
-        self.stateID = try container.decodeIfPresent(UUID.self, forKey: .stateID) ?? _WireDefaults.uuid
+        self.stateID = try container._decodeUnlessMissing(UUID.self, forKey: .stateID) ?? _WireDefaults.uuid
         self.previousStateID = try container.decodeIfPresent(UUID.self, forKey: .previousStateID)
-        self.title = try container.decodeIfPresent(String.self, forKey: .title) ?? ""
+        self.title = try container._decodeUnlessMissing(String.self, forKey: .title) ?? ""
         self.subtitle = try container.decodeIfPresent(String.self, forKey: .subtitle)
-        self.contentID = try container.decodeIfPresent(UUID.self, forKey: .contentID) ?? _WireDefaults.uuid
-        self.position = (try container.decodeIfPresent(_WireJSONFloat<Double>.self, forKey: .position)).map { $0.value } ?? 0
-        self.rate = (try container.decodeIfPresent(_WireJSONFloat<Double>.self, forKey: .rate)).map { $0.value } ?? 1.0
-        self.isPlaying = try container.decodeIfPresent(Bool.self, forKey: .isPlaying) ?? false
-        self.event = try container.decodeIfPresent(PlaybackEvent.self, forKey: .event) ?? .none
-        self.changedBy = try container.decodeIfPresent(ParticipantRef.self, forKey: .changedBy) ?? ParticipantRef()
-        self.changedAt = (try container.decodeIfPresent(_WireJSONTimestamp.self, forKey: .changedAt)).map { $0.value } ?? _WireTimestamp.epoch
-        self.source = try container.decodeIfPresent(MediaSource.self, forKey: .source) ?? MediaSource.wireDefault
-        self.audioLanguage = try container.decodeIfPresent(String.self, forKey: .audioLanguage) ?? "en"
-        self.metadata = try container.decodeIfPresent([String: String].self, forKey: .metadata) ?? [:]
+        self.contentID = try container._decodeUnlessMissing(UUID.self, forKey: .contentID) ?? _WireDefaults.uuid
+        self.position = (try container._decodeUnlessMissing(_WireJSONFloat<Double>.self, forKey: .position)).map { $0.value } ?? 0
+        self.rate = (try container._decodeUnlessMissing(_WireJSONFloat<Double>.self, forKey: .rate)).map { $0.value } ?? 1.0
+        self.isPlaying = try container._decodeUnlessMissing(Bool.self, forKey: .isPlaying) ?? false
+        self.event = try container._decodeUnlessMissing(PlaybackEvent.self, forKey: .event) ?? .none
+        self.changedBy = try container._decodeUnlessMissing(ParticipantRef.self, forKey: .changedBy) ?? ParticipantRef()
+        self.changedAt = (try container._decodeUnlessMissing(_WireJSONTimestamp.self, forKey: .changedAt)).map { $0.value } ?? _WireTimestamp.epoch
+        self.source = try container._decodeUnlessMissing(MediaSource.self, forKey: .source) ?? MediaSource.wireDefault
+        self.audioLanguage = try container._decodeUnlessMissing(String.self, forKey: .audioLanguage) ?? "en"
+        self.metadata = try container._decodeUnlessMissing([String: String].self, forKey: .metadata) ?? [:]
         self.unknownFields = []
     }
 
@@ -972,9 +972,9 @@ public struct ReadyState: WireMessage, Codable, Sendable, Hashable {
     /// Decodes the JSON object form (field names as keys; missing keys take defaults).
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
-        self.participant = try container.decodeIfPresent(UUID.self, forKey: .participant) ?? _WireDefaults.uuid
-        self.isReady = try container.decodeIfPresent(Bool.self, forKey: .isReady) ?? false
-        self.bufferedAhead = (try container.decodeIfPresent(_WireJSONFloat<Float>.self, forKey: .bufferedAhead)).map { $0.value } ?? 0
+        self.participant = try container._decodeUnlessMissing(UUID.self, forKey: .participant) ?? _WireDefaults.uuid
+        self.isReady = try container._decodeUnlessMissing(Bool.self, forKey: .isReady) ?? false
+        self.bufferedAhead = (try container._decodeUnlessMissing(_WireJSONFloat<Float>.self, forKey: .bufferedAhead)).map { $0.value } ?? 0
         self.unknownFields = []
     }
 

@@ -381,7 +381,7 @@ struct ControlAnnouncement: WirePayloadCodable, Codable, Sendable, Hashable {
         self.activationClock = try container.decodeIfPresent(UInt64.self, forKey: .activationClock)
         self.activator = try container.decodeIfPresent(UUID.self, forKey: .activator)
         self.activityIdentifier = try container.decodeIfPresent(String.self, forKey: .activityIdentifier)
-        self.metadata = try container.decodeIfPresent(ControlMetadata.self, forKey: .metadata) ?? ControlMetadata()
+        self.metadata = try container._decodeUnlessMissing(ControlMetadata.self, forKey: .metadata) ?? ControlMetadata()
         self.activity = (try container.decodeIfPresent(_WireJSONBytes.self, forKey: .activity)).map { $0.value }
         self.activityClock = try container.decodeIfPresent(UInt64.self, forKey: .activityClock)
         self.activitySetBy = try container.decodeIfPresent(UUID.self, forKey: .activitySetBy)
@@ -1046,9 +1046,9 @@ struct ControlAcknowledgement: WirePayloadCodable, Codable, Sendable, Hashable {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         self.stream = try container.decodeIfPresent(UInt32.self, forKey: .stream)
         self.through = try container.decodeIfPresent(UInt64.self, forKey: .through)
-        self.received = (try container.decodeIfPresent(_WireJSONBytes.self, forKey: .received)).map { $0.value } ?? []
-        self.delay = try container.decodeIfPresent(UInt64.self, forKey: .delay) ?? 0
-        self.duplicate = try container.decodeIfPresent(UInt64.self, forKey: .duplicate) ?? 0
+        self.received = (try container._decodeUnlessMissing(_WireJSONBytes.self, forKey: .received)).map { $0.value } ?? []
+        self.delay = try container._decodeUnlessMissing(UInt64.self, forKey: .delay) ?? 0
+        self.duplicate = try container._decodeUnlessMissing(UInt64.self, forKey: .duplicate) ?? 0
         self.unknownFields = []
     }
 
