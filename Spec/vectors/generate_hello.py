@@ -340,4 +340,15 @@ def build():
     body, _ = hello(spec=("t", 1), decls=[levels])
     error("enum-case-over-32-bits", "Enum case number 2^32: invalidSchema at the case's key.", body, "invalidSchema",
           member_key(body, 1 << 32, "high"))
+    shared = {"name": "HelloImportsMessage", "kind": "struct", "imported": True, "fields": [(1, "id", "UUID", False, None)]}
+    body, fields = hello(spec=("t", 1), decls=[shared, {"name": "A", "kind": "message", "typeID": 1,
+                                                         "fields": [(1, "shared", "HelloImportsMessage", False, None)]}])
+    valid("imported-type-named-like-the-imports-file", "An imported struct named HelloImportsMessage, a name its own file "
+          "allowed: the imported part of the model has no package line and no message set enum, so no name rule of "
+          "that enum applies to it.", body, fields)
+    body, _ = hello(spec=("t.x", 1), decls=[{"name": "TXMessage", "kind": "message", "typeID": 1,
+                                             "fields": [(1, "a", "UInt8", False, None)]}])
+    error("entry-type-named-like-the-message-set-enum", "Package t.x gives the message set enum TXMessage, which a "
+          "message of the entry file takes: invalidSchema at its entry's key.", body, "invalidSchema",
+          entry_key(body, "TXMessage"))
     return vectors

@@ -83,8 +83,11 @@ struct SemanticChecker {
                         hint: "choose another name for this \(decl.keyword), such as '\(decl.name)Value'")
                     continue
                 }
+                // A file without a package line is only ever built in memory (the imported
+                // part of a hello's schema): no code, so no message set enum, is generated
+                // from it, and a name its own file allowed stays allowed here.
                 let setName = GeneratedSwiftNames.messageSetName(package: file.package?.name, path: file.path)
-                if decl.name == setName {
+                if file.package != nil, decl.name == setName {
                     error(
                         "type name '\(decl.name)' is the enum generated Swift declares over this file's messages",
                         at: decl.location, hint: "choose another name for this \(decl.keyword), such as '\(decl.name)Kind'")
