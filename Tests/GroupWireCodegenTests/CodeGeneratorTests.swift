@@ -149,7 +149,7 @@ struct CodeGeneratorTests {
         let source = "package p version 1\nstruct S {\n    1 f: Float32 = 3\n    2 u: UUID\n    3 n: [Int32]\n}\n"
         let text = try #require(CodeGenerator().generate(try compile(source)).first?.contents)
         #expect(text.contains("if self.f.bitPattern != (3.0 as Float).bitPattern {\n            size += 5\n"))
-        #expect(text.contains("if self.u != _WireDefaults.uuid {\n            size += 18\n"))
+        #expect(text.contains("if _WireDefaults.differs(self.u) {\n            size += 18\n"))
         #expect(text.contains("packedSize += _WireSize.svarint(Int64(element))"))
         #expect(text.contains("case 0x1A:\n                try reader.readPacked"))
         #expect(text.contains("case 0x18:\n                field3.append(try reader.readInt(as: Int32.self))"))

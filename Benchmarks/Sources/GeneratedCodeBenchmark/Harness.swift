@@ -93,3 +93,10 @@ struct Harness {
         return Double(after - before) / Double(runs)
     }
 }
+
+/// Runs one case in profile mode. Its own function, so that callgrind's
+/// `--toggle-collect='*profiledRun*'` counts exactly the case's loop.
+@inline(never)
+func profiledRun(_ testCase: BenchmarkCase, iterations: Int) -> Int {
+    testCase.body(iterations)
+}

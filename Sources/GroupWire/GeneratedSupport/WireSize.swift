@@ -31,10 +31,11 @@ public enum _WireCapacity {
     /// decoder reserve (larger arrays grow as usual).
     public static let maxHint = 1_024
 
-    /// After the first element of a repeated field, reserves room for as many elements of
-    /// the same size as the rest of the enclosing value could hold (at most ``maxHint``).
+    /// Once the first element of a repeated field is read, before it is stored: reserves
+    /// room for it and as many elements of the same size as the rest of the enclosing value
+    /// could hold (at most ``maxHint`` more), so the array is allocated once.
     /// - Parameters:
-    ///   - array: the array the first element was appended to.
+    ///   - array: the (empty) array the first element goes to.
     ///   - elementBytes: the bytes the first element took (key included).
     ///   - remaining: the bytes left in the enclosing value.
     @inlinable public static func reserve<Element>(_ array: inout [Element], elementBytes: Int, remaining: Int) {
@@ -42,7 +43,7 @@ public enum _WireCapacity {
         array.reserveCapacity(1 + min(remaining / elementBytes, maxHint))
     }
 
-    /// The same hint for a map, after its first entry.
+    /// The same hint for a map, once its first entry is read.
     @inlinable public static func reserve<Key, Value>(_ map: inout [Key: Value], elementBytes: Int, remaining: Int) {
         guard elementBytes > 0, remaining > 0 else { return }
         map.reserveCapacity(1 + min(remaining / elementBytes, maxHint))

@@ -125,4 +125,12 @@ public enum _WireTimestamp {
 public enum _WireDefaults {
     /// The UUID default: all 16 bytes zero.
     public static let uuid = UUID(uuid: (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0))
+
+    /// Whether `uuid` is not the default: two word loads, where `!=` calls Foundation's
+    /// comparison (a `memcmp`).
+    @inlinable @inline(__always) public static func differs(_ uuid: UUID) -> Bool {
+        withUnsafeBytes(of: uuid) { raw in
+            raw.loadUnaligned(fromByteOffset: 0, as: UInt64.self) | raw.loadUnaligned(fromByteOffset: 8, as: UInt64.self) != 0
+        }
+    }
 }

@@ -118,7 +118,17 @@ public struct _WireSink: _WireWriting {
     }
 
     /// Appends an unsigned LEB128 varint.
-    @inlinable public mutating func writeUVarint(_ value: UInt64) {
+    @inlinable @inline(__always) public mutating func writeUVarint(_ value: UInt64) {
+        // Keys, small lengths and small numbers take one byte: written inline.
+        guard value >= 0x80 else {
+            claim(1)?.storeBytes(of: UInt8(truncatingIfNeeded: value), as: UInt8.self)
+            return
+        }
+        writeLongUVarint(value)
+    }
+
+    /// Appends a varint of two or more bytes.
+    @usableFromInline mutating func writeLongUVarint(_ value: UInt64) {
         guard let start = claim(Varint.encodedLength(value)) else { return }
         var rest = value
         var offset = 0
@@ -168,8 +178,12 @@ public struct _WireSink: _WireWriting {
 
     /// Appends `16` and the UUID's 16 bytes.
     @inlinable public mutating func writeLengthPrefixed(_ uuid: UUID) {
-        writeByte(16)
-        withUnsafeBytes(of: uuid.uuid) { copy($0) }
+        guard let start = claim(17) else { return }
+        start.storeBytes(of: 16, as: UInt8.self)
+        withUnsafeBytes(of: uuid) { raw in
+            (start + 1).storeBytes(of: raw.loadUnaligned(fromByteOffset: 0, as: UInt64.self), as: UInt64.self)
+            (start + 9).storeBytes(of: raw.loadUnaligned(fromByteOffset: 8, as: UInt64.self), as: UInt64.self)
+        }
     }
 
     /// Appends bytes as they are.

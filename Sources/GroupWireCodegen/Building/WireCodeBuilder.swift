@@ -171,7 +171,7 @@ struct WireCodeBuilder: Sendable {
             case (.string, .string(let text)) where !text.isEmpty:
                 return "\(value) != \(SwiftNames.stringLiteral(text))"
             case (.string, _), (.bytes, _): return "!\(value).isEmpty"
-            case (.uuid, _): return "\(value) != _WireDefaults.uuid"
+            case (.uuid, _): return "_WireDefaults.differs(\(value))"
             case (.timestamp, _): return "_WireTimestamp.nanoseconds(from: \(value)) != 0"
             case (_, .signed(let number)): return "\(value) != \(number)"
             case (_, .unsigned(let number)): return "\(value) != \(number)"
@@ -320,19 +320,21 @@ struct WireCodeBuilder: Sendable {
         case .array(let element):
             guard let kind = types.kind(of: element) else { return [] }
             guard types.isPacked(element) else {
-                // One field per element: after the first, reserve for elements of its size.
+                // One field per element: the first one read, reserve for elements of its size
+                // before it is stored, so the array is allocated once.
                 return [
                     SwitchCase(
                         label: keyLabel(field.number, wireType: wireType(kind)),
                         body: [
-                            .line("\(variable).append(\(readValue(kind, "reader")))"),
+                            .line("let decodedElement = \(readValue(kind, "reader"))"),
                             .block(
-                                "if \(variable).count == 1 {",
+                                "if \(variable).isEmpty {",
                                 [
                                     .line(
                                         "_WireCapacity.reserve(&\(variable), elementBytes: reader.reader.position - keyOffset, remaining: end - reader.reader.position)"
                                     )
                                 ]),
+                            .line("\(variable).append(decodedElement)"),
                         ])
                 ]
             }
@@ -382,14 +384,14 @@ struct WireCodeBuilder: Sendable {
                             ])
                     ]),
                 .line("reader._leaveNested(restoring: entryEnclosingEnd)"),
-                .line("\(variable)[entryKey] = entryValue"),
                 .block(
-                    "if \(variable).count == 1 {",
+                    "if \(variable).isEmpty {",
                     [
                         .line(
                             "_WireCapacity.reserve(&\(variable), elementBytes: reader.reader.position - keyOffset, remaining: end - reader.reader.position)"
                         )
                     ]),
+                .line("\(variable)[entryKey] = entryValue"),
             ]
             return [SwitchCase(label: keyLabel(field.number, wireType: 2), body: body)]
         case .scalar, .named:

@@ -224,7 +224,7 @@ struct PlaybackTimelineMessage: WireMessage, Codable, Sendable, Hashable {
         if self.clock != 0 {
             size += 1 + _WireSize.uvarint(self.clock)
         }
-        if self.author != _WireDefaults.uuid {
+        if _WireDefaults.differs(self.author) {
             size += 18
         }
         if self.change.rawValue != 0 {
@@ -281,7 +281,7 @@ struct PlaybackTimelineMessage: WireMessage, Codable, Sendable, Hashable {
             writer.writeByte(0x28)
             writer.writeUVarint(self.clock)
         }
-        if self.author != _WireDefaults.uuid {
+        if _WireDefaults.differs(self.author) {
             writer.writeByte(0x32)
             writer.writeLengthPrefixed(self.author)
         }
@@ -504,6 +504,7 @@ struct PlaybackSuspensionMessage: WireMessage, Codable, Sendable, Hashable {
     /// Reads fields up to offset `end` of `reader`, its current end (a nested value is read in
     /// place, the reader narrowed to it); absent fields take their defaults, unknown ones are kept.
     /// - Throws: a `WireError` for malformed input or a field of the wrong wire type.
+    @inline(__always)
     init(decodingWire reader: inout PayloadReader, end: Int, depth: Int) throws(WireError) {
         var field1: String = ""
         var field2: Bool = false
@@ -654,6 +655,7 @@ struct PlaybackClockRequest: WireMessage, Codable, Sendable, Hashable {
     /// Reads fields up to offset `end` of `reader`, its current end (a nested value is read in
     /// place, the reader narrowed to it); absent fields take their defaults, unknown ones are kept.
     /// - Throws: a `WireError` for malformed input or a field of the wrong wire type.
+    @inline(__always)
     init(decodingWire reader: inout PayloadReader, end: Int, depth: Int) throws(WireError) {
         var field1: UInt64 = 0
         var field2: Int64 = 0
@@ -826,6 +828,7 @@ struct PlaybackClockReply: WireMessage, Codable, Sendable, Hashable {
     /// Reads fields up to offset `end` of `reader`, its current end (a nested value is read in
     /// place, the reader narrowed to it); absent fields take their defaults, unknown ones are kept.
     /// - Throws: a `WireError` for malformed input or a field of the wrong wire type.
+    @inline(__always)
     init(decodingWire reader: inout PayloadReader, end: Int, depth: Int) throws(WireError) {
         var field1: UInt64 = 0
         var field2: Int64 = 0
@@ -962,6 +965,7 @@ struct PlaybackStateRequest: WireMessage, Codable, Sendable, Hashable {
     /// Reads fields up to offset `end` of `reader`, its current end (a nested value is read in
     /// place, the reader narrowed to it); absent fields take their defaults, unknown ones are kept.
     /// - Throws: a `WireError` for malformed input or a field of the wrong wire type.
+    @inline(__always)
     init(decodingWire reader: inout PayloadReader, end: Int, depth: Int) throws(WireError) {
         var unknownFields: [UInt8] = []
         while reader.reader.position < end {

@@ -97,6 +97,7 @@ public struct Point: WirePayloadCodable, Codable, Sendable, Hashable {
     /// Reads fields up to offset `end` of `reader`, its current end (a nested value is read in
     /// place, the reader narrowed to it); absent fields take their defaults, unknown ones are kept.
     /// - Throws: a `WireError` for malformed input or a field of the wrong wire type.
+    @inline(__always)
     init(decodingWire reader: inout PayloadReader, end: Int, depth: Int) throws(WireError) {
         var field1: Double = 0
         var field2: Double = 0
@@ -313,7 +314,7 @@ public struct Stroke: WirePayloadCodable, Codable, Sendable, Hashable {
     /// The exact number of bytes ``encodeWire(to:)`` writes.
     public var wireSize: Int {
         var size = unknownFields.count
-        if self.id != _WireDefaults.uuid {
+        if _WireDefaults.differs(self.id) {
             size += 18
         }
         if self.color.rawValue != 0 {
@@ -356,7 +357,7 @@ public struct Stroke: WirePayloadCodable, Codable, Sendable, Hashable {
     /// Writes the fields in ascending number order, then the unknown fields (Spec/FORMAT.md,
     /// "Canonical writing"). Generic so one encoder serves both outputs.
     func encodeFields(to writer: inout some _WireWriting) {
-        if self.id != _WireDefaults.uuid {
+        if _WireDefaults.differs(self.id) {
             writer.writeByte(0x0A)
             writer.writeLengthPrefixed(self.id)
         }
@@ -409,10 +410,11 @@ public struct Stroke: WirePayloadCodable, Codable, Sendable, Hashable {
             case 0x10:
                 field2 = StrokeColor(rawValue: try reader.readUInt(as: UInt32.self))
             case 0x1A:
-                field3.append(try Point.decodeNested(from: &reader, depth: depth))
-                if field3.count == 1 {
+                let decodedElement = try Point.decodeNested(from: &reader, depth: depth)
+                if field3.isEmpty {
                     _WireCapacity.reserve(&field3, elementBytes: reader.reader.position - keyOffset, remaining: end - reader.reader.position)
                 }
+                field3.append(decodedElement)
             case 0x25:
                 field4 = try reader.readFloat()
             default:
@@ -508,7 +510,7 @@ public struct UpsertStroke: WireMessage, Codable, Sendable, Hashable {
     /// The exact number of bytes ``encodeWire(to:)`` writes.
     public var wireSize: Int {
         var size = unknownFields.count
-        if self.id != _WireDefaults.uuid {
+        if _WireDefaults.differs(self.id) {
             size += 18
         }
         if self.color.rawValue != 0 {
@@ -552,7 +554,7 @@ public struct UpsertStroke: WireMessage, Codable, Sendable, Hashable {
     /// Writes the fields in ascending number order, then the unknown fields (Spec/FORMAT.md,
     /// "Canonical writing"). Generic so one encoder serves both outputs.
     func encodeFields(to writer: inout some _WireWriting) {
-        if self.id != _WireDefaults.uuid {
+        if _WireDefaults.differs(self.id) {
             writer.writeByte(0x0A)
             writer.writeLengthPrefixed(self.id)
         }
@@ -788,10 +790,11 @@ public struct CanvasSnapshot: WireMessage, Codable, Sendable, Hashable {
             let rawKey = try reader.reader.readUVarint()
             switch rawKey {
             case 0x0A:
-                field1.append(try Stroke.decodeNested(from: &reader, depth: depth))
-                if field1.count == 1 {
+                let decodedElement = try Stroke.decodeNested(from: &reader, depth: depth)
+                if field1.isEmpty {
                     _WireCapacity.reserve(&field1, elementBytes: reader.reader.position - keyOffset, remaining: end - reader.reader.position)
                 }
+                field1.append(decodedElement)
             case 0x10:
                 field2 = try reader.readUInt()
             case 0x1A:
@@ -811,10 +814,10 @@ public struct CanvasSnapshot: WireMessage, Codable, Sendable, Hashable {
                     }
                 }
                 reader._leaveNested(restoring: entryEnclosingEnd)
-                field3[entryKey] = entryValue
-                if field3.count == 1 {
+                if field3.isEmpty {
                     _WireCapacity.reserve(&field3, elementBytes: reader.reader.position - keyOffset, remaining: end - reader.reader.position)
                 }
+                field3[entryKey] = entryValue
             default:
                 let key = try reader._fieldKey(raw: rawKey, at: keyOffset)
                 switch key.number {

@@ -173,6 +173,7 @@ public struct Inner: WirePayloadCodable, Codable, Sendable, Hashable {
     /// Reads fields up to offset `end` of `reader`, its current end (a nested value is read in
     /// place, the reader narrowed to it); absent fields take their defaults, unknown ones are kept.
     /// - Throws: a `WireError` for malformed input or a field of the wrong wire type.
+    @inline(__always)
     init(decodingWire reader: inout PayloadReader, end: Int, depth: Int) throws(WireError) {
         var field1: UInt32 = 0
         var field2: String = ""

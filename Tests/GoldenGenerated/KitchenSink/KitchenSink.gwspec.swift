@@ -229,6 +229,7 @@ public struct Empty: WirePayloadCodable, Codable, Sendable, Hashable {
     /// Reads fields up to offset `end` of `reader`, its current end (a nested value is read in
     /// place, the reader narrowed to it); absent fields take their defaults, unknown ones are kept.
     /// - Throws: a `WireError` for malformed input or a field of the wrong wire type.
+    @inline(__always)
     init(decodingWire reader: inout PayloadReader, end: Int, depth: Int) throws(WireError) {
         var unknownFields: [UInt8] = []
         while reader.reader.position < end {
@@ -392,7 +393,7 @@ public struct Scalars: WirePayloadCodable, Codable, Sendable, Hashable {
         if !self.blob.isEmpty {
             size += 1 + _WireSize.lengthDelimited(self.blob.count)
         }
-        if self.id != _WireDefaults.uuid {
+        if _WireDefaults.differs(self.id) {
             size += 18
         }
         if _WireTimestamp.nanoseconds(from: self.at) != 0 {
@@ -484,7 +485,7 @@ public struct Scalars: WirePayloadCodable, Codable, Sendable, Hashable {
             writer.writeByte(0x6A)
             writer.writeLengthPrefixed(self.blob)
         }
-        if self.id != _WireDefaults.uuid {
+        if _WireDefaults.differs(self.id) {
             writer.writeByte(0x72)
             writer.writeLengthPrefixed(self.id)
         }
@@ -1622,30 +1623,35 @@ public struct Arrays: WirePayloadCodable, Codable, Sendable, Hashable {
             case 0x48:
                 field9.append(Mood(rawValue: try reader.readUInt(as: UInt32.self)))
             case 0x52:
-                field10.append(try reader._readString())
-                if field10.count == 1 {
+                let decodedElement = try reader._readString()
+                if field10.isEmpty {
                     _WireCapacity.reserve(&field10, elementBytes: reader.reader.position - keyOffset, remaining: end - reader.reader.position)
                 }
+                field10.append(decodedElement)
             case 0x5A:
-                field11.append(try reader.readBytes())
-                if field11.count == 1 {
+                let decodedElement = try reader.readBytes()
+                if field11.isEmpty {
                     _WireCapacity.reserve(&field11, elementBytes: reader.reader.position - keyOffset, remaining: end - reader.reader.position)
                 }
+                field11.append(decodedElement)
             case 0x62:
-                field12.append(try reader._readUUID())
-                if field12.count == 1 {
+                let decodedElement = try reader._readUUID()
+                if field12.isEmpty {
                     _WireCapacity.reserve(&field12, elementBytes: reader.reader.position - keyOffset, remaining: end - reader.reader.position)
                 }
+                field12.append(decodedElement)
             case 0x6A:
-                field13.append(try Scalars.decodeNested(from: &reader, depth: depth))
-                if field13.count == 1 {
+                let decodedElement = try Scalars.decodeNested(from: &reader, depth: depth)
+                if field13.isEmpty {
                     _WireCapacity.reserve(&field13, elementBytes: reader.reader.position - keyOffset, remaining: end - reader.reader.position)
                 }
+                field13.append(decodedElement)
             case 0x72:
-                field14.append(try Choice.decodeNested(from: &reader, depth: depth))
-                if field14.count == 1 {
+                let decodedElement = try Choice.decodeNested(from: &reader, depth: depth)
+                if field14.isEmpty {
                     _WireCapacity.reserve(&field14, elementBytes: reader.reader.position - keyOffset, remaining: end - reader.reader.position)
                 }
+                field14.append(decodedElement)
             default:
                 let key = try reader._fieldKey(raw: rawKey, at: keyOffset)
                 switch key.number {
@@ -1973,10 +1979,10 @@ public struct Maps: WirePayloadCodable, Codable, Sendable, Hashable {
                     }
                 }
                 reader._leaveNested(restoring: entryEnclosingEnd)
-                field1[entryKey] = entryValue
-                if field1.count == 1 {
+                if field1.isEmpty {
                     _WireCapacity.reserve(&field1, elementBytes: reader.reader.position - keyOffset, remaining: end - reader.reader.position)
                 }
+                field1[entryKey] = entryValue
             case 0x12:
                 let entryEnclosingEnd = try reader._enterNested(depth: depth)
                 var entryKey: Int32 = 0
@@ -1994,10 +2000,10 @@ public struct Maps: WirePayloadCodable, Codable, Sendable, Hashable {
                     }
                 }
                 reader._leaveNested(restoring: entryEnclosingEnd)
-                field2[entryKey] = entryValue
-                if field2.count == 1 {
+                if field2.isEmpty {
                     _WireCapacity.reserve(&field2, elementBytes: reader.reader.position - keyOffset, remaining: end - reader.reader.position)
                 }
+                field2[entryKey] = entryValue
             case 0x1A:
                 let entryEnclosingEnd = try reader._enterNested(depth: depth)
                 var entryKey: UInt64 = 0
@@ -2015,10 +2021,10 @@ public struct Maps: WirePayloadCodable, Codable, Sendable, Hashable {
                     }
                 }
                 reader._leaveNested(restoring: entryEnclosingEnd)
-                field3[entryKey] = entryValue
-                if field3.count == 1 {
+                if field3.isEmpty {
                     _WireCapacity.reserve(&field3, elementBytes: reader.reader.position - keyOffset, remaining: end - reader.reader.position)
                 }
+                field3[entryKey] = entryValue
             case 0x22:
                 let entryEnclosingEnd = try reader._enterNested(depth: depth)
                 var entryKey: Bool = false
@@ -2036,10 +2042,10 @@ public struct Maps: WirePayloadCodable, Codable, Sendable, Hashable {
                     }
                 }
                 reader._leaveNested(restoring: entryEnclosingEnd)
-                field4[entryKey] = entryValue
-                if field4.count == 1 {
+                if field4.isEmpty {
                     _WireCapacity.reserve(&field4, elementBytes: reader.reader.position - keyOffset, remaining: end - reader.reader.position)
                 }
+                field4[entryKey] = entryValue
             case 0x2A:
                 let entryEnclosingEnd = try reader._enterNested(depth: depth)
                 var entryKey: UUID = _WireDefaults.uuid
@@ -2057,10 +2063,10 @@ public struct Maps: WirePayloadCodable, Codable, Sendable, Hashable {
                     }
                 }
                 reader._leaveNested(restoring: entryEnclosingEnd)
-                field5[entryKey] = entryValue
-                if field5.count == 1 {
+                if field5.isEmpty {
                     _WireCapacity.reserve(&field5, elementBytes: reader.reader.position - keyOffset, remaining: end - reader.reader.position)
                 }
+                field5[entryKey] = entryValue
             case 0x32:
                 let entryEnclosingEnd = try reader._enterNested(depth: depth)
                 var entryKey: String = ""
@@ -2078,10 +2084,10 @@ public struct Maps: WirePayloadCodable, Codable, Sendable, Hashable {
                     }
                 }
                 reader._leaveNested(restoring: entryEnclosingEnd)
-                field6[entryKey] = entryValue
-                if field6.count == 1 {
+                if field6.isEmpty {
                     _WireCapacity.reserve(&field6, elementBytes: reader.reader.position - keyOffset, remaining: end - reader.reader.position)
                 }
+                field6[entryKey] = entryValue
             case 0x3A:
                 let entryEnclosingEnd = try reader._enterNested(depth: depth)
                 var entryKey: Int64 = 0
@@ -2099,10 +2105,10 @@ public struct Maps: WirePayloadCodable, Codable, Sendable, Hashable {
                     }
                 }
                 reader._leaveNested(restoring: entryEnclosingEnd)
-                field7[entryKey] = entryValue
-                if field7.count == 1 {
+                if field7.isEmpty {
                     _WireCapacity.reserve(&field7, elementBytes: reader.reader.position - keyOffset, remaining: end - reader.reader.position)
                 }
+                field7[entryKey] = entryValue
             case 0x42:
                 let entryEnclosingEnd = try reader._enterNested(depth: depth)
                 var entryKey: String = ""
@@ -2120,10 +2126,10 @@ public struct Maps: WirePayloadCodable, Codable, Sendable, Hashable {
                     }
                 }
                 reader._leaveNested(restoring: entryEnclosingEnd)
-                field8[entryKey] = entryValue
-                if field8.count == 1 {
+                if field8.isEmpty {
                     _WireCapacity.reserve(&field8, elementBytes: reader.reader.position - keyOffset, remaining: end - reader.reader.position)
                 }
+                field8[entryKey] = entryValue
             case 0x4A:
                 let entryEnclosingEnd = try reader._enterNested(depth: depth)
                 var entryKey: UInt8 = 0
@@ -2141,10 +2147,10 @@ public struct Maps: WirePayloadCodable, Codable, Sendable, Hashable {
                     }
                 }
                 reader._leaveNested(restoring: entryEnclosingEnd)
-                field9[entryKey] = entryValue
-                if field9.count == 1 {
+                if field9.isEmpty {
                     _WireCapacity.reserve(&field9, elementBytes: reader.reader.position - keyOffset, remaining: end - reader.reader.position)
                 }
+                field9[entryKey] = entryValue
             default:
                 let key = try reader._fieldKey(raw: rawKey, at: keyOffset)
                 switch key.number {
@@ -2848,6 +2854,7 @@ public struct Ping: WireMessage, Codable, Sendable, Hashable {
     /// Reads fields up to offset `end` of `reader`, its current end (a nested value is read in
     /// place, the reader narrowed to it); absent fields take their defaults, unknown ones are kept.
     /// - Throws: a `WireError` for malformed input or a field of the wrong wire type.
+    @inline(__always)
     init(decodingWire reader: inout PayloadReader, end: Int, depth: Int) throws(WireError) {
         var unknownFields: [UInt8] = []
         while reader.reader.position < end {
@@ -2993,10 +3000,11 @@ public struct Tree: WirePayloadCodable, Codable, Sendable, Hashable {
             case 0x0A:
                 field1 = try reader._readString()
             case 0x12:
-                field2.append(try Tree.decodeNested(from: &reader, depth: depth))
-                if field2.count == 1 {
+                let decodedElement = try Tree.decodeNested(from: &reader, depth: depth)
+                if field2.isEmpty {
                     _WireCapacity.reserve(&field2, elementBytes: reader.reader.position - keyOffset, remaining: end - reader.reader.position)
                 }
+                field2.append(decodedElement)
             case 0x1A:
                 let entryEnclosingEnd = try reader._enterNested(depth: depth)
                 var entryKey: String = ""
@@ -3014,10 +3022,10 @@ public struct Tree: WirePayloadCodable, Codable, Sendable, Hashable {
                     }
                 }
                 reader._leaveNested(restoring: entryEnclosingEnd)
-                field3[entryKey] = entryValue
-                if field3.count == 1 {
+                if field3.isEmpty {
                     _WireCapacity.reserve(&field3, elementBytes: reader.reader.position - keyOffset, remaining: end - reader.reader.position)
                 }
+                field3[entryKey] = entryValue
             default:
                 let key = try reader._fieldKey(raw: rawKey, at: keyOffset)
                 switch key.number {
@@ -3190,7 +3198,7 @@ public struct NearMisses: WireMessage, Codable, Sendable, Hashable {
         if !self.data.isEmpty {
             size += 1 + _WireSize.lengthDelimited(self.data.count)
         }
-        if self.uuid != _WireDefaults.uuid {
+        if _WireDefaults.differs(self.uuid) {
             size += 18
         }
         if !self.string.isEmpty {
@@ -3282,7 +3290,7 @@ public struct NearMisses: WireMessage, Codable, Sendable, Hashable {
             writer.writeByte(0x42)
             writer.writeLengthPrefixed(self.data)
         }
-        if self.uuid != _WireDefaults.uuid {
+        if _WireDefaults.differs(self.uuid) {
             writer.writeByte(0x4A)
             writer.writeLengthPrefixed(self.uuid)
         }

@@ -31,7 +31,7 @@ public struct ParticipantRef: WirePayloadCodable, Codable, Sendable, Hashable {
     /// The exact number of bytes ``encodeWire(to:)`` writes.
     public var wireSize: Int {
         var size = unknownFields.count
-        if self.id != _WireDefaults.uuid {
+        if _WireDefaults.differs(self.id) {
             size += 18
         }
         if !self.displayName.isEmpty {
@@ -68,7 +68,7 @@ public struct ParticipantRef: WirePayloadCodable, Codable, Sendable, Hashable {
     /// Writes the fields in ascending number order, then the unknown fields (Spec/FORMAT.md,
     /// "Canonical writing"). Generic so one encoder serves both outputs.
     func encodeFields(to writer: inout some _WireWriting) {
-        if self.id != _WireDefaults.uuid {
+        if _WireDefaults.differs(self.id) {
             writer.writeByte(0x0A)
             writer.writeLengthPrefixed(self.id)
         }
@@ -97,6 +97,7 @@ public struct ParticipantRef: WirePayloadCodable, Codable, Sendable, Hashable {
     /// Reads fields up to offset `end` of `reader`, its current end (a nested value is read in
     /// place, the reader narrowed to it); absent fields take their defaults, unknown ones are kept.
     /// - Throws: a `WireError` for malformed input or a field of the wrong wire type.
+    @inline(__always)
     init(decodingWire reader: inout PayloadReader, end: Int, depth: Int) throws(WireError) {
         var field1: UUID = _WireDefaults.uuid
         var field2: String = ""

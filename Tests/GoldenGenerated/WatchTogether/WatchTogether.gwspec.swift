@@ -309,7 +309,7 @@ public struct CatalogItem: WirePayloadCodable, Codable, Sendable, Hashable {
     /// The exact number of bytes ``encodeWire(to:)`` writes.
     public var wireSize: Int {
         var size = unknownFields.count
-        if self.contentID != _WireDefaults.uuid {
+        if _WireDefaults.differs(self.contentID) {
             size += 18
         }
         if self.seriesID != nil {
@@ -346,7 +346,7 @@ public struct CatalogItem: WirePayloadCodable, Codable, Sendable, Hashable {
     /// Writes the fields in ascending number order, then the unknown fields (Spec/FORMAT.md,
     /// "Canonical writing"). Generic so one encoder serves both outputs.
     func encodeFields(to writer: inout some _WireWriting) {
-        if self.contentID != _WireDefaults.uuid {
+        if _WireDefaults.differs(self.contentID) {
             writer.writeByte(0x0A)
             writer.writeLengthPrefixed(self.contentID)
         }
@@ -375,6 +375,7 @@ public struct CatalogItem: WirePayloadCodable, Codable, Sendable, Hashable {
     /// Reads fields up to offset `end` of `reader`, its current end (a nested value is read in
     /// place, the reader narrowed to it); absent fields take their defaults, unknown ones are kept.
     /// - Throws: a `WireError` for malformed input or a field of the wrong wire type.
+    @inline(__always)
     init(decodingWire reader: inout PayloadReader, end: Int, depth: Int) throws(WireError) {
         var field1: UUID = _WireDefaults.uuid
         var field2: UUID? = nil
@@ -518,7 +519,7 @@ public struct PlaybackState: WireMessage, Codable, Sendable, Hashable {
     /// The exact number of bytes ``encodeWire(to:)`` writes.
     public var wireSize: Int {
         var size = unknownFields.count
-        if self.stateID != _WireDefaults.uuid {
+        if _WireDefaults.differs(self.stateID) {
             size += 18
         }
         if self.previousStateID != nil {
@@ -530,7 +531,7 @@ public struct PlaybackState: WireMessage, Codable, Sendable, Hashable {
         if let value = self.subtitle {
             size += 1 + _WireSize.string(value)
         }
-        if self.contentID != _WireDefaults.uuid {
+        if _WireDefaults.differs(self.contentID) {
             size += 18
         }
         if self.position.bitPattern != 0 {
@@ -587,7 +588,7 @@ public struct PlaybackState: WireMessage, Codable, Sendable, Hashable {
     /// Writes the fields in ascending number order, then the unknown fields (Spec/FORMAT.md,
     /// "Canonical writing"). Generic so one encoder serves both outputs.
     func encodeFields(to writer: inout some _WireWriting) {
-        if self.stateID != _WireDefaults.uuid {
+        if _WireDefaults.differs(self.stateID) {
             writer.writeByte(0x0A)
             writer.writeLengthPrefixed(self.stateID)
         }
@@ -603,7 +604,7 @@ public struct PlaybackState: WireMessage, Codable, Sendable, Hashable {
             writer.writeByte(0x22)
             writer.writeLengthPrefixed(value)
         }
-        if self.contentID != _WireDefaults.uuid {
+        if _WireDefaults.differs(self.contentID) {
             writer.writeByte(0x2A)
             writer.writeLengthPrefixed(self.contentID)
         }
@@ -729,10 +730,10 @@ public struct PlaybackState: WireMessage, Codable, Sendable, Hashable {
                     }
                 }
                 reader._leaveNested(restoring: entryEnclosingEnd)
-                field14[entryKey] = entryValue
-                if field14.count == 1 {
+                if field14.isEmpty {
                     _WireCapacity.reserve(&field14, elementBytes: reader.reader.position - keyOffset, remaining: end - reader.reader.position)
                 }
+                field14[entryKey] = entryValue
             default:
                 let key = try reader._fieldKey(raw: rawKey, at: keyOffset)
                 switch key.number {
@@ -859,7 +860,7 @@ public struct ReadyState: WireMessage, Codable, Sendable, Hashable {
     /// The exact number of bytes ``encodeWire(to:)`` writes.
     public var wireSize: Int {
         var size = unknownFields.count
-        if self.participant != _WireDefaults.uuid {
+        if _WireDefaults.differs(self.participant) {
             size += 18
         }
         if self.isReady {
@@ -899,7 +900,7 @@ public struct ReadyState: WireMessage, Codable, Sendable, Hashable {
     /// Writes the fields in ascending number order, then the unknown fields (Spec/FORMAT.md,
     /// "Canonical writing"). Generic so one encoder serves both outputs.
     func encodeFields(to writer: inout some _WireWriting) {
-        if self.participant != _WireDefaults.uuid {
+        if _WireDefaults.differs(self.participant) {
             writer.writeByte(0x0A)
             writer.writeLengthPrefixed(self.participant)
         }
@@ -932,6 +933,7 @@ public struct ReadyState: WireMessage, Codable, Sendable, Hashable {
     /// Reads fields up to offset `end` of `reader`, its current end (a nested value is read in
     /// place, the reader narrowed to it); absent fields take their defaults, unknown ones are kept.
     /// - Throws: a `WireError` for malformed input or a field of the wrong wire type.
+    @inline(__always)
     init(decodingWire reader: inout PayloadReader, end: Int, depth: Int) throws(WireError) {
         var field1: UUID = _WireDefaults.uuid
         var field2: Bool = false

@@ -533,6 +533,7 @@ struct ControlMetadata: WirePayloadCodable, Codable, Sendable, Hashable {
     /// Reads fields up to offset `end` of `reader`, its current end (a nested value is read in
     /// place, the reader narrowed to it); absent fields take their defaults, unknown ones are kept.
     /// - Throws: a `WireError` for malformed input or a field of the wrong wire type.
+    @inline(__always)
     init(decodingWire reader: inout PayloadReader, end: Int, depth: Int) throws(WireError) {
         var field1: String? = nil
         var field2: String? = nil
@@ -681,6 +682,7 @@ struct ControlMembership: WirePayloadCodable, Codable, Sendable, Hashable {
     /// Reads fields up to offset `end` of `reader`, its current end (a nested value is read in
     /// place, the reader narrowed to it); absent fields take their defaults, unknown ones are kept.
     /// - Throws: a `WireError` for malformed input or a field of the wrong wire type.
+    @inline(__always)
     init(decodingWire reader: inout PayloadReader, end: Int, depth: Int) throws(WireError) {
         var field1: UInt32? = nil
         var unknownFields: [UInt8] = []
@@ -813,6 +815,7 @@ struct ControlEnd: WirePayloadCodable, Codable, Sendable, Hashable {
     /// Reads fields up to offset `end` of `reader`, its current end (a nested value is read in
     /// place, the reader narrowed to it); absent fields take their defaults, unknown ones are kept.
     /// - Throws: a `WireError` for malformed input or a field of the wrong wire type.
+    @inline(__always)
     init(decodingWire reader: inout PayloadReader, end: Int, depth: Int) throws(WireError) {
         var field1: UInt32? = nil
         var field2: UInt64? = nil
