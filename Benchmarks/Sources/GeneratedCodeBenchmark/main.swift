@@ -199,7 +199,11 @@ if let profileCase {
     // --tool=callgrind: `--toggle-collect='*profiledRun*' --dump-after='*profiledRun*'`
     // counts each case's loop alone, one dump per case (Benchmarks/bench-check.sh).
     var sink = 0
-    for name in profileCase.split(separator: ",").map(String.init) {
+    // `NAME@N` runs that case N times instead of `--iterations`.
+    for entry in profileCase.split(separator: ",") {
+        let parts = entry.split(separator: "@", maxSplits: 1).map(String.init)
+        let name = parts[0]
+        let iterations = parts.count > 1 ? Int(parts[1]) ?? profileIterations : profileIterations
         guard let chosen = allCases.first(where: { "\($0.message)/\($0.codec)/\($0.operation)" == name }) else {
             print(
                 "no case \(name); cases: "
@@ -208,8 +212,8 @@ if let profileCase {
         }
         // One uncounted run first, so one-time costs stay out of the per-operation count.
         sink &+= chosen.body(1)
-        sink &+= profiledRun(chosen, iterations: profileIterations)
-        print("profiled \(name) × \(profileIterations)")
+        sink &+= profiledRun(chosen, iterations: iterations)
+        print("profiled \(name) × \(iterations)")
     }
     print("checksum \(sink & 0xFFFF)")
     exit(0)

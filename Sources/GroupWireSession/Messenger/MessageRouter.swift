@@ -18,7 +18,8 @@ final class MessageRouter: Sendable {
     private struct State {
         var registry = MessageRegistry()
         var rawTypeIDs: Swift.Set<UInt64> = []
-        var subscribers: [UInt64: [UInt64: Subscriber]] = [:]
+        /// The streams listening per type id, in the order they subscribed.
+        var subscribers: [UInt64: [Subscriber]] = [:]
         var nextToken: UInt64 = 0
         /// Why the transport closed, once it has: no stream is made or fed any more.
         var closeReason: String?
@@ -60,8 +61,10 @@ final class MessageRouter: Sendable {
         state.withLock { state in
             guard state.closeReason == nil else { return nil }
             state.nextToken += 1
-            for id in typeIDs {
-                state.subscribers[id, default: [:]][state.nextToken] = subscriber
+            var subscriber = subscriber
+            subscriber.token = state.nextToken
+            for id in typeIDs where !(state.subscribers[id]?.contains { $0.token == subscriber.token } ?? false) {
+                state.subscribers[id, default: []].append(subscriber)
             }
             return state.nextToken
         }
@@ -70,7 +73,7 @@ final class MessageRouter: Sendable {
     func unsubscribe(_ token: UInt64) {
         state.withLock { state in
             for id in Array(state.subscribers.keys) {
-                state.subscribers[id]?[token] = nil
+                state.subscribers[id]?.removeAll { $0.token == token }
                 if state.subscribers[id]?.isEmpty == true { state.subscribers[id] = nil }
             }
         }
@@ -81,10 +84,10 @@ final class MessageRouter: Sendable {
         let ended = state.withLock { state -> [Subscriber] in
             var ended: [UInt64: Subscriber] = [:]
             for id in Array(state.subscribers.keys) {
-                for (token, subscriber) in state.subscribers[id] ?? [:] where subscriber.session == session {
-                    ended[token] = subscriber
-                    state.subscribers[id]?[token] = nil
+                for subscriber in state.subscribers[id] ?? [] where subscriber.session == session {
+                    ended[subscriber.token] = subscriber
                 }
+                state.subscribers[id]?.removeAll { $0.session == session }
                 if state.subscribers[id]?.isEmpty == true { state.subscribers[id] = nil }
             }
             return Array(ended.values)
@@ -92,34 +95,27 @@ final class MessageRouter: Sendable {
         for subscriber in ended { subscriber.finish() }
     }
 
-    /// Decodes `message` (a data message from `source`) by its type and hands it to every
-    /// stream listening for its type id.
+    /// Hands `message` (a data message from `source`) to every stream listening for its
+    /// type id; each decodes it as its own type (one registered type per id, so they agree),
+    /// straight into its element: no boxed value between them.
     func deliver(_ message: ReceivedMessage, from source: ParticipantID, limits: Limits) -> Outcome {
         let (subscribers, registered, isRaw) = state.withLock { state in
             (
-                state.subscribers[message.typeID].map { Array($0.values) } ?? [],
-                state.registry.type(for: message.typeID), state.rawTypeIDs.contains(message.typeID)
+                state.subscribers[message.typeID] ?? [], state.registry.type(for: message.typeID),
+                state.rawTypeIDs.contains(message.typeID)
             )
         }
-        guard !subscribers.isEmpty else { return .unrouted }
-        let value: any Sendable
-        if isRaw {
-            value = message.payload
-        } else if let registered {
-            do {
-                value = try message.decode(as: registered, limits: limits)
-            } catch {
-                return .rejected(
-                    WireError(error.kind, offset: error.offset, "\(registered.wireTypeName) from \(source): \(error.context)"))
-            }
-        } else {
-            return .unrouted
-        }
+        guard !subscribers.isEmpty, isRaw || registered != nil else { return .unrouted }
         let context = MessageContext(
             source: source, typeID: message.typeID, wasCompressed: message.compression != nil,
             session: message.session)
-        for subscriber in subscribers {
-            subscriber.deliver(value, context)
+        do {
+            for subscriber in subscribers {
+                try subscriber.deliver(message, context, limits)
+            }
+        } catch {
+            let name = registered?.wireTypeName ?? "raw bytes"
+            return .rejected(WireError(error.kind, offset: error.offset, "\(name) from \(source): \(error.context)"))
         }
         return .delivered
     }
@@ -128,9 +124,10 @@ final class MessageRouter: Sendable {
     func finish(reason: String) {
         let subscribers = state.withLock { state -> [Subscriber] in
             state.closeReason = reason
-            let all = state.subscribers.values.flatMap { $0.values }
+            var all: [UInt64: Subscriber] = [:]
+            for subscriber in state.subscribers.values.joined() { all[subscriber.token] = subscriber }
             state.subscribers.removeAll()
-            return all
+            return Array(all.values)
         }
         for subscriber in subscribers {
             subscriber.finish()
@@ -140,8 +137,13 @@ final class MessageRouter: Sendable {
 
 /// One stream listening for messages.
 struct Subscriber: Sendable {
-    let deliver: @Sendable (any Sendable, MessageContext) -> Void
+    /// Decodes a message of its type id (or takes its payload, for raw bytes) and hands it
+    /// to the stream, or drops it when the stream's filter refuses its context.
+    /// - Throws: the decoder's `WireError`.
+    let deliver: @Sendable (ReceivedMessage, MessageContext, Limits) throws(WireError) -> Void
     let finish: @Sendable () -> Void
     /// The session whose end finishes the stream, if any.
     var session: UInt32?
+    /// Set by the router when it subscribes.
+    var token: UInt64 = 0
 }

@@ -278,7 +278,9 @@ public final class Messenger: Sendable {
         of type: Message.Type, session: UInt32?, where accept: @escaping @Sendable (MessageContext) -> Bool
     ) throws(WireError) -> Messages<Message> {
         try router.register(Message.self)
-        return subscribe(to: [Message.wireTypeID], session: session) { value, context in accept(context) ? value as? Message : nil
+        return subscribe(to: [Message.wireTypeID], session: session) { (message, context, limits) throws(WireError) in
+            let value = try message.decode(Message.self, limits: limits)
+            return accept(context) ? value : nil
         }
     }
 
@@ -312,8 +314,11 @@ public final class Messenger: Sendable {
         for type in MessageSet.messageTypes {
             try router.register(type)
         }
-        return subscribe(to: MessageSet.messageTypes.map { $0.wireTypeID }, session: session) { value, context in
-            accept(context) ? (value as? any MessageCodable).flatMap(MessageSet.init) : nil
+        let types = MessageSet.messageTypes
+        return subscribe(to: types.map { $0.wireTypeID }, session: session) { (message, context, limits) throws(WireError) in
+            guard let type = types.first(where: { $0.wireTypeID == message.typeID }) else { return nil }
+            let value = try message.decode(as: type, limits: limits)
+            return accept(context) ? MessageSet(value) : nil
         }
     }
 
@@ -321,17 +326,18 @@ public final class Messenger: Sendable {
     /// - Throws: `WireError.Kind.duplicateTypeID` when a message type uses `typeID`.
     public func rawMessages(typeID: UInt64) throws(WireError) -> Messages<[UInt8]> {
         try router.registerRaw(typeID)
-        return subscribe(to: [typeID]) { value, _ in value as? [UInt8] }
+        return subscribe(to: [typeID]) { message, _, _ in message.payload }
     }
 
-    /// A stream fed from `typeIDs`, converting each decoded value with `convert`.
+    /// A stream fed from `typeIDs`: `convert` decodes each message into its element (nil: skip it).
     private func subscribe<Element: Sendable>(
-        to typeIDs: [UInt64], session: UInt32? = nil, convert: @escaping @Sendable (any Sendable, MessageContext) -> Element?
+        to typeIDs: [UInt64], session: UInt32? = nil,
+        convert: @escaping @Sendable (ReceivedMessage, MessageContext, Limits) throws(WireError) -> Element?
     ) -> Messages<Element> {
         let (stream, continuation) = Messages<Element>.makeStream()
         let subscriber = Subscriber(
-            deliver: { value, context in
-                if let element = convert(value, context) { continuation.yield((element, context)) }
+            deliver: { (message, context, limits) throws(WireError) in
+                if let element = try convert(message, context, limits) { continuation.yield((element, context)) }
             },
             finish: { continuation.finish() }, session: session)
         if let token = router.subscribe(subscriber, to: typeIDs) {

@@ -10,4 +10,9 @@ public struct Recipients: Sendable, Hashable {
     public static func only(_ participants: Set<ParticipantID>) -> Recipients {
         Recipients(participants: participants)
     }
+
+    /// Whether `participant` is one of them (the sender is left out by the transport).
+    @inlinable public func includes(_ participant: ParticipantID) -> Bool {
+        participants?.contains(participant) ?? true
+    }
 }

@@ -14,7 +14,7 @@ final class HubMailbox: Sendable {
         var head = 0
         var finished = false
         var reason: String?
-        var waiter: CheckedContinuation<TransportEvent?, Never>?
+        var waiter: UnsafeContinuation<TransportEvent?, Never>?
         /// Events handed to a resumed reader that has not yet returned them.
         var handing = 0
         /// Whether anybody reads this mailbox (a participant nobody reads is never waited for).
@@ -30,7 +30,7 @@ final class HubMailbox: Sendable {
 
     /// Adds `event` for the reader.
     func yield(_ event: TransportEvent) {
-        let waiter = state.withLock { state -> CheckedContinuation<TransportEvent?, Never>? in
+        let waiter = state.withLock { state -> UnsafeContinuation<TransportEvent?, Never>? in
             guard !state.finished else { return nil }
             guard let waiter = state.waiter else {
                 state.buffer.append(event)
@@ -48,7 +48,7 @@ final class HubMailbox: Sendable {
 
     /// Ends the stream after the events already added, for `reason`.
     func finish(reason: String) {
-        let waiter = state.withLock { state -> CheckedContinuation<TransportEvent?, Never>? in
+        let waiter = state.withLock { state -> UnsafeContinuation<TransportEvent?, Never>? in
             if !state.finished { state.reason = reason }
             state.finished = true
             defer { state.waiter = nil }
@@ -62,9 +62,12 @@ final class HubMailbox: Sendable {
         state.withLock { state in !state.read || (state.head == state.buffer.count && state.handing == 0) }
     }
 
+    /// The waiter is resumed exactly once: it is taken out of the state under the lock by
+    /// whoever resumes it (an event, the finish, the cancellation), so an unchecked
+    /// continuation is safe, and it allocates nothing per event.
     private func next() async -> TransportEvent? {
         let event = await withTaskCancellationHandler {
-            await withCheckedContinuation { (continuation: CheckedContinuation<TransportEvent?, Never>) in
+            await withUnsafeContinuation { (continuation: UnsafeContinuation<TransportEvent?, Never>) in
                 let ready = state.withLock { state -> TransportEvent?? in
                     state.read = true
                     if state.head < state.buffer.count {
@@ -84,7 +87,7 @@ final class HubMailbox: Sendable {
                 if let ready { continuation.resume(returning: ready) }
             }
         } onCancel: {
-            let waiter = state.withLock { state -> CheckedContinuation<TransportEvent?, Never>? in
+            let waiter = state.withLock { state -> UnsafeContinuation<TransportEvent?, Never>? in
                 // A reader that gave up reads no more: nothing is waited for on its behalf.
                 state.read = false
                 defer { state.waiter = nil }

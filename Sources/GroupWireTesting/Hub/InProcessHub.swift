@@ -47,6 +47,11 @@ public actor InProcessHub {
     }
 
     private var members: [ParticipantID: Member] = [:]
+    /// The members in the order they joined (the order copies are handed out in).
+    private var ordered: [(id: ParticipantID, member: Member)] = []
+    /// Real time, a reliable plan and no delay: every copy is due the moment it is sent, so
+    /// it goes straight to its recipient's mailbox, in send order, with nothing scheduled.
+    private let deliversAtOnce: Bool
     private var joined: UInt64 = 0
     private var injectors: [UInt64: FaultInjector] = [:]
     private var scheduled: [Scheduled] = []
@@ -67,6 +72,7 @@ public actor InProcessHub {
         self.maxMessageSize = maxMessageSize
         self.clock = clock
         timerClock = clock.map { TimerClock($0) } ?? .continuous
+        deliversAtOnce = clock == nil && plan.mode == .reliable && plan.delay == .zero ... .zero
     }
 
     /// The hub's time now: the virtual clock's, or real time since the hub was made.
@@ -92,6 +98,7 @@ public actor InProcessHub {
             member.mailbox.yield(.joined(participant))
         }
         members[participant] = Member(number: joined, mailbox: mailbox)
+        ordered.append((participant, Member(number: joined, mailbox: mailbox)))
         joined += 1
         return HubEndpoint(hub: self, localParticipant: participant, events: mailbox.stream, mailbox: mailbox)
     }
@@ -100,6 +107,7 @@ public actor InProcessHub {
     /// lost, and every other participant hears that it left.
     public func leave(_ participant: ParticipantID) {
         guard let member = members.removeValue(forKey: participant) else { return }
+        ordered.removeAll { $0.id == participant }
         member.mailbox.finish(reason: "\(participant) left the hub")
         scheduled.removeAll { $0.recipient == participant }
         for other in members.values.sorted(by: { $0.number < $1.number }) {
@@ -127,6 +135,14 @@ public actor InProcessHub {
                 .messageTooLarge, "message of \(bytes.count) bytes is over the transport's \(maxMessageSize)-byte limit")
         }
         let now = elapsed
+        if deliversAtOnce {
+            for (recipient, member) in ordered where recipient != source && recipients.includes(recipient) {
+                statistics.sent += 1
+                statistics.delivered += 1
+                member.mailbox.yield(.message(TransportMessage(source: source, bytes: bytes, arrival: now)))
+            }
+            return
+        }
         let targets = members.filter { $0.key != source && (recipients.participants?.contains($0.key) ?? true) }
         for (recipient, member) in targets.sorted(by: { $0.value.number < $1.value.number }) {
             // safe because: member numbers are join counts, far below 2^32.
@@ -234,6 +250,7 @@ public actor InProcessHub {
             member.mailbox.finish(reason: "the hub closed")
         }
         members.removeAll()
+        ordered.removeAll()
         scheduled.removeAll()
         timer?.task.cancel()
         timer = nil
