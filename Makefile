@@ -5,7 +5,7 @@ SWIFT ?= swift
 FUZZ_SECONDS ?= 60
 PREFIX ?= /usr/local
 
-.PHONY: test-under-load setup build test demo demo-cluster docs install fuzz fuzz-build fuzz-corpus bench bench-instructions regenerate vectors format lint clean
+.PHONY: test-under-load setup build test demo demo-cluster docs install fuzz fuzz-build fuzz-corpus bench bench-instructions bench-check bench-baseline regenerate vectors format lint clean
 
 setup:
 	@scripts/setup.sh
@@ -82,6 +82,16 @@ bench: setup
 # Noise-free companion to CompressionBenchmark's times: callgrind instruction counts.
 bench-instructions: setup
 	Benchmarks/instructions.sh
+
+# Instructions per operation of the codec's and the pipeline's hot paths (callgrind)
+# against Benchmarks/Baselines/instructions.tsv: fails above 10%. `bench-baseline` records.
+bench-check: setup
+	@command -v valgrind >/dev/null 2>&1 || { if [ "$$(id -u)" -ne 0 ]; then sudo_cmd=sudo; fi; \
+		DEBIAN_FRONTEND=noninteractive $$sudo_cmd apt-get install -y -qq valgrind >/dev/null; }
+	Benchmarks/bench-check.sh
+
+bench-baseline: setup
+	Benchmarks/bench-check.sh --record
 
 regenerate: setup
 	python3 Spec/vectors/generate.py

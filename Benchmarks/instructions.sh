@@ -11,11 +11,14 @@ set -euo pipefail
 cd "$(dirname "$0")"
 command -v valgrind >/dev/null || { echo "instructions.sh: valgrind is needed (apt-get install valgrind)" >&2; exit 2; }
 swift build -c release --product CompressionBenchmark >/dev/null
-binary=.build/release/CompressionBenchmark
 shapes=("$@")
 [ ${#shapes[@]} -gt 0 ] || shapes=(UpsertStroke PlaybackState CanvasSnapshot)
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
+# A stripped copy: valgrind 3.19 cannot read the DWARF 5 that Swift 6.3 writes.
+binary="$work/CompressionBenchmark"
+cp .build/release/CompressionBenchmark "$binary"
+strip -g "$binary"
 
 echo "| message | variant | compress ours / raw→array (Δ) | decompress ours / raw→array (Δ) | payload(of: frame) (Δ) |"
 echo "|---|---|---|---|---|"
