@@ -55,6 +55,11 @@ private let malformedCases: [MalformedCase] = [
         name: "a type id above 2^32-1", source: header + "message A @ 4294967296 {\n}\n",
         expected: ["t.gwspec:2:13: error: type id 4294967296 of 'A' is out of range; type ids are 1...4294967295"]),
     MalformedCase(
+        name: "a type id of GroupWire's own block", source: header + "message A @ 0xFFFFFF05 {\n}\n",
+        expected: [
+            "t.gwspec:2:13: error: type id 4294967045 of 'A' is GroupWire's own; type ids 4294967040...4294967295 are reserved for GroupWire's specs (coordinated playback)"
+        ]),
+    MalformedCase(
         name: "a struct containing itself through an optional",
         source: header + "struct Node {\n    1 value: Int32\n    2 next: Node?\n}\n",
         expected: ["t.gwspec:4:5: error: 'Node' contains itself by value (Node -> Node)"]),

@@ -1,5 +1,6 @@
 import GroupWire
 import GroupWireNegotiation
+import GroupWireSpec
 import Synchronization
 
 /// A message kept for a peer that has not agreed yet.
@@ -232,11 +233,13 @@ final class PeerNegotiation: Sendable {
         if let configurationError { throw configurationError }
         let hold = if case .hold = settings.beforeAgreement { true } else { false }
         let failing = settings.unreadableRecipients == .fail
+        let ownType = MessageDecl.groupWireTypeIDs.contains(typeID)
         return try state.withLock { (state) throws(WireError) -> Route in
             var route = Route()
             for peer in recipients {
                 if let table = state.readable[peer] {
-                    let verdict = table[typeID] ?? .unknown
+                    // GroupWire's own types are outside the agreement: an agreed peer gets them.
+                    let verdict = ownType ? .same : table[typeID] ?? .unknown
                     if verdict.isReadable {
                         // After the messages held for it, while they are being sent.
                         if state.flushing.contains(peer) {
@@ -317,7 +320,9 @@ final class PeerNegotiation: Sendable {
                 return nil
             }
             state.heldBytes[peer] = nil
-            let readable = held.filter { table[$0.typeID]?.isReadable == true }
+            let readable = held.filter {
+                MessageDecl.groupWireTypeIDs.contains($0.typeID) || table[$0.typeID]?.isReadable == true
+            }
             // Held before the peer's spec was known, so no send could fail for them then.
             state.statistics.recipientsSkipped += held.count - readable.count
             return readable

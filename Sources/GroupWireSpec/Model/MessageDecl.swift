@@ -12,6 +12,11 @@ public struct MessageDecl: Sendable, Hashable, FieldContainerDecl {
     public var name: String
     /// The stable type id carried in data frames, 1...4_294_967_295 in a valid spec.
     public var typeID: UInt64
+
+    /// GroupWire's own type ids (coordinated playback, Spec/PLAYBACK.md): declared only by
+    /// specs of packages named `groupwire.…`, and outside negotiation's agreement (no app's
+    /// schema names them; they go to every agreed peer, whose coordinator reads them).
+    public static let groupWireTypeIDs: ClosedRange<UInt64> = 0xFFFF_FF00...0xFFFF_FFFF
     /// The fields, in source order.
     public var fields: [FieldDecl]
     /// The `reserved` lines.

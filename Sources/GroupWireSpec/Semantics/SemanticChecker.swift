@@ -2,7 +2,8 @@
 ///
 /// Rules (each violation is an error diagnostic unless noted):
 /// - type names are unique across the set and do not reuse a scalar name;
-/// - message type ids are 1...4_294_967_295 and unique across the set;
+/// - message type ids are 1...4_294_967_295 and unique across the set, and only a package
+///   named `groupwire.…` declares one of GroupWire's own (`MessageDecl.groupWireTypeIDs`);
 /// - field and union case numbers are 1...536_870_911, enum case numbers 0...4_294_967_295;
 ///   numbers and names are unique per declaration and not reserved there;
 /// - named types exist and are declared in the same file or a file it imports directly;
@@ -121,6 +122,12 @@ struct SemanticChecker {
                     error(
                         "type id \(message.typeID) of '\(message.name)' is out of range; type ids are 1...\(SemanticChecker.maxTypeID)",
                         at: message.typeIDLocation)
+                    continue
+                }
+                if MessageDecl.groupWireTypeIDs.contains(message.typeID), !(file.package?.name.hasPrefix("groupwire.") ?? false) {
+                    error(
+                        "type id \(message.typeID) of '\(message.name)' is GroupWire's own; type ids \(MessageDecl.groupWireTypeIDs.lowerBound)...\(MessageDecl.groupWireTypeIDs.upperBound) are reserved for GroupWire's specs (coordinated playback)",
+                        at: message.typeIDLocation, hint: "choose a type id below \(MessageDecl.groupWireTypeIDs.lowerBound)")
                     continue
                 }
                 if let first = seen[message.typeID] {

@@ -51,6 +51,29 @@ import Testing
         #expect(negotiation.profile(of: peer) == nil)
     }
 
+    /// GroupWire's own types (the playback coordinator's) are in no app's schema: they go to
+    /// an agreed peer whatever its spec, held ones included, where an app's unknown type does not.
+    @Test func groupWiresOwnTypesGoToAnAgreedPeerOutsideTheAgreement() throws {
+        let (negotiation, _) = Self.make(try NegotiationSpecs.v1())
+        let peer = ParticipantID.numbered(2)
+        _ = negotiation.handle(.joined(peer), now: .zero)
+        for typeID: UInt64 in [0xFFFF_FF00, 77] {
+            _ = try negotiation.hold(HeldMessage(typeID: typeID, payload: [1], session: nil, mode: .reliable), for: [peer])
+        }
+        let control = ReceivedControl(
+            source: peer, controlID: Hello.controlID, payload: try Hello(schema: try NegotiationSpecs.v1()).payload())
+        _ = negotiation.handle(.control(control), now: .milliseconds(1))
+        #expect(negotiation.takeHeld(for: peer)?.map(\.typeID) == [0xFFFF_FF00])
+        #expect(negotiation.takeHeld(for: peer) == nil, "the held messages are sent")
+        for typeID: UInt64 in [0xFFFF_FF00, 0xFFFF_FF04, 0xFFFF_FFFF] {
+            let route = try negotiation.route(typeID: typeID, typeName: "PlaybackTimelineMessage", to: [peer])
+            #expect(route.now == [peer] && route.skipped.isEmpty, "type id \(typeID)")
+        }
+        let unknown = try negotiation.route(typeID: 0xFFFF_FEFF, typeName: "Other", to: [peer])
+        #expect(unknown.now.isEmpty && unknown.skipped.map(\.participant) == [peer])
+        #expect(negotiation.rejection(typeID: 0xFFFF_FF00, from: peer) == nil)
+    }
+
     @Test func heldMessagesAreBoundedSentInOrderAndFilteredByTheVerdict() throws {
         let (negotiation, _) = Self.make(try NegotiationSpecs.v1())
         let peer = ParticipantID.numbered(2)
