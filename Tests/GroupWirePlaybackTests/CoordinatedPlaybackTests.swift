@@ -43,6 +43,86 @@ import Testing
         return party
     }
 
+    /// A change every receiver would refuse is refused where it is made: the group's
+    /// timeline stays, nothing is sent.
+    @Test func aChangeOutsideWhatReceiversTakeThrowsAndSendsNothing() async throws {
+        let party = try await Self.playing(seed: 17)
+        let member = party.members[1]
+        let before = member.playback.timeline
+        let sent = member.playback.statistics.timelinesSent
+        let attempts: [(String, () async throws(SharedSessionError) -> Void)] = [
+            ("seek past 1e9 s", { () async throws(SharedSessionError) in try await member.playback.seek(to: 2e9) }),
+            ("seek to NaN", { () async throws(SharedSessionError) in try await member.playback.seek(to: .nan) }),
+            ("rate 17", { () async throws(SharedSessionError) in try await member.playback.setRate(17) }),
+            ("rate infinite", { () async throws(SharedSessionError) in try await member.playback.setRate(.infinity) }),
+            ("rate NaN", { () async throws(SharedSessionError) in try await member.playback.setRate(.nan) }),
+            (
+                "an item of 1,025 bytes",
+                { () async throws(SharedSessionError) in
+                    try await member.playback.load(item: String(repeating: "x", count: 1_025))
+                }
+            ),
+        ]
+        for (name, attempt) in attempts {
+            do {
+                try await attempt()
+                Issue.record("\(name) was taken")
+            } catch {
+                #expect(error.kind == .outOfRange, "\(name): \(error)")
+            }
+        }
+        #expect(member.playback.timeline == before && member.playback.statistics.timelinesSent == sent)
+        // The limits themselves are taken.
+        try await member.playback.setRate(16)
+        try await member.playback.seek(to: 1e9)
+        try await party.advance(by: .seconds(1))
+        #expect(party.members.allSatisfy { $0.playback.timeline?.rate == 16 && $0.playback.timeline?.mediaTime == 1e9 })
+    }
+
+    /// Before a participant has the group clock, its change has no instant the others
+    /// share: it is refused rather than stamped with the device's own clock.
+    @Test func aChangeBeforeTheGroupClockIsRefused() async throws {
+        let party = WatchParty(seed: 19)
+        try await party.start(devices: Array(Self.devices.prefix(2)), playerDrifts: Array(Self.playerDrifts.prefix(2)))
+        for member in party.members {
+            do {
+                try await member.playback.play()
+                Issue.record("\(member.id) played without a group clock")
+            } catch {
+                #expect(error.kind == .noGroupClock)
+            }
+            #expect(member.playback.timeline == nil && member.playback.statistics.timelinesSent == 0)
+        }
+        try await party.advance(by: .seconds(5))
+        try await party.members[1].playback.play()
+    }
+
+    /// A participant's coordinator made anew (an app that rebuilt its player) counts its
+    /// suspensions from 1 again: the others forget the old count when it asks for the state.
+    @Test func aCoordinatorStartedAgainIsHeardFromItsFirstSuspension() async throws {
+        var configuration = PlaybackConfiguration()
+        configuration.suspensionReasonsThatTriggerWaiting = []
+        let party = try await Self.playing(seed: 23, configuration: configuration)
+        let member = party.members[2]
+        try await member.playback.beginSuspension(.interrupted)
+        try await member.playback.endSuspension()
+        try await member.playback.beginSuspension(.interrupted)
+        try await member.playback.endSuspension()
+        try await party.advance(by: .seconds(1))
+        #expect(party.members[0].playback.suspendedParticipants.isEmpty)
+        let clock = party.clock
+        let device = member.device
+        let again = try PlaybackCoordinator(
+            session: member.session, player: member.player, configuration: configuration, clock: party.hub.timerClock,
+            localClock: { device.read(clock.elapsed) })
+        try await party.advance(by: .seconds(1))
+        try await again.beginSuspension(.stallRecovery)
+        try await party.advance(by: .seconds(1))
+        for other in party.members where other.id != member.id {
+            #expect(other.playback.suspendedParticipants == [member.id: .stallRecovery], "\(other.id)")
+        }
+    }
+
     /// Two seeks issued at the same instant by two participants: both carry the same
     /// Lamport clock, the greater author wins, and every participant ends on its timeline.
     @Test func conflictingSeeksAtTheSameInstantEndOnOneTimelineEverywhere() async throws {

@@ -127,6 +127,7 @@ public final class PlaybackCoordinator: Sendable {
             Task { [weak self] in
                 for await (_, context) in stateRequests {
                     guard let self else { return }
+                    await self.started(context.source)
                     await self.tell([context.source])
                 }
             },
@@ -247,18 +248,31 @@ public final class PlaybackCoordinator: Sendable {
         }
     }
 
-    /// Moves the group to `time` seconds, at the rate it has.
+    /// Moves the group to `time` seconds (below 0: 0), at the rate it has.
+    /// - Throws: `outOfRange` for a time past 10^9 s or not a number, and nothing is sent.
     public func seek(to time: Double) async throws(SharedSessionError) {
+        try Self.check(time: time)
         try await change(.seek) { timeline, _ in timeline.mediaTime = max(0, time) }
     }
 
-    /// Plays at `rate` (0 pauses).
+    /// Plays at `rate` (0 pauses; below 0: 0).
+    /// - Throws: `outOfRange` for a rate above 16 or not a number, and nothing is sent.
     public func setRate(_ rate: Double) async throws(SharedSessionError) {
-        try await change(rate == 0 ? .pause : .rate) { timeline, _ in timeline.rate = max(0, rate) }
+        guard !rate.isNaN, rate <= Self.maxRate else {
+            throw SharedSessionError(.outOfRange, session: nil, "rate \(rate) is outside 0 ... \(Self.maxRate)")
+        }
+        try await change(rate <= 0 ? .pause : .rate) { timeline, _ in timeline.rate = max(0, rate) }
     }
 
-    /// Loads `item` for the group at `time` seconds, paused.
+    /// Loads `item` for the group at `time` seconds (below 0: 0), paused.
+    /// - Throws: `outOfRange` for a time past 10^9 s or not a number, or an item name over
+    ///   1,024 bytes of UTF-8, and nothing is sent.
     public func load(item: String?, at time: Double = 0) async throws(SharedSessionError) {
+        try Self.check(time: time)
+        if let item, item.utf8.count > Self.maxItemBytes {
+            throw SharedSessionError(
+                .outOfRange, session: nil, "the item name takes \(item.utf8.count) bytes, over \(Self.maxItemBytes)")
+        }
         try await change(.item) { timeline, _ in
             timeline.item = item
             timeline.mediaTime = max(0, time)
@@ -266,13 +280,30 @@ public final class PlaybackCoordinator: Sendable {
         }
     }
 
+    /// The largest rate, position and item name every receiver takes (Spec/PLAYBACK.md,
+    /// "Checks"): a change past them would be this participant's alone.
+    static let maxRate = 16.0
+    static let maxMediaTime = 1e9
+    static let maxItemBytes = 1_024
+
+    private static func check(time: Double) throws(SharedSessionError) {
+        guard !time.isNaN, time <= maxMediaTime else {
+            throw SharedSessionError(.outOfRange, session: nil, "time \(time) s is outside 0 ... \(maxMediaTime) s")
+        }
+    }
+
     /// Makes a timeline from the group's one at now plus the lead, changed by `edit`, and
     /// sends it to everyone.
+    /// - Throws: `noGroupClock` before this participant has the group clock (nothing is sent).
     private func change(
         _ kind: PlaybackTimeline.Change, _ edit: (inout PlaybackTimeline, State) -> Void
     ) async throws(SharedSessionError) {
-        let timeline = state.withLock { state -> PlaybackTimeline in
-            let instant = (groupTime(state) ?? localClock()) + configuration.commandLead
+        let timeline = try state.withLock { (state) throws(SharedSessionError) -> PlaybackTimeline in
+            guard let now = groupTime(state) else {
+                throw SharedSessionError(
+                    .noGroupClock, session: nil, "this participant has no group clock yet, so its change has no instant")
+            }
+            let instant = now + configuration.commandLead
             state.lamport += 1
             let current = state.timeline
             var next = PlaybackTimeline(
@@ -475,8 +506,10 @@ public final class PlaybackCoordinator: Sendable {
         let (newcomers, timeline, suspension, resume) = state.withLock {
             state -> (Set<ParticipantID>, PlaybackTimeline?, PlaybackSuspensionMessage?, Bool) in
             let newcomers = others.subtracting(state.participants)
+            // One that left forgets its count too: a coordinator it starts again counts from 1.
             for gone in state.participants.subtracting(others) {
                 state.suspensions[gone] = nil
+                state.suspensionSequences[gone] = nil
             }
             state.participants = others
             let suspension = state.localSuspension.map {
@@ -489,6 +522,22 @@ public final class PlaybackCoordinator: Sendable {
         }
         // Whoever joins learns the timeline and the suspensions from everyone (the newest wins).
         if !newcomers.isEmpty { await tell(newcomers, timeline, suspension) }
+        if resume { try? await resumeIfNobodyWaits(proposing: nil) }
+    }
+
+    /// A coordinator of `source` started (it asks for the state): what its predecessor said
+    /// is forgotten, its suspension and its count, since the new one counts from 1; a wait
+    /// that only that suspension held ends.
+    private func started(_ source: ParticipantID) async {
+        let (ended, resume) = state.withLock { state -> (Bool, Bool) in
+            state.suspensionSequences[source] = nil
+            let ended = state.suspensions.removeValue(forKey: source) != nil
+            let resume =
+                ended && state.timeline?.change == .wait && !waiting(state)
+                && state.participants.allSatisfy { localParticipant < $0 }
+            return (ended, resume)
+        }
+        if ended { updates.yield(.suspension(source, nil)) }
         if resume { try? await resumeIfNobodyWaits(proposing: nil) }
     }
 

@@ -53,6 +53,12 @@ public struct SharedSessionError: Error, Sendable, Hashable, CustomStringConvert
         public static let activityEncoding = Kind(name: "activityEncoding")
         /// The messenger could not send (the `WireError` is in the context).
         public static let sendFailed = Kind(name: "sendFailed")
+        /// A value outside what the group's receivers accept (a playback change: a rate
+        /// outside 0 ... 16, a position outside 0 ... 10^9 s, an item name over 1,024 bytes).
+        public static let outOfRange = Kind(name: "outOfRange")
+        /// A playback change before this participant has the group clock (Spec/PLAYBACK.md,
+        /// "The group clock"): its instant could not be named in the group's time.
+        public static let noGroupClock = Kind(name: "noGroupClock")
         /// The kind's name.
         public var description: String { name }
     }
