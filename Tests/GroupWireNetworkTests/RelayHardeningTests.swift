@@ -54,6 +54,34 @@ import Testing
         }
     }
 
+    /// An upgrade request NIO's upgrader cannot take (no `Sec-WebSocket-Key`) is answered
+    /// 400 and closed at once; it used to stay open past the handshake timeout, unanswered.
+    @Test func anUpgradeWithoutItsKeyIsAnswered400AndClosed() async throws {
+        try await RelayServerTests.withRelay { relay, port in
+            let socket = try LoopbackSocket(port: port)
+            defer { socket.close() }
+            try socket.write(
+                Array(
+                    ("GET /v1/connect?token=\(try RelayServerTests.token("ada")) HTTP/1.1\r\nHost: 127.0.0.1\r\n"
+                        + "Upgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Version: 13\r\n\r\n").utf8))
+            let answer = String(decoding: try socket.readToEnd(), as: UTF8.self)
+            #expect(answer.hasPrefix("HTTP/1.1 400"), "\(answer)")
+            #expect(answer.contains("not a valid WebSocket upgrade request"), "\(answer)")
+            socket.close()
+            try await eventually("the relay to let go of it") { relay.openConnections == 0 }
+            // A full upgrade with a bad token is answered once, 401, as before.
+            let refused = try LoopbackSocket(port: port)
+            defer { refused.close() }
+            try refused.write(
+                Array(
+                    ("GET /v1/connect?token=bad HTTP/1.1\r\nHost: 127.0.0.1\r\nUpgrade: websocket\r\n"
+                        + "Connection: Upgrade\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n")
+                        .utf8))
+            let once = String(decoding: try refused.readToEnd(), as: UTF8.self)
+            #expect(once.hasPrefix("HTTP/1.1 401") && once.components(separatedBy: "HTTP/1.1").count == 2, "\(once)")
+        }
+    }
+
     @Test func connectionsOverTheLimitPerAddressAreClosedAsTheyAreAccepted() async throws {
         let configuration = RelayServerConfiguration(secret: RelayServerTests.secret, maxConnectionsPerAddress: 2)
         try await RelayServerTests.withRelay(configuration) { relay, port in

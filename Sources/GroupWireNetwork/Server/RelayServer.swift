@@ -71,6 +71,8 @@ public final class RelayServer: Sendable {
         /// cluster: no entry yet).
         case websocket(RelayConnection, RelayRooms.Entry?)
         case refused(NIOAsyncChannel<HTTPServerRequestPart, HTTPServerResponsePart>)
+        /// An upgrade asked for that no upgrader could make: answered already, closing.
+        case answered
     }
 
     /// Listens on `host`:`port` and serves clients until ``shutdown()``, over TLS when the
@@ -108,6 +110,7 @@ public final class RelayServer: Sendable {
                 channel.closeFuture.whenComplete { _ in admission.release(address) }
                 return channel.eventLoop.makeCompletedFuture {
                     if let tls { try channel.pipeline.syncOperations.addHandler(NIOSSLServerHandler(context: tls)) }
+                    let request = RequestHeadRecorder()
                     let upgrader = NIOTypedWebSocketServerUpgrader<Upgrade>(
                         maxFrameSize: messageLimit, enableAutomaticErrorHandling: false,
                         shouldUpgrade: { channel, head in
@@ -127,6 +130,7 @@ public final class RelayServer: Sendable {
                                         ])
                                     metrics.refused(status: error.status)
                                     Self.answer(error, on: channel)
+                                    request.answered = true
                                     return nil
                                 }
                                 var headers = HTTPHeaders()
@@ -163,11 +167,30 @@ public final class RelayServer: Sendable {
                         upgraders: [upgrader],
                         notUpgradingCompletionHandler: { channel in
                             channel.eventLoop.makeCompletedFuture {
-                                Upgrade.refused(try NIOAsyncChannel(wrappingChannelSynchronously: channel))
+                                // NIO consumes a request that asks for an upgrade none of its
+                                // upgraders made (refused above, or impossible: no
+                                // Sec-WebSocket-Key, another protocol): it never reaches
+                                // `refuse`, so it is answered here unless it was above.
+                                if let head = request.head, head.headers.contains(name: "upgrade") {
+                                    if request.answered { return Upgrade.answered }
+                                    metrics.refused(status: 400)
+                                    Self.answer(
+                                        RelayHandshake.Refusal(
+                                            status: 400,
+                                            reason: "not a valid WebSocket upgrade request (RFC 6455: Upgrade: websocket, "
+                                                + "Connection: Upgrade, Sec-WebSocket-Key, Sec-WebSocket-Version: 13)"),
+                                        on: channel)
+                                    return Upgrade.answered
+                                }
+                                return Upgrade.refused(try NIOAsyncChannel(wrappingChannelSynchronously: channel))
                             }
                         })
                     let upgraded = try channel.pipeline.syncOperations.configureUpgradableHTTPServerPipeline(
                         configuration: .init(upgradeConfiguration: upgrade))
+                    try channel.pipeline.syncOperations.addHandler(
+                        request,
+                        position: .before(
+                            try channel.pipeline.syncOperations.handler(type: NIOTypedHTTPServerUpgradeHandler<Upgrade>.self)))
                     // The handshake timeout, from the accept (TLS included) to the upgrade or
                     // the answer to a plain request; a sleeping task costs no CPU meanwhile.
                     let clock = configuration.clock
@@ -176,7 +199,9 @@ public final class RelayServer: Sendable {
                         do { try await clock.sleep(deadline) } catch { return }
                         channel.close(promise: nil)
                     }
-                    upgraded.whenComplete { _ in timeout.cancel() }
+                    // Until a client is in: one answered and refused keeps the timeout, which
+                    // closes it then if it has not closed its side.
+                    upgraded.whenSuccess { if case .websocket = $0 { timeout.cancel() } }
                     return upgraded
                 }
             }
@@ -256,6 +281,7 @@ public final class RelayServer: Sendable {
         switch outcome {
         case .websocket(let connection, let entry): await serve(connection, entry: entry)
         case .refused(let channel): await refuse(channel)
+        case .answered: return
         }
     }
 
@@ -470,4 +496,21 @@ extension RelayServer {
 
     /// The members whose place is kept for the reconnect grace now.
     var absentMembers: Int { rooms.absentCount }
+}
+
+/// Keeps the head of the request a connection sends first, for the answer to an upgrade
+/// NIO's upgrade handler consumed without making it.
+private final class RequestHeadRecorder: ChannelInboundHandler, RemovableChannelHandler, @unchecked Sendable {
+    typealias InboundIn = HTTPServerRequestPart
+    typealias InboundOut = HTTPServerRequestPart
+
+    /// The first request head; read and written on the channel's event loop only.
+    private(set) var head: HTTPRequestHead?
+    /// Whether the upgrader's check refused it and answered already (event loop only).
+    var answered = false
+
+    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        if head == nil, case .head(let requestHead) = unwrapInboundIn(data) { head = requestHead }
+        context.fireChannelRead(data)
+    }
 }
