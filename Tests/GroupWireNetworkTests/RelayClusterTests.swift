@@ -323,6 +323,46 @@ struct RelayClusterTests {
         await bo.close()
     }
 
+    /// A node heard with another incarnation started again (a crash and a restart within the
+    /// node timeout): the connections it held are gone, so their members keep their places
+    /// only for the grace, though the node's name never went silent. Node c is the test's
+    /// own NATS client speaking the cluster's messages.
+    @Test func aNodeHeardWithAnotherIncarnationLosesTheConnectionsItHeld() async throws {
+        let nats = try await NATSServerProcess.start()
+        defer { nats.stop() }
+        var b = try TimedNode("b", nats: nats.port, grace: .seconds(5))
+        defer { Task { [b] in await b.relay.shutdown() } }
+        try await b.start()
+        let c = NATSClient(
+            configuration: NATSClientConfiguration(
+                servers: [NATSServerAddress(host: "127.0.0.1", port: nats.port)]))
+        try await c.connect()
+        defer { Task { await c.close() } }
+        func beat(_ incarnation: UInt64) throws {
+            try c.publish(RelayClusterMessage.heartbeat(node: "c", incarnation: incarnation).encoded(), to: "groupwire.nodes")
+        }
+        try beat(1)
+        try await eventually("b to hear c") { b.heard["c"] != nil }
+        let room = Self.room(ownedBy: "b", among: ["b", "c"])
+        let (bo, boEvents) = try await Self.connect("bo", port: b.port, room: room)
+        let cy = RelayMember(id: UUID(), identity: "cy")
+        try c.publish(
+            RelayClusterMessage.join(room: room, member: cy, holder: RelayClusterHolder(node: "c", connection: 1)).encoded(),
+            to: "groupwire.node.b")
+        let cyID = ParticipantID(uuid: cy.id)
+        try await eventually("bo to see cy join") { boEvents.all.contains(.joined(cyID)) }
+        // c starts again: a new incarnation, heard before any timeout. It stays alive.
+        try beat(2)
+        for _ in 0..<6 {
+            b.clock.advance(by: .seconds(1))
+            try beat(2)
+            let now = b.timer.now()
+            try await eventually("b to hear c's heartbeat") { b.heard["c"] == now }
+        }
+        try await eventually("cy to leave once its grace is over") { boEvents.all.contains(.left(cyID)) }
+        await bo.close()
+    }
+
     /// A node that owns a room again numbers it anew where every node listens: node a owned
     /// the room, node x (which outranks it) joined and owned it without a word in its stream,
     /// x died, and a, owning it once more, starts numbering from 1. Frames both ways arrive.

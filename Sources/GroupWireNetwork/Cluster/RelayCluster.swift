@@ -41,6 +41,9 @@ final class RelayCluster: Sendable {
     private struct State {
         /// When each other node was last heard, on the relay's clock.
         var lastHeard: [String: Duration] = [:]
+        /// The incarnation each other node last said in its heartbeat (kept after a death,
+        /// to tell a node that started again from one that was only silent).
+        var incarnations: [String: UInt64] = [:]
         /// Since when the NATS connection has been up (nil while it is not): a node judges
         /// others dead only after hearing for a whole node timeout itself.
         var connectedSince: Duration?
@@ -297,13 +300,22 @@ final class RelayCluster: Sendable {
     }
 
     /// A heartbeat: a node unknown until now learns of this one at once; a node taken for
-    /// dead and heard again (it was only slow) gets back the places it held.
+    /// dead and heard again (it was only slow) gets back the places it held; a node heard
+    /// with another incarnation started again, so the connections it held are gone: their
+    /// members keep their places for the grace (as for a dead node), and it is new.
     private func heard(_ message: NATSMessage) {
-        guard case .heartbeat(let node, _)? = decode(message), node != configuration.node else { return }
+        guard case .heartbeat(let node, let incarnation)? = decode(message), node != configuration.node else { return }
         let now = server.clock.now()
-        let new = state.withLock { state -> Bool in
-            defer { state.lastHeard[node] = now }
-            guard state.lastHeard[node] == nil else { return false }
+        let (new, restarted) = state.withLock { state -> (Bool, Bool) in
+            defer {
+                state.lastHeard[node] = now
+                state.incarnations[node] = incarnation
+            }
+            if let known = state.incarnations[node], known != incarnation {
+                lost(node, &state)
+                return (true, true)
+            }
+            guard state.lastHeard[node] == nil else { return (false, false) }
             for room in state.owned.keys {
                 for (id, place) in state.owned[room]?.places ?? [:] where place.holder.node == node && place.nodeSilent {
                     place.absence?.cancel()
@@ -311,10 +323,10 @@ final class RelayCluster: Sendable {
                     state.owned[room]?.places[id]?.nodeSilent = false
                 }
             }
-            return true
+            return (true, false)
         }
         guard new else { return }
-        logger.info("a node joined", metadata: ["peer": "\(node)"])
+        logger.info(restarted ? "a node started again" : "a node joined", metadata: ["peer": "\(node)"])
         beat()
         reconcile()
     }
