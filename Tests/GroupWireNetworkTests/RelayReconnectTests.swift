@@ -110,6 +110,45 @@ import Testing
         }
     }
 
+    /// A client that never reconnects itself still runs the delivery layer: what it sends
+    /// to a peer that is away within the relay's grace is dropped by the relay without a
+    /// word, and is sent again once the peer is back.
+    @Test func aClientThatDoesNotReconnectStillGetsItsFramesToAPeerThatDoes() async throws {
+        let relay = RelayServer(
+            configuration: RelayServerConfiguration(
+                secret: RelayServerTests.secret, reconnectGrace: .seconds(3), clock: TimerClock(VirtualClock())),
+            logger: RelayServerTests.quiet)
+        try await RelayServerTests.serving(relay) { port in
+            var layer = DeliveryConfiguration()
+            layer.peerTimeout = .seconds(120)
+            let adaRelay = try await RelayTransport.connect(
+                host: "127.0.0.1", port: port, token: try RelayServerTests.token("ada"))
+            let boRelay = try await RelayTransport.connect(
+                host: "127.0.0.1", port: port, token: try RelayServerTests.token("bo"),
+                reconnect: RelayReconnect(within: .seconds(120)))
+            #expect(!adaRelay.guarantees.isReliable && adaRelay.guarantees.isOrdered)
+            let ada = DeliveryTransport(over: adaRelay, configuration: layer)
+            let bo = DeliveryTransport(over: boRelay, configuration: layer)
+            #expect(!ada.isPassThrough, "a relay can drop frames to a reconnecting peer")
+            let boGot = Delivered(bo)
+            let adaGot = Delivered(ada)
+            try await eventually("each to know the other") {
+                adaGot.joined == [bo.localParticipant] && boGot.joined == [ada.localParticipant]
+            }
+            for index in 0..<200 {
+                if index == 100 { boRelay.cutConnection() }
+                let frame = try FrameEncoder().encode(Frame(typeID: 1, body: [UInt8(index)]))
+                try await ada.send([frame], to: .all, mode: .reliable)
+                if index % 10 == 0 { try await Task.sleep(for: .milliseconds(2)) }
+            }
+            try await eventually("bo to get all 200 frames") { boGot.bodies.count >= 200 }
+            #expect(boGot.bodies == (0..<200).map { [UInt8($0)] })
+            #expect(boGot.left.isEmpty && adaGot.left.isEmpty)
+            await adaRelay.close()
+            await boRelay.close()
+        }
+    }
+
     @Test func aParticipantNotBackWithinTheGraceLeavesThenAndOneThatClosesLeavesAtOnce() async throws {
         let handler = InMemoryLogHandler()
         let clock = VirtualClock()

@@ -32,8 +32,11 @@ import Synchronization
 public final class RelayTransport: Transport {
     /// This participant, as the relay named it.
     public let localParticipant: ParticipantID
-    /// Reliable and ordered (while connected) without ``RelayReconnect``; neither with it;
-    /// messages up to the relay's frame size.
+    /// Never reliable: a relay drops what is sent to a participant within its reconnect
+    /// grace (Spec/RELAY.md, "Reconnecting") and says nothing, whether this client
+    /// reconnects or another does, so every client of a relay runs a delivery layer (with
+    /// its acknowledgements: peers that did not would give each other up). Ordered while
+    /// connected without ``RelayReconnect``, not with it; messages up to the relay's frame size.
     public let guarantees: TransportGuarantees
     /// Deliveries and membership changes, in the relay's order.
     public let events: AsyncStream<TransportEvent>
@@ -75,7 +78,7 @@ public final class RelayTransport: Transport {
         self.welcome = welcome
         self.clock = clock
         localParticipant = ParticipantID(uuid: welcome.you.id)
-        guarantees = TransportGuarantees(isReliable: !reconnects, isOrdered: !reconnects, maxMessageSize: welcome.maxFrameSize)
+        guarantees = TransportGuarantees(isReliable: false, isOrdered: !reconnects, maxMessageSize: welcome.maxFrameSize)
         self.events = events
         self.shared = shared
         self.reconnects = reconnects
