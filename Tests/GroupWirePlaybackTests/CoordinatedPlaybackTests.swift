@@ -123,6 +123,26 @@ import Testing
         }
     }
 
+    /// The timekeeper leaves: participant 2 keeps the clock it estimated (continuity), and
+    /// participant 3, whose reference is gone, takes 2 as its reference and estimates from
+    /// 2's answers alone: none of the samples it took from 1 stays in its estimate.
+    @Test func aNewReferenceAfterTheOldOneLeftStartsTheEstimateAgain() async throws {
+        let party = WatchParty(seed: 29)
+        try await party.start(devices: Array(Self.devices.prefix(3)), playerDrifts: Array(Self.playerDrifts.prefix(3)))
+        try await party.advance(by: .seconds(20))
+        let (first, second, third) = (party.members[0], party.members[1], party.members[2])
+        #expect(third.playback.clockReference == first.id && third.playback.clockEstimate.samples.count > 8)
+        first.playback.stop()
+        try first.session.leave()
+        let clock = party.clock
+        let left = third.device.read(clock.elapsed)
+        try await party.run(until: "participant 3 to follow participant 2") { third.playback.clockReference == second.id }
+        try await party.advance(by: .seconds(2))
+        let samples = third.playback.clockEstimate.samples
+        #expect(!samples.isEmpty && samples.allSatisfy { $0.localTime > left }, "\(samples.map(\.localTime)) against \(left)")
+        #expect(third.playback.clockReference == second.id)
+    }
+
     /// Two seeks issued at the same instant by two participants: both carry the same
     /// Lamport clock, the greater author wins, and every participant ends on its timeline.
     @Test func conflictingSeeksAtTheSameInstantEndOnOneTimelineEverywhere() async throws {

@@ -64,6 +64,8 @@ public final class PlaybackCoordinator: Sendable {
         var reference: ParticipantID?
         /// The reference changed: the estimate starts again at its first answer.
         var restartEstimate = false
+        /// Whose answers the estimate holds (nil while it holds none).
+        var estimateSource: ParticipantID?
         /// Participants known to have the group clock (they answered a request).
         var answered: Set<ParticipantID> = []
         /// Requests sent to each participant while looking for a reference, and when the last.
@@ -478,7 +480,7 @@ public final class PlaybackCoordinator: Sendable {
             // The smallest id known to have the clock is the reference: a smaller one than
             // the reference so far takes over, and the estimate starts again from it.
             if !clocked(state) || source < (state.reference ?? localParticipant) {
-                if state.reference != nil, state.reference != source { state.restartEstimate = true }
+                if let from = state.estimateSource, from != source { state.restartEstimate = true }
                 state.reference = source
             }
             guard state.reference == source else { return false }
@@ -495,6 +497,7 @@ public final class PlaybackCoordinator: Sendable {
                 state.statistics.rejected += 1
                 return false
             }
+            state.estimateSource = source
             return !wasEstimated
         }
         // The first estimate: a timeline that arrived before it can now be placed in time.
@@ -593,8 +596,9 @@ public final class PlaybackCoordinator: Sendable {
         if let smallest = known.min(), !clocked(state) || smallest < localParticipant || state.reference == smallest {
             if state.reference != smallest {
                 // A new reference: its clock may differ from the old one's by the old one's
-                // error; the estimate starts again from its answers.
-                if state.reference != nil { state.restartEstimate = true }
+                // error; the estimate starts again from its answers (also when the old one
+                // left before: the samples are still its).
+                if let from = state.estimateSource, from != smallest { state.restartEstimate = true }
                 state.reference = smallest
             }
             return smallest
