@@ -32,16 +32,16 @@ struct SimulateCommand: ParsableCommand {
     @Option(help: "The probability that a message is lost (0...1); 0.1 by default, 0.05 with --watch.")
     var drop: Double?
 
-    @Option(help: "The probability that a message is delivered twice (0...1).")
+    @Option(help: "The probability that a message is delivered twice (0...1); not with --watch.")
     var duplicate = 0.05
 
-    @Option(help: "The probability that a message is held back 50 ms (0...1).")
+    @Option(help: "The probability that a message is held back 50 ms (0...1); not with --watch.")
     var reorder = 0.1
 
-    @Option(help: "reliable, unreliable or both.")
+    @Option(help: "reliable, unreliable or both; not with --watch (always reliable).")
     var mode = "both"
 
-    @Option(help: "Strokes each of the first three participants sends (1...1000).")
+    @Option(help: "Strokes each of the first three participants sends (1...1000); not with --watch.")
     var strokes = 20
 
     @Flag(help: "Watch together: coordinated playback of a film instead of drawing.")
