@@ -351,4 +351,8 @@ def build():
     error("entry-type-named-like-the-message-set-enum", "Package t.x gives the message set enum TXMessage, which a "
           "message of the entry file takes: invalidSchema at its entry's key.", body, "invalidSchema",
           entry_key(body, "TXMessage"))
+    body, _ = hello(spec=("t", 1), decls=[{"name": "Hit", "kind": "message", "typeID": 0xFFFFFF05,
+                                            "fields": [(1, "a", "UInt8", False, None)]}])
+    error("message-with-a-groupwire-type-id", "A message of package t with type id 0xFFFFFF05, in GroupWire's own "
+          "block: invalidSchema at its entry's key.", body, "invalidSchema", entry_key(body, "Hit"))
     return vectors
