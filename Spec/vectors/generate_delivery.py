@@ -77,4 +77,12 @@ def build():
           body + field(5, 2, length_delimited(b"\x01")), "typeMismatch", len(body))
     error("received-too-long", "A bitmap of 1,025 bytes: limitExceeded at its length.",
           body + field(3, 2, length_delimited(bytes(1025))), "limitExceeded", len(body) + 1)
+    # Appended, so the numbers above stay: what a reader accepts in a bitmap (FORMAT.md,
+    # "Acknowledgement"): trailing zero bytes, which writers do not write, and no bit set.
+    trailing = b"\x05\x00"
+    valid("held-with-a-trailing-zero-byte", "Through 1, holding 3 and 5, the bitmap followed by a zero byte: read as "
+          "it is (writers end at the byte of the highest sequence held).",
+          ack(0x0B, 1) + field(3, 2, length_delimited(trailing)), 0x0B, 1, trailing)
+    valid("bitmap-with-no-bit-set", "Through 2 with a one-byte bitmap holding nothing: read as it is.",
+          ack(0x0B, 2) + field(3, 2, length_delimited(b"\x00")), 0x0B, 2, b"\x00")
     return vectors
