@@ -60,7 +60,8 @@ import WatchTogetherGolden
 
     /// Decodes every damaged copy of `payload` both ways and returns the disagreements.
     static func disagreements<Value: WirePayloadCodable>(
-        _ payload: [UInt8], as type: Value.Type, named name: String, codec: DynamicCodec, seed: UInt64
+        _ payload: [UInt8], as type: Value.Type, named name: String, codec: DynamicCodec, seed: UInt64,
+        typeID: UInt64? = nil
     ) -> [String] {
         var found: [String] = []
         var failures = 0
@@ -72,6 +73,15 @@ import WatchTogetherGolden
             if generated != .decoded { failures += 1 }
             if generated != dynamic || validated != dynamic {
                 found.append("\(Hex.string(input)): generated \(generated), dynamic \(dynamic), validate \(validated)")
+            }
+            // What the validator runs on a frame: the payload read where it stands in the
+            // frame's bytes, errors at the same payload offsets.
+            if let typeID {
+                let frame: [UInt8] = [0xEE, 0xEE, 0xEE] + input + [0xEE]
+                let inPlace = Outcome { () throws(WireError) in
+                    try codec.validate(frame, in: 3..<(3 + input.count), typeID: typeID)
+                }
+                if inPlace != validated { found.append("\(Hex.string(input)): validate \(validated), in place \(inPlace)") }
             }
         }
         // The damage must actually break most inputs, or the comparison proves little.
@@ -94,7 +104,8 @@ import WatchTogetherGolden
                 points: (0..<(index + 1)).map { _ in DrawTogetherV1Golden.Point(x: random.unit(), y: -random.unit()) })
         }
         let payload = CanvasSnapshot(strokes: strokes, pointCount: 300).wirePayload()
-        let found = Self.disagreements(payload, as: CanvasSnapshot.self, named: "CanvasSnapshot", codec: codec, seed: 1)
+        let found = Self.disagreements(
+            payload, as: CanvasSnapshot.self, named: "CanvasSnapshot", codec: codec, seed: 1, typeID: CanvasSnapshot.wireTypeID)
         #expect(found.isEmpty, "\(found.prefix(5).joined(separator: "\n"))")
     }
 
@@ -108,7 +119,9 @@ import WatchTogetherGolden
             changedAt: Date(timeIntervalSince1970: 1_700_000_000),
             source: .catalog(CatalogItem(contentID: random.uuid(), seriesID: random.uuid())),
             audioLanguage: "en", metadata: ["a": "1", "bb": "22"])
-        let found = Self.disagreements(value.wirePayload(), as: PlaybackState.self, named: "PlaybackState", codec: codec, seed: 2)
+        let found = Self.disagreements(
+            value.wirePayload(), as: PlaybackState.self, named: "PlaybackState", codec: codec, seed: 2,
+            typeID: PlaybackState.wireTypeID)
         #expect(found.isEmpty, "\(found.prefix(5).joined(separator: "\n"))")
     }
 

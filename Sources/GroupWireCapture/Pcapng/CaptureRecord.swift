@@ -161,9 +161,9 @@ public struct CaptureRecord: Sendable, Hashable {
                 peer: peer == noParticipant ? nil : peer, room: room, frame: Array(packet[headerLength...])))
     }
 
+    /// The 16 bytes at `start` (the caller checked they are there), without a temporary array.
     private static func uuid(_ bytes: [UInt8], at start: Int) -> UUID {
-        let b = bytes[start..<(start + 16)].map { $0 }
-        return UUID(uuid: (b[0], b[1], b[2], b[3], b[4], b[5], b[6], b[7], b[8], b[9], b[10], b[11], b[12], b[13], b[14], b[15]))
+        UUID(uuid: bytes.withUnsafeBytes { $0.loadUnaligned(fromByteOffset: start, as: uuid_t.self) })
     }
 
     /// Why packet data does not start with a pseudo-header.

@@ -62,6 +62,12 @@ public struct DynamicCodec: Sendable {
         return decl
     }
 
+    /// The name of the message `typeID` names, if the spec declares one (one lookup, no
+    /// declaration copied: what a reader of many frames asks per frame).
+    public func messageName(typeID: UInt64) -> String? {
+        schema.messageNames[typeID]
+    }
+
     /// The message called `name`, if the spec declares one.
     public func message(named name: String) -> MessageDecl? {
         guard case .message(let decl)? = spec.declaration(named: name) else { return nil }
@@ -134,6 +140,25 @@ public struct DynamicCodec: Sendable {
         var decoder = DynamicDecoder(schema: schema, limits: limits, keepsUnknownFields: false)
         decoder.buildsValues = false
         _ = try decoder.decodeContainer(container, depth: 0, from: &reader)
+    }
+
+    /// ``validate(_:as:)`` for the message `typeID` names, reading its payload where it
+    /// stands: at `range` of `bytes` (a frame's body, say), without copying it out. Error
+    /// offsets count from the payload's first byte, as ``validate(_:as:)``'s do.
+    /// - Throws: `unknownType` when `typeID` names no message of the spec, or what
+    ///   ``validate(_:as:)`` throws.
+    public func validate(_ bytes: [UInt8], in range: Range<Int>, typeID: UInt64) throws(WireError) {
+        guard let index = schema.messageContainers[typeID] else {
+            throw WireError(.unknownType, "type id \(typeID) is not a message of the spec")
+        }
+        var reader = PayloadReader(reader: try ByteReader(bytes, range: range), limits: limits)
+        var decoder = DynamicDecoder(schema: schema, limits: limits, keepsUnknownFields: false)
+        decoder.buildsValues = false
+        do {
+            _ = try decoder.decodeContainer(schema.containers[index], depth: 0, from: &reader)
+        } catch {
+            throw WireError(error.kind, offset: error.offset.map { $0 - range.lowerBound }, error.context)
+        }
     }
 
     /// Decodes an uncompressed data frame whose type id names a message of the spec.

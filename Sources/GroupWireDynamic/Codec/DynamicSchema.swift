@@ -140,6 +140,8 @@ struct DynamicSchema: Sendable {
     let undeclaredNames: [String]
     /// Message names by type id.
     let messageNames: [UInt64: String]
+    /// Each message's place in ``containers``, by type id.
+    let messageContainers: [UInt64: Int]
 
     /// The declaration called `name`, or nil.
     func declaration(_ name: String) -> Declaration? {
@@ -183,12 +185,16 @@ struct DynamicSchema: Sendable {
         var enums: [Enum] = []
         var unions: [Union] = []
         var messageNames: [UInt64: String] = [:]
+        var messageContainers: [UInt64: Int] = [:]
         var made: Set<String> = []
         for declaration in spec.declarations where made.insert(declaration.name).inserted {
             switch declaration {
             case .message(let decl):
                 containers.append(resolver.container(decl.name, decl.fields))
-                if messageNames[decl.typeID] == nil { messageNames[decl.typeID] = decl.name }
+                if messageNames[decl.typeID] == nil {
+                    messageNames[decl.typeID] = decl.name
+                    messageContainers[decl.typeID] = containers.count - 1
+                }
             case .struct(let decl):
                 containers.append(resolver.container(decl.name, decl.fields))
             case .enum(let decl):
@@ -217,6 +223,7 @@ struct DynamicSchema: Sendable {
         self.unions = unions
         undeclaredNames = resolver.undeclaredNames
         self.messageNames = messageNames
+        self.messageContainers = messageContainers
     }
 
     /// Resolves types to slots and shapes, collecting the names the set does not declare.

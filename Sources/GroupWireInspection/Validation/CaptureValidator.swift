@@ -446,7 +446,7 @@ public struct CaptureValidator {
                 ], nil
             )
         }
-        guard let declaration = codec.message(typeID: message.typeID) else {
+        guard let name = codec.messageName(typeID: message.typeID) else {
             return (
                 [
                     ValidationProblem(
@@ -458,14 +458,15 @@ public struct CaptureValidator {
         do throws(WireError) {
             var json: [UInt8] = []
             if keepsValues {
-                try codec.writeJSON(message.payload, as: declaration.name, writer: JSONWriter()) { json += $0 }
+                try codec.writeJSON(message.payload, as: name, writer: JSONWriter()) { json += $0 }
             } else {
-                try codec.validate(message.payload, as: declaration.name)
+                let (bytes, range) = message.payloadBytes
+                try codec.validate(bytes, in: range, typeID: message.typeID)
             }
             summary.messages += 1
             if message.compression != nil { summary.compressedMessages += 1 }
-            summary.messagesByType[declaration.name, default: 0] += 1
-            return ([], (declaration.name, json))
+            summary.messagesByType[name, default: 0] += 1
+            return ([], (name, json))
         } catch {
             let at = bodyStart.flatMap { start in error.offset.map { $0 + start } }
             let inside = bodyStart == nil ? error.offset.map { " at payload offset \($0)" } ?? "" : ""
@@ -473,7 +474,7 @@ public struct CaptureValidator {
                 [
                     ValidationProblem(
                         .payload, frame: number, offset: at ?? offset,
-                        "\(declaration.name) (type id \(message.typeID)): \(error.kind)\(inside): \(error.context)")
+                        "\(name) (type id \(message.typeID)): \(error.kind)\(inside): \(error.context)")
                 ], nil
             )
         }

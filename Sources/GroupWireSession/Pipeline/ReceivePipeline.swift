@@ -170,6 +170,10 @@ public struct ReceivedMessage: Sendable {
     /// The payload's size in bytes.
     public var payloadCount: Int { range.count }
 
+    /// The bytes holding the payload and where in them it stands, for readers that read it
+    /// in place (the validator) without the copy ``payload`` makes of a frame's body.
+    package var payloadBytes: (bytes: [UInt8], range: Range<Int>) { (storage, range) }
+
     /// Creates a received message.
     public init(sender: ParticipantID, kind: FrameKind, typeID: UInt64, payload: [UInt8], compression: CompressionInfo?) {
         self.sender = sender
