@@ -235,7 +235,7 @@ struct SwiftModelBuilder: Sendable {
         members.append(.property(wireSizeProperty(name: name, fields: byNumber, unknown: unknown)))
         members.append(contentsOf: encodingEntryPoints())
         members.append(.function(encodeFields(name: name, fields: byNumber, unknown: unknown)))
-        members.append(contentsOf: decodingEntryPoints())
+        members.append(contentsOf: decodingEntryPoints(inline: Self.isSmallLeaf(fields)))
         members.append(.function(decodeWire(name: name, fields: byNumber, unknown: unknown)))
         members.append(contentsOf: codable(name: name, fields: fields, unknown: unknown))
         return SwiftType(
@@ -382,16 +382,13 @@ struct SwiftModelBuilder: Sendable {
             body.append(.line("self.\(names(of: field).storage) = field\(field.number)"))
         }
         body.append(.line("self.\(unknown) = unknownFields"))
-        // A small value of scalars (a point, a reference) is read inline where it is nested:
-        // its call would cost as much as its reading (measured: a fifth of a snapshot's decode).
-        let isSmallLeaf = fields.count <= 4 && fields.allSatisfy { if case .scalar = $0.type { true } else { false } }
         return SwiftFunction(
             documentation: [
                 "Reads fields up to offset `end` of `reader`, its current end (a nested value is read in",
                 "place, the reader narrowed to it); absent fields take their defaults, unknown ones are kept.",
                 "- Throws: a `WireError` for malformed input or a field of the wrong wire type.",
             ],
-            attributes: isSmallLeaf ? ["@inline(__always)"] : [], head: "init",
+            attributes: Self.isSmallLeaf(fields) ? ["@inline(__always)"] : [], head: "init",
             parameters: ["decodingWire reader: inout PayloadReader", "end: Int", "depth: Int"],
             tail: " throws(WireError)", body: body)
     }
@@ -428,7 +425,15 @@ struct SwiftModelBuilder: Sendable {
     }
 
     /// The public decoding entry point and the nested-value helper, over `init(decodingWire:end:depth:)`.
-    private func decodingEntryPoints() -> [SwiftMember] {
+    /// A value of at most four scalars (a point, a reference): read inline where it is
+    /// nested, its entry and its fields, since calls would cost as much as its reading
+    /// (measured: a fifth of a snapshot's decode).
+    static func isSmallLeaf(_ fields: [FieldDecl]) -> Bool {
+        fields.count <= 4 && fields.allSatisfy { if case .scalar = $0.type { true } else { false } }
+    }
+
+    /// - Parameter inline: the nested entry is inlined where it is called.
+    private func decodingEntryPoints(inline: Bool = false) -> [SwiftMember] {
         [
             .function(
                 SwiftFunction(
@@ -445,7 +450,7 @@ struct SwiftModelBuilder: Sendable {
                         "Reads a length-delimited value of this type one level deeper than `depth`.",
                         "- Throws: `depthExceeded` past `maxNestingDepth`, or what decoding throws.",
                     ],
-                    attributes: [], head: "static func decodeNested",
+                    attributes: inline ? ["@inline(__always)"] : [], head: "static func decodeNested",
                     parameters: ["from reader: inout PayloadReader", "depth: Int"], tail: " throws(WireError) -> Self",
                     body: [
                         .line("let enclosingEnd = try reader._enterNested(depth: depth)"),

@@ -494,6 +494,7 @@ struct PlaybackSuspensionMessage: WireMessage, Codable, Sendable, Hashable {
 
     /// Reads a length-delimited value of this type one level deeper than `depth`.
     /// - Throws: `depthExceeded` past `maxNestingDepth`, or what decoding throws.
+    @inline(__always)
     static func decodeNested(from reader: inout PayloadReader, depth: Int) throws(WireError) -> Self {
         let enclosingEnd = try reader._enterNested(depth: depth)
         let value = try Self(decodingWire: &reader, end: reader.reader.end, depth: depth + 1)
@@ -646,6 +647,7 @@ struct PlaybackClockRequest: WireMessage, Codable, Sendable, Hashable {
 
     /// Reads a length-delimited value of this type one level deeper than `depth`.
     /// - Throws: `depthExceeded` past `maxNestingDepth`, or what decoding throws.
+    @inline(__always)
     static func decodeNested(from reader: inout PayloadReader, depth: Int) throws(WireError) -> Self {
         let enclosingEnd = try reader._enterNested(depth: depth)
         let value = try Self(decodingWire: &reader, end: reader.reader.end, depth: depth + 1)
@@ -820,6 +822,7 @@ struct PlaybackClockReply: WireMessage, Codable, Sendable, Hashable {
 
     /// Reads a length-delimited value of this type one level deeper than `depth`.
     /// - Throws: `depthExceeded` past `maxNestingDepth`, or what decoding throws.
+    @inline(__always)
     static func decodeNested(from reader: inout PayloadReader, depth: Int) throws(WireError) -> Self {
         let enclosingEnd = try reader._enterNested(depth: depth)
         let value = try Self(decodingWire: &reader, end: reader.reader.end, depth: depth + 1)
@@ -957,6 +960,7 @@ struct PlaybackStateRequest: WireMessage, Codable, Sendable, Hashable {
 
     /// Reads a length-delimited value of this type one level deeper than `depth`.
     /// - Throws: `depthExceeded` past `maxNestingDepth`, or what decoding throws.
+    @inline(__always)
     static func decodeNested(from reader: inout PayloadReader, depth: Int) throws(WireError) -> Self {
         let enclosingEnd = try reader._enterNested(depth: depth)
         let value = try Self(decodingWire: &reader, end: reader.reader.end, depth: depth + 1)

@@ -219,6 +219,7 @@ public struct Empty: WirePayloadCodable, Codable, Sendable, Hashable {
 
     /// Reads a length-delimited value of this type one level deeper than `depth`.
     /// - Throws: `depthExceeded` past `maxNestingDepth`, or what decoding throws.
+    @inline(__always)
     static func decodeNested(from reader: inout PayloadReader, depth: Int) throws(WireError) -> Self {
         let enclosingEnd = try reader._enterNested(depth: depth)
         let value = try Self(decodingWire: &reader, end: reader.reader.end, depth: depth + 1)
@@ -2844,6 +2845,7 @@ public struct Ping: WireMessage, Codable, Sendable, Hashable {
 
     /// Reads a length-delimited value of this type one level deeper than `depth`.
     /// - Throws: `depthExceeded` past `maxNestingDepth`, or what decoding throws.
+    @inline(__always)
     static func decodeNested(from reader: inout PayloadReader, depth: Int) throws(WireError) -> Self {
         let enclosingEnd = try reader._enterNested(depth: depth)
         let value = try Self(decodingWire: &reader, end: reader.reader.end, depth: depth + 1)
