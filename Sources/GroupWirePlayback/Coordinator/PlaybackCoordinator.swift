@@ -234,12 +234,16 @@ public final class PlaybackCoordinator: Sendable {
     // MARK: Changes
 
     /// Plays at rate 1 from where the group is.
+    /// - Throws: `noGroupClock` before this participant has the group clock (nothing is
+    ///   changed or sent then), or what the session's messenger throws when sending
+    ///   (`sendFailed`, `notJoined`, `invalidated`); every change below throws these too.
     public func play() async throws(SharedSessionError) {
         try await change(.play) { timeline, _ in timeline.rate = 1 }
     }
 
     /// Pauses where the group is at the change's instant (rounded to
     /// ``PlaybackConfiguration/pauseGranularity``).
+    /// - Throws: `noGroupClock` or a sending error, as ``play()``.
     public func pause() async throws(SharedSessionError) {
         let granularity = configuration.pauseGranularity
         try await change(.pause) { timeline, _ in
@@ -251,14 +255,16 @@ public final class PlaybackCoordinator: Sendable {
     }
 
     /// Moves the group to `time` seconds (below 0: 0), at the rate it has.
-    /// - Throws: `outOfRange` for a time past 10^9 s or not a number, and nothing is sent.
+    /// - Throws: `outOfRange` for a time past 10^9 s or not a number, and nothing is sent;
+    ///   `noGroupClock` or a sending error, as ``play()``.
     public func seek(to time: Double) async throws(SharedSessionError) {
         try Self.check(time: time)
         try await change(.seek) { timeline, _ in timeline.mediaTime = max(0, time) }
     }
 
     /// Plays at `rate` (0 pauses; below 0: 0).
-    /// - Throws: `outOfRange` for a rate above 16 or not a number, and nothing is sent.
+    /// - Throws: `outOfRange` for a rate above 16 or not a number, and nothing is sent;
+    ///   `noGroupClock` or a sending error, as ``play()``.
     public func setRate(_ rate: Double) async throws(SharedSessionError) {
         guard !rate.isNaN, rate <= Self.maxRate else {
             throw SharedSessionError(.outOfRange, session: nil, "rate \(rate) is outside 0 ... \(Self.maxRate)")
@@ -268,7 +274,7 @@ public final class PlaybackCoordinator: Sendable {
 
     /// Loads `item` for the group at `time` seconds (below 0: 0), paused.
     /// - Throws: `outOfRange` for a time past 10^9 s or not a number, or an item name over
-    ///   1,024 bytes of UTF-8, and nothing is sent.
+    ///   1,024 bytes of UTF-8, and nothing is sent; `noGroupClock` or a sending error, as ``play()``.
     public func load(item: String?, at time: Double = 0) async throws(SharedSessionError) {
         try Self.check(time: time)
         if let item, item.utf8.count > Self.maxItemBytes {
