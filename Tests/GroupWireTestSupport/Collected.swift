@@ -11,7 +11,7 @@ package final class Collected<Element: Sendable>: Sendable {
     private let task: Task<Void, Never>
 
     /// Starts collecting `stream`; collecting stops when the stream ends or this is released.
-    package init(_ stream: AsyncStream<Element>) {
+    package init<Stream: AsyncSequence & Sendable>(_ stream: Stream) where Stream.Element == Element, Stream.Failure == Never {
         let storage = storage
         task = Task {
             for await item in stream { storage.items.withLock { $0.append(item) } }

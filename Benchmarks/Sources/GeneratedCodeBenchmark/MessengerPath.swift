@@ -116,7 +116,8 @@ enum MessengerPath {
             return Task {
                 var count = 0
                 for await _ in stream {
-                    arrived.yield()
+                    // Only the closed loop waits for arrivals: open loop, nobody reads them.
+                    if closedLoop { arrived.yield() }
                     count += 1
                     if count == messages { break }
                 }

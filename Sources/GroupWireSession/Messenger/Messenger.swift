@@ -24,9 +24,6 @@ import GroupWireNegotiation
 /// messages is bounded by ``MessengerConfiguration/reassemblyLimits``. Delivery is what
 /// the transport gives (``Transport/guarantees``).
 public final class Messenger: Sendable {
-    /// A stream of messages of one type, each with its ``MessageContext``.
-    public typealias Messages<Message> = AsyncStream<(message: Message, context: MessageContext)>
-
     /// The transport messages travel over.
     public let transport: any Transport
     /// The configuration the messenger was created with.
@@ -268,20 +265,28 @@ public final class Messenger: Sendable {
     /// when the transport closes.
     /// - Throws: `WireError.Kind.duplicateTypeID` when another type (or raw
     ///   bytes) uses its type id on this messenger.
+    @inlinable
     public func messages<Message: MessageCodable>(of type: Message.Type) throws(WireError) -> Messages<Message> {
         try messages(of: type, session: nil) { _ in true }
     }
 
     /// The messages of `type` whose context `accept` lets through (a session's, while it
-    /// is joined); the stream finishes with ``endStreams(of:)`` for `session`.
+    /// is joined); the stream finishes with ``endStreams(of:)`` for `session`. Inlinable, so
+    /// the decoding and the stream are specialized for the type where it is called.
+    @inlinable
     func messages<Message: MessageCodable>(
         of type: Message.Type, session: UInt32?, where accept: @escaping @Sendable (MessageContext) -> Bool
     ) throws(WireError) -> Messages<Message> {
-        try router.register(Message.self)
-        return subscribe(to: [Message.wireTypeID], session: session) { (message, context, limits) throws(WireError) in
-            let value = try message.decode(Message.self, limits: limits)
-            return accept(context) ? value : nil
-        }
+        let stream = Messages<Message>()
+        let buffer = stream.buffer
+        try subscribe(
+            registering: [Message.self], typeIDs: [Message.wireTypeID], session: session,
+            deliver: { (message, context, limits) throws(WireError) in
+                let value = try message.decode(Message.self, limits: limits)
+                if accept(context) { buffer.append(value, context: context) }
+            },
+            finish: buffer.finish, onTermination: buffer.setOnTermination)
+        return stream
     }
 
     /// Finishes every stream made for `session` (its session has ended here).
@@ -302,50 +307,64 @@ public final class Messenger: Sendable {
     /// over all of them.
     /// - Throws: `WireError.Kind.duplicateTypeID` when another type uses an id of
     ///   the set on this messenger.
+    @inlinable
     public func messages<MessageSet: WireMessageSet>(of set: MessageSet.Type) throws(WireError) -> Messages<MessageSet> {
         try messages(of: set, session: nil) { _ in true }
     }
 
     /// Every message of a spec whose context `accept` lets through (a session's, while it
     /// is joined); the stream finishes with ``endStreams(of:)`` for `session`.
+    @inlinable
     func messages<MessageSet: WireMessageSet>(
         of set: MessageSet.Type, session: UInt32?, where accept: @escaping @Sendable (MessageContext) -> Bool
     ) throws(WireError) -> Messages<MessageSet> {
-        for type in MessageSet.messageTypes {
-            try router.register(type)
-        }
+        let stream = Messages<MessageSet>()
+        let buffer = stream.buffer
         let types = MessageSet.messageTypes
-        return subscribe(to: types.map { $0.wireTypeID }, session: session) { (message, context, limits) throws(WireError) in
-            guard let type = types.first(where: { $0.wireTypeID == message.typeID }) else { return nil }
-            let value = try message.decode(as: type, limits: limits)
-            return accept(context) ? MessageSet(value) : nil
-        }
+        try subscribe(
+            registering: types, typeIDs: types.map { $0.wireTypeID }, session: session,
+            deliver: { (message, context, limits) throws(WireError) in
+                guard let type = types.first(where: { $0.wireTypeID == message.typeID }) else { return }
+                let value = try message.decode(as: type, limits: limits)
+                if accept(context), let element = MessageSet(value) { buffer.append(element, context: context) }
+            },
+            finish: buffer.finish, onTermination: buffer.setOnTermination)
+        return stream
     }
 
     /// The raw bytes sent under `typeID` with ``send(_:typeID:to:mode:)``.
     /// - Throws: `WireError.Kind.duplicateTypeID` when a message type uses `typeID`.
     public func rawMessages(typeID: UInt64) throws(WireError) -> Messages<[UInt8]> {
         try router.registerRaw(typeID)
-        return subscribe(to: [typeID]) { message, _, _ in message.payload }
+        let stream = Messages<[UInt8]>()
+        let buffer = stream.buffer
+        try subscribe(
+            registering: [], typeIDs: [typeID], session: nil,
+            deliver: { message, context, _ in buffer.append(message.payload, context: context) },
+            finish: buffer.finish, onTermination: buffer.setOnTermination)
+        return stream
     }
 
-    /// A stream fed from `typeIDs`: `convert` decodes each message into its element (nil: skip it).
-    private func subscribe<Element: Sendable>(
-        to typeIDs: [UInt64], session: UInt32? = nil,
-        convert: @escaping @Sendable (ReceivedMessage, MessageContext, Limits) throws(WireError) -> Element?
-    ) -> Messages<Element> {
-        let (stream, continuation) = Messages<Element>.makeStream()
-        let subscriber = Subscriber(
-            deliver: { (message, context, limits) throws(WireError) in
-                if let element = try convert(message, context, limits) { continuation.yield((element, context)) }
-            },
-            finish: { continuation.finish() }, session: session)
-        if let token = router.subscribe(subscriber, to: typeIDs) {
-            continuation.onTermination = { [router] _ in router.unsubscribe(token) }
-        } else {
-            continuation.finish()
+    /// The one non-generic step behind every stream: registers `types`, then hands
+    /// `deliver` each message of `typeIDs` (it decodes the message and feeds its stream),
+    /// and sets the stream's termination to stop that; `finish` ends the stream with the
+    /// transport (at once, if it has closed already) or with `session`.
+    /// - Throws: `WireError.Kind.duplicateTypeID` when one of `types` collides.
+    @usableFromInline
+    func subscribe(
+        registering types: [any MessageCodable.Type], typeIDs: [UInt64], session: UInt32?,
+        deliver: @escaping @Sendable (ReceivedMessage, MessageContext, Limits) throws(WireError) -> Void,
+        finish: @escaping @Sendable () -> Void, onTermination: (@escaping @Sendable () -> Void) -> Void
+    ) throws(WireError) {
+        for type in types {
+            try router.register(type)
         }
-        return stream
+        let subscriber = Subscriber(deliver: deliver, finish: finish, session: session)
+        if let token = router.subscribe(subscriber, to: typeIDs) {
+            onTermination { [router] in router.unsubscribe(token) }
+        } else {
+            finish()
+        }
     }
 
     // MARK: State
