@@ -172,16 +172,14 @@ public final class FrameFileStream {
     ///   bad digit (with its line and column); the events before it have been returned.
     public func next() throws(FrameFileError) -> FrameFileEvent? {
         while true {
-            if var capture = packets {
-                packets = nil  // keeps the packet reader uniquely referenced while it changes
-                defer { packets = capture }
-                if let packet = try capture.next() {
+            // The readers change in place (`!` on the stored optional), neither copied out
+            // nor back: a copy of a reader retains every buffer it holds, once per packet.
+            if packets != nil {
+                if let packet = try packets!.next() {
                     return packetEvent(packet)
                 }
-            } else if var lines = fields {
-                fields = nil
-                defer { fields = lines }
-                if let packet = try lines.next() {
+            } else if fields != nil {
+                if let packet = try fields!.next() {
                     return packetEvent(packet)
                 }
             } else if let event = reader.nextEvent() {

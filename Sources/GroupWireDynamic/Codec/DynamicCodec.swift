@@ -39,21 +39,36 @@ public struct DynamicCodec: Sendable {
     public static let unknownFieldsKey = "$unknownFields"
 
     /// The spec set whose types this codec reads and writes.
-    public let spec: SpecSet
+    public var spec: SpecSet { tables.spec }
     /// The limits decoding checks every length, count and nesting level against, and that
     /// encoding keeps to so that what it writes can be read back.
     public let limits: Limits
     /// The codec's options.
     public let options: Options
-    let schema: DynamicSchema
+    /// The lookups built from the spec.
+    var schema: DynamicSchema { tables.schema }
+
+    /// The spec and its lookups, behind one reference: a codec is copied (into a decoder,
+    /// out of an array of codecs) once per message a validator reads, and a copy of the
+    /// spec's arrays and dictionaries would retain each of them.
+    private final class Tables: Sendable {
+        let spec: SpecSet
+        let schema: DynamicSchema
+
+        init(spec: SpecSet) {
+            self.spec = spec
+            schema = DynamicSchema(spec)
+        }
+    }
+
+    private let tables: Tables
 
     /// Creates a codec for the types of `spec` (a checked set from
     /// `SpecCompilation/checkedSpec()`).
     public init(spec: SpecSet, limits: Limits = .default, options: Options = .default) {
-        self.spec = spec
         self.limits = limits
         self.options = options
-        self.schema = DynamicSchema(spec)
+        tables = Tables(spec: spec)
     }
 
     /// The message with type id `typeID`, if the spec declares one.

@@ -4,7 +4,7 @@ import GroupWireSpec
 /// The lookups the dynamic codec needs, built once from a checked `SpecSet`:
 /// fields by number and by name, enum and union cases both ways, and every field's type
 /// resolved to what the decoder reads there.
-struct DynamicSchema: Sendable {
+final class DynamicSchema: Sendable {
     /// A field of a message or struct.
     struct Field: Sendable {
         let number: UInt32

@@ -75,9 +75,16 @@ public struct CaptureValidator {
         var gapsReported: UInt64 = 0
     }
 
-    private struct LoadedSpec {
-        var codec: DynamicCodec
-        var schema: HelloSchema?
+    /// A class, so reading one per message retains it once instead of copying (and
+    /// retaining) every table of its codec.
+    private final class LoadedSpec: Sendable {
+        let codec: DynamicCodec
+        let schema: HelloSchema?
+
+        init(codec: DynamicCodec, schema: HelloSchema?) {
+            self.codec = codec
+            self.schema = schema
+        }
     }
 
     private let specs: [LoadedSpec]
@@ -435,7 +442,6 @@ public struct CaptureValidator {
     {
         guard !specs.isEmpty else { return ([], nil) }
         let (index, receiving) = verdicts(for: sender)
-        let codec = specs[index].codec
         if let verdict = receiving[message.typeID], !verdict.isReadable {
             let kind: ValidationProblem.Kind = verdict == .unknown ? .unknownType : .schema
             return (
@@ -446,22 +452,22 @@ public struct CaptureValidator {
                 ], nil
             )
         }
-        guard let name = codec.messageName(typeID: message.typeID) else {
+        guard let name = specs[index].codec.messageName(typeID: message.typeID) else {
             return (
                 [
                     ValidationProblem(
                         .unknownType, frame: number, offset: offset,
-                        "type id \(message.typeID) is not a message of \(codec.spec.package?.name ?? "the spec")")
+                        "type id \(message.typeID) is not a message of \(specs[index].codec.spec.package?.name ?? "the spec")")
                 ], nil
             )
         }
         do throws(WireError) {
             var json: [UInt8] = []
             if keepsValues {
-                try codec.writeJSON(message.payload, as: name, writer: JSONWriter()) { json += $0 }
+                try specs[index].codec.writeJSON(message.payload, as: name, writer: JSONWriter()) { json += $0 }
             } else {
                 let (bytes, range) = message.payloadBytes
-                try codec.validate(bytes, in: range, typeID: message.typeID)
+                try specs[index].codec.validate(bytes, in: range, typeID: message.typeID)
             }
             summary.messages += 1
             if message.compression != nil { summary.compressedMessages += 1 }

@@ -67,24 +67,24 @@ public struct ReceivePipeline: Sendable {
             }
             var whole = header
             whole.body = Array(bytes[range])
-            return finish(whole, drops: drops, sender: sender)
+            return Self.finish(whole, drops: drops, sender: sender, limits: limits, codec: codec)
         }
         let reassembled = bytes.withUnsafeBytes { raw in
             reassembler.receive(header: header, body: UnsafeRawBufferPointer(rebasing: raw[range]), from: sender)
         }
         holdsPartials = reassembler.partialMessageCount > 0
-        return finish(reassembled.message, drops: reassembled.drops, sender: sender)
+        return Self.finish(reassembled.message, drops: reassembled.drops, sender: sender, limits: limits, codec: codec)
     }
 
     /// Handles one frame from `sender` that was already decoded (read from a stream or a
     /// file by a `FrameStreamReader`), like ``receive(frameBytes:from:)``.
     public mutating func receive(_ frame: Frame, from sender: ParticipantID) -> ReceiveResult {
         guard frame.kind == .fragment else {
-            return finish(frame, drops: holdsPartials ? expire() : [], sender: sender)
+            return Self.finish(frame, drops: holdsPartials ? expire() : [], sender: sender, limits: limits, codec: codec)
         }
         let reassembled = reassembler.receive(frame, from: sender)
         holdsPartials = reassembler.partialMessageCount > 0
-        return finish(reassembled.message, drops: reassembled.drops, sender: sender)
+        return Self.finish(reassembled.message, drops: reassembled.drops, sender: sender, limits: limits, codec: codec)
     }
 
     /// Drops the partial messages past their timeout, returning what was dropped.
@@ -97,12 +97,17 @@ public struct ReceivePipeline: Sendable {
     /// The number of partial messages held.
     public var partialMessageCount: Int { reassembler.partialMessageCount }
 
-    /// The result for a whole frame (if any), with its body decompressed.
-    private func finish(_ frame: Frame?, drops: [DropEvent<ParticipantID>], sender: ParticipantID) -> ReceiveResult {
+    /// The result for a whole frame (if any), with its body decompressed. Static, taking
+    /// what it reads: a method called from the mutating ones copied the whole pipeline
+    /// (codec, reassembler and all) once per frame.
+    private static func finish(
+        _ frame: Frame?, drops: [DropEvent<ParticipantID>], sender: ParticipantID, limits: Limits,
+        codec: (any PayloadCodec)?
+    ) -> ReceiveResult {
         var result = ReceiveResult(drops: drops)
         guard let frame else { return result }
         do {
-            result.message = try message(from: frame, sender: sender)
+            result.message = try message(from: frame, sender: sender, limits: limits, codec: codec)
         } catch {
             result.rejection = error
         }
@@ -110,7 +115,9 @@ public struct ReceivePipeline: Sendable {
     }
 
     /// The payload of a whole (data or control) frame, decompressed within the limits.
-    private func message(from frame: Frame, sender: ParticipantID) throws(WireError) -> ReceivedMessage {
+    private static func message(
+        from frame: Frame, sender: ParticipantID, limits: Limits, codec: (any PayloadCodec)?
+    ) throws(WireError) -> ReceivedMessage {
         guard let info = frame.compression else {
             var message = ReceivedMessage(
                 sender: sender, kind: frame.kind, typeID: frame.typeID, payload: frame.body, compression: nil)
