@@ -172,14 +172,14 @@ public final class FrameFileStream {
     ///   bad digit (with its line and column); the events before it have been returned.
     public func next() throws(FrameFileError) -> FrameFileEvent? {
         while true {
-            // The readers change in place (`!` on the stored optional), neither copied out
-            // nor back: a copy of a reader retains every buffer it holds, once per packet.
+            // The readers change in place (optional chaining on the stored optional), neither
+            // copied out nor back: a copy of a reader retains every buffer it holds, per packet.
             if packets != nil {
-                if let packet = try packets!.next() {
+                if let packet = try packets?.next() ?? nil {
                     return packetEvent(packet)
                 }
             } else if fields != nil {
-                if let packet = try fields!.next() {
+                if let packet = try fields?.next() ?? nil {
                     return packetEvent(packet)
                 }
             } else if let event = reader.nextEvent() {
