@@ -24,6 +24,14 @@ import Testing
         return wireError { () throws(WireError) in _ = try codec.decode(payload, as: "Everything") }
     }
 
+    /// The error validating `hex` throws (the path that counts arrays instead of filling
+    /// them), or nil; throws when `hex` is not hex.
+    func validateError(_ hex: String, limits: Limits = .default) throws -> WireError? {
+        let codec = DynamicCodec(spec: codec.spec, limits: limits)
+        let payload = try Hex.bytes(hex)
+        return wireError { () throws(WireError) in try codec.validate(payload, as: "Everything") }
+    }
+
     static let defaults = #"""
         {"flag": false, "small": 0, "count": 0, "big": 0, "ratio": 0, "scale": 2.5, "text": "", "blob": "", "at": 0,
          "color": "red", "ints": [], "colors": [], "names": [], "byCount": {}, "choice": {"number": 0},
@@ -113,6 +121,15 @@ import Testing
         #expect(try decodeError("6002 6004 6006", limits: limits)?.kind == .limitExceeded)
         #expect(try decodeError("7a02 0801 7a02 0802 7a02 0803", limits: limits)?.kind == .limitExceeded)
         #expect(try decode("7a02 0801 7a02 0801 7a02 0802", limits: limits)["byCount"] == ["1": "", "2": ""])
+        // Validation counts array elements without keeping them, across packed runs and
+        // single elements alike, and stops at the same element with the same offset.
+        for hex in ["6203 020406", "6002 6004 6006", "6201 02 6002 6004", "7a02 0801 7a02 0802 7a02 0803"] {
+            let decoded = try #require(try decodeError(hex, limits: limits))
+            let validated = try #require(try validateError(hex, limits: limits))
+            #expect(validated.kind == .limitExceeded)
+            #expect(validated.offset == decoded.offset, "\(hex)")
+        }
+        #expect(try validateError("6002 6004", limits: limits) == nil)
     }
 
     @Test func aLengthOverTheStringLimitIsRejectedBeforeReading() throws {

@@ -25,6 +25,8 @@ struct DynamicDecoder {
         // container of scalars read without building values allocates nothing here.
         var singles: [JSONValue?] = []
         var lists: [[JSONValue]] = []
+        // Without values, arrays are only counted (for maxCollectionCount), never filled.
+        var counts: [Int] = []
         var maps: [[String: JSONValue]] = []
         var unknown: [UInt8] = []
         while let key = try reader.nextKey() {
@@ -37,11 +39,13 @@ struct DynamicDecoder {
                 continue
             }
             let label = container.labels[index]
-            switch container.fields[index].shape {
+            switch container.shapes[index] {
             case .array(let element, let packed):
-                if lists.isEmpty { lists = Array(repeating: [], count: container.fields.count) }
+                if counts.isEmpty { counts = Array(repeating: 0, count: container.fields.count) }
+                if buildsValues, lists.isEmpty { lists = Array(repeating: [], count: container.fields.count) }
                 try readElements(
-                    element, packed: packed, key: key, label: label, depth: depth, into: &lists[index], from: &reader)
+                    element, packed: packed, key: key, label: label, depth: depth, into: &lists, at: index,
+                    count: &counts[index], from: &reader)
             case .map(let keyScalar, let valueSlot):
                 if maps.isEmpty { maps = Array(repeating: [:], count: container.fields.count) }
                 try readEntry(
@@ -120,28 +124,33 @@ struct DynamicDecoder {
         }
     }
 
-    /// Reads array elements from one field: a packed run or a single element.
+    /// Reads array elements from one field: a packed run or a single element, counted in
+    /// `count` and, when values are built, appended to `lists[index]`.
     private func readElements(
-        _ element: DynamicSchema.Slot, packed: WireType?, key: FieldKey, label: String, depth: Int, into list: inout [JSONValue],
-        from reader: inout PayloadReader
+        _ element: DynamicSchema.Slot, packed: WireType?, key: FieldKey, label: String, depth: Int,
+        into lists: inout [[JSONValue]], at index: Int, count: inout Int, from reader: inout PayloadReader
     ) throws(WireError) {
         if let packed, key.wireType == .lengthDelimited, packed != .lengthDelimited {
             try reader.readPacked { (nested) throws(WireError) in
-                guard list.count < limits.maxCollectionCount else {
+                guard count < limits.maxCollectionCount else {
                     throw WireError(
                         .limitExceeded, offset: nested.reader.position,
                         "array \(label) has more than maxCollectionCount \(limits.maxCollectionCount) elements")
                 }
-                list.append(try readPackedElement(element, from: &nested))
+                let value = try readPackedElement(element, from: &nested)
+                count += 1
+                if buildsValues { lists[index].append(value) }
             }
             return
         }
-        guard list.count < limits.maxCollectionCount else {
+        guard count < limits.maxCollectionCount else {
             throw WireError(
                 .limitExceeded, offset: reader.reader.position,
                 "array \(label) has more than maxCollectionCount \(limits.maxCollectionCount) elements")
         }
-        list.append(try readSingle(element, key: key, label: label, depth: depth, from: &reader))
+        let value = try readSingle(element, key: key, label: label, depth: depth, from: &reader)
+        count += 1
+        if buildsValues { lists[index].append(value) }
     }
 
     /// Reads one element of a packed run: a number, a Bool or an enum value.

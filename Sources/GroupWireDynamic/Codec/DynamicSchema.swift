@@ -48,6 +48,9 @@ final class DynamicSchema: Sendable {
         let indexByNumber: [UInt32: Int]
         /// `Container.field` for each field, made once: errors name the field.
         let labels: [String]
+        /// Each field's ``Field/shape``, apart: the decoder reads one for every value, and
+        /// taking it from ``fields`` copied (and retained) the whole field.
+        let shapes: [Shape]
         /// ``indexByNumber`` as an array for field numbers below 64 (-1 for none): most
         /// fields are numbered low, and the decoder looks up every key it reads.
         private let indexBySmallNumber: [Int]
@@ -63,6 +66,7 @@ final class DynamicSchema: Sendable {
             }
             indexBySmallNumber = small
             labels = fields.map { "\(name).\($0.name)" }
+            shapes = fields.map(\.shape)
         }
 
         /// The index in ``fields`` of the field numbered `number`, or nil.
