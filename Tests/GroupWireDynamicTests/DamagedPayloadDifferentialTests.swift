@@ -109,6 +109,52 @@ import WatchTogetherGolden
         #expect(found.isEmpty, "\(found.prefix(5).joined(separator: "\n"))")
     }
 
+    /// Validation skims a container of fixed-width scalars (Point) and takes an array's
+    /// repeated one-byte key itself; at every edge of that path (a field repeated, an unknown
+    /// field, a wrong wire type, a value cut short, a two-byte key, an empty value, an
+    /// element after another field) it must agree with decoding and generated code.
+    @Test func validationAgreesWithDecodingAtTheEdgesOfItsFastPaths() throws {
+        let codec = DynamicCodec(spec: try TestSpecs.example("DrawTogether.gwspec"))
+        let x = "000000000000f03f"  // 1.0
+        let id = "0a10" + String(repeating: "ab", count: 16)
+        // UpsertStroke: field 3 is one Point.
+        let points = [
+            "1a12 09\(x) 11\(x)", "1a1b 09\(x) 09\(x) 11\(x)", "1a14 09\(x) 11\(x) 1805", "1a0a 0801 11\(x)",
+            "1a0b 09\(x) 1101", "1a13 8900\(x) 11\(x)", "1a00", "1a09 09\(x)", "1a0a 09\(x) 00", "1a02 1100",
+        ]
+        var found: [String] = []
+        /// Generated, dynamic and validating reads of `input` as `Value`, when they disagree.
+        func disagreement<Value: WirePayloadCodable>(_ input: [UInt8], _ type: Value.Type, _ name: String) -> String? {
+            let generated = Outcome { () throws(WireError) in _ = try Value(wirePayload: input) }
+            let decoded = Outcome { () throws(WireError) in _ = try codec.decode(input, as: name) }
+            let validated = Outcome { () throws(WireError) in try codec.validate(input, as: name) }
+            guard generated != decoded || validated != decoded else { return nil }
+            return "\(Hex.string(input)): generated \(generated), dynamic \(decoded), validate \(validated)"
+        }
+        for point in points {
+            if let problem = disagreement(try Hex.bytes(id + point), UpsertStroke.self, "UpsertStroke") { found.append(problem) }
+        }
+        // Stroke: field 3 is an array of Points, elements one after another or apart.
+        let strokes = [
+            "1a12 09\(x) 11\(x) 1a12 09\(x) 11\(x)", "1a12 09\(x) 11\(x) 1003 1a09 11\(x)",
+            "1a12 09\(x) 11\(x) 1a12 09\(x)", "1a09 09\(x) 1a", "1a09 09\(x) 1b09 09\(x)",
+        ]
+        var limits = Limits.default
+        limits.maxCollectionCount = 1
+        for (index, stroke) in strokes.enumerated() {
+            let input = try Hex.bytes(id + stroke)
+            if let problem = disagreement(input, Stroke.self, "Stroke") { found.append(problem) }
+            // One element at most: the second is refused at the same byte both ways.
+            let bounded = DynamicCodec(spec: codec.spec, limits: limits)
+            let decodedBounded = Outcome { () throws(WireError) in _ = try bounded.decode(input, as: "Stroke") }
+            let validatedBounded = Outcome { () throws(WireError) in try bounded.validate(input, as: "Stroke") }
+            if validatedBounded != decodedBounded {
+                found.append("stroke \(index), one element: dynamic \(decodedBounded), validate \(validatedBounded)")
+            }
+        }
+        #expect(found.isEmpty, "\(found.joined(separator: "\n"))")
+    }
+
     @Test func aDamagedPlaybackStateFailsAlikeInGeneratedAndDynamicDecoding() throws {
         let codec = DynamicCodec(spec: try TestSpecs.example("WatchTogether.gwspec"))
         var random = SeededRandom(seed: 0xDA_0002)

@@ -173,7 +173,7 @@ public struct ByteReader: Sendable {
     }
 
     /// Moves past `count` bytes.
-    public mutating func skip(count: Int) throws(WireError) {
+    @inlinable public mutating func skip(count: Int) throws(WireError) {
         try require(count, "skipped bytes")
         cursor += count
     }

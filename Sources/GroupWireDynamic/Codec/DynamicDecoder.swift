@@ -103,6 +103,10 @@ struct DynamicDecoder {
         case .declared(.container(let index)):
             try reader.expect(key, .lengthDelimited, field: label)
             let enclosing = try reader._enterNested(depth: depth)
+            if !buildsValues, schema.isFixedWidth[index], skimFixedWidth(container: index, from: &reader) {
+                reader._leaveNested(restoring: enclosing)
+                return .null
+            }
             let value = try decodeContainer(schema.containers[index], depth: depth + 1, from: &reader)  // reads to the nested end
             reader._leaveNested(restoring: enclosing)
             return value
@@ -124,6 +128,41 @@ struct DynamicDecoder {
         }
     }
 
+    /// Validates a nested value of a container whose fields are all fixed-width scalars
+    /// (``DynamicSchema/isFixedWidth``) without the general walk, to the reader's end: every
+    /// key one byte, naming one of its fields with that field's wire type, its value within
+    /// the end. That is exactly what the general walk accepts without a problem for such a
+    /// container when it has no unknown fields; for anything else (a longer key, an unknown
+    /// field, a wrong wire type, a value cut short) it returns false with the reader where
+    /// it was, and the general walk reads the value again and reports what it finds.
+    private func skimFixedWidth(container index: Int, from reader: inout PayloadReader) -> Bool {
+        let start = reader.reader.position
+        let end = reader.reader.end
+        let table = index * 128
+        let skimmed = reader.reader.bytes.withUnsafeBufferPointer { bytes in
+            schema.fixedKeyWidths.withUnsafeBufferPointer { widths -> Int? in
+                var position = start
+                while position < end {
+                    // safe because: start <= position < end <= bytes.count (the reader's bounds).
+                    let key = Int(bytes[position])
+                    guard key < 128 else { return nil }
+                    // safe because: the table has 128 entries for each container, and key < 128.
+                    let width = Int(widths[table &+ key])
+                    guard width > 0, width < end &- position else { return nil }
+                    position &+= 1 &+ width  // safe because: width < end - position
+                }
+                return position
+            }
+        }
+        guard let position = skimmed else { return false }
+        do {
+            try reader.reader.skip(count: position - start)
+        } catch {
+            return false  // unreachable: position stays within the end
+        }
+        return true
+    }
+
     /// Reads array elements from one field: a packed run or a single element, counted in
     /// `count` and, when values are built, appended to `lists[index]`.
     private func readElements(
@@ -143,14 +182,23 @@ struct DynamicDecoder {
             }
             return
         }
-        guard count < limits.maxCollectionCount else {
-            throw WireError(
-                .limitExceeded, offset: reader.reader.position,
-                "array \(label) has more than maxCollectionCount \(limits.maxCollectionCount) elements")
+        // An array's elements usually follow one another: while the next byte is this
+        // field's one-byte key again, the key is taken here, as the container's loop would
+        // take it (same checks, same order, same offsets), without that loop's lookups.
+        let repeatedKey: UInt8? = key.encoded < 0x80 ? UInt8(key.encoded) : nil
+        while true {
+            guard count < limits.maxCollectionCount else {
+                throw WireError(
+                    .limitExceeded, offset: reader.reader.position,
+                    "array \(label) has more than maxCollectionCount \(limits.maxCollectionCount) elements")
+            }
+            let value = try readSingle(element, key: key, label: label, depth: depth, from: &reader)
+            count += 1
+            if buildsValues { lists[index].append(value) }
+            let next = reader.reader.position
+            guard let repeatedKey, next < reader.reader.end, reader.reader.bytes[next] == repeatedKey else { return }
+            try reader.reader.skip(count: 1)
         }
-        let value = try readSingle(element, key: key, label: label, depth: depth, from: &reader)
-        count += 1
-        if buildsValues { lists[index].append(value) }
     }
 
     /// Reads one element of a packed run: a number, a Bool or an enum value.

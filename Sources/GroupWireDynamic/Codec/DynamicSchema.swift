@@ -146,6 +146,14 @@ final class DynamicSchema: Sendable {
     let messageNames: [UInt64: String]
     /// Each message's place in ``containers``, by type id.
     let messageContainers: [UInt64: Int]
+    /// Whether each container's fields are all single fixed-width scalars (Float64,
+    /// Timestamp, Float32) numbered 1...15: what ``DynamicDecoder`` skims when it only
+    /// validates (a canvas's points).
+    let isFixedWidth: [Bool]
+    /// For those containers, 128 entries from `index * 128`, by one-byte key: the width of
+    /// the value that key introduces (8 or 4), 0 for any other key (all 0 for the other
+    /// containers). Plain numbers in one array: read per nested value, nothing to retain.
+    let fixedKeyWidths: [Int8]
 
     /// The declaration called `name`, or nil.
     func declaration(_ name: String) -> Declaration? {
@@ -228,6 +236,34 @@ final class DynamicSchema: Sendable {
         undeclaredNames = resolver.undeclaredNames
         self.messageNames = messageNames
         self.messageContainers = messageContainers
+        var tables: [Int: [Int8]] = [:]
+        for (index, container) in containers.enumerated() {
+            if let table = Self.fixedKeyWidths(container) { tables[index] = table }
+        }
+        fixedKeyWidths = containers.indices.flatMap { tables[$0] ?? Array(repeating: 0, count: 128) }
+        isFixedWidth = containers.indices.map { tables[$0] != nil }
+    }
+
+    /// The 128 entries of ``fixedKeyWidths`` for `container`, or nil when a field is not a
+    /// single fixed-width scalar numbered 1...15 (or it has no fields).
+    private static func fixedKeyWidths(_ container: Container) -> [Int8]? {
+        guard !container.fields.isEmpty else { return nil }
+        var table = [Int8](repeating: 0, count: 128)
+        for field in container.fields {
+            guard field.number >= 1, field.number <= 15, case .single(.scalar(let scalar)) = field.shape else { return nil }
+            let width: Int8
+            switch scalar {
+            case .float64, .timestamp: width = 8
+            case .float32: width = 4
+            default: return nil
+            }
+            let key = Int(field.number) << 3 | Int(ScalarMapping.wireType(scalar).rawValue)
+            // The first field of a number is the one its key reads, as `Container.index(ofNumber:)` finds.
+            if container.index(ofNumber: field.number) == container.fields.firstIndex(where: { $0.number == field.number }) {
+                table[key] = width
+            }
+        }
+        return table
     }
 
     /// Resolves types to slots and shapes, collecting the names the set does not declare.
