@@ -138,6 +138,7 @@ import WatchTogetherGolden
         let strokes = [
             "1a12 09\(x) 11\(x) 1a12 09\(x) 11\(x)", "1a12 09\(x) 11\(x) 1003 1a09 11\(x)",
             "1a12 09\(x) 11\(x) 1a12 09\(x)", "1a09 09\(x) 1a", "1a09 09\(x) 1b09 09\(x)",
+            "1a09 09\(x) 1a14 09\(x) 11\(x) 1805 1a00", "1a09 09\(x) 1a0a 0801 11\(x)", "1a09 09\(x) 1a0b 09\(x) 1101",
         ]
         var limits = Limits.default
         limits.maxCollectionCount = 1

@@ -186,15 +186,32 @@ struct DynamicDecoder {
         // field's one-byte key again, the key is taken here, as the container's loop would
         // take it (same checks, same order, same offsets), without that loop's lookups.
         let repeatedKey: UInt8? = key.encoded < 0x80 ? UInt8(key.encoded) : nil
+        // Validating an array of fixed-width containers (a stroke's points): each element is
+        // what `readSingle` would do after its wire type check, inline.
+        var skimmable: Int?
+        if !buildsValues, key.wireType == .lengthDelimited, case .declared(.container(let container)) = element,
+            schema.isFixedWidth[container]
+        {
+            skimmable = container
+        }
         while true {
             guard count < limits.maxCollectionCount else {
                 throw WireError(
                     .limitExceeded, offset: reader.reader.position,
                     "array \(label) has more than maxCollectionCount \(limits.maxCollectionCount) elements")
             }
-            let value = try readSingle(element, key: key, label: label, depth: depth, from: &reader)
-            count += 1
-            if buildsValues { lists[index].append(value) }
+            if let container = skimmable {
+                let enclosing = try reader._enterNested(depth: depth)
+                if !skimFixedWidth(container: container, from: &reader) {
+                    _ = try decodeContainer(schema.containers[container], depth: depth + 1, from: &reader)
+                }
+                reader._leaveNested(restoring: enclosing)
+                count += 1
+            } else {
+                let value = try readSingle(element, key: key, label: label, depth: depth, from: &reader)
+                count += 1
+                if buildsValues { lists[index].append(value) }
+            }
             let next = reader.reader.position
             guard let repeatedKey, next < reader.reader.end, reader.reader.bytes[next] == repeatedKey else { return }
             try reader.reader.skip(count: 1)
