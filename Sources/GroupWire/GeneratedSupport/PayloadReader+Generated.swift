@@ -96,6 +96,16 @@ extension PayloadReader {
         return enclosing
     }
 
+    /// Whether the next byte, before `end`, is the one-byte field key `key` (the next
+    /// element of the array a generated decoder is reading); if it is, moves past it, as the
+    /// decoder's loop would have read it.
+    @inlinable @inline(__always) public mutating func _nextIsKey(_ key: UInt8, before end: Int) -> Bool {
+        let position = reader.cursor
+        guard position < end, position < reader.limit, reader.bytes[position] == key else { return false }
+        reader.cursor = position &+ 1  // safe because: position < limit
+        return true
+    }
+
     /// Restores the end that ``_enterNested(depth:)`` returned, after the nested value has
     /// been read to its end.
     @inlinable public mutating func _leaveNested(restoring enclosing: Int) {

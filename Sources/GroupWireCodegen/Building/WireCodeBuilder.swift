@@ -322,21 +322,25 @@ struct WireCodeBuilder: Sendable {
             guard types.isPacked(element) else {
                 // One field per element: the first one read, reserve for elements of its size
                 // before it is stored, so the array is allocated once.
-                return [
-                    SwitchCase(
-                        label: keyLabel(field.number, wireType: wireType(kind)),
-                        body: [
-                            .line("let decodedElement = \(readValue(kind, "reader"))"),
-                            .block(
-                                "if \(variable).isEmpty {",
-                                [
-                                    .line(
-                                        "_WireCapacity.reserve(&\(variable), elementBytes: reader.reader.position - keyOffset, remaining: end - reader.reader.position)"
-                                    )
-                                ]),
-                            .line("\(variable).append(decodedElement)"),
-                        ])
+                let element: [CodeItem] = [
+                    .line("let decodedElement = \(readValue(kind, "reader"))"),
+                    .block(
+                        "if \(variable).isEmpty {",
+                        [
+                            .line(
+                                "_WireCapacity.reserve(&\(variable), elementBytes: reader.reader.position - keyOffset, remaining: end - reader.reader.position)"
+                            )
+                        ]),
+                    .line("\(variable).append(decodedElement)"),
                 ]
+                let key = field.number << 3 | wireType(kind)
+                // Elements usually follow one another: while the next byte is this one-byte
+                // key again, it is taken here rather than by the loop's switch.
+                let body: [CodeItem] =
+                    key < 0x80
+                    ? [.block("repeat {", element, footer: "} while reader._nextIsKey(0x\(Hex.digits(key, width: 2, uppercase: true)), before: end)")]
+                    : element
+                return [SwitchCase(label: keyLabel(field.number, wireType: wireType(kind)), body: body)]
             }
             let single = SwitchCase(
                 label: keyLabel(field.number, wireType: wireType(kind)),

@@ -376,11 +376,13 @@ public struct Stroke: WirePayloadCodable, Codable, Sendable, Hashable {
             case 0x10:
                 field2 = StrokeColor(rawValue: try reader.readUInt(as: UInt32.self))
             case 0x1A:
-                let decodedElement = try Point.decodeNested(from: &reader, depth: depth)
-                if field3.isEmpty {
-                    _WireCapacity.reserve(&field3, elementBytes: reader.reader.position - keyOffset, remaining: end - reader.reader.position)
-                }
-                field3.append(decodedElement)
+                repeat {
+                    let decodedElement = try Point.decodeNested(from: &reader, depth: depth)
+                    if field3.isEmpty {
+                        _WireCapacity.reserve(&field3, elementBytes: reader.reader.position - keyOffset, remaining: end - reader.reader.position)
+                    }
+                    field3.append(decodedElement)
+                } while reader._nextIsKey(0x1A, before: end)
             default:
                 let key = try reader._fieldKey(raw: rawKey, at: keyOffset)
                 switch key.number {
@@ -691,11 +693,13 @@ public struct CanvasSnapshot: WireMessage, Codable, Sendable, Hashable {
             let rawKey = try reader.reader.readUVarint()
             switch rawKey {
             case 0x0A:
-                let decodedElement = try Stroke.decodeNested(from: &reader, depth: depth)
-                if field1.isEmpty {
-                    _WireCapacity.reserve(&field1, elementBytes: reader.reader.position - keyOffset, remaining: end - reader.reader.position)
-                }
-                field1.append(decodedElement)
+                repeat {
+                    let decodedElement = try Stroke.decodeNested(from: &reader, depth: depth)
+                    if field1.isEmpty {
+                        _WireCapacity.reserve(&field1, elementBytes: reader.reader.position - keyOffset, remaining: end - reader.reader.position)
+                    }
+                    field1.append(decodedElement)
+                } while reader._nextIsKey(0x0A, before: end)
             case 0x10:
                 field2 = try reader.readUInt()
             default:

@@ -1624,35 +1624,45 @@ public struct Arrays: WirePayloadCodable, Codable, Sendable, Hashable {
             case 0x48:
                 field9.append(Mood(rawValue: try reader.readUInt(as: UInt32.self)))
             case 0x52:
-                let decodedElement = try reader._readString()
-                if field10.isEmpty {
-                    _WireCapacity.reserve(&field10, elementBytes: reader.reader.position - keyOffset, remaining: end - reader.reader.position)
-                }
-                field10.append(decodedElement)
+                repeat {
+                    let decodedElement = try reader._readString()
+                    if field10.isEmpty {
+                        _WireCapacity.reserve(&field10, elementBytes: reader.reader.position - keyOffset, remaining: end - reader.reader.position)
+                    }
+                    field10.append(decodedElement)
+                } while reader._nextIsKey(0x52, before: end)
             case 0x5A:
-                let decodedElement = try reader.readBytes()
-                if field11.isEmpty {
-                    _WireCapacity.reserve(&field11, elementBytes: reader.reader.position - keyOffset, remaining: end - reader.reader.position)
-                }
-                field11.append(decodedElement)
+                repeat {
+                    let decodedElement = try reader.readBytes()
+                    if field11.isEmpty {
+                        _WireCapacity.reserve(&field11, elementBytes: reader.reader.position - keyOffset, remaining: end - reader.reader.position)
+                    }
+                    field11.append(decodedElement)
+                } while reader._nextIsKey(0x5A, before: end)
             case 0x62:
-                let decodedElement = try reader._readUUID()
-                if field12.isEmpty {
-                    _WireCapacity.reserve(&field12, elementBytes: reader.reader.position - keyOffset, remaining: end - reader.reader.position)
-                }
-                field12.append(decodedElement)
+                repeat {
+                    let decodedElement = try reader._readUUID()
+                    if field12.isEmpty {
+                        _WireCapacity.reserve(&field12, elementBytes: reader.reader.position - keyOffset, remaining: end - reader.reader.position)
+                    }
+                    field12.append(decodedElement)
+                } while reader._nextIsKey(0x62, before: end)
             case 0x6A:
-                let decodedElement = try Scalars.decodeNested(from: &reader, depth: depth)
-                if field13.isEmpty {
-                    _WireCapacity.reserve(&field13, elementBytes: reader.reader.position - keyOffset, remaining: end - reader.reader.position)
-                }
-                field13.append(decodedElement)
+                repeat {
+                    let decodedElement = try Scalars.decodeNested(from: &reader, depth: depth)
+                    if field13.isEmpty {
+                        _WireCapacity.reserve(&field13, elementBytes: reader.reader.position - keyOffset, remaining: end - reader.reader.position)
+                    }
+                    field13.append(decodedElement)
+                } while reader._nextIsKey(0x6A, before: end)
             case 0x72:
-                let decodedElement = try Choice.decodeNested(from: &reader, depth: depth)
-                if field14.isEmpty {
-                    _WireCapacity.reserve(&field14, elementBytes: reader.reader.position - keyOffset, remaining: end - reader.reader.position)
-                }
-                field14.append(decodedElement)
+                repeat {
+                    let decodedElement = try Choice.decodeNested(from: &reader, depth: depth)
+                    if field14.isEmpty {
+                        _WireCapacity.reserve(&field14, elementBytes: reader.reader.position - keyOffset, remaining: end - reader.reader.position)
+                    }
+                    field14.append(decodedElement)
+                } while reader._nextIsKey(0x72, before: end)
             default:
                 let key = try reader._fieldKey(raw: rawKey, at: keyOffset)
                 switch key.number {
@@ -3002,11 +3012,13 @@ public struct Tree: WirePayloadCodable, Codable, Sendable, Hashable {
             case 0x0A:
                 field1 = try reader._readString()
             case 0x12:
-                let decodedElement = try Tree.decodeNested(from: &reader, depth: depth)
-                if field2.isEmpty {
-                    _WireCapacity.reserve(&field2, elementBytes: reader.reader.position - keyOffset, remaining: end - reader.reader.position)
-                }
-                field2.append(decodedElement)
+                repeat {
+                    let decodedElement = try Tree.decodeNested(from: &reader, depth: depth)
+                    if field2.isEmpty {
+                        _WireCapacity.reserve(&field2, elementBytes: reader.reader.position - keyOffset, remaining: end - reader.reader.position)
+                    }
+                    field2.append(decodedElement)
+                } while reader._nextIsKey(0x12, before: end)
             case 0x1A:
                 let entryEnclosingEnd = try reader._enterNested(depth: depth)
                 var entryKey: String = ""
