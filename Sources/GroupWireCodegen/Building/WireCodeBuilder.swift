@@ -336,10 +336,8 @@ struct WireCodeBuilder: Sendable {
                 let key = field.number << 3 | wireType(kind)
                 // Elements usually follow one another: while the next byte is this one-byte
                 // key again, it is taken here rather than by the loop's switch.
-                let body: [CodeItem] =
-                    key < 0x80
-                    ? [.block("repeat {", element, footer: "} while reader._nextIsKey(0x\(Hex.digits(key, width: 2, uppercase: true)), before: end)")]
-                    : element
+                let next = "} while reader._nextIsKey(0x\(Hex.digits(key, width: 2, uppercase: true)), before: end)"
+                let body: [CodeItem] = key < 0x80 ? [.block("repeat {", element, footer: next)] : element
                 return [SwitchCase(label: keyLabel(field.number, wireType: wireType(kind)), body: body)]
             }
             let single = SwitchCase(
