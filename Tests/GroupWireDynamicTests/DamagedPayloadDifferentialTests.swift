@@ -156,6 +156,31 @@ import WatchTogetherGolden
         #expect(found.isEmpty, "\(found.joined(separator: "\n"))")
     }
 
+    /// In a set built by hand without the checks, two fields may share a number: a key
+    /// reads the first of them, so the other's wire type is a mismatch, in validation's
+    /// key table as in the general walk.
+    @Test func validationOfAHandBuiltSetReadsADuplicatedNumberAsItsFirstField() throws {
+        let here = SourceLocation(file: "Hand.gwspec", line: 1, column: 1)
+        let wide = FieldDecl(
+            number: 1, name: "wide", type: .scalar(.float64), isOptional: false, location: here, typeLocation: here)
+        let narrow = FieldDecl(
+            number: 1, name: "narrow", type: .scalar(.float32), isOptional: false, location: here, typeLocation: here)
+        let inner = StructDecl(name: "Inner", fields: [wide, narrow], reserved: [], location: here)
+        let holder = FieldDecl(
+            number: 1, name: "inner", type: .named("Inner"), isOptional: false, location: here, typeLocation: here)
+        let outer = MessageDecl(name: "Outer", typeID: 9, fields: [holder], reserved: [], location: here, typeIDLocation: here)
+        let file = SpecFile(path: "Hand.gwspec", package: nil, imports: [], declarations: [.struct(inner), .message(outer)])
+        let codec = DynamicCodec(spec: SpecSet(files: [file]))
+        for hex in ["0a05 0d00000000", "0a09 090000000000000000"] {
+            let input = try Hex.bytes(hex)
+            let decoded = Outcome { () throws(WireError) in _ = try codec.decode(input, as: "Outer") }
+            let validated = Outcome { () throws(WireError) in try codec.validate(input, as: "Outer") }
+            #expect(validated == decoded, "\(hex)")
+        }
+        let narrowKey = try Hex.bytes("0a05 0d00000000")
+        #expect(Outcome { () throws(WireError) in try codec.validate(narrowKey, as: "Outer") } != .decoded)
+    }
+
     @Test func aDamagedPlaybackStateFailsAlikeInGeneratedAndDynamicDecoding() throws {
         let codec = DynamicCodec(spec: try TestSpecs.example("WatchTogether.gwspec"))
         var random = SeededRandom(seed: 0xDA_0002)

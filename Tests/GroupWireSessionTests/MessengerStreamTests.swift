@@ -1,11 +1,12 @@
 import Foundation
 import GroupWire
 import GroupWireExamples
-import GroupWireSession
 import GroupWireTestSupport
 import GroupWireTesting
 import Synchronization
 import Testing
+
+@testable import GroupWireSession
 
 /// `Messenger.Messages`, the messenger's own stream type: what it keeps, when it ends, and
 /// that a stream nobody reads any more stops listening.
@@ -75,6 +76,24 @@ import Testing
         try await eventually("the second stroke to be unrouted") { receiver.statistics.messagesUnrouted == 1 }
         #expect(receiver.statistics.messagesDelivered == 1)
         await group.settle()
+    }
+
+    @Test("A message appended as the waiting reader is cancelled is still returned, then the end")
+    func cancellationKeepsWhatWasAppended() async throws {
+        let stream = Messenger.Messages<Int>()
+        let reader = Task {
+            var iterator = stream.makeAsyncIterator()
+            var got: [Int] = []
+            while let (value, _) = await iterator.next() { got.append(value) }
+            return got
+        }
+        try await eventually("the reader to wait") { stream.buffer.state.withLock { $0.reader != nil } }
+        let context = MessageContext(source: .numbered(1), typeID: 5, wasCompressed: false, session: nil)
+        stream.buffer.append(42, context: context)
+        reader.cancel()
+        #expect(await reader.value == [42])
+        stream.buffer.append(43, context: context)
+        #expect(stream.buffer.state.withLock { $0.elements.isEmpty && $0.finished }, "nothing is kept after the end")
     }
 
     @Test("An iterator keeps its stream listening after the stream value itself is gone")

@@ -249,7 +249,7 @@ final class DynamicSchema: Sendable {
     private static func fixedKeyWidths(_ container: Container) -> [Int8]? {
         guard !container.fields.isEmpty else { return nil }
         var table = [Int8](repeating: 0, count: 128)
-        for field in container.fields {
+        for (index, field) in container.fields.enumerated() {
             guard field.number >= 1, field.number <= 15, case .single(.scalar(let scalar)) = field.shape else { return nil }
             let width: Int8
             switch scalar {
@@ -258,8 +258,10 @@ final class DynamicSchema: Sendable {
             default: return nil
             }
             let key = Int(field.number) << 3 | Int(ScalarMapping.wireType(scalar).rawValue)
-            // The first field of a number is the one its key reads, as `Container.index(ofNumber:)` finds.
-            if container.index(ofNumber: field.number) == container.fields.firstIndex(where: { $0.number == field.number }) {
+            // Only the field a key's number reads (the first of that number, in a set built by
+            // hand without the checks) gives its key a width: another field of the number, of
+            // another wire type, is a mismatch the general walk reports.
+            if container.index(ofNumber: field.number) == index {
                 table[key] = width
             }
         }

@@ -11,10 +11,11 @@ extension Messenger {
     ///
     /// It keeps what arrives until it is read (without a bound, like the platform
     /// messenger's stream), and it ends when the messenger's transport closes or its session
-    /// ends here, after yielding what it kept. It stops listening, and drops what it kept,
-    /// when the task reading it is cancelled, or when the stream and every iterator made from
-    /// it are gone. One task reads it at a time (a second concurrent reader traps, as with
-    /// `AsyncStream`).
+    /// ends here, after yielding what it kept. It stops listening when the task reading it
+    /// is cancelled (what it kept is still returned, then the end), and drops what it kept
+    /// when the stream and every iterator made from it are gone. One task reads it at a time
+    /// (a second concurrent reader traps, as with `AsyncStream`); a reader on an actor (the
+    /// main actor) waits there, without a hop per message.
     ///
     /// Its own type rather than an `AsyncStream`, because each message passes through it
     /// once per listener: specialized for the message type where `messages(of:)` is called,
@@ -53,9 +54,15 @@ extension Messenger {
             }
 
             /// The next message, waiting for one if none is kept; nil once the stream ended
-            /// (or the reading task was cancelled).
+            /// (or the reading task was cancelled, after what was kept).
             @inlinable public mutating func next() async -> Element? {
-                await buffer.next()
+                await buffer.next(isolation: nil)
+            }
+
+            /// ``next()`` on the caller's actor, which `for await` calls: a reader on an actor
+            /// is not moved off it and back for each message.
+            @inlinable public mutating func next(isolation actor: isolated (any Actor)?) async -> Element? {
+                await buffer.next(isolation: actor)
             }
         }
     }
@@ -159,17 +166,19 @@ final class MessageBuffer<Message: Sendable>: Sendable {
     }
 
     /// The next message: one kept is returned without suspending; otherwise the reader
-    /// waits for an append or the end, and a cancelled reader ends the stream.
-    @inlinable func next() async -> (message: Message, context: MessageContext)? {
+    /// waits (on `actor`) for an append or the end, and a cancelled reader ends the stream.
+    @inlinable func next(isolation actor: isolated (any Actor)?) async -> (message: Message, context: MessageContext)? {
         while true {
             switch take() {
             case .element(let element): return element
             case .ended: return nil
             case .empty: break
             }
+            // A cancelled reader stops the stream's feeding; what was kept for it (a message
+            // appended as the cancellation came) is still returned before the end.
             if Task.isCancelled {
-                terminate()
-                return nil
+                finish()
+                continue
             }
             await withTaskCancellationHandler {
                 await withUnsafeContinuation { (continuation: UnsafeContinuation<Void, Never>) in
@@ -182,7 +191,7 @@ final class MessageBuffer<Message: Sendable>: Sendable {
                     if ready { continuation.resume() }
                 }
             } onCancel: {
-                terminate()
+                finish()
             }
         }
     }
