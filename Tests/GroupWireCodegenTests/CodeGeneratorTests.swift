@@ -152,7 +152,11 @@ struct CodeGeneratorTests {
         #expect(text.contains("if _WireDefaults.differs(self.u) {\n            size += 18\n"))
         #expect(text.contains("packedSize += _WireSize.svarint(Int64(element))"))
         #expect(text.contains("case 0x1A:\n                try reader.readPacked"))
-        #expect(text.contains("case 0x18:\n                field3.append(try reader.readInt(as: Int32.self))"))
+        #expect(
+            text.contains(
+                "case 0x18:\n                try reader._checkElementCount(field3.count)\n                field3.append(try reader.readInt(as: Int32.self))"
+            ))
+        #expect(text.contains("try packed._checkElementCount(field3.count)\n"))
     }
 
     @Test("Hand-built spec sets with dangling references or empty unions still generate without trapping")

@@ -181,6 +181,42 @@ import WatchTogetherGolden
         #expect(Outcome { () throws(WireError) in try codec.validate(narrowKey, as: "Outer") } != .decoded)
     }
 
+    /// `maxCollectionCount` bounds every array and map the same way in generated code, the
+    /// dynamic codec and validation: elements counted over packed runs and single elements
+    /// together, a map's repeated key not counted again, refused at the same byte.
+    @Test func collectionCountsAreBoundAlikeInGeneratedAndDynamicDecoding() throws {
+        let codec = DynamicCodec(spec: try Self.spec("Tests/Specs/KitchenSink.gwspec"))
+        var limits = Limits.default
+        limits.maxCollectionCount = 3
+        let bounded = DynamicCodec(spec: codec.spec, limits: limits)
+        let uuid = "10" + String(repeating: "5a", count: 16)
+        // Arrays: (payload, whether it is over the limit of 3).
+        let arrays: [(String, Bool)] = [
+            ("1202 0204 1202 0608", true), ("1202 0204 1004", false), ("1004 1202 0204 1006", true),
+            ("520161 520162 520163", false), ("520161 520162 520163 520164", true),
+            ("62\(uuid) 62\(uuid) 62\(uuid) 62\(uuid)", true), ("6a00 6a00 6a00", false), ("6a00 6a00 6a00 6a00", true),
+        ]
+        // Maps: byName entries {1: key, 2: value}.
+        let a = "0a05 0a0161 1002"
+        let b = "0a05 0a0162 1004"
+        let c = "0a05 0a0163 1006"
+        let d = "0a05 0a0164 1008"
+        let maps: [(String, Bool)] = [("\(a) \(b) \(c)", false), ("\(a) \(a) \(b) \(c)", false), ("\(a) \(b) \(c) \(d)", true)]
+        var found: [String] = []
+        func compare<Value: WirePayloadCodable>(_ hex: String, over: Bool, _ type: Value.Type, _ name: String) throws {
+            let input = try Hex.bytes(hex)
+            let generated = Outcome { () throws(WireError) in _ = try Value(wirePayload: input, limits: limits) }
+            let decoded = Outcome { () throws(WireError) in _ = try bounded.decode(input, as: name) }
+            let validated = Outcome { () throws(WireError) in try bounded.validate(input, as: name) }
+            if generated != decoded || validated != decoded || (decoded == .decoded) == over {
+                found.append("\(name) \(hex): generated \(generated), dynamic \(decoded), validate \(validated)")
+            }
+        }
+        for (hex, over) in arrays { try compare(hex, over: over, KitchenSinkGolden.Arrays.self, "Arrays") }
+        for (hex, over) in maps { try compare(hex, over: over, KitchenSinkGolden.Maps.self, "Maps") }
+        #expect(found.isEmpty, "\(found.joined(separator: "\n"))")
+    }
+
     @Test func aDamagedPlaybackStateFailsAlikeInGeneratedAndDynamicDecoding() throws {
         let codec = DynamicCodec(spec: try TestSpecs.example("WatchTogether.gwspec"))
         var random = SeededRandom(seed: 0xDA_0002)

@@ -31,7 +31,7 @@ import Testing
         func runSetup() throws -> (run: ChildProcess.Run, calls: [String]) {
             let run = try ChildProcess.run(
                 URL(fileURLWithPath: "/bin/bash"), [RepositoryPaths.path("scripts/setup.sh")],
-                environment: ["PATH": folder.path], timeLimit: .seconds(30))
+                environment: ["PATH": folder.path], timeLimit: .seconds(120))
             let log = (try? String(contentsOf: folder.appendingPathComponent("calls.log"), encoding: .utf8)) ?? ""
             return (run, log.split(separator: "\n").map(String.init))
         }

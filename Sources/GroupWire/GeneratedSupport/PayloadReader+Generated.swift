@@ -96,6 +96,28 @@ extension PayloadReader {
         return enclosing
     }
 
+    /// Before element `count + 1` of an array (after its key; inside a packed run, at its
+    /// first byte): refuses it past ``Limits/maxCollectionCount``, where the dynamic codec does.
+    @inlinable @inline(__always) public func _checkElementCount(_ count: Int) throws(WireError) {
+        if count >= limits.maxCollectionCount { throw _tooManyElements() }
+    }
+
+    @usableFromInline func _tooManyElements() -> WireError {
+        WireError(
+            .limitExceeded, offset: reader.position,
+            "array has more than maxCollectionCount \(limits.maxCollectionCount) elements")
+    }
+
+    /// After a map entry that began at `entryOffset` (its length prefix): refuses a new key
+    /// past ``Limits/maxCollectionCount`` entries, at the entry, where the dynamic codec does.
+    @inlinable public func _checkEntryCount<Key, Value>(_ map: [Key: Value], adding key: Key, entryOffset: Int) throws(WireError)
+    {
+        if map.count >= limits.maxCollectionCount, map[key] == nil {
+            throw WireError(
+                .limitExceeded, offset: entryOffset, "map has more than maxCollectionCount \(limits.maxCollectionCount) entries")
+        }
+    }
+
     /// Whether the next byte, before `end`, is the one-byte field key `key` (the next
     /// element of the array a generated decoder is reading); if it is, moves past it, as the
     /// decoder's loop would have read it.

@@ -323,6 +323,7 @@ struct WireCodeBuilder: Sendable {
                 // One field per element: the first one read, reserve for elements of its size
                 // before it is stored, so the array is allocated once.
                 let element: [CodeItem] = [
+                    .line("try reader._checkElementCount(\(variable).count)"),
                     .line("let decodedElement = \(readValue(kind, "reader"))"),
                     .block(
                         "if \(variable).isEmpty {",
@@ -340,16 +341,22 @@ struct WireCodeBuilder: Sendable {
                 let body: [CodeItem] = key < 0x80 ? [.block("repeat {", element, footer: next)] : element
                 return [SwitchCase(label: keyLabel(field.number, wireType: wireType(kind)), body: body)]
             }
+            // Every element counts against maxCollectionCount, however the array is split into
+            // packed runs and single elements.
             let single = SwitchCase(
                 label: keyLabel(field.number, wireType: wireType(kind)),
-                body: [.line("\(variable).append(\(readValue(kind, "reader")))")])
+                body: [
+                    .line("try reader._checkElementCount(\(variable).count)"),
+                    .line("\(variable).append(\(readValue(kind, "reader")))"),
+                ])
             let packed = SwitchCase(
                 label: keyLabel(field.number, wireType: 2),
                 body: [
                     .block(
                         "try reader.readPacked { (packed: inout PayloadReader) throws(WireError) in",
                         [
-                            .line("\(variable).append(\(readValue(kind, "packed")))")
+                            .line("try packed._checkElementCount(\(variable).count)"),
+                            .line("\(variable).append(\(readValue(kind, "packed")))"),
                         ])
                 ])
             return [packed, single]
@@ -361,6 +368,7 @@ struct WireCodeBuilder: Sendable {
             // The entry is read in place, one level deeper than the value holding it, as
             // every nested value is (and as the dynamic codec reads it): no sub-reader.
             let body: [CodeItem] = [
+                .line("let entryOffset = reader.reader.position"),
                 .line("let entryEnclosingEnd = try reader._enterNested(depth: depth)"),
                 .line("var entryKey: \(keyType) = \(types.zeroExpression(key))"),
                 .line("var entryValue: \(valueType) = \(types.zeroExpression(mapValue))"),
@@ -386,6 +394,7 @@ struct WireCodeBuilder: Sendable {
                             ])
                     ]),
                 .line("reader._leaveNested(restoring: entryEnclosingEnd)"),
+                .line("try reader._checkEntryCount(\(variable), adding: entryKey, entryOffset: entryOffset)"),
                 .block(
                     "if \(variable).isEmpty {",
                     [

@@ -401,6 +401,7 @@ public struct Stroke: WirePayloadCodable, Codable, Sendable, Hashable {
                 field2 = StrokeColor(rawValue: try reader.readUInt(as: UInt32.self))
             case 0x1A:
                 repeat {
+                    try reader._checkElementCount(field3.count)
                     let decodedElement = try Point.decodeNested(from: &reader, depth: depth)
                     if field3.isEmpty {
                         _WireCapacity.reserve(&field3, elementBytes: reader.reader.position - keyOffset, remaining: end - reader.reader.position)
@@ -764,6 +765,7 @@ public struct CanvasSnapshot: WireMessage, Codable, Sendable, Hashable {
             switch rawKey {
             case 0x0A:
                 repeat {
+                    try reader._checkElementCount(field1.count)
                     let decodedElement = try Stroke.decodeNested(from: &reader, depth: depth)
                     if field1.isEmpty {
                         _WireCapacity.reserve(&field1, elementBytes: reader.reader.position - keyOffset, remaining: end - reader.reader.position)

@@ -412,6 +412,7 @@ public struct Stroke: WirePayloadCodable, Codable, Sendable, Hashable {
                 field2 = StrokeColor(rawValue: try reader.readUInt(as: UInt32.self))
             case 0x1A:
                 repeat {
+                    try reader._checkElementCount(field3.count)
                     let decodedElement = try Point.decodeNested(from: &reader, depth: depth)
                     if field3.isEmpty {
                         _WireCapacity.reserve(&field3, elementBytes: reader.reader.position - keyOffset, remaining: end - reader.reader.position)
@@ -794,6 +795,7 @@ public struct CanvasSnapshot: WireMessage, Codable, Sendable, Hashable {
             switch rawKey {
             case 0x0A:
                 repeat {
+                    try reader._checkElementCount(field1.count)
                     let decodedElement = try Stroke.decodeNested(from: &reader, depth: depth)
                     if field1.isEmpty {
                         _WireCapacity.reserve(&field1, elementBytes: reader.reader.position - keyOffset, remaining: end - reader.reader.position)
@@ -803,6 +805,7 @@ public struct CanvasSnapshot: WireMessage, Codable, Sendable, Hashable {
             case 0x10:
                 field2 = try reader.readUInt()
             case 0x1A:
+                let entryOffset = reader.reader.position
                 let entryEnclosingEnd = try reader._enterNested(depth: depth)
                 var entryKey: UUID = _WireDefaults.uuid
                 var entryValue: UUID = _WireDefaults.uuid
@@ -819,6 +822,7 @@ public struct CanvasSnapshot: WireMessage, Codable, Sendable, Hashable {
                     }
                 }
                 reader._leaveNested(restoring: entryEnclosingEnd)
+                try reader._checkEntryCount(field3, adding: entryKey, entryOffset: entryOffset)
                 if field3.isEmpty {
                     _WireCapacity.reserve(&field3, elementBytes: reader.reader.position - keyOffset, remaining: end - reader.reader.position)
                 }

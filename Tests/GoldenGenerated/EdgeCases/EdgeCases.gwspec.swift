@@ -564,15 +564,19 @@ public struct Edge: WireMessage, Codable, Sendable, Hashable {
                 field3 = try Choice.decodeNested(from: &reader, depth: depth)
             case 0x22:
                 try reader.readPacked { (packed: inout PayloadReader) throws(WireError) in
+                    try packed._checkElementCount(field4.count)
                     field4.append(try packed.readFloat())
                 }
             case 0x25:
+                try reader._checkElementCount(field4.count)
                 field4.append(try reader.readFloat())
             case 0x2A:
                 try reader.readPacked { (packed: inout PayloadReader) throws(WireError) in
+                    try packed._checkElementCount(field5.count)
                     field5.append(_WireTimestamp.date(nanoseconds: try packed.readTimestampNanoseconds()))
                 }
             case 0x29:
+                try reader._checkElementCount(field5.count)
                 field5.append(_WireTimestamp.date(nanoseconds: try reader.readTimestampNanoseconds()))
             case 0x30:
                 field6 = try reader.readInt(as: Int8.self)

@@ -1571,60 +1571,79 @@ public struct Arrays: WirePayloadCodable, Codable, Sendable, Hashable {
             switch rawKey {
             case 0x0A:
                 try reader.readPacked { (packed: inout PayloadReader) throws(WireError) in
+                    try packed._checkElementCount(field1.count)
                     field1.append(try packed.readBool())
                 }
             case 0x08:
+                try reader._checkElementCount(field1.count)
                 field1.append(try reader.readBool())
             case 0x12:
                 try reader.readPacked { (packed: inout PayloadReader) throws(WireError) in
+                    try packed._checkElementCount(field2.count)
                     field2.append(try packed.readInt(as: Int32.self))
                 }
             case 0x10:
+                try reader._checkElementCount(field2.count)
                 field2.append(try reader.readInt(as: Int32.self))
             case 0x1A:
                 try reader.readPacked { (packed: inout PayloadReader) throws(WireError) in
+                    try packed._checkElementCount(field3.count)
                     field3.append(try packed.readInt())
                 }
             case 0x18:
+                try reader._checkElementCount(field3.count)
                 field3.append(try reader.readInt())
             case 0x22:
                 try reader.readPacked { (packed: inout PayloadReader) throws(WireError) in
+                    try packed._checkElementCount(field4.count)
                     field4.append(try packed.readUInt(as: UInt8.self))
                 }
             case 0x20:
+                try reader._checkElementCount(field4.count)
                 field4.append(try reader.readUInt(as: UInt8.self))
             case 0x2A:
                 try reader.readPacked { (packed: inout PayloadReader) throws(WireError) in
+                    try packed._checkElementCount(field5.count)
                     field5.append(try packed.readUInt())
                 }
             case 0x28:
+                try reader._checkElementCount(field5.count)
                 field5.append(try reader.readUInt())
             case 0x32:
                 try reader.readPacked { (packed: inout PayloadReader) throws(WireError) in
+                    try packed._checkElementCount(field6.count)
                     field6.append(try packed.readFloat())
                 }
             case 0x35:
+                try reader._checkElementCount(field6.count)
                 field6.append(try reader.readFloat())
             case 0x3A:
                 try reader.readPacked { (packed: inout PayloadReader) throws(WireError) in
+                    try packed._checkElementCount(field7.count)
                     field7.append(try packed.readDouble())
                 }
             case 0x39:
+                try reader._checkElementCount(field7.count)
                 field7.append(try reader.readDouble())
             case 0x42:
                 try reader.readPacked { (packed: inout PayloadReader) throws(WireError) in
+                    try packed._checkElementCount(field8.count)
                     field8.append(_WireTimestamp.date(nanoseconds: try packed.readTimestampNanoseconds()))
                 }
             case 0x41:
+                try reader._checkElementCount(field8.count)
                 field8.append(_WireTimestamp.date(nanoseconds: try reader.readTimestampNanoseconds()))
             case 0x4A:
                 try reader.readPacked { (packed: inout PayloadReader) throws(WireError) in
+                    try packed._checkElementCount(field9.count)
                     field9.append(Mood(rawValue: try packed.readUInt(as: UInt32.self)))
                 }
             case 0x48:
+                try reader._checkElementCount(field9.count)
                 field9.append(Mood(rawValue: try reader.readUInt(as: UInt32.self)))
             case 0x52:
                 repeat {
+                    try reader._checkElementCount(field10.count)
                     let decodedElement = try reader._readString()
                     if field10.isEmpty {
                         _WireCapacity.reserve(&field10, elementBytes: reader.reader.position - keyOffset, remaining: end - reader.reader.position)
@@ -1633,6 +1652,7 @@ public struct Arrays: WirePayloadCodable, Codable, Sendable, Hashable {
                 } while reader._nextIsKey(0x52, before: end)
             case 0x5A:
                 repeat {
+                    try reader._checkElementCount(field11.count)
                     let decodedElement = try reader.readBytes()
                     if field11.isEmpty {
                         _WireCapacity.reserve(&field11, elementBytes: reader.reader.position - keyOffset, remaining: end - reader.reader.position)
@@ -1641,6 +1661,7 @@ public struct Arrays: WirePayloadCodable, Codable, Sendable, Hashable {
                 } while reader._nextIsKey(0x5A, before: end)
             case 0x62:
                 repeat {
+                    try reader._checkElementCount(field12.count)
                     let decodedElement = try reader._readUUID()
                     if field12.isEmpty {
                         _WireCapacity.reserve(&field12, elementBytes: reader.reader.position - keyOffset, remaining: end - reader.reader.position)
@@ -1649,6 +1670,7 @@ public struct Arrays: WirePayloadCodable, Codable, Sendable, Hashable {
                 } while reader._nextIsKey(0x62, before: end)
             case 0x6A:
                 repeat {
+                    try reader._checkElementCount(field13.count)
                     let decodedElement = try Scalars.decodeNested(from: &reader, depth: depth)
                     if field13.isEmpty {
                         _WireCapacity.reserve(&field13, elementBytes: reader.reader.position - keyOffset, remaining: end - reader.reader.position)
@@ -1657,6 +1679,7 @@ public struct Arrays: WirePayloadCodable, Codable, Sendable, Hashable {
                 } while reader._nextIsKey(0x6A, before: end)
             case 0x72:
                 repeat {
+                    try reader._checkElementCount(field14.count)
                     let decodedElement = try Choice.decodeNested(from: &reader, depth: depth)
                     if field14.isEmpty {
                         _WireCapacity.reserve(&field14, elementBytes: reader.reader.position - keyOffset, remaining: end - reader.reader.position)
@@ -1974,6 +1997,7 @@ public struct Maps: WirePayloadCodable, Codable, Sendable, Hashable {
             let rawKey = try reader.reader.readUVarint()
             switch rawKey {
             case 0x0A:
+                let entryOffset = reader.reader.position
                 let entryEnclosingEnd = try reader._enterNested(depth: depth)
                 var entryKey: String = ""
                 var entryValue: Int32 = 0
@@ -1990,11 +2014,13 @@ public struct Maps: WirePayloadCodable, Codable, Sendable, Hashable {
                     }
                 }
                 reader._leaveNested(restoring: entryEnclosingEnd)
+                try reader._checkEntryCount(field1, adding: entryKey, entryOffset: entryOffset)
                 if field1.isEmpty {
                     _WireCapacity.reserve(&field1, elementBytes: reader.reader.position - keyOffset, remaining: end - reader.reader.position)
                 }
                 field1[entryKey] = entryValue
             case 0x12:
+                let entryOffset = reader.reader.position
                 let entryEnclosingEnd = try reader._enterNested(depth: depth)
                 var entryKey: Int32 = 0
                 var entryValue: String = ""
@@ -2011,11 +2037,13 @@ public struct Maps: WirePayloadCodable, Codable, Sendable, Hashable {
                     }
                 }
                 reader._leaveNested(restoring: entryEnclosingEnd)
+                try reader._checkEntryCount(field2, adding: entryKey, entryOffset: entryOffset)
                 if field2.isEmpty {
                     _WireCapacity.reserve(&field2, elementBytes: reader.reader.position - keyOffset, remaining: end - reader.reader.position)
                 }
                 field2[entryKey] = entryValue
             case 0x1A:
+                let entryOffset = reader.reader.position
                 let entryEnclosingEnd = try reader._enterNested(depth: depth)
                 var entryKey: UInt64 = 0
                 var entryValue: [UInt8] = []
@@ -2032,11 +2060,13 @@ public struct Maps: WirePayloadCodable, Codable, Sendable, Hashable {
                     }
                 }
                 reader._leaveNested(restoring: entryEnclosingEnd)
+                try reader._checkEntryCount(field3, adding: entryKey, entryOffset: entryOffset)
                 if field3.isEmpty {
                     _WireCapacity.reserve(&field3, elementBytes: reader.reader.position - keyOffset, remaining: end - reader.reader.position)
                 }
                 field3[entryKey] = entryValue
             case 0x22:
+                let entryOffset = reader.reader.position
                 let entryEnclosingEnd = try reader._enterNested(depth: depth)
                 var entryKey: Bool = false
                 var entryValue: Double = 0
@@ -2053,11 +2083,13 @@ public struct Maps: WirePayloadCodable, Codable, Sendable, Hashable {
                     }
                 }
                 reader._leaveNested(restoring: entryEnclosingEnd)
+                try reader._checkEntryCount(field4, adding: entryKey, entryOffset: entryOffset)
                 if field4.isEmpty {
                     _WireCapacity.reserve(&field4, elementBytes: reader.reader.position - keyOffset, remaining: end - reader.reader.position)
                 }
                 field4[entryKey] = entryValue
             case 0x2A:
+                let entryOffset = reader.reader.position
                 let entryEnclosingEnd = try reader._enterNested(depth: depth)
                 var entryKey: UUID = _WireDefaults.uuid
                 var entryValue: Date = _WireTimestamp.epoch
@@ -2074,11 +2106,13 @@ public struct Maps: WirePayloadCodable, Codable, Sendable, Hashable {
                     }
                 }
                 reader._leaveNested(restoring: entryEnclosingEnd)
+                try reader._checkEntryCount(field5, adding: entryKey, entryOffset: entryOffset)
                 if field5.isEmpty {
                     _WireCapacity.reserve(&field5, elementBytes: reader.reader.position - keyOffset, remaining: end - reader.reader.position)
                 }
                 field5[entryKey] = entryValue
             case 0x32:
+                let entryOffset = reader.reader.position
                 let entryEnclosingEnd = try reader._enterNested(depth: depth)
                 var entryKey: String = ""
                 var entryValue: Mood = .calm
@@ -2095,11 +2129,13 @@ public struct Maps: WirePayloadCodable, Codable, Sendable, Hashable {
                     }
                 }
                 reader._leaveNested(restoring: entryEnclosingEnd)
+                try reader._checkEntryCount(field6, adding: entryKey, entryOffset: entryOffset)
                 if field6.isEmpty {
                     _WireCapacity.reserve(&field6, elementBytes: reader.reader.position - keyOffset, remaining: end - reader.reader.position)
                 }
                 field6[entryKey] = entryValue
             case 0x3A:
+                let entryOffset = reader.reader.position
                 let entryEnclosingEnd = try reader._enterNested(depth: depth)
                 var entryKey: Int64 = 0
                 var entryValue: Scalars = Scalars()
@@ -2116,11 +2152,13 @@ public struct Maps: WirePayloadCodable, Codable, Sendable, Hashable {
                     }
                 }
                 reader._leaveNested(restoring: entryEnclosingEnd)
+                try reader._checkEntryCount(field7, adding: entryKey, entryOffset: entryOffset)
                 if field7.isEmpty {
                     _WireCapacity.reserve(&field7, elementBytes: reader.reader.position - keyOffset, remaining: end - reader.reader.position)
                 }
                 field7[entryKey] = entryValue
             case 0x42:
+                let entryOffset = reader.reader.position
                 let entryEnclosingEnd = try reader._enterNested(depth: depth)
                 var entryKey: String = ""
                 var entryValue: Choice = Choice.wireDefault
@@ -2137,11 +2175,13 @@ public struct Maps: WirePayloadCodable, Codable, Sendable, Hashable {
                     }
                 }
                 reader._leaveNested(restoring: entryEnclosingEnd)
+                try reader._checkEntryCount(field8, adding: entryKey, entryOffset: entryOffset)
                 if field8.isEmpty {
                     _WireCapacity.reserve(&field8, elementBytes: reader.reader.position - keyOffset, remaining: end - reader.reader.position)
                 }
                 field8[entryKey] = entryValue
             case 0x4A:
+                let entryOffset = reader.reader.position
                 let entryEnclosingEnd = try reader._enterNested(depth: depth)
                 var entryKey: UInt8 = 0
                 var entryValue: Float = 0
@@ -2158,6 +2198,7 @@ public struct Maps: WirePayloadCodable, Codable, Sendable, Hashable {
                     }
                 }
                 reader._leaveNested(restoring: entryEnclosingEnd)
+                try reader._checkEntryCount(field9, adding: entryKey, entryOffset: entryOffset)
                 if field9.isEmpty {
                     _WireCapacity.reserve(&field9, elementBytes: reader.reader.position - keyOffset, remaining: end - reader.reader.position)
                 }
@@ -3013,6 +3054,7 @@ public struct Tree: WirePayloadCodable, Codable, Sendable, Hashable {
                 field1 = try reader._readString()
             case 0x12:
                 repeat {
+                    try reader._checkElementCount(field2.count)
                     let decodedElement = try Tree.decodeNested(from: &reader, depth: depth)
                     if field2.isEmpty {
                         _WireCapacity.reserve(&field2, elementBytes: reader.reader.position - keyOffset, remaining: end - reader.reader.position)
@@ -3020,6 +3062,7 @@ public struct Tree: WirePayloadCodable, Codable, Sendable, Hashable {
                     field2.append(decodedElement)
                 } while reader._nextIsKey(0x12, before: end)
             case 0x1A:
+                let entryOffset = reader.reader.position
                 let entryEnclosingEnd = try reader._enterNested(depth: depth)
                 var entryKey: String = ""
                 var entryValue: Tree = Tree()
@@ -3036,6 +3079,7 @@ public struct Tree: WirePayloadCodable, Codable, Sendable, Hashable {
                     }
                 }
                 reader._leaveNested(restoring: entryEnclosingEnd)
+                try reader._checkEntryCount(field3, adding: entryKey, entryOffset: entryOffset)
                 if field3.isEmpty {
                     _WireCapacity.reserve(&field3, elementBytes: reader.reader.position - keyOffset, remaining: end - reader.reader.position)
                 }
@@ -3382,9 +3426,11 @@ public struct NearMisses: WireMessage, Codable, Sendable, Hashable {
                 field1 = try reader.readInt(as: Int32.self)
             case 0x12:
                 try reader.readPacked { (packed: inout PayloadReader) throws(WireError) in
+                    try packed._checkElementCount(field2.count)
                     field2.append(try packed.readInt(as: Int32.self))
                 }
             case 0x10:
+                try reader._checkElementCount(field2.count)
                 field2.append(try reader.readInt(as: Int32.self))
             case 0x1A:
                 field3 = try reader._readString()

@@ -715,6 +715,7 @@ public struct PlaybackState: WireMessage, Codable, Sendable, Hashable {
             case 0x6A:
                 field13 = try reader._readString()
             case 0x72:
+                let entryOffset = reader.reader.position
                 let entryEnclosingEnd = try reader._enterNested(depth: depth)
                 var entryKey: String = ""
                 var entryValue: String = ""
@@ -731,6 +732,7 @@ public struct PlaybackState: WireMessage, Codable, Sendable, Hashable {
                     }
                 }
                 reader._leaveNested(restoring: entryEnclosingEnd)
+                try reader._checkEntryCount(field14, adding: entryKey, entryOffset: entryOffset)
                 if field14.isEmpty {
                     _WireCapacity.reserve(&field14, elementBytes: reader.reader.position - keyOffset, remaining: end - reader.reader.position)
                 }
