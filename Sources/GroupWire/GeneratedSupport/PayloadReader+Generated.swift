@@ -102,6 +102,14 @@ extension PayloadReader {
         if count >= limits.maxCollectionCount { throw _tooManyElements() }
     }
 
+    /// Whether a run of array elements read from here to `end`, after `count` read before,
+    /// could pass ``Limits/maxCollectionCount``: each element takes at least two bytes (its
+    /// key and a length or value byte; the first one's key is read already), so when this is
+    /// false no element of the run needs ``_checkElementCount(_:)``, which would not throw.
+    @inlinable @inline(__always) public func _elementsMayPassLimit(_ count: Int, before end: Int) -> Bool {
+        count + (end - reader.position) / 2 + 1 >= limits.maxCollectionCount
+    }
+
     @usableFromInline func _tooManyElements() -> WireError {
         WireError(
             .limitExceeded, offset: reader.position,

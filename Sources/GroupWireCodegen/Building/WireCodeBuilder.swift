@@ -323,7 +323,7 @@ struct WireCodeBuilder: Sendable {
                 // One field per element: the first one read, reserve for elements of its size
                 // before it is stored, so the array is allocated once.
                 let element: [CodeItem] = [
-                    .line("try reader._checkElementCount(\(variable).count)"),
+                    .line("if mayPassLimit { try reader._checkElementCount(\(variable).count) }"),
                     .line("let decodedElement = \(readValue(kind, "reader"))"),
                     .block(
                         "if \(variable).isEmpty {",
@@ -338,7 +338,10 @@ struct WireCodeBuilder: Sendable {
                 // Elements usually follow one another: while the next byte is this one-byte
                 // key again, it is taken here rather than by the loop's switch.
                 let next = "} while reader._nextIsKey(0x\(Hex.digits(key, width: 2, uppercase: true)), before: end)"
-                let body: [CodeItem] = key < 0x80 ? [.block("repeat {", element, footer: next)] : element
+                // The count limit is checked per element only when this run could reach it.
+                let check = CodeItem.line(
+                    "let mayPassLimit = reader._elementsMayPassLimit(\(variable).count, before: end)")
+                let body: [CodeItem] = key < 0x80 ? [check, .block("repeat {", element, footer: next)] : [check] + element
                 return [SwitchCase(label: keyLabel(field.number, wireType: wireType(kind)), body: body)]
             }
             // Every element counts against maxCollectionCount, however the array is split into

@@ -411,8 +411,9 @@ public struct Stroke: WirePayloadCodable, Codable, Sendable, Hashable {
             case 0x10:
                 field2 = StrokeColor(rawValue: try reader.readUInt(as: UInt32.self))
             case 0x1A:
+                let mayPassLimit = reader._elementsMayPassLimit(field3.count, before: end)
                 repeat {
-                    try reader._checkElementCount(field3.count)
+                    if mayPassLimit { try reader._checkElementCount(field3.count) }
                     let decodedElement = try Point.decodeNested(from: &reader, depth: depth)
                     if field3.isEmpty {
                         _WireCapacity.reserve(&field3, elementBytes: reader.reader.position - keyOffset, remaining: end - reader.reader.position)
@@ -794,8 +795,9 @@ public struct CanvasSnapshot: WireMessage, Codable, Sendable, Hashable {
             let rawKey = try reader.reader.readUVarint()
             switch rawKey {
             case 0x0A:
+                let mayPassLimit = reader._elementsMayPassLimit(field1.count, before: end)
                 repeat {
-                    try reader._checkElementCount(field1.count)
+                    if mayPassLimit { try reader._checkElementCount(field1.count) }
                     let decodedElement = try Stroke.decodeNested(from: &reader, depth: depth)
                     if field1.isEmpty {
                         _WireCapacity.reserve(&field1, elementBytes: reader.reader.position - keyOffset, remaining: end - reader.reader.position)

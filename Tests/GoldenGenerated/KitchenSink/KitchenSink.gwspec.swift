@@ -1642,8 +1642,9 @@ public struct Arrays: WirePayloadCodable, Codable, Sendable, Hashable {
                 try reader._checkElementCount(field9.count)
                 field9.append(Mood(rawValue: try reader.readUInt(as: UInt32.self)))
             case 0x52:
+                let mayPassLimit = reader._elementsMayPassLimit(field10.count, before: end)
                 repeat {
-                    try reader._checkElementCount(field10.count)
+                    if mayPassLimit { try reader._checkElementCount(field10.count) }
                     let decodedElement = try reader._readString()
                     if field10.isEmpty {
                         _WireCapacity.reserve(&field10, elementBytes: reader.reader.position - keyOffset, remaining: end - reader.reader.position)
@@ -1651,8 +1652,9 @@ public struct Arrays: WirePayloadCodable, Codable, Sendable, Hashable {
                     field10.append(decodedElement)
                 } while reader._nextIsKey(0x52, before: end)
             case 0x5A:
+                let mayPassLimit = reader._elementsMayPassLimit(field11.count, before: end)
                 repeat {
-                    try reader._checkElementCount(field11.count)
+                    if mayPassLimit { try reader._checkElementCount(field11.count) }
                     let decodedElement = try reader.readBytes()
                     if field11.isEmpty {
                         _WireCapacity.reserve(&field11, elementBytes: reader.reader.position - keyOffset, remaining: end - reader.reader.position)
@@ -1660,8 +1662,9 @@ public struct Arrays: WirePayloadCodable, Codable, Sendable, Hashable {
                     field11.append(decodedElement)
                 } while reader._nextIsKey(0x5A, before: end)
             case 0x62:
+                let mayPassLimit = reader._elementsMayPassLimit(field12.count, before: end)
                 repeat {
-                    try reader._checkElementCount(field12.count)
+                    if mayPassLimit { try reader._checkElementCount(field12.count) }
                     let decodedElement = try reader._readUUID()
                     if field12.isEmpty {
                         _WireCapacity.reserve(&field12, elementBytes: reader.reader.position - keyOffset, remaining: end - reader.reader.position)
@@ -1669,8 +1672,9 @@ public struct Arrays: WirePayloadCodable, Codable, Sendable, Hashable {
                     field12.append(decodedElement)
                 } while reader._nextIsKey(0x62, before: end)
             case 0x6A:
+                let mayPassLimit = reader._elementsMayPassLimit(field13.count, before: end)
                 repeat {
-                    try reader._checkElementCount(field13.count)
+                    if mayPassLimit { try reader._checkElementCount(field13.count) }
                     let decodedElement = try Scalars.decodeNested(from: &reader, depth: depth)
                     if field13.isEmpty {
                         _WireCapacity.reserve(&field13, elementBytes: reader.reader.position - keyOffset, remaining: end - reader.reader.position)
@@ -1678,8 +1682,9 @@ public struct Arrays: WirePayloadCodable, Codable, Sendable, Hashable {
                     field13.append(decodedElement)
                 } while reader._nextIsKey(0x6A, before: end)
             case 0x72:
+                let mayPassLimit = reader._elementsMayPassLimit(field14.count, before: end)
                 repeat {
-                    try reader._checkElementCount(field14.count)
+                    if mayPassLimit { try reader._checkElementCount(field14.count) }
                     let decodedElement = try Choice.decodeNested(from: &reader, depth: depth)
                     if field14.isEmpty {
                         _WireCapacity.reserve(&field14, elementBytes: reader.reader.position - keyOffset, remaining: end - reader.reader.position)
@@ -3053,8 +3058,9 @@ public struct Tree: WirePayloadCodable, Codable, Sendable, Hashable {
             case 0x0A:
                 field1 = try reader._readString()
             case 0x12:
+                let mayPassLimit = reader._elementsMayPassLimit(field2.count, before: end)
                 repeat {
-                    try reader._checkElementCount(field2.count)
+                    if mayPassLimit { try reader._checkElementCount(field2.count) }
                     let decodedElement = try Tree.decodeNested(from: &reader, depth: depth)
                     if field2.isEmpty {
                         _WireCapacity.reserve(&field2, elementBytes: reader.reader.position - keyOffset, remaining: end - reader.reader.position)
