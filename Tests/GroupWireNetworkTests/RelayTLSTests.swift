@@ -11,6 +11,11 @@ import Testing
 /// `make setup` installs): TLS clients that trust it talk, a plain client on the TLS port
 /// and clients that cannot verify the certificate are refused, bad files are named.
 @Suite(.heavy) struct RelayTLSTests {
+    /// How long a connection may take before the test gives up: an outer bound, as every
+    /// wait's (the default 10 s was crossed once with the machine far busier than two
+    /// cores; refusals arrive at once, as their reasons show).
+    static let outerBound: Duration = .seconds(120)
+
     static func tlsRelay(_ certificate: SelfSignedCertificate) -> RelayServer {
         RelayServer(
             configuration: RelayServerConfiguration(
@@ -26,9 +31,11 @@ import Testing
         try await RelayServerTests.serving(relay) { port in
             let trusting = RelayClientTLS(trustRootsFile: certificate.certificate, serverName: "localhost")
             let ada = try await RelayTransport.connect(
-                host: "127.0.0.1", port: port, token: try RelayServerTests.token("ada"), tls: trusting)
+                host: "127.0.0.1", port: port, token: try RelayServerTests.token("ada"), tls: trusting,
+                timeout: Self.outerBound)
             let bo = try await RelayTransport.connect(
-                host: "127.0.0.1", port: port, token: try RelayServerTests.token("bo"), tls: trusting)
+                host: "127.0.0.1", port: port, token: try RelayServerTests.token("bo"), tls: trusting,
+                timeout: Self.outerBound)
             let boEvents = RelayServerTests.Events(bo)
             // Large enough for several TLS records.
             let frame = (0..<50_000).map { UInt8(truncatingIfNeeded: $0 * 7) }
@@ -41,7 +48,8 @@ import Testing
             // A plain WebSocket client on the TLS port gets no room.
             let plainToken = try RelayServerTests.token("plain")
             do throws(RelayConnectError) {
-                _ = try await RelayTransport.connect(host: "127.0.0.1", port: port, token: plainToken, timeout: .seconds(10))
+                _ = try await RelayTransport.connect(
+                    host: "127.0.0.1", port: port, token: plainToken, timeout: Self.outerBound)
                 Issue.record("a plain connection to the TLS port was let in")
             } catch {
                 #expect(error.status == nil, "\(error)")
@@ -54,7 +62,8 @@ import Testing
             ] {
                 let token = try RelayServerTests.token("doubter")
                 do throws(RelayConnectError) {
-                    _ = try await RelayTransport.connect(host: "127.0.0.1", port: port, token: token, tls: settings)
+                    _ = try await RelayTransport.connect(
+                        host: "127.0.0.1", port: port, token: token, tls: settings, timeout: Self.outerBound)
                     Issue.record("\(name): connected to a relay whose certificate it cannot verify")
                 } catch {
                     #expect(error.status == nil && error.reason.contains("handshake"), "\(name): \(error)")
