@@ -102,14 +102,7 @@ struct DynamicDecoder {
             return buildsValues ? enumJSON(schema.enums[index], number) : .null
         case .declared(.container(let index)):
             try reader.expect(key, .lengthDelimited, field: label)
-            let enclosing = try reader._enterNested(depth: depth)
-            if !buildsValues, schema.isFixedWidth[index], skimFixedWidth(container: index, from: &reader) {
-                reader._leaveNested(restoring: enclosing)
-                return .null
-            }
-            let value = try decodeContainer(schema.containers[index], depth: depth + 1, from: &reader)  // reads to the nested end
-            reader._leaveNested(restoring: enclosing)
-            return value
+            return try readNested(container: index, depth: depth, from: &reader)
         case .declared(.union(let index)):
             try reader.expect(key, .lengthDelimited, field: label)
             let enclosing = try reader._enterNested(depth: depth)
@@ -126,6 +119,22 @@ struct DynamicDecoder {
                 .typeMismatch, offset: reader.reader.position,
                 "field \(label) nests a collection directly, which specs do not allow")
         }
+    }
+
+    /// A nested message or struct value whose key was read and checked: entered in place,
+    /// skimmed when only validating a container of fixed-width scalars, otherwise read by
+    /// the general walk to its end.
+    @inline(__always)
+    private func readNested(container index: Int, depth: Int, from reader: inout PayloadReader) throws(WireError) -> JSONValue {
+        let enclosing = try reader._enterNested(depth: depth)
+        let value: JSONValue
+        if !buildsValues, schema.isFixedWidth[index], skimFixedWidth(container: index, from: &reader) {
+            value = .null
+        } else {
+            value = try decodeContainer(schema.containers[index], depth: depth + 1, from: &reader)
+        }
+        reader._leaveNested(restoring: enclosing)
+        return value
     }
 
     /// Validates a nested value of a container whose fields are all fixed-width scalars
@@ -187,7 +196,7 @@ struct DynamicDecoder {
         // take it (same checks, same order, same offsets), without that loop's lookups.
         let repeatedKey: UInt8? = key.encoded < 0x80 ? UInt8(key.encoded) : nil
         // Validating an array of fixed-width containers (a stroke's points): each element is
-        // what `readSingle` would do after its wire type check, inline.
+        // read as `readSingle` would after its wire type check, without its switch.
         var skimmable: Int?
         if !buildsValues, key.wireType == .lengthDelimited, case .declared(.container(let container)) = element,
             schema.isFixedWidth[container]
@@ -201,11 +210,7 @@ struct DynamicDecoder {
                     "array \(label) has more than maxCollectionCount \(limits.maxCollectionCount) elements")
             }
             if let container = skimmable {
-                let enclosing = try reader._enterNested(depth: depth)
-                if !skimFixedWidth(container: container, from: &reader) {
-                    _ = try decodeContainer(schema.containers[container], depth: depth + 1, from: &reader)
-                }
-                reader._leaveNested(restoring: enclosing)
+                _ = try readNested(container: container, depth: depth, from: &reader)
                 count += 1
             } else {
                 let value = try readSingle(element, key: key, label: label, depth: depth, from: &reader)
