@@ -1,6 +1,7 @@
 import GroupWire
 import GroupWireSession
 import GroupWireTesting
+import Synchronization
 import Testing
 
 @Suite struct InProcessHubTests {
@@ -118,6 +119,37 @@ import Testing
         #expect([first.bytes, second.bytes] == [[1], [2]])
         #expect(first.arrival >= sent + .milliseconds(30))
         #expect(received >= sent + .milliseconds(30), "delivered before its delay passed")
+        await hub.close()
+    }
+
+    /// A reader that takes its time with each message (here 20 ms of real time, as an app
+    /// busy elsewhere) still handles it at the simulated instant it arrived: built with the
+    /// hub's gauge set, the delivery layer's events, the messenger's stream and the reader's
+    /// coming back for more are what a step waits for, not only the hub's mailbox.
+    @Test func aStepWaitsUntilTheReaderOfAMessengerBuiltWithTheGaugeHandledWhatArrived() async throws {
+        let clock = VirtualClock()
+        let hub = InProcessHub(plan: .unreliable(seed: 5, drop: 0, delay: .milliseconds(5) ... .milliseconds(5)), clock: clock)
+        let (sender, receiver, stream) = try await SettleGauge.$current.withValue(hub.gauge) {
+            let sender = Messenger(transport: DeliveryTransport(over: try await hub.join(alice)))
+            let receiver = Messenger(transport: DeliveryTransport(over: try await hub.join(bob)))
+            return (sender, receiver, try receiver.rawMessages(typeID: 901))
+        }
+        let handled = Mutex<[Duration]>([])
+        let reader = Task {
+            for await _ in stream {
+                try? await Task.sleep(for: .milliseconds(20))
+                handled.withLock { $0.append(clock.elapsed) }
+            }
+        }
+        defer { reader.cancel() }
+        try await hub.settle()
+        for n in 0..<5 {
+            // Each message leaves at n × 10 ms and arrives 5 ms later.
+            try await sender.send([UInt8(n)], typeID: 901, to: .only([bob]))
+            for _ in 0..<10 { try await hub.step(by: .milliseconds(1)) }
+        }
+        #expect(handled.withLock { $0 } == [5, 15, 25, 35, 45].map { Duration.milliseconds($0) })
+        #expect(receiver.statistics.messagesDelivered == 5)
         await hub.close()
     }
 

@@ -51,16 +51,19 @@ public final class DeliveryTransport: Transport {
             tasks = []
             return
         }
-        let (events, continuation) = AsyncStream<TransportEvent>.makeStream()
-        self.events = events
+        // A mailbox rather than an AsyncStream, so a simulation's settle can wait until the
+        // reader above has handled what this layer delivered (SettleGauge).
+        let mailbox = EventMailbox()
+        SettleGauge.current?.watch(core)
+        self.events = mailbox.stream
         let incoming = base.events
         let receiving = Task {
             for await event in incoming {
                 let outputs = core.handle(event, now: clock.now())
-                core.perform(outputs, continuation: continuation)
+                core.perform(outputs, into: mailbox)
             }
             core.close()
-            continuation.finish()
+            mailbox.finish(reason: "the transport beneath closed")
         }
         // Frames reach the transport in the order the engine numbered the copies: an app's
         // send sends its own when nobody is sending; everything else goes through this
@@ -78,7 +81,7 @@ public final class DeliveryTransport: Transport {
                 let now = clock.now()
                 next = max(next + period, now)
                 let outputs = core.tick(now: now)
-                core.perform(outputs, continuation: continuation)
+                core.perform(outputs, into: mailbox)
             }
         }
         tasks = [receiving, ticking, sending]
@@ -147,7 +150,7 @@ public final class DeliveryTransport: Transport {
 
 extension DeliveryTransport {
     /// The engine behind one lock, and the senders waiting for room.
-    final class Core: Sendable {
+    final class Core: SettleProbe {
         private struct State {
             var engine: DeliveryEngine
             var waiters: [UInt64: CheckedContinuation<Void, Never>] = [:]
@@ -232,6 +235,10 @@ extension DeliveryTransport {
         /// Senders waiting for room now.
         var waitingSends: Int { state.withLock { $0.waiters.count } }
 
+        /// Whether every frame queued has gone to the transport beneath (sends waiting for
+        /// room wait for acknowledgements, which only time brings).
+        var isSettled: Bool { state.withLock { !$0.isSending } }
+
         /// Handles an event of the transport underneath; wakes waiting senders when it
         /// made room.
         func handle(_ event: TransportEvent, now: Duration) -> [DeliveryEngine.Output] {
@@ -266,17 +273,17 @@ extension DeliveryTransport {
         }
 
         /// Yields what the engine handed up (what it asked to send is queued already).
-        func perform(_ outputs: [DeliveryEngine.Output], continuation: AsyncStream<TransportEvent>.Continuation) {
+        func perform(_ outputs: [DeliveryEngine.Output], into mailbox: EventMailbox) {
             for output in outputs {
                 switch output {
                 case .send:
                     break
                 case .deliver(let message):
-                    continuation.yield(.message(message))
+                    mailbox.yield(.message(message))
                 case .removed(let participant), .left(let participant):
-                    continuation.yield(.left(participant))
+                    mailbox.yield(.left(participant))
                 case .joined(let participant):
-                    continuation.yield(.joined(participant))
+                    mailbox.yield(.joined(participant))
                 }
             }
         }

@@ -85,7 +85,7 @@ final class MessageStreamLifetime: Sendable {
 /// which whoever resumes it (an append, the finish, the cancellation) takes out of the state
 /// under the lock, so it is resumed exactly once.
 @usableFromInline
-final class MessageBuffer<Message: Sendable>: Sendable {
+final class MessageBuffer<Message: Sendable>: SettleProbe {
     @usableFromInline
     struct State {
         @usableFromInline var elements = Deque<(message: Message, context: MessageContext)>()
@@ -95,6 +95,8 @@ final class MessageBuffer<Message: Sendable>: Sendable {
         @usableFromInline var finished = false
         /// What stops the messenger feeding the stream; run once, when it finishes.
         @usableFromInline var onTermination: (@Sendable () -> Void)?
+        /// Whether the reader took a message and has not come back for the next one.
+        @usableFromInline var handling = false
 
         @usableFromInline init() {}
     }
@@ -160,9 +162,20 @@ final class MessageBuffer<Message: Sendable>: Sendable {
 
     @inlinable func take() -> Taken {
         state.withLock { state in
-            if let first = state.elements.popFirst() { return .element(first) }
+            if let first = state.elements.popFirst() {
+                state.handling = true
+                return .element(first)
+            }
+            state.handling = false
             return state.finished ? .ended : .empty
         }
+    }
+
+    /// Whether the reader has handled every message kept for it: none is waiting and it
+    /// came back after the last one (or the stream ended). A simulation's settle waits for
+    /// this (``SettleGauge``).
+    @usableFromInline var isSettled: Bool {
+        state.withLock { state in state.finished || state.elements.isEmpty && !state.handling }
     }
 
     /// The next message: one kept is returned without suspending; otherwise the reader

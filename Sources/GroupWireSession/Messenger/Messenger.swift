@@ -285,7 +285,7 @@ public final class Messenger: Sendable {
                 let value = try message.decode(Message.self, limits: limits)
                 if accept(context) { buffer.append(value, context: context) }
             },
-            finish: buffer.finish, onTermination: buffer.setOnTermination)
+            finish: buffer.finish, onTermination: buffer.setOnTermination, probe: buffer)
         return stream
     }
 
@@ -328,7 +328,7 @@ public final class Messenger: Sendable {
                 let value = try message.decode(as: type, limits: limits)
                 if accept(context), let element = MessageSet(value) { buffer.append(element, context: context) }
             },
-            finish: buffer.finish, onTermination: buffer.setOnTermination)
+            finish: buffer.finish, onTermination: buffer.setOnTermination, probe: buffer)
         return stream
     }
 
@@ -341,7 +341,7 @@ public final class Messenger: Sendable {
         try subscribe(
             registering: [], typeIDs: [typeID], session: nil,
             deliver: { message, context, _ in buffer.append(message.payload, context: context) },
-            finish: buffer.finish, onTermination: buffer.setOnTermination)
+            finish: buffer.finish, onTermination: buffer.setOnTermination, probe: buffer)
         return stream
     }
 
@@ -354,8 +354,10 @@ public final class Messenger: Sendable {
     func subscribe(
         registering types: [any MessageCodable.Type], typeIDs: [UInt64], session: UInt32?,
         deliver: @escaping @Sendable (ReceivedMessage, MessageContext, Limits) throws(WireError) -> Void,
-        finish: @escaping @Sendable () -> Void, onTermination: (@escaping @Sendable () -> Void) -> Void
+        finish: @escaping @Sendable () -> Void, onTermination: (@escaping @Sendable () -> Void) -> Void,
+        probe: any SettleProbe
     ) throws(WireError) {
+        SettleGauge.current?.watch(probe)
         for type in types {
             try router.register(type)
         }

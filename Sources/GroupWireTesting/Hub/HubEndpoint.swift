@@ -21,7 +21,7 @@ public struct HubEndpoint: Transport {
     /// Why ``events`` finished ("left the hub", "the hub closed"); nil before.
     public var closeReason: String? { mailbox.finishReason }
 
-    let mailbox: HubMailbox
+    let mailbox: EventMailbox
 
     /// Sends `bytes` through the hub; they arrive when the hub's time reaches their delivery time.
     public func send(_ bytes: [UInt8], to recipients: Recipients) async throws(WireError) {

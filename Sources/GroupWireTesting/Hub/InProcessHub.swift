@@ -33,10 +33,13 @@ public actor InProcessHub {
     public nonisolated let timerClock: TimerClock
     /// What the hub did to the messages so far.
     public private(set) var statistics = FaultStatistics()
+    /// The queues between the tasks of the system on this hub that ``settle(patience:)``
+    /// also waits for: those made while `SettleGauge.current` is this gauge.
+    package nonisolated let gauge = SettleGauge()
 
     private struct Member {
         let number: UInt64
-        let mailbox: HubMailbox
+        let mailbox: EventMailbox
     }
 
     private struct Scheduled {
@@ -92,7 +95,7 @@ public actor InProcessHub {
         guard members[participant] == nil else {
             throw WireError(.alreadyJoined, "participant \(participant) is already connected")
         }
-        let mailbox = HubMailbox()
+        let mailbox = EventMailbox()
         for (other, member) in members.sorted(by: { $0.value.number < $1.value.number }) {
             mailbox.yield(.joined(other))
             member.mailbox.yield(.joined(participant))
@@ -212,8 +215,11 @@ public actor InProcessHub {
     }
 
     /// Waits until everything the hub delivered has been taken by its readers (a
-    /// participant's events that nobody reads are not waited for) and every timer that
-    /// simulated time woke has started running again.
+    /// participant's events that nobody reads are not waited for), every timer that
+    /// simulated time woke has started running again, and every queue registered with the
+    /// hub's gauge has been handled: those between the tasks of a system built with the
+    /// gauge set (the delivery layers' events and sends, the messengers' streams and the
+    /// tasks reading them), as a ``WatchParty`` builds its participants.
     ///
     /// This is what a loop that drives simulated time does after each step, so that a
     /// machine busy with other work cannot make time run ahead of the tasks it wakes (timers
@@ -230,12 +236,15 @@ public actor InProcessHub {
             await Task.yield()
             let behind = members.filter { !$0.value.mailbox.isTaken }.map(\.key)
             let woken = clock?.wokenCount ?? 0
-            if behind.isEmpty && woken == 0 { return }
+            let queues = behind.isEmpty && woken == 0 ? gauge.unsettled : 0
+            if behind.isEmpty && woken == 0 && queues == 0 { return }
             guard ContinuousClock.now < deadline else {
+                var waits: [String] = []
+                if !behind.isEmpty { waits.append("the readers of \(behind.map(\.description).sorted())") }
+                if woken > 0 { waits.append("\(woken) woken timers") }
+                if queues > 0 { waits.append("\(queues) queues not yet handled") }
                 throw HubSettleError(
-                    description:
-                        "after \(patience) the hub still waits for \(behind.isEmpty ? "" : "the readers of \(behind.map(\.description).sorted()) ")\(woken > 0 ? "\(woken) woken timers" : "")"
-                )
+                    description: "after \(patience) the hub still waits for \(waits.joined(separator: ", "))")
             }
             // A poll interval: the wait ends on the state above, not on this pause.
             try await Task.sleep(for: pause)

@@ -80,6 +80,14 @@ public final class WatchParty: @unchecked Sendable {
     /// running its drift fast), activates the session on the first, joins everyone, and
     /// then starts each one's playback coordinator.
     public func start(devices: [DeviceClock], playerDrifts: [Double]) async throws {
+        // Built with the hub's gauge set, so every step waits until each participant's
+        // layers and coordinator have handled what it delivered (SettleGauge).
+        try await SettleGauge.$current.withValue(hub.gauge) {
+            try await connectEveryone(devices: devices, playerDrifts: playerDrifts)
+        }
+    }
+
+    private func connectEveryone(devices: [DeviceClock], playerDrifts: [Double]) async throws {
         var pending: [(ParticipantID, SharedSessionCoordinator, Inbox)] = []
         for number in 1...devices.count { pending.append(try await connect(UInt64(number))) }
         try await run(until: "eligibility") { pending[0].1.stateObserver.isEligibleForGroupSession }
@@ -99,6 +107,12 @@ public final class WatchParty: @unchecked Sendable {
 
     /// Connects participant `number` late: it receives the running session and joins it.
     public func add(_ number: UInt64, device: DeviceClock, playerDrift: Double) async throws {
+        try await SettleGauge.$current.withValue(hub.gauge) {
+            try await connectLate(number, device: device, playerDrift: playerDrift)
+        }
+    }
+
+    private func connectLate(_ number: UInt64, device: DeviceClock, playerDrift: Double) async throws {
         let (id, coordinator, inbox) = try await connect(number)
         try await run(until: "participant \(number)'s session") { !inbox.sessions.isEmpty }
         guard let session = inbox.sessions.first else { throw WatchPartyError(description: "no session") }

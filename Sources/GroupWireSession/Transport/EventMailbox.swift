@@ -1,14 +1,14 @@
-import GroupWireSession
 import Synchronization
 
-/// The events waiting for one hub participant, handed out as its reader asks for them.
+/// Transport events waiting for one reader, handed out as it asks for them: what the
+/// in-process hub's endpoints and the delivery layer expose as `events`.
 ///
-/// The hub's endpoints read through this instead of a buffered `AsyncStream`, so the hub
-/// can tell when a participant has taken everything delivered to it: an event counts as
-/// taken only once the reader's `next()` has returned it in the reader's own task. A busy
-/// machine can leave a resumed reader waiting to run; ``InProcessHub/settle()`` waits for
-/// that instead of moving simulated time on without it.
-final class HubMailbox: Sendable {
+/// Unlike a buffered `AsyncStream`, it can tell how far its reader got. An event counts as
+/// taken once the reader's `next()` has returned it in the reader's own task (a busy
+/// machine can leave a resumed reader waiting to run), and the mailbox is settled once the
+/// reader also came back for the next event, so what it did with the last one is done; the
+/// hub's settle waits for these before it moves simulated time on (``SettleGauge``).
+package final class EventMailbox: SettleProbe {
     private struct State {
         var buffer: [TransportEvent] = []
         var head = 0
@@ -17,19 +17,26 @@ final class HubMailbox: Sendable {
         var waiter: UnsafeContinuation<TransportEvent?, Never>?
         /// Events handed to a resumed reader that has not yet returned them.
         var handing = 0
+        /// Whether the reader returned an event and has not come back for the next one.
+        var handling = false
         /// Whether anybody reads this mailbox (a participant nobody reads is never waited for).
         var read = false
     }
 
     private let state = Mutex(State())
 
-    /// The stream the endpoint exposes; it ends after ``finish()`` and what came before it.
-    var stream: AsyncStream<TransportEvent> {
+    /// A mailbox nothing was added to; registered with ``SettleGauge/current`` if any.
+    package init() {
+        SettleGauge.current?.watch(self)
+    }
+
+    /// The stream of the events; it ends after ``finish(reason:)`` and what came before it.
+    package var stream: AsyncStream<TransportEvent> {
         AsyncStream(unfolding: { [self] in await next() })
     }
 
     /// Adds `event` for the reader.
-    func yield(_ event: TransportEvent) {
+    package func yield(_ event: TransportEvent) {
         let waiter = state.withLock { state -> UnsafeContinuation<TransportEvent?, Never>? in
             guard !state.finished else { return nil }
             guard let waiter = state.waiter else {
@@ -44,10 +51,10 @@ final class HubMailbox: Sendable {
     }
 
     /// Why the stream ended, once it has.
-    var finishReason: String? { state.withLock { $0.reason } }
+    package var finishReason: String? { state.withLock { $0.reason } }
 
     /// Ends the stream after the events already added, for `reason`.
-    func finish(reason: String) {
+    package func finish(reason: String) {
         let waiter = state.withLock { state -> UnsafeContinuation<TransportEvent?, Never>? in
             if !state.finished { state.reason = reason }
             state.finished = true
@@ -58,8 +65,17 @@ final class HubMailbox: Sendable {
     }
 
     /// Whether the reader has taken every event added (or nobody reads this mailbox).
-    var isTaken: Bool {
+    package var isTaken: Bool {
         state.withLock { state in !state.read || (state.head == state.buffer.count && state.handing == 0) }
+    }
+
+    /// Whether the reader has taken every event added and came back after the last one (or
+    /// nobody reads this mailbox, or it ended and nothing is left in it).
+    package var isSettled: Bool {
+        state.withLock { state in
+            let empty = state.head == state.buffer.count && state.handing == 0
+            return !state.read || empty && (!state.handling || state.finished)
+        }
     }
 
     /// The waiter is resumed exactly once: it is taken out of the state under the lock by
@@ -70,6 +86,7 @@ final class HubMailbox: Sendable {
             await withUnsafeContinuation { (continuation: UnsafeContinuation<TransportEvent?, Never>) in
                 let ready = state.withLock { state -> TransportEvent?? in
                     state.read = true
+                    state.handling = false
                     if state.head < state.buffer.count {
                         let event = state.buffer[state.head]
                         state.head += 1
@@ -88,14 +105,23 @@ final class HubMailbox: Sendable {
             }
         } onCancel: {
             let waiter = state.withLock { state -> UnsafeContinuation<TransportEvent?, Never>? in
-                // A reader that gave up reads no more: nothing is waited for on its behalf.
+                // A reader that gave up reads no more (its stream has ended, as an
+                // `AsyncStream`'s does): nothing is kept or waited for on its behalf.
                 state.read = false
+                state.finished = true
+                state.buffer.removeAll()
+                state.head = 0
                 defer { state.waiter = nil }
                 return state.waiter
             }
             waiter?.resume(returning: nil)
         }
-        if event != nil { state.withLock { $0.handing -= 1 } }
+        if event != nil {
+            state.withLock { state in
+                state.handing -= 1
+                state.handling = true
+            }
+        }
         return event
     }
 }
