@@ -40,6 +40,8 @@ public struct CapturePacketReader: Sendable {
     private var ended = false
     private var failed = false
     private var number = 0
+    /// The room of the packet before (most packets of a capture name one room).
+    private var lastRoom: String?
     // pcapng
     private var bigEndian = false
     private var sawSection = false
@@ -222,9 +224,8 @@ public struct CapturePacketReader: Sendable {
                 }
                 let (linkType, resolution, _) = interfaces[interface]
                 try checkLinkType(linkType, at: blockOffset + 8)
-                let data = Array(buffer[(blockStart + 28)..<(blockStart + 28 + captured)])
                 return packet(
-                    data, at: blockOffset + 28, original: original,
+                    (blockStart + 28)..<(blockStart + 28 + captured), at: blockOffset + 28, original: original,
                     timestamp: Self.nanoseconds(high << 32 | low, resolution: resolution))
             case 3:
                 guard length >= 16 else {
@@ -241,8 +242,8 @@ public struct CapturePacketReader: Sendable {
                 // length (0: none); what follows in the block is padding to 32 bits.
                 let snapLength = interfaces[0].snapLength
                 let captured = min(original, length - 16, snapLength > 0 ? snapLength : Int.max)
-                let data = Array(buffer[(blockStart + 12)..<(blockStart + 12 + captured)])
-                return packet(data, at: blockOffset + 12, original: original, timestamp: 0)
+                return packet(
+                    (blockStart + 12)..<(blockStart + 12 + captured), at: blockOffset + 12, original: original, timestamp: 0)
             default:
                 continue  // statistics, name resolution, custom blocks: nothing to read
             }
@@ -265,9 +266,10 @@ public struct CapturePacketReader: Sendable {
         throw error(.unknownLinkType, at: offset, message)
     }
 
-    private mutating func packet(_ data: [UInt8], at dataOffset: Int, original: Int, timestamp: UInt64) -> CapturePacket {
+    private mutating func packet(_ data: Range<Int>, at dataOffset: Int, original: Int, timestamp: UInt64) -> CapturePacket {
         number += 1
-        switch CaptureRecord.parse(packet: data, timestamp: timestamp) {
+        // Parsed where it lies in the buffer: only the frame is copied out.
+        switch CaptureRecord.parse(buffer, in: data, timestamp: timestamp, room: &lastRoom) {
         case .failure(let problem):
             return CapturePacket(
                 number: number, offset: dataOffset, record: nil, frameOffset: nil,
@@ -348,7 +350,7 @@ public struct CapturePacketReader: Sendable {
         let seconds = UInt64(u32(start, big: bigEndian))
         let fraction = UInt64(u32(start + 4, big: bigEndian))
         let recordOffset = offset
-        let data = Array(buffer[(start + 16)..<(start + 16 + captured)])
+        let data = (start + 16)..<(start + 16 + captured)
         start += 16 + captured
         let timestamp = seconds * 1_000_000_000 + (pcapNanoseconds ? fraction : fraction * 1000)
         return packet(data, at: recordOffset + 16, original: original, timestamp: timestamp)

@@ -124,20 +124,33 @@ public struct CaptureRecord: Sendable, Hashable {
     /// - Returns: the record, or why the pseudo-header is not one (with the byte offset in
     ///   the packet data).
     public static func parse(packet: [UInt8], timestamp: UInt64) -> Result<CaptureRecord, PseudoHeaderProblem> {
-        guard packet.count >= fixedPseudoHeaderLength else {
+        var room: String?
+        return parse(packet, in: packet.indices, timestamp: timestamp, room: &room)
+    }
+
+    /// ``parse(packet:timestamp:)`` of the packet at `range` of `bytes`, where a capture
+    /// reader holds it: only the frame is copied out. Problem offsets count from the
+    /// packet's first byte. `room` is the room of the packet before: when this packet
+    /// names the same bytes, that string is taken without validating them again.
+    static func parse(_ bytes: [UInt8], in range: Range<Int>, timestamp: UInt64, room lastRoom: inout String?)
+        -> Result<CaptureRecord, PseudoHeaderProblem>
+    {
+        let count = range.count
+        let at = range.lowerBound
+        guard count >= fixedPseudoHeaderLength else {
             return .failure(
                 PseudoHeaderProblem(
-                    offset: packet.count,
-                    "the packet has \(packet.count) bytes, less than the \(fixedPseudoHeaderLength)-byte pseudo-header"))
+                    offset: count,
+                    "the packet has \(count) bytes, less than the \(fixedPseudoHeaderLength)-byte pseudo-header"))
         }
-        guard packet[0] == pseudoHeaderVersion else {
-            return .failure(PseudoHeaderProblem(offset: 0, "pseudo-header version \(packet[0]); this reader knows version 1"))
+        guard bytes[at] == pseudoHeaderVersion else {
+            return .failure(PseudoHeaderProblem(offset: 0, "pseudo-header version \(bytes[at]); this reader knows version 1"))
         }
-        guard let direction = Direction(packet[1]) else {
-            return .failure(PseudoHeaderProblem(offset: 1, "direction \(packet[1]) is neither 0 (received) nor 1 (sent)"))
+        guard let direction = Direction(bytes[at + 1]) else {
+            return .failure(PseudoHeaderProblem(offset: 1, "direction \(bytes[at + 1]) is neither 0 (received) nor 1 (sent)"))
         }
-        let headerLength = Int(packet[2]) | Int(packet[3]) << 8
-        let roomLength = Int(packet[40])
+        let headerLength = Int(bytes[at + 2]) | Int(bytes[at + 3]) << 8
+        let roomLength = Int(bytes[at + 40])
         guard headerLength >= fixedPseudoHeaderLength + roomLength else {
             return .failure(
                 PseudoHeaderProblem(
@@ -145,23 +158,31 @@ public struct CaptureRecord: Sendable, Hashable {
                     "header length \(headerLength) is less than the \(fixedPseudoHeaderLength + roomLength) bytes its fields take"
                 ))
         }
-        guard headerLength <= packet.count else {
+        guard headerLength <= count else {
             return .failure(
-                PseudoHeaderProblem(offset: 2, "header length \(headerLength) runs past the packet's \(packet.count) bytes"))
+                PseudoHeaderProblem(offset: 2, "header length \(headerLength) runs past the packet's \(count) bytes"))
         }
         var session: UInt32 = 0
-        for index in 0..<4 { session |= UInt32(packet[4 + index]) << UInt32(8 * index) }
-        guard let room = String(validating: packet[41..<(41 + roomLength)], as: UTF8.self) else {
-            return .failure(PseudoHeaderProblem(offset: 41, "the room name is not UTF-8"))
+        for index in 0..<4 { session |= UInt32(bytes[at + 4 + index]) << UInt32(8 * index) }
+        let roomBytes = bytes[(at + 41)..<(at + 41 + roomLength)]
+        let room: String
+        if let last = lastRoom, last.utf8.elementsEqual(roomBytes) {
+            room = last
+        } else {
+            guard let valid = String(validating: roomBytes, as: UTF8.self) else {
+                return .failure(PseudoHeaderProblem(offset: 41, "the room name is not UTF-8"))
+            }
+            room = valid
+            lastRoom = valid
         }
-        let peer = uuid(packet, at: 24)
+        let peer = uuid(bytes, at: at + 24)
         return .success(
             CaptureRecord(
-                timestamp: timestamp, direction: direction, sessionID: session == 0 ? nil : session, local: uuid(packet, at: 8),
-                peer: peer == noParticipant ? nil : peer, room: room, frame: Array(packet[headerLength...])))
+                timestamp: timestamp, direction: direction, sessionID: session == 0 ? nil : session,
+                local: uuid(bytes, at: at + 8), peer: peer == noParticipant ? nil : peer, room: room,
+                frame: Array(bytes[(at + headerLength)..<range.upperBound])))
     }
 
-    /// The 16 bytes at `start` (the caller checked they are there), without a temporary array.
     private static func uuid(_ bytes: [UInt8], at start: Int) -> UUID {
         UUID(uuid: bytes.withUnsafeBytes { $0.loadUnaligned(fromByteOffset: start, as: uuid_t.self) })
     }

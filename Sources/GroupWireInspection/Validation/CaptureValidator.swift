@@ -107,7 +107,25 @@ public struct CaptureValidator {
     /// The participants whose sent packets this capture holds.
     private var capturedSenders: Set<UUID> = []
     /// What was checked so far.
-    public private(set) var summary = Summary()
+    public var summary: Summary {
+        var summary = tally
+        if let name = typeRun.name { summary.messagesByType[name, default: 0] += typeRun.count }
+        return summary
+    }
+    /// The counts behind ``summary``, but for the latest run of messages of one type.
+    private var tally = Summary()
+    /// Consecutive messages of one type, counted here and added to the summary's count by
+    /// type name when the type changes: one string comparison a message, not a hash.
+    private var typeRun: (name: String?, count: Int) = (nil, 0)
+    /// The route of the frame before, what it was resolved to, and whether its sender was
+    /// captured sending (valid while `capturedSenders` has the count it had): consecutive
+    /// frames of one conversation are resolved once instead of hashed per frame.
+    private var lastRoute: (route: Route, participant: ParticipantID)?
+    private var lastCapturedLookup: (sender: UUID, count: Int, captured: Bool)?
+    /// The participant of the last sent packet, inserted in `capturedSenders` already.
+    private var lastSentBy: UUID?
+    /// The spec and verdicts of the sender of the message before (cleared when a hello changes them).
+    private var lastVerdicts: (key: UUID, spec: Int, receiving: [UInt64: TypeVerdict])?
     /// The delivery streams whose state is kept now (for tests of the bound).
     package var trackedStreamCount: Int { streams.count }
 
@@ -175,11 +193,11 @@ public struct CaptureValidator {
     }
 
     private mutating func check(_ fileEvent: FrameFileEvent, decoded: inout DecodedMessage?) -> [ValidationProblem] {
-        summary.frames += 1
-        let number = fileEvent.packet?.number ?? summary.frames
+        tally.frames += 1
+        let number = fileEvent.packet?.number ?? tally.frames
         let event = fileEvent.event
         var problems: [ValidationProblem] = []
-        defer { summary.problems += problems.count }
+        defer { tally.problems += problems.count }
         if let packet = fileEvent.packet, packet.record != nil, let problem = packet.problem {
             problems.append(ValidationProblem(.capture, frame: number, offset: packet.problemOffset, problem))
         }
@@ -193,35 +211,47 @@ public struct CaptureValidator {
         case .success(let decoded):
             frame = decoded
         }
-        summary.validFrames += 1
-        if frame.kind == .fragment { summary.fragments += 1 }
+        tally.validFrames += 1
+        if frame.kind == .fragment { tally.fragments += 1 }
         let record = fileEvent.packet?.record
         let receiver: UUID? = record.flatMap { $0.direction == .sent ? $0.peer : $0.local }
         let route = Route(sender: record?.sender, receiver: receiver)
         if let record {
             if record.direction == .sent {
-                capturedSenders.insert(record.local)
-            } else if let sender = record.sender, capturedSenders.contains(sender) {
+                if lastSentBy != record.local {
+                    capturedSenders.insert(record.local)
+                    lastSentBy = record.local
+                }
+            } else if let sender = record.sender, wasCapturedSending(sender) {
                 // The other side of a send this capture holds: its checks were made there.
-                summary.receivedCopies += 1
+                tally.receivedCopies += 1
                 return problems
             }
         }
-        if senders.insert(route.sender).inserted { summary.senders = senders.count }
+        let participant: ParticipantID
+        if let last = lastRoute, last.route == route {
+            participant = last.participant
+        } else {
+            if senders.insert(route.sender).inserted { tally.senders = senders.count }
+            participant = self.participant(for: route)
+            lastRoute = (route, participant)
+        }
 
         if let delivery = frame.delivery {
             let (repeated, sequenceProblems) = checkSequence(
                 delivery, route: route, checksum: fileEvent.header?.crc32c ?? 0,
                 number: number, offset: event.offset)
-            problems += sequenceProblems
+            if !sequenceProblems.isEmpty { problems += sequenceProblems }
             if repeated { return problems }
         }
         if frame.kind != .control {
-            problems += checkAgreement(
+            let agreementProblems = checkAgreement(
                 frame, version: fileEvent.header?.version ?? 1, route: route, length: event.length, number: number,
                 offset: event.offset)
+            // Appending an empty array to an empty one would still make a new buffer.
+            if !agreementProblems.isEmpty { problems += agreementProblems }
         }
-        let result = pipeline.receive(frame, from: participant(for: route))
+        let result = pipeline.receive(frame, from: participant)
         for drop in result.drops {
             problems.append(ValidationProblem(.fragment, frame: number, offset: event.offset, "\(drop)"))
         }
@@ -241,7 +271,7 @@ public struct CaptureValidator {
         } else {
             let (payloadProblems, value) = checkPayload(
                 message, sender: route.sender, number: number, offset: event.offset, bodyStart: bodyStart)
-            problems += payloadProblems
+            if !payloadProblems.isEmpty { problems += payloadProblems }
             if let (name, json) = value {
                 decoded = DecodedMessage(
                     frame: number, offset: event.offset, timestamp: record?.timestamp, sender: route.sender,
@@ -256,7 +286,7 @@ public struct CaptureValidator {
     /// Reports a structural problem of the input that ended it (a capture cut inside a
     /// block), after the frames before it.
     public mutating func check(inputError: FrameFileError) -> [ValidationProblem] {
-        summary.problems += 1
+        tally.problems += 1
         return [ValidationProblem(.capture, frame: nil, offset: inputError.offset, inputError.message)]
     }
 
@@ -283,11 +313,19 @@ public struct CaptureValidator {
                         + "\(Self.holes(after: state.through, through: highest - 1, held: held.dropLast())) (seen up to \(highest))"
                 ))
         }
-        summary.problems += problems.count
+        tally.problems += problems.count
         return problems
     }
 
     // MARK: Checks
+
+    /// Whether this capture holds packets `sender` sent (so far).
+    private mutating func wasCapturedSending(_ sender: UUID) -> Bool {
+        if let last = lastCapturedLookup, last.sender == sender, last.count == capturedSenders.count { return last.captured }
+        let captured = capturedSenders.contains(sender)
+        lastCapturedLookup = (sender, capturedSenders.count, captured)
+        return captured
+    }
 
     private mutating func participant(for route: Route) -> ParticipantID {
         if let id = routeIDs[route] { return id }
@@ -324,7 +362,7 @@ public struct CaptureValidator {
             guard let earlier = state.recent[sequence] else {
                 // Below the window, or a sequence already given up on (its gap reported) or
                 // forgotten (an unreliable loss): not checked again.
-                if reliable { summary.retransmissions += 1 }
+                if reliable { tally.retransmissions += 1 }
                 return (true, [])
             }
             seen = earlier
@@ -354,7 +392,7 @@ public struct CaptureValidator {
                     ]
                 )
             }
-            summary.retransmissions += 1
+            tally.retransmissions += 1
             return (true, [])
         }
         var problems: [ValidationProblem] = []
@@ -399,7 +437,7 @@ public struct CaptureValidator {
     private mutating func checkControl(_ message: ReceivedMessage, sender: UUID?, number: Int, offset: Int, bodyStart: Int?)
         -> [ValidationProblem]
     {
-        summary.controlFrames += 1
+        tally.controlFrames += 1
         let payload = message.payload
         func problem(_ error: WireError, _ what: String) -> ValidationProblem {
             let at = error.offset.map { ($0) + (bodyStart ?? 0) }
@@ -408,13 +446,14 @@ public struct CaptureValidator {
                 "\(what): \(error.kind)\(error.offset.map { " at body offset \($0)" } ?? ""): \(error.context)")
         }
         if message.typeID == Hello.controlID {
-            summary.hellos += 1
+            tally.hellos += 1
             do throws(WireError) {
                 let hello = try Hello(payload: payload)
                 let key = sender ?? CaptureRecord.noParticipant
                 if hellos[key] != hello {
                     hellos[key] = hello
                     verdicts[key] = nil
+                    lastVerdicts = nil
                     agreements = agreements.filter { $0.key.sender != sender && $0.key.receiver != sender }
                 }
                 return []
@@ -469,9 +508,14 @@ public struct CaptureValidator {
                 let (bytes, range) = message.payloadBytes
                 try specs[index].codec.validate(bytes, in: range, typeID: message.typeID)
             }
-            summary.messages += 1
-            if message.compression != nil { summary.compressedMessages += 1 }
-            summary.messagesByType[name, default: 0] += 1
+            tally.messages += 1
+            if message.compression != nil { tally.compressedMessages += 1 }
+            if typeRun.name == name {
+                typeRun.count += 1
+            } else {
+                if let previous = typeRun.name { tally.messagesByType[previous, default: 0] += typeRun.count }
+                typeRun = (name, 1)
+            }
             return ([], (name, json))
         } catch {
             let at = bodyStart.flatMap { start in error.offset.map { $0 + start } }
@@ -490,8 +534,15 @@ public struct CaptureValidator {
     /// announced.
     private mutating func verdicts(for sender: UUID?) -> (spec: Int, receiving: [UInt64: TypeVerdict]) {
         let key = sender ?? CaptureRecord.noParticipant
-        if let known = verdicts[key] { return known }
-        guard let schema = hellos[key]?.schema else { return (0, [:]) }
+        if let last = lastVerdicts, last.key == key { return (last.spec, last.receiving) }
+        if let known = verdicts[key] {
+            lastVerdicts = (key, known.spec, known.receiving)
+            return known
+        }
+        guard let schema = hellos[key]?.schema else {
+            lastVerdicts = (key, 0, [:])
+            return (0, [:])
+        }
         let index =
             specs.firstIndex { $0.schema?.fingerprint == schema.fingerprint }
             ?? specs.firstIndex { $0.schema?.package == schema.package && $0.schema?.version == schema.version }
@@ -501,13 +552,15 @@ public struct CaptureValidator {
             if let verdict = type.receiving { receiving[type.typeID] = verdict }
         }
         verdicts[key] = (index, receiving)
+        lastVerdicts = (key, index, receiving)
         return (index, receiving)
     }
 
     private mutating func checkAgreement(
         _ frame: Frame, version frameVersion: UInt8, route: Route, length: Int, number: Int, offset: Int
     ) -> [ValidationProblem] {
-        guard let sender = route.sender, let receiver = route.receiver, let mine = hellos[sender], let theirs = hellos[receiver]
+        guard !hellos.isEmpty, let sender = route.sender, let receiver = route.receiver, let mine = hellos[sender],
+            let theirs = hellos[receiver]
         else { return [] }
         let agreement: Agreement
         if let known = agreements[route] {

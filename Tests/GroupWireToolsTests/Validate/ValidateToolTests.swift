@@ -297,6 +297,53 @@ import Testing
     /// A capture of both sides (as `GROUPWIRE_CAPTURE` makes of several messengers in one
     /// process): each frame is there as ana sent it and as ben received it, and ben's copy
     /// is not a second send.
+    /// What the validator remembers from the packet before (its conversation, its room, the
+    /// type of its message) never stands in for what a packet says itself: a frame received
+    /// before the capture shows its sender sending is checked, one received after is a
+    /// copy; rooms and types that alternate are read and counted each time.
+    @Test func whatTheValidatorKeepsFromThePacketBeforeNeverHidesWhatAPacketSays() throws {
+        let snapshot = try FrameEncoder().encode(
+            Frame(
+                kind: .data, typeID: UInt64(CanvasSnapshot.wireTypeID),
+                body: CanvasSnapshot(strokes: [], pointCount: 3).wirePayload()))
+        let stroke = try Self.strokeFrame()
+        let time: UInt64 = 1_764_000_000_000_000_000
+        func packet(_ direction: CaptureRecord.Direction, _ room: String, _ frame: [UInt8]) -> CaptureRecord {
+            let (local, peer) = direction == .sent ? (Self.ana, Self.ben) : (Self.ben, Self.ana)
+            return CaptureRecord(timestamp: time, direction: direction, local: local, peer: peer, room: room, frame: frame)
+        }
+        let records = [
+            packet(.received, "room-a", stroke),  // ana is not yet seen sending: checked
+            packet(.received, "room-b", snapshot),
+            packet(.received, "room-a", stroke),
+            packet(.sent, "room-a", snapshot),  // the same conversation, now from ana's side
+            packet(.received, "room-b", snapshot),  // a copy of a send the capture holds
+            packet(.received, "room-a", stroke),  // its room's bytes are made not UTF-8 below
+        ]
+        var bytes = CaptureWriter.pcapng(records)
+        let room = Array("room-a".utf8)
+        let last = try #require((0...(bytes.count - room.count)).last { Array(bytes[$0..<($0 + room.count)]) == room })
+        bytes[last + 4] = 0xFF
+        var validator = CaptureValidator(specs: [try SpecLoading.load(Self.specPath).spec])
+        var rooms: [String] = []
+        var problems: [ValidationProblem] = []
+        let input = FrameFileStream(bytes: bytes, path: "alternating.pcapng")
+        while let event = try input.next() {
+            let (found, message) = validator.read(event)
+            problems += found
+            if let message { rooms.append("\(message.room) \(message.typeName)") }
+        }
+        #expect(problems.map(\.kind) == [.capture] && problems.first?.frame == 6, "\(problems.map(\.reason))")
+        #expect(problems.first?.reason.contains("the room name is not UTF-8") == true)
+        #expect(
+            rooms == [
+                "room-a UpsertStroke", "room-b CanvasSnapshot", "room-a UpsertStroke", "room-a CanvasSnapshot",
+            ])
+        let summary = validator.summary
+        #expect(summary.messagesByType == ["UpsertStroke": 2, "CanvasSnapshot": 2])
+        #expect(summary.messages == 4 && summary.receivedCopies == 1 && summary.frames == 6)
+    }
+
     @Test func aCaptureOfBothSidesCountsEachSendOnce() throws {
         let stream = DeliveryHeader(incarnation: 7, isReliable: false, sequence: 1).stream
         var records: [CaptureRecord] = []
