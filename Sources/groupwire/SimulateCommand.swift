@@ -13,8 +13,11 @@ struct SimulateCommand: ParsableCommand {
             the in-process hub with seeded loss, duplication, reordering and delay. dan joins \
             late and catches up from compressed, fragmented snapshots; cleo leaves. The \
             report shows what each received and what the delivery layer retransmitted. \
-            Time is simulated: the run is instant and the same seed prints the same report. \
-            Exits 1 when a mode's promise does not hold.
+            Time is simulated, so the run is instant; the same seed injects the same faults \
+            and each participant receives the same strokes, while the delivery layer's \
+            counts (and with --watch, the errors) vary a little from run to run with how \
+            the participants' tasks interleave within one simulated instant. Exits 1 when a \
+            mode's promise does not hold.
 
             With --watch: watch together instead (GroupWirePlayback, Spec/PLAYBACK.md). \
             Four participants whose clocks are up to 500 ms off and 100 ppm fast or slow \

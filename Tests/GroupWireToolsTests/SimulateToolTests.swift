@@ -33,6 +33,14 @@ import Testing
         #expect(
             text.contains("cleo's (15000 points, compressed) (the app's rule"), "the late joiner ends with the biggest snapshot")
         #expect(!text.contains("retransmitted 0,") || text.contains("unreliable"))
+        // The app's rule, in both modes: each snapshot loaded has more points than the one
+        // before it, however the three snapshots arrive together.
+        let loads = text.split(separator: "\n").filter { $0.contains("it loaded ") }
+        #expect(loads.count == 2)
+        for line in loads {
+            let counts = line.split(separator: "(").compactMap { Int($0.prefix { $0.isNumber }) }
+            #expect(!counts.isEmpty && counts == counts.sorted() && Set(counts).count == counts.count, "\(line)")
+        }
     }
 
     @Test func theSameSeedLosesTheSameStrokes() async {

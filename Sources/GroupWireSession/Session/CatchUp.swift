@@ -14,6 +14,12 @@ import Synchronization
 /// for await (snapshot, _) in catchUp.snapshots { canvas.load(snapshot) }
 /// ```
 ///
+/// `replaces` runs as each snapshot arrives, which can be before the app's loop has loaded
+/// the one before it (a late joiner gets several at once): a rule that compares with what
+/// was loaded holds only if `replaces` records what it accepts, or if loading merges (as
+/// DrawingTogether's does), so that a smaller snapshot loaded after a larger one loses
+/// nothing.
+///
 /// The participants present when watching starts are the baseline (a late joiner does not
 /// send snapshots to those already there; they send theirs to it). Start it once the
 /// session is joined; ``stop()`` (or releasing it) ends both tasks.

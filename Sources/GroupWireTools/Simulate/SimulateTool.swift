@@ -10,7 +10,8 @@ import Synchronization
 /// pipeline (session coordinator, messenger with zstd, delivery layer) over the in-process
 /// hub with seeded faults. Three participants draw, a fourth joins late and catches up
 /// from snapshots, one leaves; the report says what each received and what the delivery
-/// layer did. The same seed prints the same report.
+/// layer did. The same seed injects the same faults and receives the same strokes; the
+/// delivery layer's counts vary with how the participants' tasks interleave.
 package enum SimulateTool {
     /// What to simulate.
     package struct Options: Sendable {

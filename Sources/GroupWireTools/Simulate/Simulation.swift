@@ -56,7 +56,13 @@ struct Simulation {
             let helper = try CatchUp(
                 session: session, makeSnapshot: { drawn },
                 replaces: { [self] snapshot in
-                    snapshot.pointCount > kept
+                    // Decided and recorded at once: snapshots that arrive together would all
+                    // beat a count the loading loop had not raised yet.
+                    log.withLock { state in
+                        guard snapshot.pointCount > state.kept else { return false }
+                        state.kept = snapshot.pointCount
+                        return true
+                    }
                 })
             catchUp.withLock { $0 = helper }
             let snapshots = helper.snapshots
@@ -75,7 +81,6 @@ struct Simulation {
 
         private func record(snapshot: CanvasSnapshot, context: MessageContext) {
             log.withLock { state in
-                state.kept = max(state.kept, snapshot.pointCount)
                 state.snapshots.append((context.source, snapshot.pointCount, context.wasCompressed))
             }
         }
@@ -147,7 +152,9 @@ struct Simulation {
         try late.join()
         sessions.append(late)
         try dan.listen(in: late, drawn: nil)
-        try await settle(hub) { sessions.allSatisfy { $0.activeParticipants.count == 4 } && dan.kept == 75 * 200 }
+        try await settle(hub) {
+            sessions.allSatisfy { $0.activeParticipants.count == 4 } && dan.snapshotsKept.last?.1 == 75 * 200
+        }
         let kept = dan.snapshotsKept.map { "\(name(of: $0.0, members))'s (\($0.1) points\($0.2 ? ", compressed" : ""))" }
         lines.append(
             "- dan joined late; ana, ben and cleo each sent it a snapshot over 64 KiB (fragmented); it loaded \(kept.joined(separator: ", then ")) (the app's rule: only more points than it has)"
