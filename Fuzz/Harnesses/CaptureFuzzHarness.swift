@@ -86,7 +86,9 @@ let validateFuzzSpec: SpecSet = {
 ///
 /// Invariants: validation never traps; every problem's frame number is one that was read
 /// and its offset lies inside the input; the summary counts what was returned (problems,
-/// frames, valid frames at most frames).
+/// frames, valid frames at most frames); checking the whole stream, with good packets
+/// checked where they lie (`check(contentsOf:report:)`, what the command runs), finds the
+/// same problems and summary as checking each event.
 public func validateFuzzViolations(_ input: [UInt8]) -> [String] {
     guard let file = captureFuzzFile(input) else { return [] }
     let stream = FrameFileStream(bytes: file, path: "fuzz")
@@ -110,5 +112,18 @@ public func validateFuzzViolations(_ input: [UInt8]) -> [String] {
         if let frame = problem.frame, frame < 1 || frame > highestNumber { violations.append("problem names frame \(frame) of \(highestNumber): \(problem.reason)") }
         if let offset = problem.offset, offset < 0 || offset > file.count { violations.append("problem offset \(offset) outside the \(file.count) bytes: \(problem.reason)") }
     }
+    var inPlace = CaptureValidator(specs: [validateFuzzSpec])
+    var found: [ValidationProblem] = []
+    do throws(FrameFileError) {
+        try inPlace.check(contentsOf: FrameFileStream(bytes: file, path: "fuzz")) { found.append($0) }
+    } catch {
+        found += inPlace.check(inputError: error)
+    }
+    found += inPlace.finish()
+    func described(_ problems: [ValidationProblem]) -> [String] {
+        problems.map { "\($0.kind) \($0.frame ?? -1) \($0.offset ?? -1) \($0.reason)" }
+    }
+    if described(found) != described(problems) { violations.append("checked in place: \(described(found)), not \(described(problems))") }
+    if inPlace.summary != summary { violations.append("checked in place: \(inPlace.summary), not \(summary)") }
     return violations
 }

@@ -40,7 +40,7 @@ func loadSpec() throws -> SpecSet {
 if CommandLine.arguments.dropFirst().first == "--validate", CommandLine.arguments.count >= 3 {
     let stream = try FrameFileStream(path: CommandLine.arguments[2])
     var validator = CaptureValidator(specs: [try loadSpec()])
-    while let event = try stream.next() { _ = validator.check(event) }
+    try validator.check(contentsOf: stream) { _ in }
     _ = validator.finish()
     let summary = validator.summary
     // The peak of this process's own memory: VmHWM (ru_maxrss keeps the parent's peak across exec).

@@ -63,40 +63,54 @@ public struct FrameDecoder: Sendable {
     /// - Throws: the errors of ``decode(_:)``.
     public func decodeBorrowingBody(_ bytes: [UInt8]) throws(WireError) -> (frame: Frame, body: Range<Int>) {
         let (frame, end) = try decodeSingle(bytes, copyBody: false)
-        // Varints are minimal (checked while parsing), so the header's size follows from its
-        // fields: innerLength counts the kind byte, the headers and the 4-byte checksum. The
-        // body is what lies between the header and the checksum.
+        guard let body = Self.body(of: frame, in: bytes, from: 0, to: end) else {
+            // Holds for every frame that parsed; checked so that a mistake here throws, not traps.
+            throw WireError(.invalidValue, offset: end - 4, "frame header runs into the checksum")
+        }
+        return (frame, body)
+    }
+
+    /// The one valid frame that fills `range` of `bytes` (which may hold more around it,
+    /// as a capture reader's buffer does), its body left where it lies; nil for anything
+    /// else, whose error ``decode(_:)`` of those bytes reports. For a reader that takes
+    /// the common case in place and hands every other one to the general path.
+    package func decodeInPlace(_ bytes: [UInt8], in range: Range<Int>) -> (frame: Frame, body: Range<Int>)? {
+        guard range.lowerBound >= 0, range.upperBound <= bytes.count,
+            case .frame(let frame, let end) = scan(bytes, from: range.lowerBound, upTo: range.upperBound, copyBody: false),
+            end == range.upperBound
+        else { return nil }
+        return Self.body(of: frame, in: bytes, from: range.lowerBound, to: end).map { (frame, $0) }
+    }
+
+    /// Where the body of `frame`, parsed from `start..<end` of `bytes`, lies: between its
+    /// headers and its checksum. Varints are minimal (checked while parsing), so the
+    /// headers' size follows from their fields: innerLength counts the kind byte, the
+    /// headers and the 4-byte checksum. Nil only if that were to run into the checksum.
+    @inline(__always)
+    private static func body(of frame: Frame, in bytes: [UInt8], from start: Int, to end: Int) -> Range<Int>? {
         let header =
             FrameEncoder.innerLength(
                 typeID: frame.typeID, compression: frame.compression,
                 fragment: frame.fragment, session: frame.session,
                 delivery: frame.delivery, bodyCount: 0) - 4
-        let bodyStart = kindOffset(bytes) + header
-        // Holds for every frame that parsed; checked so that a mistake here throws, not traps.
-        guard bodyStart <= end - 4 else {
-            throw WireError(.invalidValue, offset: bodyStart, "frame header runs into the checksum")
-        }
-        return (frame, bodyStart..<(end - 4))
-    }
-
-    /// The offset of the kind byte of the frame at the start of `bytes`, whose prelude was
-    /// already checked: magic, version, then the length varint.
-    private func kindOffset(_ bytes: [UInt8]) -> Int {
-        var cursor = 2
-        while cursor < bytes.count, bytes[cursor] & 0x80 != 0 {
+        // The kind byte follows the length varint, after magic and version; the prelude was checked.
+        var cursor = start + 2
+        while cursor < end, bytes[cursor] & 0x80 != 0 {
             cursor += 1
         }
-        // The loop stopped on the varint's last byte; the kind byte follows it.
-        return cursor + 1
+        let bodyStart = cursor + 1 + header
+        guard bodyStart <= end - 4 else { return nil }
+        return bodyStart..<(end - 4)
     }
 
-    /// Examines the bytes at `start`. Every error's offset is absolute in `bytes`.
+    /// Examines the bytes at `start`, up to `limit` (the end of `bytes` when nil): a frame
+    /// that would run past it needs more. Every error's offset is absolute in `bytes`.
     /// `copyBody: false` leaves the frame's body empty (for ``decodeBorrowingBody(_:)``).
-    func scan(_ bytes: [UInt8], from start: Int, copyBody: Bool = true) -> Scan {
-        let count = bytes.count
+    func scan(_ bytes: [UInt8], from start: Int, upTo limit: Int? = nil, copyBody: Bool = true) -> Scan {
+        let count = limit ?? bytes.count
         guard start < count else { return .needMore }
         guard bytes[start] == Frame.magic else {
-            let next = bytes[(start + 1)...].firstIndex(of: Frame.magic) ?? count
+            let next = bytes[(start + 1)..<count].firstIndex(of: Frame.magic) ?? count
             return .invalid(
                 WireError(
                     .badMagic, offset: start,

@@ -171,11 +171,22 @@ public final class FrameFileStream {
     /// - Throws: ``FrameFileError`` when the input cannot be read, or is a hex dump with a
     ///   bad digit (with its line and column); the events before it have been returned.
     public func next() throws(FrameFileError) -> FrameFileEvent? {
+        try next(inPlace: { _, _, _ in false })
+    }
+
+    /// Like ``next()``, but offers each packet of a pcapng or pcap capture where it lies to
+    /// `inPlace` first (``CapturePacketReader/next(inPlace:)``), with the decoder (and so
+    /// the limits) ``next()`` reads its frame with; returns the event of the first packet
+    /// it leaves, or of the next frame of other input. Nil at the end.
+    package func next(
+        inPlace: (_ buffer: [UInt8], _ packet: CapturePacketReader.LocatedPacket, _ decoder: FrameDecoder) -> Bool
+    ) throws(FrameFileError) -> FrameFileEvent? {
+        let decoder = decoder
         while true {
             // The readers change in place (optional chaining on the stored optional), neither
             // copied out nor back: a copy of a reader retains every buffer it holds, per packet.
             if packets != nil {
-                if let packet = try packets?.next() ?? nil {
+                if let packet = try packets?.next(inPlace: { buffer, packet in inPlace(buffer, packet, decoder) }) ?? nil {
                     return packetEvent(packet)
                 }
             } else if fields != nil {
@@ -310,15 +321,15 @@ public final class FrameFileStream {
 
     /// Up to ``chunkSize`` bytes from `descriptor`; empty at its end.
     private static func read(_ descriptor: Int32, name: String) throws(FrameFileError) -> [UInt8] {
-        var chunk = [UInt8](repeating: 0, count: chunkSize)
         while true {
-            let count = chunk.withUnsafeMutableBytes { raw in
-                systemRead(descriptor, raw.baseAddress, raw.count)
+            var failed = false
+            // Not zeroed first: the read fills what is kept, and only that is initialized.
+            let chunk = [UInt8](unsafeUninitializedCapacity: chunkSize) { buffer, initialized in
+                let count = systemRead(descriptor, buffer.baseAddress, buffer.count)
+                failed = count < 0
+                initialized = max(0, count)
             }
-            if count >= 0 {
-                chunk.removeLast(chunk.count - count)
-                return chunk
-            }
+            if !failed { return chunk }
             if errno == EINTR { continue }
             throw FrameFileError(.unreadable, path: name, "cannot read (\(String(cString: strerror(errno))))")
         }

@@ -79,6 +79,40 @@ public struct CapturePacketReader: Sendable {
     ///   ``FrameFileError/Kind/unknownLinkType`` at the first structural problem; nothing
     ///   more is returned after it.
     public mutating func next() throws(FrameFileError) -> CapturePacket? {
+        guard let located = try nextLocated() else { return nil }
+        return packet(located)
+    }
+
+    /// A packet's data where it lies in the reader's buffer, before anything is made of it.
+    package struct LocatedPacket {
+        /// The packet's number in the file, from 1.
+        package var number: Int
+        /// Where the packet data (pseudo-header and frame) lies in the buffer.
+        package var data: Range<Int>
+        /// The file offset of the packet data.
+        package var dataOffset: Int
+        /// The packet's original length (more than `data.count` when it was cut).
+        package var original: Int
+        /// Its time in nanoseconds since 1970.
+        package var timestamp: UInt64
+    }
+
+    /// Like ``next()``, but first offers each packet where it lies to `handle`, which gets
+    /// the reader's buffer and where the packet is in it, and returns whether it used the
+    /// packet. Goes on through the packets buffered while `handle` takes them (one call
+    /// for a run of them, not one per packet); returns the first one it leaves, made a
+    /// ``CapturePacket``, or nil when more input is needed, or at the end.
+    package mutating func next(inPlace handle: (_ buffer: [UInt8], _ packet: LocatedPacket) -> Bool) throws(FrameFileError)
+        -> CapturePacket?
+    {
+        while let located = try nextLocated() {
+            guard handle(buffer, located) else { return packet(located) }
+            number = located.number
+        }
+        return nil
+    }
+
+    private mutating func nextLocated() throws(FrameFileError) -> LocatedPacket? {
         guard !failed else { return nil }
         do throws(FrameFileError) {
             return format == .pcap ? try nextPcap() : try nextPcapng()
@@ -113,17 +147,14 @@ public struct CapturePacketReader: Sendable {
     }
 
     private func u32(_ at: Int, big: Bool) -> UInt32 {
-        var value: UInt32 = 0
-        for index in 0..<4 {
-            let byte = UInt32(buffer[at + (big ? index : 3 - index)])
-            value = value << 8 | byte
-        }
-        return value
+        precondition(at >= 0 && at <= buffer.count - 4, "u32 read past the buffer")
+        let raw = buffer.withUnsafeBytes { $0.loadUnaligned(fromByteOffset: at, as: UInt32.self) }
+        return big ? UInt32(bigEndian: raw) : UInt32(littleEndian: raw)
     }
 
     // MARK: pcapng
 
-    private mutating func nextPcapng() throws(FrameFileError) -> CapturePacket? {
+    private mutating func nextPcapng() throws(FrameFileError) -> LocatedPacket? {
         while true {
             guard try have(12, what: "a block header") else { return nil }
             let type = u32(start, big: bigEndian)
@@ -224,9 +255,9 @@ public struct CapturePacketReader: Sendable {
                 }
                 let (linkType, resolution, _) = interfaces[interface]
                 try checkLinkType(linkType, at: blockOffset + 8)
-                return packet(
-                    (blockStart + 28)..<(blockStart + 28 + captured), at: blockOffset + 28, original: original,
-                    timestamp: Self.nanoseconds(high << 32 | low, resolution: resolution))
+                return LocatedPacket(
+                    number: number + 1, data: (blockStart + 28)..<(blockStart + 28 + captured), dataOffset: blockOffset + 28,
+                    original: original, timestamp: Self.nanoseconds(high << 32 | low, resolution: resolution))
             case 3:
                 guard length >= 16 else {
                     throw error(
@@ -242,8 +273,9 @@ public struct CapturePacketReader: Sendable {
                 // length (0: none); what follows in the block is padding to 32 bits.
                 let snapLength = interfaces[0].snapLength
                 let captured = min(original, length - 16, snapLength > 0 ? snapLength : Int.max)
-                return packet(
-                    (blockStart + 12)..<(blockStart + 12 + captured), at: blockOffset + 12, original: original, timestamp: 0)
+                return LocatedPacket(
+                    number: number + 1, data: (blockStart + 12)..<(blockStart + 12 + captured), dataOffset: blockOffset + 12,
+                    original: original, timestamp: 0)
             default:
                 continue  // statistics, name resolution, custom blocks: nothing to read
             }
@@ -266,8 +298,9 @@ public struct CapturePacketReader: Sendable {
         throw error(.unknownLinkType, at: offset, message)
     }
 
-    private mutating func packet(_ data: Range<Int>, at dataOffset: Int, original: Int, timestamp: UInt64) -> CapturePacket {
-        number += 1
+    private mutating func packet(_ located: LocatedPacket) -> CapturePacket {
+        let (data, dataOffset, original, timestamp) = (located.data, located.dataOffset, located.original, located.timestamp)
+        number = located.number
         // Parsed where it lies in the buffer: only the frame is copied out.
         switch CaptureRecord.parse(buffer, in: data, timestamp: timestamp, room: &lastRoom) {
         case .failure(let problem):
@@ -312,7 +345,7 @@ public struct CapturePacketReader: Sendable {
 
     // MARK: pcap
 
-    private mutating func nextPcap() throws(FrameFileError) -> CapturePacket? {
+    private mutating func nextPcap() throws(FrameFileError) -> LocatedPacket? {
         if !pcapHeaderRead {
             guard try have(24, what: "the pcap file header") else { return nil }
             switch u32(start, big: false) {
@@ -353,7 +386,8 @@ public struct CapturePacketReader: Sendable {
         let data = (start + 16)..<(start + 16 + captured)
         start += 16 + captured
         let timestamp = seconds * 1_000_000_000 + (pcapNanoseconds ? fraction : fraction * 1000)
-        return packet(data, at: recordOffset + 16, original: original, timestamp: timestamp)
+        return LocatedPacket(
+            number: number + 1, data: data, dataOffset: recordOffset + 16, original: original, timestamp: timestamp)
     }
 
 }

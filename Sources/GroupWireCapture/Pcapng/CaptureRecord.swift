@@ -135,38 +135,14 @@ public struct CaptureRecord: Sendable, Hashable {
     static func parse(_ bytes: [UInt8], in range: Range<Int>, timestamp: UInt64, room lastRoom: inout String?)
         -> Result<CaptureRecord, PseudoHeaderProblem>
     {
-        let count = range.count
-        let at = range.lowerBound
-        guard count >= fixedPseudoHeaderLength else {
-            return .failure(
-                PseudoHeaderProblem(
-                    offset: count,
-                    "the packet has \(count) bytes, less than the \(fixedPseudoHeaderLength)-byte pseudo-header"))
+        let header: PseudoHeader
+        switch PseudoHeader.parse(bytes, in: range) {
+        case .failure(let problem): return .failure(problem)
+        case .success(let parsed): header = parsed
         }
-        guard bytes[at] == pseudoHeaderVersion else {
-            return .failure(PseudoHeaderProblem(offset: 0, "pseudo-header version \(bytes[at]); this reader knows version 1"))
-        }
-        guard let direction = Direction(bytes[at + 1]) else {
-            return .failure(PseudoHeaderProblem(offset: 1, "direction \(bytes[at + 1]) is neither 0 (received) nor 1 (sent)"))
-        }
-        let headerLength = Int(bytes[at + 2]) | Int(bytes[at + 3]) << 8
-        let roomLength = Int(bytes[at + 40])
-        guard headerLength >= fixedPseudoHeaderLength + roomLength else {
-            return .failure(
-                PseudoHeaderProblem(
-                    offset: 2,
-                    "header length \(headerLength) is less than the \(fixedPseudoHeaderLength + roomLength) bytes its fields take"
-                ))
-        }
-        guard headerLength <= count else {
-            return .failure(
-                PseudoHeaderProblem(offset: 2, "header length \(headerLength) runs past the packet's \(count) bytes"))
-        }
-        var session: UInt32 = 0
-        for index in 0..<4 { session |= UInt32(bytes[at + 4 + index]) << UInt32(8 * index) }
-        let roomBytes = bytes[(at + 41)..<(at + 41 + roomLength)]
+        let roomBytes = bytes[header.room]
         let room: String
-        if let last = lastRoom, last.utf8.elementsEqual(roomBytes) {
+        if let last = lastRoom, PseudoHeader.equal(last, roomBytes) {
             room = last
         } else {
             guard let valid = String(validating: roomBytes, as: UTF8.self) else {
@@ -175,12 +151,85 @@ public struct CaptureRecord: Sendable, Hashable {
             room = valid
             lastRoom = valid
         }
-        let peer = uuid(bytes, at: at + 24)
         return .success(
             CaptureRecord(
-                timestamp: timestamp, direction: direction, sessionID: session == 0 ? nil : session,
-                local: uuid(bytes, at: at + 8), peer: peer == noParticipant ? nil : peer, room: room,
-                frame: Array(bytes[(at + headerLength)..<range.upperBound])))
+                timestamp: timestamp, direction: header.direction, sessionID: header.sessionID, local: header.local,
+                peer: header.peer, room: room, frame: Array(bytes[header.frame])))
+    }
+
+    /// The fields of a pseudo-header as it lies in a capture reader's buffer, before a
+    /// record is made of them: the one parser of Spec/CAPTURE.md's pseudo-header, which
+    /// ``parse(packet:timestamp:)`` and the validator's in-place path share. The room's
+    /// bytes are not checked for UTF-8 here.
+    package struct PseudoHeader {
+        /// Which way the frame went.
+        package var direction: Direction
+        /// The session id, nil for 0.
+        package var sessionID: UInt32?
+        /// The capturing participant.
+        package var local: UUID
+        /// The other end, nil for the all-zero UUID.
+        package var peer: UUID?
+        /// Where the room's bytes lie in the buffer.
+        package var room: Range<Int>
+        /// Where the frame lies in the buffer: the rest of the packet.
+        package var frame: Range<Int>
+
+        /// The sender of the frame: the peer of a received frame, the capturing participant of a sent one.
+        package var sender: UUID? { direction == .sent ? local : peer }
+
+        /// Reads the pseudo-header of the packet at `range` of `bytes`; problem offsets
+        /// count from the packet's first byte.
+        package static func parse(_ bytes: [UInt8], in range: Range<Int>) -> Result<PseudoHeader, PseudoHeaderProblem> {
+            let count = range.count
+            let at = range.lowerBound
+            guard count >= fixedPseudoHeaderLength else {
+                return .failure(
+                    PseudoHeaderProblem(
+                        offset: count,
+                        "the packet has \(count) bytes, less than the \(fixedPseudoHeaderLength)-byte pseudo-header"))
+            }
+            guard bytes[at] == pseudoHeaderVersion else {
+                return .failure(PseudoHeaderProblem(offset: 0, "pseudo-header version \(bytes[at]); this reader knows version 1"))
+            }
+            guard let direction = Direction(bytes[at + 1]) else {
+                return .failure(
+                    PseudoHeaderProblem(offset: 1, "direction \(bytes[at + 1]) is neither 0 (received) nor 1 (sent)"))
+            }
+            let headerLength = Int(bytes[at + 2]) | Int(bytes[at + 3]) << 8
+            let roomLength = Int(bytes[at + 40])
+            guard headerLength >= fixedPseudoHeaderLength + roomLength else {
+                return .failure(
+                    PseudoHeaderProblem(
+                        offset: 2,
+                        "header length \(headerLength) is less than the \(fixedPseudoHeaderLength + roomLength) bytes its fields take"
+                    ))
+            }
+            guard headerLength <= count else {
+                return .failure(
+                    PseudoHeaderProblem(offset: 2, "header length \(headerLength) runs past the packet's \(count) bytes"))
+            }
+            var session: UInt32 = 0
+            for index in 0..<4 { session |= UInt32(bytes[at + 4 + index]) << UInt32(8 * index) }
+            let peer = uuid(bytes, at: at + 24)
+            return .success(
+                PseudoHeader(
+                    direction: direction, sessionID: session == 0 ? nil : session, local: uuid(bytes, at: at + 8),
+                    peer: peer == noParticipant ? nil : peer, room: (at + 41)..<(at + 41 + roomLength),
+                    frame: (at + headerLength)..<range.upperBound))
+        }
+
+        /// Whether `string`'s UTF-8 is `bytes`, compared as memory.
+        package static func equal(_ string: String, _ bytes: ArraySlice<UInt8>) -> Bool {
+            var string = string
+            return string.withUTF8 { utf8 in
+                bytes.withUnsafeBufferPointer { slice in
+                    guard utf8.count == slice.count else { return false }
+                    guard let left = utf8.baseAddress, let right = slice.baseAddress else { return true }  // both empty
+                    return memcmp(left, right, utf8.count) == 0
+                }
+            }
+        }
     }
 
     private static func uuid(_ bytes: [UInt8], at start: Int) -> UUID {

@@ -124,10 +124,23 @@ public struct CaptureValidator {
     private var lastCapturedLookup: (sender: UUID, count: Int, captured: Bool)?
     /// The participant of the last sent packet, inserted in `capturedSenders` already.
     private var lastSentBy: UUID?
+    /// The last room name found to be UTF-8 on the in-place path.
+    private var lastRoom: String?
     /// The spec and verdicts of the sender of the message before (cleared when a hello changes them).
-    private var lastVerdicts: (key: UUID, spec: Int, receiving: [UInt64: TypeVerdict])?
+    private var lastVerdicts: SenderVerdicts?
+    /// A struct, not a tuple: copying a tuple of these went through the runtime's generic
+    /// tuple witnesses, per message.
+    private struct SenderVerdicts {
+        var key: UUID
+        var spec: Int
+        var receiving: [UInt64: TypeVerdict]
+    }
+    /// The spec, type id and name of the message before, so a run of one type is looked up once.
+    private var lastMessageType: (spec: Int, typeID: UInt64, name: String)?
     /// The delivery streams whose state is kept now (for tests of the bound).
     package var trackedStreamCount: Int { streams.count }
+    /// The frames ``check(contentsOf:report:)`` checked where they lay (for tests of that path).
+    package private(set) var framesCheckedInPlace = 0
 
     /// Creates a validator.
     /// - Parameters:
@@ -192,12 +205,41 @@ public struct CaptureValidator {
         return (problems, decoded)
     }
 
+    /// Checks every frame of `stream`, as ``check(_:)`` of each of its events would, and
+    /// hands each problem to `report` as it is found. The frames of a pcapng or pcap capture
+    /// that are whole data frames in good packets (the common case) are checked where they
+    /// lie in the stream's buffer, with nothing copied or made per frame; any other frame
+    /// takes the general path.
+    /// - Throws: the stream's ``FrameFileError`` (pass it to ``check(inputError:)``); the
+    ///   frames before it have been checked.
+    public mutating func check(contentsOf stream: FrameFileStream, report: (ValidationProblem) -> Void)
+        throws(FrameFileError)
+    {
+        while let event = try stream.next(inPlace: { buffer, packet, decoder in
+            checkInPlace(buffer, packet, decoder: decoder, report: report)
+        }) {
+            for problem in check(event) { report(problem) }
+        }
+    }
+
+    /// What a capture record says about a frame's route and, for ``DecodedMessage``, its time and room.
+    private struct Origin {
+        var direction: CaptureRecord.Direction
+        var local: UUID
+        var peer: UUID?
+        var timestamp: UInt64
+        var room: String
+
+        var sender: UUID? { direction == .sent ? local : peer }
+        /// The frame's one receiver: the peer of a sent frame, the capturing participant of a received one.
+        var receiver: UUID? { direction == .sent ? peer : local }
+    }
+
     private mutating func check(_ fileEvent: FrameFileEvent, decoded: inout DecodedMessage?) -> [ValidationProblem] {
         tally.frames += 1
         let number = fileEvent.packet?.number ?? tally.frames
         let event = fileEvent.event
         var problems: [ValidationProblem] = []
-        defer { tally.problems += problems.count }
         if let packet = fileEvent.packet, packet.record != nil, let problem = packet.problem {
             problems.append(ValidationProblem(.capture, frame: number, offset: packet.problemOffset, problem))
         }
@@ -207,25 +249,86 @@ public struct CaptureValidator {
             let kind: ValidationProblem.Kind = fileEvent.packet != nil && fileEvent.packet?.record == nil ? .capture : .envelope
             let reason = kind == .capture ? error.context : "\(error.kind): \(error.context)"
             problems.append(ValidationProblem(kind, frame: number, offset: error.offset ?? event.offset, reason))
+            tally.problems += problems.count
             return problems
         case .success(let decoded):
             frame = decoded
         }
+        let origin = fileEvent.packet?.record.map {
+            Origin(direction: $0.direction, local: $0.local, peer: $0.peer, timestamp: $0.timestamp, room: $0.room)
+        }
+        checkFrame(
+            frame, origin: origin, number: number, offset: event.offset, length: event.length,
+            version: fileEvent.header?.version ?? 1, checksum: fileEvent.header?.crc32c ?? 0, inPlace: nil,
+            problems: &problems, decoded: &decoded)
+        tally.problems += problems.count
+        return problems
+    }
+
+    /// Checks the packet at `packet.data` of `buffer` where it lies (its frame read by the
+    /// stream's `decoder`, as the general path's is), when it is a good
+    /// packet holding a whole data frame (no fragment, no compression) and no message is
+    /// being reassembled, exactly as ``check(_:)`` would; returns false, having changed
+    /// nothing, for any other packet.
+    private mutating func checkInPlace(
+        _ buffer: [UInt8], _ packet: CapturePacketReader.LocatedPacket, decoder: FrameDecoder,
+        report: (ValidationProblem) -> Void
+    ) -> Bool {
+        // A cut packet, a bad pseudo-header or room, or a frame with anything to report
+        // about itself: the general path says what.
+        guard !keepsValues, !pipeline.holdsPartialMessages, packet.original <= packet.data.count,
+            case .success(let header) = CaptureRecord.PseudoHeader.parse(buffer, in: packet.data),
+            isValidRoom(buffer[header.room]),
+            let (frame, body) = decoder.decodeInPlace(buffer, in: header.frame),
+            frame.kind == .data, frame.compression == nil
+        else { return false }
+        tally.frames += 1
+        framesCheckedInPlace += 1
+        let offset = packet.dataOffset + (header.frame.lowerBound - packet.data.lowerBound)
+        let frameEnd = header.frame.upperBound
+        let checksum =
+            UInt32(buffer[frameEnd - 4]) | UInt32(buffer[frameEnd - 3]) << 8 | UInt32(buffer[frameEnd - 2]) << 16
+            | UInt32(buffer[frameEnd - 1]) << 24
+        var problems: [ValidationProblem] = []
+        var decoded: DecodedMessage?
+        checkFrame(
+            frame, origin: Origin(direction: header.direction, local: header.local, peer: header.peer, timestamp: 0, room: ""),
+            number: packet.number, offset: offset, length: header.frame.count, version: buffer[header.frame.lowerBound + 1],
+            checksum: checksum, inPlace: (buffer, body), problems: &problems, decoded: &decoded)
+        tally.problems += problems.count
+        for problem in problems { report(problem) }
+        return true
+    }
+
+    /// Whether a room's bytes are UTF-8: the room of the packet before is not checked again.
+    private mutating func isValidRoom(_ bytes: ArraySlice<UInt8>) -> Bool {
+        if let room = lastRoom, CaptureRecord.PseudoHeader.equal(room, bytes) { return true }
+        guard let room = String(validating: bytes, as: UTF8.self) else { return false }
+        lastRoom = room
+        return true
+    }
+
+    /// The checks of a frame whose envelope is valid, from either path. `inPlace` is the
+    /// buffer and body range of a whole uncompressed data frame checked where it lies
+    /// (its message is that body); nil passes the frame through the receive pipeline.
+    /// `decoded` is set only on the general path.
+    private mutating func checkFrame(
+        _ frame: Frame, origin: Origin?, number: Int, offset: Int, length: Int, version: UInt8, checksum: UInt32,
+        inPlace: (buffer: [UInt8], body: Range<Int>)?, problems: inout [ValidationProblem], decoded: inout DecodedMessage?
+    ) {
         tally.validFrames += 1
         if frame.kind == .fragment { tally.fragments += 1 }
-        let record = fileEvent.packet?.record
-        let receiver: UUID? = record.flatMap { $0.direction == .sent ? $0.peer : $0.local }
-        let route = Route(sender: record?.sender, receiver: receiver)
-        if let record {
-            if record.direction == .sent {
-                if lastSentBy != record.local {
-                    capturedSenders.insert(record.local)
-                    lastSentBy = record.local
+        let route = Route(sender: origin?.sender, receiver: origin?.receiver)
+        if let origin {
+            if origin.direction == .sent {
+                if lastSentBy != origin.local {
+                    capturedSenders.insert(origin.local)
+                    lastSentBy = origin.local
                 }
-            } else if let sender = record.sender, wasCapturedSending(sender) {
+            } else if let sender = origin.sender, wasCapturedSending(sender) {
                 // The other side of a send this capture holds: its checks were made there.
                 tally.receivedCopies += 1
-                return problems
+                return
             }
         }
         let participant: ParticipantID
@@ -239,48 +342,54 @@ public struct CaptureValidator {
 
         if let delivery = frame.delivery {
             let (repeated, sequenceProblems) = checkSequence(
-                delivery, route: route, checksum: fileEvent.header?.crc32c ?? 0,
-                number: number, offset: event.offset)
+                delivery, route: route, checksum: checksum, number: number, offset: offset)
             if !sequenceProblems.isEmpty { problems += sequenceProblems }
-            if repeated { return problems }
+            if repeated { return }
         }
         if frame.kind != .control {
             let agreementProblems = checkAgreement(
-                frame, version: fileEvent.header?.version ?? 1, route: route, length: event.length, number: number,
-                offset: event.offset)
+                frame, version: version, route: route, length: length, number: number, offset: offset)
             // Appending an empty array to an empty one would still make a new buffer.
             if !agreementProblems.isEmpty { problems += agreementProblems }
         }
-        let result = pipeline.receive(frame, from: participant)
-        for drop in result.drops {
-            problems.append(ValidationProblem(.fragment, frame: number, offset: event.offset, "\(drop)"))
+        let message: ReceivedMessage
+        if let inPlace {
+            // What the pipeline makes of a whole uncompressed frame when it holds no partial
+            // message: the body, where it lies.
+            message = ReceivedMessage(
+                sender: participant, kind: frame.kind, typeID: frame.typeID, session: frame.session,
+                frameBytes: inPlace.buffer, payloadRange: inPlace.body)
+        } else {
+            let result = pipeline.receive(frame, from: participant)
+            for drop in result.drops {
+                problems.append(ValidationProblem(.fragment, frame: number, offset: offset, "\(drop)"))
+            }
+            if let rejection = result.rejection {
+                let fragmentKinds: [WireError.Kind] = [.invalidFragment, .limitExceeded]
+                let kind: ValidationProblem.Kind =
+                    frame.kind == .fragment && fragmentKinds.contains(rejection.kind) ? .fragment : .compression
+                problems.append(
+                    ValidationProblem(kind, frame: number, offset: offset, "\(rejection.kind): \(rejection.context)"))
+            }
+            guard let whole = result.message else { return }
+            message = whole
         }
-        if let rejection = result.rejection {
-            let fragmentKinds: [WireError.Kind] = [.invalidFragment, .limitExceeded]
-            let kind: ValidationProblem.Kind =
-                frame.kind == .fragment && fragmentKinds.contains(rejection.kind) ? .fragment : .compression
-            problems.append(
-                ValidationProblem(kind, frame: number, offset: event.offset, "\(rejection.kind): \(rejection.context)"))
-        }
-        guard let message = result.message else { return problems }
         // Offsets of payload problems: in the input for a whole uncompressed frame, else the frame's.
-        let bodyStart =
-            message.compression == nil && frame.kind != .fragment ? event.offset + event.length - 4 - message.payloadCount : nil
+        let bodyStart = message.compression == nil && frame.kind != .fragment ? offset + length - 4 - message.payloadCount : nil
         if message.kind == .control {
-            problems += checkControl(message, sender: route.sender, number: number, offset: event.offset, bodyStart: bodyStart)
+            problems += checkControl(message, sender: route.sender, number: number, offset: offset, bodyStart: bodyStart)
         } else {
             let (payloadProblems, value) = checkPayload(
-                message, sender: route.sender, number: number, offset: event.offset, bodyStart: bodyStart)
+                message, sender: route.sender, number: number, offset: offset, bodyStart: bodyStart)
             if !payloadProblems.isEmpty { problems += payloadProblems }
-            if let (name, json) = value {
+            if inPlace == nil, let (name, json) = value {
                 decoded = DecodedMessage(
-                    frame: number, offset: event.offset, timestamp: record?.timestamp, sender: route.sender,
-                    receiver: route.receiver,
-                    room: record?.room ?? "", session: message.session, typeID: message.typeID, typeName: name,
-                    wasCompressed: message.compression != nil, wasFragmented: frame.kind == .fragment, valueJSON: json)
+                    frame: number, offset: offset, timestamp: origin?.timestamp, sender: route.sender,
+                    receiver: route.receiver, room: origin?.room ?? "", session: message.session, typeID: message.typeID,
+                    typeName: name, wasCompressed: message.compression != nil, wasFragmented: frame.kind == .fragment,
+                    valueJSON: json)
             }
         }
-        return problems
     }
 
     /// Reports a structural problem of the input that ended it (a capture cut inside a
@@ -481,7 +590,7 @@ public struct CaptureValidator {
     {
         guard !specs.isEmpty else { return ([], nil) }
         let (index, receiving) = verdicts(for: sender)
-        if let verdict = receiving[message.typeID], !verdict.isReadable {
+        if !receiving.isEmpty, let verdict = receiving[message.typeID], !verdict.isReadable {
             let kind: ValidationProblem.Kind = verdict == .unknown ? .unknownType : .schema
             return (
                 [
@@ -491,7 +600,14 @@ public struct CaptureValidator {
                 ], nil
             )
         }
-        guard let name = specs[index].codec.messageName(typeID: message.typeID) else {
+        let known: String?
+        if let last = lastMessageType, last.spec == index, last.typeID == message.typeID {
+            known = last.name
+        } else {
+            known = specs[index].codec.messageName(typeID: message.typeID)
+            lastMessageType = known.map { (index, message.typeID, $0) }
+        }
+        guard let name = known else {
             return (
                 [
                     ValidationProblem(
@@ -536,11 +652,11 @@ public struct CaptureValidator {
         let key = sender ?? CaptureRecord.noParticipant
         if let last = lastVerdicts, last.key == key { return (last.spec, last.receiving) }
         if let known = verdicts[key] {
-            lastVerdicts = (key, known.spec, known.receiving)
+            lastVerdicts = SenderVerdicts(key: key, spec: known.spec, receiving: known.receiving)
             return known
         }
         guard let schema = hellos[key]?.schema else {
-            lastVerdicts = (key, 0, [:])
+            lastVerdicts = SenderVerdicts(key: key, spec: 0, receiving: [:])
             return (0, [:])
         }
         let index =
@@ -552,7 +668,7 @@ public struct CaptureValidator {
             if let verdict = type.receiving { receiving[type.typeID] = verdict }
         }
         verdicts[key] = (index, receiving)
-        lastVerdicts = (key, index, receiving)
+        lastVerdicts = SenderVerdicts(key: key, spec: index, receiving: receiving)
         return (index, receiving)
     }
 

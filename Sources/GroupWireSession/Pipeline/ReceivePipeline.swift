@@ -97,6 +97,10 @@ public struct ReceivePipeline: Sendable {
     /// The number of partial messages held.
     public var partialMessageCount: Int { reassembler.partialMessageCount }
 
+    /// Whether any partial message is held (`partialMessageCount > 0`, kept as the
+    /// reassembler changes, without counting).
+    package var holdsPartialMessages: Bool { holdsPartials }
+
     /// The result for a whole frame (if any), with its body decompressed. Static, taking
     /// what it reads: a method called from the mutating ones copied the whole pipeline
     /// (codec, reassembler and all) once per frame.
@@ -193,8 +197,9 @@ public struct ReceivedMessage: Sendable {
 
     /// A message whose payload stands at `payloadRange` of a frame's bytes, which the frame
     /// decoder has checked.
-    init(sender: ParticipantID, kind: FrameKind, typeID: UInt64, session: UInt32?, frameBytes: [UInt8], payloadRange: Range<Int>)
-    {
+    package init(
+        sender: ParticipantID, kind: FrameKind, typeID: UInt64, session: UInt32?, frameBytes: [UInt8], payloadRange: Range<Int>
+    ) {
         self.sender = sender
         self.kind = kind
         self.typeID = typeID

@@ -472,9 +472,7 @@ package struct RelayDemo: Sendable {
             var problems: [String] = []
             do throws(FrameFileError) {
                 let stream = try FrameFileStream(path: path)
-                while let event = try stream.next() {
-                    problems += validator.check(event).map { $0.diagnostic(path: "\(name).pcapng") }
-                }
+                try validator.check(contentsOf: stream) { problems.append($0.diagnostic(path: "\(name).pcapng")) }
             } catch {
                 problems += validator.check(inputError: error).map { $0.diagnostic(path: "\(name).pcapng") }
             }

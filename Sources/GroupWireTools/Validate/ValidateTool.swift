@@ -84,9 +84,7 @@ package struct ValidateTool {
         var renderer = ValidationRenderer(path: stream.path, format: format, inputFormat: stream.format)
         output.write(renderer.start())
         do throws(FrameFileError) {
-            while let event = try stream.next() {
-                for problem in validator.check(event) { output.write(renderer.render(problem)) }
-            }
+            try validator.check(contentsOf: stream) { output.write(renderer.render($0)) }
         } catch {
             if error.kind == .unknownLinkType || validator.summary.frames == 0 && error.kind != .badCapture {
                 output.flush()

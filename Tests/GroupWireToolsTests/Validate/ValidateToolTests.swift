@@ -6,6 +6,7 @@ import GroupWireExamples
 import GroupWireInspection
 import GroupWireJSON
 import GroupWireNegotiation
+import GroupWireSession
 import GroupWireSpec
 import GroupWireTestSupport
 import GroupWireTools
@@ -342,6 +343,117 @@ import Testing
         let summary = validator.summary
         #expect(summary.messagesByType == ["UpsertStroke": 2, "CanvasSnapshot": 2])
         #expect(summary.messages == 4 && summary.receivedCopies == 1 && summary.frames == 6)
+    }
+
+    /// `check(contentsOf:)` checks whole data frames in good packets where they lie in the
+    /// reader's buffer and hands every other frame to the general path; over a capture with
+    /// every kind of frame and problem, in an order that moves between the two paths, it
+    /// reports what checking each event reports: the same problems, frames, offsets and
+    /// reasons, the same summary, the same problems at the end.
+    @Test func checkingACaptureWhereItLiesFindsWhatCheckingEachEventFinds() throws {
+        let reliable = DeliveryHeader(incarnation: 5, isReliable: true, sequence: 1).stream
+        let unreliable = DeliveryHeader(incarnation: 6, isReliable: false, sequence: 1).stream
+        func stroke(_ stream: UInt32? = nil, _ sequence: UInt64 = 0, x: Double = 1.5, session: UInt32? = nil) throws -> [UInt8] {
+            var stroke = Self.stroke
+            stroke.point = Point(x: x, y: 0)
+            return try FrameEncoder().encode(
+                Frame(
+                    kind: .data, typeID: UInt64(UpsertStroke.wireTypeID), session: session,
+                    delivery: stream.map { DeliveryHeader(stream: $0, sequence: sequence) }, body: stroke.wirePayload()))
+        }
+        var corrupt = try stroke()
+        corrupt[8] ^= 0xFF
+        let unreadable = try FrameEncoder().encode(
+            Frame(kind: .data, typeID: UInt64(UpsertStroke.wireTypeID), body: [0x12, 0x01, 0x41]))
+        let unknownType = try FrameEncoder().encode(Frame(kind: .data, typeID: 9_999, body: []))
+        let badControl = try FrameEncoder().encode(Frame(kind: .control, typeID: 2, body: [0xFF]))
+        let payload = Self.stroke.wirePayload()
+        let compressed = try FrameEncoder().encode(
+            Frame(
+                kind: .data, typeID: UInt64(UpsertStroke.wireTypeID),
+                compression: CompressionInfo(contentSize: UInt64(payload.count)), body: try ZstdCompressor().compress(payload)))
+        let points = (0..<3_000).map { Point(x: Double($0), y: Double($0 % 7)) }
+        let snapshot = CanvasSnapshot(strokes: [Stroke(id: Self.stroke.id, color: .blue, points: points)], pointCount: 3_000)
+        let fragments = try SendPipeline(codec: try PayloadCompressor()).frames(
+            typeID: UInt64(CanvasSnapshot.wireTypeID), payload: snapshot.wirePayload(), messageID: 3,
+            profile: PeerProfile(compression: nil, maxFrameSize: 4_000))
+        #expect(fragments.count > 2)
+        let time: UInt64 = 1_764_000_000_000_000_000
+        func received(_ frame: [UInt8], room: String = "r") -> CaptureRecord {
+            CaptureRecord(timestamp: time, direction: .received, local: Self.ben, peer: Self.ana, room: room, frame: frame)
+        }
+        var records = try Self.bensCapture([
+            try stroke(reliable, 1), try stroke(reliable, 2), try stroke(reliable, 2), try stroke(reliable, 3),
+            try stroke(reliable, 3, x: 9), try stroke(reliable, 5), try stroke(unreliable, 1), try stroke(unreliable, 1),
+            corrupt, unreadable, unknownType, badControl, compressed, try stroke(session: 7),
+        ])
+        // A whole stroke while a message is half reassembled, and one after it.
+        records.append(received(fragments[0]))
+        records.append(received(try stroke(x: 2)))
+        records += fragments.dropFirst().map { received($0) }
+        records.append(received(try stroke(x: 3)))
+        // Other rooms, the room before again, a room that is not UTF-8 (patched below).
+        records += [received(try stroke(), room: "room-b"), received(try stroke()), received(try stroke(), room: "room-c")]
+        // Ana's side of the conversation: after it, ben's received copies are copies.
+        records.append(
+            CaptureRecord(timestamp: time, direction: .sent, local: Self.ana, peer: Self.ben, room: "r", frame: try stroke()))
+        records += [received(try stroke(x: 4)), received(unknownType)]
+        // A good frame in a packet whose original length says it was cut (patched below).
+        records.append(received(try stroke(x: 5)))
+        var bytes = CaptureWriter.pcapng(records)
+        let roomC = Array("room-c".utf8)
+        let room = try #require((0...(bytes.count - roomC.count)).last { Array(bytes[$0..<($0 + roomC.count)]) == roomC })
+        bytes[room + 5] = 0xFF
+        let lastBlock = CaptureWriter.pcapng(Array(records.dropLast())).count
+        bytes[lastBlock + 24] &+= 8  // the enhanced packet block's original length
+
+        func viaEvents(_ bytes: [UInt8]) throws -> (problems: [ValidationProblem], summary: CaptureValidator.Summary) {
+            var validator = CaptureValidator(specs: [try SpecLoading.load(Self.specPath).spec])
+            var problems: [ValidationProblem] = []
+            let stream = FrameFileStream(bytes: bytes, path: "c.pcapng")
+            do throws(FrameFileError) {
+                while let event = try stream.next() { problems += validator.check(event) }
+            } catch {
+                problems += validator.check(inputError: error)
+            }
+            problems += validator.finish()
+            #expect(validator.framesCheckedInPlace == 0)
+            return (problems, validator.summary)
+        }
+        func inPlace(_ bytes: [UInt8]) throws -> (problems: [ValidationProblem], summary: CaptureValidator.Summary, count: Int) {
+            var validator = CaptureValidator(specs: [try SpecLoading.load(Self.specPath).spec])
+            var problems: [ValidationProblem] = []
+            do throws(FrameFileError) {
+                try validator.check(contentsOf: FrameFileStream(bytes: bytes, path: "c.pcapng")) { problems.append($0) }
+            } catch {
+                problems += validator.check(inputError: error)
+            }
+            problems += validator.finish()
+            return (problems, validator.summary, validator.framesCheckedInPlace)
+        }
+        func described(_ problems: [ValidationProblem]) -> [String] {
+            problems.map { "\($0.kind) \($0.frame.map(String.init) ?? "-") \($0.offset.map(String.init) ?? "-") \($0.reason)" }
+        }
+        for input in [bytes, Array(bytes.dropLast(10))] {
+            let expected = try viaEvents(input)
+            let found = try inPlace(input)
+            #expect(described(found.problems) == described(expected.problems))
+            #expect(found.summary == expected.summary)
+            // A clash, an unreliable repeat, a checksum, a payload, an unknown type, a control
+            // body, a room, the cut packet (or the file's end) and a gap at the end.
+            #expect(
+                expected.problems.map(\.kind) == [
+                    .sequence, .sequence, .envelope, .payload, .unknownType, .control, .capture, .capture, .sequence,
+                ])
+            let copies = input.count == bytes.count ? 3 : 2  // the cut packet is a copy too, when it is there
+            #expect(expected.summary.fragments == fragments.count && expected.summary.receivedCopies == copies)
+            // Good whole data frames with no message half reassembled: 1, 2, 2 (a
+            // retransmission), 3, 3 with other bytes, 5, the two unreliable 1s, the payload
+            // the spec cannot read, the unknown type, the session's stroke, the stroke after
+            // the fragments, room-b's and the one after it, ana's own, and the two copies
+            // after it; not the cut packet, nor anything the general path reports.
+            #expect(found.count == 17, "\(found.count)")
+        }
     }
 
     @Test func aCaptureOfBothSidesCountsEachSendOnce() throws {
