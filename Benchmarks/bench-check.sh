@@ -11,7 +11,8 @@
 #
 # Each case runs once uncounted, then N times inside `profiledRun`, which is all callgrind
 # counts (`--toggle-collect`), with one dump per case (`--dump-after`). The binary is a
-# stripped copy: valgrind 3.19 cannot read the DWARF 5 that Swift 6.3 writes.
+# stripped copy: valgrind 3.19 cannot read the DWARF 5 that Swift 6.3 writes. Then
+# `validate/strokes/frame`: ValidateBenchmark's validator on two strokes captures (below).
 set -euo pipefail
 cd "$(dirname "$0")"
 command -v valgrind >/dev/null || { echo "bench-check: valgrind is needed (apt-get install valgrind)" >&2; exit 2; }
@@ -53,6 +54,22 @@ while read -r _ rest; do
 done < <(grep '^profiled ' "$work/names")
 [ "$(wc -l < "$work/counts")" -eq "${#cases[@]}" ] ||
     { echo "bench-check: expected ${#cases[@]} counts, got:" >&2; cat "$work/counts" >&2; exit 1; }
+
+# `groupwire validate`'s path per frame of a strokes capture: the whole validator process on
+# a 4 MB and an 8 MB capture, the difference divided by the difference in frames, so that
+# start-up (loading the spec, the dynamic linker) cancels.
+swift build -c release --product ValidateBenchmark >/dev/null
+cp .build/release/ValidateBenchmark "$work/validate"
+strip -g "$work/validate"
+for size in 4 8; do
+    "$work/validate" --write strokes "$work/strokes$size.pcapng" --megabytes "$size" > /dev/null
+    valgrind --tool=callgrind --callgrind-out-file="$work/validate$size.out" "$work/validate" --validate "$work/strokes$size.pcapng" \
+        > "$work/validate$size.txt" 2> "$work/validate$size.log" ||
+        { cat "$work/validate$size.log" "$work/validate$size.txt" >&2; exit 1; }
+done
+frames() { sed -n 's/^frames \([0-9]*\) .*/\1/p' "$work/validate$1.txt"; }
+total() { sed -n 's/^totals: *\([0-9]*\).*/\1/p; s/^summary: *\([0-9]*\).*/\1/p' "$work/validate$1.out" | head -n 1; }
+printf '%s\t%d\n' "validate/strokes/frame" "$(( ($(total 8) - $(total 4)) / ($(frames 8) - $(frames 4)) ))" >> "$work/counts"
 
 if $record; then
     {
