@@ -53,8 +53,23 @@ extension Bool: _WireMapKey {
 
 extension String: _WireMapKey {
     /// Lexicographic order of the UTF-8 bytes (not Unicode collation).
+    /// Compared where the bytes lie when both strings have contiguous UTF-8 (native and
+    /// small strings do); the generic walk over the UTF-8 views, about 30 instructions a
+    /// comparison, was a sixth of a PlaybackState encode (its map's keys are sorted).
     @inlinable public static func wireOrder(_ lhs: String, _ rhs: String) -> Bool {
-        lhs.utf8.lexicographicallyPrecedes(rhs.utf8)
+        let inPlace = lhs.utf8.withContiguousStorageIfAvailable { left in
+            rhs.utf8.withContiguousStorageIfAvailable { right -> Bool in
+                let shared = Swift.min(left.count, right.count)
+                var index = 0
+                while index < shared {
+                    if left[index] != right[index] { return left[index] < right[index] }
+                    index += 1
+                }
+                return left.count < right.count
+            }
+        }
+        if let inPlace, let order = inPlace { return order }
+        return lhs.utf8.lexicographicallyPrecedes(rhs.utf8)
     }
     /// The string itself.
     public var wireJSONKey: String { self }
