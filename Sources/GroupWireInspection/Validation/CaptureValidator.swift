@@ -268,8 +268,9 @@ public struct CaptureValidator {
     /// Checks the packet at `packet.data` of `buffer` where it lies (its frame read by the
     /// stream's `decoder`, as the general path's is), when it is a good
     /// packet holding a whole data frame (no fragment, no compression) and no message is
-    /// being reassembled, exactly as ``check(_:)`` would; returns false, having changed
-    /// nothing, for any other packet.
+    /// being reassembled, exactly as ``check(_:)`` would; returns false for any other
+    /// packet, having counted and checked nothing (only the cache of the last good room
+    /// may have changed).
     private mutating func checkInPlace(
         _ buffer: [UInt8], _ packet: CapturePacketReader.LocatedPacket, decoder: FrameDecoder,
         report: (ValidationProblem) -> Void
