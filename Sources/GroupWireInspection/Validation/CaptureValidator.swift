@@ -210,7 +210,7 @@ public struct CaptureValidator {
     /// that are whole data frames in good packets (the common case) are checked where they
     /// lie in the stream's buffer, with nothing copied or made per frame; any other frame
     /// takes the general path.
-    /// - Throws: the stream's ``FrameFileError`` (pass it to ``check(inputError:)``); the
+    /// - Throws: the stream's `FrameFileError` (pass it to ``check(inputError:)``); the
     ///   frames before it have been checked.
     public mutating func check(contentsOf stream: FrameFileStream, report: (ValidationProblem) -> Void)
         throws(FrameFileError)
