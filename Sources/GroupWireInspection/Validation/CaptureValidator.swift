@@ -281,21 +281,18 @@ public struct CaptureValidator {
             case .success(let header) = CaptureRecord.PseudoHeader.parse(buffer, in: packet.data),
             isValidRoom(buffer[header.room]),
             let (frame, body) = decoder.decodeInPlace(buffer, in: header.frame),
-            frame.kind == .data, frame.compression == nil
+            frame.kind == .data, frame.compression == nil,
+            let fields = FrameHeaderFields(buffer, offset: header.frame.lowerBound, length: header.frame.count)
         else { return false }
         tally.frames += 1
         framesCheckedInPlace += 1
         let offset = packet.dataOffset + (header.frame.lowerBound - packet.data.lowerBound)
-        let frameEnd = header.frame.upperBound
-        let checksum =
-            UInt32(buffer[frameEnd - 4]) | UInt32(buffer[frameEnd - 3]) << 8 | UInt32(buffer[frameEnd - 2]) << 16
-            | UInt32(buffer[frameEnd - 1]) << 24
         var problems: [ValidationProblem] = []
         var decoded: DecodedMessage?
         checkFrame(
             frame, origin: Origin(direction: header.direction, local: header.local, peer: header.peer, timestamp: 0, room: ""),
-            number: packet.number, offset: offset, length: header.frame.count, version: buffer[header.frame.lowerBound + 1],
-            checksum: checksum, inPlace: (buffer, body), problems: &problems, decoded: &decoded)
+            number: packet.number, offset: offset, length: header.frame.count, version: fields.version,
+            checksum: fields.crc32c, inPlace: (buffer, body), problems: &problems, decoded: &decoded)
         tally.problems += problems.count
         for problem in problems { report(problem) }
         return true
