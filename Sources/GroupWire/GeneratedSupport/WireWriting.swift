@@ -80,7 +80,7 @@ public struct _WireSink: _WireWriting {
     /// Whether a write was dropped for lack of room.
     @inlinable public var overflowed: Bool { didOverflow }
 
-    @usableFromInline init(base: UnsafeMutableRawPointer?, capacity: Int) {
+    @inlinable init(base: UnsafeMutableRawPointer?, capacity: Int) {
         self.base = base
         self.capacity = capacity
         written = 0
@@ -89,8 +89,23 @@ public struct _WireSink: _WireWriting {
 
     /// Allocates exactly `size` bytes, lets `body` fill them and returns them; nil when
     /// `body` wrote more or fewer than `size` bytes (then encode another way).
-    @inlinable public static func encode(size: Int, _ body: (inout _WireSink) -> Void) -> [UInt8]? {
+    ///
+    /// A payload of at most ``smallSize`` bytes is written on the stack and copied into an
+    /// array made for it: the copy's allocation is specialized where this is inlined, while
+    /// `Array(unsafeUninitializedCapacity:)` always goes through the standard library's
+    /// unspecialized allocator, whose lookup of the array's storage type (about 330
+    /// instructions) cost more than the whole encode of a stroke.
+    @inlinable @inline(__always)
+    public static func encode(size: Int, _ body: (inout _WireSink) -> Void) -> [UInt8]? {
         guard size >= 0 else { return nil }
+        if size <= smallSize {
+            return withUnsafeTemporaryAllocation(byteCount: size, alignment: 1) { scratch in
+                var sink = _WireSink(base: scratch.baseAddress, capacity: size)
+                body(&sink)
+                guard !sink.overflowed, sink.count == size else { return nil }
+                return [UInt8](UnsafeRawBufferPointer(scratch))
+            }
+        }
         var complete = false
         let bytes = [UInt8](unsafeUninitializedCapacity: size) { buffer, initialized in
             var sink = _WireSink(base: buffer.baseAddress.map(UnsafeMutableRawPointer.init), capacity: size)
@@ -100,6 +115,9 @@ public struct _WireSink: _WireWriting {
         }
         return complete ? bytes : nil
     }
+
+    /// The largest payload ``encode(size:_:)`` writes on the stack first.
+    @inlinable public static var smallSize: Int { 1_024 }
 
     /// Reserves `needed` bytes: returns where they start, or nil (and marks the overflow).
     @inlinable mutating func claim(_ needed: Int) -> UnsafeMutableRawPointer? {
@@ -168,7 +186,14 @@ public struct _WireSink: _WireWriting {
     }
 
     /// Appends `uvarint(utf8 count)` and the UTF-8 bytes.
+    /// Reads the bytes where they lie when the string has contiguous UTF-8 (native and small
+    /// strings do), without the copy `withUTF8` makes of its string.
     @inlinable public mutating func writeLengthPrefixed(_ string: String) {
+        let done: Void? = string.utf8.withContiguousStorageIfAvailable { utf8 in
+            writeUVarint(UInt64(utf8.count))
+            copy(UnsafeRawBufferPointer(utf8))
+        }
+        if done != nil { return }
         var string = string
         string.withUTF8 { utf8 in
             writeUVarint(UInt64(utf8.count))

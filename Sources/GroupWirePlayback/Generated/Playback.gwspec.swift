@@ -470,6 +470,7 @@ struct PlaybackSuspensionMessage: WireMessage, Codable, Sendable, Hashable {
 
     /// Writes the fields in ascending number order, then the unknown fields (Spec/FORMAT.md,
     /// "Canonical writing"). Generic so one encoder serves both outputs.
+    @inline(__always)
     func encodeFields(to writer: inout some _WireWriting) {
         if !self.reason.isEmpty {
             writer.writeByte(0x0A)
@@ -627,6 +628,7 @@ struct PlaybackClockRequest: WireMessage, Codable, Sendable, Hashable {
 
     /// Writes the fields in ascending number order, then the unknown fields (Spec/FORMAT.md,
     /// "Canonical writing"). Generic so one encoder serves both outputs.
+    @inline(__always)
     func encodeFields(to writer: inout some _WireWriting) {
         if self.sequence != 0 {
             writer.writeByte(0x08)
@@ -794,6 +796,7 @@ struct PlaybackClockReply: WireMessage, Codable, Sendable, Hashable {
 
     /// Writes the fields in ascending number order, then the unknown fields (Spec/FORMAT.md,
     /// "Canonical writing"). Generic so one encoder serves both outputs.
+    @inline(__always)
     func encodeFields(to writer: inout some _WireWriting) {
         if self.sequence != 0 {
             writer.writeByte(0x08)
@@ -948,6 +951,7 @@ struct PlaybackStateRequest: WireMessage, Codable, Sendable, Hashable {
 
     /// Writes the fields in ascending number order, then the unknown fields (Spec/FORMAT.md,
     /// "Canonical writing"). Generic so one encoder serves both outputs.
+    @inline(__always)
     func encodeFields(to writer: inout some _WireWriting) {
         writer.writeRaw(unknownFields)
     }

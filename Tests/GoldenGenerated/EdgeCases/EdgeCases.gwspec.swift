@@ -143,6 +143,7 @@ public struct Inner: WirePayloadCodable, Codable, Sendable, Hashable {
 
     /// Writes the fields in ascending number order, then the unknown fields (Spec/FORMAT.md,
     /// "Canonical writing"). Generic so one encoder serves both outputs.
+    @inline(__always)
     func encodeFields(to writer: inout some _WireWriting) {
         if self.count != 0 {
             writer.writeByte(0x08)

@@ -207,6 +207,7 @@ public struct Empty: WirePayloadCodable, Codable, Sendable, Hashable {
 
     /// Writes the fields in ascending number order, then the unknown fields (Spec/FORMAT.md,
     /// "Canonical writing"). Generic so one encoder serves both outputs.
+    @inline(__always)
     func encodeFields(to writer: inout some _WireWriting) {
         writer.writeRaw(unknownFields)
     }
@@ -2889,6 +2890,7 @@ public struct Ping: WireMessage, Codable, Sendable, Hashable {
 
     /// Writes the fields in ascending number order, then the unknown fields (Spec/FORMAT.md,
     /// "Canonical writing"). Generic so one encoder serves both outputs.
+    @inline(__always)
     func encodeFields(to writer: inout some _WireWriting) {
         writer.writeRaw(unknownFields)
     }

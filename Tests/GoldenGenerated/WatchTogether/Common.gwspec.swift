@@ -67,6 +67,7 @@ public struct ParticipantRef: WirePayloadCodable, Codable, Sendable, Hashable {
 
     /// Writes the fields in ascending number order, then the unknown fields (Spec/FORMAT.md,
     /// "Canonical writing"). Generic so one encoder serves both outputs.
+    @inline(__always)
     func encodeFields(to writer: inout some _WireWriting) {
         if _WireDefaults.differs(self.id) {
             writer.writeByte(0x0A)

@@ -345,6 +345,7 @@ public struct CatalogItem: WirePayloadCodable, Codable, Sendable, Hashable {
 
     /// Writes the fields in ascending number order, then the unknown fields (Spec/FORMAT.md,
     /// "Canonical writing"). Generic so one encoder serves both outputs.
+    @inline(__always)
     func encodeFields(to writer: inout some _WireWriting) {
         if _WireDefaults.differs(self.contentID) {
             writer.writeByte(0x0A)
@@ -902,6 +903,7 @@ public struct ReadyState: WireMessage, Codable, Sendable, Hashable {
 
     /// Writes the fields in ascending number order, then the unknown fields (Spec/FORMAT.md,
     /// "Canonical writing"). Generic so one encoder serves both outputs.
+    @inline(__always)
     func encodeFields(to writer: inout some _WireWriting) {
         if _WireDefaults.differs(self.participant) {
             writer.writeByte(0x0A)

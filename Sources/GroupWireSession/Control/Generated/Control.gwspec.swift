@@ -495,6 +495,7 @@ struct ControlMetadata: WirePayloadCodable, Codable, Sendable, Hashable {
 
     /// Writes the fields in ascending number order, then the unknown fields (Spec/FORMAT.md,
     /// "Canonical writing"). Generic so one encoder serves both outputs.
+    @inline(__always)
     func encodeFields(to writer: inout some _WireWriting) {
         if let value = self.title {
             writer.writeByte(0x0A)
@@ -657,6 +658,7 @@ struct ControlMembership: WirePayloadCodable, Codable, Sendable, Hashable {
 
     /// Writes the fields in ascending number order, then the unknown fields (Spec/FORMAT.md,
     /// "Canonical writing"). Generic so one encoder serves both outputs.
+    @inline(__always)
     func encodeFields(to writer: inout some _WireWriting) {
         if let value = self.session {
             writer.writeByte(0x08)
@@ -787,6 +789,7 @@ struct ControlEnd: WirePayloadCodable, Codable, Sendable, Hashable {
 
     /// Writes the fields in ascending number order, then the unknown fields (Spec/FORMAT.md,
     /// "Canonical writing"). Generic so one encoder serves both outputs.
+    @inline(__always)
     func encodeFields(to writer: inout some _WireWriting) {
         if let value = self.session {
             writer.writeByte(0x08)
