@@ -101,20 +101,35 @@ extension Dictionary where Key: _WireMapKey {
     }
 
     /// Calls `body` with each entry in canonical key order. Maps of up to 16 entries are
-    /// walked by repeated minimum search (no allocation); larger ones are sorted once.
+    /// ordered by an insertion sort of their indices on the stack (no allocation, and each
+    /// entry is read once to call `body`); larger ones are sorted once.
     @inlinable public func forEachWireSorted(_ body: (Key, Value) -> Void) {
+        guard count > 1 else {
+            if let entry = first { body(entry.key, entry.value) }
+            return
+        }
         guard count > 16 else {
-            var previous: Key?
-            for _ in 0..<count {
-                var best: (key: Key, value: Value)?
-                for entry in self {
-                    if let previous, !Key.wireOrder(previous, entry.key) { continue }
-                    if let current = best, !Key.wireOrder(entry.key, current.key) { continue }
-                    best = entry
+            withUnsafeTemporaryAllocation(of: Index.self, capacity: count) { order in
+                guard let base = order.baseAddress else { return }
+                var sorted = 0
+                var next = startIndex
+                while next != endIndex, sorted < order.count {
+                    // Insertion sort: shift the indices whose keys come after this one's.
+                    let key = keys[next]
+                    var slot = sorted
+                    while slot > 0, Key.wireOrder(key, keys[base[slot - 1]]) {
+                        (base + slot).moveInitialize(from: base + slot - 1, count: 1)
+                        slot -= 1
+                    }
+                    (base + slot).initialize(to: next)
+                    sorted += 1
+                    formIndex(after: &next)
                 }
-                guard let best else { return }
-                body(best.key, best.value)
-                previous = best.key
+                for position in 0..<sorted {
+                    let entry = self[base[position]]
+                    body(entry.key, entry.value)
+                }
+                base.deinitialize(count: sorted)
             }
             return
         }

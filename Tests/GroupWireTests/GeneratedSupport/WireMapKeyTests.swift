@@ -37,4 +37,36 @@ struct WireMapKeyTests {
         #expect(String.wireOrder("é", "z") == false && String.wireOrder("z", "é") == true)
         #expect(String.wireOrder("ab", "abc") && !String.wireOrder("abc", "ab") && !String.wireOrder("ab", "ab"))
     }
+
+    /// Every map size through the stack sort (up to 16 entries) and past it visits each entry
+    /// once, in the order of a full sort by `wireOrder`, for String, integer and UUID keys.
+    @Test func sortedWalkVisitsEachEntryOnceInCanonicalOrder() {
+        var state: UInt64 = 41
+        func next() -> UInt64 {
+            state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            return state >> 17
+        }
+        func walk<Key: _WireMapKey, Value>(_ map: [Key: Value]) -> [Key] {
+            var keys: [Key] = []
+            map.forEachWireSorted { key, _ in keys.append(key) }
+            return keys
+        }
+        for size in 0...40 {
+            var strings: [String: Int] = [:]
+            var integers: [Int32: String] = [:]
+            var uuids: [UUID: Bool] = [:]
+            while strings.count < size { strings[String(next() % 5_000, radix: 36) + (next() % 3 == 0 ? "é" : "")] = size }
+            while integers.count < size { integers[Int32(truncatingIfNeeded: next())] = "" }
+            while uuids.count < size {
+                let (high, low) = (next() &* 0x9E37, next())
+                uuids[withUnsafeBytes(of: (high, low)) { UUID(uuid: $0.load(as: uuid_t.self)) }] = true
+            }
+            #expect(walk(strings) == strings.keys.sorted { String.wireOrder($0, $1) }, "String keys, \(size) entries")
+            #expect(walk(integers) == integers.keys.sorted(), "Int32 keys, \(size) entries")
+            #expect(walk(uuids) == uuids.keys.sorted { UUID.wireOrder($0, $1) }, "UUID keys, \(size) entries")
+        }
+        var values: [(String, Int)] = []
+        ["b": 2, "a": 1, "c": 3].forEachWireSorted { values.append(($0, $1)) }
+        #expect(values.map(\.0) == ["a", "b", "c"] && values.map(\.1) == [1, 2, 3])
+    }
 }
