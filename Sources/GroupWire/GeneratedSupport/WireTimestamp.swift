@@ -21,12 +21,15 @@ public enum _WireTimestamp {
     public static let epoch = Date(timeIntervalSince1970: 0)
 
     /// Nanoseconds from 1970 to 2001, the reference date `Date` counts from.
-    static let referenceOffsetNanoseconds: UInt64 = 978_307_200 * nanosecondsPerSecond
+    @inlinable static var referenceOffsetNanoseconds: UInt64 { 978_307_200_000_000_000 }
 
-    static let nanosecondsPerSecond: UInt64 = 1_000_000_000
+    @inlinable static var nanosecondsPerSecond: UInt64 { 1_000_000_000 }
 
     /// The nanoseconds since 1970 nearest to `date` (ties to even), clamped to Int64.
-    public static func nanoseconds(from date: Date) -> Int64 {
+    /// Inlinable, like its helpers: a generated encoder asks for a Timestamp field's value
+    /// once to test it against the default and again to write it, and inlined the two
+    /// calls become one.
+    @inlinable public static func nanoseconds(from date: Date) -> Int64 {
         let seconds = date.timeIntervalSinceReferenceDate
         if seconds.isNaN { return 0 }
         // 2^34 s from 2001 is past both ends of the Int64 range (about ±2.9e2 years).
@@ -53,20 +56,21 @@ public enum _WireTimestamp {
 
     /// `fraction` (in [0, 1)) times 10^9, rounded to the nearest integer, ties to even,
     /// computed exactly in 128 bits.
-    static func nanosecondsRoundedToEven(_ fraction: Double) -> UInt64 {
+    @inlinable static func nanosecondsRoundedToEven(_ fraction: Double) -> UInt64 {
         // Below 2^-40 s the product is under 10^-3 ns and rounds to 0 (this also skips
         // subnormals, whose significand lacks the implicit bit).
         guard fraction >= 0x1p-40 else { return 0 }
         let significand = (UInt64(1) << 52) | fraction.significandBitPattern
-        // fraction == significand * 2^-shift, shift in 53...92.
-        let shift = 52 - Int(fraction.exponent)
+        // fraction == significand * 2^-shift, shift in 53...92. The exponent is read from
+        // the bits (fraction is normal here): `exponent` is a call into the runtime.
+        let shift = 52 - (Int(fraction.exponentBitPattern) - 1023)
         let (high, low) = significand.multipliedFullWidth(by: nanosecondsPerSecond)
         return shiftedRightRoundingToEven(high: high, low: low, by: shift)
     }
 
     /// (high * 2^64 + low) / 2^shift rounded to the nearest integer, ties to even; the
     /// caller guarantees the quotient fits 64 bits and shift is in 1...127.
-    static func shiftedRightRoundingToEven(high: UInt64, low: UInt64, by shift: Int) -> UInt64 {
+    @inlinable static func shiftedRightRoundingToEven(high: UInt64, low: UInt64, by shift: Int) -> UInt64 {
         var quotient: UInt64
         let comparison: Int  // remainder against half: -1 below, 0 equal, 1 above
         if shift < 64 {
