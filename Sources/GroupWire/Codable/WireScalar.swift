@@ -193,11 +193,7 @@ extension String: WireScalar {
     @inline(__always) var wireType: UInt8 { CodableWireType.len }
 
     func write(to writer: inout ByteWriter) {
-        var text = self
-        text.withUTF8 { utf8 in
-            writer.writeUVarint(UInt64(utf8.count))
-            writer.write(contentsOf: UnsafeRawBufferPointer(utf8))
-        }
+        writer.writeLengthPrefixed(self)
     }
 
     static func read(_ value: WireValue, from input: ByteReader, limits: Limits) throws(WireError) -> String {

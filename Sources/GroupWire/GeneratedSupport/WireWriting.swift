@@ -44,8 +44,7 @@ extension ByteWriter: _WireWriting {
 
     /// Appends `uvarint(utf8 count)` and the UTF-8 bytes.
     @inlinable public mutating func writeLengthPrefixed(_ string: String) {
-        var string = string
-        string.withUTF8 { utf8 in
+        string._withWireUTF8 { utf8 in
             writeUVarint(UInt64(utf8.count))
             write(contentsOf: UnsafeRawBufferPointer(utf8))
         }
@@ -186,16 +185,8 @@ public struct _WireSink: _WireWriting {
     }
 
     /// Appends `uvarint(utf8 count)` and the UTF-8 bytes.
-    /// Reads the bytes where they lie when the string has contiguous UTF-8 (native and small
-    /// strings do), without the copy `withUTF8` makes of its string.
     @inlinable public mutating func writeLengthPrefixed(_ string: String) {
-        let done: Void? = string.utf8.withContiguousStorageIfAvailable { utf8 in
-            writeUVarint(UInt64(utf8.count))
-            copy(UnsafeRawBufferPointer(utf8))
-        }
-        if done != nil { return }
-        var string = string
-        string.withUTF8 { utf8 in
+        string._withWireUTF8 { utf8 in
             writeUVarint(UInt64(utf8.count))
             copy(UnsafeRawBufferPointer(utf8))
         }
@@ -214,5 +205,17 @@ public struct _WireSink: _WireWriting {
     /// Appends bytes as they are.
     @inlinable public mutating func writeRaw(_ bytes: [UInt8]) {
         bytes.withUnsafeBytes { copy($0) }
+    }
+}
+
+extension String {
+    /// Calls `body` with the string's UTF-8, where it lies when it is contiguous (native and
+    /// small strings are), else in a copy. Every writer of a string's bytes goes through here:
+    /// `withUTF8` alone copies the string it is called on (a `var`), which was a retain and a
+    /// release per string written.
+    @inlinable func _withWireUTF8<Result>(_ body: (UnsafeBufferPointer<UInt8>) -> Result) -> Result {
+        if let result = utf8.withContiguousStorageIfAvailable(body) { return result }
+        var copy = self
+        return copy.withUTF8(body)
     }
 }

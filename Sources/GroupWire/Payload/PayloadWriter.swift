@@ -63,11 +63,7 @@ public struct PayloadWriter: Sendable {
     /// Writes a String field (UTF-8, length-delimited).
     @inlinable public mutating func writeString(_ number: UInt32, _ value: String) {
         writeKey(number, .lengthDelimited)
-        var value = value
-        value.withUTF8 { utf8 in
-            writer.writeUVarint(UInt64(utf8.count))
-            writer.write(contentsOf: UnsafeRawBufferPointer(utf8))
-        }
+        writer.writeLengthPrefixed(value)
     }
 
     /// Writes a Bytes field (length-delimited).
