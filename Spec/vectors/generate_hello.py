@@ -24,6 +24,8 @@ OUT = os.path.join(HERE, "hello")
 
 SCALARS = ["Bool", "Int8", "Int16", "Int32", "Int64", "UInt8", "UInt16", "UInt32", "UInt64", "Float32", "Float64",
            "String", "Bytes", "UUID", "Timestamp"]
+# Scalars that joined the language after arrays (16) and maps (17) took their codes.
+LATER_SCALARS = ["Fixed32", "Fixed64"]
 KINDS = {"message": 1, "struct": 2, "enum": 3, "union": 4}
 
 
@@ -109,7 +111,11 @@ def type_codes(t, index):
         for part in t[1:]:
             codes += type_codes(part, index)
         return codes
-    return [SCALARS.index(t) + 1] if t in SCALARS else [32 + index[t]]
+    if t in SCALARS:
+        return [SCALARS.index(t) + 1]
+    if t in LATER_SCALARS:
+        return [18 + LATER_SCALARS.index(t)]
+    return [32 + index[t]]
 
 
 def packed(values):
@@ -125,6 +131,10 @@ def encode_default(value, t, decls):
         return field(5, 0, uvarint(zigzag(value)))
     if t == "Float32":
         return field(5, 5, struct.pack("<f", value))
+    if t == "Fixed32":
+        return field(5, 5, struct.pack("<I", value))
+    if t == "Fixed64":
+        return field(5, 1, struct.pack("<Q", value))
     if t == "Float64":
         return field(5, 1, struct.pack("<d", value))
     if isinstance(value, str):
@@ -355,4 +365,20 @@ def build():
                                             "fields": [(1, "a", "UInt8", False, None)]}])
     error("message-with-a-groupwire-type-id", "A message of package t with type id 0xFFFFFF05, in GroupWire's own "
           "block: invalidSchema at its entry's key.", body, "invalidSchema", entry_key(body, "Hit"))
+    hashes = [{"name": "Digest", "kind": "message", "typeID": 9,
+               "fields": [(1, "digest", "Fixed64", False, None), (2, "tag", "Fixed32", False, 4000000000),
+                          (3, "seed", "Fixed64", False, 0x8000000000000001),
+                          (4, "byHash", ("map", "Fixed64", "String"), False, None),
+                          (5, "tags", ("array", "Fixed32"), False, None), (6, "maybe", "Fixed64", True, None)]}]
+    valid("fixed-width-integers", "Fixed32 and Fixed64 fields (type codes 18 and 19), their defaults as fixed32 and "
+          "fixed64 values, a Fixed64 map key and a Fixed32 array.", *hello(spec=("t", 1), decls=hashes))
+    varint = field(5, 0, uvarint(7))
+    body, _ = hello(spec=("t", 1), decls=[{"name": "A", "kind": "message", "typeID": 1,
+                                            "fields": [(1, "digest", "Fixed64", False, ("raw", varint))]}])
+    error("fixed64-default-as-varint", "A Fixed64 default written as a varint (an integer's wire type, not this "
+          "integer's): typeMismatch at the default's key.", body, "typeMismatch", body.rindex(varint))
+    body, _ = hello(spec=("t", 1), decls=[{"name": "A", "kind": "message", "typeID": 1, "fields": [(1, "a", "UInt8", False, None)]}])
+    bad = body.replace(packed([6]), packed([20]))
+    error("type-code-20-undefined", "Type code 20, the first after the fixed-width integers, names no type: invalidValue "
+          "at the key of the field's type.", bad, "invalidValue", bad.index(packed([20])) - 1)
     return vectors

@@ -11,7 +11,7 @@ struct KitchenSinkGoldenTests {
     static let scalars = Scalars(
         flag: true, i8: -8, i16: -16, i32: -32, i64: .min, u8: 8, u16: 16, u32: 32, u64: .max,
         f32: 1.5, f64: -0.25, text: "héllo", blob: [0, 1, 255], id: exampleID,
-        at: Date(timeIntervalSince1970: -1), mood: .unknownValue(9))
+        at: Date(timeIntervalSince1970: -1), mood: .unknownValue(9), hash32: .max, hash64: 0x0102_0304_0506_0708)
 
     static let awkward = Awkward(
         class: "c", unknownFields: -1, legacy: 5, renamed: 6, self: Empty(),
@@ -19,11 +19,15 @@ struct KitchenSinkGoldenTests {
             flags: [true, false], ints: [1, -1, 300], longs: [.max], bytes8: [255], counts: [0, 1],
             floats: [1.5], doubles: [.pi], times: [Date(timeIntervalSince1970: 3)], moods: [.calm, .default, .unknownValue(40)],
             texts: ["", "a"], blobs: [[], [1]], ids: [exampleID], items: [Scalars(), scalars],
-            choices: [.nothing, .number(-3), .text("t"), .item(scalars), .mood(.unknown), .time(Date(timeIntervalSince1970: 0))]),
+            choices: [
+                .nothing, .number(-3), .text("t"), .item(scalars), .mood(.unknown), .time(Date(timeIntervalSince1970: 0)),
+                .digest(.max),
+            ], hashes: [0, .max], tags: [1, 2]),
         maps: Maps(
             byName: ["b": 2, "a": 1], byNumber: [-1: "a", 2: "b"], byCount: [7: [7]], byFlag: [true: 1, false: 0],
             byID: [exampleID: Date(timeIntervalSince1970: 4), otherID: Date(timeIntervalSince1970: 5)],
-            moods: ["m": .default], items: [-5: scalars], choices: ["c": .nothing], floats: [1: .infinity]),
+            moods: ["m": .default], items: [-5: scalars], choices: ["c": .nothing], floats: [1: .infinity],
+            byHash: [.max: "z", 1: "a"], byTag: [7: -7]),
         defaults: Defaults(flag: false, small: 0, ratio: 0.5),
         optionals: Optionals(
             flag: false, i32: 0, u64: 0, f32: 0, text: "", blob: [], id: _WireDefaults.uuid,
@@ -76,6 +80,35 @@ struct KitchenSinkGoldenTests {
         #expect(
             try Maps(byFlag: [true: 1, false: 0]).wirePayload()
                 == Hex.bytes("22 0b 08 00 11 0000000000000000  22 0b 08 01 11 000000000000f03f"))
+    }
+
+    @Test("Fixed32 and Fixed64 take 4 and 8 little-endian bytes: fields, packed arrays, map keys, defaults, union payloads")
+    func fixedWidthIntegers() throws {
+        #expect(
+            try Scalars(hash32: 1, hash64: 0x0102_0304_0506_0708).wirePayload()
+                == Hex.bytes("8d01 01000000  9101 0807060504030201"))
+        #expect(
+            try Arrays(hashes: [1, .max], tags: [2]).wirePayload()
+                == Hex.bytes("7a 10 0100000000000000 ffffffffffffffff  82 01 04 02000000"))
+        #expect(try Arrays(wirePayload: Hex.bytes("79 0500000000000000 79 0600000000000000")).hashes == [5, 6])
+        #expect(
+            try Maps(byHash: [.max: "z", 1: "a"]).wirePayload()
+                == Hex.bytes("52 0c 09 0100000000000000 12 01 61  52 0c 09 ffffffffffffffff 12 01 7a"))
+        #expect(try Optionals(choice: .digest(2)).wirePayload() == Hex.bytes("5a 09 59 0200000000000000"))
+        #expect(Defaults().tag == 4_000_000_000 && Defaults().seed == .max)
+        #expect(try Defaults(tag: 0).wirePayload() == Hex.bytes("45 00000000"))
+        #expect(try Defaults(seed: 1).wirePayload() == Hex.bytes("49 0100000000000000"))
+        // A varint under a fixed field's number is the wrong wire type, at the key; a short value is truncated.
+        for (hex, kind, offset) in [("8801 01", WireError.Kind.typeMismatch, 0), ("9101 0807", .truncated, 2)] {
+            do {
+                _ = try Scalars(wirePayload: Hex.bytes(hex))
+                Issue.record("\(hex) decoded")
+            } catch let error as WireError {
+                #expect(error.kind == kind && error.offset == offset, "\(hex): \(error)")
+            } catch {
+                Issue.record("\(hex): \(error)")
+            }
+        }
     }
 
     @Test("Spec defaults are left out, other values are written")

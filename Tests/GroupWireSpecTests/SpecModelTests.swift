@@ -171,7 +171,8 @@ import Testing
     @Test func scalarTypesMapToTheContractWireTypes() {
         let expected: [ScalarType: FieldWireType] = [
             .bool: .varint, .int8: .varint, .int64: .varint, .uint8: .varint, .uint64: .varint,
-            .float32: .fixed32, .float64: .fixed64, .timestamp: .fixed64, .string: .len, .bytes: .len, .uuid: .len,
+            .float32: .fixed32, .float64: .fixed64, .timestamp: .fixed64, .fixed32: .fixed32, .fixed64: .fixed64, .string: .len,
+            .bytes: .len, .uuid: .len,
         ]
         for (scalar, wireType) in expected {
             #expect(scalar.wireType == wireType, "\(scalar)")
@@ -179,6 +180,9 @@ import Testing
         #expect(FieldWireType.allCases.map(\.rawValue) == [0, 1, 2, 5])
         #expect(
             ScalarType.allCases.filter(\.isValidMapKey).map(\.rawValue)
-                == ["Bool", "Int8", "Int16", "Int32", "Int64", "UInt8", "UInt16", "UInt32", "UInt64", "String", "UUID"])
+                == [
+                    "Bool", "Int8", "Int16", "Int32", "Int64", "UInt8", "UInt16", "UInt32", "UInt64", "String", "UUID", "Fixed32",
+                    "Fixed64",
+                ])
     }
 }

@@ -123,6 +123,16 @@ public struct PayloadReader: Sendable {
         Float(bitPattern: try reader.readFixed32LE())
     }
 
+    /// Reads a Fixed32: an unsigned 32-bit integer, little-endian.
+    @inlinable public mutating func readFixed32() throws(WireError) -> UInt32 {
+        try reader.readFixed32LE()
+    }
+
+    /// Reads a Fixed64: an unsigned 64-bit integer, little-endian.
+    @inlinable public mutating func readFixed64() throws(WireError) -> UInt64 {
+        try reader.readFixed64LE()
+    }
+
     /// Reads a Timestamp as signed nanoseconds since 1970-01-01T00:00:00Z.
     @inlinable public mutating func readTimestampNanoseconds() throws(WireError) -> Int64 {
         Int64(bitPattern: try reader.readFixed64LE())

@@ -54,6 +54,18 @@ public struct PayloadWriter: Sendable {
         writer.writeFixed32LE(value.bitPattern)
     }
 
+    /// Writes a Fixed32 field: an unsigned 32-bit integer, little-endian (wire type fixed32).
+    @inlinable public mutating func writeFixed32(_ number: UInt32, _ value: UInt32) {
+        writeKey(number, .fixed32)
+        writer.writeFixed32LE(value)
+    }
+
+    /// Writes a Fixed64 field: an unsigned 64-bit integer, little-endian (wire type fixed64).
+    @inlinable public mutating func writeFixed64(_ number: UInt32, _ value: UInt64) {
+        writeKey(number, .fixed64)
+        writer.writeFixed64LE(value)
+    }
+
     /// Writes a Timestamp field: signed nanoseconds since 1970-01-01T00:00:00Z (fixed64).
     @inlinable public mutating func writeTimestamp(_ number: UInt32, nanoseconds: Int64) {
         writeKey(number, .fixed64)

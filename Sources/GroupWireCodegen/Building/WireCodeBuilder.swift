@@ -65,8 +65,8 @@ struct WireCodeBuilder: Sendable {
             case .int8, .int16, .int32: return (0, "_WireSize.svarint(Int64(\(value)))")
             case .uint64: return (0, "_WireSize.uvarint(\(value))")
             case .uint8, .uint16, .uint32: return (0, "_WireSize.uvarint(UInt64(\(value)))")
-            case .float32: return (4, nil)
-            case .float64, .timestamp: return (8, nil)
+            case .float32, .fixed32: return (4, nil)
+            case .float64, .timestamp, .fixed64: return (8, nil)
             case .string: return (0, "_WireSize.string(\(value))")
             case .bytes: return (0, "_WireSize.lengthDelimited(\(value).count)")
             case .uuid: return (17, nil)
@@ -113,6 +113,8 @@ struct WireCodeBuilder: Sendable {
             case .uint8, .uint16, .uint32: return [.line("writer.writeUVarint(UInt64(\(value)))")]
             case .float32: return [.line("writer.writeFixed32LE(\(value).bitPattern)")]
             case .float64: return [.line("writer.writeFixed64LE(\(value).bitPattern)")]
+            case .fixed32: return [.line("writer.writeFixed32LE(\(value))")]
+            case .fixed64: return [.line("writer.writeFixed64LE(\(value))")]
             case .string, .bytes, .uuid: return [.line("writer.writeLengthPrefixed(\(value))")]
             case .timestamp:
                 return [.line("writer.writeFixed64LE(UInt64(bitPattern: _WireTimestamp.nanoseconds(from: \(value))))")]
@@ -144,6 +146,8 @@ struct WireCodeBuilder: Sendable {
             case .uint8, .uint16, .uint32: return "try \(reader).readUInt(as: \(TypeMapper.swiftType(scalar)).self)"
             case .float32: return "try \(reader).readFloat()"
             case .float64: return "try \(reader).readDouble()"
+            case .fixed32: return "try \(reader).readFixed32()"
+            case .fixed64: return "try \(reader).readFixed64()"
             case .string: return "try \(reader)._readString()"
             case .bytes: return "try \(reader).readBytes()"
             case .uuid: return "try \(reader)._readUUID()"
@@ -195,8 +199,8 @@ struct WireCodeBuilder: Sendable {
         case .scalar(let scalar):
             switch scalar {
             case .bool: return (1, nil)
-            case .float32: return (4, nil)
-            case .float64, .timestamp: return (8, nil)
+            case .float32, .fixed32: return (4, nil)
+            case .float64, .timestamp, .fixed64: return (8, nil)
             default: return valueSize(kind, value)
             }
         default:

@@ -253,8 +253,8 @@ final class DynamicSchema: Sendable {
             guard field.number >= 1, field.number <= 15, case .single(.scalar(let scalar)) = field.shape else { return nil }
             let width: Int8
             switch scalar {
-            case .float64, .timestamp: width = 8
-            case .float32: width = 4
+            case .float64, .timestamp, .fixed64: width = 8
+            case .float32, .fixed32: width = 4
             default: return nil
             }
             let key = Int(field.number) << 3 | Int(ScalarMapping.wireType(scalar).rawValue)

@@ -64,7 +64,11 @@ struct MapKey: Comparable {
                         .outOfRange, path: path(),
                         "map key \(ScalarMapping.quoted(text)) is not a decimal \(type.rawValue) (0...\(range.max))")
                 }
-                wire = .varint(value)
+                switch type {
+                case .fixed32: wire = .fixed32(UInt32(truncatingIfNeeded: value))
+                case .fixed64: wire = .fixed64(value)
+                default: wire = .varint(value)
+                }
                 order = .unsigned(value)
             }
         }

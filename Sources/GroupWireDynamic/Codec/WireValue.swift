@@ -62,6 +62,10 @@ enum ScalarMapping {
             return .varint(Varint.zigzag(value))
         case .uint8, .uint16, .uint32, .uint64:
             return .varint(try unsignedInteger(type, json, path))
+        case .fixed32:
+            return .fixed32(UInt32(truncatingIfNeeded: try unsignedInteger(type, json, path)))
+        case .fixed64:
+            return .fixed64(try unsignedInteger(type, json, path))
         case .float64:
             return .fixed64(try double(json, path).bitPattern)
         case .float32:
@@ -119,6 +123,12 @@ enum ScalarMapping {
         case .uint8, .uint16, .uint32, .uint64:
             if case .unsigned(let number) = value { return .varint(number) }
             return .varint(0)
+        case .fixed32:
+            if case .unsigned(let number) = value { return .fixed32(UInt32(truncatingIfNeeded: number)) }
+            return .fixed32(0)
+        case .fixed64:
+            if case .unsigned(let number) = value { return .fixed64(number) }
+            return .fixed64(0)
         case .float64:
             if case .float(let number) = value { return .fixed64(number.bitPattern) }
             return .fixed64(0)
@@ -264,6 +274,8 @@ enum ScalarMapping {
         case .uint16: _ = try reader.readUInt(as: UInt16.self)
         case .uint32: _ = try reader.readUInt(as: UInt32.self)
         case .uint64: _ = try reader.readUInt()
+        case .fixed32: _ = try reader.readFixed32()
+        case .fixed64: _ = try reader.readFixed64()
         case .float64: _ = try reader.readDouble()
         case .float32: _ = try reader.readFloat()
         case .string: _ = try reader.readString()
@@ -293,6 +305,8 @@ enum ScalarMapping {
         case .uint16: return .number(JSONNumber(UInt64(try reader.readUInt(as: UInt16.self))))
         case .uint32: return .number(JSONNumber(UInt64(try reader.readUInt(as: UInt32.self))))
         case .uint64: return .number(JSONNumber(try reader.readUInt()))
+        case .fixed32: return .number(JSONNumber(UInt64(try reader.readFixed32())))
+        case .fixed64: return .number(JSONNumber(try reader.readFixed64()))
         case .float64: return JSONValue.double(try reader.readDouble())
         case .float32:
             let value = try reader.readFloat()
@@ -319,7 +333,7 @@ enum ScalarMapping {
         case .int8, .int16, .int32, .int64:
             if case .signed(let number) = value { return .number(JSONNumber(number)) }
             return .number(JSONNumber(Int64(0)))
-        case .uint8, .uint16, .uint32, .uint64:
+        case .uint8, .uint16, .uint32, .uint64, .fixed32, .fixed64:
             if case .unsigned(let number) = value { return .number(JSONNumber(number)) }
             return .number(JSONNumber(UInt64(0)))
         case .float64:

@@ -189,10 +189,6 @@ private struct HelloReader {
         return try reader.readString()
     }
 
-    private static func readFixed64(_ reader: inout PayloadReader) throws(WireError) -> UInt64 {
-        try reader.reader.readFixed64LE()
-    }
-
     private static func readSpec(_ reader: inout PayloadReader, limits: HelloLimits) throws(WireError)
         -> (package: String, version: UInt64, fingerprint: UInt64, fingerprintOffset: Int)
     {
@@ -215,7 +211,7 @@ private struct HelloReader {
                 version = try reader.readUInt()
             case 3:
                 try reader.expect(key, .fixed64, field: "fingerprint")
-                fingerprint = (try readFixed64(&reader), keyOffset)
+                fingerprint = (try reader.readFixed64(), keyOffset)
             default:
                 try reader.skip(key)
             }
@@ -257,7 +253,7 @@ private struct HelloReader {
                                 id = UInt32(try readRanged(&nested, 1...UInt64(UInt32.max), "dictionary id"))
                             case 2:
                                 try nested.expect(key, .fixed64, field: "dictionary hash")
-                                hash = try readFixed64(&nested)
+                                hash = try nested.readFixed64()
                             default:
                                 try nested.skip(key)
                             }
@@ -315,7 +311,7 @@ private struct HelloReader {
                 entry.typeIDOffset = keyOffset
             case 4:
                 try reader.expect(key, .fixed64, field: "fingerprint")
-                entry.fingerprint = (try readFixed64(&reader), keyOffset)
+                entry.fingerprint = (try reader.readFixed64(), keyOffset)
             case 5, 6:
                 try reader.expect(key, .lengthDelimited, field: key.number == 5 ? "field" : "case")
                 guard entry.fields.count + entry.cases.count < limits.maxMembers else {
@@ -401,8 +397,8 @@ private struct HelloReader {
                 var value = RawDefault(offset: keyOffset, wireType: key.wireType)
                 switch key.wireType {
                 case .varint: value.bits = try reader.readUInt()
-                case .fixed64: value.bits = try reader.reader.readFixed64LE()
-                case .fixed32: value.bits = UInt64(try reader.reader.readFixed32LE())
+                case .fixed64: value.bits = try reader.readFixed64()
+                case .fixed32: value.bits = UInt64(try reader.readFixed32())
                 default: value.text = try readString(&reader, limit: limits.maxStringLength, "string default")
                 }
                 member.defaultValue = value
@@ -541,6 +537,12 @@ private struct HelloReader {
             try expect(.varint)
             // Zigzag: (n >> 1) ^ -(n & 1), as the payload encoding writes signed integers.
             return .signed(Int64(bitPattern: (raw.bits >> 1) ^ (0 &- (raw.bits & 1))))
+        case .scalar(.fixed32):
+            try expect(.fixed32)
+            return .unsigned(raw.bits)
+        case .scalar(.fixed64):
+            try expect(.fixed64)
+            return .unsigned(raw.bits)
         case .scalar(let scalar) where scalar.isInteger:
             try expect(.varint)
             return .unsigned(raw.bits)

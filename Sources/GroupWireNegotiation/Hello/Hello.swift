@@ -64,8 +64,7 @@ public struct Hello: Sendable, Hashable {
             writer.writeNested(3) { spec in
                 spec.writeString(1, schema.package)
                 spec.writeUInt(2, schema.version)
-                spec.writeKey(3, .fixed64)
-                spec.writer.writeFixed64LE(schema.fingerprint.value)
+                spec.writeFixed64(3, schema.fingerprint.value)
             }
         }
         for codec in codecs {
@@ -102,8 +101,7 @@ public struct Hello: Sendable, Hashable {
             out.writeUInt(2, entry.kind.rawValue)
             if entry.kind == .message {
                 out.writeUInt(3, entry.typeID)
-                out.writeKey(4, .fixed64)
-                out.writer.writeFixed64LE(entry.fingerprint?.value ?? 0)
+                out.writeFixed64(4, entry.fingerprint?.value ?? 0)
             }
             for field in entry.fields {
                 out.writeNested(5) { item in
@@ -147,7 +145,12 @@ public struct Hello: Sendable, Hashable {
         switch value {
         case .bool(let flag): writer.writeUInt(5, flag ? 1 : 0)
         case .signed(let number): writer.writeInt(5, number)
-        case .unsigned(let number): writer.writeUInt(5, number)
+        case .unsigned(let number):
+            switch type.scalar {
+            case .fixed32?: writer.writeFixed32(5, UInt32(truncatingIfNeeded: number))
+            case .fixed64?: writer.writeFixed64(5, number)
+            default: writer.writeUInt(5, number)
+            }
         case .float(let number):
             if type.scalar == .float32 { writer.writeFloat(5, Float(number)) } else { writer.writeDouble(5, number) }
         case .string(let text): writer.writeString(5, text)

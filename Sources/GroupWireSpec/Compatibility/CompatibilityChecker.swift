@@ -248,7 +248,11 @@ private struct SpecDiffer {
             return true
         }
         let text = "type of \(what) changed from \(oldType) to \(newType)"
-        if let a = oldType.scalar, let b = newType.scalar, a.isInteger, b.isInteger {
+        // Varint integers widen and narrow; a fixed-width integer changes its wire type with
+        // its width (Fixed32 to Fixed64), or keeps it beside a float (Fixed64 to Float64).
+        if let a = oldType.scalar, let b = newType.scalar, a.isInteger, b.isInteger, a.wireType == .varint,
+            b.wireType == .varint
+        {
             if a.isSignedInteger != b.isSignedInteger {
                 add(
                     .integerSignednessChanged, path, text + "; zigzag and plain varints decode to different numbers", at: location

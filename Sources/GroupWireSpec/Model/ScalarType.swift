@@ -32,18 +32,24 @@ public enum ScalarType: String, Sendable, Hashable, CaseIterable {
     case uuid = "UUID"
     /// Int64 nanoseconds since 1970-01-01T00:00:00Z, FIXED64 little-endian.
     case timestamp = "Timestamp"
+    /// Unsigned 32-bit integer, FIXED32 little-endian: for values spread over the whole
+    /// range (hashes, identifiers), where a varint would take 5 bytes.
+    case fixed32 = "Fixed32"
+    /// Unsigned 64-bit integer, FIXED64 little-endian: for values spread over the whole
+    /// range (hashes, fingerprints), where a varint would take 10 bytes.
+    case fixed64 = "Fixed64"
 
     /// The payload wire type a value of this scalar is written with (outside packed arrays).
     public var wireType: FieldWireType {
         switch self {
         case .bool, .int8, .int16, .int32, .int64, .uint8, .uint16, .uint32, .uint64: .varint
-        case .float64, .timestamp: .fixed64
-        case .float32: .fixed32
+        case .float64, .timestamp, .fixed64: .fixed64
+        case .float32, .fixed32: .fixed32
         case .string, .bytes, .uuid: .len
         }
     }
 
-    /// Whether the type is one of the eight integer types.
+    /// Whether the type is one of the ten integer types (eight varint, two fixed-width).
     public var isInteger: Bool { integerRange != nil }
 
     /// Whether the type is a signed integer (zigzag encoded).
@@ -62,8 +68,8 @@ public enum ScalarType: String, Sendable, Hashable, CaseIterable {
         switch self {
         case .int8, .uint8: 8
         case .int16, .uint16: 16
-        case .int32, .uint32, .float32: 32
-        case .int64, .uint64, .float64: 64
+        case .int32, .uint32, .float32, .fixed32: 32
+        case .int64, .uint64, .float64, .fixed64: 64
         default: nil
         }
     }
@@ -80,6 +86,8 @@ public enum ScalarType: String, Sendable, Hashable, CaseIterable {
         case .uint16: (0, UInt64(UInt16.max))
         case .uint32: (0, UInt64(UInt32.max))
         case .uint64: (0, UInt64.max)
+        case .fixed32: (0, UInt64(UInt32.max))
+        case .fixed64: (0, UInt64.max)
         default: nil
         }
     }

@@ -110,7 +110,7 @@ local function add_value(tvb, tree, f, t, wt, start, len, value, depth)
         tree:add(f.pf, range, value ~= UInt64(0))
     elseif k == "enum" then
         tree:add(f.pf, range, value:tonumber())
-    elseif k == "f64" or k == "f32" or k == "ts" then
+    elseif k == "f64" or k == "f32" or k == "ts" or k == "x64" or k == "x32" then
         tree:add_le(f.pf, range)
     elseif k == "string" then
         tree:add(f.pf, range, range:string(ENC_UTF_8))
@@ -131,7 +131,7 @@ local function add_value(tvb, tree, f, t, wt, start, len, value, depth)
 end
 
 local FIXED = { [1] = 8, [5] = 4 }
-local PACKED_WIRE = { uint = 0, sint = 0, bool = 0, enum = 0, f64 = 1, ts = 1, f32 = 5 }
+local PACKED_WIRE = { uint = 0, sint = 0, bool = 0, enum = 0, f64 = 1, ts = 1, x64 = 1, f32 = 5, x32 = 5 }
 
 -- Reads the fields from `off` to `stop` as type `ty` (a TYPES entry, or a map entry's).
 walk = function(tvb, off, stop, tree, ty, depth)

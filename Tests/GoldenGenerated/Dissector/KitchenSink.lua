@@ -110,7 +110,7 @@ local function add_value(tvb, tree, f, t, wt, start, len, value, depth)
         tree:add(f.pf, range, value ~= UInt64(0))
     elseif k == "enum" then
         tree:add(f.pf, range, value:tonumber())
-    elseif k == "f64" or k == "f32" or k == "ts" then
+    elseif k == "f64" or k == "f32" or k == "ts" or k == "x64" or k == "x32" then
         tree:add_le(f.pf, range)
     elseif k == "string" then
         tree:add(f.pf, range, range:string(ENC_UTF_8))
@@ -131,7 +131,7 @@ local function add_value(tvb, tree, f, t, wt, start, len, value, depth)
 end
 
 local FIXED = { [1] = 8, [5] = 4 }
-local PACKED_WIRE = { uint = 0, sint = 0, bool = 0, enum = 0, f64 = 1, ts = 1, f32 = 5 }
+local PACKED_WIRE = { uint = 0, sint = 0, bool = 0, enum = 0, f64 = 1, ts = 1, x64 = 1, f32 = 5, x32 = 5 }
 
 -- Reads the fields from `off` to `stop` as type `ty` (a TYPES entry, or a map entry's).
 walk = function(tvb, off, stop, tree, ty, depth)
@@ -383,6 +383,8 @@ PF["Scalars.blob"] = ProtoField.bytes("groupwire.Scalars.blob", "blob")
 PF["Scalars.id"] = ProtoField.guid("groupwire.Scalars.id", "id")
 PF["Scalars.at"] = ProtoField.int64("groupwire.Scalars.at", "at", base.DEC, nil, nil, "nanoseconds since 1970")
 PF["Scalars.mood"] = ProtoField.uint32("groupwire.Scalars.mood", "mood", base.DEC, ENUMS["Mood"])
+PF["Scalars.hash32"] = ProtoField.uint32("groupwire.Scalars.hash32", "hash32", base.HEX)
+PF["Scalars.hash64"] = ProtoField.uint64("groupwire.Scalars.hash64", "hash64", base.HEX)
 PF["Optionals.flag"] = ProtoField.bool("groupwire.Optionals.flag", "flag")
 PF["Optionals.i32"] = ProtoField.int64("groupwire.Optionals.i32", "i32")
 PF["Optionals.u64"] = ProtoField.uint64("groupwire.Optionals.u64", "u64")
@@ -401,6 +403,8 @@ PF["Defaults.ratio"] = ProtoField.float("groupwire.Defaults.ratio", "ratio")
 PF["Defaults.scale"] = ProtoField.double("groupwire.Defaults.scale", "scale")
 PF["Defaults.name"] = ProtoField.string("groupwire.Defaults.name", "name", base.UNICODE)
 PF["Defaults.mood"] = ProtoField.uint32("groupwire.Defaults.mood", "mood", base.DEC, ENUMS["Mood"])
+PF["Defaults.tag"] = ProtoField.uint32("groupwire.Defaults.tag", "tag", base.HEX)
+PF["Defaults.seed"] = ProtoField.uint64("groupwire.Defaults.seed", "seed", base.HEX)
 PF["Arrays.flags"] = ProtoField.bool("groupwire.Arrays.flags", "flags")
 PF["Arrays.ints"] = ProtoField.int64("groupwire.Arrays.ints", "ints")
 PF["Arrays.longs"] = ProtoField.int64("groupwire.Arrays.longs", "longs")
@@ -415,6 +419,8 @@ PF["Arrays.blobs"] = ProtoField.bytes("groupwire.Arrays.blobs", "blobs")
 PF["Arrays.ids"] = ProtoField.guid("groupwire.Arrays.ids", "ids")
 PF["Arrays.items"] = ProtoField.none("groupwire.Arrays.items", "items")
 PF["Arrays.choices"] = ProtoField.none("groupwire.Arrays.choices", "choices")
+PF["Arrays.hashes"] = ProtoField.uint64("groupwire.Arrays.hashes", "hashes", base.HEX)
+PF["Arrays.tags"] = ProtoField.uint32("groupwire.Arrays.tags", "tags", base.HEX)
 PF["Maps.byName"] = ProtoField.none("groupwire.Maps.byName", "byName")
 PF["Maps.byName.key"] = ProtoField.string("groupwire.Maps.byName.key", "key", base.UNICODE)
 PF["Maps.byName.value"] = ProtoField.int64("groupwire.Maps.byName.value", "value")
@@ -442,6 +448,12 @@ PF["Maps.choices.value"] = ProtoField.none("groupwire.Maps.choices.value", "valu
 PF["Maps.floats"] = ProtoField.none("groupwire.Maps.floats", "floats")
 PF["Maps.floats.key"] = ProtoField.uint64("groupwire.Maps.floats.key", "key")
 PF["Maps.floats.value"] = ProtoField.float("groupwire.Maps.floats.value", "value")
+PF["Maps.byHash"] = ProtoField.none("groupwire.Maps.byHash", "byHash")
+PF["Maps.byHash.key"] = ProtoField.uint64("groupwire.Maps.byHash.key", "key", base.HEX)
+PF["Maps.byHash.value"] = ProtoField.string("groupwire.Maps.byHash.value", "value", base.UNICODE)
+PF["Maps.byTag"] = ProtoField.none("groupwire.Maps.byTag", "byTag")
+PF["Maps.byTag.key"] = ProtoField.uint32("groupwire.Maps.byTag.key", "key", base.HEX)
+PF["Maps.byTag.value"] = ProtoField.int64("groupwire.Maps.byTag.value", "value")
 PF["Choice.nothing"] = ProtoField.none("groupwire.Choice.nothing", "nothing")
 PF["Choice.number"] = ProtoField.int64("groupwire.Choice.number", "number")
 PF["Choice.text"] = ProtoField.string("groupwire.Choice.text", "text", base.UNICODE)
@@ -449,6 +461,7 @@ PF["Choice.item"] = ProtoField.none("groupwire.Choice.item", "item")
 PF["Choice.mood"] = ProtoField.uint32("groupwire.Choice.mood", "mood", base.DEC, ENUMS["Mood"])
 PF["Choice.old"] = ProtoField.bool("groupwire.Choice.old", "old")
 PF["Choice.time"] = ProtoField.int64("groupwire.Choice.time", "time", base.DEC, nil, nil, "nanoseconds since 1970")
+PF["Choice.digest"] = ProtoField.uint64("groupwire.Choice.digest", "digest", base.HEX)
 PF["Awkward.class"] = ProtoField.string("groupwire.Awkward.class", "class", base.UNICODE)
 PF["Awkward.unknownFields"] = ProtoField.int64("groupwire.Awkward.unknownFields", "unknownFields")
 PF["Awkward.legacy"] = ProtoField.int64("groupwire.Awkward.legacy", "legacy")
@@ -503,7 +516,9 @@ TYPES["Scalars"] = { kind = "struct", fields = {
     [13] = { name = "blob", pf = PF["Scalars.blob"], t = { k = "bytes" } },
     [14] = { name = "id", pf = PF["Scalars.id"], t = { k = "uuid" } },
     [15] = { name = "at", pf = PF["Scalars.at"], t = { k = "ts" } },
-    [16] = { name = "mood", pf = PF["Scalars.mood"], t = { k = "enum" } }
+    [16] = { name = "mood", pf = PF["Scalars.mood"], t = { k = "enum" } },
+    [17] = { name = "hash32", pf = PF["Scalars.hash32"], t = { k = "x32" } },
+    [18] = { name = "hash64", pf = PF["Scalars.hash64"], t = { k = "x64" } }
 } }
 TYPES["Optionals"] = { kind = "struct", fields = {
     [1] = { name = "flag", pf = PF["Optionals.flag"], t = { k = "bool" } },
@@ -525,7 +540,9 @@ TYPES["Defaults"] = { kind = "struct", fields = {
     [4] = { name = "ratio", pf = PF["Defaults.ratio"], t = { k = "f32" } },
     [5] = { name = "scale", pf = PF["Defaults.scale"], t = { k = "f64" } },
     [6] = { name = "name", pf = PF["Defaults.name"], t = { k = "string" } },
-    [7] = { name = "mood", pf = PF["Defaults.mood"], t = { k = "enum" } }
+    [7] = { name = "mood", pf = PF["Defaults.mood"], t = { k = "enum" } },
+    [8] = { name = "tag", pf = PF["Defaults.tag"], t = { k = "x32" } },
+    [9] = { name = "seed", pf = PF["Defaults.seed"], t = { k = "x64" } }
 } }
 TYPES["Arrays"] = { kind = "struct", fields = {
     [1] = { name = "flags", pf = PF["Arrays.flags"], t = { k = "array", elem = { k = "bool" } } },
@@ -541,7 +558,9 @@ TYPES["Arrays"] = { kind = "struct", fields = {
     [11] = { name = "blobs", pf = PF["Arrays.blobs"], t = { k = "array", elem = { k = "bytes" } } },
     [12] = { name = "ids", pf = PF["Arrays.ids"], t = { k = "array", elem = { k = "uuid" } } },
     [13] = { name = "items", pf = PF["Arrays.items"], t = { k = "array", elem = { k = "named", name = "Scalars" } } },
-    [14] = { name = "choices", pf = PF["Arrays.choices"], t = { k = "array", elem = { k = "named", name = "Choice" } } }
+    [14] = { name = "choices", pf = PF["Arrays.choices"], t = { k = "array", elem = { k = "named", name = "Choice" } } },
+    [15] = { name = "hashes", pf = PF["Arrays.hashes"], t = { k = "array", elem = { k = "x64" } } },
+    [16] = { name = "tags", pf = PF["Arrays.tags"], t = { k = "array", elem = { k = "x32" } } }
 } }
 TYPES["Maps"] = { kind = "struct", fields = {
     [1] = { name = "byName", pf = PF["Maps.byName"], t = { k = "map", fields = { [1] = { name = "key", pf = PF["Maps.byName.key"], t = { k = "string" } }, [2] = { name = "value", pf = PF["Maps.byName.value"], t = { k = "sint" } } } } },
@@ -552,7 +571,9 @@ TYPES["Maps"] = { kind = "struct", fields = {
     [6] = { name = "moods", pf = PF["Maps.moods"], t = { k = "map", fields = { [1] = { name = "key", pf = PF["Maps.moods.key"], t = { k = "string" } }, [2] = { name = "value", pf = PF["Maps.moods.value"], t = { k = "enum" } } } } },
     [7] = { name = "items", pf = PF["Maps.items"], t = { k = "map", fields = { [1] = { name = "key", pf = PF["Maps.items.key"], t = { k = "sint" } }, [2] = { name = "value", pf = PF["Maps.items.value"], t = { k = "named", name = "Scalars" } } } } },
     [8] = { name = "choices", pf = PF["Maps.choices"], t = { k = "map", fields = { [1] = { name = "key", pf = PF["Maps.choices.key"], t = { k = "string" } }, [2] = { name = "value", pf = PF["Maps.choices.value"], t = { k = "named", name = "Choice" } } } } },
-    [9] = { name = "floats", pf = PF["Maps.floats"], t = { k = "map", fields = { [1] = { name = "key", pf = PF["Maps.floats.key"], t = { k = "uint" } }, [2] = { name = "value", pf = PF["Maps.floats.value"], t = { k = "f32" } } } } }
+    [9] = { name = "floats", pf = PF["Maps.floats"], t = { k = "map", fields = { [1] = { name = "key", pf = PF["Maps.floats.key"], t = { k = "uint" } }, [2] = { name = "value", pf = PF["Maps.floats.value"], t = { k = "f32" } } } } },
+    [10] = { name = "byHash", pf = PF["Maps.byHash"], t = { k = "map", fields = { [1] = { name = "key", pf = PF["Maps.byHash.key"], t = { k = "x64" } }, [2] = { name = "value", pf = PF["Maps.byHash.value"], t = { k = "string" } } } } },
+    [11] = { name = "byTag", pf = PF["Maps.byTag"], t = { k = "map", fields = { [1] = { name = "key", pf = PF["Maps.byTag.key"], t = { k = "x32" } }, [2] = { name = "value", pf = PF["Maps.byTag.value"], t = { k = "sint" } } } } }
 } }
 TYPES["Choice"] = { kind = "union", fields = {
     [1] = { name = "nothing", pf = PF["Choice.nothing"], t = { k = "empty" } },
@@ -561,7 +582,8 @@ TYPES["Choice"] = { kind = "union", fields = {
     [4] = { name = "item", pf = PF["Choice.item"], t = { k = "named", name = "Scalars" } },
     [5] = { name = "mood", pf = PF["Choice.mood"], t = { k = "enum" } },
     [9] = { name = "old", pf = PF["Choice.old"], t = { k = "bool" } },
-    [10] = { name = "time", pf = PF["Choice.time"], t = { k = "ts" } }
+    [10] = { name = "time", pf = PF["Choice.time"], t = { k = "ts" } },
+    [11] = { name = "digest", pf = PF["Choice.digest"], t = { k = "x64" } }
 } }
 TYPES["Awkward"] = { kind = "struct", fields = {
     [1] = { name = "class", pf = PF["Awkward.class"], t = { k = "string" } },

@@ -309,6 +309,12 @@ public struct Scalars: WirePayloadCodable, Codable, Sendable, Hashable {
     /// Field 16 of the spec.
     public var mood: Mood
 
+    /// Field 17 of the spec.
+    public var hash32: UInt32
+
+    /// Field 18 of the spec.
+    public var hash64: UInt64
+
     /// Fields this version of the spec does not know, as read (keys included); written back
     /// after the known fields. Part of `==` and `hash`, left out of JSON.
     public var unknownFields: [UInt8]
@@ -332,6 +338,8 @@ public struct Scalars: WirePayloadCodable, Codable, Sendable, Hashable {
         id: UUID = _WireDefaults.uuid,
         at: Date = _WireTimestamp.epoch,
         mood: Mood = .calm,
+        hash32: UInt32 = 0,
+        hash64: UInt64 = 0,
         unknownFields: [UInt8] = []
     ) {
         self.flag = flag
@@ -350,6 +358,8 @@ public struct Scalars: WirePayloadCodable, Codable, Sendable, Hashable {
         self.id = id
         self.at = at
         self.mood = mood
+        self.hash32 = hash32
+        self.hash64 = hash64
         self.unknownFields = unknownFields
     }
 
@@ -403,6 +413,12 @@ public struct Scalars: WirePayloadCodable, Codable, Sendable, Hashable {
         }
         if self.mood.rawValue != 0 {
             size += 2 + _WireSize.uvarint(UInt64(self.mood.rawValue))
+        }
+        if self.hash32 != 0 {
+            size += 6
+        }
+        if self.hash64 != 0 {
+            size += 10
         }
         return size
     }
@@ -499,6 +515,14 @@ public struct Scalars: WirePayloadCodable, Codable, Sendable, Hashable {
             writer.writeUVarint(128)
             writer.writeUVarint(UInt64(self.mood.rawValue))
         }
+        if self.hash32 != 0 {
+            writer.writeUVarint(141)
+            writer.writeFixed32LE(self.hash32)
+        }
+        if self.hash64 != 0 {
+            writer.writeUVarint(145)
+            writer.writeFixed64LE(self.hash64)
+        }
         writer.writeRaw(unknownFields)
     }
 
@@ -537,6 +561,8 @@ public struct Scalars: WirePayloadCodable, Codable, Sendable, Hashable {
         var field14: UUID = _WireDefaults.uuid
         var field15: Date = _WireTimestamp.epoch
         var field16: Mood = .calm
+        var field17: UInt32 = 0
+        var field18: UInt64 = 0
         var unknownFields: [UInt8] = []
         while reader.reader.position < end {
             let keyOffset = reader.reader.position
@@ -574,10 +600,14 @@ public struct Scalars: WirePayloadCodable, Codable, Sendable, Hashable {
                 field15 = _WireTimestamp.date(nanoseconds: try reader.readTimestampNanoseconds())
             case 0x80:
                 field16 = Mood(rawValue: try reader.readUInt(as: UInt32.self))
+            case 0x8D:
+                field17 = try reader.readFixed32()
+            case 0x91:
+                field18 = try reader.readFixed64()
             default:
                 let key = try reader._fieldKey(raw: rawKey, at: keyOffset)
                 switch key.number {
-                case 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16:
+                case 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18:
                     throw WireError(.typeMismatch, offset: keyOffset, "field \(key.number) of Scalars has unexpected wire type \(key.wireType)")
                 default:
                     unknownFields.append(contentsOf: try reader.captureUnknown(key))
@@ -600,6 +630,8 @@ public struct Scalars: WirePayloadCodable, Codable, Sendable, Hashable {
         self.id = field14
         self.at = field15
         self.mood = field16
+        self.hash32 = field17
+        self.hash64 = field18
         self.unknownFields = unknownFields
     }
 
@@ -620,6 +652,8 @@ public struct Scalars: WirePayloadCodable, Codable, Sendable, Hashable {
         case id
         case at
         case mood
+        case hash32
+        case hash64
     }
 
     /// Decodes the JSON object form (field names as keys; missing keys take defaults).
@@ -641,6 +675,8 @@ public struct Scalars: WirePayloadCodable, Codable, Sendable, Hashable {
         self.id = try container._decodeUnlessMissing(UUID.self, forKey: .id) ?? _WireDefaults.uuid
         self.at = (try container._decodeUnlessMissing(_WireJSONTimestamp.self, forKey: .at)).map { $0.value } ?? _WireTimestamp.epoch
         self.mood = try container._decodeUnlessMissing(Mood.self, forKey: .mood) ?? .calm
+        self.hash32 = try container._decodeUnlessMissing(UInt32.self, forKey: .hash32) ?? 0
+        self.hash64 = try container._decodeUnlessMissing(UInt64.self, forKey: .hash64) ?? 0
         self.unknownFields = []
     }
 
@@ -663,6 +699,8 @@ public struct Scalars: WirePayloadCodable, Codable, Sendable, Hashable {
         try container.encode(self.id, forKey: .id)
         try container.encode(_WireJSONTimestamp(self.at), forKey: .at)
         try container.encode(self.mood, forKey: .mood)
+        try container.encode(self.hash32, forKey: .hash32)
+        try container.encode(self.hash64, forKey: .hash64)
     }
 }
 
@@ -1025,6 +1063,12 @@ public struct Defaults: WirePayloadCodable, Codable, Sendable, Hashable {
     /// Field 7 of the spec.
     public var mood: Mood
 
+    /// Field 8 of the spec.
+    public var tag: UInt32
+
+    /// Field 9 of the spec.
+    public var seed: UInt64
+
     /// Fields this version of the spec does not know, as read (keys included); written back
     /// after the known fields. Part of `==` and `hash`, left out of JSON.
     public var unknownFields: [UInt8]
@@ -1039,6 +1083,8 @@ public struct Defaults: WirePayloadCodable, Codable, Sendable, Hashable {
         scale: Double = -2.25,
         name: String = "tab\there \"quoted\"",
         mood: Mood = Mood(rawValue: 2),
+        tag: UInt32 = 4000000000,
+        seed: UInt64 = 18446744073709551615,
         unknownFields: [UInt8] = []
     ) {
         self.flag = flag
@@ -1048,6 +1094,8 @@ public struct Defaults: WirePayloadCodable, Codable, Sendable, Hashable {
         self.scale = scale
         self.name = name
         self.mood = mood
+        self.tag = tag
+        self.seed = seed
         self.unknownFields = unknownFields
     }
 
@@ -1074,6 +1122,12 @@ public struct Defaults: WirePayloadCodable, Codable, Sendable, Hashable {
         }
         if self.mood.rawValue != 2 {
             size += 1 + _WireSize.uvarint(UInt64(self.mood.rawValue))
+        }
+        if self.tag != 4000000000 {
+            size += 5
+        }
+        if self.seed != 18446744073709551615 {
+            size += 9
         }
         return size
     }
@@ -1134,6 +1188,14 @@ public struct Defaults: WirePayloadCodable, Codable, Sendable, Hashable {
             writer.writeByte(0x38)
             writer.writeUVarint(UInt64(self.mood.rawValue))
         }
+        if self.tag != 4000000000 {
+            writer.writeByte(0x45)
+            writer.writeFixed32LE(self.tag)
+        }
+        if self.seed != 18446744073709551615 {
+            writer.writeByte(0x49)
+            writer.writeFixed64LE(self.seed)
+        }
         writer.writeRaw(unknownFields)
     }
 
@@ -1163,6 +1225,8 @@ public struct Defaults: WirePayloadCodable, Codable, Sendable, Hashable {
         var field5: Double = -2.25
         var field6: String = "tab\there \"quoted\""
         var field7: Mood = Mood(rawValue: 2)
+        var field8: UInt32 = 4000000000
+        var field9: UInt64 = 18446744073709551615
         var unknownFields: [UInt8] = []
         while reader.reader.position < end {
             let keyOffset = reader.reader.position
@@ -1182,10 +1246,14 @@ public struct Defaults: WirePayloadCodable, Codable, Sendable, Hashable {
                 field6 = try reader._readString()
             case 0x38:
                 field7 = Mood(rawValue: try reader.readUInt(as: UInt32.self))
+            case 0x45:
+                field8 = try reader.readFixed32()
+            case 0x49:
+                field9 = try reader.readFixed64()
             default:
                 let key = try reader._fieldKey(raw: rawKey, at: keyOffset)
                 switch key.number {
-                case 1, 2, 3, 4, 5, 6, 7:
+                case 1, 2, 3, 4, 5, 6, 7, 8, 9:
                     throw WireError(.typeMismatch, offset: keyOffset, "field \(key.number) of Defaults has unexpected wire type \(key.wireType)")
                 default:
                     unknownFields.append(contentsOf: try reader.captureUnknown(key))
@@ -1199,6 +1267,8 @@ public struct Defaults: WirePayloadCodable, Codable, Sendable, Hashable {
         self.scale = field5
         self.name = field6
         self.mood = field7
+        self.tag = field8
+        self.seed = field9
         self.unknownFields = unknownFields
     }
 
@@ -1210,6 +1280,8 @@ public struct Defaults: WirePayloadCodable, Codable, Sendable, Hashable {
         case scale
         case name
         case mood
+        case tag
+        case seed
     }
 
     /// Decodes the JSON object form (field names as keys; missing keys take defaults).
@@ -1222,6 +1294,8 @@ public struct Defaults: WirePayloadCodable, Codable, Sendable, Hashable {
         self.scale = (try container._decodeUnlessMissing(_WireJSONFloat<Double>.self, forKey: .scale)).map { $0.value } ?? -2.25
         self.name = try container._decodeUnlessMissing(String.self, forKey: .name) ?? "tab\there \"quoted\""
         self.mood = try container._decodeUnlessMissing(Mood.self, forKey: .mood) ?? Mood(rawValue: 2)
+        self.tag = try container._decodeUnlessMissing(UInt32.self, forKey: .tag) ?? 4000000000
+        self.seed = try container._decodeUnlessMissing(UInt64.self, forKey: .seed) ?? 18446744073709551615
         self.unknownFields = []
     }
 
@@ -1235,6 +1309,8 @@ public struct Defaults: WirePayloadCodable, Codable, Sendable, Hashable {
         try container.encode(_WireJSONFloat<Double>(self.scale), forKey: .scale)
         try container.encode(self.name, forKey: .name)
         try container.encode(self.mood, forKey: .mood)
+        try container.encode(self.tag, forKey: .tag)
+        try container.encode(self.seed, forKey: .seed)
     }
 }
 
@@ -1282,6 +1358,12 @@ public struct Arrays: WirePayloadCodable, Codable, Sendable, Hashable {
     /// Field 14 of the spec.
     public var choices: [Choice]
 
+    /// Field 15 of the spec.
+    public var hashes: [UInt64]
+
+    /// Field 16 of the spec.
+    public var tags: [UInt32]
+
     /// Fields this version of the spec does not know, as read (keys included); written back
     /// after the known fields. Part of `==` and `hash`, left out of JSON.
     public var unknownFields: [UInt8]
@@ -1303,6 +1385,8 @@ public struct Arrays: WirePayloadCodable, Codable, Sendable, Hashable {
         ids: [UUID] = [],
         items: [Scalars] = [],
         choices: [Choice] = [],
+        hashes: [UInt64] = [],
+        tags: [UInt32] = [],
         unknownFields: [UInt8] = []
     ) {
         self.flags = flags
@@ -1319,6 +1403,8 @@ public struct Arrays: WirePayloadCodable, Codable, Sendable, Hashable {
         self.ids = ids
         self.items = items
         self.choices = choices
+        self.hashes = hashes
+        self.tags = tags
         self.unknownFields = unknownFields
     }
 
@@ -1388,6 +1474,14 @@ public struct Arrays: WirePayloadCodable, Codable, Sendable, Hashable {
         }
         for element in self.choices {
             size += 1 + _WireSize.lengthDelimited(element.wireSize)
+        }
+        if !self.hashes.isEmpty {
+            let packedSize = self.hashes.count * 8
+            size += 1 + _WireSize.lengthDelimited(packedSize)
+        }
+        if !self.tags.isEmpty {
+            let packedSize = self.tags.count * 4
+            size += 2 + _WireSize.lengthDelimited(packedSize)
         }
         return size
     }
@@ -1529,6 +1623,22 @@ public struct Arrays: WirePayloadCodable, Codable, Sendable, Hashable {
             writer.writeUVarint(UInt64(element.wireSize))
             element.encodeFields(to: &writer)
         }
+        if !self.hashes.isEmpty {
+            let packedSize = self.hashes.count * 8
+            writer.writeByte(0x7A)
+            writer.writeUVarint(UInt64(packedSize))
+            for element in self.hashes {
+                writer.writeFixed64LE(element)
+            }
+        }
+        if !self.tags.isEmpty {
+            let packedSize = self.tags.count * 4
+            writer.writeUVarint(130)
+            writer.writeUVarint(UInt64(packedSize))
+            for element in self.tags {
+                writer.writeFixed32LE(element)
+            }
+        }
         writer.writeRaw(unknownFields)
     }
 
@@ -1565,6 +1675,8 @@ public struct Arrays: WirePayloadCodable, Codable, Sendable, Hashable {
         var field12: [UUID] = []
         var field13: [Scalars] = []
         var field14: [Choice] = []
+        var field15: [UInt64] = []
+        var field16: [UInt32] = []
         var unknownFields: [UInt8] = []
         while reader.reader.position < end {
             let keyOffset = reader.reader.position
@@ -1692,10 +1804,26 @@ public struct Arrays: WirePayloadCodable, Codable, Sendable, Hashable {
                     }
                     field14.append(decodedElement)
                 } while reader._nextIsKey(0x72, before: end)
+            case 0x7A:
+                try reader.readPacked { (packed: inout PayloadReader) throws(WireError) in
+                    try packed._checkElementCount(field15.count)
+                    field15.append(try packed.readFixed64())
+                }
+            case 0x79:
+                try reader._checkElementCount(field15.count)
+                field15.append(try reader.readFixed64())
+            case 0x82:
+                try reader.readPacked { (packed: inout PayloadReader) throws(WireError) in
+                    try packed._checkElementCount(field16.count)
+                    field16.append(try packed.readFixed32())
+                }
+            case 0x85:
+                try reader._checkElementCount(field16.count)
+                field16.append(try reader.readFixed32())
             default:
                 let key = try reader._fieldKey(raw: rawKey, at: keyOffset)
                 switch key.number {
-                case 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14:
+                case 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16:
                     throw WireError(.typeMismatch, offset: keyOffset, "field \(key.number) of Arrays has unexpected wire type \(key.wireType)")
                 default:
                     unknownFields.append(contentsOf: try reader.captureUnknown(key))
@@ -1716,6 +1844,8 @@ public struct Arrays: WirePayloadCodable, Codable, Sendable, Hashable {
         self.ids = field12
         self.items = field13
         self.choices = field14
+        self.hashes = field15
+        self.tags = field16
         self.unknownFields = unknownFields
     }
 
@@ -1734,6 +1864,8 @@ public struct Arrays: WirePayloadCodable, Codable, Sendable, Hashable {
         case ids
         case items
         case choices
+        case hashes
+        case tags
     }
 
     /// Decodes the JSON object form (field names as keys; missing keys take defaults).
@@ -1753,6 +1885,8 @@ public struct Arrays: WirePayloadCodable, Codable, Sendable, Hashable {
         self.ids = try container._decodeUnlessMissing([UUID].self, forKey: .ids) ?? []
         self.items = try container._decodeUnlessMissing([Scalars].self, forKey: .items) ?? []
         self.choices = try container._decodeUnlessMissing([Choice].self, forKey: .choices) ?? []
+        self.hashes = try container._decodeUnlessMissing([UInt64].self, forKey: .hashes) ?? []
+        self.tags = try container._decodeUnlessMissing([UInt32].self, forKey: .tags) ?? []
         self.unknownFields = []
     }
 
@@ -1773,6 +1907,8 @@ public struct Arrays: WirePayloadCodable, Codable, Sendable, Hashable {
         try container.encode(self.ids, forKey: .ids)
         try container.encode(self.items, forKey: .items)
         try container.encode(self.choices, forKey: .choices)
+        try container.encode(self.hashes, forKey: .hashes)
+        try container.encode(self.tags, forKey: .tags)
     }
 }
 
@@ -1805,6 +1941,12 @@ public struct Maps: WirePayloadCodable, Codable, Sendable, Hashable {
     /// Field 9 of the spec.
     public var floats: [UInt8: Float]
 
+    /// Field 10 of the spec.
+    public var byHash: [UInt64: String]
+
+    /// Field 11 of the spec.
+    public var byTag: [UInt32: Int32]
+
     /// Fields this version of the spec does not know, as read (keys included); written back
     /// after the known fields. Part of `==` and `hash`, left out of JSON.
     public var unknownFields: [UInt8]
@@ -1821,6 +1963,8 @@ public struct Maps: WirePayloadCodable, Codable, Sendable, Hashable {
         items: [Int64: Scalars] = [:],
         choices: [String: Choice] = [:],
         floats: [UInt8: Float] = [:],
+        byHash: [UInt64: String] = [:],
+        byTag: [UInt32: Int32] = [:],
         unknownFields: [UInt8] = []
     ) {
         self.byName = byName
@@ -1832,6 +1976,8 @@ public struct Maps: WirePayloadCodable, Codable, Sendable, Hashable {
         self.items = items
         self.choices = choices
         self.floats = floats
+        self.byHash = byHash
+        self.byTag = byTag
         self.unknownFields = unknownFields
     }
 
@@ -1860,6 +2006,12 @@ public struct Maps: WirePayloadCodable, Codable, Sendable, Hashable {
         }
         for (key, _) in self.floats {
             size += 1 + _WireSize.lengthDelimited(1 + _WireSize.uvarint(UInt64(key)) + 5)
+        }
+        for (_, value) in self.byHash {
+            size += 1 + _WireSize.lengthDelimited(9 + 1 + _WireSize.string(value))
+        }
+        for (_, value) in self.byTag {
+            size += 1 + _WireSize.lengthDelimited(5 + 1 + _WireSize.svarint(Int64(value)))
         }
         return size
     }
@@ -1966,6 +2118,22 @@ public struct Maps: WirePayloadCodable, Codable, Sendable, Hashable {
             writer.writeByte(0x15)
             writer.writeFixed32LE(entryValue.bitPattern)
         }
+        self.byHash.forEachWireSorted { entryKey, entryValue in
+            writer.writeByte(0x52)
+            writer.writeUVarint(UInt64(9 + 1 + _WireSize.string(entryValue)))
+            writer.writeByte(0x09)
+            writer.writeFixed64LE(entryKey)
+            writer.writeByte(0x12)
+            writer.writeLengthPrefixed(entryValue)
+        }
+        self.byTag.forEachWireSorted { entryKey, entryValue in
+            writer.writeByte(0x5A)
+            writer.writeUVarint(UInt64(5 + 1 + _WireSize.svarint(Int64(entryValue))))
+            writer.writeByte(0x0D)
+            writer.writeFixed32LE(entryKey)
+            writer.writeByte(0x10)
+            writer.writeSVarint(Int64(entryValue))
+        }
         writer.writeRaw(unknownFields)
     }
 
@@ -1997,6 +2165,8 @@ public struct Maps: WirePayloadCodable, Codable, Sendable, Hashable {
         var field7: [Int64: Scalars] = [:]
         var field8: [String: Choice] = [:]
         var field9: [UInt8: Float] = [:]
+        var field10: [UInt64: String] = [:]
+        var field11: [UInt32: Int32] = [:]
         var unknownFields: [UInt8] = []
         while reader.reader.position < end {
             let keyOffset = reader.reader.position
@@ -2209,10 +2379,56 @@ public struct Maps: WirePayloadCodable, Codable, Sendable, Hashable {
                     _WireCapacity.reserve(&field9, elementBytes: reader.reader.position - keyOffset, remaining: end - reader.reader.position)
                 }
                 field9[entryKey] = entryValue
+            case 0x52:
+                let entryOffset = reader.reader.position
+                let entryEnclosingEnd = try reader._enterNested(depth: depth)
+                var entryKey: UInt64 = 0
+                var entryValue: String = ""
+                while let entryField = try reader.nextKey() {
+                    switch entryField.number {
+                    case 1:
+                        try reader.expect(entryField, .fixed64, field: "Maps.byHash")
+                        entryKey = try reader.readFixed64()
+                    case 2:
+                        try reader.expect(entryField, .lengthDelimited, field: "Maps.byHash")
+                        entryValue = try reader._readString()
+                    default:
+                        try reader.skip(entryField)
+                    }
+                }
+                reader._leaveNested(restoring: entryEnclosingEnd)
+                try reader._checkEntryCount(field10, adding: entryKey, entryOffset: entryOffset)
+                if field10.isEmpty {
+                    _WireCapacity.reserve(&field10, elementBytes: reader.reader.position - keyOffset, remaining: end - reader.reader.position)
+                }
+                field10[entryKey] = entryValue
+            case 0x5A:
+                let entryOffset = reader.reader.position
+                let entryEnclosingEnd = try reader._enterNested(depth: depth)
+                var entryKey: UInt32 = 0
+                var entryValue: Int32 = 0
+                while let entryField = try reader.nextKey() {
+                    switch entryField.number {
+                    case 1:
+                        try reader.expect(entryField, .fixed32, field: "Maps.byTag")
+                        entryKey = try reader.readFixed32()
+                    case 2:
+                        try reader.expect(entryField, .varint, field: "Maps.byTag")
+                        entryValue = try reader.readInt(as: Int32.self)
+                    default:
+                        try reader.skip(entryField)
+                    }
+                }
+                reader._leaveNested(restoring: entryEnclosingEnd)
+                try reader._checkEntryCount(field11, adding: entryKey, entryOffset: entryOffset)
+                if field11.isEmpty {
+                    _WireCapacity.reserve(&field11, elementBytes: reader.reader.position - keyOffset, remaining: end - reader.reader.position)
+                }
+                field11[entryKey] = entryValue
             default:
                 let key = try reader._fieldKey(raw: rawKey, at: keyOffset)
                 switch key.number {
-                case 1, 2, 3, 4, 5, 6, 7, 8, 9:
+                case 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11:
                     throw WireError(.typeMismatch, offset: keyOffset, "field \(key.number) of Maps has unexpected wire type \(key.wireType)")
                 default:
                     unknownFields.append(contentsOf: try reader.captureUnknown(key))
@@ -2228,6 +2444,8 @@ public struct Maps: WirePayloadCodable, Codable, Sendable, Hashable {
         self.items = field7
         self.choices = field8
         self.floats = field9
+        self.byHash = field10
+        self.byTag = field11
         self.unknownFields = unknownFields
     }
 
@@ -2241,6 +2459,8 @@ public struct Maps: WirePayloadCodable, Codable, Sendable, Hashable {
         case items
         case choices
         case floats
+        case byHash
+        case byTag
     }
 
     /// Decodes the JSON object form (field names as keys; missing keys take defaults).
@@ -2255,6 +2475,8 @@ public struct Maps: WirePayloadCodable, Codable, Sendable, Hashable {
         self.items = (try container._decodeUnlessMissing(_WireJSONMap<Int64, Scalars>.self, forKey: .items)).map { $0.value } ?? [:]
         self.choices = try container._decodeUnlessMissing([String: Choice].self, forKey: .choices) ?? [:]
         self.floats = (try container._decodeUnlessMissing(_WireJSONMap<UInt8, _WireJSONFloat<Float>>.self, forKey: .floats)).map { $0.value.mapValues(\.value) } ?? [:]
+        self.byHash = (try container._decodeUnlessMissing(_WireJSONMap<UInt64, String>.self, forKey: .byHash)).map { $0.value } ?? [:]
+        self.byTag = (try container._decodeUnlessMissing(_WireJSONMap<UInt32, Int32>.self, forKey: .byTag)).map { $0.value } ?? [:]
         self.unknownFields = []
     }
 
@@ -2270,6 +2492,8 @@ public struct Maps: WirePayloadCodable, Codable, Sendable, Hashable {
         try container.encode(_WireJSONMap(self.items), forKey: .items)
         try container.encode(self.choices, forKey: .choices)
         try container.encode(_WireJSONMap(self.floats.mapValues { _WireJSONFloat<Float>($0) }), forKey: .floats)
+        try container.encode(_WireJSONMap(self.byHash), forKey: .byHash)
+        try container.encode(_WireJSONMap(self.byTag), forKey: .byTag)
     }
 }
 
@@ -2297,6 +2521,9 @@ public enum Choice: WirePayloadCodable, Codable, Sendable, Hashable {
     /// Case 10 of the spec.
     case time(Date)
 
+    /// Case 11 of the spec.
+    case digest(UInt64)
+
     /// The value of an absent field of this type: the lowest-numbered case with a default payload.
     public static let wireDefault: Self = Self._spelling.value(of: .nothing)
 
@@ -2317,6 +2544,8 @@ public enum Choice: WirePayloadCodable, Codable, Sendable, Hashable {
         case .old:
             size += 2
         case .time:
+            size += 9
+        case .digest:
             size += 9
         }
         return size
@@ -2372,6 +2601,9 @@ public enum Choice: WirePayloadCodable, Codable, Sendable, Hashable {
         case .time(let value):
             writer.writeByte(0x51)
             writer.writeFixed64LE(UInt64(bitPattern: _WireTimestamp.nanoseconds(from: value)))
+        case .digest(let value):
+            writer.writeByte(0x59)
+            writer.writeFixed64LE(value)
         }
     }
 
@@ -2428,10 +2660,14 @@ public enum Choice: WirePayloadCodable, Codable, Sendable, Hashable {
                 var field10: Date = _WireTimestamp.epoch
                 field10 = _WireTimestamp.date(nanoseconds: try reader.readTimestampNanoseconds())
                 result = Self._spelling.value(of: .time(field10))
+            case 0x59:
+                var field11: UInt64 = 0
+                field11 = try reader.readFixed64()
+                result = Self._spelling.value(of: .digest(field11))
             default:
                 let key = try reader._fieldKey(raw: rawKey, at: keyOffset)
                 switch key.number {
-                case 1, 2, 3, 4, 5, 9, 10:
+                case 1, 2, 3, 4, 5, 9, 10, 11:
                     throw WireError(.typeMismatch, offset: keyOffset, "field \(key.number) of Choice has unexpected wire type \(key.wireType)")
                 default:
                     throw WireError(.invalidValue, offset: keyOffset, "union Choice has no case numbered \(key.number)")
@@ -2452,6 +2688,7 @@ public enum Choice: WirePayloadCodable, Codable, Sendable, Hashable {
         case mood
         case old
         case time
+        case digest
     }
 
     /// Decodes `{"caseName": payload}` (exactly one key; `{}` as the payload of a case without one).
@@ -2475,6 +2712,8 @@ public enum Choice: WirePayloadCodable, Codable, Sendable, Hashable {
             self = Self._spelling.value(of: .old(try container.decode(Bool.self, forKey: .old)))
         case .time:
             self = Self._spelling.value(of: .time(try container.decode(_WireJSONTimestamp.self, forKey: .time).value))
+        case .digest:
+            self = Self._spelling.value(of: .digest(try container.decode(UInt64.self, forKey: .digest)))
         }
     }
 
@@ -2496,6 +2735,8 @@ public enum Choice: WirePayloadCodable, Codable, Sendable, Hashable {
             try container.encode(value, forKey: .old)
         case .time(let value):
             try container.encode(_WireJSONTimestamp(value), forKey: .time)
+        case .digest(let value):
+            try container.encode(value, forKey: .digest)
         }
     }
 
@@ -2508,6 +2749,7 @@ public enum Choice: WirePayloadCodable, Codable, Sendable, Hashable {
         case mood(Mood)
         case old(Bool)
         case time(Date)
+        case digest(UInt64)
     }
 
     /// Converts between `Choice` and `_Cases`; generated code calls the deprecated witnesses through it.
@@ -2536,6 +2778,8 @@ public enum Choice: WirePayloadCodable, Codable, Sendable, Hashable {
                 .old(payload)
             case .time(let payload):
                 .time(payload)
+            case .digest(let payload):
+                .digest(payload)
             }
         }
 
@@ -2556,6 +2800,8 @@ public enum Choice: WirePayloadCodable, Codable, Sendable, Hashable {
                 .old(payload)
             case .time(let payload):
                 .time(payload)
+            case .digest(let payload):
+                .digest(payload)
             }
         }
     }
@@ -3848,7 +4094,7 @@ public enum KitchenSinkMessage: WireMessageSet, Sendable, Hashable {
     /// (`NegotiationSettings(messages: KitchenSinkMessage.self)`), so it always matches the types above.
     public static var specSource: WireSpecSource? {
         WireSpecSource(entry: "KitchenSink.gwspec", files: [
-            "KitchenSink.gwspec": "/// Every shape the generator handles, for the compiled golden KitchenSinkGolden: all\n/// scalars, optionals, defaults, packed and unpacked arrays, maps with every key kind,\n/// unions with every payload kind, deprecations and Swift keywords as names.\npackage kitchen.sink version 1\n\n/// An enum with a case named like the catch-all and a deprecated case.\nenum Mood {\n    0 calm\n    1 unknown\n    @deprecated(\"say calm\")\n    2 serene\n    /// Keyword as a case name.\n    3 default\n}\n\n/// A struct without fields.\nstruct Empty {\n}\n\n/// Every scalar, plain.\nstruct Scalars {\n    1 flag: Bool\n    2 i8: Int8\n    3 i16: Int16\n    4 i32: Int32\n    5 i64: Int64\n    6 u8: UInt8\n    7 u16: UInt16\n    8 u32: UInt32\n    9 u64: UInt64\n    10 f32: Float32\n    11 f64: Float64\n    12 text: String\n    13 blob: Bytes\n    14 id: UUID\n    15 at: Timestamp\n    16 mood: Mood\n}\n\n/// Every scalar, optional.\nstruct Optionals {\n    1 flag: Bool?\n    2 i32: Int32?\n    3 u64: UInt64?\n    4 f32: Float32?\n    5 text: String?\n    6 blob: Bytes?\n    7 id: UUID?\n    8 at: Timestamp?\n    9 mood: Mood?\n    10 inner: Scalars?\n    11 choice: Choice?\n}\n\n/// Spec defaults of each kind.\nstruct Defaults {\n    1 flag: Bool = true\n    2 small: Int32 = -7\n    3 big: UInt64 = 1000\n    4 ratio: Float32 = 0.5\n    5 scale: Float64 = -2.25\n    6 name: String = \"tab\\there \\\"quoted\\\"\"\n    7 mood: Mood = serene\n}\n\n/// Arrays of every element kind.\nstruct Arrays {\n    1 flags: [Bool]\n    2 ints: [Int32]\n    3 longs: [Int64]\n    4 bytes8: [UInt8]\n    5 counts: [UInt64]\n    6 floats: [Float32]\n    7 doubles: [Float64]\n    8 times: [Timestamp]\n    9 moods: [Mood]\n    10 texts: [String]\n    11 blobs: [Bytes]\n    12 ids: [UUID]\n    13 items: [Scalars]\n    14 choices: [Choice]\n}\n\n/// Maps with every key kind and several value kinds.\nstruct Maps {\n    1 byName: [String: Int32]\n    2 byNumber: [Int32: String]\n    3 byCount: [UInt64: Bytes]\n    4 byFlag: [Bool: Float64]\n    5 byID: [UUID: Timestamp]\n    6 moods: [String: Mood]\n    7 items: [Int64: Scalars]\n    8 choices: [String: Choice]\n    9 floats: [UInt8: Float32]\n}\n\n/// A union with every payload kind.\nunion Choice {\n    1 nothing\n    2 number: Int64\n    3 text: String\n    4 item: Scalars\n    5 mood: Mood\n    @deprecated\n    9 old: Bool\n    10 time: Timestamp\n}\n\n/// A message with awkward names and a deprecated field.\nmessage Awkward @ 77 {\n    1 class: String\n    2 unknownFields: Int32\n    @deprecated(\"use renamed\")\n    3 legacy: Int32\n    4 renamed: Int32\n    5 self: Empty\n    6 nested: Arrays\n    7 maps: Maps\n    8 defaults: Defaults\n    9 optionals: Optionals\n}\n\n/// A message without fields.\nmessage Ping @ 78 {\n}\n\n/// A recursive type: recursion goes through arrays and maps only.\nstruct Tree {\n    1 label: String\n    2 children: [Tree]\n    3 byName: [String: Tree]\n}\n\n/// Names one letter or one word away from what generated Swift reserves: the checker\n/// accepts them, and the golden target proves the generated code compiles.\nmessage NearMisses @ 79 {\n    1 wireSizes: Int32\n    2 hashValues: [Int32]\n    3 encoded: String\n    4 rawValues: Bytes\n    5 wirePayloads: Bool\n    6 initial: Int64\n    7 date: Timestamp\n    8 data: Bytes\n    9 uuid: UUID\n    10 string: String\n    11 int: Int32\n    12 hasher: UInt8\n    13 wireTypeIDs: UInt32\n    14 codingKeys: Float64\n    15 dates: Dates\n    16 wireDefaults: WireDefaulted\n}\n\n/// An enum whose cases sit next to the generated members.\nenum Dates {\n    0 rawValues\n    1 hashes\n    2 initValue\n}\n\n/// A union whose cases sit next to the generated members.\nunion WireDefaulted {\n    1 wireDefaulted: Int32\n    2 encodeWires: String\n    3 decodeNest\n}\n",
+            "KitchenSink.gwspec": "/// Every shape the generator handles, for the compiled golden KitchenSinkGolden: all\n/// scalars, optionals, defaults, packed and unpacked arrays, maps with every key kind,\n/// unions with every payload kind, deprecations and Swift keywords as names.\npackage kitchen.sink version 1\n\n/// An enum with a case named like the catch-all and a deprecated case.\nenum Mood {\n    0 calm\n    1 unknown\n    @deprecated(\"say calm\")\n    2 serene\n    /// Keyword as a case name.\n    3 default\n}\n\n/// A struct without fields.\nstruct Empty {\n}\n\n/// Every scalar, plain.\nstruct Scalars {\n    1 flag: Bool\n    2 i8: Int8\n    3 i16: Int16\n    4 i32: Int32\n    5 i64: Int64\n    6 u8: UInt8\n    7 u16: UInt16\n    8 u32: UInt32\n    9 u64: UInt64\n    10 f32: Float32\n    11 f64: Float64\n    12 text: String\n    13 blob: Bytes\n    14 id: UUID\n    15 at: Timestamp\n    16 mood: Mood\n    17 hash32: Fixed32\n    18 hash64: Fixed64\n}\n\n/// Every scalar, optional.\nstruct Optionals {\n    1 flag: Bool?\n    2 i32: Int32?\n    3 u64: UInt64?\n    4 f32: Float32?\n    5 text: String?\n    6 blob: Bytes?\n    7 id: UUID?\n    8 at: Timestamp?\n    9 mood: Mood?\n    10 inner: Scalars?\n    11 choice: Choice?\n}\n\n/// Spec defaults of each kind.\nstruct Defaults {\n    1 flag: Bool = true\n    2 small: Int32 = -7\n    3 big: UInt64 = 1000\n    4 ratio: Float32 = 0.5\n    5 scale: Float64 = -2.25\n    6 name: String = \"tab\\there \\\"quoted\\\"\"\n    7 mood: Mood = serene\n    8 tag: Fixed32 = 4000000000\n    9 seed: Fixed64 = 18446744073709551615\n}\n\n/// Arrays of every element kind.\nstruct Arrays {\n    1 flags: [Bool]\n    2 ints: [Int32]\n    3 longs: [Int64]\n    4 bytes8: [UInt8]\n    5 counts: [UInt64]\n    6 floats: [Float32]\n    7 doubles: [Float64]\n    8 times: [Timestamp]\n    9 moods: [Mood]\n    10 texts: [String]\n    11 blobs: [Bytes]\n    12 ids: [UUID]\n    13 items: [Scalars]\n    14 choices: [Choice]\n    15 hashes: [Fixed64]\n    16 tags: [Fixed32]\n}\n\n/// Maps with every key kind and several value kinds.\nstruct Maps {\n    1 byName: [String: Int32]\n    2 byNumber: [Int32: String]\n    3 byCount: [UInt64: Bytes]\n    4 byFlag: [Bool: Float64]\n    5 byID: [UUID: Timestamp]\n    6 moods: [String: Mood]\n    7 items: [Int64: Scalars]\n    8 choices: [String: Choice]\n    9 floats: [UInt8: Float32]\n    10 byHash: [Fixed64: String]\n    11 byTag: [Fixed32: Int32]\n}\n\n/// A union with every payload kind.\nunion Choice {\n    1 nothing\n    2 number: Int64\n    3 text: String\n    4 item: Scalars\n    5 mood: Mood\n    @deprecated\n    9 old: Bool\n    10 time: Timestamp\n    11 digest: Fixed64\n}\n\n/// A message with awkward names and a deprecated field.\nmessage Awkward @ 77 {\n    1 class: String\n    2 unknownFields: Int32\n    @deprecated(\"use renamed\")\n    3 legacy: Int32\n    4 renamed: Int32\n    5 self: Empty\n    6 nested: Arrays\n    7 maps: Maps\n    8 defaults: Defaults\n    9 optionals: Optionals\n}\n\n/// A message without fields.\nmessage Ping @ 78 {\n}\n\n/// A recursive type: recursion goes through arrays and maps only.\nstruct Tree {\n    1 label: String\n    2 children: [Tree]\n    3 byName: [String: Tree]\n}\n\n/// Names one letter or one word away from what generated Swift reserves: the checker\n/// accepts them, and the golden target proves the generated code compiles.\nmessage NearMisses @ 79 {\n    1 wireSizes: Int32\n    2 hashValues: [Int32]\n    3 encoded: String\n    4 rawValues: Bytes\n    5 wirePayloads: Bool\n    6 initial: Int64\n    7 date: Timestamp\n    8 data: Bytes\n    9 uuid: UUID\n    10 string: String\n    11 int: Int32\n    12 hasher: UInt8\n    13 wireTypeIDs: UInt32\n    14 codingKeys: Float64\n    15 dates: Dates\n    16 wireDefaults: WireDefaulted\n}\n\n/// An enum whose cases sit next to the generated members.\nenum Dates {\n    0 rawValues\n    1 hashes\n    2 initValue\n}\n\n/// A union whose cases sit next to the generated members.\nunion WireDefaulted {\n    1 wireDefaulted: Int32\n    2 encodeWires: String\n    3 decodeNest\n}\n",
         ])
     }
 }

@@ -164,8 +164,9 @@ struct DissectorTsharkTests {
         let json = """
             {"class":"top","renamed":-5,
              "nested":{"ints":[-1,2,-300],"doubles":[0.5,-2.25],"texts":["a","bé"],"moods":["serene",7],
-                       "ids":["00000000-0000-4000-8000-0000000000AA"],"items":[{"i32":-9,"text":"in"}]},
-             "maps":{"byName":{"a":-3,"b":4},"choices":{"k":{"text":"chosen"}}},
+                       "ids":["00000000-0000-4000-8000-0000000000AA"],"items":[{"i32":-9,"text":"in","hash64":81985529216486895}],
+                       "hashes":[1,18446744073709551615],"tags":[7]},
+             "maps":{"byName":{"a":-3,"b":4},"choices":{"k":{"text":"chosen"}},"byHash":{"5":"five"}},
              "optionals":{"choice":{"number":-12},"at":1500000000}}
             """
         let value = try JSONParser().parse(Array(json.utf8))
@@ -183,7 +184,8 @@ struct DissectorTsharkTests {
             "groupwire.type", "groupwire.Awkward.class", "groupwire.Awkward.renamed", "groupwire.Arrays.ints",
             "groupwire.Arrays.doubles",
             "groupwire.Arrays.texts", "groupwire.Arrays.moods", "groupwire.Arrays.ids", "groupwire.Scalars.i32",
-            "groupwire.Scalars.text",
+            "groupwire.Scalars.text", "groupwire.Scalars.hash64", "groupwire.Arrays.hashes", "groupwire.Arrays.tags",
+            "groupwire.Maps.byHash.key",
             "groupwire.Maps.byName.key", "groupwire.Maps.byName.value", "groupwire.Choice.text", "groupwire.Choice.number",
             "groupwire.Optionals.at", "groupwire.unknown_field", "groupwire.problem",
         ]
@@ -198,6 +200,11 @@ struct DissectorTsharkTests {
         #expect(row["groupwire.Arrays.moods"]?.split(separator: ";").count == 2)
         #expect(row["groupwire.Arrays.ids"] == "00000000-0000-4000-8000-0000000000aa")
         #expect(row["groupwire.Scalars.i32"] == "-9" && row["groupwire.Scalars.text"] == "in")
+        // Fixed-width integers read little-endian, shown in hexadecimal.
+        #expect(row["groupwire.Scalars.hash64"] == "0x0123456789abcdef")
+        #expect(row["groupwire.Arrays.hashes"] == "0x0000000000000001;0xffffffffffffffff")
+        #expect(row["groupwire.Arrays.tags"] == "0x00000007")
+        #expect(row["groupwire.Maps.byHash.key"] == "0x0000000000000005")
         #expect(row["groupwire.Maps.byName.key"] == "a;b" && row["groupwire.Maps.byName.value"] == "-3;4")
         #expect(row["groupwire.Choice.text"] == "chosen" && row["groupwire.Choice.number"] == "-12")
         #expect(row["groupwire.Optionals.at"] == "1500000000")
