@@ -45,6 +45,22 @@ DEMO_PAYLOADS = {
 }
 
 
+# KitchenSink's Awkward (Tests/Specs/KitchenSink.gwspec) with every scalar, Fixed32 and
+# Fixed64 included, in fields, packed arrays, map keys, defaults and union payloads:
+# `groupwire encode --spec Tests/Specs/KitchenSink.gwspec --type Awkward --hex`, frame
+# header and checksum cut off.
+KITCHEN_SINK_AWKWARD = ("0a03746f70100120092a00328f020a02010012040104d7041a0afeffffffffffffffff012202ff012a02000132040000c03f"
+    "3a10000000000000e03f00000000000002c04208005ed0b2000000004a020207520161520362c3a95a005a01016210000000"
+    "000000400080000000000000aa6a660801100f181f201128ffffffffffffffffff0130083810402048ffffffffffffffffff"
+    "01550000c03f59000000000000d0bf6202696e6a030001ff7210000000000000400080000000000000bb79003665c4ffffff"
+    "ff8d01ffffffff9101efcdab896745230172020a007202100572031a0174720228017209510000000000000000720959ffff"
+    "ffffffffffff7a100100000000000000ffffffffffffffff82010807000000ffffffff3aa3010a050a016110050a050a0162"
+    "100812050801120161120508041201621a050807120107220b0800110000000000000000220b080111000000000000f03f2a"
+    "1b0a10000000000000400080000000000000aa11040000000000000032050a016d1003420d0a016b12081a0663686f73656e"
+    "4a0708011500002040520f090500000000000000120466697665520e09ffffffffffffffff12036d61785a070d0700000010"
+    "0d42120800100045000000004901000000000000004a3208001000180025000000002a0032003a1000000000000040008000"
+    "0000000000cc410000000000000000480052005a021017")
+
 def nested(levels: int) -> bytes:
     """{1: {1: ... {2: varint level} ...}}: `levels` messages deep (lengths stay < 128)."""
     inner = b""
@@ -114,7 +130,8 @@ def main():
 
 
 def dynamic_codec_corpus():
-    """FuzzDynamicCodec input: selector (bit 0: keep unknown fields), PlaybackState payload."""
+    """FuzzDynamicCodec input: selector (bit 0: keep unknown fields, bit 1: pretty JSON, bit 2:
+    KitchenSink's Awkward instead of PlaybackState), payload."""
     folder = os.path.join(HERE, "corpus", "FuzzDynamicCodec")
     payload = bytes.fromhex(DEMO_PAYLOADS["playback-state"])
     write(folder, "demo-playback-state.bin", b"\x00" + payload)
@@ -124,6 +141,10 @@ def dynamic_codec_corpus():
     write(folder, "unknown-field-and-map.bin", b"\x00" + payload + extra)
     write(folder, "unknown-field-and-map-keep-unknown.bin", b"\x01" + payload + extra)
     write(folder, "empty.bin", b"\x00")
+    awkward = bytes.fromhex(KITCHEN_SINK_AWKWARD)
+    write(folder, "kitchen-sink-awkward.bin", b"\x04" + awkward)
+    write(folder, "kitchen-sink-awkward-keep-unknown-pretty.bin", b"\x07" + awkward + extra)
+    write(folder, "kitchen-sink-empty.bin", b"\x04")
 
 
 def generated_types_corpus():

@@ -8,7 +8,8 @@ import GroupWireJSON
 import GroupWireSpec
 
 /// Dynamic codecs for the WatchTogether example spec (Spec/Examples, found from this
-/// file's path), dropping and keeping unknown fields.
+/// file's path) and for Tests/Specs/KitchenSink.gwspec (every scalar, collection and union
+/// shape), each dropping and keeping unknown fields.
 let dynamicFuzzCodecs: [DynamicCodec] = {
     let examples = fuzzRepositoryFile("Spec/Examples")
     guard let entry = try? String(contentsOf: examples.appendingPathComponent("WatchTogether.gwspec"), encoding: .utf8),
@@ -18,27 +19,38 @@ let dynamicFuzzCodecs: [DynamicCodec] = {
     else {
         preconditionFailure("cannot compile \(examples.path)/WatchTogether.gwspec")
     }
-    return [DynamicCodec(spec: spec), DynamicCodec(spec: spec, options: DynamicCodec.Options(keepsUnknownFields: true))]
+    let kitchenPath = fuzzRepositoryFile("Tests/Specs/KitchenSink.gwspec")
+    guard let kitchenSource = try? String(contentsOf: kitchenPath, encoding: .utf8),
+        let kitchen = try? SpecCompiler().compile(source: kitchenSource, path: "KitchenSink.gwspec").checkedSpec()
+    else {
+        preconditionFailure("cannot compile \(kitchenPath.path)")
+    }
+    let keeping = DynamicCodec.Options(keepsUnknownFields: true)
+    return [
+        DynamicCodec(spec: spec), DynamicCodec(spec: spec, options: keeping), DynamicCodec(spec: kitchen),
+        DynamicCodec(spec: kitchen, options: keeping),
+    ]
 }()
 
-/// Decodes a fuzz input as a PlaybackState with the dynamic codec and returns every
-/// invariant it breaks (empty: none).
+/// Decodes a fuzz input as a PlaybackState or a KitchenSink Awkward with the dynamic codec
+/// and returns every invariant it breaks (empty: none).
 ///
 /// Input: `selector u8, payload`; selector bit 0 keeps unknown fields, bit 1 writes
-/// pretty-printed JSON. Invariants: decoding never traps; `writeJSON` writes exactly the
+/// pretty-printed JSON, bit 2 reads KitchenSink's `Awkward` instead of PlaybackState. Invariants: decoding never traps; `writeJSON` writes exactly the
 /// text of the decoded JSON, or fails with the decoder's error kind and offset having
 /// written nothing; JSON that decodes encodes again, and that payload decodes to the same
 /// JSON.
 public func dynamicCodecFuzzViolations(_ input: [UInt8]) -> [String] {
     guard let selector = input.first else { return [] }
-    let codec = dynamicFuzzCodecs[Int(selector & 1)]
+    let codec = dynamicFuzzCodecs[Int(selector & 1) + (selector & 4 != 0 ? 2 : 0)]
+    let type = selector & 4 != 0 ? "Awkward" : "PlaybackState"
     let payload = Array(input.dropFirst())
     let writer = JSONWriter(prettyPrinted: selector & 2 != 0)
     var written: [UInt8] = []
-    let writing = Result { () throws(WireError) in try codec.writeJSON(payload, as: "PlaybackState", writer: writer) { written += $0 } }
+    let writing = Result { () throws(WireError) in try codec.writeJSON(payload, as: type, writer: writer) { written += $0 } }
     let json: JSONValue
     do throws(WireError) {
-        json = try codec.decode(payload, as: "PlaybackState")
+        json = try codec.decode(payload, as: type)
     } catch {
         if case .failure(let failure) = writing, failure.kind == error.kind, failure.offset == error.offset, written.isEmpty { return [] }
         return ["writeJSON did not fail as decode did (\(error)): \(writing), \(written.count) bytes written"]
@@ -48,12 +60,12 @@ public func dynamicCodecFuzzViolations(_ input: [UInt8]) -> [String] {
     }
     let encoded: [UInt8]
     do {
-        encoded = try codec.encode(json, as: "PlaybackState")
+        encoded = try codec.encode(json, as: type)
     } catch {
         return ["decoded JSON does not encode: \(error); JSON: \(json)"]
     }
     do {
-        let again = try codec.decode(encoded, as: "PlaybackState")
+        let again = try codec.decode(encoded, as: type)
         return again == json ? [] : ["decode-encode-decode changed the JSON: \(json) became \(again)"]
     } catch {
         return ["the re-encoded payload does not decode: \(error)"]
