@@ -18,12 +18,13 @@ extension ControlSpec {
         /// absent one reads as nil, which the hand-written checks report as `missingField`.
         ///
         /// The hello (control id 16) is not described here: its codec stays hand-written
-        /// (GroupWireNegotiation, Hello+Decoding.swift) because the language lacks three things
-        /// it needs. Its fingerprints and dictionary hashes are FIXED64 integers (the language's
-        /// only FIXED64 scalars are Float64 and Timestamp); a field's default (field 5 of a field
-        /// entry) takes the wire type of that field's own type, which no declaration can say; and
-        /// each of its checks reports the offset of the entry, field or case it concerns, which
-        /// generated decoders do not keep.
+        /// (GroupWireNegotiation, Hello+Decoding.swift) because the language lacks two things it
+        /// needs. A field's default (field 5 of a field entry) takes the wire type of that field's
+        /// own type, which no declaration can say; and each of its checks reports the offset of
+        /// the entry, field or case it concerns, in one pass in body order (Spec/FORMAT.md,
+        /// "Reading a hello"), which generated decoders, reading a whole value before any check,
+        /// do not keep. Its fingerprints and dictionary hashes, FIXED64 integers, are now
+        /// expressible: `Fixed64` (Spec/LANGUAGE.md, "Scalar types").
         package groupwire.control version 1
 
         /// The control id a control frame carries in its type id field.
