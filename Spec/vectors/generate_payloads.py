@@ -68,12 +68,12 @@ def float32_text(value: float) -> str:
 def build():
     vectors = []
 
-    def error(name, description, payload, kind, offset):
-        vectors.append({"name": name, "description": description, "spec": "EdgeCases.gwspec", "type": "Edge",
+    def error(name, description, payload, kind, offset, type_name="Edge"):
+        vectors.append({"name": name, "description": description, "spec": "EdgeCases.gwspec", "type": type_name,
                         "hex": payload.hex(), "error": {"kind": kind, "offset": offset}})
 
-    def valid(name, description, payload, json_value):
-        vectors.append({"name": name, "description": description, "spec": "EdgeCases.gwspec", "type": "Edge",
+    def valid(name, description, payload, json_value, type_name="Edge"):
+        vectors.append({"name": name, "description": description, "spec": "EdgeCases.gwspec", "type": type_name,
                         "hex": payload.hex(), "json": json_value})
 
     valid("unknown-enum-number-kept", "An enum number the spec does not declare is kept as its number; every "
@@ -141,4 +141,23 @@ def build():
                     "hex": field(4, 2, length_delimited(b"".join(struct.pack("<f", value) for value in samples))).hex(),
                     "json": dict(defaults, samples=[float(text) for text in texts]),
                     "jsonText": text.replace('"samples":0', '"samples":[' + ",".join(texts) + "]")})
+    # Fixed32 and Fixed64: 4 and 8 bytes, little-endian; packed in arrays; map keys in the
+    # entry's field 1, entries in ascending key order, JSON object keys in decimal.
+    def entry(key, text):
+        return field(4, 2, length_delimited(field(1, 5, struct.pack("<I", key)) + field(2, 2, length_delimited(text.encode()))))
+
+    valid("fixed-width-integers", "Fixed64 2^64-1, Fixed32 2^32-1, a packed Fixed64 array and a map keyed by "
+          "Fixed32, as JSON integers (map keys as decimal strings).",
+          field(1, 1, struct.pack("<Q", 2**64 - 1)) + field(2, 5, struct.pack("<I", 2**32 - 1))
+          + field(3, 2, length_delimited(struct.pack("<Q", 1) + struct.pack("<Q", 2**63)))
+          + entry(7, "seven") + entry(2**32 - 1, "max"),
+          {"digest": 2**64 - 1, "tag": 2**32 - 1, "digests": [1, 2**63], "byTag": {"7": "seven", "4294967295": "max"}},
+          "Hashes")
+    error("packed-fixed64-not-a-multiple-of-8", "Ten bytes of packed Fixed64: the second element is cut; truncated "
+          "at its first byte.", field(3, 2, length_delimited(struct.pack("<Q", 5) + b"\x00\x00")), "truncated", 10,
+          "Hashes")
+    error("fixed32-written-as-varint", "Field 2 (Fixed32, wire type 5) written as a varint: typeMismatch at its key.",
+          field(2, 0, uvarint(1)), "typeMismatch", 0, "Hashes")
+    error("fixed64-value-cut", "Field 1 (Fixed64) with 3 of its 8 bytes: truncated at the value's first byte.",
+          field(1, 1, b"\x01\x02\x03"), "truncated", 1, "Hashes")
     return vectors

@@ -639,19 +639,245 @@ public struct Edge: WireMessage, Codable, Sendable, Hashable {
     }
 }
 
+/// Fixed-width unsigned integers (Spec/LANGUAGE.md, "Scalar types").
+public struct Hashes: WireMessage, Codable, Sendable, Hashable {
+    /// The type id frames carry for this message.
+    public static let wireTypeID: UInt64 = 2
+
+    /// The message's name in the spec.
+    public static let wireTypeName: String = "Hashes"
+
+    /// Field 1 of the spec.
+    public var digest: UInt64
+
+    /// Field 2 of the spec.
+    public var tag: UInt32
+
+    /// Field 3 of the spec.
+    public var digests: [UInt64]
+
+    /// Field 4 of the spec.
+    public var byTag: [UInt32: String]
+
+    /// Fields this version of the spec does not know, as read (keys included); written back
+    /// after the known fields. Part of `==` and `hash`, left out of JSON.
+    public var unknownFields: [UInt8]
+
+    /// Creates a `Hashes`; each field defaults to its spec default.
+    /// - Parameter unknownFields: fields unknown to this version, as read from the wire.
+    public init(
+        digest: UInt64 = 0,
+        tag: UInt32 = 0,
+        digests: [UInt64] = [],
+        byTag: [UInt32: String] = [:],
+        unknownFields: [UInt8] = []
+    ) {
+        self.digest = digest
+        self.tag = tag
+        self.digests = digests
+        self.byTag = byTag
+        self.unknownFields = unknownFields
+    }
+
+    /// The exact number of bytes ``encodeWire(to:)`` writes.
+    public var wireSize: Int {
+        var size = unknownFields.count
+        if self.digest != 0 {
+            size += 9
+        }
+        if self.tag != 0 {
+            size += 5
+        }
+        if !self.digests.isEmpty {
+            let packedSize = self.digests.count * 8
+            size += 1 + _WireSize.lengthDelimited(packedSize)
+        }
+        for (_, value) in self.byTag {
+            size += 1 + _WireSize.lengthDelimited(5 + 1 + _WireSize.string(value))
+        }
+        return size
+    }
+
+    /// The payload bytes, written into one buffer of exactly ``wireSize`` bytes.
+    public func wirePayload() -> [UInt8] {
+        if let bytes = _WireSink.encode(size: wireSize, { sink in encodeFields(to: &sink) }) {
+            return bytes
+        }
+        var writer = ByteWriter()
+        encodeFields(to: &writer)
+        return writer.bytes
+    }
+
+    /// Appends the payload to `writer`.
+    public func encodeWire(to writer: inout PayloadWriter) {
+        encodeFields(to: &writer.writer)
+    }
+
+    /// For the messenger: ``wireSize``, so it can write the payload straight into a frame.
+    public var _exactWireSize: Int? {
+        wireSize
+    }
+
+    /// For the messenger: writes the payload into a sink of exactly ``wireSize`` bytes.
+    public func _encodeWire(into sink: inout _WireSink) {
+        encodeFields(to: &sink)
+    }
+
+    /// Writes the fields in ascending number order, then the unknown fields (Spec/FORMAT.md,
+    /// "Canonical writing"). Generic so one encoder serves both outputs.
+    func encodeFields(to writer: inout some _WireWriting) {
+        if self.digest != 0 {
+            writer.writeByte(0x09)
+            writer.writeFixed64LE(self.digest)
+        }
+        if self.tag != 0 {
+            writer.writeByte(0x15)
+            writer.writeFixed32LE(self.tag)
+        }
+        if !self.digests.isEmpty {
+            let packedSize = self.digests.count * 8
+            writer.writeByte(0x1A)
+            writer.writeUVarint(UInt64(packedSize))
+            for element in self.digests {
+                writer.writeFixed64LE(element)
+            }
+        }
+        self.byTag.forEachWireSorted { entryKey, entryValue in
+            writer.writeByte(0x22)
+            writer.writeUVarint(UInt64(5 + 1 + _WireSize.string(entryValue)))
+            writer.writeByte(0x0D)
+            writer.writeFixed32LE(entryKey)
+            writer.writeByte(0x12)
+            writer.writeLengthPrefixed(entryValue)
+        }
+        writer.writeRaw(unknownFields)
+    }
+
+    /// Reads fields to the end of `reader`; absent fields take their defaults, unknown ones are kept.
+    /// - Throws: a `WireError` for malformed input or a field of the wrong wire type.
+    public init(decodingWire reader: inout PayloadReader) throws(WireError) {
+        try self.init(decodingWire: &reader, end: reader.reader.end, depth: reader.depth)
+    }
+
+    /// Reads a length-delimited value of this type one level deeper than `depth`.
+    /// - Throws: `depthExceeded` past `maxNestingDepth`, or what decoding throws.
+    static func decodeNested(from reader: inout PayloadReader, depth: Int) throws(WireError) -> Self {
+        let enclosingEnd = try reader._enterNested(depth: depth)
+        let value = try Self(decodingWire: &reader, end: reader.reader.end, depth: depth + 1)
+        reader._leaveNested(restoring: enclosingEnd)
+        return value
+    }
+
+    /// Reads fields up to offset `end` of `reader`, its current end (a nested value is read in
+    /// place, the reader narrowed to it); absent fields take their defaults, unknown ones are kept.
+    /// - Throws: a `WireError` for malformed input or a field of the wrong wire type.
+    init(decodingWire reader: inout PayloadReader, end: Int, depth: Int) throws(WireError) {
+        var field1: UInt64 = 0
+        var field2: UInt32 = 0
+        var field3: [UInt64] = []
+        var field4: [UInt32: String] = [:]
+        var unknownFields: [UInt8] = []
+        while reader.reader.position < end {
+            let keyOffset = reader.reader.position
+            let rawKey = try reader.reader.readUVarint()
+            switch rawKey {
+            case 0x09:
+                field1 = try reader.readFixed64()
+            case 0x15:
+                field2 = try reader.readFixed32()
+            case 0x1A:
+                try reader.readPacked { (packed: inout PayloadReader) throws(WireError) in
+                    try packed._checkElementCount(field3.count)
+                    field3.append(try packed.readFixed64())
+                }
+            case 0x19:
+                try reader._checkElementCount(field3.count)
+                field3.append(try reader.readFixed64())
+            case 0x22:
+                let entryOffset = reader.reader.position
+                let entryEnclosingEnd = try reader._enterNested(depth: depth)
+                var entryKey: UInt32 = 0
+                var entryValue: String = ""
+                while let entryField = try reader.nextKey() {
+                    switch entryField.number {
+                    case 1:
+                        try reader.expect(entryField, .fixed32, field: "Hashes.byTag")
+                        entryKey = try reader.readFixed32()
+                    case 2:
+                        try reader.expect(entryField, .lengthDelimited, field: "Hashes.byTag")
+                        entryValue = try reader._readString()
+                    default:
+                        try reader.skip(entryField)
+                    }
+                }
+                reader._leaveNested(restoring: entryEnclosingEnd)
+                try reader._checkEntryCount(field4, adding: entryKey, entryOffset: entryOffset)
+                if field4.isEmpty {
+                    _WireCapacity.reserve(&field4, elementBytes: reader.reader.position - keyOffset, remaining: end - reader.reader.position)
+                }
+                field4[entryKey] = entryValue
+            default:
+                let key = try reader._fieldKey(raw: rawKey, at: keyOffset)
+                switch key.number {
+                case 1, 2, 3, 4:
+                    throw WireError(.typeMismatch, offset: keyOffset, "field \(key.number) of Hashes has unexpected wire type \(key.wireType)")
+                default:
+                    unknownFields.append(contentsOf: try reader.captureUnknown(key))
+                }
+            }
+        }
+        self.digest = field1
+        self.tag = field2
+        self.digests = field3
+        self.byTag = field4
+        self.unknownFields = unknownFields
+    }
+
+    private enum CodingKeys: String, CodingKey {
+        case digest
+        case tag
+        case digests
+        case byTag
+    }
+
+    /// Decodes the JSON object form (field names as keys; missing keys take defaults).
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        self.digest = try container._decodeUnlessMissing(UInt64.self, forKey: .digest) ?? 0
+        self.tag = try container._decodeUnlessMissing(UInt32.self, forKey: .tag) ?? 0
+        self.digests = try container._decodeUnlessMissing([UInt64].self, forKey: .digests) ?? []
+        self.byTag = (try container._decodeUnlessMissing(_WireJSONMap<UInt32, String>.self, forKey: .byTag)).map { $0.value } ?? [:]
+        self.unknownFields = []
+    }
+
+    /// Encodes the JSON object form (every non-optional field, optionals when set).
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(self.digest, forKey: .digest)
+        try container.encode(self.tag, forKey: .tag)
+        try container.encode(self.digests, forKey: .digests)
+        try container.encode(_WireJSONMap(self.byTag), forKey: .byTag)
+    }
+}
+
 /// Every message of package `vectors.edge.cases`, one case each: receive them all with `messenger.messages(of: VectorsEdgeCasesMessage.self)`.
 public enum VectorsEdgeCasesMessage: WireMessageSet, Sendable, Hashable {
     /// The ``Edge`` message (type id 1).
     case edge(Edge)
 
+    /// The ``Hashes`` message (type id 2).
+    case hashes(Hashes)
+
     /// Every message type of the spec, in spec order.
-    public static let messageTypes: [any MessageCodable.Type] = [Edge.self]
+    public static let messageTypes: [any MessageCodable.Type] = [Edge.self, Hashes.self]
 
     /// Wraps `message`, or returns nil when it is not a message of this spec.
     public init?(_ message: any MessageCodable) {
         switch message {
         case let value as Edge:
             self = .edge(value)
+        case let value as Hashes:
+            self = .hashes(value)
         default:
             return nil
         }
@@ -662,6 +888,8 @@ public enum VectorsEdgeCasesMessage: WireMessageSet, Sendable, Hashable {
         switch self {
         case .edge(let value):
             return value
+        case .hashes(let value):
+            return value
         }
     }
 
@@ -669,7 +897,7 @@ public enum VectorsEdgeCasesMessage: WireMessageSet, Sendable, Hashable {
     /// (`NegotiationSettings(messages: VectorsEdgeCasesMessage.self)`), so it always matches the types above.
     public static var specSource: WireSpecSource? {
         WireSpecSource(entry: "EdgeCases.gwspec", files: [
-            "EdgeCases.gwspec": "/// The spec the payload vectors in this folder are written against (Spec/FORMAT.md,\n/// \"Error kinds for edge cases\").\npackage vectors.edge.cases version 1\n\nenum Level {\n    0 low\n    1 high\n}\n\nstruct Inner {\n    1 count: UInt32\n    2 label: String\n}\n\nunion Choice {\n    1 number: Int32\n    2 text: String\n    3 nothing\n}\n\nmessage Edge @ 1 {\n    1 small: UInt8\n    2 level: Level\n    3 choice: Choice\n    4 samples: [Float32]\n    5 times: [Timestamp]\n    6 tiny: Int8\n    7 inner: Inner\n}\n",
+            "EdgeCases.gwspec": "/// The spec the payload vectors in this folder are written against (Spec/FORMAT.md,\n/// \"Error kinds for edge cases\").\npackage vectors.edge.cases version 1\n\nenum Level {\n    0 low\n    1 high\n}\n\nstruct Inner {\n    1 count: UInt32\n    2 label: String\n}\n\nunion Choice {\n    1 number: Int32\n    2 text: String\n    3 nothing\n}\n\nmessage Edge @ 1 {\n    1 small: UInt8\n    2 level: Level\n    3 choice: Choice\n    4 samples: [Float32]\n    5 times: [Timestamp]\n    6 tiny: Int8\n    7 inner: Inner\n}\n\n/// Fixed-width unsigned integers (Spec/LANGUAGE.md, \"Scalar types\").\nmessage Hashes @ 2 {\n    1 digest: Fixed64\n    2 tag: Fixed32\n    3 digests: [Fixed64]\n    4 byTag: [Fixed32: String]\n}\n",
         ])
     }
 }
