@@ -6,16 +6,25 @@ public struct GeneratorOptions: Sendable, Hashable {
     public var files: FileSelection
     /// The tool name written into the DO NOT EDIT stamp.
     public var toolName: String
+    /// Whether structs and messages also get a decoder that reports each field to a
+    /// `WireDecodingObserver` as it reads it (`init(decodingWire:observer:)`), for checks
+    /// the spec language cannot state. Off by default: the plain decoder is unchanged either way.
+    public var observedDecoding: Bool
 
     /// Creates options.
     /// - Parameters:
     ///   - accessLevel: the access level of generated declarations (public by default).
     ///   - files: which spec files get a Swift file (all by default).
     ///   - toolName: the tool named in the stamp.
-    public init(accessLevel: AccessLevel = .public, files: FileSelection = .all, toolName: String = "groupwire-generate") {
+    ///   - observedDecoding: whether structs and messages also get an observed decoder.
+    public init(
+        accessLevel: AccessLevel = .public, files: FileSelection = .all, toolName: String = "groupwire-generate",
+        observedDecoding: Bool = false
+    ) {
         self.accessLevel = accessLevel
         self.files = files
         self.toolName = toolName
+        self.observedDecoding = observedDecoding
     }
 
     /// The access level of generated declarations: `public`, `package` or `internal`.

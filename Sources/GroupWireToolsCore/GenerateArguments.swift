@@ -3,7 +3,7 @@ import GroupWireCodegen
 
 /// The command line of `groupwire generate` and of `groupwire-generate` (the build
 /// plugin's tool), one definition for both: `SPEC... --output DIR [--access-level LEVEL]
-/// [--entry-only]`.
+/// [--entry-only] [--observed-decoding]`.
 ///
 /// Exit codes, the same for both: 0 success, 2 when a spec cannot be read or has errors, a
 /// file cannot be written or the command line is wrong.
@@ -33,6 +33,14 @@ package struct GenerateArguments: ParsableArguments {
     @Flag(help: "Generate only the given spec files, not the files they import.")
     package var entryOnly = false
 
+    /// Whether structs and messages also get a decoder that reports to a `WireDecodingObserver`.
+    @Flag(
+        help: """
+            Also give structs and messages a decoder that reports each field to a WireDecodingObserver \
+            as it reads it, for checks the spec cannot state.
+            """)
+    package var observedDecoding = false
+
     /// Creates empty arguments (ArgumentParser fills them in).
     package init() {}
 
@@ -48,7 +56,8 @@ package struct GenerateArguments: ParsableArguments {
     /// - Parameter toolName: the tool named in the generated files' DO NOT EDIT stamp.
     package func tool(toolName: String) -> GenerateTool {
         let level = GeneratorOptions.AccessLevel(accessLevel) ?? .public
-        let options = GeneratorOptions(accessLevel: level, files: entryOnly ? .entryOnly : .all, toolName: toolName)
+        let options = GeneratorOptions(
+            accessLevel: level, files: entryOnly ? .entryOnly : .all, toolName: toolName, observedDecoding: observedDecoding)
         return GenerateTool(paths: specs, outputDirectory: output, options: options)
     }
 }

@@ -16,6 +16,7 @@ struct GoldenFileTests {
         var spec: String
         var folder: String
         var access: GeneratorOptions.AccessLevel = .public
+        var observedDecoding = false
         var testDescription: String { "\(spec) → \(folder)" }
     }
 
@@ -24,7 +25,8 @@ struct GoldenFileTests {
         Golden(spec: "Spec/Examples/Versions/DrawTogether-v2.gwspec", folder: "Tests/GoldenGenerated/DrawTogetherV2"),
         Golden(spec: "Spec/Examples/Versions/DrawTogether-v3.gwspec", folder: "Tests/GoldenGenerated/DrawTogetherV3"),
         Golden(spec: "Spec/Examples/WatchTogether.gwspec", folder: "Tests/GoldenGenerated/WatchTogether"),
-        Golden(spec: "Tests/Specs/KitchenSink.gwspec", folder: "Tests/GoldenGenerated/KitchenSink"),
+        // With observed decoding: every shape of field through the observed decoder too.
+        Golden(spec: "Tests/Specs/KitchenSink.gwspec", folder: "Tests/GoldenGenerated/KitchenSink", observedDecoding: true),
         Golden(spec: "Spec/vectors/payloads/EdgeCases.gwspec", folder: "Tests/GoldenGenerated/EdgeCases"),
         // Not a golden of a test target: the session layer's control bodies, compiled into
         // GroupWireSession itself (internal), checked here like the goldens.
@@ -43,7 +45,9 @@ struct GoldenFileTests {
         let compilation = try SpecCompiler().compile(
             entry: root.appendingPathComponent(golden.spec).path, loader: FileSpecLoader())
         let spec = try compilation.checkedSpec()
-        let files = CodeGenerator(options: GeneratorOptions(accessLevel: golden.access)).generate(
+        let files = CodeGenerator(
+            options: GeneratorOptions(accessLevel: golden.access, observedDecoding: golden.observedDecoding)
+        ).generate(
             spec, sources: compilation.sources)
         let folder = root.appendingPathComponent(golden.folder)
         if Self.isRecording {

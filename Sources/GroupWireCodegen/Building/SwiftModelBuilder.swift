@@ -237,6 +237,10 @@ struct SwiftModelBuilder: Sendable {
         members.append(.function(encodeFields(name: name, fields: byNumber, unknown: unknown)))
         members.append(contentsOf: decodingEntryPoints(inline: Self.isSmallLeaf(fields)))
         members.append(.function(decodeWire(name: name, fields: byNumber, unknown: unknown)))
+        if options.observedDecoding {
+            members.append(contentsOf: observedDecodingEntryPoints())
+            members.append(.function(observedDecodeWire(name: name, fields: byNumber, unknown: unknown)))
+        }
         members.append(contentsOf: codable(name: name, fields: fields, unknown: unknown))
         return SwiftType(
             kind: .struct, name: name, documentation: documented(documentation, fallback: "`\(name)` from the spec."),
@@ -359,31 +363,7 @@ struct SwiftModelBuilder: Sendable {
     }
 
     private func decodeWire(name: String, fields: [FieldDecl], unknown: String) -> SwiftFunction {
-        var body: [CodeItem] = []
-        var cases: [SwitchCase] = []
-        for field in fields {
-            let variable = "field\(field.number)"
-            body.append(.line("var \(variable): \(types.swiftType(of: field)) = \(types.defaultExpression(of: field))"))
-            cases.append(contentsOf: wire.decodeCases(wireField(field, in: name), into: variable))
-        }
-        body.append(.line("var unknownFields: [UInt8] = []"))
-        cases.append(
-            unmatchedKey(
-                name, numbers: fields.map(\.number),
-                otherwise: [.line("unknownFields.append(contentsOf: try reader.captureUnknown(key))")]))
-        body.append(
-            .block(
-                "while reader.reader.position < end {",
-                [
-                    .line("let keyOffset = reader.reader.position"),
-                    .line("let rawKey = try reader.reader.readUVarint()"),
-                    .switchBlock("switch rawKey {", cases),
-                ]))
-        for field in fields {
-            body.append(.line("self.\(names(of: field).storage) = field\(field.number)"))
-        }
-        body.append(.line("self.\(unknown) = unknownFields"))
-        return SwiftFunction(
+        SwiftFunction(
             documentation: [
                 "Reads fields up to offset `end` of `reader`, its current end (a nested value is read in",
                 "place, the reader narrowed to it); absent fields take their defaults, unknown ones are kept.",
@@ -391,7 +371,103 @@ struct SwiftModelBuilder: Sendable {
             ],
             attributes: Self.isSmallLeaf(fields) ? ["@inline(__always)"] : [], head: "init",
             parameters: ["decodingWire reader: inout PayloadReader", "end: Int", "depth: Int"],
-            tail: " throws(WireError)", body: body)
+            tail: " throws(WireError)", body: decodeBody(name: name, fields: fields, unknown: unknown, observed: false))
+    }
+
+    /// The observed decoder (`GeneratorOptions.observedDecoding`): the plain decoder's
+    /// reading, with the observer told of each field, each value and the end.
+    private func observedDecodeWire(name: String, fields: [FieldDecl], unknown: String) -> SwiftFunction {
+        SwiftFunction(
+            documentation: [
+                "Reads fields up to offset `end` of `reader` as ``init(decodingWire:end:depth:)`` does,",
+                "telling `observer` of each field before it is read, of each value read and of the end.",
+                "- Throws: what decoding throws, or what the observer throws, whichever comes first in the body.",
+            ],
+            attributes: [], head: "init",
+            parameters: [
+                "decodingWire reader: inout PayloadReader", "end: Int", "depth: Int",
+                "observer: inout some WireDecodingObserver",
+            ],
+            tail: " throws(WireError)", body: decodeBody(name: name, fields: fields, unknown: unknown, observed: true))
+    }
+
+    /// One decoder body for both decoders: field variables, the loop over keys, the stores.
+    /// Observed, the key is parsed before the switch (the observer is told of every field,
+    /// unknown ones included) and the observer is told of the end.
+    private func decodeBody(name: String, fields: [FieldDecl], unknown: String, observed: Bool) -> [CodeItem] {
+        var body: [CodeItem] = observed ? [.line("let start = reader.reader.position")] : []
+        var cases: [SwitchCase] = []
+        for field in fields {
+            let variable = "field\(field.number)"
+            body.append(.line("var \(variable): \(types.swiftType(of: field)) = \(types.defaultExpression(of: field))"))
+            let wireField = wireField(field, in: name)
+            cases.append(
+                contentsOf: observed
+                    ? wire.observedDecodeCases(wireField, into: variable) : wire.decodeCases(wireField, into: variable))
+        }
+        body.append(.line("var unknownFields: [UInt8] = []"))
+        let keepUnknown = CodeItem.line("unknownFields.append(contentsOf: try reader.captureUnknown(key))")
+        var loop: [CodeItem] = [
+            .line("let keyOffset = reader.reader.position"),
+            .line("let rawKey = try reader.reader.readUVarint()"),
+        ]
+        if observed {
+            loop.append(.line("let key = try reader._fieldKey(raw: rawKey, at: keyOffset)"))
+            cases.append(
+                SwitchCase(
+                    label: "default:",
+                    body: wrongWireType(name, numbers: fields.map(\.number), otherwise: [WireCodeBuilder.willRead, keepUnknown])))
+        } else {
+            cases.append(unmatchedKey(name, numbers: fields.map(\.number), otherwise: [keepUnknown]))
+        }
+        loop.append(.switchBlock("switch rawKey {", cases))
+        body.append(.block("while reader.reader.position < end {", loop))
+        for field in fields {
+            body.append(.line("self.\(names(of: field).storage) = field\(field.number)"))
+        }
+        body.append(.line("self.\(unknown) = unknownFields"))
+        if observed {
+            body.append(.line("try observer.didDecode(self, start: start, end: end)"))
+        }
+        return body
+    }
+
+    /// The observed decoding entry point and nested-value helper.
+    private func observedDecodingEntryPoints() -> [SwiftMember] {
+        [
+            .function(
+                SwiftFunction(
+                    documentation: [
+                        "Reads fields to the end of `reader` as ``init(decodingWire:)`` does, telling `observer`",
+                        "of each field as it is read (`WireDecodingObserver`), in body order.",
+                        "- Throws: what decoding throws, or what the observer throws, whichever comes first in the body.",
+                    ],
+                    attributes: [], head: "\(access)init",
+                    parameters: ["decodingWire reader: inout PayloadReader", "observer: inout some WireDecodingObserver"],
+                    tail: " throws(WireError)",
+                    body: [
+                        .line(
+                            "try self.init(decodingWire: &reader, end: reader.reader.end, depth: reader.depth, observer: &observer)"
+                        )
+                    ])),
+            .function(
+                SwiftFunction(
+                    documentation: [
+                        "Reads a length-delimited value of this type one level deeper than `depth`, observed.",
+                        "- Throws: `depthExceeded` past `maxNestingDepth`, or what observed decoding throws.",
+                    ],
+                    attributes: [], head: "static func decodeNested",
+                    parameters: ["from reader: inout PayloadReader", "depth: Int", "observer: inout some WireDecodingObserver"],
+                    tail: " throws(WireError) -> Self",
+                    body: [
+                        .line("let enclosingEnd = try reader._enterNested(depth: depth)"),
+                        .line(
+                            "let value = try Self(decodingWire: &reader, end: reader.reader.end, depth: depth + 1, observer: &observer)"
+                        ),
+                        .line("reader._leaveNested(restoring: enclosingEnd)"),
+                        .line("return value"),
+                    ])),
+        ]
     }
 
     /// In a decoder's `default:`: a known field number with an unexpected wire type is a

@@ -30,6 +30,15 @@ struct TypeMapper: Sendable {
         }
     }
 
+    /// Whether the declaration `name` has an observed decoder (`GeneratorOptions.observedDecoding`):
+    /// structs and messages do; a union is read whole.
+    func isObservable(_ name: String) -> Bool {
+        switch spec.declaration(named: name) {
+        case .message, .struct: true
+        case .enum, .union, nil: false
+        }
+    }
+
     /// Whether arrays of `element` are written packed.
     func isPacked(_ element: TypeRef) -> Bool {
         switch kind(of: element) {

@@ -422,3 +422,72 @@ struct WireCodeBuilder: Sendable {
         }
     }
 }
+
+// MARK: Observed decoding
+
+extension WireCodeBuilder {
+    /// The line that tells the observer a field is about to be read (`key` and `keyOffset`
+    /// in scope, the reader at the value).
+    static let willRead = CodeItem.line("try observer.willRead(key, keyOffset: keyOffset, in: Self.self, reader: reader)")
+
+    /// The switch cases of an observed decoder for one field: as ``decodeCases(_:into:)``,
+    /// with the observer told before the field is read and after each value, and nested
+    /// structs and messages read by their own observed decoders. Arrays take one element per
+    /// turn of the decoder's loop (no run of keys read ahead), so each element's key is seen.
+    func observedDecodeCases(_ field: WireField, into variable: String) -> [SwitchCase] {
+        switch field.type {
+        case .array(let element):
+            guard let kind = types.kind(of: element) else { return [] }
+            let single = SwitchCase(
+                label: keyLabel(field.number, wireType: wireType(kind)),
+                body: [Self.willRead, .line("try reader._checkElementCount(\(variable).count)")]
+                    + observedRead(kind, "reader", store: "\(variable).append(value)"))
+            guard types.isPacked(element) else { return [single] }
+            let packed = SwitchCase(
+                label: keyLabel(field.number, wireType: 2),
+                body: [
+                    Self.willRead,
+                    .block(
+                        "try reader.readPacked { (packed: inout PayloadReader) throws(WireError) in",
+                        [.line("try packed._checkElementCount(\(variable).count)")]
+                            + observedRead(kind, "packed", store: "\(variable).append(value)")),
+                ])
+            return [packed, single]
+        case .map:
+            // The entry as the plain decoder reads it, reported as one (key, value) pair.
+            return decodeCases(field, into: variable).map { plain in
+                var body = plain.body
+                let store = body.removeLast()
+                body.append(
+                    .line(
+                        "try observer.didRead((key: entryKey, value: entryValue), key: key, keyOffset: keyOffset, valueOffset: entryOffset, in: Self.self)"
+                    ))
+                body.append(store)
+                return SwitchCase(label: plain.label, body: [Self.willRead] + body)
+            }
+        case .scalar, .named:
+            guard let kind = types.kind(of: field.type) else { return [] }
+            return [
+                SwitchCase(
+                    label: keyLabel(field.number, wireType: wireType(kind)),
+                    body: [Self.willRead] + observedRead(kind, "reader", store: "\(variable) = value"))
+            ]
+        }
+    }
+
+    /// Reads one value into `value`, tells the observer, then runs `store`.
+    private func observedRead(_ kind: ValueKind, _ reader: String, store: String) -> [CodeItem] {
+        let read: String
+        if case .nested(let name) = kind, types.isObservable(name) {
+            read = "try \(name).decodeNested(from: &\(reader), depth: depth, observer: &observer)"
+        } else {
+            read = readValue(kind, reader)
+        }
+        return [
+            .line("let valueOffset = \(reader).reader.position"),
+            .line("let value = \(read)"),
+            .line("try observer.didRead(value, key: key, keyOffset: keyOffset, valueOffset: valueOffset, in: Self.self)"),
+            .line(store),
+        ]
+    }
+}

@@ -246,6 +246,51 @@ public struct Empty: WirePayloadCodable, Codable, Sendable, Hashable {
         self.unknownFields = unknownFields
     }
 
+    /// Reads fields to the end of `reader` as ``init(decodingWire:)`` does, telling `observer`
+    /// of each field as it is read (`WireDecodingObserver`), in body order.
+    /// - Throws: what decoding throws, or what the observer throws, whichever comes first in the body.
+    public init(decodingWire reader: inout PayloadReader, observer: inout some WireDecodingObserver) throws(WireError) {
+        try self.init(decodingWire: &reader, end: reader.reader.end, depth: reader.depth, observer: &observer)
+    }
+
+    /// Reads a length-delimited value of this type one level deeper than `depth`, observed.
+    /// - Throws: `depthExceeded` past `maxNestingDepth`, or what observed decoding throws.
+    static func decodeNested(
+        from reader: inout PayloadReader,
+        depth: Int,
+        observer: inout some WireDecodingObserver
+    ) throws(WireError) -> Self {
+        let enclosingEnd = try reader._enterNested(depth: depth)
+        let value = try Self(decodingWire: &reader, end: reader.reader.end, depth: depth + 1, observer: &observer)
+        reader._leaveNested(restoring: enclosingEnd)
+        return value
+    }
+
+    /// Reads fields up to offset `end` of `reader` as ``init(decodingWire:end:depth:)`` does,
+    /// telling `observer` of each field before it is read, of each value read and of the end.
+    /// - Throws: what decoding throws, or what the observer throws, whichever comes first in the body.
+    init(
+        decodingWire reader: inout PayloadReader,
+        end: Int,
+        depth: Int,
+        observer: inout some WireDecodingObserver
+    ) throws(WireError) {
+        let start = reader.reader.position
+        var unknownFields: [UInt8] = []
+        while reader.reader.position < end {
+            let keyOffset = reader.reader.position
+            let rawKey = try reader.reader.readUVarint()
+            let key = try reader._fieldKey(raw: rawKey, at: keyOffset)
+            switch rawKey {
+            default:
+                try observer.willRead(key, keyOffset: keyOffset, in: Self.self, reader: reader)
+                unknownFields.append(contentsOf: try reader.captureUnknown(key))
+            }
+        }
+        self.unknownFields = unknownFields
+        try observer.didDecode(self, start: start, end: end)
+    }
+
     /// Decodes an empty JSON object.
     public init(from decoder: any Decoder) throws {
         _ = try decoder.singleValueContainer().decode([String: Bool].self)
@@ -635,6 +680,200 @@ public struct Scalars: WirePayloadCodable, Codable, Sendable, Hashable {
         self.unknownFields = unknownFields
     }
 
+    /// Reads fields to the end of `reader` as ``init(decodingWire:)`` does, telling `observer`
+    /// of each field as it is read (`WireDecodingObserver`), in body order.
+    /// - Throws: what decoding throws, or what the observer throws, whichever comes first in the body.
+    public init(decodingWire reader: inout PayloadReader, observer: inout some WireDecodingObserver) throws(WireError) {
+        try self.init(decodingWire: &reader, end: reader.reader.end, depth: reader.depth, observer: &observer)
+    }
+
+    /// Reads a length-delimited value of this type one level deeper than `depth`, observed.
+    /// - Throws: `depthExceeded` past `maxNestingDepth`, or what observed decoding throws.
+    static func decodeNested(
+        from reader: inout PayloadReader,
+        depth: Int,
+        observer: inout some WireDecodingObserver
+    ) throws(WireError) -> Self {
+        let enclosingEnd = try reader._enterNested(depth: depth)
+        let value = try Self(decodingWire: &reader, end: reader.reader.end, depth: depth + 1, observer: &observer)
+        reader._leaveNested(restoring: enclosingEnd)
+        return value
+    }
+
+    /// Reads fields up to offset `end` of `reader` as ``init(decodingWire:end:depth:)`` does,
+    /// telling `observer` of each field before it is read, of each value read and of the end.
+    /// - Throws: what decoding throws, or what the observer throws, whichever comes first in the body.
+    init(
+        decodingWire reader: inout PayloadReader,
+        end: Int,
+        depth: Int,
+        observer: inout some WireDecodingObserver
+    ) throws(WireError) {
+        let start = reader.reader.position
+        var field1: Bool = false
+        var field2: Int8 = 0
+        var field3: Int16 = 0
+        var field4: Int32 = 0
+        var field5: Int64 = 0
+        var field6: UInt8 = 0
+        var field7: UInt16 = 0
+        var field8: UInt32 = 0
+        var field9: UInt64 = 0
+        var field10: Float = 0
+        var field11: Double = 0
+        var field12: String = ""
+        var field13: [UInt8] = []
+        var field14: UUID = _WireDefaults.uuid
+        var field15: Date = _WireTimestamp.epoch
+        var field16: Mood = .calm
+        var field17: UInt32 = 0
+        var field18: UInt64 = 0
+        var unknownFields: [UInt8] = []
+        while reader.reader.position < end {
+            let keyOffset = reader.reader.position
+            let rawKey = try reader.reader.readUVarint()
+            let key = try reader._fieldKey(raw: rawKey, at: keyOffset)
+            switch rawKey {
+            case 0x08:
+                try observer.willRead(key, keyOffset: keyOffset, in: Self.self, reader: reader)
+                let valueOffset = reader.reader.position
+                let value = try reader.readBool()
+                try observer.didRead(value, key: key, keyOffset: keyOffset, valueOffset: valueOffset, in: Self.self)
+                field1 = value
+            case 0x10:
+                try observer.willRead(key, keyOffset: keyOffset, in: Self.self, reader: reader)
+                let valueOffset = reader.reader.position
+                let value = try reader.readInt(as: Int8.self)
+                try observer.didRead(value, key: key, keyOffset: keyOffset, valueOffset: valueOffset, in: Self.self)
+                field2 = value
+            case 0x18:
+                try observer.willRead(key, keyOffset: keyOffset, in: Self.self, reader: reader)
+                let valueOffset = reader.reader.position
+                let value = try reader.readInt(as: Int16.self)
+                try observer.didRead(value, key: key, keyOffset: keyOffset, valueOffset: valueOffset, in: Self.self)
+                field3 = value
+            case 0x20:
+                try observer.willRead(key, keyOffset: keyOffset, in: Self.self, reader: reader)
+                let valueOffset = reader.reader.position
+                let value = try reader.readInt(as: Int32.self)
+                try observer.didRead(value, key: key, keyOffset: keyOffset, valueOffset: valueOffset, in: Self.self)
+                field4 = value
+            case 0x28:
+                try observer.willRead(key, keyOffset: keyOffset, in: Self.self, reader: reader)
+                let valueOffset = reader.reader.position
+                let value = try reader.readInt()
+                try observer.didRead(value, key: key, keyOffset: keyOffset, valueOffset: valueOffset, in: Self.self)
+                field5 = value
+            case 0x30:
+                try observer.willRead(key, keyOffset: keyOffset, in: Self.self, reader: reader)
+                let valueOffset = reader.reader.position
+                let value = try reader.readUInt(as: UInt8.self)
+                try observer.didRead(value, key: key, keyOffset: keyOffset, valueOffset: valueOffset, in: Self.self)
+                field6 = value
+            case 0x38:
+                try observer.willRead(key, keyOffset: keyOffset, in: Self.self, reader: reader)
+                let valueOffset = reader.reader.position
+                let value = try reader.readUInt(as: UInt16.self)
+                try observer.didRead(value, key: key, keyOffset: keyOffset, valueOffset: valueOffset, in: Self.self)
+                field7 = value
+            case 0x40:
+                try observer.willRead(key, keyOffset: keyOffset, in: Self.self, reader: reader)
+                let valueOffset = reader.reader.position
+                let value = try reader.readUInt(as: UInt32.self)
+                try observer.didRead(value, key: key, keyOffset: keyOffset, valueOffset: valueOffset, in: Self.self)
+                field8 = value
+            case 0x48:
+                try observer.willRead(key, keyOffset: keyOffset, in: Self.self, reader: reader)
+                let valueOffset = reader.reader.position
+                let value = try reader.readUInt()
+                try observer.didRead(value, key: key, keyOffset: keyOffset, valueOffset: valueOffset, in: Self.self)
+                field9 = value
+            case 0x55:
+                try observer.willRead(key, keyOffset: keyOffset, in: Self.self, reader: reader)
+                let valueOffset = reader.reader.position
+                let value = try reader.readFloat()
+                try observer.didRead(value, key: key, keyOffset: keyOffset, valueOffset: valueOffset, in: Self.self)
+                field10 = value
+            case 0x59:
+                try observer.willRead(key, keyOffset: keyOffset, in: Self.self, reader: reader)
+                let valueOffset = reader.reader.position
+                let value = try reader.readDouble()
+                try observer.didRead(value, key: key, keyOffset: keyOffset, valueOffset: valueOffset, in: Self.self)
+                field11 = value
+            case 0x62:
+                try observer.willRead(key, keyOffset: keyOffset, in: Self.self, reader: reader)
+                let valueOffset = reader.reader.position
+                let value = try reader._readString()
+                try observer.didRead(value, key: key, keyOffset: keyOffset, valueOffset: valueOffset, in: Self.self)
+                field12 = value
+            case 0x6A:
+                try observer.willRead(key, keyOffset: keyOffset, in: Self.self, reader: reader)
+                let valueOffset = reader.reader.position
+                let value = try reader.readBytes()
+                try observer.didRead(value, key: key, keyOffset: keyOffset, valueOffset: valueOffset, in: Self.self)
+                field13 = value
+            case 0x72:
+                try observer.willRead(key, keyOffset: keyOffset, in: Self.self, reader: reader)
+                let valueOffset = reader.reader.position
+                let value = try reader._readUUID()
+                try observer.didRead(value, key: key, keyOffset: keyOffset, valueOffset: valueOffset, in: Self.self)
+                field14 = value
+            case 0x79:
+                try observer.willRead(key, keyOffset: keyOffset, in: Self.self, reader: reader)
+                let valueOffset = reader.reader.position
+                let value = _WireTimestamp.date(nanoseconds: try reader.readTimestampNanoseconds())
+                try observer.didRead(value, key: key, keyOffset: keyOffset, valueOffset: valueOffset, in: Self.self)
+                field15 = value
+            case 0x80:
+                try observer.willRead(key, keyOffset: keyOffset, in: Self.self, reader: reader)
+                let valueOffset = reader.reader.position
+                let value = Mood(rawValue: try reader.readUInt(as: UInt32.self))
+                try observer.didRead(value, key: key, keyOffset: keyOffset, valueOffset: valueOffset, in: Self.self)
+                field16 = value
+            case 0x8D:
+                try observer.willRead(key, keyOffset: keyOffset, in: Self.self, reader: reader)
+                let valueOffset = reader.reader.position
+                let value = try reader.readFixed32()
+                try observer.didRead(value, key: key, keyOffset: keyOffset, valueOffset: valueOffset, in: Self.self)
+                field17 = value
+            case 0x91:
+                try observer.willRead(key, keyOffset: keyOffset, in: Self.self, reader: reader)
+                let valueOffset = reader.reader.position
+                let value = try reader.readFixed64()
+                try observer.didRead(value, key: key, keyOffset: keyOffset, valueOffset: valueOffset, in: Self.self)
+                field18 = value
+            default:
+                switch key.number {
+                case 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18:
+                    throw WireError(.typeMismatch, offset: keyOffset, "field \(key.number) of Scalars has unexpected wire type \(key.wireType)")
+                default:
+                    try observer.willRead(key, keyOffset: keyOffset, in: Self.self, reader: reader)
+                    unknownFields.append(contentsOf: try reader.captureUnknown(key))
+                }
+            }
+        }
+        self.flag = field1
+        self.i8 = field2
+        self.i16 = field3
+        self.i32 = field4
+        self.i64 = field5
+        self.u8 = field6
+        self.u16 = field7
+        self.u32 = field8
+        self.u64 = field9
+        self.f32 = field10
+        self.f64 = field11
+        self.text = field12
+        self.blob = field13
+        self.id = field14
+        self.at = field15
+        self.mood = field16
+        self.hash32 = field17
+        self.hash64 = field18
+        self.unknownFields = unknownFields
+        try observer.didDecode(self, start: start, end: end)
+    }
+
     private enum CodingKeys: String, CodingKey {
         case flag
         case i8
@@ -970,6 +1209,144 @@ public struct Optionals: WirePayloadCodable, Codable, Sendable, Hashable {
         self.unknownFields = unknownFields
     }
 
+    /// Reads fields to the end of `reader` as ``init(decodingWire:)`` does, telling `observer`
+    /// of each field as it is read (`WireDecodingObserver`), in body order.
+    /// - Throws: what decoding throws, or what the observer throws, whichever comes first in the body.
+    public init(decodingWire reader: inout PayloadReader, observer: inout some WireDecodingObserver) throws(WireError) {
+        try self.init(decodingWire: &reader, end: reader.reader.end, depth: reader.depth, observer: &observer)
+    }
+
+    /// Reads a length-delimited value of this type one level deeper than `depth`, observed.
+    /// - Throws: `depthExceeded` past `maxNestingDepth`, or what observed decoding throws.
+    static func decodeNested(
+        from reader: inout PayloadReader,
+        depth: Int,
+        observer: inout some WireDecodingObserver
+    ) throws(WireError) -> Self {
+        let enclosingEnd = try reader._enterNested(depth: depth)
+        let value = try Self(decodingWire: &reader, end: reader.reader.end, depth: depth + 1, observer: &observer)
+        reader._leaveNested(restoring: enclosingEnd)
+        return value
+    }
+
+    /// Reads fields up to offset `end` of `reader` as ``init(decodingWire:end:depth:)`` does,
+    /// telling `observer` of each field before it is read, of each value read and of the end.
+    /// - Throws: what decoding throws, or what the observer throws, whichever comes first in the body.
+    init(
+        decodingWire reader: inout PayloadReader,
+        end: Int,
+        depth: Int,
+        observer: inout some WireDecodingObserver
+    ) throws(WireError) {
+        let start = reader.reader.position
+        var field1: Bool? = nil
+        var field2: Int32? = nil
+        var field3: UInt64? = nil
+        var field4: Float? = nil
+        var field5: String? = nil
+        var field6: [UInt8]? = nil
+        var field7: UUID? = nil
+        var field8: Date? = nil
+        var field9: Mood? = nil
+        var field10: Scalars? = nil
+        var field11: Choice? = nil
+        var unknownFields: [UInt8] = []
+        while reader.reader.position < end {
+            let keyOffset = reader.reader.position
+            let rawKey = try reader.reader.readUVarint()
+            let key = try reader._fieldKey(raw: rawKey, at: keyOffset)
+            switch rawKey {
+            case 0x08:
+                try observer.willRead(key, keyOffset: keyOffset, in: Self.self, reader: reader)
+                let valueOffset = reader.reader.position
+                let value = try reader.readBool()
+                try observer.didRead(value, key: key, keyOffset: keyOffset, valueOffset: valueOffset, in: Self.self)
+                field1 = value
+            case 0x10:
+                try observer.willRead(key, keyOffset: keyOffset, in: Self.self, reader: reader)
+                let valueOffset = reader.reader.position
+                let value = try reader.readInt(as: Int32.self)
+                try observer.didRead(value, key: key, keyOffset: keyOffset, valueOffset: valueOffset, in: Self.self)
+                field2 = value
+            case 0x18:
+                try observer.willRead(key, keyOffset: keyOffset, in: Self.self, reader: reader)
+                let valueOffset = reader.reader.position
+                let value = try reader.readUInt()
+                try observer.didRead(value, key: key, keyOffset: keyOffset, valueOffset: valueOffset, in: Self.self)
+                field3 = value
+            case 0x25:
+                try observer.willRead(key, keyOffset: keyOffset, in: Self.self, reader: reader)
+                let valueOffset = reader.reader.position
+                let value = try reader.readFloat()
+                try observer.didRead(value, key: key, keyOffset: keyOffset, valueOffset: valueOffset, in: Self.self)
+                field4 = value
+            case 0x2A:
+                try observer.willRead(key, keyOffset: keyOffset, in: Self.self, reader: reader)
+                let valueOffset = reader.reader.position
+                let value = try reader._readString()
+                try observer.didRead(value, key: key, keyOffset: keyOffset, valueOffset: valueOffset, in: Self.self)
+                field5 = value
+            case 0x32:
+                try observer.willRead(key, keyOffset: keyOffset, in: Self.self, reader: reader)
+                let valueOffset = reader.reader.position
+                let value = try reader.readBytes()
+                try observer.didRead(value, key: key, keyOffset: keyOffset, valueOffset: valueOffset, in: Self.self)
+                field6 = value
+            case 0x3A:
+                try observer.willRead(key, keyOffset: keyOffset, in: Self.self, reader: reader)
+                let valueOffset = reader.reader.position
+                let value = try reader._readUUID()
+                try observer.didRead(value, key: key, keyOffset: keyOffset, valueOffset: valueOffset, in: Self.self)
+                field7 = value
+            case 0x41:
+                try observer.willRead(key, keyOffset: keyOffset, in: Self.self, reader: reader)
+                let valueOffset = reader.reader.position
+                let value = _WireTimestamp.date(nanoseconds: try reader.readTimestampNanoseconds())
+                try observer.didRead(value, key: key, keyOffset: keyOffset, valueOffset: valueOffset, in: Self.self)
+                field8 = value
+            case 0x48:
+                try observer.willRead(key, keyOffset: keyOffset, in: Self.self, reader: reader)
+                let valueOffset = reader.reader.position
+                let value = Mood(rawValue: try reader.readUInt(as: UInt32.self))
+                try observer.didRead(value, key: key, keyOffset: keyOffset, valueOffset: valueOffset, in: Self.self)
+                field9 = value
+            case 0x52:
+                try observer.willRead(key, keyOffset: keyOffset, in: Self.self, reader: reader)
+                let valueOffset = reader.reader.position
+                let value = try Scalars.decodeNested(from: &reader, depth: depth, observer: &observer)
+                try observer.didRead(value, key: key, keyOffset: keyOffset, valueOffset: valueOffset, in: Self.self)
+                field10 = value
+            case 0x5A:
+                try observer.willRead(key, keyOffset: keyOffset, in: Self.self, reader: reader)
+                let valueOffset = reader.reader.position
+                let value = try Choice.decodeNested(from: &reader, depth: depth)
+                try observer.didRead(value, key: key, keyOffset: keyOffset, valueOffset: valueOffset, in: Self.self)
+                field11 = value
+            default:
+                switch key.number {
+                case 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11:
+                    throw WireError(.typeMismatch, offset: keyOffset, "field \(key.number) of Optionals has unexpected wire type \(key.wireType)")
+                default:
+                    try observer.willRead(key, keyOffset: keyOffset, in: Self.self, reader: reader)
+                    unknownFields.append(contentsOf: try reader.captureUnknown(key))
+                }
+            }
+        }
+        self.flag = field1
+        self.i32 = field2
+        self.u64 = field3
+        self.f32 = field4
+        self.text = field5
+        self.blob = field6
+        self.id = field7
+        self.at = field8
+        self.mood = field9
+        self.inner = field10
+        self.choice = field11
+        self.unknownFields = unknownFields
+        try observer.didDecode(self, start: start, end: end)
+    }
+
     private enum CodingKeys: String, CodingKey {
         case flag
         case i32
@@ -1270,6 +1647,128 @@ public struct Defaults: WirePayloadCodable, Codable, Sendable, Hashable {
         self.tag = field8
         self.seed = field9
         self.unknownFields = unknownFields
+    }
+
+    /// Reads fields to the end of `reader` as ``init(decodingWire:)`` does, telling `observer`
+    /// of each field as it is read (`WireDecodingObserver`), in body order.
+    /// - Throws: what decoding throws, or what the observer throws, whichever comes first in the body.
+    public init(decodingWire reader: inout PayloadReader, observer: inout some WireDecodingObserver) throws(WireError) {
+        try self.init(decodingWire: &reader, end: reader.reader.end, depth: reader.depth, observer: &observer)
+    }
+
+    /// Reads a length-delimited value of this type one level deeper than `depth`, observed.
+    /// - Throws: `depthExceeded` past `maxNestingDepth`, or what observed decoding throws.
+    static func decodeNested(
+        from reader: inout PayloadReader,
+        depth: Int,
+        observer: inout some WireDecodingObserver
+    ) throws(WireError) -> Self {
+        let enclosingEnd = try reader._enterNested(depth: depth)
+        let value = try Self(decodingWire: &reader, end: reader.reader.end, depth: depth + 1, observer: &observer)
+        reader._leaveNested(restoring: enclosingEnd)
+        return value
+    }
+
+    /// Reads fields up to offset `end` of `reader` as ``init(decodingWire:end:depth:)`` does,
+    /// telling `observer` of each field before it is read, of each value read and of the end.
+    /// - Throws: what decoding throws, or what the observer throws, whichever comes first in the body.
+    init(
+        decodingWire reader: inout PayloadReader,
+        end: Int,
+        depth: Int,
+        observer: inout some WireDecodingObserver
+    ) throws(WireError) {
+        let start = reader.reader.position
+        var field1: Bool = true
+        var field2: Int32 = -7
+        var field3: UInt64 = 1000
+        var field4: Float = 0.5
+        var field5: Double = -2.25
+        var field6: String = "tab\there \"quoted\""
+        var field7: Mood = Mood(rawValue: 2)
+        var field8: UInt32 = 4000000000
+        var field9: UInt64 = 18446744073709551615
+        var unknownFields: [UInt8] = []
+        while reader.reader.position < end {
+            let keyOffset = reader.reader.position
+            let rawKey = try reader.reader.readUVarint()
+            let key = try reader._fieldKey(raw: rawKey, at: keyOffset)
+            switch rawKey {
+            case 0x08:
+                try observer.willRead(key, keyOffset: keyOffset, in: Self.self, reader: reader)
+                let valueOffset = reader.reader.position
+                let value = try reader.readBool()
+                try observer.didRead(value, key: key, keyOffset: keyOffset, valueOffset: valueOffset, in: Self.self)
+                field1 = value
+            case 0x10:
+                try observer.willRead(key, keyOffset: keyOffset, in: Self.self, reader: reader)
+                let valueOffset = reader.reader.position
+                let value = try reader.readInt(as: Int32.self)
+                try observer.didRead(value, key: key, keyOffset: keyOffset, valueOffset: valueOffset, in: Self.self)
+                field2 = value
+            case 0x18:
+                try observer.willRead(key, keyOffset: keyOffset, in: Self.self, reader: reader)
+                let valueOffset = reader.reader.position
+                let value = try reader.readUInt()
+                try observer.didRead(value, key: key, keyOffset: keyOffset, valueOffset: valueOffset, in: Self.self)
+                field3 = value
+            case 0x25:
+                try observer.willRead(key, keyOffset: keyOffset, in: Self.self, reader: reader)
+                let valueOffset = reader.reader.position
+                let value = try reader.readFloat()
+                try observer.didRead(value, key: key, keyOffset: keyOffset, valueOffset: valueOffset, in: Self.self)
+                field4 = value
+            case 0x29:
+                try observer.willRead(key, keyOffset: keyOffset, in: Self.self, reader: reader)
+                let valueOffset = reader.reader.position
+                let value = try reader.readDouble()
+                try observer.didRead(value, key: key, keyOffset: keyOffset, valueOffset: valueOffset, in: Self.self)
+                field5 = value
+            case 0x32:
+                try observer.willRead(key, keyOffset: keyOffset, in: Self.self, reader: reader)
+                let valueOffset = reader.reader.position
+                let value = try reader._readString()
+                try observer.didRead(value, key: key, keyOffset: keyOffset, valueOffset: valueOffset, in: Self.self)
+                field6 = value
+            case 0x38:
+                try observer.willRead(key, keyOffset: keyOffset, in: Self.self, reader: reader)
+                let valueOffset = reader.reader.position
+                let value = Mood(rawValue: try reader.readUInt(as: UInt32.self))
+                try observer.didRead(value, key: key, keyOffset: keyOffset, valueOffset: valueOffset, in: Self.self)
+                field7 = value
+            case 0x45:
+                try observer.willRead(key, keyOffset: keyOffset, in: Self.self, reader: reader)
+                let valueOffset = reader.reader.position
+                let value = try reader.readFixed32()
+                try observer.didRead(value, key: key, keyOffset: keyOffset, valueOffset: valueOffset, in: Self.self)
+                field8 = value
+            case 0x49:
+                try observer.willRead(key, keyOffset: keyOffset, in: Self.self, reader: reader)
+                let valueOffset = reader.reader.position
+                let value = try reader.readFixed64()
+                try observer.didRead(value, key: key, keyOffset: keyOffset, valueOffset: valueOffset, in: Self.self)
+                field9 = value
+            default:
+                switch key.number {
+                case 1, 2, 3, 4, 5, 6, 7, 8, 9:
+                    throw WireError(.typeMismatch, offset: keyOffset, "field \(key.number) of Defaults has unexpected wire type \(key.wireType)")
+                default:
+                    try observer.willRead(key, keyOffset: keyOffset, in: Self.self, reader: reader)
+                    unknownFields.append(contentsOf: try reader.captureUnknown(key))
+                }
+            }
+        }
+        self.flag = field1
+        self.small = field2
+        self.big = field3
+        self.ratio = field4
+        self.scale = field5
+        self.name = field6
+        self.mood = field7
+        self.tag = field8
+        self.seed = field9
+        self.unknownFields = unknownFields
+        try observer.didDecode(self, start: start, end: end)
     }
 
     private enum CodingKeys: String, CodingKey {
@@ -1847,6 +2346,299 @@ public struct Arrays: WirePayloadCodable, Codable, Sendable, Hashable {
         self.hashes = field15
         self.tags = field16
         self.unknownFields = unknownFields
+    }
+
+    /// Reads fields to the end of `reader` as ``init(decodingWire:)`` does, telling `observer`
+    /// of each field as it is read (`WireDecodingObserver`), in body order.
+    /// - Throws: what decoding throws, or what the observer throws, whichever comes first in the body.
+    public init(decodingWire reader: inout PayloadReader, observer: inout some WireDecodingObserver) throws(WireError) {
+        try self.init(decodingWire: &reader, end: reader.reader.end, depth: reader.depth, observer: &observer)
+    }
+
+    /// Reads a length-delimited value of this type one level deeper than `depth`, observed.
+    /// - Throws: `depthExceeded` past `maxNestingDepth`, or what observed decoding throws.
+    static func decodeNested(
+        from reader: inout PayloadReader,
+        depth: Int,
+        observer: inout some WireDecodingObserver
+    ) throws(WireError) -> Self {
+        let enclosingEnd = try reader._enterNested(depth: depth)
+        let value = try Self(decodingWire: &reader, end: reader.reader.end, depth: depth + 1, observer: &observer)
+        reader._leaveNested(restoring: enclosingEnd)
+        return value
+    }
+
+    /// Reads fields up to offset `end` of `reader` as ``init(decodingWire:end:depth:)`` does,
+    /// telling `observer` of each field before it is read, of each value read and of the end.
+    /// - Throws: what decoding throws, or what the observer throws, whichever comes first in the body.
+    init(
+        decodingWire reader: inout PayloadReader,
+        end: Int,
+        depth: Int,
+        observer: inout some WireDecodingObserver
+    ) throws(WireError) {
+        let start = reader.reader.position
+        var field1: [Bool] = []
+        var field2: [Int32] = []
+        var field3: [Int64] = []
+        var field4: [UInt8] = []
+        var field5: [UInt64] = []
+        var field6: [Float] = []
+        var field7: [Double] = []
+        var field8: [Date] = []
+        var field9: [Mood] = []
+        var field10: [String] = []
+        var field11: [[UInt8]] = []
+        var field12: [UUID] = []
+        var field13: [Scalars] = []
+        var field14: [Choice] = []
+        var field15: [UInt64] = []
+        var field16: [UInt32] = []
+        var unknownFields: [UInt8] = []
+        while reader.reader.position < end {
+            let keyOffset = reader.reader.position
+            let rawKey = try reader.reader.readUVarint()
+            let key = try reader._fieldKey(raw: rawKey, at: keyOffset)
+            switch rawKey {
+            case 0x0A:
+                try observer.willRead(key, keyOffset: keyOffset, in: Self.self, reader: reader)
+                try reader.readPacked { (packed: inout PayloadReader) throws(WireError) in
+                    try packed._checkElementCount(field1.count)
+                    let valueOffset = packed.reader.position
+                    let value = try packed.readBool()
+                    try observer.didRead(value, key: key, keyOffset: keyOffset, valueOffset: valueOffset, in: Self.self)
+                    field1.append(value)
+                }
+            case 0x08:
+                try observer.willRead(key, keyOffset: keyOffset, in: Self.self, reader: reader)
+                try reader._checkElementCount(field1.count)
+                let valueOffset = reader.reader.position
+                let value = try reader.readBool()
+                try observer.didRead(value, key: key, keyOffset: keyOffset, valueOffset: valueOffset, in: Self.self)
+                field1.append(value)
+            case 0x12:
+                try observer.willRead(key, keyOffset: keyOffset, in: Self.self, reader: reader)
+                try reader.readPacked { (packed: inout PayloadReader) throws(WireError) in
+                    try packed._checkElementCount(field2.count)
+                    let valueOffset = packed.reader.position
+                    let value = try packed.readInt(as: Int32.self)
+                    try observer.didRead(value, key: key, keyOffset: keyOffset, valueOffset: valueOffset, in: Self.self)
+                    field2.append(value)
+                }
+            case 0x10:
+                try observer.willRead(key, keyOffset: keyOffset, in: Self.self, reader: reader)
+                try reader._checkElementCount(field2.count)
+                let valueOffset = reader.reader.position
+                let value = try reader.readInt(as: Int32.self)
+                try observer.didRead(value, key: key, keyOffset: keyOffset, valueOffset: valueOffset, in: Self.self)
+                field2.append(value)
+            case 0x1A:
+                try observer.willRead(key, keyOffset: keyOffset, in: Self.self, reader: reader)
+                try reader.readPacked { (packed: inout PayloadReader) throws(WireError) in
+                    try packed._checkElementCount(field3.count)
+                    let valueOffset = packed.reader.position
+                    let value = try packed.readInt()
+                    try observer.didRead(value, key: key, keyOffset: keyOffset, valueOffset: valueOffset, in: Self.self)
+                    field3.append(value)
+                }
+            case 0x18:
+                try observer.willRead(key, keyOffset: keyOffset, in: Self.self, reader: reader)
+                try reader._checkElementCount(field3.count)
+                let valueOffset = reader.reader.position
+                let value = try reader.readInt()
+                try observer.didRead(value, key: key, keyOffset: keyOffset, valueOffset: valueOffset, in: Self.self)
+                field3.append(value)
+            case 0x22:
+                try observer.willRead(key, keyOffset: keyOffset, in: Self.self, reader: reader)
+                try reader.readPacked { (packed: inout PayloadReader) throws(WireError) in
+                    try packed._checkElementCount(field4.count)
+                    let valueOffset = packed.reader.position
+                    let value = try packed.readUInt(as: UInt8.self)
+                    try observer.didRead(value, key: key, keyOffset: keyOffset, valueOffset: valueOffset, in: Self.self)
+                    field4.append(value)
+                }
+            case 0x20:
+                try observer.willRead(key, keyOffset: keyOffset, in: Self.self, reader: reader)
+                try reader._checkElementCount(field4.count)
+                let valueOffset = reader.reader.position
+                let value = try reader.readUInt(as: UInt8.self)
+                try observer.didRead(value, key: key, keyOffset: keyOffset, valueOffset: valueOffset, in: Self.self)
+                field4.append(value)
+            case 0x2A:
+                try observer.willRead(key, keyOffset: keyOffset, in: Self.self, reader: reader)
+                try reader.readPacked { (packed: inout PayloadReader) throws(WireError) in
+                    try packed._checkElementCount(field5.count)
+                    let valueOffset = packed.reader.position
+                    let value = try packed.readUInt()
+                    try observer.didRead(value, key: key, keyOffset: keyOffset, valueOffset: valueOffset, in: Self.self)
+                    field5.append(value)
+                }
+            case 0x28:
+                try observer.willRead(key, keyOffset: keyOffset, in: Self.self, reader: reader)
+                try reader._checkElementCount(field5.count)
+                let valueOffset = reader.reader.position
+                let value = try reader.readUInt()
+                try observer.didRead(value, key: key, keyOffset: keyOffset, valueOffset: valueOffset, in: Self.self)
+                field5.append(value)
+            case 0x32:
+                try observer.willRead(key, keyOffset: keyOffset, in: Self.self, reader: reader)
+                try reader.readPacked { (packed: inout PayloadReader) throws(WireError) in
+                    try packed._checkElementCount(field6.count)
+                    let valueOffset = packed.reader.position
+                    let value = try packed.readFloat()
+                    try observer.didRead(value, key: key, keyOffset: keyOffset, valueOffset: valueOffset, in: Self.self)
+                    field6.append(value)
+                }
+            case 0x35:
+                try observer.willRead(key, keyOffset: keyOffset, in: Self.self, reader: reader)
+                try reader._checkElementCount(field6.count)
+                let valueOffset = reader.reader.position
+                let value = try reader.readFloat()
+                try observer.didRead(value, key: key, keyOffset: keyOffset, valueOffset: valueOffset, in: Self.self)
+                field6.append(value)
+            case 0x3A:
+                try observer.willRead(key, keyOffset: keyOffset, in: Self.self, reader: reader)
+                try reader.readPacked { (packed: inout PayloadReader) throws(WireError) in
+                    try packed._checkElementCount(field7.count)
+                    let valueOffset = packed.reader.position
+                    let value = try packed.readDouble()
+                    try observer.didRead(value, key: key, keyOffset: keyOffset, valueOffset: valueOffset, in: Self.self)
+                    field7.append(value)
+                }
+            case 0x39:
+                try observer.willRead(key, keyOffset: keyOffset, in: Self.self, reader: reader)
+                try reader._checkElementCount(field7.count)
+                let valueOffset = reader.reader.position
+                let value = try reader.readDouble()
+                try observer.didRead(value, key: key, keyOffset: keyOffset, valueOffset: valueOffset, in: Self.self)
+                field7.append(value)
+            case 0x42:
+                try observer.willRead(key, keyOffset: keyOffset, in: Self.self, reader: reader)
+                try reader.readPacked { (packed: inout PayloadReader) throws(WireError) in
+                    try packed._checkElementCount(field8.count)
+                    let valueOffset = packed.reader.position
+                    let value = _WireTimestamp.date(nanoseconds: try packed.readTimestampNanoseconds())
+                    try observer.didRead(value, key: key, keyOffset: keyOffset, valueOffset: valueOffset, in: Self.self)
+                    field8.append(value)
+                }
+            case 0x41:
+                try observer.willRead(key, keyOffset: keyOffset, in: Self.self, reader: reader)
+                try reader._checkElementCount(field8.count)
+                let valueOffset = reader.reader.position
+                let value = _WireTimestamp.date(nanoseconds: try reader.readTimestampNanoseconds())
+                try observer.didRead(value, key: key, keyOffset: keyOffset, valueOffset: valueOffset, in: Self.self)
+                field8.append(value)
+            case 0x4A:
+                try observer.willRead(key, keyOffset: keyOffset, in: Self.self, reader: reader)
+                try reader.readPacked { (packed: inout PayloadReader) throws(WireError) in
+                    try packed._checkElementCount(field9.count)
+                    let valueOffset = packed.reader.position
+                    let value = Mood(rawValue: try packed.readUInt(as: UInt32.self))
+                    try observer.didRead(value, key: key, keyOffset: keyOffset, valueOffset: valueOffset, in: Self.self)
+                    field9.append(value)
+                }
+            case 0x48:
+                try observer.willRead(key, keyOffset: keyOffset, in: Self.self, reader: reader)
+                try reader._checkElementCount(field9.count)
+                let valueOffset = reader.reader.position
+                let value = Mood(rawValue: try reader.readUInt(as: UInt32.self))
+                try observer.didRead(value, key: key, keyOffset: keyOffset, valueOffset: valueOffset, in: Self.self)
+                field9.append(value)
+            case 0x52:
+                try observer.willRead(key, keyOffset: keyOffset, in: Self.self, reader: reader)
+                try reader._checkElementCount(field10.count)
+                let valueOffset = reader.reader.position
+                let value = try reader._readString()
+                try observer.didRead(value, key: key, keyOffset: keyOffset, valueOffset: valueOffset, in: Self.self)
+                field10.append(value)
+            case 0x5A:
+                try observer.willRead(key, keyOffset: keyOffset, in: Self.self, reader: reader)
+                try reader._checkElementCount(field11.count)
+                let valueOffset = reader.reader.position
+                let value = try reader.readBytes()
+                try observer.didRead(value, key: key, keyOffset: keyOffset, valueOffset: valueOffset, in: Self.self)
+                field11.append(value)
+            case 0x62:
+                try observer.willRead(key, keyOffset: keyOffset, in: Self.self, reader: reader)
+                try reader._checkElementCount(field12.count)
+                let valueOffset = reader.reader.position
+                let value = try reader._readUUID()
+                try observer.didRead(value, key: key, keyOffset: keyOffset, valueOffset: valueOffset, in: Self.self)
+                field12.append(value)
+            case 0x6A:
+                try observer.willRead(key, keyOffset: keyOffset, in: Self.self, reader: reader)
+                try reader._checkElementCount(field13.count)
+                let valueOffset = reader.reader.position
+                let value = try Scalars.decodeNested(from: &reader, depth: depth, observer: &observer)
+                try observer.didRead(value, key: key, keyOffset: keyOffset, valueOffset: valueOffset, in: Self.self)
+                field13.append(value)
+            case 0x72:
+                try observer.willRead(key, keyOffset: keyOffset, in: Self.self, reader: reader)
+                try reader._checkElementCount(field14.count)
+                let valueOffset = reader.reader.position
+                let value = try Choice.decodeNested(from: &reader, depth: depth)
+                try observer.didRead(value, key: key, keyOffset: keyOffset, valueOffset: valueOffset, in: Self.self)
+                field14.append(value)
+            case 0x7A:
+                try observer.willRead(key, keyOffset: keyOffset, in: Self.self, reader: reader)
+                try reader.readPacked { (packed: inout PayloadReader) throws(WireError) in
+                    try packed._checkElementCount(field15.count)
+                    let valueOffset = packed.reader.position
+                    let value = try packed.readFixed64()
+                    try observer.didRead(value, key: key, keyOffset: keyOffset, valueOffset: valueOffset, in: Self.self)
+                    field15.append(value)
+                }
+            case 0x79:
+                try observer.willRead(key, keyOffset: keyOffset, in: Self.self, reader: reader)
+                try reader._checkElementCount(field15.count)
+                let valueOffset = reader.reader.position
+                let value = try reader.readFixed64()
+                try observer.didRead(value, key: key, keyOffset: keyOffset, valueOffset: valueOffset, in: Self.self)
+                field15.append(value)
+            case 0x82:
+                try observer.willRead(key, keyOffset: keyOffset, in: Self.self, reader: reader)
+                try reader.readPacked { (packed: inout PayloadReader) throws(WireError) in
+                    try packed._checkElementCount(field16.count)
+                    let valueOffset = packed.reader.position
+                    let value = try packed.readFixed32()
+                    try observer.didRead(value, key: key, keyOffset: keyOffset, valueOffset: valueOffset, in: Self.self)
+                    field16.append(value)
+                }
+            case 0x85:
+                try observer.willRead(key, keyOffset: keyOffset, in: Self.self, reader: reader)
+                try reader._checkElementCount(field16.count)
+                let valueOffset = reader.reader.position
+                let value = try reader.readFixed32()
+                try observer.didRead(value, key: key, keyOffset: keyOffset, valueOffset: valueOffset, in: Self.self)
+                field16.append(value)
+            default:
+                switch key.number {
+                case 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16:
+                    throw WireError(.typeMismatch, offset: keyOffset, "field \(key.number) of Arrays has unexpected wire type \(key.wireType)")
+                default:
+                    try observer.willRead(key, keyOffset: keyOffset, in: Self.self, reader: reader)
+                    unknownFields.append(contentsOf: try reader.captureUnknown(key))
+                }
+            }
+        }
+        self.flags = field1
+        self.ints = field2
+        self.longs = field3
+        self.bytes8 = field4
+        self.counts = field5
+        self.floats = field6
+        self.doubles = field7
+        self.times = field8
+        self.moods = field9
+        self.texts = field10
+        self.blobs = field11
+        self.ids = field12
+        self.items = field13
+        self.choices = field14
+        self.hashes = field15
+        self.tags = field16
+        self.unknownFields = unknownFields
+        try observer.didDecode(self, start: start, end: end)
     }
 
     private enum CodingKeys: String, CodingKey {
@@ -2449,6 +3241,353 @@ public struct Maps: WirePayloadCodable, Codable, Sendable, Hashable {
         self.unknownFields = unknownFields
     }
 
+    /// Reads fields to the end of `reader` as ``init(decodingWire:)`` does, telling `observer`
+    /// of each field as it is read (`WireDecodingObserver`), in body order.
+    /// - Throws: what decoding throws, or what the observer throws, whichever comes first in the body.
+    public init(decodingWire reader: inout PayloadReader, observer: inout some WireDecodingObserver) throws(WireError) {
+        try self.init(decodingWire: &reader, end: reader.reader.end, depth: reader.depth, observer: &observer)
+    }
+
+    /// Reads a length-delimited value of this type one level deeper than `depth`, observed.
+    /// - Throws: `depthExceeded` past `maxNestingDepth`, or what observed decoding throws.
+    static func decodeNested(
+        from reader: inout PayloadReader,
+        depth: Int,
+        observer: inout some WireDecodingObserver
+    ) throws(WireError) -> Self {
+        let enclosingEnd = try reader._enterNested(depth: depth)
+        let value = try Self(decodingWire: &reader, end: reader.reader.end, depth: depth + 1, observer: &observer)
+        reader._leaveNested(restoring: enclosingEnd)
+        return value
+    }
+
+    /// Reads fields up to offset `end` of `reader` as ``init(decodingWire:end:depth:)`` does,
+    /// telling `observer` of each field before it is read, of each value read and of the end.
+    /// - Throws: what decoding throws, or what the observer throws, whichever comes first in the body.
+    init(
+        decodingWire reader: inout PayloadReader,
+        end: Int,
+        depth: Int,
+        observer: inout some WireDecodingObserver
+    ) throws(WireError) {
+        let start = reader.reader.position
+        var field1: [String: Int32] = [:]
+        var field2: [Int32: String] = [:]
+        var field3: [UInt64: [UInt8]] = [:]
+        var field4: [Bool: Double] = [:]
+        var field5: [UUID: Date] = [:]
+        var field6: [String: Mood] = [:]
+        var field7: [Int64: Scalars] = [:]
+        var field8: [String: Choice] = [:]
+        var field9: [UInt8: Float] = [:]
+        var field10: [UInt64: String] = [:]
+        var field11: [UInt32: Int32] = [:]
+        var unknownFields: [UInt8] = []
+        while reader.reader.position < end {
+            let keyOffset = reader.reader.position
+            let rawKey = try reader.reader.readUVarint()
+            let key = try reader._fieldKey(raw: rawKey, at: keyOffset)
+            switch rawKey {
+            case 0x0A:
+                try observer.willRead(key, keyOffset: keyOffset, in: Self.self, reader: reader)
+                let entryOffset = reader.reader.position
+                let entryEnclosingEnd = try reader._enterNested(depth: depth)
+                var entryKey: String = ""
+                var entryValue: Int32 = 0
+                while let entryField = try reader.nextKey() {
+                    switch entryField.number {
+                    case 1:
+                        try reader.expect(entryField, .lengthDelimited, field: "Maps.byName")
+                        entryKey = try reader._readString()
+                    case 2:
+                        try reader.expect(entryField, .varint, field: "Maps.byName")
+                        entryValue = try reader.readInt(as: Int32.self)
+                    default:
+                        try reader.skip(entryField)
+                    }
+                }
+                reader._leaveNested(restoring: entryEnclosingEnd)
+                try reader._checkEntryCount(field1, adding: entryKey, entryOffset: entryOffset)
+                if field1.isEmpty {
+                    _WireCapacity.reserve(&field1, elementBytes: reader.reader.position - keyOffset, remaining: end - reader.reader.position)
+                }
+                try observer.didRead((key: entryKey, value: entryValue), key: key, keyOffset: keyOffset, valueOffset: entryOffset, in: Self.self)
+                field1[entryKey] = entryValue
+            case 0x12:
+                try observer.willRead(key, keyOffset: keyOffset, in: Self.self, reader: reader)
+                let entryOffset = reader.reader.position
+                let entryEnclosingEnd = try reader._enterNested(depth: depth)
+                var entryKey: Int32 = 0
+                var entryValue: String = ""
+                while let entryField = try reader.nextKey() {
+                    switch entryField.number {
+                    case 1:
+                        try reader.expect(entryField, .varint, field: "Maps.byNumber")
+                        entryKey = try reader.readInt(as: Int32.self)
+                    case 2:
+                        try reader.expect(entryField, .lengthDelimited, field: "Maps.byNumber")
+                        entryValue = try reader._readString()
+                    default:
+                        try reader.skip(entryField)
+                    }
+                }
+                reader._leaveNested(restoring: entryEnclosingEnd)
+                try reader._checkEntryCount(field2, adding: entryKey, entryOffset: entryOffset)
+                if field2.isEmpty {
+                    _WireCapacity.reserve(&field2, elementBytes: reader.reader.position - keyOffset, remaining: end - reader.reader.position)
+                }
+                try observer.didRead((key: entryKey, value: entryValue), key: key, keyOffset: keyOffset, valueOffset: entryOffset, in: Self.self)
+                field2[entryKey] = entryValue
+            case 0x1A:
+                try observer.willRead(key, keyOffset: keyOffset, in: Self.self, reader: reader)
+                let entryOffset = reader.reader.position
+                let entryEnclosingEnd = try reader._enterNested(depth: depth)
+                var entryKey: UInt64 = 0
+                var entryValue: [UInt8] = []
+                while let entryField = try reader.nextKey() {
+                    switch entryField.number {
+                    case 1:
+                        try reader.expect(entryField, .varint, field: "Maps.byCount")
+                        entryKey = try reader.readUInt()
+                    case 2:
+                        try reader.expect(entryField, .lengthDelimited, field: "Maps.byCount")
+                        entryValue = try reader.readBytes()
+                    default:
+                        try reader.skip(entryField)
+                    }
+                }
+                reader._leaveNested(restoring: entryEnclosingEnd)
+                try reader._checkEntryCount(field3, adding: entryKey, entryOffset: entryOffset)
+                if field3.isEmpty {
+                    _WireCapacity.reserve(&field3, elementBytes: reader.reader.position - keyOffset, remaining: end - reader.reader.position)
+                }
+                try observer.didRead((key: entryKey, value: entryValue), key: key, keyOffset: keyOffset, valueOffset: entryOffset, in: Self.self)
+                field3[entryKey] = entryValue
+            case 0x22:
+                try observer.willRead(key, keyOffset: keyOffset, in: Self.self, reader: reader)
+                let entryOffset = reader.reader.position
+                let entryEnclosingEnd = try reader._enterNested(depth: depth)
+                var entryKey: Bool = false
+                var entryValue: Double = 0
+                while let entryField = try reader.nextKey() {
+                    switch entryField.number {
+                    case 1:
+                        try reader.expect(entryField, .varint, field: "Maps.byFlag")
+                        entryKey = try reader.readBool()
+                    case 2:
+                        try reader.expect(entryField, .fixed64, field: "Maps.byFlag")
+                        entryValue = try reader.readDouble()
+                    default:
+                        try reader.skip(entryField)
+                    }
+                }
+                reader._leaveNested(restoring: entryEnclosingEnd)
+                try reader._checkEntryCount(field4, adding: entryKey, entryOffset: entryOffset)
+                if field4.isEmpty {
+                    _WireCapacity.reserve(&field4, elementBytes: reader.reader.position - keyOffset, remaining: end - reader.reader.position)
+                }
+                try observer.didRead((key: entryKey, value: entryValue), key: key, keyOffset: keyOffset, valueOffset: entryOffset, in: Self.self)
+                field4[entryKey] = entryValue
+            case 0x2A:
+                try observer.willRead(key, keyOffset: keyOffset, in: Self.self, reader: reader)
+                let entryOffset = reader.reader.position
+                let entryEnclosingEnd = try reader._enterNested(depth: depth)
+                var entryKey: UUID = _WireDefaults.uuid
+                var entryValue: Date = _WireTimestamp.epoch
+                while let entryField = try reader.nextKey() {
+                    switch entryField.number {
+                    case 1:
+                        try reader.expect(entryField, .lengthDelimited, field: "Maps.byID")
+                        entryKey = try reader._readUUID()
+                    case 2:
+                        try reader.expect(entryField, .fixed64, field: "Maps.byID")
+                        entryValue = _WireTimestamp.date(nanoseconds: try reader.readTimestampNanoseconds())
+                    default:
+                        try reader.skip(entryField)
+                    }
+                }
+                reader._leaveNested(restoring: entryEnclosingEnd)
+                try reader._checkEntryCount(field5, adding: entryKey, entryOffset: entryOffset)
+                if field5.isEmpty {
+                    _WireCapacity.reserve(&field5, elementBytes: reader.reader.position - keyOffset, remaining: end - reader.reader.position)
+                }
+                try observer.didRead((key: entryKey, value: entryValue), key: key, keyOffset: keyOffset, valueOffset: entryOffset, in: Self.self)
+                field5[entryKey] = entryValue
+            case 0x32:
+                try observer.willRead(key, keyOffset: keyOffset, in: Self.self, reader: reader)
+                let entryOffset = reader.reader.position
+                let entryEnclosingEnd = try reader._enterNested(depth: depth)
+                var entryKey: String = ""
+                var entryValue: Mood = .calm
+                while let entryField = try reader.nextKey() {
+                    switch entryField.number {
+                    case 1:
+                        try reader.expect(entryField, .lengthDelimited, field: "Maps.moods")
+                        entryKey = try reader._readString()
+                    case 2:
+                        try reader.expect(entryField, .varint, field: "Maps.moods")
+                        entryValue = Mood(rawValue: try reader.readUInt(as: UInt32.self))
+                    default:
+                        try reader.skip(entryField)
+                    }
+                }
+                reader._leaveNested(restoring: entryEnclosingEnd)
+                try reader._checkEntryCount(field6, adding: entryKey, entryOffset: entryOffset)
+                if field6.isEmpty {
+                    _WireCapacity.reserve(&field6, elementBytes: reader.reader.position - keyOffset, remaining: end - reader.reader.position)
+                }
+                try observer.didRead((key: entryKey, value: entryValue), key: key, keyOffset: keyOffset, valueOffset: entryOffset, in: Self.self)
+                field6[entryKey] = entryValue
+            case 0x3A:
+                try observer.willRead(key, keyOffset: keyOffset, in: Self.self, reader: reader)
+                let entryOffset = reader.reader.position
+                let entryEnclosingEnd = try reader._enterNested(depth: depth)
+                var entryKey: Int64 = 0
+                var entryValue: Scalars = Scalars()
+                while let entryField = try reader.nextKey() {
+                    switch entryField.number {
+                    case 1:
+                        try reader.expect(entryField, .varint, field: "Maps.items")
+                        entryKey = try reader.readInt()
+                    case 2:
+                        try reader.expect(entryField, .lengthDelimited, field: "Maps.items")
+                        entryValue = try Scalars.decodeNested(from: &reader, depth: depth + 1)
+                    default:
+                        try reader.skip(entryField)
+                    }
+                }
+                reader._leaveNested(restoring: entryEnclosingEnd)
+                try reader._checkEntryCount(field7, adding: entryKey, entryOffset: entryOffset)
+                if field7.isEmpty {
+                    _WireCapacity.reserve(&field7, elementBytes: reader.reader.position - keyOffset, remaining: end - reader.reader.position)
+                }
+                try observer.didRead((key: entryKey, value: entryValue), key: key, keyOffset: keyOffset, valueOffset: entryOffset, in: Self.self)
+                field7[entryKey] = entryValue
+            case 0x42:
+                try observer.willRead(key, keyOffset: keyOffset, in: Self.self, reader: reader)
+                let entryOffset = reader.reader.position
+                let entryEnclosingEnd = try reader._enterNested(depth: depth)
+                var entryKey: String = ""
+                var entryValue: Choice = Choice.wireDefault
+                while let entryField = try reader.nextKey() {
+                    switch entryField.number {
+                    case 1:
+                        try reader.expect(entryField, .lengthDelimited, field: "Maps.choices")
+                        entryKey = try reader._readString()
+                    case 2:
+                        try reader.expect(entryField, .lengthDelimited, field: "Maps.choices")
+                        entryValue = try Choice.decodeNested(from: &reader, depth: depth + 1)
+                    default:
+                        try reader.skip(entryField)
+                    }
+                }
+                reader._leaveNested(restoring: entryEnclosingEnd)
+                try reader._checkEntryCount(field8, adding: entryKey, entryOffset: entryOffset)
+                if field8.isEmpty {
+                    _WireCapacity.reserve(&field8, elementBytes: reader.reader.position - keyOffset, remaining: end - reader.reader.position)
+                }
+                try observer.didRead((key: entryKey, value: entryValue), key: key, keyOffset: keyOffset, valueOffset: entryOffset, in: Self.self)
+                field8[entryKey] = entryValue
+            case 0x4A:
+                try observer.willRead(key, keyOffset: keyOffset, in: Self.self, reader: reader)
+                let entryOffset = reader.reader.position
+                let entryEnclosingEnd = try reader._enterNested(depth: depth)
+                var entryKey: UInt8 = 0
+                var entryValue: Float = 0
+                while let entryField = try reader.nextKey() {
+                    switch entryField.number {
+                    case 1:
+                        try reader.expect(entryField, .varint, field: "Maps.floats")
+                        entryKey = try reader.readUInt(as: UInt8.self)
+                    case 2:
+                        try reader.expect(entryField, .fixed32, field: "Maps.floats")
+                        entryValue = try reader.readFloat()
+                    default:
+                        try reader.skip(entryField)
+                    }
+                }
+                reader._leaveNested(restoring: entryEnclosingEnd)
+                try reader._checkEntryCount(field9, adding: entryKey, entryOffset: entryOffset)
+                if field9.isEmpty {
+                    _WireCapacity.reserve(&field9, elementBytes: reader.reader.position - keyOffset, remaining: end - reader.reader.position)
+                }
+                try observer.didRead((key: entryKey, value: entryValue), key: key, keyOffset: keyOffset, valueOffset: entryOffset, in: Self.self)
+                field9[entryKey] = entryValue
+            case 0x52:
+                try observer.willRead(key, keyOffset: keyOffset, in: Self.self, reader: reader)
+                let entryOffset = reader.reader.position
+                let entryEnclosingEnd = try reader._enterNested(depth: depth)
+                var entryKey: UInt64 = 0
+                var entryValue: String = ""
+                while let entryField = try reader.nextKey() {
+                    switch entryField.number {
+                    case 1:
+                        try reader.expect(entryField, .fixed64, field: "Maps.byHash")
+                        entryKey = try reader.readFixed64()
+                    case 2:
+                        try reader.expect(entryField, .lengthDelimited, field: "Maps.byHash")
+                        entryValue = try reader._readString()
+                    default:
+                        try reader.skip(entryField)
+                    }
+                }
+                reader._leaveNested(restoring: entryEnclosingEnd)
+                try reader._checkEntryCount(field10, adding: entryKey, entryOffset: entryOffset)
+                if field10.isEmpty {
+                    _WireCapacity.reserve(&field10, elementBytes: reader.reader.position - keyOffset, remaining: end - reader.reader.position)
+                }
+                try observer.didRead((key: entryKey, value: entryValue), key: key, keyOffset: keyOffset, valueOffset: entryOffset, in: Self.self)
+                field10[entryKey] = entryValue
+            case 0x5A:
+                try observer.willRead(key, keyOffset: keyOffset, in: Self.self, reader: reader)
+                let entryOffset = reader.reader.position
+                let entryEnclosingEnd = try reader._enterNested(depth: depth)
+                var entryKey: UInt32 = 0
+                var entryValue: Int32 = 0
+                while let entryField = try reader.nextKey() {
+                    switch entryField.number {
+                    case 1:
+                        try reader.expect(entryField, .fixed32, field: "Maps.byTag")
+                        entryKey = try reader.readFixed32()
+                    case 2:
+                        try reader.expect(entryField, .varint, field: "Maps.byTag")
+                        entryValue = try reader.readInt(as: Int32.self)
+                    default:
+                        try reader.skip(entryField)
+                    }
+                }
+                reader._leaveNested(restoring: entryEnclosingEnd)
+                try reader._checkEntryCount(field11, adding: entryKey, entryOffset: entryOffset)
+                if field11.isEmpty {
+                    _WireCapacity.reserve(&field11, elementBytes: reader.reader.position - keyOffset, remaining: end - reader.reader.position)
+                }
+                try observer.didRead((key: entryKey, value: entryValue), key: key, keyOffset: keyOffset, valueOffset: entryOffset, in: Self.self)
+                field11[entryKey] = entryValue
+            default:
+                switch key.number {
+                case 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11:
+                    throw WireError(.typeMismatch, offset: keyOffset, "field \(key.number) of Maps has unexpected wire type \(key.wireType)")
+                default:
+                    try observer.willRead(key, keyOffset: keyOffset, in: Self.self, reader: reader)
+                    unknownFields.append(contentsOf: try reader.captureUnknown(key))
+                }
+            }
+        }
+        self.byName = field1
+        self.byNumber = field2
+        self.byCount = field3
+        self.byFlag = field4
+        self.byID = field5
+        self.moods = field6
+        self.items = field7
+        self.choices = field8
+        self.floats = field9
+        self.byHash = field10
+        self.byTag = field11
+        self.unknownFields = unknownFields
+        try observer.didDecode(self, start: start, end: end)
+    }
+
     private enum CodingKeys: String, CodingKey {
         case byName
         case byNumber
@@ -3044,6 +4183,128 @@ public struct Awkward: WireMessage, Codable, Sendable, Hashable {
         self.wireUnknownFields = unknownFields
     }
 
+    /// Reads fields to the end of `reader` as ``init(decodingWire:)`` does, telling `observer`
+    /// of each field as it is read (`WireDecodingObserver`), in body order.
+    /// - Throws: what decoding throws, or what the observer throws, whichever comes first in the body.
+    public init(decodingWire reader: inout PayloadReader, observer: inout some WireDecodingObserver) throws(WireError) {
+        try self.init(decodingWire: &reader, end: reader.reader.end, depth: reader.depth, observer: &observer)
+    }
+
+    /// Reads a length-delimited value of this type one level deeper than `depth`, observed.
+    /// - Throws: `depthExceeded` past `maxNestingDepth`, or what observed decoding throws.
+    static func decodeNested(
+        from reader: inout PayloadReader,
+        depth: Int,
+        observer: inout some WireDecodingObserver
+    ) throws(WireError) -> Self {
+        let enclosingEnd = try reader._enterNested(depth: depth)
+        let value = try Self(decodingWire: &reader, end: reader.reader.end, depth: depth + 1, observer: &observer)
+        reader._leaveNested(restoring: enclosingEnd)
+        return value
+    }
+
+    /// Reads fields up to offset `end` of `reader` as ``init(decodingWire:end:depth:)`` does,
+    /// telling `observer` of each field before it is read, of each value read and of the end.
+    /// - Throws: what decoding throws, or what the observer throws, whichever comes first in the body.
+    init(
+        decodingWire reader: inout PayloadReader,
+        end: Int,
+        depth: Int,
+        observer: inout some WireDecodingObserver
+    ) throws(WireError) {
+        let start = reader.reader.position
+        var field1: String = ""
+        var field2: Int32 = 0
+        var field3: Int32 = 0
+        var field4: Int32 = 0
+        var field5: Empty = Empty()
+        var field6: Arrays = Arrays()
+        var field7: Maps = Maps()
+        var field8: Defaults = Defaults()
+        var field9: Optionals = Optionals()
+        var unknownFields: [UInt8] = []
+        while reader.reader.position < end {
+            let keyOffset = reader.reader.position
+            let rawKey = try reader.reader.readUVarint()
+            let key = try reader._fieldKey(raw: rawKey, at: keyOffset)
+            switch rawKey {
+            case 0x0A:
+                try observer.willRead(key, keyOffset: keyOffset, in: Self.self, reader: reader)
+                let valueOffset = reader.reader.position
+                let value = try reader._readString()
+                try observer.didRead(value, key: key, keyOffset: keyOffset, valueOffset: valueOffset, in: Self.self)
+                field1 = value
+            case 0x10:
+                try observer.willRead(key, keyOffset: keyOffset, in: Self.self, reader: reader)
+                let valueOffset = reader.reader.position
+                let value = try reader.readInt(as: Int32.self)
+                try observer.didRead(value, key: key, keyOffset: keyOffset, valueOffset: valueOffset, in: Self.self)
+                field2 = value
+            case 0x18:
+                try observer.willRead(key, keyOffset: keyOffset, in: Self.self, reader: reader)
+                let valueOffset = reader.reader.position
+                let value = try reader.readInt(as: Int32.self)
+                try observer.didRead(value, key: key, keyOffset: keyOffset, valueOffset: valueOffset, in: Self.self)
+                field3 = value
+            case 0x20:
+                try observer.willRead(key, keyOffset: keyOffset, in: Self.self, reader: reader)
+                let valueOffset = reader.reader.position
+                let value = try reader.readInt(as: Int32.self)
+                try observer.didRead(value, key: key, keyOffset: keyOffset, valueOffset: valueOffset, in: Self.self)
+                field4 = value
+            case 0x2A:
+                try observer.willRead(key, keyOffset: keyOffset, in: Self.self, reader: reader)
+                let valueOffset = reader.reader.position
+                let value = try Empty.decodeNested(from: &reader, depth: depth, observer: &observer)
+                try observer.didRead(value, key: key, keyOffset: keyOffset, valueOffset: valueOffset, in: Self.self)
+                field5 = value
+            case 0x32:
+                try observer.willRead(key, keyOffset: keyOffset, in: Self.self, reader: reader)
+                let valueOffset = reader.reader.position
+                let value = try Arrays.decodeNested(from: &reader, depth: depth, observer: &observer)
+                try observer.didRead(value, key: key, keyOffset: keyOffset, valueOffset: valueOffset, in: Self.self)
+                field6 = value
+            case 0x3A:
+                try observer.willRead(key, keyOffset: keyOffset, in: Self.self, reader: reader)
+                let valueOffset = reader.reader.position
+                let value = try Maps.decodeNested(from: &reader, depth: depth, observer: &observer)
+                try observer.didRead(value, key: key, keyOffset: keyOffset, valueOffset: valueOffset, in: Self.self)
+                field7 = value
+            case 0x42:
+                try observer.willRead(key, keyOffset: keyOffset, in: Self.self, reader: reader)
+                let valueOffset = reader.reader.position
+                let value = try Defaults.decodeNested(from: &reader, depth: depth, observer: &observer)
+                try observer.didRead(value, key: key, keyOffset: keyOffset, valueOffset: valueOffset, in: Self.self)
+                field8 = value
+            case 0x4A:
+                try observer.willRead(key, keyOffset: keyOffset, in: Self.self, reader: reader)
+                let valueOffset = reader.reader.position
+                let value = try Optionals.decodeNested(from: &reader, depth: depth, observer: &observer)
+                try observer.didRead(value, key: key, keyOffset: keyOffset, valueOffset: valueOffset, in: Self.self)
+                field9 = value
+            default:
+                switch key.number {
+                case 1, 2, 3, 4, 5, 6, 7, 8, 9:
+                    throw WireError(.typeMismatch, offset: keyOffset, "field \(key.number) of Awkward has unexpected wire type \(key.wireType)")
+                default:
+                    try observer.willRead(key, keyOffset: keyOffset, in: Self.self, reader: reader)
+                    unknownFields.append(contentsOf: try reader.captureUnknown(key))
+                }
+            }
+        }
+        self.`class` = field1
+        self.unknownFields = field2
+        self._legacy = field3
+        self.renamed = field4
+        self.`self` = field5
+        self.nested = field6
+        self.maps = field7
+        self.defaults = field8
+        self.optionals = field9
+        self.wireUnknownFields = unknownFields
+        try observer.didDecode(self, start: start, end: end)
+    }
+
     private enum CodingKeys: String, CodingKey {
         case `class`
         case unknownFields
@@ -3173,6 +4434,51 @@ public struct Ping: WireMessage, Codable, Sendable, Hashable {
             }
         }
         self.unknownFields = unknownFields
+    }
+
+    /// Reads fields to the end of `reader` as ``init(decodingWire:)`` does, telling `observer`
+    /// of each field as it is read (`WireDecodingObserver`), in body order.
+    /// - Throws: what decoding throws, or what the observer throws, whichever comes first in the body.
+    public init(decodingWire reader: inout PayloadReader, observer: inout some WireDecodingObserver) throws(WireError) {
+        try self.init(decodingWire: &reader, end: reader.reader.end, depth: reader.depth, observer: &observer)
+    }
+
+    /// Reads a length-delimited value of this type one level deeper than `depth`, observed.
+    /// - Throws: `depthExceeded` past `maxNestingDepth`, or what observed decoding throws.
+    static func decodeNested(
+        from reader: inout PayloadReader,
+        depth: Int,
+        observer: inout some WireDecodingObserver
+    ) throws(WireError) -> Self {
+        let enclosingEnd = try reader._enterNested(depth: depth)
+        let value = try Self(decodingWire: &reader, end: reader.reader.end, depth: depth + 1, observer: &observer)
+        reader._leaveNested(restoring: enclosingEnd)
+        return value
+    }
+
+    /// Reads fields up to offset `end` of `reader` as ``init(decodingWire:end:depth:)`` does,
+    /// telling `observer` of each field before it is read, of each value read and of the end.
+    /// - Throws: what decoding throws, or what the observer throws, whichever comes first in the body.
+    init(
+        decodingWire reader: inout PayloadReader,
+        end: Int,
+        depth: Int,
+        observer: inout some WireDecodingObserver
+    ) throws(WireError) {
+        let start = reader.reader.position
+        var unknownFields: [UInt8] = []
+        while reader.reader.position < end {
+            let keyOffset = reader.reader.position
+            let rawKey = try reader.reader.readUVarint()
+            let key = try reader._fieldKey(raw: rawKey, at: keyOffset)
+            switch rawKey {
+            default:
+                try observer.willRead(key, keyOffset: keyOffset, in: Self.self, reader: reader)
+                unknownFields.append(contentsOf: try reader.captureUnknown(key))
+            }
+        }
+        self.unknownFields = unknownFields
+        try observer.didDecode(self, start: start, end: end)
     }
 
     /// Decodes an empty JSON object.
@@ -3352,6 +4658,100 @@ public struct Tree: WirePayloadCodable, Codable, Sendable, Hashable {
         self.children = field2
         self.byName = field3
         self.unknownFields = unknownFields
+    }
+
+    /// Reads fields to the end of `reader` as ``init(decodingWire:)`` does, telling `observer`
+    /// of each field as it is read (`WireDecodingObserver`), in body order.
+    /// - Throws: what decoding throws, or what the observer throws, whichever comes first in the body.
+    public init(decodingWire reader: inout PayloadReader, observer: inout some WireDecodingObserver) throws(WireError) {
+        try self.init(decodingWire: &reader, end: reader.reader.end, depth: reader.depth, observer: &observer)
+    }
+
+    /// Reads a length-delimited value of this type one level deeper than `depth`, observed.
+    /// - Throws: `depthExceeded` past `maxNestingDepth`, or what observed decoding throws.
+    static func decodeNested(
+        from reader: inout PayloadReader,
+        depth: Int,
+        observer: inout some WireDecodingObserver
+    ) throws(WireError) -> Self {
+        let enclosingEnd = try reader._enterNested(depth: depth)
+        let value = try Self(decodingWire: &reader, end: reader.reader.end, depth: depth + 1, observer: &observer)
+        reader._leaveNested(restoring: enclosingEnd)
+        return value
+    }
+
+    /// Reads fields up to offset `end` of `reader` as ``init(decodingWire:end:depth:)`` does,
+    /// telling `observer` of each field before it is read, of each value read and of the end.
+    /// - Throws: what decoding throws, or what the observer throws, whichever comes first in the body.
+    init(
+        decodingWire reader: inout PayloadReader,
+        end: Int,
+        depth: Int,
+        observer: inout some WireDecodingObserver
+    ) throws(WireError) {
+        let start = reader.reader.position
+        var field1: String = ""
+        var field2: [Tree] = []
+        var field3: [String: Tree] = [:]
+        var unknownFields: [UInt8] = []
+        while reader.reader.position < end {
+            let keyOffset = reader.reader.position
+            let rawKey = try reader.reader.readUVarint()
+            let key = try reader._fieldKey(raw: rawKey, at: keyOffset)
+            switch rawKey {
+            case 0x0A:
+                try observer.willRead(key, keyOffset: keyOffset, in: Self.self, reader: reader)
+                let valueOffset = reader.reader.position
+                let value = try reader._readString()
+                try observer.didRead(value, key: key, keyOffset: keyOffset, valueOffset: valueOffset, in: Self.self)
+                field1 = value
+            case 0x12:
+                try observer.willRead(key, keyOffset: keyOffset, in: Self.self, reader: reader)
+                try reader._checkElementCount(field2.count)
+                let valueOffset = reader.reader.position
+                let value = try Tree.decodeNested(from: &reader, depth: depth, observer: &observer)
+                try observer.didRead(value, key: key, keyOffset: keyOffset, valueOffset: valueOffset, in: Self.self)
+                field2.append(value)
+            case 0x1A:
+                try observer.willRead(key, keyOffset: keyOffset, in: Self.self, reader: reader)
+                let entryOffset = reader.reader.position
+                let entryEnclosingEnd = try reader._enterNested(depth: depth)
+                var entryKey: String = ""
+                var entryValue: Tree = Tree()
+                while let entryField = try reader.nextKey() {
+                    switch entryField.number {
+                    case 1:
+                        try reader.expect(entryField, .lengthDelimited, field: "Tree.byName")
+                        entryKey = try reader._readString()
+                    case 2:
+                        try reader.expect(entryField, .lengthDelimited, field: "Tree.byName")
+                        entryValue = try Tree.decodeNested(from: &reader, depth: depth + 1)
+                    default:
+                        try reader.skip(entryField)
+                    }
+                }
+                reader._leaveNested(restoring: entryEnclosingEnd)
+                try reader._checkEntryCount(field3, adding: entryKey, entryOffset: entryOffset)
+                if field3.isEmpty {
+                    _WireCapacity.reserve(&field3, elementBytes: reader.reader.position - keyOffset, remaining: end - reader.reader.position)
+                }
+                try observer.didRead((key: entryKey, value: entryValue), key: key, keyOffset: keyOffset, valueOffset: entryOffset, in: Self.self)
+                field3[entryKey] = entryValue
+            default:
+                switch key.number {
+                case 1, 2, 3:
+                    throw WireError(.typeMismatch, offset: keyOffset, "field \(key.number) of Tree has unexpected wire type \(key.wireType)")
+                default:
+                    try observer.willRead(key, keyOffset: keyOffset, in: Self.self, reader: reader)
+                    unknownFields.append(contentsOf: try reader.captureUnknown(key))
+                }
+            }
+        }
+        self.label = field1
+        self.children = field2
+        self.byName = field3
+        self.unknownFields = unknownFields
+        try observer.didDecode(self, start: start, end: end)
     }
 
     private enum CodingKeys: String, CodingKey {
@@ -3741,6 +5141,194 @@ public struct NearMisses: WireMessage, Codable, Sendable, Hashable {
         self.dates = field15
         self.wireDefaults = field16
         self.unknownFields = unknownFields
+    }
+
+    /// Reads fields to the end of `reader` as ``init(decodingWire:)`` does, telling `observer`
+    /// of each field as it is read (`WireDecodingObserver`), in body order.
+    /// - Throws: what decoding throws, or what the observer throws, whichever comes first in the body.
+    public init(decodingWire reader: inout PayloadReader, observer: inout some WireDecodingObserver) throws(WireError) {
+        try self.init(decodingWire: &reader, end: reader.reader.end, depth: reader.depth, observer: &observer)
+    }
+
+    /// Reads a length-delimited value of this type one level deeper than `depth`, observed.
+    /// - Throws: `depthExceeded` past `maxNestingDepth`, or what observed decoding throws.
+    static func decodeNested(
+        from reader: inout PayloadReader,
+        depth: Int,
+        observer: inout some WireDecodingObserver
+    ) throws(WireError) -> Self {
+        let enclosingEnd = try reader._enterNested(depth: depth)
+        let value = try Self(decodingWire: &reader, end: reader.reader.end, depth: depth + 1, observer: &observer)
+        reader._leaveNested(restoring: enclosingEnd)
+        return value
+    }
+
+    /// Reads fields up to offset `end` of `reader` as ``init(decodingWire:end:depth:)`` does,
+    /// telling `observer` of each field before it is read, of each value read and of the end.
+    /// - Throws: what decoding throws, or what the observer throws, whichever comes first in the body.
+    init(
+        decodingWire reader: inout PayloadReader,
+        end: Int,
+        depth: Int,
+        observer: inout some WireDecodingObserver
+    ) throws(WireError) {
+        let start = reader.reader.position
+        var field1: Int32 = 0
+        var field2: [Int32] = []
+        var field3: String = ""
+        var field4: [UInt8] = []
+        var field5: Bool = false
+        var field6: Int64 = 0
+        var field7: Date = _WireTimestamp.epoch
+        var field8: [UInt8] = []
+        var field9: UUID = _WireDefaults.uuid
+        var field10: String = ""
+        var field11: Int32 = 0
+        var field12: UInt8 = 0
+        var field13: UInt32 = 0
+        var field14: Double = 0
+        var field15: Dates = .rawValues
+        var field16: WireDefaulted = WireDefaulted.wireDefault
+        var unknownFields: [UInt8] = []
+        while reader.reader.position < end {
+            let keyOffset = reader.reader.position
+            let rawKey = try reader.reader.readUVarint()
+            let key = try reader._fieldKey(raw: rawKey, at: keyOffset)
+            switch rawKey {
+            case 0x08:
+                try observer.willRead(key, keyOffset: keyOffset, in: Self.self, reader: reader)
+                let valueOffset = reader.reader.position
+                let value = try reader.readInt(as: Int32.self)
+                try observer.didRead(value, key: key, keyOffset: keyOffset, valueOffset: valueOffset, in: Self.self)
+                field1 = value
+            case 0x12:
+                try observer.willRead(key, keyOffset: keyOffset, in: Self.self, reader: reader)
+                try reader.readPacked { (packed: inout PayloadReader) throws(WireError) in
+                    try packed._checkElementCount(field2.count)
+                    let valueOffset = packed.reader.position
+                    let value = try packed.readInt(as: Int32.self)
+                    try observer.didRead(value, key: key, keyOffset: keyOffset, valueOffset: valueOffset, in: Self.self)
+                    field2.append(value)
+                }
+            case 0x10:
+                try observer.willRead(key, keyOffset: keyOffset, in: Self.self, reader: reader)
+                try reader._checkElementCount(field2.count)
+                let valueOffset = reader.reader.position
+                let value = try reader.readInt(as: Int32.self)
+                try observer.didRead(value, key: key, keyOffset: keyOffset, valueOffset: valueOffset, in: Self.self)
+                field2.append(value)
+            case 0x1A:
+                try observer.willRead(key, keyOffset: keyOffset, in: Self.self, reader: reader)
+                let valueOffset = reader.reader.position
+                let value = try reader._readString()
+                try observer.didRead(value, key: key, keyOffset: keyOffset, valueOffset: valueOffset, in: Self.self)
+                field3 = value
+            case 0x22:
+                try observer.willRead(key, keyOffset: keyOffset, in: Self.self, reader: reader)
+                let valueOffset = reader.reader.position
+                let value = try reader.readBytes()
+                try observer.didRead(value, key: key, keyOffset: keyOffset, valueOffset: valueOffset, in: Self.self)
+                field4 = value
+            case 0x28:
+                try observer.willRead(key, keyOffset: keyOffset, in: Self.self, reader: reader)
+                let valueOffset = reader.reader.position
+                let value = try reader.readBool()
+                try observer.didRead(value, key: key, keyOffset: keyOffset, valueOffset: valueOffset, in: Self.self)
+                field5 = value
+            case 0x30:
+                try observer.willRead(key, keyOffset: keyOffset, in: Self.self, reader: reader)
+                let valueOffset = reader.reader.position
+                let value = try reader.readInt()
+                try observer.didRead(value, key: key, keyOffset: keyOffset, valueOffset: valueOffset, in: Self.self)
+                field6 = value
+            case 0x39:
+                try observer.willRead(key, keyOffset: keyOffset, in: Self.self, reader: reader)
+                let valueOffset = reader.reader.position
+                let value = _WireTimestamp.date(nanoseconds: try reader.readTimestampNanoseconds())
+                try observer.didRead(value, key: key, keyOffset: keyOffset, valueOffset: valueOffset, in: Self.self)
+                field7 = value
+            case 0x42:
+                try observer.willRead(key, keyOffset: keyOffset, in: Self.self, reader: reader)
+                let valueOffset = reader.reader.position
+                let value = try reader.readBytes()
+                try observer.didRead(value, key: key, keyOffset: keyOffset, valueOffset: valueOffset, in: Self.self)
+                field8 = value
+            case 0x4A:
+                try observer.willRead(key, keyOffset: keyOffset, in: Self.self, reader: reader)
+                let valueOffset = reader.reader.position
+                let value = try reader._readUUID()
+                try observer.didRead(value, key: key, keyOffset: keyOffset, valueOffset: valueOffset, in: Self.self)
+                field9 = value
+            case 0x52:
+                try observer.willRead(key, keyOffset: keyOffset, in: Self.self, reader: reader)
+                let valueOffset = reader.reader.position
+                let value = try reader._readString()
+                try observer.didRead(value, key: key, keyOffset: keyOffset, valueOffset: valueOffset, in: Self.self)
+                field10 = value
+            case 0x58:
+                try observer.willRead(key, keyOffset: keyOffset, in: Self.self, reader: reader)
+                let valueOffset = reader.reader.position
+                let value = try reader.readInt(as: Int32.self)
+                try observer.didRead(value, key: key, keyOffset: keyOffset, valueOffset: valueOffset, in: Self.self)
+                field11 = value
+            case 0x60:
+                try observer.willRead(key, keyOffset: keyOffset, in: Self.self, reader: reader)
+                let valueOffset = reader.reader.position
+                let value = try reader.readUInt(as: UInt8.self)
+                try observer.didRead(value, key: key, keyOffset: keyOffset, valueOffset: valueOffset, in: Self.self)
+                field12 = value
+            case 0x68:
+                try observer.willRead(key, keyOffset: keyOffset, in: Self.self, reader: reader)
+                let valueOffset = reader.reader.position
+                let value = try reader.readUInt(as: UInt32.self)
+                try observer.didRead(value, key: key, keyOffset: keyOffset, valueOffset: valueOffset, in: Self.self)
+                field13 = value
+            case 0x71:
+                try observer.willRead(key, keyOffset: keyOffset, in: Self.self, reader: reader)
+                let valueOffset = reader.reader.position
+                let value = try reader.readDouble()
+                try observer.didRead(value, key: key, keyOffset: keyOffset, valueOffset: valueOffset, in: Self.self)
+                field14 = value
+            case 0x78:
+                try observer.willRead(key, keyOffset: keyOffset, in: Self.self, reader: reader)
+                let valueOffset = reader.reader.position
+                let value = Dates(rawValue: try reader.readUInt(as: UInt32.self))
+                try observer.didRead(value, key: key, keyOffset: keyOffset, valueOffset: valueOffset, in: Self.self)
+                field15 = value
+            case 0x82:
+                try observer.willRead(key, keyOffset: keyOffset, in: Self.self, reader: reader)
+                let valueOffset = reader.reader.position
+                let value = try WireDefaulted.decodeNested(from: &reader, depth: depth)
+                try observer.didRead(value, key: key, keyOffset: keyOffset, valueOffset: valueOffset, in: Self.self)
+                field16 = value
+            default:
+                switch key.number {
+                case 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16:
+                    throw WireError(.typeMismatch, offset: keyOffset, "field \(key.number) of NearMisses has unexpected wire type \(key.wireType)")
+                default:
+                    try observer.willRead(key, keyOffset: keyOffset, in: Self.self, reader: reader)
+                    unknownFields.append(contentsOf: try reader.captureUnknown(key))
+                }
+            }
+        }
+        self.wireSizes = field1
+        self.hashValues = field2
+        self.encoded = field3
+        self.rawValues = field4
+        self.wirePayloads = field5
+        self.initial = field6
+        self.date = field7
+        self.data = field8
+        self.uuid = field9
+        self.string = field10
+        self.int = field11
+        self.hasher = field12
+        self.wireTypeIDs = field13
+        self.codingKeys = field14
+        self.dates = field15
+        self.wireDefaults = field16
+        self.unknownFields = unknownFields
+        try observer.didDecode(self, start: start, end: end)
     }
 
     private enum CodingKeys: String, CodingKey {
