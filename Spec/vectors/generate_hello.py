@@ -381,4 +381,12 @@ def build():
     bad = body.replace(packed([6]), packed([20]))
     error("type-code-20-undefined", "Type code 20, the first after the fixed-width integers, names no type: invalidValue "
           "at the key of the field's type.", bad, "invalidValue", bad.index(packed([20])) - 1)
+    unpacked = field(7, 0, uvarint(3))
+    body, _ = hello(spec=("t", 1), decls=[{"name": "A", "kind": "message", "typeID": 1,
+                                            "fields": [(1, "a", "UInt8", False, None)], "extra": unpacked}])
+    error("reserved-numbers-unpacked", "Reserved numbers are packed runs only: a field 7 written as a varint (as a "
+          "payload's integer array may be) is typeMismatch at its key.", body, "typeMismatch", body.rindex(unpacked))
+    cut = field(1, 0, uvarint(0)) + field(2, 0, uvarint(1)) + bytes([0x3A, 0x05, 0x01])
+    error("range-before-truncation", "Version 0, then a field 7 whose 5 bytes are cut after one: one pass in body order "
+          "reports the version (invalidValue at its varint), not the truncation after it.", cut, "invalidValue", 1)
     return vectors

@@ -28,9 +28,12 @@ struct GoldenFileTests {
         // With observed decoding: every shape of field through the observed decoder too.
         Golden(spec: "Tests/Specs/KitchenSink.gwspec", folder: "Tests/GoldenGenerated/KitchenSink", observedDecoding: true),
         Golden(spec: "Spec/vectors/payloads/EdgeCases.gwspec", folder: "Tests/GoldenGenerated/EdgeCases"),
-        // Not a golden of a test target: the session layer's control bodies, compiled into
-        // GroupWireSession itself (internal), checked here like the goldens.
-        Golden(spec: "Spec/Control.gwspec", folder: "Sources/GroupWireSession/Control/Generated", access: .internal),
+        // Not a golden of a test target: GroupWire's own control bodies and hello, compiled into
+        // GroupWireNegotiation (package access, for the session layer too), checked here like
+        // the goldens. Observed, so the hello's checks run as it is read.
+        Golden(
+            spec: "Spec/Control.gwspec", folder: "Sources/GroupWireNegotiation/Generated", access: .package,
+            observedDecoding: true),
         // The playback coordinator's messages, compiled into GroupWirePlayback (internal).
         Golden(spec: "Spec/Playback.gwspec", folder: "Sources/GroupWirePlayback/Generated", access: .internal),
     ]

@@ -106,7 +106,7 @@ import Testing
     }
 
     /// Spec/Control.gwspec's `ControlID` is the one registry: the session layer's ids come
-    /// from it, and the hello's hand-written codec uses the id it lists.
+    /// from it, and so does the hello.s.
     @Test func theControlIDsComeFromTheControlSpec() {
         #expect(
             [

@@ -21,14 +21,24 @@ extension Hello {
             throw WireError(
                 .limitExceeded, offset: 0, "a hello of \(payload.count) bytes is over maxHelloSize \(limits.maxHelloSize)")
         }
-        var reader = HelloReader(payload: payload, limits: limits)
-        self = try reader.read()
+        // The generated decoder reads; the checks observe each field as it is read.
+        var reader = PayloadReader(
+            payload,
+            limits: Limits(
+                maxMessageSize: limits.maxHelloSize, maxNestingDepth: 4, maxCollectionCount: limits.maxHelloSize,
+                maxStringLength: max(limits.maxNameLength, limits.maxStringLength), maxBytesLength: limits.maxHelloSize))
+        var checks = HelloChecks(limits: limits)
+        let body = try HelloBody(decodingWire: &reader, observer: &checks)
+        self = try checks.hello(from: body, size: payload.count)
     }
 }
 
-/// One pass over a hello body, then the checks across fields.
-private struct HelloReader {
-    /// A schema entry as read, before its type references are resolved.
+/// The hello's checks (Spec/FORMAT.md, "Reading a hello"): those of step 2 as the generated
+/// decoder reads each field (ranges, lengths, counts, names, the required fields of a spec,
+/// codec or dictionary when it ends), recording the offsets the later steps report; then,
+/// from the decoded `HelloBody`, steps 3 to 6.
+private struct HelloChecks: WireDecodingObserver {
+    /// A schema entry with its offsets, before its type references are resolved.
     struct RawEntry {
         var offset: Int
         var name: String?
@@ -45,9 +55,9 @@ private struct HelloReader {
         var end: Int
     }
 
-    /// A field (entry field 5) or a case (entry field 6) as read: both have a number (1), a
-    /// name (2) and a type expression (3: a field's type, a case's payload); only a field has
-    /// the optional flag (4) and a default (5), which in a case are unknown fields, skipped.
+    /// A field (entry field 5) or a case (entry field 6) with its offsets: both have a number
+    /// (1), a name (2) and a type expression (3: a field's type, a case's payload); only a
+    /// field has the optional flag (4) and a default (5), which in a case are unknown fields.
     struct RawMember {
         var offset: Int
         var number: UInt64?
@@ -58,6 +68,8 @@ private struct HelloReader {
         var end: Int
     }
 
+    /// A field's default as read: its key's offset and wire type, the bits of a number or
+    /// the text of a string.
     struct RawDefault {
         var offset: Int
         var wireType: WireType
@@ -65,216 +77,202 @@ private struct HelloReader {
         var text = ""
     }
 
-    let payload: [UInt8]
     let limits: HelloLimits
-    var reader: PayloadReader
+    private var codecOffsets: [(codec: Int, dictionaries: [Int])] = []
+    private var maxVersionOffset = 0
+    private var specFingerprintOffset = 0
+    /// The entries read so far, with their offsets; the last one is being read while
+    /// `inEntry`.
+    private var entries: [RawEntry] = []
+    private var inEntry = false
+    /// The field or case being read.
+    private var member: RawMember?
+    private var reservedCount = 0
 
-    init(payload: [UInt8], limits: HelloLimits) {
-        self.payload = payload
+    init(limits: HelloLimits) {
         self.limits = limits
-        reader = PayloadReader(
-            payload,
-            limits: Limits(
-                maxMessageSize: limits.maxHelloSize, maxNestingDepth: 4, maxCollectionCount: limits.maxHelloSize,
-                maxStringLength: max(limits.maxNameLength, limits.maxStringLength), maxBytesLength: 0))
     }
 
-    mutating func read() throws(WireError) -> Hello {
-        var minVersion: (value: UInt8, offset: Int)?
-        var maxVersion: (value: UInt8, offset: Int)?
-        var spec: (package: String, version: UInt64, fingerprint: UInt64, fingerprintOffset: Int)?
-        var codecs: [(codec: HelloCodec, offset: Int, dictionaryOffsets: [Int])] = []
-        var maxFrameSize = Hello.defaultMaxFrameSize
-        var maxMessageSize = Hello.defaultMaxMessageSize
-        var entries: [RawEntry] = []
-        while true {
-            let keyOffset = reader.reader.position
-            guard let key = try reader.nextKey() else { break }
-            switch key.number {
-            case 1, 2:
-                try reader.expect(key, .varint, field: key.number == 1 ? "minVersion" : "maxVersion")
-                let value = try readRanged(1...255, "an envelope version")
-                if key.number == 1 { minVersion = (UInt8(value), keyOffset) } else { maxVersion = (UInt8(value), keyOffset) }
-            case 3:
-                try reader.expect(key, .lengthDelimited, field: "spec")
-                spec = try reader.readNested { (nested) throws(WireError) in try Self.readSpec(&nested, limits: limits) }
-            case 4:
-                try reader.expect(key, .lengthDelimited, field: "codec")
-                guard codecs.count < limits.maxCodecs else {
-                    throw WireError(.limitExceeded, offset: keyOffset, "more than maxCodecs \(limits.maxCodecs) codecs")
-                }
-                let codec = try reader.readNested { (nested) throws(WireError) in try Self.readCodec(&nested, limits: limits) }
-                codecs.append((codec.codec, keyOffset, codec.offsets))
-            case 5:
-                try reader.expect(key, .varint, field: "maxFrameSize")
-                maxFrameSize = Int(try readRanged(64...UInt64(UInt32.max), "maxFrameSize"))
-            case 6:
-                try reader.expect(key, .varint, field: "maxMessageSize")
-                maxMessageSize = Int(try readRanged(1...UInt64(UInt32.max), "maxMessageSize"))
-            case 7:
-                try reader.expect(key, .lengthDelimited, field: "type")
-                guard entries.count < limits.maxTypes else {
-                    throw WireError(.limitExceeded, offset: keyOffset, "more than maxTypes \(limits.maxTypes) declarations")
-                }
-                let limits = limits
-                entries.append(
-                    try reader.readNested { (nested) throws(WireError) in
-                        try Self.readEntry(&nested, at: keyOffset, limits: limits)
-                    })
-            default:
-                try reader.skip(key)
-            }
-        }
-        guard let minVersion, let maxVersion else {
-            throw WireError(
-                .missingField, offset: payload.count, "a hello needs its lowest (1) and highest (2) envelope versions")
-        }
-        if !entries.isEmpty && spec == nil {
-            throw WireError(.missingField, offset: payload.count, "a hello with a schema table needs its spec (3)")
-        }
-        guard minVersion.value <= maxVersion.value else {
-            throw WireError(
-                .invalidVersionRange, offset: maxVersion.offset,
-                "envelope versions \(minVersion.value)...\(maxVersion.value) are upside down")
-        }
-        var seenCodecs: Set<UInt8> = []
-        for (codec, offset, dictionaryOffsets) in codecs {
-            guard seenCodecs.insert(codec.codec).inserted else {
-                throw WireError(.duplicateCodec, offset: offset, "codec \(codec.codec) is listed twice")
-            }
-            var seenIDs: Set<UInt32> = []
-            for (dictionary, dictionaryOffset) in zip(codec.dictionaries, dictionaryOffsets)
-            where !seenIDs.insert(dictionary.id).inserted {
-                throw WireError(
-                    .duplicateCodec, offset: dictionaryOffset,
-                    "dictionary \(dictionary.id) of codec \(codec.codec) is listed twice")
-            }
-        }
-        var schema: HelloSchema?
-        if let spec {
-            schema = try Self.schema(
-                spec.package, spec.version, Fingerprint(value: spec.fingerprint), specFingerprintOffset: spec.fingerprintOffset,
-                entries: entries)
-        }
-        return Hello(
-            envelopeVersions: minVersion.value...maxVersion.value, codecs: codecs.map(\.codec), maxFrameSize: maxFrameSize,
-            maxMessageSize: maxMessageSize, schema: schema)
-    }
+    // MARK: Step 2, as each field is read
 
-    /// A varint in `range`, else `invalidValue` at its first byte.
-    private mutating func readRanged(_ range: ClosedRange<UInt64>, _ what: String) throws(WireError) -> UInt64 {
-        try Self.readRanged(&reader, range, what)
-    }
-
-    private static func readRanged(_ reader: inout PayloadReader, _ range: ClosedRange<UInt64>, _ what: String) throws(WireError)
-        -> UInt64
+    mutating func willRead<Container>(_ key: FieldKey, keyOffset: Int, in container: Container.Type, reader: PayloadReader)
+        throws(WireError)
     {
-        let offset = reader.reader.position
-        let value = try reader.readUInt()
+        switch (container, key.number) {
+        case (is HelloBody.Type, 4):
+            guard codecOffsets.count < limits.maxCodecs else {
+                throw WireError(.limitExceeded, offset: keyOffset, "more than maxCodecs \(limits.maxCodecs) codecs")
+            }
+            codecOffsets.append((keyOffset, []))
+        case (is HelloBody.Type, 7):
+            guard entries.count < limits.maxTypes else {
+                throw WireError(.limitExceeded, offset: keyOffset, "more than maxTypes \(limits.maxTypes) declarations")
+            }
+            entries.append(RawEntry(offset: keyOffset, end: keyOffset))
+            inEntry = true
+            reservedCount = 0
+        case (is HelloBodySpec.Type, 1), (is HelloBodyType.Type, 1), (is HelloBodyField.Type, 2), (is HelloBodyCase.Type, 2):
+            try Self.checkLength(reader, limit: limits.maxNameLength, "name")
+        case (is HelloBodyCodec.Type, 2):
+            guard let last = codecOffsets.indices.last, codecOffsets[last].dictionaries.count < limits.maxDictionaries else {
+                throw WireError(
+                    .limitExceeded, offset: keyOffset, "more than maxDictionaries \(limits.maxDictionaries) dictionaries")
+            }
+            codecOffsets[last].dictionaries.append(keyOffset)
+        case (is HelloBodyType.Type, 5), (is HelloBodyType.Type, 6):
+            let members = entries.last.map { $0.fields.count + $0.cases.count } ?? 0
+            guard members < limits.maxMembers else {
+                throw WireError(
+                    .limitExceeded, offset: keyOffset,
+                    "more than maxMembers \(limits.maxMembers) fields or cases in one declaration")
+            }
+            member = RawMember(offset: keyOffset, end: keyOffset)
+        case (is HelloBodyType.Type, 7):
+            try checkReservedNumbers(key, keyOffset: keyOffset, reader: reader)
+        case (is HelloBodyType.Type, 8):
+            guard reservedCount < limits.maxReserved else {
+                throw WireError(
+                    .limitExceeded, offset: keyOffset,
+                    "more than maxReserved \(limits.maxReserved) reservations in one declaration")
+            }
+            try Self.checkLength(reader, limit: limits.maxNameLength, "name")
+            reservedCount += 1
+        case (is HelloBodyField.Type, 3), (is HelloBodyCase.Type, 3):
+            var probe = reader
+            member?.type = (try Self.readTypeCodes(&probe, limits: limits), keyOffset)
+        case (is HelloBodyField.Type, 5):
+            // The default: not declared (its wire type is the field type's), read here.
+            var probe = reader
+            var value = RawDefault(offset: keyOffset, wireType: key.wireType)
+            switch key.wireType {
+            case .varint: value.bits = try probe.readUInt()
+            case .fixed64: value.bits = try probe.readFixed64()
+            case .fixed32: value.bits = UInt64(try probe.readFixed32())
+            default:
+                try Self.checkLength(probe, limit: limits.maxStringLength, "string default")
+                value.text = try probe.readString()
+            }
+            member?.defaultValue = value
+        default:
+            break
+        }
+    }
+
+    mutating func didRead<Container, Value>(
+        _ value: Value, key: FieldKey, keyOffset: Int, valueOffset: Int, in container: Container.Type
+    ) throws(WireError) {
+        switch (container, key.number, value) {
+        case (is HelloBody.Type, 1, let version as UInt8), (is HelloBody.Type, 2, let version as UInt8):
+            try Self.check(UInt64(version), 1...255, "an envelope version", at: valueOffset)
+            if key.number == 2 { maxVersionOffset = keyOffset }
+        case (is HelloBody.Type, 5, let size as UInt32):
+            try Self.check(UInt64(size), 64...UInt64(UInt32.max), "maxFrameSize", at: valueOffset)
+        case (is HelloBody.Type, 6, let size as UInt32):
+            try Self.check(UInt64(size), 1...UInt64(UInt32.max), "maxMessageSize", at: valueOffset)
+        case (is HelloBodySpec.Type, 1, let name as String):
+            // At its length, as every other name is.
+            try Self.checkPackageName(name, at: valueOffset)
+        case (is HelloBodySpec.Type, 3, _):
+            specFingerprintOffset = keyOffset
+        case (is HelloBodyCodec.Type, 1, let codec as UInt8):
+            try Self.check(UInt64(codec), 1...255, "codec id", at: valueOffset)
+        case (is HelloBodyDictionary.Type, 1, let id as UInt32):
+            try Self.check(UInt64(id), 1...UInt64(UInt32.max), "dictionary id", at: valueOffset)
+        case (is HelloBodyType.Type, 1, let name as String), (is HelloBodyType.Type, 8, let name as String),
+            (is HelloBodyField.Type, 2, let name as String), (is HelloBodyCase.Type, 2, let name as String):
+            try Self.checkIdentifier(name, at: valueOffset)
+        case (is HelloBodyType.Type, 2, let kind as UInt8):
+            try Self.check(UInt64(kind), 1...4, "declaration kind", at: valueOffset)
+        case (is HelloBodyType.Type, 3, let typeID as UInt32):
+            try Self.check(UInt64(typeID), 1...UInt64(UInt32.max), "type id", at: valueOffset)
+            if inEntry { entries[entries.count - 1].typeIDOffset = keyOffset }
+        case (is HelloBodyType.Type, 4, let fingerprint as UInt64):
+            if inEntry { entries[entries.count - 1].fingerprint = (fingerprint, keyOffset) }
+        default:
+            break
+        }
+    }
+
+    mutating func didDecode<Value>(_ value: Value, start: Int, end: Int) throws(WireError) {
+        switch value {
+        case let spec as HelloBodySpec where spec.package == nil || spec.version == nil || spec.fingerprint == nil:
+            throw WireError(.missingField, offset: end, "the spec needs its package (1), version (2) and fingerprint (3)")
+        case let codec as HelloBodyCodec where codec.codec == nil:
+            throw WireError(.missingField, offset: end, "a codec entry needs its codec id (1)")
+        case let dictionary as HelloBodyDictionary where dictionary.id == nil || dictionary.contentHash == nil:
+            throw WireError(.missingField, offset: end, "a dictionary needs its id (1) and content hash (2)")
+        case let field as HelloBodyField:
+            finishMember(number: field.number, name: field.name, isOptional: field.optional, end: end, isField: true)
+        case let item as HelloBodyCase:
+            finishMember(number: item.number, name: item.name, isOptional: false, end: end, isField: false)
+        case is HelloBodyType where inEntry:
+            entries[entries.count - 1].end = end
+            inEntry = false
+        default:
+            break
+        }
+    }
+
+    private mutating func finishMember(number: UInt64?, name: String?, isOptional: Bool, end: Int, isField: Bool) {
+        guard var done = member, inEntry else { return }
+        done.number = number
+        done.name = name
+        done.isOptional = isOptional
+        done.end = end
+        if isField { entries[entries.count - 1].fields.append(done) } else { entries[entries.count - 1].cases.append(done) }
+        member = nil
+    }
+
+    /// `7 reserved numbers`, a packed run only (FORMAT.md: packed varints), checked once
+    /// read: more than `maxReserved` reservations, an odd count, a pair upside down, each
+    /// at the field's key.
+    private mutating func checkReservedNumbers(_ key: FieldKey, keyOffset: Int, reader: PayloadReader) throws(WireError) {
+        guard key.wireType == .lengthDelimited else {
+            throw WireError(
+                .typeMismatch, offset: keyOffset, "reserved numbers have wire type \(key.wireType), expected a packed run")
+        }
+        var probe = reader
+        var values: [UInt64] = []
+        var tooMany = false
+        let reservedSoFar = reservedCount
+        let limits = limits
+        try probe.readPacked { (element) throws(WireError) in
+            guard reservedSoFar + (values.count + 2) / 2 <= limits.maxReserved else {
+                tooMany = true; _ = try element.readUInt(); return
+            }
+            values.append(try element.readUInt())
+        }
+        guard !tooMany else {
+            throw WireError(
+                .limitExceeded, offset: keyOffset, "more than maxReserved \(limits.maxReserved) reservations in one declaration")
+        }
+        guard values.count % 2 == 0 else {
+            throw WireError(
+                .invalidValue, offset: keyOffset, "reserved numbers come in pairs (low, high); \(values.count) values")
+        }
+        for index in stride(from: 0, to: values.count, by: 2) where values[index] > values[index + 1] {
+            throw WireError(
+                .invalidValue, offset: keyOffset, "reserved range \(values[index])...\(values[index + 1]) is upside down")
+        }
+        reservedCount += values.count / 2
+    }
+
+    /// `value` in `range`, else `invalidValue` at the value.
+    private static func check(_ value: UInt64, _ range: ClosedRange<UInt64>, _ what: String, at offset: Int) throws(WireError) {
         guard range.contains(value) else {
             throw WireError(
                 .invalidValue, offset: offset, "\(what) \(value) is outside \(range.lowerBound)...\(range.upperBound)")
         }
-        return value
     }
 
-    /// A string of at most `limit` UTF-8 bytes, else `limitExceeded` at its length.
-    private static func readString(_ reader: inout PayloadReader, limit: Int, _ what: String) throws(WireError) -> String {
-        let offset = reader.reader.position
+    /// A string of at most `limit` UTF-8 bytes at `reader`, else `limitExceeded` at its length.
+    private static func checkLength(_ reader: PayloadReader, limit: Int, _ what: String) throws(WireError) {
         var probe = reader.reader
+        let offset = probe.position
         let length = try probe.readUVarint()
         guard length <= UInt64(limit) else {
             throw WireError(.limitExceeded, offset: offset, "\(what) of \(length) bytes is over the limit of \(limit)")
         }
-        return try reader.readString()
-    }
-
-    private static func readSpec(_ reader: inout PayloadReader, limits: HelloLimits) throws(WireError)
-        -> (package: String, version: UInt64, fingerprint: UInt64, fingerprintOffset: Int)
-    {
-        var package: String?
-        var version: UInt64?
-        var fingerprint: (UInt64, Int)?
-        while true {
-            let keyOffset = reader.reader.position
-            guard let key = try reader.nextKey() else { break }
-            switch key.number {
-            case 1:
-                try reader.expect(key, .lengthDelimited, field: "package")
-                let offset = reader.reader.position
-                let name = try readString(&reader, limit: limits.maxNameLength, "package name")
-                // At its length, as every other name is.
-                try checkPackageName(name, at: offset)
-                package = name
-            case 2:
-                try reader.expect(key, .varint, field: "version")
-                version = try reader.readUInt()
-            case 3:
-                try reader.expect(key, .fixed64, field: "fingerprint")
-                fingerprint = (try reader.readFixed64(), keyOffset)
-            default:
-                try reader.skip(key)
-            }
-        }
-        guard let package, let version, let fingerprint else {
-            throw WireError(
-                .missingField, offset: reader.reader.position, "the spec needs its package (1), version (2) and fingerprint (3)")
-        }
-        return (package, version, fingerprint.0, fingerprint.1)
-    }
-
-    private static func readCodec(_ reader: inout PayloadReader, limits: HelloLimits) throws(WireError) -> (
-        codec: HelloCodec, offsets: [Int]
-    ) {
-        var codec: UInt8?
-        var dictionaries: [HelloDictionary] = []
-        var offsets: [Int] = []
-        while true {
-            let keyOffset = reader.reader.position
-            guard let key = try reader.nextKey() else { break }
-            switch key.number {
-            case 1:
-                try reader.expect(key, .varint, field: "codec")
-                codec = UInt8(try readRanged(&reader, 1...255, "codec id"))
-            case 2:
-                try reader.expect(key, .lengthDelimited, field: "dictionary")
-                guard dictionaries.count < limits.maxDictionaries else {
-                    throw WireError(
-                        .limitExceeded, offset: keyOffset, "more than maxDictionaries \(limits.maxDictionaries) dictionaries")
-                }
-                dictionaries.append(
-                    try reader.readNested { (nested) throws(WireError) in
-                        var id: UInt32?
-                        var hash: UInt64?
-                        while let key = try nested.nextKey() {
-                            switch key.number {
-                            case 1:
-                                try nested.expect(key, .varint, field: "dictionary id")
-                                id = UInt32(try readRanged(&nested, 1...UInt64(UInt32.max), "dictionary id"))
-                            case 2:
-                                try nested.expect(key, .fixed64, field: "dictionary hash")
-                                hash = try nested.readFixed64()
-                            default:
-                                try nested.skip(key)
-                            }
-                        }
-                        guard let id, let hash else {
-                            throw WireError(
-                                .missingField, offset: nested.reader.position,
-                                "a dictionary needs its id (1) and content hash (2)")
-                        }
-                        // The digest's bytes in digest order, read as a u64le: byte-swapped to the big-endian value.
-                        return HelloDictionary(id: id, contentHash: DictionaryHash(value: hash.byteSwapped))
-                    })
-                offsets.append(keyOffset)
-            default:
-                try reader.skip(key)
-            }
-        }
-        guard let codec else {
-            throw WireError(.missingField, offset: reader.reader.position, "a codec entry needs its codec id (1)")
-        }
-        return (HelloCodec(codec: codec, dictionaries: dictionaries), offsets)
     }
 
     private static func readTypeCodes(_ reader: inout PayloadReader, limits: HelloLimits) throws(WireError) -> [UInt64] {
@@ -290,134 +288,11 @@ private struct HelloReader {
         return codes
     }
 
-    private static func readEntry(_ reader: inout PayloadReader, at offset: Int, limits: HelloLimits) throws(WireError)
-        -> RawEntry
-    {
-        var entry = RawEntry(offset: offset, end: 0)
-        var reservedCount = 0
-        while true {
-            let keyOffset = reader.reader.position
-            guard let key = try reader.nextKey() else { break }
-            switch key.number {
-            case 1:
-                try reader.expect(key, .lengthDelimited, field: "name")
-                entry.name = try readIdentifier(&reader, limits: limits)
-            case 2:
-                try reader.expect(key, .varint, field: "kind")
-                entry.kind = SchemaEntry.Kind(rawValue: try readRanged(&reader, 1...4, "declaration kind"))
-            case 3:
-                try reader.expect(key, .varint, field: "typeID")
-                entry.typeID = try readRanged(&reader, 1...UInt64(UInt32.max), "type id")
-                entry.typeIDOffset = keyOffset
-            case 4:
-                try reader.expect(key, .fixed64, field: "fingerprint")
-                entry.fingerprint = (try reader.readFixed64(), keyOffset)
-            case 5, 6:
-                try reader.expect(key, .lengthDelimited, field: key.number == 5 ? "field" : "case")
-                guard entry.fields.count + entry.cases.count < limits.maxMembers else {
-                    throw WireError(
-                        .limitExceeded, offset: keyOffset,
-                        "more than maxMembers \(limits.maxMembers) fields or cases in one declaration")
-                }
-                let isField = key.number == 5
-                let member = try reader.readNested { (nested) throws(WireError) in
-                    try readMember(&nested, at: keyOffset, isField: isField, limits: limits)
-                }
-                if isField { entry.fields.append(member) } else { entry.cases.append(member) }
-            case 7:
-                try reader.expect(key, .lengthDelimited, field: "reserved numbers")
-                var values: [UInt64] = []
-                var tooMany = false
-                let reservedSoFar = reservedCount
-                try reader.readPacked { (element) throws(WireError) in
-                    guard reservedSoFar + (values.count + 2) / 2 <= limits.maxReserved else {
-                        tooMany = true; _ = try element.readUInt(); return
-                    }
-                    values.append(try element.readUInt())
-                }
-                guard !tooMany else {
-                    throw WireError(
-                        .limitExceeded, offset: keyOffset,
-                        "more than maxReserved \(limits.maxReserved) reservations in one declaration")
-                }
-                guard values.count % 2 == 0 else {
-                    throw WireError(
-                        .invalidValue, offset: keyOffset, "reserved numbers come in pairs (low, high); \(values.count) values")
-                }
-                for index in stride(from: 0, to: values.count, by: 2) {
-                    guard values[index] <= values[index + 1] else {
-                        throw WireError(
-                            .invalidValue, offset: keyOffset,
-                            "reserved range \(values[index])...\(values[index + 1]) is upside down")
-                    }
-                    entry.reservedNumbers.append(values[index]...values[index + 1])
-                }
-                reservedCount += values.count / 2
-            case 8:
-                try reader.expect(key, .lengthDelimited, field: "reserved name")
-                guard reservedCount < limits.maxReserved else {
-                    throw WireError(
-                        .limitExceeded, offset: keyOffset,
-                        "more than maxReserved \(limits.maxReserved) reservations in one declaration")
-                }
-                entry.reservedNames.append(try readIdentifier(&reader, limits: limits))
-                reservedCount += 1
-            case 9:
-                try reader.expect(key, .varint, field: "imported")
-                entry.isImported = try reader.readBool()
-            default:
-                try reader.skip(key)
-            }
-        }
-        entry.end = reader.reader.position
-        return entry
-    }
-
-    private static func readMember(_ reader: inout PayloadReader, at offset: Int, isField: Bool, limits: HelloLimits)
-        throws(WireError) -> RawMember
-    {
-        var member = RawMember(offset: offset, end: 0)
-        while true {
-            let keyOffset = reader.reader.position
-            guard let key = try reader.nextKey() else { break }
-            switch key.number {
-            case 1:
-                try reader.expect(key, .varint, field: "number")
-                member.number = try reader.readUInt()
-            case 2:
-                try reader.expect(key, .lengthDelimited, field: "name")
-                member.name = try readIdentifier(&reader, limits: limits)
-            case 3:
-                try reader.expect(key, .lengthDelimited, field: isField ? "type" : "payload")
-                member.type = (try readTypeCodes(&reader, limits: limits), keyOffset)
-            case 4 where isField:
-                try reader.expect(key, .varint, field: "optional")
-                member.isOptional = try reader.readBool()
-            case 5 where isField:
-                var value = RawDefault(offset: keyOffset, wireType: key.wireType)
-                switch key.wireType {
-                case .varint: value.bits = try reader.readUInt()
-                case .fixed64: value.bits = try reader.readFixed64()
-                case .fixed32: value.bits = UInt64(try reader.readFixed32())
-                default: value.text = try readString(&reader, limit: limits.maxStringLength, "string default")
-                }
-                member.defaultValue = value
-            default:
-                try reader.skip(key)
-            }
-        }
-        member.end = reader.reader.position
-        return member
-    }
-
-    /// A name: `[A-Za-z_][A-Za-z0-9_]*`, at most `maxNameLength` bytes; else `invalidSchema` at its length.
-    private static func readIdentifier(_ reader: inout PayloadReader, limits: HelloLimits) throws(WireError) -> String {
-        let offset = reader.reader.position
-        let name = try readString(&reader, limit: limits.maxNameLength, "name")
+    /// A name: `[A-Za-z_][A-Za-z0-9_]*`; else `invalidSchema` at its length.
+    private static func checkIdentifier(_ name: String, at offset: Int) throws(WireError) {
         guard isIdentifier(Substring(name)) else {
             throw WireError(.invalidSchema, offset: offset, "'\(name)' is not an identifier ([A-Za-z_][A-Za-z0-9_]*)")
         }
-        return name
     }
 
     private static func isIdentifier(_ name: Substring) -> Bool {
@@ -429,6 +304,68 @@ private struct HelloReader {
     private static func checkPackageName(_ name: String, at offset: Int) throws(WireError) {
         guard name.split(separator: ".", omittingEmptySubsequences: false).allSatisfy(isIdentifier) else {
             throw WireError(.invalidSchema, offset: offset, "'\(name)' is not a package name (identifiers joined by dots)")
+        }
+    }
+
+    // MARK: Steps 3 to 6, on the decoded body
+
+    func hello(from body: HelloBody, size: Int) throws(WireError) -> Hello {
+        guard let minVersion = body.minVersion, let maxVersion = body.maxVersion else {
+            throw WireError(.missingField, offset: size, "a hello needs its lowest (1) and highest (2) envelope versions")
+        }
+        if !body.types.isEmpty && body.spec == nil {
+            throw WireError(.missingField, offset: size, "a hello with a schema table needs its spec (3)")
+        }
+        guard minVersion <= maxVersion else {
+            throw WireError(
+                .invalidVersionRange, offset: maxVersionOffset, "envelope versions \(minVersion)...\(maxVersion) are upside down")
+        }
+        // Present, as the checks at each end made sure.
+        let codecs = body.codecs.map { codec in
+            HelloCodec(
+                codec: codec.codec ?? 0,
+                dictionaries: codec.dictionaries.map { dictionary in
+                    // The digest's bytes in digest order, read as a u64le: byte-swapped to the big-endian value.
+                    HelloDictionary(
+                        id: dictionary.id ?? 0, contentHash: DictionaryHash(value: (dictionary.contentHash ?? 0).byteSwapped))
+                })
+        }
+        var seenCodecs: Set<UInt8> = []
+        for (codec, offsets) in zip(codecs, codecOffsets) {
+            guard seenCodecs.insert(codec.codec).inserted else {
+                throw WireError(.duplicateCodec, offset: offsets.codec, "codec \(codec.codec) is listed twice")
+            }
+            var seenIDs: Set<UInt32> = []
+            for (dictionary, offset) in zip(codec.dictionaries, offsets.dictionaries)
+            where !seenIDs.insert(dictionary.id).inserted {
+                throw WireError(
+                    .duplicateCodec, offset: offset, "dictionary \(dictionary.id) of codec \(codec.codec) is listed twice")
+            }
+        }
+        var schema: HelloSchema?
+        if let spec = body.spec {
+            schema = try Self.schema(
+                spec.package ?? "", spec.version ?? 0, Fingerprint(value: spec.fingerprint ?? 0),
+                specFingerprintOffset: specFingerprintOffset, entries: rawEntries(body.types))
+        }
+        return Hello(
+            envelopeVersions: minVersion...maxVersion, codecs: codecs, maxFrameSize: Int(body.maxFrameSize),
+            maxMessageSize: Int(body.maxMessageSize), schema: schema)
+    }
+
+    /// The decoded table entries with the offsets recorded while reading them.
+    private func rawEntries(_ types: [HelloBodyType]) -> [RawEntry] {
+        zip(types, entries).map { type, marks in
+            var entry = marks
+            entry.name = type.name
+            entry.kind = type.kind.flatMap { SchemaEntry.Kind(rawValue: UInt64($0)) }
+            entry.typeID = type.typeID.map(UInt64.init)
+            entry.reservedNumbers = stride(from: 0, to: type.reservedNumbers.count - 1, by: 2).map {
+                type.reservedNumbers[$0]...type.reservedNumbers[$0 + 1]
+            }
+            entry.reservedNames = type.reservedNames
+            entry.isImported = type.imported
+            return entry
         }
     }
 

@@ -11,8 +11,8 @@ import GroupWireSpec
 /// let received = try Hello(payload: body)   // a peer's, checked against HelloLimits
 /// ```
 public struct Hello: Sendable, Hashable {
-    /// The control id of the hello.
-    public static let controlID: UInt64 = 16
+    /// The control id of the hello (Spec/Control.gwspec, `ControlID.hello`).
+    public static let controlID = UInt64(ControlID.hello.rawValue)
     /// The default frame size a hello announces when it leaves the field out.
     public static let defaultMaxFrameSize = 65_536
     /// The default message size a hello announces when it leaves the field out.
@@ -57,90 +57,68 @@ public struct Hello: Sendable, Hashable {
         guard (1...Int(UInt32.max)).contains(maxMessageSize) else {
             throw WireError(.invalidValue, "maxMessageSize \(maxMessageSize) is outside 1...\(UInt32.max)")
         }
-        var writer = PayloadWriter()
-        writer.writeUInt(1, UInt64(envelopeVersions.lowerBound))
-        writer.writeUInt(2, UInt64(envelopeVersions.upperBound))
-        if let schema {
-            writer.writeNested(3) { spec in
-                spec.writeString(1, schema.package)
-                spec.writeUInt(2, schema.version)
-                spec.writeFixed64(3, schema.fingerprint.value)
-            }
-        }
-        for codec in codecs {
-            writer.writeNested(4) { nested in
-                nested.writeUInt(1, UInt64(codec.codec))
-                for dictionary in codec.dictionaries {
-                    nested.writeNested(2) { entry in
-                        entry.writeUInt(1, UInt64(dictionary.id))
-                        entry.writeKey(2, .fixed64)
+        let body = HelloBody(
+            minVersion: envelopeVersions.lowerBound, maxVersion: envelopeVersions.upperBound,
+            spec: schema.map {
+                HelloBodySpec(package: $0.package, version: $0.version, fingerprint: $0.fingerprint.value)
+            },
+            codecs: codecs.map { codec in
+                HelloBodyCodec(
+                    codec: codec.codec,
+                    dictionaries: codec.dictionaries.map {
                         // The digest's bytes in digest order: the big-endian value, byte-swapped into a u64le.
-                        entry.writer.writeFixed64LE(dictionary.contentHash.value.byteSwapped)
-                    }
-                }
-            }
-        }
-        if maxFrameSize != Self.defaultMaxFrameSize { writer.writeUInt(5, UInt64(maxFrameSize)) }
-        if maxMessageSize != Self.defaultMaxMessageSize { writer.writeUInt(6, UInt64(maxMessageSize)) }
-        if let schema {
-            let indexes = Dictionary(schema.entries.enumerated().map { ($1.name, $0) }, uniquingKeysWith: { first, _ in first })
-            for entry in schema.entries { Self.write(entry, indexes: indexes, to: &writer) }
-        }
-        guard writer.bytes.count <= limits.maxHelloSize else {
+                        HelloBodyDictionary(id: $0.id, contentHash: $0.contentHash.value.byteSwapped)
+                    })
+            },
+            maxFrameSize: UInt32(maxFrameSize), maxMessageSize: UInt32(maxMessageSize),
+            types: try schema.map { (schema) throws(WireError) in try Self.table(schema) } ?? [])
+        let bytes = body.wirePayload()
+        guard bytes.count <= limits.maxHelloSize else {
             throw WireError(
                 .limitExceeded, offset: limits.maxHelloSize,
-                "the hello takes \(writer.bytes.count) bytes, over maxHelloSize \(limits.maxHelloSize); a hello travels in one frame"
+                "the hello takes \(bytes.count) bytes, over maxHelloSize \(limits.maxHelloSize); a hello travels in one frame"
             )
         }
-        return writer.bytes
+        return bytes
     }
 
-    private static func write(_ entry: SchemaEntry, indexes: [String: Int], to writer: inout PayloadWriter) {
-        writer.writeNested(7) { out in
-            out.writeString(1, entry.name)
-            out.writeUInt(2, entry.kind.rawValue)
+    /// The schema table's entries, in the schema's order.
+    private static func table(_ schema: HelloSchema) throws(WireError) -> [HelloBodyType] {
+        let indexes = Dictionary(schema.entries.enumerated().map { ($1.name, $0) }, uniquingKeysWith: { first, _ in first })
+        func codes(_ type: TypeRef) -> [UInt8] {
+            var packed = ByteWriter()
+            for code in SchemaTypeCode.codes(of: type, indexes: indexes) { packed.writeUVarint(code) }
+            return packed.bytes
+        }
+        var table: [HelloBodyType] = []
+        for entry in schema.entries {
+            var typeID: UInt32?
             if entry.kind == .message {
-                out.writeUInt(3, entry.typeID)
-                out.writeFixed64(4, entry.fingerprint?.value ?? 0)
-            }
-            for field in entry.fields {
-                out.writeNested(5) { item in
-                    item.writeUInt(1, field.number)
-                    item.writeString(2, field.name)
-                    writeType(3, field.type, indexes: indexes, to: &item)
-                    if field.isOptional { item.writeUInt(4, 1) }
-                    if let value = field.defaultValue { writeDefault(value, type: field.type, to: &item) }
+                guard let id = UInt32(exactly: entry.typeID) else {
+                    throw WireError(.invalidValue, "type id \(entry.typeID) of '\(entry.name)' is over 2^32-1")
                 }
+                typeID = id
             }
-            for item in entry.cases {
-                out.writeNested(6) { nested in
-                    nested.writeUInt(1, item.number)
-                    nested.writeString(2, item.name)
-                    if let payload = item.payload { writeType(3, payload, indexes: indexes, to: &nested) }
-                }
-            }
-            if !entry.reservedNumbers.isEmpty {
-                out.writeKey(7, .lengthDelimited)
-                out.writeLengthPrefixed { packed in
-                    for range in entry.reservedNumbers {
-                        packed.writer.writeUVarint(range.lowerBound)
-                        packed.writer.writeUVarint(range.upperBound)
-                    }
-                }
-            }
-            for name in entry.reservedNames { out.writeString(8, name) }
-            if entry.isImported { out.writeUInt(9, 1) }
+            table.append(
+                HelloBodyType(
+                    name: entry.name, kind: UInt8(truncatingIfNeeded: entry.kind.rawValue), typeID: typeID,
+                    fingerprint: entry.kind == .message ? entry.fingerprint?.value ?? 0 : nil,
+                    fields: entry.fields.map { field in
+                        // The default is not declared in Spec/Control.gwspec (its wire type is
+                        // the field type's): written as the field entry's unknown field 5.
+                        var defaultField = PayloadWriter()
+                        if let value = field.defaultValue { writeDefault(value, type: field.type, to: &defaultField) }
+                        return HelloBodyField(
+                            number: field.number, name: field.name, type: codes(field.type), optional: field.isOptional,
+                            unknownFields: defaultField.bytes)
+                    },
+                    cases: entry.cases.map { HelloBodyCase(number: $0.number, name: $0.name, payload: $0.payload.map(codes)) },
+                    reservedNumbers: entry.reservedNumbers.flatMap { [$0.lowerBound, $0.upperBound] },
+                    reservedNames: entry.reservedNames, imported: entry.isImported))
         }
+        return table
     }
 
-    private static func writeType(_ number: UInt32, _ type: TypeRef, indexes: [String: Int], to writer: inout PayloadWriter) {
-        writer.writeKey(number, .lengthDelimited)
-        writer.writeLengthPrefixed { packed in
-            for code in SchemaTypeCode.codes(of: type, indexes: indexes) { packed.writer.writeUVarint(code) }
-        }
-    }
-
-    /// A default as a value of the field's own type is written in the payload encoding.
     private static func writeDefault(_ value: DefaultValue, type: TypeRef, to writer: inout PayloadWriter) {
         switch value {
         case .bool(let flag): writer.writeUInt(5, flag ? 1 : 0)

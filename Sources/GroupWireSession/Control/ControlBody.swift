@@ -1,7 +1,7 @@
 import GroupWire
 
 /// What the hand-written checks of control bodies share. The bodies themselves are
-/// generated from Spec/Control.gwspec (Generated/Control.gwspec.swift); the language
+/// generated from Spec/Control.gwspec (GroupWireNegotiation/Generated/Control.gwspec.swift); the language
 /// cannot say which fields are required or what range a value must be in, so SessionControl
 /// and DeliveryAck check that after decoding, and report a bad value at the offset a reader
 /// of Spec/FORMAT.md expects: where the value begins.

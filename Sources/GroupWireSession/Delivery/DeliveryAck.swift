@@ -1,4 +1,5 @@
 import GroupWire
+import GroupWireNegotiation
 
 /// The acknowledgement of a reliable stream (control id 32, Spec/FORMAT.md,
 /// "Acknowledgement"): every sequence `1 ... through` of `stream` was delivered, and the

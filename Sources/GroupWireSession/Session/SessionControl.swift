@@ -1,5 +1,6 @@
 import Foundation
 import GroupWire
+import GroupWireNegotiation
 
 /// The session control messages (control frames, control ids 1–5; Spec/FORMAT.md,
 /// "Session control"): how a session is activated, joined, left, given a new activity and
