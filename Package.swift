@@ -15,20 +15,20 @@ let fuzzBuild = Context.environment["GROUPWIRE_FUZZ"] != nil
 let package = Package(
     name: "GroupWire",
     platforms: [.macOS(.v15), .iOS(.v18), .tvOS(.v18), .visionOS(.v2)],
-    // Seven products, each a job an app picks (the modules inside them are listed in the
+    // Six products, each a job an app picks (the modules inside them are listed in the
     // README), and one underscored product for our own fuzz package.
     products: [
         // Frames, messages, the Codable wire coder, generated code's support; the package's JSON.
         .library(name: "GroupWire", targets: ["GroupWire", "GroupWireJSON"]),
         // zstd compression of payloads, dictionaries (needs libzstd).
         .library(name: "GroupWireCompression", targets: ["GroupWireCompression"]),
-        // Messenger, transports, delivery, sessions, negotiation.
-        .library(name: "GroupWireSession", targets: ["GroupWireSession", "GroupWireNegotiation", "GroupWirePlayback"]),
+        // Messenger, transports, delivery, sessions, negotiation, playback; capturing a
+        // messenger's traffic (frame files, pcapng, CapturingTransport). No zstd.
+        .library(
+            name: "GroupWireSession", targets: ["GroupWireSession", "GroupWireNegotiation", "GroupWirePlayback", "GroupWireCapture"]),
         // The relay server and its client transport (SwiftNIO, swift-nio-ssl), its messages and
         // tokens; the NATS client its cluster talks through.
         .library(name: "GroupWireNetwork", targets: ["GroupWireNetwork", "GroupWireRelay", "GroupWireNATS", "GroupWireNATSProtocol"]),
-        // Frame files and pcapng captures, CapturingTransport; no zstd.
-        .library(name: "GroupWireCapture", targets: ["GroupWireCapture"]),
         // Specs: the compiler, the code generator, the codec by spec, inspection and validation of captures.
         .library(name: "GroupWireSpec", targets: ["GroupWireSpec", "GroupWireCodegen", "GroupWireDynamic", "GroupWireInspection"]),
         // For apps' tests: the in-process hub with faults, the virtual clock.
@@ -194,13 +194,13 @@ let package = Package(
             dependencies: ["GroupWireCodegen", "GroupWireSpec", "GroupWireTestSupport"],
             swiftSettings: strictSwift
         ),
-        // Golden generated Swift for the example specs (Tests/GoldenGenerated, written by
+        // Golden generated Swift for the example specs (Spec/Examples/Generated, written by
         // `make regenerate`), compiled here and exercised by GroupWireGoldenTests. One target
         // per spec version: v1/v2/v3 of DrawTogether share type names.
-        .target(name: "DrawTogetherV1Golden", dependencies: ["GroupWire"], path: "Tests/GoldenGenerated/DrawTogetherV1", swiftSettings: strictSwift),
-        .target(name: "DrawTogetherV2Golden", dependencies: ["GroupWire"], path: "Tests/GoldenGenerated/DrawTogetherV2", swiftSettings: strictSwift),
-        .target(name: "DrawTogetherV3Golden", dependencies: ["GroupWire"], path: "Tests/GoldenGenerated/DrawTogetherV3", swiftSettings: strictSwift),
-        .target(name: "WatchTogetherGolden", dependencies: ["GroupWire"], path: "Tests/GoldenGenerated/WatchTogether", swiftSettings: strictSwift),
+        .target(name: "DrawTogetherV1Golden", dependencies: ["GroupWire"], path: "Spec/Examples/Generated/DrawTogetherV1", swiftSettings: strictSwift),
+        .target(name: "DrawTogetherV2Golden", dependencies: ["GroupWire"], path: "Spec/Examples/Generated/DrawTogetherV2", swiftSettings: strictSwift),
+        .target(name: "DrawTogetherV3Golden", dependencies: ["GroupWire"], path: "Spec/Examples/Generated/DrawTogetherV3", swiftSettings: strictSwift),
+        .target(name: "WatchTogetherGolden", dependencies: ["GroupWire"], path: "Spec/Examples/Generated/WatchTogether", swiftSettings: strictSwift),
         // Every shape the generator handles (Tests/Specs/KitchenSink.gwspec), deprecated
         // enum and union cases included: generated code names them only through a mirror
         // (DeprecatedCaseMirror), so this target builds under warnings-as-errors too.
@@ -363,7 +363,7 @@ if Context.environment["GROUPWIRE_DOCS"] != nil {
 // flags, and libFuzzer brings its own `main`: the generator plugin's tool cannot link
 // there, and SwiftPM, which prepares every build-tool plugin of the graph first, has
 // crashed on that failed link. So that build applies no plugin, and the fuzz checks
-// compile the committed generator output of the examples (Tests/GoldenGenerated, kept
+// compile the committed generator output of the examples (Spec/Examples/Generated, kept
 // identical to the plugin's by the golden test) instead of the plugin's.
 if fuzzBuild {
     for target in package.targets { target.plugins = nil }

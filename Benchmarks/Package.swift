@@ -86,7 +86,6 @@ let package = Package(
             name: "ValidateBenchmark",
             dependencies: [
                 .product(name: "GroupWire", package: "GroupWire"),
-                .product(name: "GroupWireCapture", package: "GroupWire"),
                 .product(name: "GroupWireSpec", package: "GroupWire"),
                 .product(name: "GroupWireCompression", package: "GroupWire"),
                 .product(name: "GroupWireSession", package: "GroupWire"),

@@ -68,7 +68,7 @@ let package = Package(
             dependencies: [
                 .product(name: "_GroupWireFuzzChecks", package: "GroupWire"),
                 .product(name: "GroupWire", package: "GroupWire"),
-                .product(name: "GroupWireCapture", package: "GroupWire"),
+                .product(name: "GroupWireSession", package: "GroupWire"),
             ],
             swiftSettings: strictSwift
         ),

@@ -11,7 +11,7 @@ import WatchTogetherGolden
 import GroupWireExamples
 #endif
 
-// The types are the golden generated code (Tests/GoldenGenerated), which GoldenFileTests
+// The types are the golden generated code (Spec/Examples/Generated), which GoldenFileTests
 // keeps byte for byte equal to what the build plugin generates for Spec/Examples: the
 // plugin's tool cannot be built with the fuzzer flags (libFuzzer brings its own `main`).
 

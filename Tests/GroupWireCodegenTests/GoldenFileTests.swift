@@ -21,10 +21,10 @@ struct GoldenFileTests {
     }
 
     static let goldens = [
-        Golden(spec: "Spec/Examples/DrawTogether.gwspec", folder: "Tests/GoldenGenerated/DrawTogetherV1"),
-        Golden(spec: "Spec/Examples/Versions/DrawTogether-v2.gwspec", folder: "Tests/GoldenGenerated/DrawTogetherV2"),
-        Golden(spec: "Spec/Examples/Versions/DrawTogether-v3.gwspec", folder: "Tests/GoldenGenerated/DrawTogetherV3"),
-        Golden(spec: "Spec/Examples/WatchTogether.gwspec", folder: "Tests/GoldenGenerated/WatchTogether"),
+        Golden(spec: "Spec/Examples/DrawTogether.gwspec", folder: "Spec/Examples/Generated/DrawTogetherV1"),
+        Golden(spec: "Spec/Examples/Versions/DrawTogether-v2.gwspec", folder: "Spec/Examples/Generated/DrawTogetherV2"),
+        Golden(spec: "Spec/Examples/Versions/DrawTogether-v3.gwspec", folder: "Spec/Examples/Generated/DrawTogetherV3"),
+        Golden(spec: "Spec/Examples/WatchTogether.gwspec", folder: "Spec/Examples/Generated/WatchTogether"),
         // With observed decoding: every shape of field through the observed decoder too.
         Golden(spec: "Tests/Specs/KitchenSink.gwspec", folder: "Tests/GoldenGenerated/KitchenSink", observedDecoding: true),
         Golden(spec: "Spec/vectors/payloads/EdgeCases.gwspec", folder: "Tests/GoldenGenerated/EdgeCases"),
