@@ -1,16 +1,18 @@
 import Foundation
 import PackagePlugin
 
-/// Command plugin: `swift package generate-groupwire-code --target NAME... [--access-level L]`
-/// writes the generated Swift of each target's `.gwspec` files into the target's
-/// `Generated/` folder, for packages that check generated code in instead of using the
-/// build plugin. Only files whose content changed are written (by `groupwire-generate`).
+/// Command plugin: `swift package generate-groupwire-code --target NAME... [--access-level L]
+/// [--observed-decoding]` writes the generated Swift of each target's `.gwspec` files into
+/// the target's `Generated/` folder, for packages that check generated code in instead of
+/// using the build plugin. Only files whose content changed are written (by
+/// `groupwire-generate`, which takes the two options as it does on its command line).
 @main
 struct GenerateGroupWireCode: CommandPlugin {
     func performCommand(context: PluginContext, arguments: [String]) async throws {
         var extractor = ArgumentExtractor(arguments)
         let targetNames = extractor.extractOption(named: "target")
         let accessLevel = extractor.extractOption(named: "access-level").last
+        let observedDecoding = extractor.extractFlag(named: "observed-decoding") > 0
         // Targets are named explicitly: a target that also applies GroupWireGeneratorPlugin
         // would get every type twice, and plugins cannot see which targets do.
         guard !targetNames.isEmpty else {
@@ -26,6 +28,9 @@ struct GenerateGroupWireCode: CommandPlugin {
             var arguments = ["--entry-only", "--output", output.path(percentEncoded: false)]
             if let accessLevel {
                 arguments += ["--access-level", accessLevel]
+            }
+            if observedDecoding {
+                arguments.append("--observed-decoding")
             }
             arguments += specs.map { $0.path(percentEncoded: false) }
             let process = Process()
