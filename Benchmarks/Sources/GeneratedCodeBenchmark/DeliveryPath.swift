@@ -14,6 +14,10 @@ import Synchronization
 /// latency), nobody waiting for anybody to catch up, so a retransmission storm shows. The
 /// table puts the copies the hub dropped (data and acknowledgements) beside the frames sent
 /// again and the losses that turned out spurious, and acknowledgements per delivered message.
+/// Each row is also compared with the unreliable one round by round (the median and range
+/// of those ratios), in throughput and in CPU time per delivered message, the process's
+/// less the busy loops': the machine's pace drifts between rounds by more than the
+/// differences the issue's targets are about, and CPU time does not count the waits.
 enum DeliveryPath {
     struct Setup {
         let name: String
@@ -38,10 +42,16 @@ enum DeliveryPath {
         let probes: Int
         let congestionEvents: Int
         let acks: Int
+        /// CPU time this process spent from the first send until the run ended, less what
+        /// the busy loops spent: the work of the messengers, the layers, the hub and the
+        /// tasks' wake-ups, whatever the scheduler did with the wall clock meanwhile.
+        let cpuSeconds: Double
         /// From the send to the receiver's stream, for each message that arrived.
         let latencies: [Duration]
 
         var perSecond: Double { Double(delivered) / seconds }
+        /// CPU microseconds per delivered message.
+        var cpuPerMessage: Double { delivered == 0 ? 0 : cpuSeconds * 1e6 / Double(delivered) }
 
         func percentile(_ fraction: Double) -> Duration {
             let sorted = latencies.sorted()
@@ -118,6 +128,7 @@ enum DeliveryPath {
             await Task.yield()
         }
         let start = Harness.now()
+        let cpuStart = CPUTime.process() - Spin.current.withLock { $0 }.cpuSeconds
         let paced = setup.paced
         let sending = Task {
             let clock = ContinuousClock()
@@ -146,6 +157,7 @@ enum DeliveryPath {
             if setup.mode == .unreliable ? idle > 500_000_000 : Harness.now() - start > 60_000_000_000 { break }
         }
         let seconds = Double(Harness.now() - start) / 1e9
+        let cpuSeconds = CPUTime.process() - Spin.current.withLock { $0 }.cpuSeconds - cpuStart
         sending.cancel()
         receiving.cancel()
         let dropped = await hub.statistics.dropped
@@ -162,7 +174,7 @@ enum DeliveryPath {
             spurious: statistics.reduce(0) { $0 + $1.spuriousLosses },
             lost: statistics.reduce(0) { $0 + $1.framesLost }, probes: statistics.reduce(0) { $0 + $1.probeTimeouts },
             congestionEvents: statistics.reduce(0) { $0 + $1.congestionEvents },
-            acks: statistics.reduce(0) { $0 + $1.acksSent }, latencies: latencies)
+            acks: statistics.reduce(0) { $0 + $1.acksSent }, cpuSeconds: cpuSeconds, latencies: latencies)
     }
 
     /// One table: every setup `rounds` times, interleaved, medians.
@@ -188,11 +200,21 @@ enum DeliveryPath {
         }
         func median(_ values: [Double]) -> Double { values.sorted()[values.count / 2] }
         let rates = runs.map { median($0.map(\.perSecond)) }
-        let unreliable = rates[setups.firstIndex { $0.name == Self.setups[1].name } ?? 0]
+        let unreliableIndex = setups.firstIndex { $0.name == Self.setups[1].name } ?? 0
+        // Ratios are taken within each round, between runs minutes apart at most, and the
+        // median of those is reported: the machine's pace drifts between rounds by more
+        // than the differences measured, and a ratio of medians mixes rounds.
+        func pairedRatio(_ index: Int, to base: Int, _ value: (Run) -> Double) -> (median: Double, low: Double, high: Double) {
+            let ratios = zip(runs[index], runs[base]).map { value($0) / max(value($1), 1e-12) }.sorted()
+            return (ratios[ratios.count / 2], ratios[0], ratios[ratios.count - 1])
+        }
+        func format(_ ratio: (median: Double, low: Double, high: Double)) -> String {
+            String(format: "%.2f (%.2f–%.2f)", ratio.median, ratio.low, ratio.high)
+        }
         print(
-            "| \(label), 1 sender → 1 receiver, \(messages) UpsertStrokes (paced: \(max(100, messages / 10))), median of \(rounds) | delivered/s | vs. layer unreliable | delivered | dropped by the hub | retransmitted | per drop | spurious losses | acks per delivered | p50 latency | p99 latency |"
+            "| \(label), 1 sender → 1 receiver, \(messages) UpsertStrokes (paced: \(max(100, messages / 10))), median of \(rounds) | delivered/s | vs. layer unreliable, per round | CPU µs per delivered | vs. layer unreliable, per round | delivered | dropped by the hub | retransmitted | per drop | spurious losses | acks per delivered | p50 latency | p99 latency |"
         )
-        print("|---|---|---|---|---|---|---|---|---|---|---|")
+        print("|---|---|---|---|---|---|---|---|---|---|---|---|---|")
         for (index, setup) in setups.enumerated() {
             let run = runs[index].sorted { $0.perSecond < $1.perSecond }[runs[index].count / 2]
             let acks = run.delivered == 0 ? 0 : Double(run.acks) / Double(run.delivered)
@@ -200,13 +222,14 @@ enum DeliveryPath {
                 run.dropped == 0
                 ? (run.retransmitted == 0 ? "—" : "∞") : String(format: "%.2f", Double(run.retransmitted) / Double(run.dropped))
             let latency = setup.paced ? (milliseconds(run.percentile(0.5)), milliseconds(run.percentile(0.99))) : ("—", "—")
+            let cpu = median(runs[index].map(\.cpuPerMessage))
             print(
-                "| \(setup.name) | \(Int(rates[index])) | \(String(format: "%.2f", rates[index] / unreliable)) | \(run.delivered) | \(run.dropped) | \(run.retransmitted) | \(perDrop) | \(run.spurious) | \(String(format: "%.2f", acks)) | \(latency.0) | \(latency.1) |"
+                "| \(setup.name) | \(Int(rates[index])) | \(format(pairedRatio(index, to: unreliableIndex, \.perSecond))) | \(String(format: "%.2f", cpu)) | \(format(pairedRatio(index, to: unreliableIndex, \.cpuPerMessage))) | \(run.delivered) | \(run.dropped) | \(run.retransmitted) | \(perDrop) | \(run.spurious) | \(String(format: "%.2f", acks)) | \(latency.0) | \(latency.1) |"
             )
         }
         if setups.count == Self.setups.count {
             print(
-                "reliable loss-free / unreliable loss-free: \(String(format: "%.2f", rates[2] / rates[1])) (target: at least 0.90); 5% loss / loss-free: \(String(format: "%.2f", rates[4] / rates[2])) (target: at least 0.80)"
+                "per round, median (range): reliable loss-free / unreliable loss-free \(format(pairedRatio(2, to: 1, \.perSecond))) (target: at least 0.90), CPU per message \(format(pairedRatio(2, to: 1, \.cpuPerMessage))); 5% loss / loss-free \(format(pairedRatio(4, to: 2, \.perSecond))) (target: at least 0.80), CPU per message \(format(pairedRatio(4, to: 2, \.cpuPerMessage)))"
             )
         }
     }
@@ -223,19 +246,64 @@ enum DeliveryPath {
     }
 
     /// Runs `body` with one thread per core spinning beside it: a busy machine.
+    /// Each spinning thread publishes its own CPU time every 2^16 turns, so a run can take
+    /// the busy loops' share out of the process's CPU time.
     static func withBusyCores<T>(_ body: () async throws -> T) async rethrows -> T {
         let spin = Spin()
-        let spinners = (0..<ProcessInfo.processInfo.activeProcessorCount).map { _ in
-            Thread { while !spin.stop.load(ordering: .relaxed) {} }
+        Spin.current.withLock { $0 = spin }
+        let spinners = (0..<ProcessInfo.processInfo.activeProcessorCount).map { index in
+            Thread {
+                var turns: UInt32 = 0
+                while !spin.stop.load(ordering: .relaxed) {
+                    turns &+= 1
+                    if turns & 0xFFFF == 0 { spin.publish(index) }
+                }
+                spin.publish(index)
+            }
         }
         spinners.forEach { $0.start() }
-        defer { spin.stop.store(true, ordering: .relaxed) }
+        defer {
+            spin.stop.store(true, ordering: .relaxed)
+            Spin.current.withLock { $0 = Spin() }
+        }
         return try await body()
     }
 
-    /// The flag the spinning threads read.
+    /// The flag the spinning threads read, and the CPU time each spent so far (ns).
     final class Spin: Sendable {
         let stop = Atomic<Bool>(false)
+        private let spent = Mutex([Int](repeating: 0, count: ProcessInfo.processInfo.activeProcessorCount))
+
+        /// Called by loop `index` on its own thread.
+        func publish(_ index: Int) {
+            let time = CPUTime.thread()
+            spent.withLock { $0[index] = time }
+        }
+
+        /// The busy loops' CPU seconds so far.
+        var cpuSeconds: Double { Double(spent.withLock { $0.reduce(0, +) }) / 1e9 }
+
+        /// The loops running now (none: a set that never spins).
+        static let current = Mutex(Spin())
+    }
+
+    /// CPU time from the kernel's clocks.
+    enum CPUTime {
+        /// The whole process's, in seconds.
+        static func process() -> Double { seconds(CLOCK_PROCESS_CPUTIME_ID) }
+
+        /// The calling thread's, in nanoseconds.
+        static func thread() -> Int {
+            var time = timespec()
+            clock_gettime(CLOCK_THREAD_CPUTIME_ID, &time)
+            return time.tv_sec * 1_000_000_000 + time.tv_nsec
+        }
+
+        private static func seconds(_ clock: clockid_t) -> Double {
+            var time = timespec()
+            clock_gettime(clock, &time)
+            return Double(time.tv_sec) + Double(time.tv_nsec) / 1e9
+        }
     }
 
     static func milliseconds(_ duration: Duration) -> String {
