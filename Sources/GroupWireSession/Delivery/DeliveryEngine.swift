@@ -75,6 +75,7 @@ struct DeliveryEngine {
         var lastProgress: Duration
         var rtt: RoundTripEstimate
         var congestion: CongestionControl
+        var lossHistory: LossHistory
         var nextTransmission: UInt64 = 1
         /// The latest copy known to have arrived, by send order, and when it was sent.
         var largestAckedTransmission: UInt64 = 0
@@ -209,7 +210,8 @@ struct DeliveryEngine {
         outbound[participant] = Outbound(
             reliableStream: reliable << 1 | 1, unreliableStream: unreliable << 1, lastProgress: now,
             rtt: RoundTripEstimate(initial: configuration.initialRTT),
-            congestion: CongestionControl(maximumWindow: configuration.maxBufferedBytes))
+            congestion: CongestionControl(maximumWindow: configuration.maxBufferedBytes),
+            lossHistory: LossHistory(reorderWindow: configuration.reorderWindow))
         return [.joined(participant)]
     }
 
@@ -365,6 +367,7 @@ struct DeliveryEngine {
         state.pending[index].previousSentAt = state.pending[index].sentAt
         state.pending[index].sentAt = now
         state.pending[index].transmission = state.nextTransmission
+        state.lossHistory.sent(state.nextTransmission)
         state.nextTransmission += 1
         if !state.pending[index].inFlight {
             state.pending[index].inFlight = true
@@ -612,6 +615,7 @@ struct DeliveryEngine {
         if ack.duplicate != 0, let index = state.losses.firstIndex(where: { $0.sequence == ack.duplicate }) {
             let loss = state.losses.remove(at: index)
             statistics.spuriousLosses += 1
+            state.lossHistory.mark(loss.transmission, lost: false, next: state.nextTransmission)
             widenReordering(
                 &state, overtakenBy: loss.largestAcknowledged, transmission: loss.transmission, sentAt: loss.sentAt, now: now)
         }
@@ -635,6 +639,7 @@ struct DeliveryEngine {
             state.losses.removeAll { $0.sequence == frame.sequence }
             let (transmission, sentAt) =
                 frame.lost ? (frame.transmission, frame.sentAt) : (frame.previousTransmission, frame.previousSentAt)
+            state.lossHistory.mark(transmission, lost: false, next: state.nextTransmission)
             widenReordering(&state, overtakenBy: largestBefore, transmission: transmission, sentAt: sentAt, now: now)
             return
         }
@@ -677,6 +682,7 @@ struct DeliveryEngine {
         let delay = state.rtt.lossDelay(reordering: state.reordering)
         let spacing = state.rtt.reorderingTolerance(reordering: state.reordering)
         var latestLost: Duration?
+        var latestLostTransmission: UInt64 = 0
         for index in state.pending.indices {
             let frame = state.pending[index]
             // Copies sent once go out in sequence order, and copies sent again after them:
@@ -691,6 +697,8 @@ struct DeliveryEngine {
                 state.pending[index].lost = true
                 state.pending[index].declaredLost = true
                 state.congestion.lost(frame.bytes.count)
+                state.lossHistory.mark(frame.transmission, lost: true, next: state.nextTransmission)
+                latestLostTransmission = max(latestLostTransmission, frame.transmission)
                 state.resend.append(frame.sequence)
                 state.losses.append(
                     Loss(
@@ -705,7 +713,8 @@ struct DeliveryEngine {
         }
         if let latestLost {
             let before = state.congestion.congestionEvents
-            state.congestion.congestion(sentAt: latestLost, now: now, queueing: state.rtt.showsQueueing)
+            let rate = state.lossHistory.rate(through: latestLostTransmission, next: state.nextTransmission) ?? 0
+            state.congestion.congestion(sentAt: latestLost, now: now, queueing: state.rtt.showsQueueing, lossRate: rate)
             statistics.congestionEvents += state.congestion.congestionEvents - before
         }
     }

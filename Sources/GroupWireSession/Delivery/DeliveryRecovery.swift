@@ -12,10 +12,16 @@ struct RoundTripEstimate: Sendable, Hashable {
     private(set) var variation: Duration
     private(set) var hasSample = false
     /// The smallest sample of the round trip under way (a round lasts one smoothed round
-    /// trip from its first sample), and of the last complete one.
+    /// trip from its first sample) and how many it has, and the smallest of the last
+    /// complete one if it had at least `queueSamples` (else nil: too few to say).
     private var roundStart: Duration = .zero
     private var roundMinimum: Duration?
+    private var roundSamples = 0
     private(set) var lastRoundMinimum: Duration?
+    /// The samples a round needs before its smallest says anything about a queue: RFC
+    /// 9406's N_RTT_SAMPLE. On a path whose delay varies, the smallest of one or two samples
+    /// is as likely high as low, and reads as a queue that is not there.
+    static let queueSamples = 8
     /// The longest any frame sent once took to be acknowledged, in the round under way and
     /// in each of the last `maximumRounds` complete ones, oldest first (see `arrived(after:)`).
     private var roundMaximum: Duration = .zero
@@ -33,15 +39,17 @@ struct RoundTripEstimate: Sendable, Hashable {
     mutating func add(_ sample: Duration, ackDelay: Duration, now: Duration) {
         latest = sample
         if roundMinimum == nil || now - roundStart >= smoothed {
-            if roundMinimum != nil { lastRoundMinimum = roundMinimum }
+            if roundMinimum != nil { lastRoundMinimum = roundSamples >= Self.queueSamples ? roundMinimum : nil }
             if lastRoundMaxima.count == Self.maximumRounds { lastRoundMaxima.removeFirst() }
             lastRoundMaxima.append(roundMaximum)
             roundStart = now
             roundMinimum = sample
             roundMaximum = sample
+            roundSamples = 1
         } else {
             roundMinimum = min(roundMinimum ?? sample, sample)
             roundMaximum = max(roundMaximum, sample)
+            roundSamples += 1
         }
         guard hasSample else {
             hasSample = true
@@ -101,11 +109,11 @@ struct RoundTripEstimate: Sendable, Hashable {
         smoothed + max(variation * 4, Self.granularity) + maxAckDelay
     }
 
-    /// Whether the path shows a queue: the smallest sample of the last complete round trip
-    /// is above the minimum by more than RFC 9406's threshold, an eighth of the minimum
-    /// clamped to 4 ... 16 ms. The smallest of a round, as HyStart++ takes, so one late
-    /// sample (a receiver that lost its core for a moment) is not a queue, while a round in
-    /// which every acknowledgement came late is.
+    /// Whether the path shows a queue: the smallest sample of the last complete round trip,
+    /// which had at least `queueSamples` samples, is above the minimum by more than RFC
+    /// 9406's threshold, an eighth of the minimum clamped to 4 ... 16 ms. The smallest of a
+    /// round, as HyStart++ takes, so one late sample (a receiver that lost its core for a
+    /// moment) is not a queue, while a round in which every acknowledgement came late is.
     var showsQueueing: Bool {
         guard let lastRoundMinimum else { return false }
         let threshold = min(max(minimum / 8, .milliseconds(4)), .milliseconds(16))
@@ -113,11 +121,73 @@ struct RoundTripEstimate: Sendable, Hashable {
     }
 }
 
+/// Which of the copies sent to one recipient lately were declared lost, by send number, so
+/// that the loss rate is a share of copies sent, however the declarations are spread in
+/// time: losses past the time threshold are declared many at once, at a timer tick or an
+/// acknowledgement that comes after a pause, and a rate that counted events in the order
+/// they were booked (an average moved toward 1 per loss and toward 0 per acknowledgement)
+/// read such a batch as a burst of loss (13–63% on a path losing 5%).
+struct LossHistory: Sendable, Hashable {
+    /// The copies a rate is taken over: the one declared lost and the 127 sent before it.
+    static let span: UInt64 = 128
+
+    /// A ring of bits by send number (bit `n % capacity` for copy `n`): set while declared lost.
+    private var bits: [UInt64]
+    private let capacity: UInt64
+
+    /// A history long enough for `reorderWindow` frames in flight, and `span` before them.
+    init(reorderWindow: Int) {
+        let words = (2 * max(UInt64(max(reorderWindow, 0)), Self.span) + 63) / 64
+        bits = [UInt64](repeating: 0, count: Int(words))
+        capacity = words * 64
+    }
+
+    /// Copy `transmission` went out: its bit, last used by the copy `capacity` before it, starts clear.
+    mutating func sent(_ transmission: UInt64) {
+        set(transmission, false)
+    }
+
+    /// Copy `transmission` was declared lost (`true`), or was shown to have arrived after all.
+    /// - Parameter next: the send number the next copy will take; a copy `capacity` or more
+    ///   before it has no bit any more.
+    mutating func mark(_ transmission: UInt64, lost: Bool, next: UInt64) {
+        guard transmission < next, next - transmission <= capacity else { return }
+        set(transmission, lost)
+    }
+
+    /// The share of the `span` copies up to `transmission` declared lost (copies before the
+    /// first count as arrived); nil if copies sent since took over their bits.
+    func rate(through transmission: UInt64, next: UInt64) -> Double? {
+        let first = transmission >= Self.span ? transmission - Self.span + 1 : 0
+        guard transmission < next, next - first <= capacity else { return nil }
+        var lost = 0
+        var number = first
+        while number <= transmission {
+            let slot = number % capacity
+            let word = bits[Int(slot / 64)] >> (slot % 64)
+            // The bits left in this word up to `transmission`, counted at once.
+            let run = min(64 - slot % 64, transmission - number + 1)
+            lost += (run == 64 ? word : word & ((1 << run) - 1)).nonzeroBitCount
+            number += run
+        }
+        return Double(lost) / Double(Self.span)
+    }
+
+    private mutating func set(_ transmission: UInt64, _ value: Bool) {
+        let slot = transmission % capacity
+        if value {
+            bits[Int(slot / 64)] |= 1 << (slot % 64)
+        } else {
+            bits[Int(slot / 64)] &= ~(1 << (slot % 64))
+        }
+    }
+}
+
 /// A congestion window and pacer for one recipient (Spec/FORMAT.md, "Delivery",
 /// "Congestion control"): NewReno's slow start, congestion avoidance and recovery period
 /// (RFC 9002 section 7) in bytes with CUBIC's gentler decrease (0.7, RFC 9438), where a loss
-/// shrinks the window only when it is a sign of
-/// congestion: the path shows a queue, or more than an eighth of recent frames were lost.
+/// shrinks the window only when it is a sign of congestion: the path shows a queue, or more
+/// than an eighth of the copies sent lately were lost (``LossHistory``).
 /// Random loss on an uncongested link (radio, a lossy hop) is repaired without slowing
 /// down. A pacer spreads what the window allows over the round trip.
 struct CongestionControl: Sendable, Hashable {
@@ -141,8 +211,6 @@ struct CongestionControl: Sendable, Hashable {
     /// The start of the current recovery period: losses of frames sent before it do not
     /// shrink the window again.
     private(set) var recoveryStart: Duration?
-    /// The recent loss rate: an exponentially weighted average over about 64 frames.
-    private(set) var lossRate = 0.0
     /// Congestion events so far (each took the window to 0.7 of itself, or to the minimum).
     private(set) var congestionEvents = 0
     /// Bytes acknowledged in congestion avoidance not yet turned into window growth.
@@ -195,7 +263,6 @@ struct CongestionControl: Sendable, Hashable {
     /// the path carries more, RFC 9002 section 7.8).
     mutating func acknowledged(_ bytes: Int, sentAt: Duration, windowLimited: Bool) {
         bytesInFlight -= bytes
-        lossRate -= lossRate / 64
         if let recoveryStart, sentAt <= recoveryStart { return }
         guard windowLimited else { return }
         if isInSlowStart {
@@ -212,12 +279,12 @@ struct CongestionControl: Sendable, Hashable {
     /// A frame of `bytes` was declared lost.
     mutating func lost(_ bytes: Int) {
         bytesInFlight -= bytes
-        lossRate += (1 - lossRate) / 64
     }
 
-    /// Frames were declared lost, the latest of them sent at `sentAt`: a congestion event
-    /// unless the recovery period already covers it or the loss looks random.
-    mutating func congestion(sentAt: Duration, now: Duration, queueing: Bool) {
+    /// Frames were declared lost, the latest of them sent at `sentAt`, and `lossRate` of
+    /// the copies sent up to it were: a congestion event unless the recovery period already
+    /// covers it or the loss looks random (no queue, and at most an eighth lost).
+    mutating func congestion(sentAt: Duration, now: Duration, queueing: Bool, lossRate: Double) {
         if let recoveryStart, sentAt <= recoveryStart { return }
         guard queueing || lossRate > Self.congestiveLossRate else { return }
         recoveryStart = now
