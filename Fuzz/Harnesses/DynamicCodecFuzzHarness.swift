@@ -36,8 +36,8 @@ let dynamicFuzzCodecs: [DynamicCodec] = {
 /// and returns every invariant it breaks (empty: none).
 ///
 /// Input: `selector u8, payload`; selector bit 0 keeps unknown fields, bit 1 writes
-/// pretty-printed JSON, bit 2 reads KitchenSink's `Awkward` instead of PlaybackState. Invariants: decoding never traps; `writeJSON` writes exactly the
-/// text of the decoded JSON, or fails with the decoder's error kind and offset having
+/// pretty-printed JSON, bit 2 reads KitchenSink's `Awkward` instead of PlaybackState. Invariants: decoding never traps; `validate` accepts what decoding reads and fails
+/// as decoding fails (kind and offset); `writeJSON` writes exactly the text of the decoded JSON, or fails with the decoder's error kind and offset having
 /// written nothing; JSON that decodes encodes again, and that payload decodes to the same
 /// JSON.
 public func dynamicCodecFuzzViolations(_ input: [UInt8]) -> [String] {
@@ -48,13 +48,19 @@ public func dynamicCodecFuzzViolations(_ input: [UInt8]) -> [String] {
     let writer = JSONWriter(prettyPrinted: selector & 2 != 0)
     var written: [UInt8] = []
     let writing = Result { () throws(WireError) in try codec.writeJSON(payload, as: type, writer: writer) { written += $0 } }
+    // What groupwire validate runs (its skim, then the general walk without values).
+    let validating = Result { () throws(WireError) in try codec.validate(payload, as: type) }
     let json: JSONValue
     do throws(WireError) {
         json = try codec.decode(payload, as: type)
     } catch {
+        guard case .failure(let refusal) = validating, refusal.kind == error.kind, refusal.offset == error.offset else {
+            return ["validate did not fail as decode did (\(error)): \(validating)"]
+        }
         if case .failure(let failure) = writing, failure.kind == error.kind, failure.offset == error.offset, written.isEmpty { return [] }
         return ["writeJSON did not fail as decode did (\(error)): \(writing), \(written.count) bytes written"]
     }
+    if case .failure(let refusal) = validating { return ["validate refused what decode read: \(refusal)"] }
     guard written == writer.bytes(json) else {
         return ["writeJSON wrote \(String(decoding: written, as: UTF8.self)), decode gives \(writer.string(json))"]
     }

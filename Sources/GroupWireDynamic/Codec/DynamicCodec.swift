@@ -154,6 +154,11 @@ public struct DynamicCodec: Sendable {
         var reader = PayloadReader(payload, limits: limits)
         var decoder = DynamicDecoder(schema: schema, limits: limits, keepsUnknownFields: false)
         decoder.buildsValues = false
+        if let index = schema.containerIndex(typeName), schema.isSkimmable[index],
+            decoder.skim(container: index, depth: 0, from: &reader)
+        {
+            return
+        }
         _ = try decoder.decodeContainer(container, depth: 0, from: &reader)
     }
 
@@ -163,12 +168,13 @@ public struct DynamicCodec: Sendable {
     /// - Throws: `unknownType` when `typeID` names no message of the spec, or what
     ///   ``validate(_:as:)`` throws.
     public func validate(_ bytes: [UInt8], in range: Range<Int>, typeID: UInt64) throws(WireError) {
-        guard let index = schema.messageContainers[typeID] else {
+        guard let index = schema.messageContainer(typeID: typeID) else {
             throw WireError(.unknownType, "type id \(typeID) is not a message of the spec")
         }
         var reader = PayloadReader(reader: try ByteReader(bytes, range: range), limits: limits)
         var decoder = DynamicDecoder(schema: schema, limits: limits, keepsUnknownFields: false)
         decoder.buildsValues = false
+        if schema.isSkimmable[index], decoder.skim(container: index, depth: 0, from: &reader) { return }
         do {
             _ = try decoder.decodeContainer(schema.containers[index], depth: 0, from: &reader)
         } catch {

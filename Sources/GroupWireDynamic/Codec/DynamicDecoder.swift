@@ -122,13 +122,13 @@ struct DynamicDecoder {
     }
 
     /// A nested message or struct value whose key was read and checked: entered in place,
-    /// skimmed when only validating a container of fixed-width scalars, otherwise read by
-    /// the general walk to its end.
+    /// skimmed when only validating a skimmable container, otherwise read by the general
+    /// walk to its end.
     @inline(__always)
     private func readNested(container index: Int, depth: Int, from reader: inout PayloadReader) throws(WireError) -> JSONValue {
         let enclosing = try reader._enterNested(depth: depth)
         let value: JSONValue
-        if !buildsValues, schema.isFixedWidth[index], skimFixedWidth(container: index, from: &reader) {
+        if !buildsValues, schema.isSkimmable[index], skim(container: index, depth: depth + 1, from: &reader) {
             value = .null
         } else {
             value = try decodeContainer(schema.containers[index], depth: depth + 1, from: &reader)
@@ -137,37 +137,91 @@ struct DynamicDecoder {
         return value
     }
 
-    /// Validates a nested value of a container whose fields are all fixed-width scalars
-    /// (``DynamicSchema/isFixedWidth``) without the general walk, to the reader's end: every
-    /// key one byte, naming one of its fields with that field's wire type, its value within
-    /// the end. That is exactly what the general walk accepts without a problem for such a
-    /// container when it has no unknown fields; for anything else (a longer key, an unknown
-    /// field, a wrong wire type, a value cut short) it returns false with the reader where
-    /// it was, and the general walk reads the value again and reports what it finds.
-    private func skimFixedWidth(container index: Int, from reader: inout PayloadReader) -> Bool {
+    /// Validates the fields of a skimmable container (``DynamicSchema/isSkimmable``) at
+    /// nesting level `depth`, from the reader's position to its end, without the general
+    /// walk: each key one byte with a step (``DynamicSchema/SkimStep``) that accepts the
+    /// value after it. What it accepts, the general walk accepts too, with the same decoded
+    /// values counted; for anything else (a longer key or value, an unknown field, a wrong
+    /// wire type, a value cut short or over a limit, a string not ASCII) it returns false
+    /// with the reader where it was, and the general walk reads the value again and reports
+    /// what it finds.
+    func skim(container index: Int, depth: Int, from reader: inout PayloadReader) -> Bool {
         let start = reader.reader.position
         let end = reader.reader.end
-        let table = index * 128
-        let skimmed = reader.reader.bytes.withUnsafeBufferPointer { bytes in
-            schema.fixedKeyWidths.withUnsafeBufferPointer { widths -> Int? in
-                var position = start
-                while position < end {
-                    // safe because: start <= position < end <= bytes.count (the reader's bounds).
-                    let key = Int(bytes[position])
-                    guard key < 128 else { return nil }
-                    // safe because: the table has 128 entries for each container, and key < 128.
-                    let width = Int(widths[table &+ key])
-                    guard width > 0, width < end &- position else { return nil }
-                    position &+= 1 &+ width  // safe because: width < end - position
-                }
-                return position
+        var values = reader.decodedValues
+        let accepted = reader.reader.bytes.withUnsafeBufferPointer { bytes in
+            schema.skimSteps.withUnsafeBufferPointer { steps in
+                Self.skim(
+                    container: index, start: start, end: end, depth: depth, values: &values, limits: limits, bytes: bytes,
+                    steps: steps)
             }
         }
-        guard let position = skimmed else { return false }
+        guard accepted else { return false }
         do {
-            try reader.reader.skip(count: position - start)
+            try reader.reader.skip(count: end - start)
         } catch {
-            return false  // unreachable: position stays within the end
+            return false  // unreachable: start <= end, the reader's own bounds
+        }
+        reader.decodedValues = values
+        return true
+    }
+
+    /// ``skim(container:depth:from:)`` over `start..<end` of `bytes` (within its bounds),
+    /// counting decoded values in `values`.
+    private static func skim(
+        container index: Int, start: Int, end: Int, depth: Int, values: inout Int, limits: Limits,
+        bytes: UnsafeBufferPointer<UInt8>, steps: UnsafeBufferPointer<DynamicSchema.SkimStep>
+    ) -> Bool {
+        let table = index &* 128  // safe because: index < containers.count, and steps has 128 per container
+        var position = start
+        while position < end {
+            // safe because: start <= position < end <= bytes.count.
+            let key = Int(bytes[position])
+            guard key < 128 else { return false }
+            // safe because: the table has 128 entries for each container, and key < 128.
+            let step = steps[table &+ key]
+            position &+= 1
+            let left = end &- position  // the bytes after the key, >= 0
+            switch step.kind {
+            case .refuse:
+                return false
+            case .fixed:
+                let width = Int(step.argument)
+                guard width <= left else { return false }
+                position &+= width
+            case .varint:
+                // safe because: left > 0 puts position below end.
+                guard left > 0, bytes[position] <= UInt8(truncatingIfNeeded: step.argument) else { return false }
+                position &+= 1
+            case .uuid:
+                // safe because: left >= 17 puts position below end.
+                guard left >= 17, bytes[position] == 16 else { return false }
+                position &+= 17
+            case .string, .bytes:
+                guard left > 0, values < limits.maxDecodedValues else { return false }
+                let length = Int(bytes[position])  // safe because: left > 0
+                let limit = step.kind == .string ? limits.maxStringLength : limits.maxBytesLength
+                guard length < 0x80, length < left, length <= limit else { return false }
+                let first = position &+ 1
+                position = first &+ length  // safe because: length < left
+                if step.kind == .string {
+                    // safe because: first...position - 1 lies below end.
+                    for offset in first..<position where bytes[offset] >= 0x80 { return false }
+                }
+                values &+= 1  // safe because: below maxDecodedValues, an Int
+            case .nested:
+                guard left > 0, depth < limits.maxNestingDepth, values < limits.maxDecodedValues else { return false }
+                let length = Int(bytes[position])  // safe because: left > 0
+                guard length < 0x80, length < left, length <= limits.maxMessageSize else { return false }
+                values &+= 1  // safe because: below maxDecodedValues, an Int
+                let first = position &+ 1
+                position = first &+ length  // safe because: length < left
+                guard
+                    skim(
+                        container: Int(step.argument), start: first, end: position, depth: depth &+ 1, values: &values,
+                        limits: limits, bytes: bytes, steps: steps)
+                else { return false }
+            }
         }
         return true
     }
@@ -195,11 +249,11 @@ struct DynamicDecoder {
         // field's one-byte key again, the key is taken here, as the container's loop would
         // take it (same checks, same order, same offsets), without that loop's lookups.
         let repeatedKey: UInt8? = key.encoded < 0x80 ? UInt8(key.encoded) : nil
-        // Validating an array of fixed-width containers (a stroke's points): each element is
+        // Validating an array of skimmable containers (a stroke's points): each element is
         // read as `readSingle` would after its wire type check, without its switch.
         var skimmable: Int?
         if !buildsValues, key.wireType == .lengthDelimited, case .declared(.container(let container)) = element,
-            schema.isFixedWidth[container]
+            schema.isSkimmable[container]
         {
             skimmable = container
         }

@@ -146,14 +146,18 @@ final class DynamicSchema: Sendable {
     let messageNames: [UInt64: String]
     /// Each message's place in ``containers``, by type id.
     let messageContainers: [UInt64: Int]
-    /// Whether each container's fields are all single fixed-width scalars (Float64,
-    /// Timestamp, Float32) numbered 1...15: what ``DynamicDecoder`` skims when it only
-    /// validates (a canvas's points).
-    let isFixedWidth: [Bool]
-    /// For those containers, 128 entries from `index * 128`, by one-byte key: the width of
-    /// the value that key introduces (8 or 4), 0 for any other key (all 0 for the other
-    /// containers). Plain numbers in one array: read per nested value, nothing to retain.
-    let fixedKeyWidths: [Int8]
+    /// ``messageContainers`` as an array for type ids below 64 (-1 for none): most type ids
+    /// are small, and a validator looks one up for every message it reads.
+    private let smallMessageContainers: [Int]
+    /// Whether validation may skim each container (``skimSteps``): its fields are all
+    /// single values numbered 1...15 of a scalar, an enum or a skimmable container (no
+    /// array, map or union), so that every key of a value it accepts is one byte.
+    let isSkimmable: [Bool]
+    /// For skimmable containers, 128 steps from `index * 128`, by one-byte key: what the
+    /// value that key introduces must be (``SkimStep``); `.refuse` for every other key
+    /// (an unknown field, a wrong wire type) and for every key of the other containers.
+    /// Plain values in one array: read per value, nothing to retain.
+    let skimSteps: [SkimStep]
 
     /// The declaration called `name`, or nil.
     func declaration(_ name: String) -> Declaration? {
@@ -163,6 +167,19 @@ final class DynamicSchema: Sendable {
         case .union(let index)?: .union(unions[index])
         case nil: nil
         }
+    }
+
+    /// The index in ``containers`` of the message with type id `typeID`, or nil.
+    func messageContainer(typeID: UInt64) -> Int? {
+        guard typeID < 64 else { return messageContainers[typeID] }
+        let index = smallMessageContainers[Int(typeID)]
+        return index < 0 ? nil : index
+    }
+
+    /// The index in ``containers`` of the message or struct called `name`, or nil.
+    func containerIndex(_ name: String) -> Int? {
+        if case .container(let index)? = references[name] { return index }
+        return nil
     }
 
     /// The name of the declaration `reference` refers to.
@@ -236,36 +253,107 @@ final class DynamicSchema: Sendable {
         undeclaredNames = resolver.undeclaredNames
         self.messageNames = messageNames
         self.messageContainers = messageContainers
-        var tables: [Int: [Int8]] = [:]
-        for (index, container) in containers.enumerated() {
-            if let table = Self.fixedKeyWidths(container) { tables[index] = table }
+        var small = [Int](repeating: -1, count: 64)
+        for (typeID, index) in messageContainers where typeID < 64 {
+            small[Int(typeID)] = index
         }
-        fixedKeyWidths = containers.indices.flatMap { tables[$0] ?? Array(repeating: 0, count: 128) }
-        isFixedWidth = containers.indices.map { tables[$0] != nil }
+        smallMessageContainers = small
+        (isSkimmable, skimSteps) = Self.skimTables(containers)
     }
 
-    /// The 128 entries of ``fixedKeyWidths`` for `container`, or nil when a field is not a
-    /// single fixed-width scalar numbered 1...15 (or it has no fields).
-    private static func fixedKeyWidths(_ container: Container) -> [Int8]? {
-        guard !container.fields.isEmpty else { return nil }
-        var table = [Int8](repeating: 0, count: 128)
-        for (index, field) in container.fields.enumerated() {
-            guard field.number >= 1, field.number <= 15, case .single(.scalar(let scalar)) = field.shape else { return nil }
-            let width: Int8
-            switch scalar {
-            case .float64, .timestamp, .fixed64: width = 8
-            case .float32, .fixed32: width = 4
-            default: return nil
-            }
-            let key = Int(field.number) << 3 | Int(ScalarMapping.wireType(scalar).rawValue)
-            // Only the field a key's number reads (the first of that number, in a set built by
-            // hand without the checks) gives its key a width: another field of the number, of
-            // another wire type, is a mismatch the general walk reports.
-            if container.index(ofNumber: field.number) == index {
-                table[key] = width
+    /// What ``DynamicDecoder``'s skim accepts for the value one one-byte key introduces:
+    /// only the common, short form of each value, every limit checked; anything else sends
+    /// the value back to the general walk, which reports what is wrong.
+    struct SkimStep: Sendable {
+        enum Kind: UInt8, Sendable {
+            /// Not accepted here.
+            case refuse
+            /// `argument` bytes (Float64, Timestamp, Fixed64: 8; Float32, Fixed32: 4).
+            case fixed
+            /// A one-byte varint of at most `argument` (Bool: 1; other integers, enums: 127).
+            case varint
+            /// A UUID: the length byte 16, then 16 bytes.
+            case uuid
+            /// A string of ASCII bytes under 128, one decoded value.
+            case string
+            /// Bytes under 128, one decoded value.
+            case bytes
+            /// A value of the skimmable container numbered `argument`, under 128 bytes, one
+            /// decoded value and one nesting level.
+            case nested
+        }
+
+        let kind: Kind
+        let argument: Int32
+
+        static let refuse = SkimStep(kind: .refuse, argument: 0)
+    }
+
+    /// ``isSkimmable`` and ``skimSteps`` for `containers`.
+    private static func skimTables(_ containers: [Container]) -> ([Bool], [SkimStep]) {
+        // A container is skimmable when its own fields allow it and every container it
+        // nests is skimmable: start from the fields, then drop those nesting a dropped one
+        // until nothing changes (a container nesting itself stays; depth bounds the skim).
+        var skimmable = containers.map { container in
+            container.fields.allSatisfy { field in
+                guard field.number <= 15, case .single(let slot) = field.shape else { return false }
+                switch slot {
+                case .scalar, .declared(.enumeration), .declared(.container): return true
+                case .declared(.union), .undeclared, .collection: return false
+                }
             }
         }
-        return table
+        var changed = true
+        while changed {
+            changed = false
+            for (index, container) in containers.enumerated() where skimmable[index] {
+                let nestsRefused = container.fields.contains { field in
+                    if case .single(.declared(.container(let nested))) = field.shape { return !skimmable[nested] }
+                    return false
+                }
+                if nestsRefused {
+                    skimmable[index] = false
+                    changed = true
+                }
+            }
+        }
+        var steps = [SkimStep](repeating: .refuse, count: containers.count * 128)
+        for (index, container) in containers.enumerated() where skimmable[index] {
+            for (fieldIndex, field) in container.fields.enumerated() {
+                // Only the field a key's number reads (the first of that number, in a set built
+                // by hand without the checks) gives its key a step: another field of the
+                // number, of another wire type, is a mismatch the general walk reports.
+                guard container.index(ofNumber: field.number) == fieldIndex, case .single(let slot) = field.shape else {
+                    continue
+                }
+                let step: SkimStep
+                let wireType: WireType
+                switch slot {
+                case .scalar(let scalar):
+                    wireType = ScalarMapping.wireType(scalar)
+                    switch scalar {
+                    case .float64, .timestamp, .fixed64: step = SkimStep(kind: .fixed, argument: 8)
+                    case .float32, .fixed32: step = SkimStep(kind: .fixed, argument: 4)
+                    case .bool: step = SkimStep(kind: .varint, argument: 1)
+                    case .int8, .int16, .int32, .int64, .uint8, .uint16, .uint32, .uint64:
+                        step = SkimStep(kind: .varint, argument: 127)
+                    case .uuid: step = SkimStep(kind: .uuid, argument: 0)
+                    case .string: step = SkimStep(kind: .string, argument: 0)
+                    case .bytes: step = SkimStep(kind: .bytes, argument: 0)
+                    }
+                case .declared(.enumeration):
+                    wireType = .varint
+                    step = SkimStep(kind: .varint, argument: 127)
+                case .declared(.container(let nested)):
+                    wireType = .lengthDelimited
+                    step = SkimStep(kind: .nested, argument: Int32(nested))
+                case .declared(.union), .undeclared, .collection:
+                    continue  // not in a skimmable container
+                }
+                steps[index * 128 + Int(field.number) << 3 | Int(wireType.rawValue)] = step
+            }
+        }
+        return (skimmable, steps)
     }
 
     /// Resolves types to slots and shapes, collecting the names the set does not declare.
