@@ -383,11 +383,16 @@ struct DynamicDecoder {
 
     /// The JSON of a value of `type` that is absent: its declared or zero default.
     func defaultJSON(_ type: TypeRef, _ value: DefaultValue?, depth: Int) throws(WireError) -> JSONValue {
-        // A checked spec has no type containing itself by value, so this recursion ends;
-        // the bound only guards specs built by hand.
-        guard depth <= limits.maxNestingDepth else {
+        // A checked spec has no type containing itself by value, so a default nests at most
+        // one level per message, struct and union: the bound only guards specs built by hand.
+        // It is not maxNestingDepth, which bounds the input: an absent field reads nothing,
+        // and generated code makes the same default however deep it nests.
+        let declarations = schema.containers.count + schema.unions.count
+        guard depth <= declarations else {
             throw WireError(
-                .depthExceeded, "the default value of \(type) nests deeper than maxNestingDepth \(limits.maxNestingDepth)")
+                .depthExceeded,
+                "the default value of \(type) nests deeper than the spec's \(declarations) messages, structs and unions: a type contains itself"
+            )
         }
         switch type {
         case .scalar(let scalar):
