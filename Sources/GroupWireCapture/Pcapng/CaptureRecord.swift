@@ -1,4 +1,5 @@
 import Foundation
+import GroupWireSession
 
 /// One frame as a capture holds it: when and which way it went, between whom, and its
 /// bytes exactly as they travelled.
@@ -167,14 +168,18 @@ public struct CaptureRecord: Sendable, Hashable {
         /// The session id, nil for 0.
         package var sessionID: UInt32?
         /// The capturing participant.
-        package var local: UUID
+        package var localID: ParticipantID
         /// The other end, nil for the all-zero UUID.
-        package var peer: UUID?
+        package var peerID: ParticipantID?
         /// Where the room's bytes lie in the buffer.
         package var room: Range<Int>
         /// Where the frame lies in the buffer: the rest of the packet.
         package var frame: Range<Int>
 
+        /// The capturing participant.
+        package var local: UUID { localID.uuid }
+        /// The other end, nil for the all-zero UUID.
+        package var peer: UUID? { peerID?.uuid }
         /// The sender of the frame: the peer of a received frame, the capturing participant of a sent one.
         package var sender: UUID? { direction == .sent ? local : peer }
 
@@ -211,11 +216,12 @@ public struct CaptureRecord: Sendable, Hashable {
             }
             var session: UInt32 = 0
             for index in 0..<4 { session |= UInt32(bytes[at + 4 + index]) << UInt32(8 * index) }
-            let peer = uuid(bytes, at: at + 24)
+            // safe because: the packet holds the fixed pseudo-header, 41 bytes from `at`.
+            let peer = ParticipantID(bytes, at: at + 24)
             return .success(
                 PseudoHeader(
-                    direction: direction, sessionID: session == 0 ? nil : session, local: uuid(bytes, at: at + 8),
-                    peer: peer == noParticipant ? nil : peer, room: (at + 41)..<(at + 41 + roomLength),
+                    direction: direction, sessionID: session == 0 ? nil : session, localID: ParticipantID(bytes, at: at + 8),
+                    peerID: peer.isZero ? nil : peer, room: (at + 41)..<(at + 41 + roomLength),
                     frame: (at + headerLength)..<range.upperBound))
         }
 
@@ -230,10 +236,6 @@ public struct CaptureRecord: Sendable, Hashable {
                 }
             }
         }
-    }
-
-    private static func uuid(_ bytes: [UInt8], at start: Int) -> UUID {
-        UUID(uuid: bytes.withUnsafeBytes { $0.loadUnaligned(fromByteOffset: start, as: uuid_t.self) })
     }
 
     /// Why packet data does not start with a pseudo-header.

@@ -56,8 +56,22 @@ public struct CaptureValidator {
     }
 
     private struct Route: Hashable {
-        var sender: UUID?
-        var receiver: UUID?
+        var sender: ParticipantID?
+        var receiver: ParticipantID?
+
+        // Written out: the derived one compared the optionals through Optional's `==`,
+        // and a route is compared with the one before it for every frame.
+        static func == (left: Route, right: Route) -> Bool {
+            same(left.sender, right.sender) && same(left.receiver, right.receiver)
+        }
+
+        private static func same(_ left: ParticipantID?, _ right: ParticipantID?) -> Bool {
+            switch (left, right) {
+            case (nil, nil): true
+            case (let left?, let right?): left == right
+            default: false
+            }
+        }
     }
 
     private struct StreamKey: Hashable {
@@ -100,12 +114,12 @@ public struct CaptureValidator {
     /// The last incarnations each route moved on from (as a receiver remembers them,
     /// Spec/FORMAT.md "Rules"): their state is dropped, their late frames not checked.
     private var superseded: [Route: [UInt32]] = [:]
-    private var hellos: [UUID: Hello] = [:]
-    private var verdicts: [UUID: (spec: Int, receiving: [UInt64: TypeVerdict])] = [:]
+    private var hellos: [ParticipantID: Hello] = [:]
+    private var verdicts: [ParticipantID: (spec: Int, receiving: [UInt64: TypeVerdict])] = [:]
     private var agreements: [Route: Agreement] = [:]
-    private var senders: Set<UUID?> = []
+    private var senders: Set<ParticipantID?> = []
     /// The participants whose sent packets this capture holds.
-    private var capturedSenders: Set<UUID> = []
+    private var capturedSenders: Set<ParticipantID> = []
     /// What was checked so far.
     public var summary: Summary {
         var summary = tally
@@ -121,9 +135,9 @@ public struct CaptureValidator {
     /// captured sending (valid while `capturedSenders` has the count it had): consecutive
     /// frames of one conversation are resolved once instead of hashed per frame.
     private var lastRoute: (route: Route, participant: ParticipantID)?
-    private var lastCapturedLookup: (sender: UUID, count: Int, captured: Bool)?
+    private var lastCapturedLookup: (sender: ParticipantID, count: Int, captured: Bool)?
     /// The participant of the last sent packet, inserted in `capturedSenders` already.
-    private var lastSentBy: UUID?
+    private var lastSentBy: ParticipantID?
     /// The last room name found to be UTF-8 on the in-place path.
     private var lastRoom: String?
     /// The spec and verdicts of the sender of the message before (cleared when a hello changes them).
@@ -131,7 +145,7 @@ public struct CaptureValidator {
     /// A struct, not a tuple: copying a tuple of these went through the runtime's generic
     /// tuple witnesses, per message.
     private struct SenderVerdicts {
-        var key: UUID
+        var key: ParticipantID
         var spec: Int
         var receiving: [UInt64: TypeVerdict]
     }
@@ -169,9 +183,20 @@ public struct CaptureValidator {
         /// The capture record's time in nanoseconds since 1970, nil outside a capture.
         public var timestamp: UInt64?
         /// The sender, nil when the input does not say (raw and hex files).
-        public var sender: UUID?
+        public var sender: UUID? {
+            get { senderID?.uuid }
+            set { senderID = newValue.map(ParticipantID.init(uuid:)) }
+        }
         /// The receiver, nil for a frame sent to several or everyone, or when unknown.
-        public var receiver: UUID?
+        public var receiver: UUID? {
+            get { receiverID?.uuid }
+            set { receiverID = newValue.map(ParticipantID.init(uuid:)) }
+        }
+        // Kept as ParticipantIDs, not UUIDs: a struct holding a UUID (a resilient type) has
+        // no fixed layout, so even the empty optional of one that every frame declares was
+        // destroyed through the runtime's generic value witnesses.
+        fileprivate var senderID: ParticipantID?
+        fileprivate var receiverID: ParticipantID?
         /// The room of the capture record, empty when none.
         public var room: String
         /// The session id from the frame's session header.
@@ -225,14 +250,14 @@ public struct CaptureValidator {
     /// What a capture record says about a frame's route and, for ``DecodedMessage``, its time and room.
     private struct Origin {
         var direction: CaptureRecord.Direction
-        var local: UUID
-        var peer: UUID?
+        var local: ParticipantID
+        var peer: ParticipantID?
         var timestamp: UInt64
         var room: String
 
-        var sender: UUID? { direction == .sent ? local : peer }
+        var sender: ParticipantID? { direction == .sent ? local : peer }
         /// The frame's one receiver: the peer of a sent frame, the capturing participant of a received one.
-        var receiver: UUID? { direction == .sent ? peer : local }
+        var receiver: ParticipantID? { direction == .sent ? peer : local }
     }
 
     private mutating func check(_ fileEvent: FrameFileEvent, decoded: inout DecodedMessage?) -> [ValidationProblem] {
@@ -255,7 +280,9 @@ public struct CaptureValidator {
             frame = decoded
         }
         let origin = fileEvent.packet?.record.map {
-            Origin(direction: $0.direction, local: $0.local, peer: $0.peer, timestamp: $0.timestamp, room: $0.room)
+            Origin(
+                direction: $0.direction, local: ParticipantID(uuid: $0.local), peer: $0.peer.map(ParticipantID.init(uuid:)),
+                timestamp: $0.timestamp, room: $0.room)
         }
         checkFrame(
             frame, origin: origin, number: number, offset: event.offset, length: event.length,
@@ -290,7 +317,8 @@ public struct CaptureValidator {
         var problems: [ValidationProblem] = []
         var decoded: DecodedMessage?
         checkFrame(
-            frame, origin: Origin(direction: header.direction, local: header.local, peer: header.peer, timestamp: 0, room: ""),
+            frame,
+            origin: Origin(direction: header.direction, local: header.localID, peer: header.peerID, timestamp: 0, room: ""),
             number: packet.number, offset: offset, length: header.frame.count, version: fields.version,
             checksum: fields.crc32c, inPlace: (buffer, body), problems: &problems, decoded: &decoded)
         tally.problems += problems.count
@@ -382,8 +410,8 @@ public struct CaptureValidator {
             if !payloadProblems.isEmpty { problems += payloadProblems }
             if inPlace == nil, let (name, json) = value {
                 decoded = DecodedMessage(
-                    frame: number, offset: offset, timestamp: origin?.timestamp, sender: route.sender,
-                    receiver: route.receiver, room: origin?.room ?? "", session: message.session, typeID: message.typeID,
+                    frame: number, offset: offset, timestamp: origin?.timestamp, senderID: route.sender,
+                    receiverID: route.receiver, room: origin?.room ?? "", session: message.session, typeID: message.typeID,
                     typeName: name, wasCompressed: message.compression != nil, wasFragmented: frame.kind == .fragment,
                     valueJSON: json)
             }
@@ -427,7 +455,7 @@ public struct CaptureValidator {
     // MARK: Checks
 
     /// Whether this capture holds packets `sender` sent (so far).
-    private mutating func wasCapturedSending(_ sender: UUID) -> Bool {
+    private mutating func wasCapturedSending(_ sender: ParticipantID) -> Bool {
         if let last = lastCapturedLookup, last.sender == sender, last.count == capturedSenders.count { return last.captured }
         let captured = capturedSenders.contains(sender)
         lastCapturedLookup = (sender, capturedSenders.count, captured)
@@ -541,7 +569,9 @@ public struct CaptureValidator {
         return (false, problems)
     }
 
-    private mutating func checkControl(_ message: ReceivedMessage, sender: UUID?, number: Int, offset: Int, bodyStart: Int?)
+    private mutating func checkControl(
+        _ message: ReceivedMessage, sender: ParticipantID?, number: Int, offset: Int, bodyStart: Int?
+    )
         -> [ValidationProblem]
     {
         tally.controlFrames += 1
@@ -556,7 +586,7 @@ public struct CaptureValidator {
             tally.hellos += 1
             do throws(WireError) {
                 let hello = try Hello(payload: payload)
-                let key = sender ?? CaptureRecord.noParticipant
+                let key = sender ?? ParticipantID.zero
                 if hellos[key] != hello {
                     hellos[key] = hello
                     verdicts[key] = nil
@@ -583,7 +613,9 @@ public struct CaptureValidator {
         }
     }
 
-    private mutating func checkPayload(_ message: ReceivedMessage, sender: UUID?, number: Int, offset: Int, bodyStart: Int?)
+    private mutating func checkPayload(
+        _ message: ReceivedMessage, sender: ParticipantID?, number: Int, offset: Int, bodyStart: Int?
+    )
         -> (problems: [ValidationProblem], value: (name: String, json: [UInt8])?)
     {
         guard !specs.isEmpty else { return ([], nil) }
@@ -646,8 +678,8 @@ public struct CaptureValidator {
 
     /// The spec used for `sender`'s messages and how it reads each of the types its hello
     /// announced.
-    private mutating func verdicts(for sender: UUID?) -> (spec: Int, receiving: [UInt64: TypeVerdict]) {
-        let key = sender ?? CaptureRecord.noParticipant
+    private mutating func verdicts(for sender: ParticipantID?) -> (spec: Int, receiving: [UInt64: TypeVerdict]) {
+        let key = sender ?? ParticipantID.zero
         if let last = lastVerdicts, last.key == key { return (last.spec, last.receiving) }
         if let known = verdicts[key] {
             lastVerdicts = SenderVerdicts(key: key, spec: known.spec, receiving: known.receiving)
@@ -733,8 +765,8 @@ public struct CaptureValidator {
     }
 
     private func describe(_ route: Route) -> String {
-        let from = route.sender.map { "from \($0.uuidString.lowercased())" } ?? "from an unknown sender"
-        let to = route.receiver.map { " to \($0.uuidString.lowercased())" } ?? ""
+        let from = route.sender.map { "from \($0.uuid.uuidString.lowercased())" } ?? "from an unknown sender"
+        let to = route.receiver.map { " to \($0.uuid.uuidString.lowercased())" } ?? ""
         return from + to
     }
 
