@@ -74,12 +74,17 @@ public struct FrameDecoder: Sendable {
     /// as a capture reader's buffer does), its body left where it lies; nil for anything
     /// else, whose error ``decode(_:)`` of those bytes reports. For a reader that takes
     /// the common case in place and hands every other one to the general path.
-    package func decodeInPlace(_ bytes: [UInt8], in range: Range<Int>) -> (frame: Frame, body: Range<Int>)? {
+    ///
+    /// The frame is written to `frame` and its body's range returned (nil: `frame` is left
+    /// as it was): an optional holding a `Frame`, a large value, was destroyed through the
+    /// runtime's generic value witnesses, about 190 instructions a frame.
+    package func decodeInPlace(_ bytes: [UInt8], in range: Range<Int>, into frame: inout Frame) -> Range<Int>? {
         guard range.lowerBound >= 0, range.upperBound <= bytes.count,
-            case .frame(let frame, let end) = scan(bytes, from: range.lowerBound, upTo: range.upperBound, copyBody: false),
-            end == range.upperBound
+            case .frame(let decoded, let end) = scan(bytes, from: range.lowerBound, upTo: range.upperBound, copyBody: false),
+            end == range.upperBound, let body = Self.body(of: decoded, in: bytes, from: range.lowerBound, to: end)
         else { return nil }
-        return Self.body(of: frame, in: bytes, from: range.lowerBound, to: end).map { (frame, $0) }
+        frame = decoded
+        return body
     }
 
     /// Where the body of `frame`, parsed from `start..<end` of `bytes`, lies: between its

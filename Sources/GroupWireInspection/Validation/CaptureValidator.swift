@@ -138,6 +138,9 @@ public struct CaptureValidator {
     private var lastCapturedLookup: (sender: ParticipantID, count: Int, captured: Bool)?
     /// The participant of the last sent packet, inserted in `capturedSenders` already.
     private var lastSentBy: ParticipantID?
+    /// The frame the in-place path decoded last (its body empty), kept so that no
+    /// optional `Frame` is made and destroyed per frame (``FrameDecoder/decodeInPlace(_:in:into:)``).
+    private var inPlaceFrame = Frame(kind: .data, typeID: 0, body: [])
     /// The last room name found to be UTF-8 on the in-place path.
     private var lastRoom: String?
     /// The spec and verdicts of the sender of the message before (cleared when a hello changes them).
@@ -307,8 +310,8 @@ public struct CaptureValidator {
         guard !keepsValues, !pipeline.holdsPartialMessages, packet.original <= packet.data.count,
             case .success(let header) = CaptureRecord.PseudoHeader.parse(buffer, in: packet.data),
             isValidRoom(buffer[header.room]),
-            let (frame, body) = decoder.decodeInPlace(buffer, in: header.frame),
-            frame.kind == .data, frame.compression == nil,
+            let body = decoder.decodeInPlace(buffer, in: header.frame, into: &inPlaceFrame),
+            inPlaceFrame.kind == .data, inPlaceFrame.compression == nil,
             let fields = FrameHeaderFields(buffer, offset: header.frame.lowerBound, length: header.frame.count)
         else { return false }
         tally.frames += 1
@@ -317,7 +320,7 @@ public struct CaptureValidator {
         var problems: [ValidationProblem] = []
         var decoded: DecodedMessage?
         checkFrame(
-            frame,
+            inPlaceFrame,
             origin: Origin(direction: header.direction, local: header.localID, peer: header.peerID, timestamp: 0, room: ""),
             number: packet.number, offset: offset, length: header.frame.count, version: fields.version,
             checksum: fields.crc32c, inPlace: (buffer, body), problems: &problems, decoded: &decoded)
