@@ -32,6 +32,9 @@ public struct CapturePacketReader: Sendable {
 
     /// The container.
     public let format: FrameFileFormat
+    /// `format == .pcap`, decided once: comparing formats compares their names, a string
+    /// comparison the reader would otherwise make for every packet.
+    private let isPcap: Bool
     private let path: String
     private var buffer: [UInt8] = []
     private var start = 0
@@ -56,6 +59,7 @@ public struct CapturePacketReader: Sendable {
     ///   - path: the input's name in errors.
     public init(format: FrameFileFormat, path: String) {
         self.format = format
+        isPcap = format == .pcap
         self.path = path
     }
 
@@ -115,7 +119,7 @@ public struct CapturePacketReader: Sendable {
     private mutating func nextLocated() throws(FrameFileError) -> LocatedPacket? {
         guard !failed else { return nil }
         do throws(FrameFileError) {
-            return format == .pcap ? try nextPcap() : try nextPcapng()
+            return isPcap ? try nextPcap() : try nextPcapng()
         } catch {
             failed = true
             throw error

@@ -99,6 +99,12 @@ public struct CaptureValidator {
             self.codec = codec
             self.schema = schema
         }
+
+        /// ``DynamicCodec/validate(_:in:typeID:)`` of the codec: called here, on the
+        /// class's own constant, the codec is read in place rather than copied out first.
+        func validate(_ bytes: [UInt8], in range: Range<Int>, typeID: UInt64) throws(WireError) {
+            try codec.validate(bytes, in: range, typeID: typeID)
+        }
     }
 
     private let specs: [LoadedSpec]
@@ -129,8 +135,15 @@ public struct CaptureValidator {
     /// The counts behind ``summary``, but for the latest run of messages of one type.
     private var tally = Summary()
     /// Consecutive messages of one type, counted here and added to the summary's count by
-    /// type name when the type changes: one string comparison a message, not a hash.
-    private var typeRun: (name: String?, count: Int) = (nil, 0)
+    /// type name when the type changes: two integer comparisons a message, not a hash.
+    private var typeRun = TypeRun()
+    private struct TypeRun {
+        var spec = 0
+        var typeID: UInt64 = 0
+        /// Nil before the first message.
+        var name: String?
+        var count = 0
+    }
     /// The route of the frame before, what it was resolved to, and whether its sender was
     /// captured sending (valid while `capturedSenders` has the count it had): consecutive
     /// frames of one conversation are resolved once instead of hashed per frame.
@@ -138,9 +151,6 @@ public struct CaptureValidator {
     private var lastCapturedLookup: (sender: ParticipantID, count: Int, captured: Bool)?
     /// The participant of the last sent packet, inserted in `capturedSenders` already.
     private var lastSentBy: ParticipantID?
-    /// The frame the in-place path decoded last (its body empty), kept so that no
-    /// optional `Frame` is made and destroyed per frame (``FrameDecoder/decodeInPlace(_:in:into:)``).
-    private var inPlaceFrame = Frame(kind: .data, typeID: 0, body: [])
     /// The last room name found to be UTF-8 on the in-place path.
     private var lastRoom: String?
     /// The spec and verdicts of the sender of the message before (cleared when a hello changes them).
@@ -305,13 +315,17 @@ public struct CaptureValidator {
         _ buffer: [UInt8], _ packet: CapturePacketReader.LocatedPacket, decoder: FrameDecoder,
         report: (ValidationProblem) -> Void
     ) -> Bool {
+        // A frame of this function's own, not one kept in the validator: passing a stored
+        // frame to a mutating method copies it, per frame. Not an optional, whose
+        // destruction went through the runtime's generic value witnesses.
+        var frame = Frame(kind: .data, typeID: 0, body: [])
         // A cut packet, a bad pseudo-header or room, or a frame with anything to report
         // about itself: the general path says what.
         guard !keepsValues, !pipeline.holdsPartialMessages, packet.original <= packet.data.count,
             case .success(let header) = CaptureRecord.PseudoHeader.parse(buffer, in: packet.data),
             isValidRoom(buffer[header.room]),
-            let body = decoder.decodeInPlace(buffer, in: header.frame, into: &inPlaceFrame),
-            inPlaceFrame.kind == .data, inPlaceFrame.compression == nil,
+            let body = decoder.decodeInPlace(buffer, in: header.frame, into: &frame),
+            frame.kind == .data, frame.compression == nil,
             let fields = FrameHeaderFields(buffer, offset: header.frame.lowerBound, length: header.frame.count)
         else { return false }
         tally.frames += 1
@@ -320,7 +334,7 @@ public struct CaptureValidator {
         var problems: [ValidationProblem] = []
         var decoded: DecodedMessage?
         checkFrame(
-            inPlaceFrame,
+            frame,
             origin: Origin(direction: header.direction, local: header.localID, peer: header.peerID, timestamp: 0, room: ""),
             number: packet.number, offset: offset, length: header.frame.count, version: fields.version,
             checksum: fields.crc32c, inPlace: (buffer, body), problems: &problems, decoded: &decoded)
@@ -381,37 +395,38 @@ public struct CaptureValidator {
             // Appending an empty array to an empty one would still make a new buffer.
             if !agreementProblems.isEmpty { problems += agreementProblems }
         }
-        let message: ReceivedMessage
         if let inPlace {
-            // What the pipeline makes of a whole uncompressed frame when it holds no partial
-            // message: the body, where it lies.
-            message = ReceivedMessage(
-                sender: participant, kind: frame.kind, typeID: frame.typeID, session: frame.session,
-                frameBytes: inPlace.buffer, payloadRange: inPlace.body)
-        } else {
-            let result = pipeline.receive(frame, from: participant)
-            for drop in result.drops {
-                problems.append(ValidationProblem(.fragment, frame: number, offset: offset, "\(drop)"))
-            }
-            if let rejection = result.rejection {
-                let fragmentKinds: [WireError.Kind] = [.invalidFragment, .limitExceeded]
-                let kind: ValidationProblem.Kind =
-                    frame.kind == .fragment && fragmentKinds.contains(rejection.kind) ? .fragment : .compression
-                problems.append(
-                    ValidationProblem(kind, frame: number, offset: offset, "\(rejection.kind): \(rejection.context)"))
-            }
-            guard let whole = result.message else { return }
-            message = whole
+            // What the pipeline makes of a whole uncompressed data frame when it holds no
+            // partial message: the body, where it lies. Its problems' offsets are in the input.
+            let (payloadProblems, _) = checkPayload(
+                typeID: frame.typeID, compressed: false, inPlace.buffer, inPlace.body, sender: route.sender,
+                number: number, offset: offset, bodyStart: offset + length - 4 - inPlace.body.count, returnsValue: false)
+            if !payloadProblems.isEmpty { problems += payloadProblems }
+            return
         }
+        let result = pipeline.receive(frame, from: participant)
+        for drop in result.drops {
+            problems.append(ValidationProblem(.fragment, frame: number, offset: offset, "\(drop)"))
+        }
+        if let rejection = result.rejection {
+            let fragmentKinds: [WireError.Kind] = [.invalidFragment, .limitExceeded]
+            let kind: ValidationProblem.Kind =
+                frame.kind == .fragment && fragmentKinds.contains(rejection.kind) ? .fragment : .compression
+            problems.append(
+                ValidationProblem(kind, frame: number, offset: offset, "\(rejection.kind): \(rejection.context)"))
+        }
+        guard let message = result.message else { return }
         // Offsets of payload problems: in the input for a whole uncompressed frame, else the frame's.
         let bodyStart = message.compression == nil && frame.kind != .fragment ? offset + length - 4 - message.payloadCount : nil
         if message.kind == .control {
             problems += checkControl(message, sender: route.sender, number: number, offset: offset, bodyStart: bodyStart)
         } else {
+            let (bytes, range) = message.payloadBytes
             let (payloadProblems, value) = checkPayload(
-                message, sender: route.sender, number: number, offset: offset, bodyStart: bodyStart)
+                typeID: message.typeID, compressed: message.compression != nil, bytes, range, sender: route.sender,
+                number: number, offset: offset, bodyStart: bodyStart, returnsValue: true)
             if !payloadProblems.isEmpty { problems += payloadProblems }
-            if inPlace == nil, let (name, json) = value {
+            if let (name, json) = value {
                 decoded = DecodedMessage(
                     frame: number, offset: offset, timestamp: origin?.timestamp, senderID: route.sender,
                     receiverID: route.receiver, room: origin?.room ?? "", session: message.session, typeID: message.typeID,
@@ -616,56 +631,62 @@ public struct CaptureValidator {
         }
     }
 
+    /// Checks a message's payload, `bytes[range]`, against the spec its sender's hello
+    /// chose; with `returnsValue`, also returns its type name and (when values are kept)
+    /// its JSON. The path that checks frames in place asks for no value, so that no name
+    /// is copied per message.
     private mutating func checkPayload(
-        _ message: ReceivedMessage, sender: ParticipantID?, number: Int, offset: Int, bodyStart: Int?
+        typeID: UInt64, compressed: Bool, _ bytes: [UInt8], _ range: Range<Int>, sender: ParticipantID?, number: Int,
+        offset: Int, bodyStart: Int?, returnsValue: Bool
     )
         -> (problems: [ValidationProblem], value: (name: String, json: [UInt8])?)
     {
         guard !specs.isEmpty else { return ([], nil) }
         let (index, receiving) = verdicts(for: sender)
-        if !receiving.isEmpty, let verdict = receiving[message.typeID], !verdict.isReadable {
+        if !receiving.isEmpty, let verdict = receiving[typeID], !verdict.isReadable {
             let kind: ValidationProblem.Kind = verdict == .unknown ? .unknownType : .schema
             return (
                 [
                     ValidationProblem(
                         kind, frame: number, offset: offset,
-                        "type id \(message.typeID): the sender's hello announced a schema the spec reads as \(verdict)")
+                        "type id \(typeID): the sender's hello announced a schema the spec reads as \(verdict)")
                 ], nil
             )
         }
         let known: String?
-        if let last = lastMessageType, last.spec == index, last.typeID == message.typeID {
+        if let last = lastMessageType, last.spec == index, last.typeID == typeID {
             known = last.name
         } else {
-            known = specs[index].codec.messageName(typeID: message.typeID)
-            lastMessageType = known.map { (index, message.typeID, $0) }
+            known = specs[index].codec.messageName(typeID: typeID)
+            lastMessageType = known.map { (index, typeID, $0) }
         }
         guard let name = known else {
             return (
                 [
                     ValidationProblem(
                         .unknownType, frame: number, offset: offset,
-                        "type id \(message.typeID) is not a message of \(specs[index].codec.spec.package?.name ?? "the spec")")
+                        "type id \(typeID) is not a message of \(specs[index].codec.spec.package?.name ?? "the spec")")
                 ], nil
             )
         }
         do throws(WireError) {
             var json: [UInt8] = []
             if keepsValues {
-                try specs[index].codec.writeJSON(message.payload, as: name, writer: JSONWriter()) { json += $0 }
+                let payload = range == bytes.indices ? bytes : Array(bytes[range])
+                try specs[index].codec.writeJSON(payload, as: name, writer: JSONWriter()) { json += $0 }
             } else {
-                let (bytes, range) = message.payloadBytes
-                try specs[index].codec.validate(bytes, in: range, typeID: message.typeID)
+                try specs[index].validate(bytes, in: range, typeID: typeID)
             }
             tally.messages += 1
-            if message.compression != nil { tally.compressedMessages += 1 }
-            if typeRun.name == name {
+            if compressed { tally.compressedMessages += 1 }
+            // The run is told apart by spec and type id: two integers, not the name's string.
+            if typeRun.spec == index, typeRun.typeID == typeID, typeRun.name != nil {
                 typeRun.count += 1
             } else {
                 if let previous = typeRun.name { tally.messagesByType[previous, default: 0] += typeRun.count }
-                typeRun = (name, 1)
+                typeRun = TypeRun(spec: index, typeID: typeID, name: name, count: 1)
             }
-            return ([], (name, json))
+            return ([], returnsValue ? (name, json) : nil)
         } catch {
             let at = bodyStart.flatMap { start in error.offset.map { $0 + start } }
             let inside = bodyStart == nil ? error.offset.map { " at payload offset \($0)" } ?? "" : ""
@@ -673,7 +694,7 @@ public struct CaptureValidator {
                 [
                     ValidationProblem(
                         .payload, frame: number, offset: at ?? offset,
-                        "\(name) (type id \(message.typeID)): \(error.kind)\(inside): \(error.context)")
+                        "\(name) (type id \(typeID)): \(error.kind)\(inside): \(error.context)")
                 ], nil
             )
         }
