@@ -642,8 +642,8 @@ public struct CaptureValidator {
         -> (problems: [ValidationProblem], value: (name: String, json: [UInt8])?)
     {
         guard !specs.isEmpty else { return ([], nil) }
-        let (index, receiving) = verdicts(for: sender)
-        if !receiving.isEmpty, let verdict = receiving[typeID], !verdict.isReadable {
+        let (index, verdict) = verdict(for: sender, typeID: typeID)
+        if let verdict, !verdict.isReadable {
             let kind: ValidationProblem.Kind = verdict == .unknown ? .unknownType : .schema
             return (
                 [
@@ -653,22 +653,21 @@ public struct CaptureValidator {
                 ], nil
             )
         }
-        let known: String?
-        if let last = lastMessageType, last.spec == index, last.typeID == typeID {
-            known = last.name
-        } else {
-            known = specs[index].codec.messageName(typeID: typeID)
-            lastMessageType = known.map { (index, typeID, $0) }
+        // The name is read only where it is used (a new type, a value, a problem): a run of
+        // one type copies no string.
+        if lastMessageType?.spec != index || lastMessageType?.typeID != typeID {
+            guard let name = specs[index].codec.messageName(typeID: typeID) else {
+                return (
+                    [
+                        ValidationProblem(
+                            .unknownType, frame: number, offset: offset,
+                            "type id \(typeID) is not a message of \(specs[index].codec.spec.package?.name ?? "the spec")")
+                    ], nil
+                )
+            }
+            lastMessageType = (index, typeID, name)
         }
-        guard let name = known else {
-            return (
-                [
-                    ValidationProblem(
-                        .unknownType, frame: number, offset: offset,
-                        "type id \(typeID) is not a message of \(specs[index].codec.spec.package?.name ?? "the spec")")
-                ], nil
-            )
-        }
+        var name: String { lastMessageType?.name ?? "" }
         do throws(WireError) {
             var json: [UInt8] = []
             if keepsValues {
@@ -700,18 +699,25 @@ public struct CaptureValidator {
         }
     }
 
-    /// The spec used for `sender`'s messages and how it reads each of the types its hello
-    /// announced.
-    private mutating func verdicts(for sender: ParticipantID?) -> (spec: Int, receiving: [UInt64: TypeVerdict]) {
+    /// The spec used for `sender`'s messages, and how it reads type `typeID` when the
+    /// sender's hello announced that type (nil when it did not, or sent no hello). Only
+    /// the one verdict leaves: returning the sender's table would retain it per message.
+    private mutating func verdict(for sender: ParticipantID?, typeID: UInt64) -> (spec: Int, verdict: TypeVerdict?) {
         let key = sender ?? ParticipantID.zero
-        if let last = lastVerdicts, last.key == key { return (last.spec, last.receiving) }
+        if lastVerdicts?.key != key {
+            lastVerdicts = senderVerdicts(key)
+        }
+        // Read in place: binding the struct would retain its table.
+        return (lastVerdicts?.spec ?? 0, lastVerdicts?.receiving[typeID])
+    }
+
+    /// The spec `key`'s hello chose, and how it reads each of the types the hello announced.
+    private mutating func senderVerdicts(_ key: ParticipantID) -> SenderVerdicts {
         if let known = verdicts[key] {
-            lastVerdicts = SenderVerdicts(key: key, spec: known.spec, receiving: known.receiving)
-            return known
+            return SenderVerdicts(key: key, spec: known.spec, receiving: known.receiving)
         }
         guard let schema = hellos[key]?.schema else {
-            lastVerdicts = SenderVerdicts(key: key, spec: 0, receiving: [:])
-            return (0, [:])
+            return SenderVerdicts(key: key, spec: 0, receiving: [:])
         }
         let index =
             specs.firstIndex { $0.schema?.fingerprint == schema.fingerprint }
@@ -722,8 +728,7 @@ public struct CaptureValidator {
             if let verdict = type.receiving { receiving[type.typeID] = verdict }
         }
         verdicts[key] = (index, receiving)
-        lastVerdicts = SenderVerdicts(key: key, spec: index, receiving: receiving)
-        return (index, receiving)
+        return SenderVerdicts(key: key, spec: index, receiving: receiving)
     }
 
     private mutating func checkAgreement(

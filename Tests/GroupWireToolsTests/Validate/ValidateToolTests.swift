@@ -456,6 +456,58 @@ import Testing
         }
     }
 
+    /// Each sender's hello decides how the spec reads its messages: ana announced an
+    /// UpsertStroke whose point is a String (the spec cannot read it), cleo the spec's own.
+    /// Their strokes alternate, so the validator moves between its two senders' verdicts
+    /// each message; both paths, event by event and in place, say the same.
+    @Test func eachSendersHelloDecidesWhetherTheSpecReadsItsMessages() throws {
+        let specText = try String(contentsOfFile: Self.specPath, encoding: .utf8)
+        let changed = specText.replacingOccurrences(of: "    3 point: Point\n}", with: "    3 point: String\n}")
+        try #require(changed != specText)
+        let anasSpec = SpecCompiler().compile(source: changed, path: "ana.gwspec")
+        let hasErrors = anasSpec.hasErrors
+        try #require(!hasErrors, "\(anasSpec.diagnostics)")
+        let cleo = UUID("00000000-0000-4000-8000-0000000000C3")
+        func hello(_ spec: SpecSet) throws -> [UInt8] {
+            try FrameEncoder().encode(
+                Frame(
+                    kind: .control, typeID: Hello.controlID,
+                    body: try Hello(codecs: [HelloCodec(codec: 1)], schema: try HelloSchema(spec: spec)).payload()))
+        }
+        let ours = try SpecLoading.load(Self.specPath).spec
+        var time: UInt64 = 1_764_000_000_000_000_000
+        func received(from peer: UUID, _ frame: [UInt8]) -> CaptureRecord {
+            time += 1_000
+            return CaptureRecord(timestamp: time, direction: .received, local: Self.ben, peer: peer, room: "r", frame: frame)
+        }
+        var records = [received(from: Self.ana, try hello(anasSpec.spec)), received(from: cleo, try hello(ours))]
+        for _ in 0..<2 {
+            records += [received(from: Self.ana, try Self.strokeFrame()), received(from: cleo, try Self.strokeFrame())]
+        }
+        let bytes = CaptureWriter.pcapng(records)
+
+        var byEvent = CaptureValidator(specs: [ours])
+        var eventProblems: [ValidationProblem] = []
+        let stream = FrameFileStream(bytes: bytes, path: "senders.pcapng")
+        while let event = try stream.next() { eventProblems += byEvent.check(event) }
+        var inPlace = CaptureValidator(specs: [ours])
+        var inPlaceProblems: [ValidationProblem] = []
+        try inPlace.check(contentsOf: FrameFileStream(bytes: bytes, path: "senders.pcapng")) { inPlaceProblems.append($0) }
+
+        for (problems, summary) in [(eventProblems, byEvent.summary), (inPlaceProblems, inPlace.summary)] {
+            // Ana's strokes, frames 3 and 5, each at its frame's offset; cleo's two are read.
+            #expect(problems.map(\.kind) == [.schema, .schema])
+            #expect(problems.map(\.frame) == [3, 5])
+            #expect(problems.map(\.offset) == [Self.frameOffset(records, 2), Self.frameOffset(records, 4)])
+            #expect(
+                problems.first?.reason.hasPrefix(
+                    "type id \(UpsertStroke.wireTypeID): the sender's hello announced a schema the spec reads as incompatible")
+                    == true, "\(problems.map(\.reason))")
+            #expect(summary.messages == 2 && summary.messagesByType == ["UpsertStroke": 2] && summary.hellos == 2)
+        }
+        #expect(inPlace.framesCheckedInPlace == 4)
+    }
+
     @Test func aCaptureOfBothSidesCountsEachSendOnce() throws {
         let stream = DeliveryHeader(incarnation: 7, isReliable: false, sequence: 1).stream
         var records: [CaptureRecord] = []
