@@ -182,6 +182,14 @@ import Testing
             }
         }
         #expect(found.isEmpty, "\(found.prefix(5).joined(separator: "\n"))")
+        // A range outside the bytes is refused, not skimmed, though the message skims.
+        let codec = try Self.codec(limits: .default)
+        let framed: [UInt8] = [0xEE] + payload
+        try codec.validate(framed, in: 1..<framed.count, typeID: 1)
+        let past = DamagedPayloadDifferentialTests.Outcome { () throws(WireError) in
+            try codec.validate(framed, in: 1..<(framed.count + 1), typeID: 1)
+        }
+        #expect(past == .failed(kind: "\(WireError.Kind.truncated)", offset: 1), "\(past)")
         // An absent field reads nothing: its default is made however deep it nests, as
         // generated code makes it, whatever maxNestingDepth says of the input.
         let shallow = try Self.codec(limits: Limits(maxNestingDepth: 1)).decode([], as: "Everything")

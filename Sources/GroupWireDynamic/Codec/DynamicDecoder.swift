@@ -166,6 +166,23 @@ struct DynamicDecoder {
         return true
     }
 
+    /// ``skim(container:depth:from:)`` of a whole message, `range` of `bytes` (within its
+    /// bounds), at depth 0 with no value decoded yet: what validating a message tries
+    /// first, without making a reader or a decoder (their making and destruction cost as
+    /// much as skimming a short message).
+    static func skim(
+        container index: Int, _ bytes: [UInt8], in range: Range<Int>, schema: DynamicSchema, limits: Limits
+    ) -> Bool {
+        var values = 0
+        return bytes.withUnsafeBufferPointer { bytes in
+            schema.skimSteps.withUnsafeBufferPointer { steps in
+                skim(
+                    container: index, start: range.lowerBound, end: range.upperBound, depth: 0, values: &values,
+                    limits: limits, bytes: bytes, steps: steps)
+            }
+        }
+    }
+
     /// ``skim(container:depth:from:)`` over `start..<end` of `bytes` (within its bounds),
     /// counting decoded values in `values`.
     private static func skim(
