@@ -19,18 +19,18 @@ public struct FrameDecoder: Sendable {
     }
 
     /// The one frame that fills `bytes`, and where it ends (which is `bytes.count`).
-    private func decodeSingle(_ bytes: [UInt8], copyBody: Bool) throws(WireError) -> (frame: Frame, end: Int) {
+    private func decodeSingle(_ bytes: [UInt8], copyBody: Bool) throws(WireError) -> (frame: Frame, body: Range<Int>) {
         switch scan(bytes, from: 0, copyBody: copyBody) {
         case .needMore:
             // `truncated` points at the first byte of what the input ends inside: the frame.
             throw WireError(.truncated, offset: 0, "frame is incomplete: input ends after \(bytes.count) bytes")
         case .invalid(let error, _), .unconfirmed(let error):
             throw error
-        case .frame(let frame, let end):
+        case .frame(let frame, let bodyStart, let end):
             guard end == bytes.count else {
                 throw WireError(.trailingBytes, offset: end, "\(bytes.count - end) bytes follow the frame")
             }
-            return (frame, end)
+            return (frame, bodyStart..<(end - 4))
         }
     }
 
@@ -44,8 +44,9 @@ public struct FrameDecoder: Sendable {
     enum Scan {
         /// More bytes are needed to decide.
         case needMore
-        /// A valid frame, ending at `end`.
-        case frame(Frame, end: Int)
+        /// A valid frame, ending at `end`, whose body starts at `bodyStart` (and ends where
+        /// its 4-byte checksum starts).
+        case frame(Frame, bodyStart: Int, end: Int)
         /// A run of bytes without a magic byte (ending at `resume`, the next 0xC7 or the
         /// end of the bytes), or a frame whose checksum passed but whose content is invalid
         /// (`resume` is its end: a confirmed length may be skipped).
@@ -62,12 +63,7 @@ public struct FrameDecoder: Sendable {
     /// allocation per frame.
     /// - Throws: the errors of ``decode(_:)``.
     public func decodeBorrowingBody(_ bytes: [UInt8]) throws(WireError) -> (frame: Frame, body: Range<Int>) {
-        let (frame, end) = try decodeSingle(bytes, copyBody: false)
-        guard let body = Self.body(of: frame, in: bytes, from: 0, to: end) else {
-            // Holds for every frame that parsed; checked so that a mistake here throws, not traps.
-            throw WireError(.invalidValue, offset: end - 4, "frame header runs into the checksum")
-        }
-        return (frame, body)
+        try decodeSingle(bytes, copyBody: false)
     }
 
     /// The one valid frame that fills `range` of `bytes` (which may hold more around it,
@@ -80,31 +76,11 @@ public struct FrameDecoder: Sendable {
     /// runtime's generic value witnesses, about 190 instructions a frame.
     package func decodeInPlace(_ bytes: [UInt8], in range: Range<Int>, into frame: inout Frame) -> Range<Int>? {
         guard range.lowerBound >= 0, range.upperBound <= bytes.count,
-            case .frame(let decoded, let end) = scan(bytes, from: range.lowerBound, upTo: range.upperBound, copyBody: false),
-            end == range.upperBound, let body = Self.body(of: decoded, in: bytes, from: range.lowerBound, to: end)
+            case .frame(let decoded, let bodyStart, let end) = scan(
+                bytes, from: range.lowerBound, upTo: range.upperBound, copyBody: false),
+            end == range.upperBound
         else { return nil }
         frame = decoded
-        return body
-    }
-
-    /// Where the body of `frame`, parsed from `start..<end` of `bytes`, lies: between its
-    /// headers and its checksum. Varints are minimal (checked while parsing), so the
-    /// headers' size follows from their fields: innerLength counts the kind byte, the
-    /// headers and the 4-byte checksum. Nil only if that were to run into the checksum.
-    @inline(__always)
-    private static func body(of frame: Frame, in bytes: [UInt8], from start: Int, to end: Int) -> Range<Int>? {
-        let header =
-            FrameEncoder.innerLength(
-                typeID: frame.typeID, compression: frame.compression,
-                fragment: frame.fragment, session: frame.session,
-                delivery: frame.delivery, bodyCount: 0) - 4
-        // The kind byte follows the length varint, after magic and version; the prelude was checked.
-        var cursor = start + 2
-        while cursor < end, bytes[cursor] & 0x80 != 0 {
-            cursor += 1
-        }
-        let bodyStart = cursor + 1 + header
-        guard bodyStart <= end - 4 else { return nil }
         return bodyStart..<(end - 4)
     }
 
@@ -179,16 +155,19 @@ public struct FrameDecoder: Sendable {
                 resume: end)
         }
         do throws(WireError) {
-            let frame = try parseHeader(bytes, kindAt: cursor, end: end, copyBody: copyBody)
-            return .frame(frame, end: end)
+            var bodyStart = end - 4
+            let frame = try parseHeader(bytes, kindAt: cursor, end: end, copyBody: copyBody, bodyStart: &bodyStart)
+            return .frame(frame, bodyStart: bodyStart, end: end)
         } catch {
             return .invalid(error, resume: end)
         }
     }
 
     /// Parses the kind byte, the headers and the body of a frame whose prelude and
-    /// checksum have been checked.
-    private func parseHeader(_ bytes: [UInt8], kindAt kindOffset: Int, end: Int, copyBody: Bool) throws(WireError) -> Frame {
+    /// checksum have been checked; sets `bodyStart` to where the body starts in `bytes`.
+    private func parseHeader(
+        _ bytes: [UInt8], kindAt kindOffset: Int, end: Int, copyBody: Bool, bodyStart: inout Int
+    ) throws(WireError) -> Frame {
         var reader = try ByteReader(bytes, range: kindOffset..<(end - 4))
         let kindByte = try reader.readByte()
         let kind = FrameKind(rawValue: kindByte & 0x0F)
@@ -273,6 +252,7 @@ public struct FrameDecoder: Sendable {
             compression = CompressionInfo(codec: codec, dictionaryID: UInt32(dictionaryID), contentSize: contentSize)
         }
         let bodyCount = reader.remaining
+        bodyStart = reader.position
         let body = copyBody ? try reader.readBytes(count: bodyCount, "frame body") : []
         if let fragment {
             // Rule 3 needs the body's length, known once the compression header is read.

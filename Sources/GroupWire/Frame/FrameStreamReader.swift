@@ -114,7 +114,7 @@ public struct FrameStreamReader: Sendable {
                 }
                 if ended, let run = takePending() { return run }
                 return nil
-            case .frame(let frame, let end):
+            case .frame(let frame, _, let end):
                 if let run = takePending() { return run }  // the frame is found again on the next call
                 let event = FrameStreamEvent(offset: base + start, length: end - start, result: .success(frame))
                 start = end

@@ -12,6 +12,10 @@ import Testing
             kind: .fragment, typeID: 9,
             fragment: FragmentInfo(messageID: 1 << 50, index: 200, count: 250, totalLength: 1_000, offset: 800),
             body: [0xDE, 0xAD, 0xBE, 0xEF]),
+        Frame(
+            kind: .fragment, typeID: 70_000, compression: CompressionInfo(dictionaryID: 3, contentSize: 5_000),
+            fragment: FragmentInfo(messageID: 2, index: 1, count: 3, totalLength: 300, offset: 100), session: 1 << 30,
+            delivery: DeliveryHeader(incarnation: 1 << 20, isReliable: true, sequence: 1 << 40), body: Array(0..<100)),
     ])
     func decodingWithABorrowedBodyFindsTheSameFieldsAndTheBodyBytes(frame: Frame) throws {
         let bytes = try FrameEncoder().encode(frame)
