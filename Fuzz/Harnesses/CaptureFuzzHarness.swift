@@ -85,7 +85,7 @@ let validateFuzzSpec: SpecSet = {
 /// spec) and returns every invariant it breaks (empty: none).
 ///
 /// Invariants: validation never traps; every problem's frame number is one that was read
-/// and its offset lies inside the input; the summary counts what was returned (problems,
+/// and its offset lies inside the bytes read (a hex dump's decoded bytes); the summary counts what was returned (problems,
 /// frames, valid frames at most frames); checking the whole stream, with good packets
 /// checked where they lie (`check(contentsOf:report:)`, what the command runs), finds the
 /// same problems and summary as checking each event.
@@ -105,12 +105,15 @@ public func validateFuzzViolations(_ input: [UInt8]) -> [String] {
     }
     problems += validator.finish()
     var violations: [String] = []
+    // Offsets count the bytes read: a hex dump's, the bytes it stands for, which a `*` line
+    // (repeat the line before up to the next address) makes more than the file's.
+    let bytesRead = max(file.count, stream.byteCount)
     let summary = validator.summary
     if summary.problems != problems.count { violations.append("the summary counts \(summary.problems) problems, \(problems.count) were returned") }
     if summary.validFrames > summary.frames { violations.append("\(summary.validFrames) valid frames of \(summary.frames)") }
     for problem in problems {
         if let frame = problem.frame, frame < 1 || frame > highestNumber { violations.append("problem names frame \(frame) of \(highestNumber): \(problem.reason)") }
-        if let offset = problem.offset, offset < 0 || offset > file.count { violations.append("problem offset \(offset) outside the \(file.count) bytes: \(problem.reason)") }
+        if let offset = problem.offset, offset < 0 || offset > bytesRead { violations.append("problem offset \(offset) outside the \(bytesRead) bytes: \(problem.reason)") }
     }
     var inPlace = CaptureValidator(specs: [validateFuzzSpec])
     var found: [ValidationProblem] = []
