@@ -151,14 +151,15 @@ public struct DynamicCodec: Sendable {
         guard case .container(let container)? = schema.declaration(typeName) else {
             throw WireError(.unknownType, "the spec declares no message or struct named \(typeName)")
         }
-        if let index = schema.containerIndex(typeName), schema.isSkimmable[index],
-            DynamicDecoder.skim(container: index, payload, in: payload.indices, schema: schema, limits: limits)
-        {
-            return
+        var refusals = 0
+        if let index = schema.containerIndex(typeName), schema.isSkimmable[index] {
+            if DynamicDecoder.skim(container: index, payload, in: payload.indices, schema: schema, limits: limits) { return }
+            refusals = 1
         }
         var reader = PayloadReader(payload, limits: limits)
         var decoder = DynamicDecoder(schema: schema, limits: limits, keepsUnknownFields: false)
         decoder.buildsValues = false
+        decoder.skimRefusals = refusals
         _ = try decoder.decodeContainer(container, depth: 0, from: &reader)
     }
 
@@ -171,15 +172,16 @@ public struct DynamicCodec: Sendable {
         guard let index = schema.messageContainer(typeID: typeID) else {
             throw WireError(.unknownType, "type id \(typeID) is not a message of the spec")
         }
-        if range.lowerBound >= 0, range.upperBound <= bytes.count, schema.isSkimmable[index],
-            DynamicDecoder.skim(container: index, bytes, in: range, schema: schema, limits: limits)
-        {
-            return
+        var refusals = 0
+        if range.lowerBound >= 0, range.upperBound <= bytes.count, schema.isSkimmable[index] {
+            if DynamicDecoder.skim(container: index, bytes, in: range, schema: schema, limits: limits) { return }
+            refusals = 1
         }
         // The general walk, which also says what is wrong with a range outside the bytes.
         var reader = PayloadReader(reader: try ByteReader(bytes, range: range), limits: limits)
         var decoder = DynamicDecoder(schema: schema, limits: limits, keepsUnknownFields: false)
         decoder.buildsValues = false
+        decoder.skimRefusals = refusals
         do {
             _ = try decoder.decodeContainer(schema.containers[index], depth: 0, from: &reader)
         } catch {

@@ -12,6 +12,11 @@ struct DynamicDecoder {
     /// Whether values are built; without, every check is made and `.null` stands for each
     /// value (``DynamicCodec/validate(_:as:)``), which spares the JSON of large payloads.
     var buildsValues = true
+    /// How many enclosing containers' skims refused what this walk reads. A nested value
+    /// is skimmed only below two, so that however deep a refusal lies in a large value (a
+    /// point in a stroke in a snapshot), its bytes are skimmed at most twice before the
+    /// general walk reads them.
+    var skimRefusals = 0
 
     // MARK: Messages and structs
 
@@ -122,14 +127,20 @@ struct DynamicDecoder {
     }
 
     /// A nested message or struct value whose key was read and checked: entered in place,
-    /// skimmed when only validating a skimmable container, otherwise read by the general
-    /// walk to its end.
+    /// skimmed when only validating a skimmable container (``skimRefusals`` allowing),
+    /// otherwise read by the general walk to its end.
     @inline(__always)
     private func readNested(container index: Int, depth: Int, from reader: inout PayloadReader) throws(WireError) -> JSONValue {
         let enclosing = try reader._enterNested(depth: depth)
         let value: JSONValue
-        if !buildsValues, schema.isSkimmable[index], skim(container: index, depth: depth + 1, from: &reader) {
-            value = .null
+        if !buildsValues, skimRefusals < 2, schema.isSkimmable[index] {
+            if skim(container: index, depth: depth + 1, from: &reader) {
+                value = .null
+            } else {
+                var walk = self
+                walk.skimRefusals += 1
+                value = try walk.decodeContainer(schema.containers[index], depth: depth + 1, from: &reader)
+            }
         } else {
             value = try decodeContainer(schema.containers[index], depth: depth + 1, from: &reader)
         }
@@ -141,10 +152,10 @@ struct DynamicDecoder {
     /// nesting level `depth`, from the reader's position to its end, without the general
     /// walk: each key one byte with a step (``DynamicSchema/SkimStep``) that accepts the
     /// value after it. What it accepts, the general walk accepts too, with the same decoded
-    /// values counted; for anything else (a longer key or value, an unknown field, a wrong
-    /// wire type, a value cut short or over a limit, a string not ASCII) it returns false
-    /// with the reader where it was, and the general walk reads the value again and reports
-    /// what it finds.
+    /// values counted; for anything else (a longer key, an unknown field, a wrong wire
+    /// type, a value cut short, not minimal or over a limit, a string not ASCII) it returns
+    /// false with the reader where it was, and the general walk reads the value again and
+    /// reports what it finds.
     func skim(container index: Int, depth: Int, from reader: inout PayloadReader) -> Bool {
         let start = reader.reader.position
         let end = reader.reader.end
@@ -190,6 +201,11 @@ struct DynamicDecoder {
         bytes: UnsafeBufferPointer<UInt8>, steps: UnsafeBufferPointer<DynamicSchema.SkimStep>
     ) -> Bool {
         let table = index &* 128  // safe because: index < containers.count, and steps has 128 per container
+        // The elements of this container's arrays, all fields together: at least each
+        // one's own count, which the general walk checks against maxCollectionCount.
+        var elements = 0
+        // Decoded values, written back only when the whole container is accepted.
+        var counted = values
         var position = start
         while position < end {
             // safe because: start <= position < end <= bytes.count.
@@ -203,44 +219,156 @@ struct DynamicDecoder {
             case .refuse:
                 return false
             case .fixed:
-                let width = Int(step.argument)
+                let width = Int(truncatingIfNeeded: step.argument)
                 guard width <= left else { return false }
                 position &+= width
             case .varint:
-                // safe because: left > 0 puts position below end.
-                guard left > 0, bytes[position] <= UInt8(truncatingIfNeeded: step.argument) else { return false }
-                position &+= 1
+                guard left > 0 else { return false }
+                let first = bytes[position]  // safe because: left > 0 puts position below end
+                if first < 0x80 {
+                    guard UInt64(first) <= step.argument else { return false }
+                    position &+= 1
+                } else {
+                    guard let value = varint(bytes, at: &position, end: end), value <= step.argument else { return false }
+                }
             case .uuid:
                 // safe because: left >= 17 puts position below end.
                 guard left >= 17, bytes[position] == 16 else { return false }
                 position &+= 17
             case .string, .bytes:
-                guard left > 0, values < limits.maxDecodedValues else { return false }
-                let length = Int(bytes[position])  // safe because: left > 0
+                guard counted < limits.maxDecodedValues else { return false }
                 let limit = step.kind == .string ? limits.maxStringLength : limits.maxBytesLength
-                guard length < 0x80, length < left, length <= limit else { return false }
-                let first = position &+ 1
-                position = first &+ length  // safe because: length < left
+                guard let length = self.length(bytes, at: &position, end: end, limit: limit) else { return false }
+                let first = position
+                position &+= length  // safe because: length <= end - position
                 if step.kind == .string {
                     // safe because: first...position - 1 lies below end.
                     for offset in first..<position where bytes[offset] >= 0x80 { return false }
                 }
-                values &+= 1  // safe because: below maxDecodedValues, an Int
-            case .nested:
-                guard left > 0, depth < limits.maxNestingDepth, values < limits.maxDecodedValues else { return false }
-                let length = Int(bytes[position])  // safe because: left > 0
-                guard length < 0x80, length < left, length <= limits.maxMessageSize else { return false }
-                values &+= 1  // safe because: below maxDecodedValues, an Int
-                let first = position &+ 1
-                position = first &+ length  // safe because: length < left
-                guard
-                    skim(
-                        container: Int(step.argument), start: first, end: position, depth: depth &+ 1, values: &values,
-                        limits: limits, bytes: bytes, steps: steps)
+                counted &+= 1  // safe because: below maxDecodedValues, an Int
+            case .nested, .element, .fixedNested:
+                if step.kind == .element {
+                    guard elements < limits.maxCollectionCount else { return false }
+                    elements &+= 1  // safe because: below maxCollectionCount, an Int
+                }
+                guard depth < limits.maxNestingDepth, counted < limits.maxDecodedValues,
+                    let length = self.length(bytes, at: &position, end: end, limit: limits.maxMessageSize)
                 else { return false }
+                counted &+= 1  // safe because: below maxDecodedValues, an Int
+                let first = position
+                position &+= length  // safe because: length <= end - position
+                let nested = Int(truncatingIfNeeded: step.argument)
+                if step.kind == .fixedNested {
+                    guard skimFixed(container: nested, start: first, end: position, bytes: bytes, steps: steps) else {
+                        return false
+                    }
+                } else {
+                    guard
+                        skim(
+                            container: nested, start: first, end: position, depth: depth &+ 1, values: &counted,
+                            limits: limits, bytes: bytes, steps: steps)
+                    else { return false }
+                }
+            case .fixedElement:
+                // A run of elements (a stroke's points), each key the same byte: taken in
+                // this loop, the limits read once, without going back to the table.
+                guard depth < limits.maxNestingDepth else { return false }
+                let repeated = UInt8(truncatingIfNeeded: key)
+                let nested = Int(truncatingIfNeeded: step.argument)
+                // The elements the run may take before the element count or the value count
+                // refuses one (each element is one value).
+                let room = min(limits.maxCollectionCount &- elements, limits.maxDecodedValues &- counted)
+                let maxSize = limits.maxMessageSize
+                var taken = 0
+                while true {
+                    guard taken < room, let length = self.length(bytes, at: &position, end: end, limit: maxSize) else {
+                        return false
+                    }
+                    taken &+= 1  // safe because: below room, an Int
+                    let first = position
+                    position &+= length  // safe because: length <= end - position
+                    guard skimFixed(container: nested, start: first, end: position, bytes: bytes, steps: steps) else {
+                        return false
+                    }
+                    // safe because: position < end <= bytes.count.
+                    guard position < end, bytes[position] == repeated else { break }
+                    position &+= 1
+                }
+                elements &+= taken  // safe because: taken <= maxCollectionCount - elements
+                counted &+= taken  // safe because: taken <= maxDecodedValues - counted
             }
         }
+        values = counted
         return true
+    }
+
+    /// ``skim(container:start:end:depth:values:limits:bytes:steps:)`` of a container whose
+    /// fields are all fixed-width (no value to count, nothing nested): each key's step is
+    /// ``DynamicSchema/SkimStep/Kind/fixed`` and its bytes follow.
+    @inline(__always)
+    private static func skimFixed(
+        container index: Int, start: Int, end: Int, bytes: UnsafeBufferPointer<UInt8>,
+        steps: UnsafeBufferPointer<DynamicSchema.SkimStep>
+    ) -> Bool {
+        let table = index &* 128  // safe because: index < containers.count, and steps has 128 per container
+        var position = start
+        while position < end {
+            // safe because: start <= position < end <= bytes.count.
+            let key = Int(bytes[position])
+            guard key < 128 else { return false }
+            // safe because: the table has 128 entries for each container, and key < 128.
+            let step = steps[table &+ key]
+            let width = Int(truncatingIfNeeded: step.argument)
+            guard step.kind == .fixed, width < end &- position else { return false }
+            position &+= 1 &+ width  // safe because: position + 1 + width <= end
+        }
+        return true
+    }
+
+    /// The minimal varint of at most 10 bytes at `position` (before `end`, within the
+    /// bytes), which moves past it; nil for one cut short, not minimal or over 64 bits,
+    /// all of which the general walk reports.
+    private static func varint(_ bytes: UnsafeBufferPointer<UInt8>, at position: inout Int, end: Int) -> UInt64? {
+        var cursor = position
+        var value: UInt64 = 0
+        var shift: UInt64 = 0
+        while cursor < end {
+            let byte = bytes[cursor]  // safe because: cursor < end <= bytes.count
+            cursor &+= 1
+            if shift == 63, byte > 1 { return nil }
+            value |= UInt64(byte & 0x7F) << shift
+            if byte < 0x80 {
+                guard byte != 0 || shift == 0 else { return nil }
+                position = cursor
+                return value
+            }
+            shift &+= 7  // safe because: at most 63, by the check above
+        }
+        return nil
+    }
+
+    /// The length prefix at `position` (a varint, as ``varint(_:at:end:)`` reads it) when
+    /// it is at most `limit` and the bytes before `end` hold that many after it; the
+    /// position moves past the prefix.
+    @inline(__always)
+    private static func length(_ bytes: UnsafeBufferPointer<UInt8>, at position: inout Int, end: Int, limit: Int) -> Int? {
+        guard position < end else { return nil }
+        let first = bytes[position]  // safe because: position < end <= bytes.count
+        guard first < 0x80 else { return longLength(bytes, at: &position, end: end, limit: limit) }
+        let value = Int(first)
+        guard value <= limit, value < end &- position else { return nil }
+        position &+= 1
+        return value
+    }
+
+    /// ``length(_:at:end:limit:)`` of a prefix of two bytes or more.
+    private static func longLength(_ bytes: UnsafeBufferPointer<UInt8>, at position: inout Int, end: Int, limit: Int) -> Int? {
+        var cursor = position
+        guard let value = varint(bytes, at: &cursor, end: end) else { return nil }
+        let room = min(limit, end &- cursor)
+        guard room >= 0, value <= UInt64(room) else { return nil }
+        position = cursor
+        return Int(value)  // safe because: at most room, an Int
     }
 
     /// Reads array elements from one field: a packed run or a single element, counted in

@@ -150,8 +150,9 @@ final class DynamicSchema: Sendable {
     /// are small, and a validator looks one up for every message it reads.
     private let smallMessageContainers: [Int]
     /// Whether validation may skim each container (``skimSteps``): its fields are all
-    /// single values numbered 1...15 of a scalar, an enum or a skimmable container (no
-    /// array, map or union), so that every key of a value it accepts is one byte.
+    /// numbered 1...15 and each is a single scalar, enum or skimmable container, or an
+    /// array of skimmable containers (no other array, no map or union), so that every key
+    /// of a value it accepts is one byte.
     let isSkimmable: [Bool]
     /// For skimmable containers, 128 steps from `index * 128`, by one-byte key: what the
     /// value that key introduces must be (``SkimStep``); `.refuse` for every other key
@@ -262,29 +263,39 @@ final class DynamicSchema: Sendable {
     }
 
     /// What ``DynamicDecoder``'s skim accepts for the value one one-byte key introduces:
-    /// only the common, short form of each value, every limit checked; anything else sends
-    /// the value back to the general walk, which reports what is wrong.
+    /// the value in its minimal encoding, every limit checked; anything else (a string
+    /// that is not ASCII, a value that does not fit its type, a limit passed) sends the
+    /// value back to the general walk, which reports what is wrong.
     struct SkimStep: Sendable {
         enum Kind: UInt8, Sendable {
             /// Not accepted here.
             case refuse
             /// `argument` bytes (Float64, Timestamp, Fixed64: 8; Float32, Fixed32: 4).
             case fixed
-            /// A one-byte varint of at most `argument` (Bool: 1; other integers, enums: 127).
+            /// A varint of at most `argument` (Bool: 1; Int8 zigzagged and UInt8: 255;
+            /// Int16, UInt16: 65,535; Int32, UInt32 and enums: 2^32 - 1; 64 bits: any).
             case varint
             /// A UUID: the length byte 16, then 16 bytes.
             case uuid
-            /// A string of ASCII bytes under 128, one decoded value.
+            /// A string of ASCII bytes within maxStringLength, one decoded value.
             case string
-            /// Bytes under 128, one decoded value.
+            /// Bytes within maxBytesLength, one decoded value.
             case bytes
-            /// A value of the skimmable container numbered `argument`, under 128 bytes, one
-            /// decoded value and one nesting level.
+            /// A value of the skimmable container numbered `argument`, within
+            /// maxMessageSize: one decoded value and one nesting level.
             case nested
+            /// An element of an array of the skimmable container numbered `argument`: a
+            /// ``nested`` value that also counts against maxCollectionCount.
+            case element
+            /// A ``nested`` value of a container whose fields are all ``fixed`` (a point of
+            /// two Float64s): its fields are skimmed in a loop of their own, no call deeper.
+            case fixedNested
+            /// An ``element`` of such a container.
+            case fixedElement
         }
 
         let kind: Kind
-        let argument: Int32
+        let argument: UInt64
 
         static let refuse = SkimStep(kind: .refuse, argument: 0)
     }
@@ -296,10 +307,11 @@ final class DynamicSchema: Sendable {
         // until nothing changes (a container nesting itself stays; depth bounds the skim).
         var skimmable = containers.map { container in
             container.fields.allSatisfy { field in
-                guard field.number <= 15, case .single(let slot) = field.shape else { return false }
-                switch slot {
-                case .scalar, .declared(.enumeration), .declared(.container): return true
-                case .declared(.union), .undeclared, .collection: return false
+                guard field.number <= 15 else { return false }
+                switch field.shape {
+                case .single(.scalar), .single(.declared(.enumeration)), .single(.declared(.container)): return true
+                case .array(.declared(.container), _): return true
+                case .single, .array, .map: return false
                 }
             }
         }
@@ -308,12 +320,25 @@ final class DynamicSchema: Sendable {
             changed = false
             for (index, container) in containers.enumerated() where skimmable[index] {
                 let nestsRefused = container.fields.contains { field in
-                    if case .single(.declared(.container(let nested))) = field.shape { return !skimmable[nested] }
-                    return false
+                    switch field.shape {
+                    case .single(.declared(.container(let nested))), .array(.declared(.container(let nested)), _):
+                        return !skimmable[nested]
+                    default: return false
+                    }
                 }
                 if nestsRefused {
                     skimmable[index] = false
                     changed = true
+                }
+            }
+        }
+        let allFixed = containers.map { container in
+            container.fields.allSatisfy { field in
+                switch field.shape {
+                case .single(.scalar(.float64)), .single(.scalar(.timestamp)), .single(.scalar(.fixed64)),
+                    .single(.scalar(.float32)), .single(.scalar(.fixed32)):
+                    field.number <= 15
+                default: false
                 }
             }
         }
@@ -323,31 +348,35 @@ final class DynamicSchema: Sendable {
                 // Only the field a key's number reads (the first of that number, in a set built
                 // by hand without the checks) gives its key a step: another field of the
                 // number, of another wire type, is a mismatch the general walk reports.
-                guard container.index(ofNumber: field.number) == fieldIndex, case .single(let slot) = field.shape else {
-                    continue
-                }
+                guard container.index(ofNumber: field.number) == fieldIndex else { continue }
                 let step: SkimStep
                 let wireType: WireType
-                switch slot {
-                case .scalar(let scalar):
+                switch field.shape {
+                case .single(.scalar(let scalar)):
                     wireType = ScalarMapping.wireType(scalar)
                     switch scalar {
                     case .float64, .timestamp, .fixed64: step = SkimStep(kind: .fixed, argument: 8)
                     case .float32, .fixed32: step = SkimStep(kind: .fixed, argument: 4)
                     case .bool: step = SkimStep(kind: .varint, argument: 1)
-                    case .int8, .int16, .int32, .int64, .uint8, .uint16, .uint32, .uint64:
-                        step = SkimStep(kind: .varint, argument: 127)
+                    // Zigzag maps each signed range onto the unsigned one of its width.
+                    case .int8, .uint8: step = SkimStep(kind: .varint, argument: UInt64(UInt8.max))
+                    case .int16, .uint16: step = SkimStep(kind: .varint, argument: UInt64(UInt16.max))
+                    case .int32, .uint32: step = SkimStep(kind: .varint, argument: UInt64(UInt32.max))
+                    case .int64, .uint64: step = SkimStep(kind: .varint, argument: UInt64.max)
                     case .uuid: step = SkimStep(kind: .uuid, argument: 0)
                     case .string: step = SkimStep(kind: .string, argument: 0)
                     case .bytes: step = SkimStep(kind: .bytes, argument: 0)
                     }
-                case .declared(.enumeration):
+                case .single(.declared(.enumeration)):
                     wireType = .varint
-                    step = SkimStep(kind: .varint, argument: 127)
-                case .declared(.container(let nested)):
+                    step = SkimStep(kind: .varint, argument: UInt64(UInt32.max))
+                case .single(.declared(.container(let nested))):
                     wireType = .lengthDelimited
-                    step = SkimStep(kind: .nested, argument: Int32(nested))
-                case .declared(.union), .undeclared, .collection:
+                    step = SkimStep(kind: allFixed[nested] ? .fixedNested : .nested, argument: UInt64(nested))
+                case .array(.declared(.container(let nested)), _):
+                    wireType = .lengthDelimited
+                    step = SkimStep(kind: allFixed[nested] ? .fixedElement : .element, argument: UInt64(nested))
+                case .single, .array, .map:
                     continue  // not in a skimmable container
                 }
                 steps[index * 128 + Int(field.number) << 3 | Int(wireType.rawValue)] = step
