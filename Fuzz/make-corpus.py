@@ -131,7 +131,7 @@ def main():
 
 def dynamic_codec_corpus():
     """FuzzDynamicCodec input: selector (bit 0: keep unknown fields, bit 1: pretty JSON, bit 2:
-    KitchenSink's Awkward instead of PlaybackState), payload."""
+    KitchenSink's Awkward instead of PlaybackState, bit 3: DrawTogether's CanvasSnapshot), payload."""
     folder = os.path.join(HERE, "corpus", "FuzzDynamicCodec")
     payload = bytes.fromhex(DEMO_PAYLOADS["playback-state"])
     write(folder, "demo-playback-state.bin", b"\x00" + payload)
@@ -145,6 +145,10 @@ def dynamic_codec_corpus():
     write(folder, "kitchen-sink-awkward.bin", b"\x04" + awkward)
     write(folder, "kitchen-sink-awkward-keep-unknown-pretty.bin", b"\x07" + awkward + extra)
     write(folder, "kitchen-sink-empty.bin", b"\x04")
+    # Two strokes of points (arrays of structs of structs): what validation skims.
+    snapshot = bytes.fromhex(DEMO_PAYLOADS["canvas-snapshot"])
+    write(folder, "demo-canvas-snapshot.bin", b"\x08" + snapshot)
+    write(folder, "demo-canvas-snapshot-keep-unknown-pretty.bin", b"\x0b" + snapshot + extra)
 
 
 def generated_types_corpus():

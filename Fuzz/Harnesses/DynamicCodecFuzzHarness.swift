@@ -8,8 +8,9 @@ import GroupWireJSON
 import GroupWireSpec
 
 /// Dynamic codecs for the WatchTogether example spec (Spec/Examples, found from this
-/// file's path) and for Tests/Specs/KitchenSink.gwspec (every scalar, collection and union
-/// shape), each dropping and keeping unknown fields.
+/// file's path), for Tests/Specs/KitchenSink.gwspec (every scalar, collection and union
+/// shape) and for the DrawTogether example spec (arrays of structs of structs, which
+/// validation skims), each dropping and keeping unknown fields.
 let dynamicFuzzCodecs: [DynamicCodec] = {
     let examples = fuzzRepositoryFile("Spec/Examples")
     guard let entry = try? String(contentsOf: examples.appendingPathComponent("WatchTogether.gwspec"), encoding: .utf8),
@@ -25,25 +26,32 @@ let dynamicFuzzCodecs: [DynamicCodec] = {
     else {
         preconditionFailure("cannot compile \(kitchenPath.path)")
     }
+    guard let drawSource = try? String(contentsOf: examples.appendingPathComponent("DrawTogether.gwspec"), encoding: .utf8),
+        let draw = try? SpecCompiler().compile(source: drawSource, path: "DrawTogether.gwspec").checkedSpec()
+    else {
+        preconditionFailure("cannot compile \(examples.path)/DrawTogether.gwspec")
+    }
     let keeping = DynamicCodec.Options(keepsUnknownFields: true)
     return [
         DynamicCodec(spec: spec), DynamicCodec(spec: spec, options: keeping), DynamicCodec(spec: kitchen),
-        DynamicCodec(spec: kitchen, options: keeping),
+        DynamicCodec(spec: kitchen, options: keeping), DynamicCodec(spec: draw), DynamicCodec(spec: draw, options: keeping),
     ]
 }()
 
-/// Decodes a fuzz input as a PlaybackState or a KitchenSink Awkward with the dynamic codec
-/// and returns every invariant it breaks (empty: none).
+/// Decodes a fuzz input as a PlaybackState, a KitchenSink Awkward or a DrawTogether
+/// CanvasSnapshot with the dynamic codec and returns every invariant it breaks (empty: none).
 ///
 /// Input: `selector u8, payload`; selector bit 0 keeps unknown fields, bit 1 writes
-/// pretty-printed JSON, bit 2 reads KitchenSink's `Awkward` instead of PlaybackState. Invariants: decoding never traps; `validate` accepts what decoding reads and fails
+/// pretty-printed JSON, bit 2 reads KitchenSink's `Awkward` instead of PlaybackState, bit 3
+/// (taking precedence) DrawTogether's `CanvasSnapshot`. Invariants: decoding never traps; `validate` accepts what decoding reads and fails
 /// as decoding fails (kind and offset); `writeJSON` writes exactly the text of the decoded JSON, or fails with the decoder's error kind and offset having
 /// written nothing; JSON that decodes encodes again, and that payload decodes to the same
 /// JSON.
 public func dynamicCodecFuzzViolations(_ input: [UInt8]) -> [String] {
     guard let selector = input.first else { return [] }
-    let codec = dynamicFuzzCodecs[Int(selector & 1) + (selector & 4 != 0 ? 2 : 0)]
-    let type = selector & 4 != 0 ? "Awkward" : "PlaybackState"
+    let spec = selector & 8 != 0 ? 2 : selector & 4 != 0 ? 1 : 0
+    let codec = dynamicFuzzCodecs[Int(selector & 1) + 2 * spec]
+    let type = ["PlaybackState", "Awkward", "CanvasSnapshot"][spec]
     let payload = Array(input.dropFirst())
     let writer = JSONWriter(prettyPrinted: selector & 2 != 0)
     var written: [UInt8] = []
