@@ -12,7 +12,8 @@
 # Each case runs once uncounted, then N times inside `profiledRun`, which is all callgrind
 # counts (`--toggle-collect`), with one dump per case (`--dump-after`). The binary is a
 # stripped copy: valgrind 3.19 cannot read the DWARF 5 that Swift 6.3 writes. Then
-# `validate/strokes/frame`: ValidateBenchmark's validator on two strokes captures (below).
+# `validate/strokes/frame` and `validate/snapshots/message`: ValidateBenchmark's validator
+# on two strokes captures and two compressed snapshots captures (below).
 set -euo pipefail
 cd "$(dirname "$0")"
 command -v valgrind >/dev/null || { echo "bench-check: valgrind is needed (apt-get install valgrind)" >&2; exit 2; }
@@ -55,21 +56,29 @@ done < <(grep '^profiled ' "$work/names")
 [ "$(wc -l < "$work/counts")" -eq "${#cases[@]}" ] ||
     { echo "bench-check: expected ${#cases[@]} counts, got:" >&2; cat "$work/counts" >&2; exit 1; }
 
-# `groupwire validate`'s path per frame of a strokes capture: the whole validator process on
-# a 4 MB and an 8 MB capture, the difference divided by the difference in frames, so that
-# start-up (loading the spec, the dynamic linker) cancels.
+# `groupwire validate`'s path per frame of a strokes capture and per message of a snapshots
+# capture (800 KB canvases, compressed and fragmented): the whole validator process on a
+# 4 MB and an 8 MB capture, the difference divided by the difference in frames or
+# messages, so that start-up (loading the spec, the dynamic linker) cancels.
 swift build -c release --product ValidateBenchmark >/dev/null
 cp .build/release/ValidateBenchmark "$work/validate"
 strip -g "$work/validate"
-for size in 4 8; do
-    "$work/validate" --write strokes "$work/strokes$size.pcapng" --megabytes "$size" > /dev/null
-    valgrind --tool=callgrind --callgrind-out-file="$work/validate$size.out" "$work/validate" --validate "$work/strokes$size.pcapng" \
-        > "$work/validate$size.txt" 2> "$work/validate$size.log" ||
-        { cat "$work/validate$size.log" "$work/validate$size.txt" >&2; exit 1; }
+for kind in strokes snapshots; do
+    for size in 4 8; do
+        "$work/validate" --write "$kind" "$work/$kind$size.pcapng" --megabytes "$size" > /dev/null
+        valgrind --tool=callgrind --callgrind-out-file="$work/$kind$size.out" "$work/validate" --validate "$work/$kind$size.pcapng" \
+            > "$work/$kind$size.txt" 2> "$work/$kind$size.log" ||
+            { cat "$work/$kind$size.log" "$work/$kind$size.txt" >&2; exit 1; }
+    done
 done
-frames() { sed -n 's/^frames \([0-9]*\) .*/\1/p' "$work/validate$1.txt"; }
-total() { sed -n 's/^totals: *\([0-9]*\).*/\1/p; s/^summary: *\([0-9]*\).*/\1/p' "$work/validate$1.out" | head -n 1; }
-printf '%s\t%d\n' "validate/strokes/frame" "$(( ($(total 8) - $(total 4)) / ($(frames 8) - $(frames 4)) ))" >> "$work/counts"
+# The count after `frames` or `messages` in the validator's summary line.
+count() { sed -n "s/.*$2 \\([0-9]*\\).*/\\1/p" "$work/$1.txt"; }
+total() { sed -n 's/^totals: *\([0-9]*\).*/\1/p; s/^summary: *\([0-9]*\).*/\1/p' "$work/$1.out" | head -n 1; }
+printf '%s\t%d\n' "validate/strokes/frame" \
+    "$(( ($(total strokes8) - $(total strokes4)) / ($(count strokes8 frames) - $(count strokes4 frames)) ))" >> "$work/counts"
+printf '%s\t%d\n' "validate/snapshots/message" \
+    "$(( ($(total snapshots8) - $(total snapshots4)) / ($(count snapshots8 messages) - $(count snapshots4 messages)) ))" \
+    >> "$work/counts"
 
 if $record; then
     {
