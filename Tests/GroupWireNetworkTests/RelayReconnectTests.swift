@@ -167,9 +167,15 @@ import Testing
             ada.cutConnection()
             await bo.close()
             func departures() -> [ParticipantID] { watched.all.compactMap { if case .left(let id) = $0 { id } else { nil } } }
+            // What a wait that timed out saw instead (it did once, in the full suite).
+            let seen = {
+                "the watcher saw \(watched.all) (ada \(ada.localParticipant), bo \(bo.localParticipant)); the relay logged "
+                    + handler.entries.map { "\($0.message) \($0.metadata["participant"].map { "\($0)" } ?? "")" }
+                    .joined(separator: ", ")
+            }
             // bo closed: it leaves at once, with no time passing.
-            try await eventually("the watcher to see bo leave") { departures() == [bo.localParticipant] }
-            try await eventually("the relay to see ada's connection lost") {
+            try await eventually("the watcher to see bo leave", state: seen) { departures() == [bo.localParticipant] }
+            try await eventually("the relay to see ada's connection lost", state: seen) {
                 handler.entries.contains { $0.message == "lost" } && relay.census == ["canvas-7": 1]
             }
             // ada is kept for the grace period: 499 ms of it pass and she is still there

@@ -19,19 +19,23 @@ package struct WaitTimedOut: Error, CustomStringConvertible {
 /// - Parameters:
 ///   - what: what is awaited, for the failure message.
 ///   - within: the outer bound (default 120 s).
+///   - state: what the failure message adds about the state the wait ended in (what was
+///     seen instead), so that a wait that times out once says why.
 ///   - condition: the event's test; it may be async and may throw.
 /// - Throws: ``WaitTimedOut`` when `within` passes first, naming what and where, or what
 ///   `condition` throws.
 package func eventually(
-    _ what: String, within: Duration = .seconds(120), sourceLocation: SourceLocation = #_sourceLocation,
-    _ condition: () async throws -> Bool
+    _ what: String, within: Duration = .seconds(120), state: (() -> String)? = nil,
+    sourceLocation: SourceLocation = #_sourceLocation, _ condition: () async throws -> Bool
 ) async throws {
     let deadline = ContinuousClock.now + within
     var pause = Duration.microseconds(200)
     while try await !condition() {
         guard ContinuousClock.now < deadline else {
+            let seen = state.map { "; \($0())" } ?? ""
             throw WaitTimedOut(
-                description: "\(sourceLocation.fileName):\(sourceLocation.line): timed out after \(within) waiting for \(what)")
+                description:
+                    "\(sourceLocation.fileName):\(sourceLocation.line): timed out after \(within) waiting for \(what)\(seen)")
         }
         // The poll interval, growing to 20 ms: nothing waits on this pause's length.
         try await Task.sleep(for: pause)
