@@ -20,13 +20,14 @@ public struct FrameDecoder: Sendable {
 
     /// The one frame that fills `bytes`, and where it ends (which is `bytes.count`).
     private func decodeSingle(_ bytes: [UInt8], copyBody: Bool) throws(WireError) -> (frame: Frame, body: Range<Int>) {
-        switch scan(bytes, from: 0, copyBody: copyBody) {
+        var frame = Frame(kind: .data, typeID: 0, body: [])
+        switch scan(bytes, from: 0, copyBody: copyBody, into: &frame) {
         case .needMore:
             // `truncated` points at the first byte of what the input ends inside: the frame.
             throw WireError(.truncated, offset: 0, "frame is incomplete: input ends after \(bytes.count) bytes")
         case .invalid(let error, _), .unconfirmed(let error):
             throw error
-        case .frame(let frame, let bodyStart, let end):
+        case .frame(let bodyStart, let end):
             guard end == bytes.count else {
                 throw WireError(.trailingBytes, offset: end, "\(bytes.count - end) bytes follow the frame")
             }
@@ -40,13 +41,15 @@ public struct FrameDecoder: Sendable {
         decodeAll(chunks: CollectionOfOne(bytes))
     }
 
-    /// What ``scan(_:from:)`` found at a position.
+    /// What ``scan(_:from:upTo:copyBody:into:)`` found at a position.
     enum Scan {
         /// More bytes are needed to decide.
         case needMore
         /// A valid frame, ending at `end`, whose body starts at `bodyStart` (and ends where
-        /// its 4-byte checksum starts).
-        case frame(Frame, bodyStart: Int, end: Int)
+        /// its 4-byte checksum starts); the frame is in the scan's `into` variable. Not in
+        /// this case's payload: a frame, a large value, was copied into the case and out
+        /// of it again, about 100 instructions a frame on the capture validator's path.
+        case frame(bodyStart: Int, end: Int)
         /// A run of bytes without a magic byte (ending at `resume`, the next 0xC7 or the
         /// end of the bytes), or a frame whose checksum passed but whose content is invalid
         /// (`resume` is its end: a confirmed length may be skipped).
@@ -71,23 +74,26 @@ public struct FrameDecoder: Sendable {
     /// else, whose error ``decode(_:)`` of those bytes reports. For a reader that takes
     /// the common case in place and hands every other one to the general path.
     ///
-    /// The frame is written to `frame` and its body's range returned (nil: `frame` is left
-    /// as it was): an optional holding a `Frame`, a large value, was destroyed through the
-    /// runtime's generic value witnesses, about 190 instructions a frame.
+    /// The frame is written to `frame` and its body's range returned (nil: `frame` holds
+    /// nothing to use; it may have been written, as by a valid frame shorter than `range`):
+    /// an optional holding a `Frame`, a large value, was destroyed through the runtime's
+    /// generic value witnesses, about 190 instructions a frame.
     package func decodeInPlace(_ bytes: [UInt8], in range: Range<Int>, into frame: inout Frame) -> Range<Int>? {
         guard range.lowerBound >= 0, range.upperBound <= bytes.count,
-            case .frame(let decoded, let bodyStart, let end) = scan(
-                bytes, from: range.lowerBound, upTo: range.upperBound, copyBody: false),
+            case .frame(let bodyStart, let end) = scan(
+                bytes, from: range.lowerBound, upTo: range.upperBound, copyBody: false, into: &frame),
             end == range.upperBound
         else { return nil }
-        frame = decoded
         return bodyStart..<(end - 4)
     }
 
     /// Examines the bytes at `start`, up to `limit` (the end of `bytes` when nil): a frame
     /// that would run past it needs more. Every error's offset is absolute in `bytes`.
+    /// A valid frame is written to `frame` (anything else may leave it changed).
     /// `copyBody: false` leaves the frame's body empty (for ``decodeBorrowingBody(_:)``).
-    func scan(_ bytes: [UInt8], from start: Int, upTo limit: Int? = nil, copyBody: Bool = true) -> Scan {
+    func scan(
+        _ bytes: [UInt8], from start: Int, upTo limit: Int? = nil, copyBody: Bool = true, into frame: inout Frame
+    ) -> Scan {
         let count = limit ?? bytes.count
         guard start < count else { return .needMore }
         guard bytes[start] == Frame.magic else {
@@ -156,18 +162,45 @@ public struct FrameDecoder: Sendable {
         }
         do throws(WireError) {
             var bodyStart = end - 4
-            let frame = try parseHeader(bytes, kindAt: cursor, end: end, copyBody: copyBody, bodyStart: &bodyStart)
-            return .frame(frame, bodyStart: bodyStart, end: end)
+            try parseHeader(bytes, kindAt: cursor, end: end, copyBody: copyBody, bodyStart: &bodyStart, into: &frame)
+            return .frame(bodyStart: bodyStart, end: end)
         } catch {
             return .invalid(error, resume: end)
         }
     }
 
     /// Parses the kind byte, the headers and the body of a frame whose prelude and
-    /// checksum have been checked; sets `bodyStart` to where the body starts in `bytes`.
+    /// checksum have been checked into `frame` (written only when valid); sets `bodyStart`
+    /// to where the body starts in `bytes`.
     private func parseHeader(
-        _ bytes: [UInt8], kindAt kindOffset: Int, end: Int, copyBody: Bool, bodyStart: inout Int
-    ) throws(WireError) -> Frame {
+        _ bytes: [UInt8], kindAt kindOffset: Int, end: Int, copyBody: Bool, bodyStart: inout Int, into frame: inout Frame
+    ) throws(WireError) {
+        // Most traffic is a data or control frame whose only header is the session's (or
+        // none), with a type id and a session id of one byte each: read where it lies.
+        // Anything else, and everything the checks below would refuse, takes the general
+        // way, which says why.
+        let limit = end - 4
+        if kindOffset + 2 <= limit {
+            let kindByte = bytes[kindOffset]
+            // Kind 0 or 1 and no flag but `session` (0x20).
+            if kindByte & 0xDF <= 1 {
+                let hasSession = kindByte & 0x20 != 0
+                let headerEnd = kindOffset + (hasSession ? 3 : 2)
+                let typeID = bytes[kindOffset + 1]
+                // Both in 1...127 (a byte of 0 wraps to 255).
+                if headerEnd <= limit, typeID &- 1 < 0x7F {
+                    let session = hasSession ? bytes[kindOffset + 2] : 1
+                    if session &- 1 < 0x7F {
+                        bodyStart = headerEnd
+                        frame = Frame(
+                            kind: FrameKind(rawValue: kindByte & 0x0F), typeID: UInt64(typeID), compression: nil,
+                            fragment: nil, session: hasSession ? UInt32(session) : nil, delivery: nil,
+                            body: copyBody ? Array(bytes[headerEnd..<limit]) : [])
+                        return
+                    }
+                }
+            }
+        }
         var reader = try ByteReader(bytes, range: kindOffset..<(end - 4))
         let kindByte = try reader.readByte()
         let kind = FrameKind(rawValue: kindByte & 0x0F)
@@ -258,7 +291,7 @@ public struct FrameDecoder: Sendable {
             // Rule 3 needs the body's length, known once the compression header is read.
             try FragmentInfo.validateRange(fragment, bodyCount: bodyCount, at: fieldOffsets)
         }
-        return Frame(
+        frame = Frame(
             kind: kind, typeID: typeID, compression: compression, fragment: fragment, session: session,
             delivery: delivery, body: body)
     }

@@ -91,8 +91,9 @@ public struct FrameStreamReader: Sendable {
     /// Returns the next frame or error, or nil when more bytes are needed (or, after
     /// ``finish()``, when every byte has been reported).
     public mutating func nextEvent() -> FrameStreamEvent? {
+        var frame = Frame(kind: .data, typeID: 0, body: [])
         while true {
-            switch decoder.scan(buffer, from: start) {
+            switch decoder.scan(buffer, from: start, into: &frame) {
             case .needMore:
                 if start < buffer.count {
                     // A magic byte at `start`: it ends a pending run even though its frame is
@@ -114,7 +115,7 @@ public struct FrameStreamReader: Sendable {
                 }
                 if ended, let run = takePending() { return run }
                 return nil
-            case .frame(let frame, _, let end):
+            case .frame(_, let end):
                 if let run = takePending() { return run }  // the frame is found again on the next call
                 let event = FrameStreamEvent(offset: base + start, length: end - start, result: .success(frame))
                 start = end
