@@ -20,7 +20,9 @@ import Testing
         #expect(CRC32C.checksum([]) == 0)
     }
 
-    @Test(arguments: [0, 1, 7, 8, 9, 63, 4095, 4096, 12_287, 12_288, 12_289, 40_000, 100_003])
+    @Test(arguments: [
+        0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 12, 13, 14, 15, 46, 63, 4095, 4096, 12_287, 12_288, 12_289, 12_295, 12_296, 40_000, 100_003,
+    ])
     func hardwareAndTablePathsAgreeAtEveryLengthAndAlignment(length: Int) {
         var generator = SeededRandom(seed: UInt64(length))
         let data = (0..<(length + 7)).map { _ in UInt8.random(in: 0...255, using: &generator) }
