@@ -135,8 +135,13 @@ public struct CapturePacketReader: Sendable {
 
     /// Whether `count` bytes are buffered; at the end of input, throws when some but not
     /// all are, naming `what`.
-    private func have(_ count: Int, what: String) throws(FrameFileError) -> Bool {
+    /// The common answer (yes) is inline; the rest is a call.
+    @inline(__always) private func have(_ count: Int, what: StaticString) throws(FrameFileError) -> Bool {
         if available >= count { return true }
+        return try lacking(count, what: what)
+    }
+
+    private func lacking(_ count: Int, what: StaticString) throws(FrameFileError) -> Bool {
         if ended, available > 0 {
             throw error(
                 .badCapture, at: offset,
@@ -286,8 +291,13 @@ public struct CapturePacketReader: Sendable {
         }
     }
 
-    private func checkLinkType(_ linkType: UInt16, at offset: Int) throws(FrameFileError) {
+    /// Every packet's check: the common answer (ours) is inline.
+    @inline(__always) private func checkLinkType(_ linkType: UInt16, at offset: Int) throws(FrameFileError) {
         guard linkType != CaptureRecord.linkType else { return }
+        try refuseLinkType(linkType, at: offset)
+    }
+
+    private func refuseLinkType(_ linkType: UInt16, at offset: Int) throws(FrameFileError) {
         let names: [UInt16: String] = [
             0: "BSD loopback", 1: "Ethernet", 101: "raw IP", 113: "Linux cooked", 276: "Linux cooked v2",
         ]
