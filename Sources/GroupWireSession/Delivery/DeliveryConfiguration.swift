@@ -28,7 +28,9 @@ public struct DeliveryConfiguration: Sendable {
     /// it before it is reported and removed. 5 s.
     public var peerTimeout: Duration = .seconds(5)
     /// The longest a receiver holds back an acknowledgement, which its sender adds to the
-    /// probe timeout; also the period of the layer's timer. 10 ms.
+    /// probe timeout; also the period of the layer's timer. After a tick with nothing to
+    /// do (no acknowledgement owed, no frame kept) the layer sets no timer until work
+    /// comes, and its first tick then is half a period later. 10 ms.
     public var maxAckDelay: Duration = .milliseconds(10)
     /// A receiver acknowledges at once after this many reliable frames received since its
     /// last acknowledgement (and at once on a new gap or a filled one). 16.

@@ -721,6 +721,14 @@ struct DeliveryEngine {
 
     // MARK: Timer
 
+    /// Whether a timer tick could do anything now: an acknowledgement is owed, or frames
+    /// are kept for a recipient (in flight, held back by the window or the pacer, waiting
+    /// to be sent again, or the probe of a removed one). Time alone changes nothing else,
+    /// so while this is false the layer's timer waits for work instead of the clock.
+    var needsTimer: Bool {
+        inbound.values.contains { $0.reliable?.ackOwed == true } || outbound.values.contains { !$0.pending.isEmpty }
+    }
+
     /// The work of one timer tick: owed acknowledgements, the loss and probe timers, what
     /// the pacer lets out now, and removal of recipients whose acknowledgements stopped.
     mutating func tick(now: Duration) -> [Output] {

@@ -34,7 +34,9 @@ public final class DeliveryTransport: Transport {
     private let tasks: [Task<Void, Never>]
 
     /// Creates the layer over `base` and starts reading its events and, unless `base` is
-    /// reliable and ordered, the timer for acknowledgements and retransmission.
+    /// reliable and ordered, the timer for acknowledgements and retransmission. The timer
+    /// sets no deadline while nothing is owed or kept, so an idle session does not wake
+    /// its device every ``DeliveryConfiguration/maxAckDelay``.
     ///
     /// A `base` that captures (GroupWireCapture's `capturing(to:)`) records the frames as
     /// they travel, delivery headers and acknowledgements too.
@@ -82,6 +84,10 @@ public final class DeliveryTransport: Transport {
                 next = max(next + period, now)
                 let outputs = core.tick(now: now)
                 core.perform(outputs, into: mailbox)
+                // A period with nothing for a tick to do: no timer until work comes. The
+                // first tick after it is half a period later, so an acknowledgement owed
+                // for a lone frame leaves well within maxAckDelay, with room for a late timer.
+                if let woken = await core.waitForTimedWork() { next = woken + period / 2 }
             }
         }
         tasks = [receiving, ticking, sending]
@@ -165,6 +171,14 @@ extension DeliveryTransport {
             var senderWake = false
             /// The sending task, waiting to be woken.
             var idle: CheckedContinuation<Void, Never>?
+            /// Whether the timer task waits for work rather than the clock (the engine had
+            /// nothing a tick could do), its continuation, and the time of the work that
+            /// woke it, kept until it sleeps on the clock again.
+            var timerWaits = false
+            var timerIdle: CheckedContinuation<Void, Never>?
+            var timerWokenAt: Duration?
+            /// Whether the latest tick had anything to do.
+            var tickFoundWork = true
             /// Senders waiting until their last frame went (by token), and the tokens whose
             /// frames went before their sender waited, with what sending them met.
             var sent: [UInt64: CheckedContinuation<Void, Never>] = [:]
@@ -199,6 +213,15 @@ extension DeliveryTransport {
             mutating func takeWaiters() -> [CheckedContinuation<Void, Never>] {
                 defer { waiters.removeAll() }
                 return Array(waiters.values)
+            }
+
+            /// Wakes the timer task if it waits for work and the engine now has some.
+            mutating func wakeTimer(now: Duration) -> CheckedContinuation<Void, Never>? {
+                guard timerWaits, engine.needsTimer else { return nil }
+                timerWaits = false
+                timerWokenAt = now
+                defer { timerIdle = nil }
+                return timerIdle
             }
 
             /// Gives the sending role to the layer's sending task.
@@ -236,8 +259,9 @@ extension DeliveryTransport {
         var waitingSends: Int { state.withLock { $0.waiters.count } }
 
         /// Whether every frame queued has gone to the transport beneath (sends waiting for
-        /// room wait for acknowledgements, which only time brings).
-        var isSettled: Bool { state.withLock { !$0.isSending } }
+        /// room wait for acknowledgements, which only time brings), and a timer that work
+        /// woke sleeps on the clock again.
+        var isSettled: Bool { state.withLock { !$0.isSending && $0.timerWokenAt == nil } }
 
         /// Handles an event of the transport underneath; wakes waiting senders when it
         /// made room.
@@ -253,6 +277,7 @@ extension DeliveryTransport {
                 let freed = state.engine.statistics.bufferedBytes < before
                 var waiters = freed || !state.waiters.isEmpty && event.isLeft ? state.takeWaiters() : []
                 if let sender = state.enqueue(outputs, mode: .reliable, token: false).wake { waiters.append(sender) }
+                if let timer = state.wakeTimer(now: now) { waiters.append(timer) }
                 return (outputs, waiters)
             }
             for waiter in waiters { waiter.resume() }
@@ -262,6 +287,7 @@ extension DeliveryTransport {
         /// One timer tick; wakes waiting senders when a removal made room.
         func tick(now: Duration) -> [DeliveryEngine.Output] {
             let (outputs, waiters) = state.withLock { state in
+                state.tickFoundWork = state.engine.needsTimer
                 let before = state.engine.statistics.bufferedBytes
                 let outputs = state.engine.tick(now: now)
                 var waiters = state.engine.statistics.bufferedBytes < before ? state.takeWaiters() : []
@@ -315,6 +341,34 @@ extension DeliveryTransport {
                     }
                     if now { continuation.resume() }
                 }
+            }
+        }
+
+        /// For the timer task after a tick: when that tick found nothing to do and the
+        /// engine still has nothing a tick could do (``DeliveryEngine/needsTimer``), waits
+        /// until an event or a send gives it some and returns that moment; nil at once
+        /// otherwise, or once the layer closed. A stream that owes an acknowledgement at
+        /// every tick (a frame every few milliseconds) keeps the timer's period, so its
+        /// acknowledgements stay one per period.
+        func waitForTimedWork() async -> Duration? {
+            let waits = state.withLock { state -> Bool in
+                guard !state.isClosed, !state.tickFoundWork, !state.engine.needsTimer else { return false }
+                state.timerWaits = true
+                return true
+            }
+            guard waits else { return nil }
+            await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+                let now = state.withLock { state -> Bool in
+                    guard state.timerWaits, !state.isClosed else { return true }
+                    state.timerIdle = continuation
+                    return false
+                }
+                if now { continuation.resume() }
+            }
+            return state.withLock { state in
+                state.timerWaits = false
+                defer { state.timerWokenAt = nil }
+                return state.timerWokenAt
             }
         }
 
@@ -402,7 +456,7 @@ extension DeliveryTransport {
                 let now = clock.now()
                 // Numbered and queued under one lock, so copies reach the sending task in the
                 // order the engine numbered them, whichever task numbered them.
-                let attempt: Result<(ready: Bool, token: UInt64?, drains: Bool), WireError> = state.withLock { state in
+                let attempt: Result<Prepared, WireError> = state.withLock { state in
                     guard !state.isClosed else {
                         return .failure(WireError(.transportClosed, "the delivery layer's transport closed"))
                     }
@@ -414,9 +468,10 @@ extension DeliveryTransport {
                         {
                         case .ready(let outputs):
                             let queued = state.enqueue(outputs, mode: mode, token: true)
-                            return .success((true, queued.token, queued.drains))
+                            let timer = state.wakeTimer(now: now)
+                            return .success(Prepared(ready: true, token: queued.token, drains: queued.drains, timer: timer))
                         case .needsRoom:
-                            return .success((false, nil, false))
+                            return .success(Prepared(ready: false, token: nil, drains: false, timer: nil))
                         }
                     } catch {
                         return .failure(error)
@@ -426,11 +481,22 @@ extension DeliveryTransport {
                 case .failure(let error):
                     throw error
                 case .success(let prepared) where prepared.ready:
+                    prepared.timer?.resume()
                     return prepared.token.map { ($0, prepared.drains) }
                 case .success:
                     try await waitForRoom()
                 }
             }
+        }
+
+        /// What one attempt of ``prepare(_:to:mode:configuration:clock:)`` found: whether the
+        /// frames fit, the token of their last frame and whether the send sends them
+        /// itself, and the timer task to wake (it waited for work).
+        private struct Prepared {
+            let ready: Bool
+            let token: UInt64?
+            let drains: Bool
+            let timer: CheckedContinuation<Void, Never>?
         }
 
         /// Suspends until acknowledgements, a departure or a removal may have made room.
@@ -465,6 +531,8 @@ extension DeliveryTransport {
                 state.sent.removeAll()
                 if let sender = state.idle { waiters.append(sender) }
                 state.idle = nil
+                if let timer = state.timerIdle { waiters.append(timer) }
+                state.timerIdle = nil
                 return waiters
             }
             for waiter in waiters { waiter.resume() }

@@ -233,3 +233,84 @@ struct SilentPeerSetup {
     /// A party of the sender alone, to move time.
     var party: DeliveryParty { DeliveryParty(hub: hub, ids: [.numbered(1)], transports: [sender], logs: [log]) }
 }
+
+extension DeliveryTransportTests {
+    /// The layer's timer runs only while a tick could do something: an idle layer sets no
+    /// timer at all, a send or an arriving frame sets it again, and the acknowledgement
+    /// owed for a lone frame leaves half of `maxAckDelay` after the frame.
+    @Test func anIdleLayerSetsNoTimerAndALoneFrameIsAcknowledgedHalfAnAckDelayAfterIt() async throws {
+        let clock = VirtualClock()
+        let hub = InProcessHub(plan: .unreliable(seed: 1, delay: .zero ... .zero), clock: clock)
+        let ids: [ParticipantID] = [.numbered(1), .numbered(2)]
+        var transports: [DeliveryTransport] = []
+        for (index, id) in ids.enumerated() {
+            transports.append(
+                DeliveryTransport(over: try await hub.join(id), configuration: .simulated(seed: UInt64(index + 1))))
+        }
+        let party = DeliveryParty(hub: hub, ids: ids, transports: transports, logs: transports.map { EventLog($0.events) })
+        let (sender, receiver) = (transports[0], transports[1])
+        try await party.run("everybody reachable") { party.logs[0].joined(ids[1]) && party.logs[1].joined(ids[0]) }
+        try await sender.send(numberedFrame(0), to: .all)
+        try await party.run("the first frame delivered and acknowledged") {
+            party.logs[1].bodies.count == 1 && sender.statistics.bufferedBytes == 0
+        }
+        try await party.run("both timers wait for work", limit: .milliseconds(100)) { clock.sleeperCount == 0 }
+        // A second of nothing: no timer fires, nothing is sent.
+        let sent = await hub.statistics.sent
+        try await hub.step(by: .seconds(1))
+        #expect(clock.sleeperCount == 0)
+        #expect(await hub.statistics.sent == sent)
+        #expect(receiver.statistics.acksSent == 1)
+
+        // A lone frame: the send sets the sender's timer, its arrival the receiver's, each
+        // half a period (maxAckDelay, 10 ms) after.
+        let start = hub.elapsed
+        try await sender.send(numberedFrame(1), to: .all)
+        try await hub.step(by: .zero)
+        try await eventually("the second frame delivered") { party.logs[1].bodies.count == 2 }
+        #expect(party.logs[1].bodies.map(frameNumber) == [0, 1])
+        try await eventually("both timers set", state: { "deadlines \(clock.deadlines)" }) { clock.deadlines.count == 2 }
+        #expect(clock.deadlines == [start + .milliseconds(5), start + .milliseconds(5)])
+        try await hub.step(by: .microseconds(4999))
+        #expect(receiver.statistics.acksSent == 1, "no acknowledgement before its time")
+        #expect(clock.deadlines == [start + .milliseconds(5), start + .milliseconds(5)])
+        try await hub.step(by: .microseconds(1))
+        // The acknowledgement reaches the hub from the receiver's sending task; the hub
+        // hands it over at once (no delay) without time moving on.
+        try await eventually("the sender's buffer empties", state: { "\(sender.statistics.bufferedBytes) bytes kept" }) {
+            try await hub.step(by: .zero)
+            return sender.statistics.bufferedBytes == 0
+        }
+        #expect(receiver.statistics.acksSent == 2)
+        #expect(hub.elapsed == start + .milliseconds(5), "acknowledged 5 ms after the frame arrived")
+        #expect(sender.statistics.retransmitted == 0)
+        try await party.run("both timers wait for work again", limit: .milliseconds(100)) { clock.sleeperCount == 0 }
+    }
+}
+
+extension DeliveryTransportTests {
+    /// A stream with a frame every 4 ms owes an acknowledgement at every tick: the timer
+    /// keeps its 10 ms period and sends one per period. (A timer that waited for work after
+    /// every tick that left nothing owed would restart its phase at the next frame, and the
+    /// count would follow the frames' spacing instead: 17 here, and on the benchmark's
+    /// paced row a third more acknowledgements than with the period.)
+    @Test func aStreamThatOwesAnAcknowledgementAtEveryTickIsAcknowledgedOncePerPeriod() async throws {
+        let party = try await DeliveryParty.make(count: 2, plan: .unreliable(seed: 1, delay: .zero ... .zero)) {
+            $0.ackEvery = 1000
+        }
+        let (sender, receiver) = (party.transports[0], party.transports[1])
+        let acksBefore = receiver.statistics.acksSent
+        for index in 0..<50 {
+            try await sender.send(numberedFrame(index), to: .all)
+            try await party.hub.step(by: .milliseconds(4))
+        }
+        try await party.run("all 50 delivered and acknowledged") {
+            party.logs[1].bodies.count == 50 && sender.statistics.bufferedBytes == 0
+        }
+        // 200 ms of stream: 20 periods, one acknowledgement each (the last at most a period after).
+        let acks = receiver.statistics.acksSent - acksBefore
+        #expect(acks >= 19 && acks <= 21, "\(acks) acknowledgements for 200 ms")
+        #expect(party.logs[1].bodies.map(frameNumber) == Array(0..<50))
+        #expect(sender.statistics.retransmitted == 0)
+    }
+}
