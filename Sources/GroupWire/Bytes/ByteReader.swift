@@ -99,29 +99,18 @@ public struct ByteReader: Sendable {
 
     @usableFromInline mutating func readUVarintSlow() throws(WireError) -> UInt64 {
         let start = cursor
-        var index = cursor
-        var result: UInt64 = 0
-        var shift: UInt64 = 0
-        while true {
-            guard index < end else {
-                throw WireError(.truncated, offset: start, "varint runs past the end of the input")
+        var position = cursor
+        var failure = Varint.Failure.truncated
+        let value = bytes.withUnsafeBufferPointer { Varint.read($0, at: &position, end: end, failure: &failure) }
+        guard let value else {
+            switch failure {
+            case .truncated: throw WireError(.truncated, offset: start, "varint runs past the end of the input")
+            case .tooLarge: throw WireError(.malformedVarint, offset: start, "varint does not fit 64 bits")
+            case .notMinimal: throw WireError(.malformedVarint, offset: start, "varint is not minimally encoded")
             }
-            // safe because: index < end <= bytes.count.
-            let byte = bytes.withUnsafeBufferPointer { $0[index] }
-            index += 1
-            if shift == 63, byte > 1 {
-                throw WireError(.malformedVarint, offset: start, "varint does not fit 64 bits")
-            }
-            result |= UInt64(byte & 0x7F) << shift
-            if byte & 0x80 == 0 {
-                if byte == 0, shift > 0 {
-                    throw WireError(.malformedVarint, offset: start, "varint is not minimally encoded")
-                }
-                cursor = index
-                return result
-            }
-            shift += 7
         }
+        cursor = position
+        return value
     }
 
     /// Reads a zigzag-encoded signed varint.

@@ -105,26 +105,19 @@ public struct FrameDecoder: Sendable {
                 resume: next)
         }
         guard start + 2 < count else { return .needMore }
-        // The length varint, read by hand so an incomplete one asks for more bytes.
-        var length: UInt64 = 0
+        // The length varint: an incomplete one asks for more bytes.
         var cursor = start + 2
-        var shift: UInt64 = 0
-        while true {
-            guard cursor < count else { return .needMore }
-            let byte = bytes[cursor]
-            cursor += 1
-            if shift == 63, byte > 1 {
+        var failure = Varint.Failure.truncated
+        let read = bytes.withUnsafeBufferPointer { Varint.read($0, at: &cursor, end: count, failure: &failure) }
+        guard let length = read else {
+            switch failure {
+            case .truncated: return .needMore
+            case .tooLarge:
                 return .unconfirmed(WireError(.malformedVarint, offset: start + 2, "frame length varint does not fit 64 bits"))
+            case .notMinimal:
+                return .unconfirmed(
+                    WireError(.malformedVarint, offset: start + 2, "frame length varint is not minimally encoded"))
             }
-            length |= UInt64(byte & 0x7F) << shift
-            if byte & 0x80 == 0 {
-                if byte == 0, shift > 0 {
-                    return .unconfirmed(
-                        WireError(.malformedVarint, offset: start + 2, "frame length varint is not minimally encoded"))
-                }
-                break
-            }
-            shift += 7
         }
         let prelude = cursor - start
         guard length >= 5 else {

@@ -25,21 +25,13 @@ public struct FrameHeaderFields: Sendable, Hashable {
         guard frame.count >= Frame.fixedOverhead else { return nil }
         let start = frame.startIndex
         version = frame[start + 1]
-        // The length varint, at most 10 bytes; the kind byte follows it.
-        var value: UInt64 = 0
-        var index = start + 2
-        var shift: UInt64 = 0
-        while true {
-            guard index < frame.endIndex - 4, shift <= 63 else { return nil }
-            let byte = frame[index]
-            value |= UInt64(byte & 0x7F) << shift
-            index += 1
-            if byte & 0x80 == 0 { break }
-            shift += 7
-        }
-        guard index < frame.endIndex - 4 else { return nil }
+        // The length varint before the checksum; the kind byte follows it.
+        var position = 2
+        var failure = Varint.Failure.truncated
+        let read = frame.withUnsafeBufferPointer { Varint.read($0, at: &position, end: $0.count - 4, failure: &failure) }
+        guard let value = read, position < frame.count - 4 else { return nil }
         lengthField = value
-        kindByte = frame[index]
+        kindByte = frame[start + position]
         let end = frame.endIndex
         crc32c =
             UInt32(frame[end - 4]) | UInt32(frame[end - 3]) << 8 | UInt32(frame[end - 2]) << 16 | UInt32(frame[end - 1]) << 24
@@ -52,16 +44,8 @@ extension FrameHeaderFields {
     public static func sessionID(of frame: [UInt8]) -> UInt32? {
         var index = 2
         func varint() -> UInt64? {
-            var value: UInt64 = 0
-            var shift: UInt64 = 0
-            while index < frame.count, shift <= 63 {
-                let byte = frame[index]
-                index += 1
-                value |= UInt64(byte & 0x7F) << shift
-                if byte & 0x80 == 0 { return value }
-                shift += 7
-            }
-            return nil
+            var failure = Varint.Failure.truncated
+            return frame.withUnsafeBufferPointer { Varint.read($0, at: &index, end: $0.count, failure: &failure) }
         }
         guard frame.count >= Frame.fixedOverhead, frame[0] == 0xC7, varint() != nil, index < frame.count else { return nil }
         let kindByte = frame[index]

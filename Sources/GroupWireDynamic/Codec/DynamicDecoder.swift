@@ -325,26 +325,12 @@ struct DynamicDecoder {
         return true
     }
 
-    /// The minimal varint of at most 10 bytes at `position` (before `end`, within the
-    /// bytes), which moves past it; nil for one cut short, not minimal or over 64 bits,
-    /// all of which the general walk reports.
+    /// The varint at `position` (``Varint/read(_:at:end:failure:)``), which moves past
+    /// it; nil for one cut short, not minimal or over 64 bits, all of which the general
+    /// walk reports.
     private static func varint(_ bytes: UnsafeBufferPointer<UInt8>, at position: inout Int, end: Int) -> UInt64? {
-        var cursor = position
-        var value: UInt64 = 0
-        var shift: UInt64 = 0
-        while cursor < end {
-            let byte = bytes[cursor]  // safe because: cursor < end <= bytes.count
-            cursor &+= 1
-            if shift == 63, byte > 1 { return nil }
-            value |= UInt64(byte & 0x7F) << shift
-            if byte < 0x80 {
-                guard byte != 0 || shift == 0 else { return nil }
-                position = cursor
-                return value
-            }
-            shift &+= 7  // safe because: at most 63, by the check above
-        }
-        return nil
+        var failure = Varint.Failure.truncated
+        return Varint.read(bytes, at: &position, end: end, failure: &failure)
     }
 
     /// The length prefix at `position` (a varint, as ``varint(_:at:end:)`` reads it) when

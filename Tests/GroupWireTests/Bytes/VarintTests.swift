@@ -68,4 +68,37 @@ import Testing
         }
         #expect(reader.position == 0)
     }
+
+    /// The shared reader itself, inside a larger buffer: each documented value from an
+    /// offset, moving past it; each malformed or cut-short one nil with its reason and the
+    /// position where it was. `end` bounds it even when bytes follow.
+    @Test func theSharedReaderReadsWithinItsBoundsAndSaysWhyNot() {
+        for (value, bytes) in Self.documented {
+            let buffer: [UInt8] = [0xEE] + bytes + [0xFF]
+            var position = 1
+            var failure = Varint.Failure.tooLarge
+            let read = buffer.withUnsafeBufferPointer { Varint.read($0, at: &position, end: 1 + bytes.count, failure: &failure) }
+            #expect(read == value)
+            #expect(position == 1 + bytes.count)
+            #expect(failure == .tooLarge, "untouched on success")
+        }
+        let cases: [([UInt8], Int, Varint.Failure)] = [
+            ([0x80, 0x00], 2, .notMinimal),
+            ([0xFF, 0x80, 0x00], 3, .notMinimal),
+            ([0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0x02], 10, .tooLarge),
+            ([0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0x81, 0x01], 11, .tooLarge),
+            ([0x80, 0x80], 2, .truncated),
+            ([0x80, 0x01], 1, .truncated),  // the last byte lies past `end`
+            ([], 0, .truncated),
+        ]
+        for (bytes, end, expected) in cases {
+            let buffer = [0xEE] + bytes
+            var position = 1
+            var failure: Varint.Failure = expected == .truncated ? .tooLarge : .truncated
+            let read = buffer.withUnsafeBufferPointer { Varint.read($0, at: &position, end: 1 + end, failure: &failure) }
+            #expect(read == nil, "\(bytes)")
+            #expect(failure == expected, "\(bytes)")
+            #expect(position == 1, "\(bytes): unmoved")
+        }
+    }
 }
