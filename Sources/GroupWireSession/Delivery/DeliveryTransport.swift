@@ -46,7 +46,7 @@ public final class DeliveryTransport: Transport {
         let clock = configuration.clock ?? base.clock
         self.clock = clock
         isPassThrough = base.guarantees.deliveryMode == .reliable
-        let core = Core(engine: DeliveryEngine(configuration: configuration))
+        let core = Core(engine: DeliveryEngine(configuration: configuration), clock: clock)
         self.core = core
         guard !isPassThrough else {
             events = base.events
@@ -79,6 +79,7 @@ public final class DeliveryTransport: Transport {
         let ticking = Task {
             var next = clock.now() + period
             while !Task.isCancelled {
+                core.timerSleeps(until: next)
                 do { try await clock.sleep(next) } catch { return }
                 let now = clock.now()
                 next = max(next + period, now)
@@ -177,6 +178,9 @@ extension DeliveryTransport {
             var timerWaits = false
             var timerIdle: CheckedContinuation<Void, Never>?
             var timerWokenAt: Duration?
+            /// When the timer's next tick is due, kept until that tick is done; nil while
+            /// the timer waits for work.
+            var timerDeadline: Duration?
             /// Whether the latest tick had anything to do.
             var tickFoundWork = true
             /// Senders waiting until their last frame went (by token), and the tokens whose
@@ -242,9 +246,12 @@ extension DeliveryTransport {
         }
 
         private let state: Mutex<State>
+        /// The time the layer's timer reads.
+        private let clock: TimerClock
 
-        init(engine: DeliveryEngine) {
+        init(engine: DeliveryEngine, clock: TimerClock) {
             state = Mutex(State(engine: engine))
+            self.clock = clock
         }
 
         var statistics: DeliveryStatistics {
@@ -259,9 +266,20 @@ extension DeliveryTransport {
         var waitingSends: Int { state.withLock { $0.waiters.count } }
 
         /// Whether every frame queued has gone to the transport beneath (sends waiting for
-        /// room wait for acknowledgements, which only time brings), and a timer that work
-        /// woke sleeps on the clock again.
-        var isSettled: Bool { state.withLock { !$0.isSending && $0.timerWokenAt == nil } }
+        /// room wait for acknowledgements, which only time brings), a timer that work woke
+        /// sleeps on the clock again, and a tick whose time has come is done (so it reads
+        /// its own instant, not one a driver of simulated time moved on to meanwhile).
+        var isSettled: Bool {
+            let now = clock.now()
+            return state.withLock { state in
+                !state.isSending && state.timerWokenAt == nil && (state.timerDeadline.map { now < $0 } ?? true)
+            }
+        }
+
+        /// The timer task is about to sleep until `deadline`.
+        func timerSleeps(until deadline: Duration) {
+            state.withLock { $0.timerDeadline = deadline }
+        }
 
         /// Handles an event of the transport underneath; wakes waiting senders when it
         /// made room.
@@ -354,6 +372,7 @@ extension DeliveryTransport {
             let waits = state.withLock { state -> Bool in
                 guard !state.isClosed, !state.tickFoundWork, !state.engine.needsTimer else { return false }
                 state.timerWaits = true
+                state.timerDeadline = nil
                 return true
             }
             guard waits else { return nil }

@@ -50,17 +50,22 @@ struct DeliveryParty {
     let transports: [DeliveryTransport]
     let logs: [EventLog]
 
+    /// - Parameter settled: build the layers with the hub's gauge set
+    ///   (`SettleGauge.current`), so each step also waits until the layers handled what
+    ///   arrived, sent what they queued and ran each timer tick that came due.
     static func make(
-        count: Int, plan: FaultPlan, seed: UInt64 = 1, maxMessageSize: Int = 65_536,
-        configure: (inout DeliveryConfiguration) -> Void = { _ in }
+        count: Int, plan: FaultPlan, seed: UInt64 = 1, maxMessageSize: Int = 65_536, clock: VirtualClock = VirtualClock(),
+        settled: Bool = false, configure: (inout DeliveryConfiguration) -> Void = { _ in }
     ) async throws -> DeliveryParty {
-        let hub = InProcessHub(plan: plan, maxMessageSize: maxMessageSize, clock: VirtualClock())
+        let hub = InProcessHub(plan: plan, maxMessageSize: maxMessageSize, clock: clock)
         let ids = (1...count).map { ParticipantID.numbered(UInt64($0)) }
         var transports: [DeliveryTransport] = []
-        for (index, id) in ids.enumerated() {
-            var configuration = DeliveryConfiguration.simulated(seed: seed &+ UInt64(index))
-            configure(&configuration)
-            transports.append(DeliveryTransport(over: try await hub.join(id), configuration: configuration))
+        try await SettleGauge.$current.withValue(settled ? hub.gauge : nil) {
+            for (index, id) in ids.enumerated() {
+                var configuration = DeliveryConfiguration.simulated(seed: seed &+ UInt64(index))
+                configure(&configuration)
+                transports.append(DeliveryTransport(over: try await hub.join(id), configuration: configuration))
+            }
         }
         let party = DeliveryParty(hub: hub, ids: ids, transports: transports, logs: transports.map { EventLog($0.events) })
         // Everybody has seen everybody before a test sends.
