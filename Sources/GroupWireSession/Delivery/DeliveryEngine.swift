@@ -113,8 +113,10 @@ struct DeliveryEngine {
         /// The highest sequence accepted, and when it arrived.
         var highest: UInt64 = 0
         var highestArrival: Duration = .zero
-        /// Frames received since the last acknowledgement, and the highest duplicate among them.
+        /// Frames received since the last acknowledgement, their bytes, and the highest
+        /// duplicate among them.
         var receivedSinceAck = 0
+        var bytesSinceAck = 0
         var duplicate: UInt64 = 0
         var ackOwed = false
     }
@@ -181,6 +183,12 @@ struct DeliveryEngine {
     /// Departed senders whose retired incarnations are remembered, so their frames still on
     /// the way when they come back cannot pass for a new incarnation.
     static let departedLimit = 64
+    /// A receiver acknowledges at once when the frames received since its last
+    /// acknowledgement reach this many bytes: the sender's smallest congestion window
+    /// (``CongestionControl/minimumWindow``), which the sender fills before it waits, so a
+    /// window of fewer than `ackEvery` frames is acknowledged as it arrives rather than at
+    /// the receiver's next tick. 2,400 bytes.
+    static let ackBytes = CongestionControl.minimumWindow
 
     let configuration: DeliveryConfiguration
     private(set) var outbound: [ParticipantID: Outbound] = [:]
@@ -430,6 +438,7 @@ struct DeliveryEngine {
             return []
         }
         var outputs: [Output] = []
+        var newlyAcknowledgeable = message.bytes.count
         if header.sequence > stream.expected {
             let ahead = header.sequence - stream.expected
             if ahead > UInt64(configuration.reorderWindow)
@@ -446,6 +455,7 @@ struct DeliveryEngine {
             stream.expected += 1
             while let next = stream.waiting.removeValue(forKey: stream.expected) {
                 stream.waitingBytes -= next.bytes.count
+                newlyAcknowledgeable += next.bytes.count
                 outputs.append(.deliver(next))
                 stream.expected += 1
             }
@@ -455,13 +465,15 @@ struct DeliveryEngine {
             stream.highest = header.sequence
             stream.highestArrival = now
         }
-        // Every frame the acknowledgement would newly cover counts: this one, held or
-        // delivered, and those it let through from the reorder buffer, so the arrival that
-        // fills a gap behind many held frames is acknowledged at once and frees the sender's
-        // buffer. Gaps themselves wait for the count or the delay: the sender's thresholds
+        // Every frame the acknowledgement would newly cover counts, in frames and in bytes:
+        // this one, held or delivered, and those it let through from the reorder buffer, so
+        // the arrival that fills a gap behind many held frames is acknowledged at once and
+        // frees the sender's buffer. The bytes bound keeps a window of few large frames
+        // from waiting for the next tick (``ackBytes``). Gaps themselves wait for the count or the delay: the sender's thresholds
         // need later frames anyway (QUIC's ack frequency extension leaves this to the peers).
         stream.receivedSinceAck += max(outputs.count, 1)
-        if stream.receivedSinceAck >= configuration.ackEvery {
+        stream.bytesSinceAck += newlyAcknowledgeable
+        if stream.receivedSinceAck >= configuration.ackEvery || stream.bytesSinceAck >= Self.ackBytes {
             outputs.append(ack(&stream, to: source, now: now))
         } else {
             stream.ackOwed = true
@@ -517,6 +529,7 @@ struct DeliveryEngine {
     private mutating func ack(_ stream: inout ReliableInbound, to source: ParticipantID, now: Duration) -> Output {
         statistics.acksSent += 1
         stream.receivedSinceAck = 0
+        stream.bytesSinceAck = 0
         stream.ackOwed = false
         var received: [UInt8] = []
         if let highest = stream.waiting.keys.max() {

@@ -15,10 +15,11 @@ import Testing
     }
 
     /// Frame `index` of stream `stream` from the peer, as it arrives.
-    func arriving(_ index: Int, stream: UInt32, sequence: UInt64) -> TransportMessage {
+    func arriving(_ index: Int, stream: UInt32, sequence: UInt64, size: Int? = nil) -> TransportMessage {
         do {
             let bytes = try DeliveryFraming.inserting(
-                DeliveryHeader(stream: stream, sequence: sequence), into: numberedFrame(index))
+                DeliveryHeader(stream: stream, sequence: sequence),
+                into: size.map { numberedFrame(index, size: $0) } ?? numberedFrame(index))
             return TransportMessage(source: peer, bytes: bytes, arrival: .zero)
         } catch {
             Issue.record(error, "frame \(index) got no delivery header")
@@ -69,6 +70,29 @@ import Testing
             "the 17th at the next tick, saying it was held back 10 ms")
         #expect(summary(engine.tick(now: .milliseconds(20))).acks.isEmpty, "nothing owed")
         #expect(engine.statistics.acksSent == 2)
+    }
+
+    @Test func framesAreAcknowledgedAtOnceWhenTheirBytesReachTheSendersSmallestWindow() {
+        var engine = engine()
+        // 1,002 bytes with the delivery header: the third frame since an acknowledgement
+        // brings 2,400 bytes or more, long before the sixteenth.
+        var acks: [[DeliveryAck]] = []
+        for sequence in 1...7 {
+            acks.append(
+                summary(engine.receive(arriving(sequence, stream: 7, sequence: UInt64(sequence), size: 1000), now: .zero)).acks)
+        }
+        #expect(acks == [[], [], [DeliveryAck(stream: 7, through: 3)], [], [], [DeliveryAck(stream: 7, through: 6)], []])
+        // Held frames count their bytes too: 7 (not yet acknowledged), then 9 and 10 behind
+        // the missing 8; and the arrival of 8 counts the three frames it lets out.
+        #expect(summary(engine.receive(arriving(9, stream: 7, sequence: 9, size: 1000), now: .zero)).acks.isEmpty)
+        #expect(
+            summary(engine.receive(arriving(10, stream: 7, sequence: 10, size: 1000), now: .zero)).acks == [
+                DeliveryAck(stream: 7, through: 7, received: [0b11])
+            ])
+        let filled = summary(engine.receive(arriving(8, stream: 7, sequence: 8, size: 1000), now: .zero))
+        #expect(filled.delivered == [8, 9, 10] && filled.acks == [DeliveryAck(stream: 7, through: 10)])
+        #expect(summary(engine.tick(now: .milliseconds(10))).acks.isEmpty, "nothing owed")
+        #expect(engine.statistics.acksSent == 4)
     }
 
     /// The sequences of the data frames sent among `outputs`.

@@ -307,3 +307,35 @@ extension DeliveryTransportTests {
         #expect(sender.statistics.retransmitted == 0)
     }
 }
+
+extension DeliveryTransportTests {
+    /// Frames of just over 1,200 bytes over a path of 1 ms each way: the initial window (12,000 bytes)
+    /// holds ten, fewer than `ackEvery` (16). Acknowledged only by count, those ten would
+    /// wait for the receiver's timer (half an ack delay after an idle spell), and so would
+    /// every round until the window held 16 frames. Acknowledged every 2,400 bytes (the
+    /// sender's smallest window), each pair of frames is acknowledged as it arrives, and
+    /// the window grows one round trip at a time.
+    @Test func largeFramesAreAcknowledgedEveryTwoSoASmallWindowNeverWaitsForTheTimer() async throws {
+        let party = try await DeliveryParty.make(
+            count: 2, plan: .unreliable(seed: 1, delay: .milliseconds(1) ... .milliseconds(1)), settled: true)
+        let (hub, sender, receiver) = (party.hub, party.transports[0], party.transports[1])
+        // 1,200 bytes, and a few more with the delivery header.
+        let frames = (0..<40).map { numberedFrame($0, size: 1200) }
+        let acksBefore = receiver.statistics.acksSent
+        let start = hub.elapsed
+        for frame in frames {
+            try await sender.send(frame, to: .all)
+        }
+        try await party.run("all 40 delivered and acknowledged", step: .microseconds(250)) {
+            party.logs[1].bodies.count == 40 && sender.statistics.bufferedBytes == 0
+        }
+        let took = hub.elapsed - start
+        // Ten frames at 0 ms, acknowledged in pairs from 1 ms; the window grows by each
+        // acknowledgement (slow start), so the rest go out from 2 ms and the last
+        // acknowledgement is back a round trip after the last frame left.
+        #expect(took <= .milliseconds(6), "all 40 delivered and acknowledged after \(took)")
+        #expect(party.logs[1].bodies.map(frameNumber) == Array(0..<40))
+        #expect(receiver.statistics.acksSent - acksBefore == 20, "an acknowledgement per 2,400 bytes")
+        #expect(sender.statistics.retransmitted == 0)
+    }
+}
