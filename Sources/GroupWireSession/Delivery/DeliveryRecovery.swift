@@ -229,8 +229,11 @@ struct CongestionControl: Sendable, Hashable {
     var isInSlowStart: Bool { window < slowStartThreshold }
 
     /// Whether another frame may go now: the window has room (one frame may overshoot it,
-    /// so a frame larger than the window still goes) and the pacer has budget.
-    var canSend: Bool { bytesInFlight < window && tokens > 0 }
+    /// so a frame larger than the window still goes) and the pacer has budget, or nothing
+    /// is in flight (no acknowledgement is on its way to release a frame the pacer held
+    /// back, which would then wait for the layer's next tick: a frame larger than the
+    /// pacer's burst leaves it in debt for longer than a fast path's round trip).
+    var canSend: Bool { bytesInFlight < window && (tokens > 0 || bytesInFlight == 0) }
 
     /// Bytes per second the pacer lets out: 1.25 × window / smoothed round trip.
     func pacingRate(smoothed: Duration) -> Double {

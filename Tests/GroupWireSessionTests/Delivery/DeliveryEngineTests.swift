@@ -565,6 +565,29 @@ import Testing
         #expect(sent.count == 2 && engine.outbound[peer]?.pending.count == 3)
     }
 
+    /// A snapshot's four 51 KB fragments on a fresh stream, 200 µs round trip. The first
+    /// fragment fills the initial window and leaves the pacer 39 KB in debt (its burst is
+    /// 12,000 bytes). A tick three quarters of a round trip later tops the pacer up at the
+    /// initial rate (nothing yet) and restarts its clock, so when the acknowledgement
+    /// comes the pacer is still in debt, with nothing in flight: no acknowledgement is on
+    /// its way to release the next fragment, which would wait for the next tick, 10 ms.
+    @Test func thePacerNeverHoldsAFrameBackWhileNothingIsInFlight() throws {
+        var engine = engine()
+        _ = engine.joined(peer, now: .zero)
+        let stream = engine.outbound[peer]!.reliableStream
+        let frames = (0..<4).map { numberedFrame($0, size: 51_000) }
+        guard case .ready(let first) = try engine.prepare(frames, to: [peer], mode: .reliable, now: .zero, failWhenFull: false)
+        else {
+            Issue.record("four 51 KB frames fit a 1 MiB buffer")
+            return
+        }
+        #expect(sentSequences(first) == [1], "one frame fills the initial window")
+        #expect(sentSequences(engine.tick(now: .microseconds(150))).isEmpty, "frame 1 is still in flight")
+        #expect(sentSequences(engine.receive(ack(stream, through: 1), now: .microseconds(200))) == [2])
+        #expect(engine.outbound[peer]!.congestion.bytesInFlight > 0, "frame 2 is in flight; its acknowledgement releases more")
+        #expect(sentSequences(engine.receive(ack(stream, through: 2), now: .microseconds(400))) == [3, 4])
+    }
+
     @Test func framesWithoutAHeaderPassAndBrokenOnesGoUpForTheMessengerToReject() {
         var engine = engine()
         let plain = TransportMessage(source: peer, bytes: numberedFrame(5), arrival: .zero)
