@@ -707,6 +707,16 @@ def delivery_corpus():
     big = b"".join(record(5, 0, 0, bytes(250)) for _ in range(15))
     write(folder, "window-and-pacer.bin", record(6) + big + record(4, 0, 0) + record(3, 0, 4, b"\x05") + record(4, 9, 0)
           + record(3, 64, 6, b"\x01") + record(3, 0, 15) + record(4, 9, 0))
+    # A receiver's acknowledgement by bytes (2,400, before the 16th frame): in order, then
+    # held behind a gap and let out by its fill. A pacer in debt with nothing in flight:
+    # frames of 250 bytes sent and acknowledged at one instant, past the 12,000-byte burst,
+    # each acknowledgement covering all that went.
+    large = bytes(250)
+    write(folder, "acknowledged-by-bytes.bin", b"".join(reliable(n, body=large) for n in range(1, 13))
+          + b"".join(reliable(n, body=large) for n in range(14, 26)) + reliable(13, body=large) + tick)
+    fifteen = b"".join(record(5, 0, 0, large) for _ in range(15))
+    write(folder, "pacer-in-debt.bin", record(6) + b"".join(fifteen + record(3, 0, 15 * (round + 1)) for round in range(3))
+          + fifteen + b"".join(record(3, 0, through) for through in range(46, 50)))
 
 
 def hello_corpus():
