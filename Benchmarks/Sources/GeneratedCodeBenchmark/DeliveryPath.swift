@@ -97,21 +97,7 @@ enum DeliveryPath {
 
     /// One run in real time.
     static func run(_ setup: Setup, messages: Int, value: UpsertStroke) async throws -> Run {
-        let hub = InProcessHub(plan: setup.plan)
-        var transports: [any Transport] = []
-        var layers: [DeliveryTransport] = []
-        for number in 1...2 {
-            let endpoint = try await hub.join(.numbered(UInt64(number)))
-            if setup.layer {
-                let layer = DeliveryTransport(over: endpoint, configuration: .simulated(seed: UInt64(number)))
-                layers.append(layer)
-                transports.append(layer)
-            } else {
-                transports.append(endpoint)
-            }
-        }
-        let sender = Messenger(transport: transports[0])
-        let receiver = Messenger(transport: transports[1])
+        let (hub, layers, sender, receiver) = try await pair(plan: setup.plan, layer: setup.layer)
         let stream = try receiver.messages(of: UpsertStroke.self)
         let arrivals = Arrivals(messages: messages)
         let receiving = Task {
@@ -175,6 +161,26 @@ enum DeliveryPath {
             lost: statistics.reduce(0) { $0 + $1.framesLost }, probes: statistics.reduce(0) { $0 + $1.probeTimeouts },
             congestionEvents: statistics.reduce(0) { $0 + $1.congestionEvents },
             acks: statistics.reduce(0) { $0 + $1.acksSent }, cpuSeconds: cpuSeconds, latencies: latencies)
+    }
+
+    /// A hub on `plan` with two messengers on it, each over a delivery layer when `layer`.
+    static func pair(plan: FaultPlan, layer: Bool) async throws -> (
+        hub: InProcessHub, layers: [DeliveryTransport], sender: Messenger, receiver: Messenger
+    ) {
+        let hub = InProcessHub(plan: plan)
+        var transports: [any Transport] = []
+        var layers: [DeliveryTransport] = []
+        for number in 1...2 {
+            let endpoint = try await hub.join(.numbered(UInt64(number)))
+            if layer {
+                let delivery = DeliveryTransport(over: endpoint, configuration: .simulated(seed: UInt64(number)))
+                layers.append(delivery)
+                transports.append(delivery)
+            } else {
+                transports.append(endpoint)
+            }
+        }
+        return (hub, layers, Messenger(transport: transports[0]), Messenger(transport: transports[1]))
     }
 
     /// One table: every setup `rounds` times, interleaved, medians.

@@ -36,7 +36,7 @@ while let argument = arguments.popFirst() {
     case "--hub-messages": hubMessages = arguments.popFirst().flatMap { Int($0) } ?? hubMessages
     default:
         print(
-            "usage: GeneratedCodeBenchmark [--rounds N] [--sample-ms N] [--output FILE] [--profile MESSAGE/CODEC/OP [--iterations N]] [--messenger [--hub-messages N]] [--delivery [--delivery-messages N] [--delivery-rows TEXT]] [--negotiation [--hub-messages N]]"
+            "usage: GeneratedCodeBenchmark [--rounds N] [--sample-ms N] [--output FILE] [--profile MESSAGE/CODEC/OP [--iterations N]] [--messenger [--hub-messages N]] [--delivery [--delivery-messages N] [--delivery-rows TEXT|catch-up]] [--negotiation [--hub-messages N]]"
         )
         exit(2)
     }
@@ -58,10 +58,17 @@ if negotiationMode {
 
 if deliveryMode {
     // The delivery layer (DeliveryPath.swift): both modes, loss-free and lossy, beside the
-    // messenger without the layer.
+    // messenger without the layer; then a snapshot's catch-up (DeliveryCatchUp.swift).
     do {
-        try await DeliveryPath.report(
-            value: fixtures.upsert, messages: deliveryMessages, rounds: min(rounds, 5), rows: deliveryRows)
+        // `--delivery-rows catch-up`: the catch-up table alone.
+        let catchUpOnly = deliveryRows == "catch-up"
+        if !catchUpOnly {
+            try await DeliveryPath.report(
+                value: fixtures.upsert, messages: deliveryMessages, rounds: min(rounds, 5), rows: deliveryRows)
+        }
+        if deliveryRows == nil || catchUpOnly {
+            try await DeliveryPath.catchUpTable(snapshot: fixtures.canvas, runs: 9)
+        }
     } catch {
         print("error: \(error)")
         exit(1)
