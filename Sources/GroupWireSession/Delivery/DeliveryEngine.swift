@@ -469,8 +469,9 @@ struct DeliveryEngine {
         // this one, held or delivered, and those it let through from the reorder buffer, so
         // the arrival that fills a gap behind many held frames is acknowledged at once and
         // frees the sender's buffer. The bytes bound keeps a window of few large frames
-        // from waiting for the next tick (``ackBytes``). Gaps themselves wait for the count or the delay: the sender's thresholds
-        // need later frames anyway (QUIC's ack frequency extension leaves this to the peers).
+        // from waiting for the next tick (``ackBytes``). Gaps themselves wait for the count
+        // or the delay: the sender's thresholds need later frames anyway (QUIC's ack
+        // frequency extension leaves this to the peers).
         stream.receivedSinceAck += max(outputs.count, 1)
         stream.bytesSinceAck += newlyAcknowledgeable
         if stream.receivedSinceAck >= configuration.ackEvery || stream.bytesSinceAck >= Self.ackBytes {

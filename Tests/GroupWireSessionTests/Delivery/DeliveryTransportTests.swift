@@ -309,12 +309,12 @@ extension DeliveryTransportTests {
 }
 
 extension DeliveryTransportTests {
-    /// Frames of just over 1,200 bytes over a path of 1 ms each way: the initial window (12,000 bytes)
-    /// holds ten, fewer than `ackEvery` (16). Acknowledged only by count, those ten would
-    /// wait for the receiver's timer (half an ack delay after an idle spell), and so would
-    /// every round until the window held 16 frames. Acknowledged every 2,400 bytes (the
-    /// sender's smallest window), each pair of frames is acknowledged as it arrives, and
-    /// the window grows one round trip at a time.
+    /// Frames of just over 1,200 bytes over a path of 1 ms each way: the initial window
+    /// (12,000 bytes) holds ten, fewer than `ackEvery` (16). Acknowledged only by count,
+    /// those ten would wait for the receiver's timer (half an ack delay after an idle
+    /// spell), and so would every round until the window held 16 frames (31 ms in all).
+    /// Acknowledged every 2,400 bytes (the sender's smallest window), each pair of frames
+    /// is acknowledged as it arrives, and the window grows one round trip at a time.
     @Test func largeFramesAreAcknowledgedEveryTwoSoASmallWindowNeverWaitsForTheTimer() async throws {
         let party = try await DeliveryParty.make(
             count: 2, plan: .unreliable(seed: 1, delay: .milliseconds(1) ... .milliseconds(1)), settled: true)
