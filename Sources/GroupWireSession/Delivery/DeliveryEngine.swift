@@ -94,6 +94,9 @@ struct DeliveryEngine {
         /// The latest losses declared (at most the reorder window's number), so a duplicate the
         /// receiver reports can show one was spurious.
         var losses = Deque<Loss>()
+        /// Frames sent again after their second loss, by sequence and the send number of
+        /// that copy: the same copy goes once more at the next tick (a doubled repair).
+        var doubled = Deque<(sequence: UInt64, transmission: UInt64)>()
     }
 
     /// A frame declared lost: the copy that seemed lost, and the latest copy acknowledged then.
@@ -357,6 +360,7 @@ struct DeliveryEngine {
                 state.pending[index].lost = false
                 state.pending[index].retries += 1
                 statistics.retransmitted += 1
+                if state.pending[index].retries >= 2 { state.doubled.append((sequence, state.nextTransmission)) }
             } else if state.unsent > 0 {
                 index = state.pending.count - state.unsent
                 state.unsent -= 1
@@ -789,7 +793,31 @@ struct DeliveryEngine {
                 statistics.retransmitted += 1
                 outputs.append(transmit(&state, at: index, to: recipient, now: now))
             }
+            outputs += sendDoubled(&state, to: recipient)
             outputs += release(&state, to: recipient, now: now)
+        }
+        return outputs
+    }
+
+    /// The second copy of each repair that followed a frame's second loss, if that copy is
+    /// still in flight (neither acknowledged, held nor declared lost again): the same copy,
+    /// sent once more a tick after it, outside the window. A frame lost twice is the hole
+    /// every later frame waits behind, and one more loss of it would cost the stream another
+    /// round of loss detection; two copies some milliseconds apart are both lost far less
+    /// often. The receiver will likely get it twice and say so (field 5): the losses it was
+    /// declared in are forgotten, so that is not taken for a spurious loss.
+    private mutating func sendDoubled(_ state: inout Outbound, to recipient: ParticipantID) -> [Output] {
+        defer { state.doubled.removeAll() }
+        var outputs: [Output] = []
+        for (sequence, transmission) in state.doubled {
+            guard let base = state.pending.first?.sequence, sequence >= base, sequence - base < UInt64(state.pending.count)
+            else { continue }
+            let frame = state.pending[Int(sequence - base)]
+            guard frame.transmission == transmission, frame.inFlight else { continue }
+            state.losses.removeAll { $0.sequence == sequence }
+            statistics.retransmitted += 1
+            statistics.doubledRepairs += 1
+            outputs.append(.send(frame.bytes, to: recipient))
         }
         return outputs
     }
@@ -816,6 +844,7 @@ struct DeliveryEngine {
         if state.pending[0].transmission == 0 { state.pending[0].sentAt = now - configuration.maxProbeTimeout }
         state.unsent = 0
         state.resend.removeAll()
+        state.doubled.removeAll()
         statistics.removedPeers.append(recipient)
         removed.insert(recipient)
     }

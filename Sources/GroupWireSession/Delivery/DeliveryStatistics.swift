@@ -2,9 +2,14 @@
 public struct DeliveryStatistics: Sendable, Hashable {
     /// Frames sent the first time, reliable and unreliable, one per recipient.
     public var framesSent = 0
-    /// Frames sent again: declared lost, as a probe when acknowledgements stop, or as the
-    /// probe a removed recipient gets at the longest probe interval.
+    /// Frames sent again: declared lost, as a probe when acknowledgements stop, as the
+    /// probe a removed recipient gets at the longest probe interval, or as the second copy
+    /// of a doubled repair (``doubledRepairs``).
     public var retransmitted = 0
+    /// Repairs of a frame declared lost a second time or more that went twice: the same
+    /// copy again at the next timer tick, while still in flight (also counted in
+    /// ``retransmitted``).
+    public var doubledRepairs = 0
     /// Frames declared lost (a later frame acknowledged past the packet or time threshold).
     public var framesLost = 0
     /// Frames declared lost that arrived after all (their acknowledgement came too soon
