@@ -717,6 +717,13 @@ def delivery_corpus():
     fifteen = b"".join(record(5, 0, 0, large) for _ in range(15))
     write(folder, "pacer-in-debt.bin", record(6) + b"".join(fifteen + record(3, 0, 15 * (round + 1)) for round in range(3))
           + fifteen + b"".join(record(3, 0, through) for through in range(46, 50)))
+    # A doubled repair: frame 1 declared lost twice (2 ... 5, then 2 ... 9 held, each past
+    # the packet threshold and sent long enough after its copy), the same copy again at the
+    # next tick, the receiver's report of it twice, then everything acknowledged.
+    one = record(5, 0, 0, b"\x01")
+    write(folder, "doubled-repair.bin", record(6) + one + record(4, 0, 19) + one * 4 + record(4, 0, 9)
+          + record(3, 0, 0, b"\x0f") + record(4, 0, 29) + one * 4 + record(4, 0, 9) + record(3, 0, 0, b"\xff")
+          + record(4, 0, 9) + record(3, 64, 0, b"\xff") + record(3, 0, 9))
 
 
 def hello_corpus():
