@@ -94,8 +94,9 @@ struct DeliveryEngine {
         /// The latest losses declared (at most the reorder window's number), so a duplicate the
         /// receiver reports can show one was spurious.
         var losses = Deque<Loss>()
-        /// Frames sent again after their second loss, by sequence and the send number of
-        /// that copy: the same copy goes once more at the next tick (a doubled repair).
+        /// Frames declared lost and sent again as their third copy or later, by sequence and
+        /// the send number of that copy: the same copy goes once more at the next tick (a
+        /// doubled repair).
         var doubled = Deque<(sequence: UInt64, transmission: UInt64)>()
     }
 
@@ -799,13 +800,14 @@ struct DeliveryEngine {
         return outputs
     }
 
-    /// The second copy of each repair that followed a frame's second loss, if that copy is
-    /// still in flight (neither acknowledged, held nor declared lost again): the same copy,
-    /// sent once more a tick after it, outside the window. A frame lost twice is the hole
-    /// every later frame waits behind, and one more loss of it would cost the stream another
-    /// round of loss detection; two copies some milliseconds apart are both lost far less
-    /// often. The receiver will likely get it twice and say so (field 5): the losses it was
-    /// declared in are forgotten, so that is not taken for a spurious loss.
+    /// The second copy of each repair sent as a frame's third copy or later (its first and
+    /// a repeat, after a loss or as a probe, went unacknowledged), if that copy is still in
+    /// flight (neither acknowledged, held nor declared lost again): the same copy, sent once
+    /// more a tick after it, outside the window. A frame lost twice is the hole every later
+    /// frame waits behind, and one more loss of it would cost the stream another round of
+    /// loss detection; two copies some milliseconds apart are both lost far less often. The
+    /// receiver will likely get it twice and say so (field 5): the losses it was declared
+    /// in are forgotten, so that is not taken for a spurious loss.
     private mutating func sendDoubled(_ state: inout Outbound, to recipient: ParticipantID) -> [Output] {
         defer { state.doubled.removeAll() }
         var outputs: [Output] = []

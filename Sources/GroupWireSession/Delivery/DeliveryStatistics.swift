@@ -6,8 +6,8 @@ public struct DeliveryStatistics: Sendable, Hashable {
     /// probe a removed recipient gets at the longest probe interval, or as the second copy
     /// of a doubled repair (``doubledRepairs``).
     public var retransmitted = 0
-    /// Repairs of a frame declared lost a second time or more that went twice: the same
-    /// copy again at the next timer tick, while still in flight (also counted in
+    /// Repairs of a frame declared lost, sent as its third copy or later, that went twice:
+    /// the same copy again at the next timer tick, while still in flight (also counted in
     /// ``retransmitted``).
     public var doubledRepairs = 0
     /// Frames declared lost (a later frame acknowledged past the packet or time threshold).

@@ -226,6 +226,26 @@ import Testing
         #expect(sentSequences(once.tick(now: .milliseconds(40))).isEmpty && once.statistics.doubledRepairs == 0)
     }
 
+    @Test func aProbeCountsAsARepeatSoTheRepairAfterItGoesTwice() throws {
+        var sender = engine()
+        _ = sender.joined(peer, now: .zero)
+        let stream = sender.outbound[peer]!.reliableStream
+        _ = try sender.prepare([numberedFrame(0)], to: [peer], mode: .reliable, now: .zero, failWhenFull: false)
+        // No sample yet: the probe timeout is 100 + 4 × 50 + 10 ms.
+        #expect(sentSequences(sender.tick(now: .milliseconds(310))) == [1])
+        #expect(sender.statistics.probeTimeouts == 1)
+        _ = try sender.prepare(
+            (1..<5).map { numberedFrame($0) }, to: [peer], mode: .reliable, now: .milliseconds(320), failWhenFull: false)
+        // 2 ... 5 held at 330 ms (a 10 ms sample): the probe is lost at 9/8 × (10 + 4 × 5) ms
+        // after it went, by the loss timer, and its repair is the frame's third copy.
+        _ = sender.receive(ack(stream, through: 0, received: [0b1111]), now: .milliseconds(330))
+        #expect(sender.outbound[peer]!.lossTime == .microseconds(343_750))
+        #expect(sentSequences(sender.tick(now: .microseconds(343_750))) == [1])
+        #expect(sentSequences(sender.tick(now: .microseconds(353_750))) == [1])
+        #expect(sender.statistics.framesLost == 1 && sender.statistics.doubledRepairs == 1)
+        #expect(sender.statistics.retransmitted == 3, "the probe, the repair and its second copy")
+    }
+
     @Test func aFrameOvertakenWithoutBeingDeclaredLostWidensTheTimeThresholdBeforeItCostsACopy() throws {
         var sender = engine()
         _ = sender.joined(peer, now: .zero)
