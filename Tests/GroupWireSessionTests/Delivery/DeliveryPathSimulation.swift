@@ -118,6 +118,9 @@ extension DeliveryEngineTests {
         // issue's 150 ms: the third copy and its double are both lost 1 time in 400.
         if run.mostCopiesLostOfOneFrame < 4 {
             #expect(run.percentile(0.99) <= .milliseconds(150))
+        } else {
+            // Three rounds, then: still within what one round more costs.
+            #expect(run.percentile(0.99) <= .milliseconds(200))
         }
         let lossFree = try pacedPath(seed: seed, loss: 0)
         #expect(lossFree.percentile(0.99) <= .milliseconds(20) && lossFree.sender.statistics.doubledRepairs == 0)
