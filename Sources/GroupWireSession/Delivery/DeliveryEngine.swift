@@ -85,6 +85,8 @@ struct DeliveryEngine {
         var packetThreshold: UInt64 = 3
         /// The extra delay of overtaken frames seen, tolerated beyond the smoothed round trip.
         var reordering: Duration = .zero
+        /// How late the frames that arrived far out of order lately were.
+        var lateArrivals = LateArrivals()
         /// When the earliest frame below the largest acknowledged passes the time threshold.
         var lossTime: Duration?
         /// Consecutive probe timeouts without an acknowledgement of anything new.
@@ -677,7 +679,8 @@ struct DeliveryEngine {
     /// Copies sent up to `largest - transmission` later arrived first, and the copy took
     /// `now - sentAt`: the packet threshold and the time threshold take that in (RFC 9002
     /// section 6.1 allows adaptive thresholds), up to the reorder window and the longest
-    /// probe timeout.
+    /// probe timeout; if it was later than a probe timeout beyond the round trip, it is a
+    /// sample of the late arrivals.
     private func widenReordering(
         _ state: inout Outbound, overtakenBy largest: UInt64, transmission: UInt64, sentAt: Duration, now: Duration
     ) {
@@ -686,9 +689,13 @@ struct DeliveryEngine {
                 max(state.packetThreshold, largest - transmission + 1), UInt64(configuration.reorderWindow))
         }
         let took = now - sentAt
-        if took > state.rtt.smoothed {
-            state.reordering = min(max(state.reordering, took - state.rtt.smoothed), configuration.maxProbeTimeout)
+        guard took > state.rtt.smoothed else { return }
+        let late = min(took - state.rtt.smoothed, configuration.maxProbeTimeout)
+        // Later than a probe timeout beyond the round trip: a sample of the late arrivals.
+        if late > state.rtt.probeTimeout(maxAckDelay: configuration.maxAckDelay) {
+            state.lateArrivals.add(late, acknowledged: state.acked)
         }
+        state.reordering = max(state.reordering, late)
     }
 
     /// Declares lost every copy in flight that a later acknowledged copy passed by the
@@ -698,8 +705,9 @@ struct DeliveryEngine {
         state.lossTime = nil
         let largest = state.largestAckedTransmission
         guard largest > 0 else { return }
-        let delay = state.rtt.lossDelay(reordering: state.reordering)
-        let spacing = state.rtt.reorderingTolerance(reordering: state.reordering)
+        state.lateArrivals.refresh(acknowledged: state.acked)
+        let delay = state.rtt.lossDelay(reordering: state.reordering, lateArrivals: state.lateArrivals.delay)
+        let spacing = state.rtt.reorderingTolerance(reordering: state.reordering, lateArrivals: state.lateArrivals.delay)
         var latestLost: Duration?
         var latestLostTransmission: UInt64 = 0
         for index in state.pending.indices {
@@ -869,7 +877,10 @@ struct DeliveryEngine {
                 latestRTT: state.rtt.latest, congestionWindow: congestion.window, bytesInFlight: congestion.bytesInFlight,
                 slowStartThreshold: congestion.slowStartThreshold == Int.max ? nil : congestion.slowStartThreshold,
                 pacingRate: congestion.pacingRate(smoothed: state.rtt.smoothed), packetThreshold: Int(state.packetThreshold),
-                reorderingDelay: state.reordering, probeCount: state.probeCount, framesKept: state.pending.count,
+                reorderingDelay: state.reordering,
+                reorderingTolerance: state.rtt.reorderingTolerance(
+                    reordering: state.reordering, lateArrivals: state.lateArrivals.delay),
+                probeCount: state.probeCount, framesKept: state.pending.count,
                 framesNotSent: state.unsent)
         }
         return paths

@@ -88,19 +88,24 @@ struct RoundTripEstimate: Sendable, Hashable {
     /// repair of every frame that is lost (RACK caps its reordering window likewise, RFC
     /// 8985 section 6.2), unless frames sent once took longer than that over the last
     /// eight rounds and arrived: then up to 9/8 of what they took beyond the smoothed round
-    /// trip, since a frame as late as those is only late.
-    func reorderingTolerance(reordering: Duration) -> Duration {
+    /// trip, since a frame as late as those is only late. And at least 9/8 of `lateArrivals`
+    /// (how late most of the frames that arrived far out of order lately were): on a path that
+    /// holds a share of its frames back far longer than its round trip, a frame missing
+    /// for less than that is more likely held than lost, and sending it again would cost a
+    /// copy for each of them.
+    func reorderingTolerance(reordering: Duration, lateArrivals: Duration) -> Duration {
         let recent = recentMaximum * 9 / 8
         let cap = max(smoothed + variation * 4, recent > smoothed ? recent - smoothed : .zero)
-        return min(max(reordering, variation * 4), cap)
+        return max(min(max(reordering, variation * 4), cap), lateArrivals * 9 / 8)
     }
 
     /// How long after a frame was sent it is declared lost once a later frame was
     /// acknowledged: 9/8 (RFC 9002's margin) of the largest of the smoothed round trip, the
     /// latest, and the smoothed round trip plus the reordering tolerance; a frame a little
     /// later than the latest seen overtaken is still only late.
-    func lossDelay(reordering: Duration) -> Duration {
-        max(max(smoothed, latest, smoothed + reorderingTolerance(reordering: reordering)) * 9 / 8, Self.granularity)
+    func lossDelay(reordering: Duration, lateArrivals: Duration) -> Duration {
+        let tolerance = reorderingTolerance(reordering: reordering, lateArrivals: lateArrivals)
+        return max(max(smoothed, latest, smoothed + tolerance) * 9 / 8, Self.granularity)
     }
 
     /// The probe timeout before backoff: smoothed + max(4 × variation, granularity) + the
@@ -118,6 +123,69 @@ struct RoundTripEstimate: Sendable, Hashable {
         guard let lastRoundMinimum else { return false }
         let threshold = min(max(minimum / 8, .milliseconds(4)), .milliseconds(16))
         return lastRoundMinimum >= minimum + threshold
+    }
+}
+
+/// How late the frames that arrived far out of order lately were, beyond the smoothed
+/// round trip: the 95th percentile of the last `capacity` samples, counting those taken
+/// while the latest `span` frames were acknowledged, or zero when fewer than
+/// `minimumCount` count (Spec/FORMAT.md, "Reordering"). A sample is a frame sent once that
+/// a later copy overtook, or a frame declared lost whose first copy arrived after all, when
+/// it took longer than a probe timeout (the smoothed round trip, four variations and the
+/// receiver's maximum acknowledgement delay) beyond the smoothed round trip: the frames the
+/// path's own variation and the receiver's acknowledgement delay account for are not in it,
+/// so a path that varies a little for most frames and holds a few far longer keeps the
+/// percentile at the long ones (counting the others took it to 1–2 ms on a path under a
+/// millisecond whose acknowledgements wait up to 10 ms). Unlike the
+/// reordering the thresholds keep (the largest ever seen), it follows what the path does
+/// now and is not moved by one frame held twice as long as the rest. Its clock is the
+/// frames acknowledged, not the copies sent: a burst of sends does not age the samples
+/// before the frames held back in it arrive.
+struct LateArrivals: Sendable, Hashable {
+    /// The samples kept. 64.
+    static let capacity = 64
+    /// The samples needed before the percentile counts. 8.
+    static let minimumCount = 8
+    /// The frames acknowledged after a sample was taken for which it still counts. 4,096.
+    static let span: UInt64 = 4096
+
+    private struct Sample: Sendable, Hashable {
+        let delay: Duration
+        /// The highest sequence acknowledged in order when the sample was taken.
+        let takenAt: UInt64
+    }
+
+    /// Oldest first, at most `capacity`.
+    private var samples: [Sample] = []
+    /// The 95th percentile of the samples that count (zero: too few).
+    private(set) var delay: Duration = .zero
+    /// `delay` holds until the acknowledged sequence passes this (its oldest sample stops counting).
+    private var validThrough: UInt64 = .max
+
+    /// A frame arrived `delay` later than the smoothed round trip, when the receiver had
+    /// acknowledged every frame through `acknowledged` in order.
+    mutating func add(_ delay: Duration, acknowledged: UInt64) {
+        if samples.count == Self.capacity { samples.removeFirst() }
+        samples.append(Sample(delay: delay, takenAt: acknowledged))
+        recompute(acknowledged: acknowledged)
+    }
+
+    /// Drops the samples that no longer count now that the receiver acknowledged every frame
+    /// through `acknowledged` in order (it never goes back).
+    mutating func refresh(acknowledged: UInt64) {
+        if acknowledged > validThrough { recompute(acknowledged: acknowledged) }
+    }
+
+    private mutating func recompute(acknowledged: UInt64) {
+        samples.removeAll { acknowledged - $0.takenAt > Self.span }
+        guard samples.count >= Self.minimumCount, let oldest = samples.first else {
+            delay = .zero
+            validThrough = samples.first.map { $0.takenAt + Self.span } ?? .max
+            return
+        }
+        let sorted = samples.map(\.delay).sorted()
+        delay = sorted[min(sorted.count - 1, sorted.count * 19 / 20)]
+        validThrough = oldest.takenAt + Self.span
     }
 }
 

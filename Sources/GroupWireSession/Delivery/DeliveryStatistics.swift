@@ -79,6 +79,10 @@ public struct DeliveryPathStatistics: Sendable, Hashable {
     public var packetThreshold: Int
     /// The extra delay of overtaken frames tolerated beyond the smoothed round trip.
     public var reorderingDelay: Duration
+    /// How much later than a frame another may have been sent and still arrive first
+    /// before the first is declared lost (Spec/FORMAT.md, "Loss"): at least 9/8 of how late
+    /// most of the frames that arrived out of order lately were.
+    public var reorderingTolerance: Duration
     /// Consecutive probe timeouts without an acknowledgement.
     public var probeCount: Int
     /// Frames kept: sent and waiting for acknowledgement, or not sent yet (window or pacer).

@@ -165,7 +165,7 @@ import Testing
         #expect(path.packetThreshold == 5, "copy 1 was passed by copy 5: a threshold of 5 would have waited")
         #expect(path.reordering == .milliseconds(40), "it took 50 ms where the round trip is 10 ms")
         #expect(
-            path.rtt.lossDelay(reordering: path.reordering) == .microseconds(45_000),
+            path.rtt.lossDelay(reordering: path.reordering, lateArrivals: path.lateArrivals.delay) == .microseconds(45_000),
             "the time threshold waits 9/8 of at most a retransmission timeout (10 + 10 + 4 × 5 ms), not of 10 + 40 ms")
         // A report of a frame never declared lost (a lost acknowledgement's) changes nothing.
         _ = try sender.prepare([numberedFrame(6)], to: [peer], mode: .reliable, now: .milliseconds(50), failWhenFull: false)
@@ -283,7 +283,7 @@ import Testing
         #expect(path.rtt.recentMaximum == .milliseconds(25) && path.reordering == .microseconds(20_375))
         #expect(path.rtt.smoothed + path.rtt.variation * 4 < .milliseconds(25))
         // The time threshold now waits 9/8 of what they took: a frame as late is only late.
-        #expect(path.rtt.lossDelay(reordering: path.reordering) == .microseconds(28_125))
+        #expect(path.rtt.lossDelay(reordering: path.reordering, lateArrivals: path.lateArrivals.delay) == .microseconds(28_125))
         #expect(sender.statistics.framesLost == 0 && sender.statistics.retransmitted == 0)
     }
 
@@ -544,6 +544,28 @@ import Testing
         // A copy sent again takes a clear bit.
         history.sent(300)
         #expect(history.rate(through: 300, next: 301) == 4.0 / 128)
+    }
+
+    @Test func lateArrivalsAreThe95thPercentileOfRecentSamplesOnceThereAreEight() {
+        var late = LateArrivals()
+        for sample in 1...7 { late.add(.milliseconds(sample), acknowledged: 100) }
+        #expect(late.delay == .zero, "seven samples say too little: a frame or two held is not a path that holds")
+        late.add(.milliseconds(8), acknowledged: 100)
+        #expect(late.delay == .milliseconds(8), "of eight, the 95th percentile is the largest")
+        // 64 samples of 50 ms and, among the last of them, three held twice as long: the
+        // percentile stays at what most of them took.
+        for _ in 0..<61 { late.add(.milliseconds(50), acknowledged: 200) }
+        for _ in 0..<3 { late.add(.milliseconds(100), acknowledged: 200) }
+        #expect(late.delay == .milliseconds(50), "index 60 of 64, sorted: the three outliers sit above it")
+        late.add(.milliseconds(100), acknowledged: 200)
+        #expect(late.delay == .milliseconds(100), "four of 64 are above the 95th percentile's place")
+        // A sample counts while the next 4,096 frames are acknowledged, then the percentile falls back.
+        late.refresh(acknowledged: 4296)
+        #expect(late.delay == .milliseconds(100))
+        late.refresh(acknowledged: 4297)
+        #expect(late.delay == .zero, "every sample was taken more than 4,096 frames ago")
+        for _ in 0..<8 { late.add(.milliseconds(20), acknowledged: 4297) }
+        #expect(late.delay == .milliseconds(20))
     }
 
     @Test func aSenderKeepsAtMostTheReorderWindowOfFramesUnacknowledged() throws {
