@@ -136,11 +136,11 @@ struct RoundTripEstimate: Sendable, Hashable {
 /// path's own variation and the receiver's acknowledgement delay account for are not in it,
 /// so a path that varies a little for most frames and holds a few far longer keeps the
 /// percentile at the long ones (counting the others took it to 1–2 ms on a path under a
-/// millisecond whose acknowledgements wait up to 10 ms). Unlike the
-/// reordering the thresholds keep (the largest ever seen), it follows what the path does
-/// now and is not moved by one frame held twice as long as the rest. Its clock is the
-/// frames acknowledged, not the copies sent: a burst of sends does not age the samples
-/// before the frames held back in it arrive.
+/// millisecond whose acknowledgements wait up to 10 ms). Unlike the reordering the
+/// thresholds keep (the largest ever seen), it follows what the path does now and is not
+/// moved by one frame held twice as long as the rest. Its clock is the frames
+/// acknowledged, not the copies sent: a burst of sends does not age the samples before the
+/// frames held back in it arrive.
 struct LateArrivals: Sendable, Hashable {
     /// The samples kept. 64.
     static let capacity = 64

@@ -81,7 +81,8 @@ public struct DeliveryPathStatistics: Sendable, Hashable {
     public var reorderingDelay: Duration
     /// How much later than a frame another may have been sent and still arrive first
     /// before the first is declared lost (Spec/FORMAT.md, "Loss"): at least 9/8 of how late
-    /// most of the frames that arrived out of order lately were.
+    /// most of the frames that arrived far out of order lately were (later than a probe
+    /// timeout beyond the round trip, once 8 of them count).
     public var reorderingTolerance: Duration
     /// Consecutive probe timeouts without an acknowledgement.
     public var probeCount: Int
