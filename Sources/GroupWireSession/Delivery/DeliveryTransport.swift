@@ -400,7 +400,7 @@ extension DeliveryTransport {
                 defer { state.outbox.removeAll(keepingCapacity: true) }
                 return Array(state.outbox)
             }
-            await send(batch, base: base)
+            let failure = await send(batch, base: base, own: token)
             let sender = state.withLock { state -> CheckedContinuation<Void, Never>? in
                 guard !state.senderWake else { return nil }
                 guard state.outbox.isEmpty else { return state.wakeSender() }
@@ -408,13 +408,18 @@ extension DeliveryTransport {
                 return nil
             }
             sender?.resume()
-            return await sent(token)
+            return failure
         }
 
         /// Hands `batch` to the transport in order and tells each waiting send that its
         /// frames went. A frame that fails is not retried here: a reliable one is kept and
         /// sent again by loss detection, an unreliable one is lost, as its mode allows.
-        func send(_ batch: [Outgoing], base: any Transport) async {
+        /// - Parameter own: the token of the send that sends this batch itself (its last
+        ///   frame is in it): what sending that frame met is returned instead of booked.
+        /// - Returns: `transportClosed` if the transport closed under the frame with `own`.
+        @discardableResult
+        func send(_ batch: [Outgoing], base: any Transport, own: UInt64? = nil) async -> WireError? {
+            var ownFailure: WireError?
             for frame in batch {
                 var failure: WireError?
                 do {
@@ -430,6 +435,10 @@ extension DeliveryTransport {
                 } catch {
                 }
                 guard let token = frame.token else { continue }
+                guard token != own else {
+                    ownFailure = failure
+                    continue
+                }
                 let waiter = state.withLock { state -> CheckedContinuation<Void, Never>? in
                     guard let waiter = state.sent.removeValue(forKey: token) else {
                         state.sentEarly.updateValue(failure, forKey: token)
@@ -440,6 +449,7 @@ extension DeliveryTransport {
                 }
                 waiter?.resume()
             }
+            return ownFailure
         }
 
         /// Waits until the frames of the send with `token` went to the transport (a fast app

@@ -339,3 +339,60 @@ extension DeliveryTransportTests {
         #expect(sender.statistics.retransmitted == 0)
     }
 }
+
+/// What a send of the layer reports when the transport beneath fails its frames.
+@Suite struct DeliverySendFailureTests {
+    /// An app's send that sends its frames itself (nobody else is sending) reports the
+    /// transport closing under its own frame, in both modes; a frame that fails otherwise
+    /// is not the send's failure (a reliable one is kept and sent again by loss detection).
+    @Test func aSendReportsTheTransportClosingUnderItsOwnFrameAndNoOtherFailure() async throws {
+        let peer = ParticipantID.numbered(2)
+        let base = FailingTransport(peer: peer)
+        let layer = DeliveryTransport(over: base, configuration: .simulated(clock: VirtualClock(), seed: 1))
+        defer { base.close() }
+        var events = layer.events.makeAsyncIterator()
+        #expect(await events.next() == .joined(peer))
+
+        for mode in [DeliveryMode.reliable, .unreliable] {
+            base.failure.withLock { $0 = .transportClosed }
+            do {
+                try await layer.send([numberedFrame(0)], to: .all, mode: mode)
+                Issue.record("a \(mode) send over a closed transport did not throw")
+            } catch {
+                #expect(error.kind == .transportClosed)
+            }
+            base.failure.withLock { $0 = .invalidValue }
+            try await layer.send([numberedFrame(1)], to: .all, mode: mode)
+            base.failure.withLock { $0 = nil }
+            try await layer.send([numberedFrame(2)], to: .all, mode: mode)
+        }
+        #expect(base.attempts.load(ordering: .relaxed) == 6)
+        // The reliable frames are kept whatever sending them met; unreliable ones are not.
+        #expect(layer.statistics.paths[peer]?.framesKept == 3)
+    }
+}
+
+/// A transport that is neither reliable nor ordered (so the layer works over it), reports
+/// one peer, and fails every send with `failure` while it is set.
+final class FailingTransport: Transport {
+    let localParticipant = ParticipantID.numbered(1)
+    let guarantees = TransportGuarantees(isReliable: false, isOrdered: false, maxMessageSize: 65_536)
+    let events: AsyncStream<TransportEvent>
+    let failure = Mutex<WireError.Kind?>(nil)
+    let attempts = Atomic<Int>(0)
+    private let continuation: AsyncStream<TransportEvent>.Continuation
+
+    init(peer: ParticipantID) {
+        (events, continuation) = AsyncStream<TransportEvent>.makeStream()
+        continuation.yield(.joined(peer))
+    }
+
+    func send(_ bytes: [UInt8], to recipients: Recipients) async throws(WireError) {
+        attempts.add(1, ordering: .relaxed)
+        if let kind = failure.withLock({ $0 }) { throw WireError(kind, "the test's transport fails this send") }
+    }
+
+    func close() {
+        continuation.finish()
+    }
+}
