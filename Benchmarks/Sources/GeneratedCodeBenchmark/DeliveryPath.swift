@@ -1,3 +1,4 @@
+import CAllocationCounter
 import Foundation
 import GroupWire
 import GroupWireSession
@@ -27,7 +28,16 @@ enum DeliveryPath {
         let mode: DeliveryMode
         /// One message per millisecond (latency), else as fast as sends return.
         var paced = false
+        /// Runs of this row in each round, back to back with the other rows that run as
+        /// often (``lossFreeRuns`` for the loss-free open-loop rows, else 1).
+        var runsPerRound = 1
     }
+
+    /// Runs per round of the three loss-free open-loop rows. The 0.9 target compares two of
+    /// them, runs of a fifth of a second whose ratio within one round spans 0.5–1.4 on a
+    /// shared 2-core machine (Benchmarks/README.md): five ratios cannot tell 0.8 from 0.9,
+    /// fifteen come closer, for about ten seconds more per table.
+    static let lossFreeRuns = 3
 
     /// What one run measured.
     struct Run {
@@ -46,12 +56,16 @@ enum DeliveryPath {
         /// the busy loops spent: the work of the messengers, the layers, the hub and the
         /// tasks' wake-ups, whatever the scheduler did with the wall clock meanwhile.
         let cpuSeconds: Double
+        /// Heap allocations in this process over the same span (the busy loops make none).
+        let allocations: Int
         /// From the send to the receiver's stream, for each message that arrived.
         let latencies: [Duration]
 
         var perSecond: Double { Double(delivered) / seconds }
         /// CPU microseconds per delivered message.
         var cpuPerMessage: Double { delivered == 0 ? 0 : cpuSeconds * 1e6 / Double(delivered) }
+        /// Heap allocations per delivered message (0 where they are not counted).
+        var allocationsPerMessage: Double { delivered == 0 ? 0 : Double(allocations) / Double(delivered) }
 
         func percentile(_ fraction: Double) -> Duration {
             let sorted = latencies.sorted()
@@ -70,9 +84,10 @@ enum DeliveryPath {
         delay: .milliseconds(1) ... .milliseconds(20))
 
     static let setups = [
-        Setup(name: "no layer, loss-free unreliable hub", plan: clean, layer: false, mode: .unreliable),
-        Setup(name: "layer, unreliable mode, loss-free", plan: clean, mode: .unreliable),
-        Setup(name: "layer, reliable mode, loss-free", plan: clean, mode: .reliable),
+        Setup(
+            name: "no layer, loss-free unreliable hub", plan: clean, layer: false, mode: .unreliable, runsPerRound: lossFreeRuns),
+        Setup(name: "layer, unreliable mode, loss-free", plan: clean, mode: .unreliable, runsPerRound: lossFreeRuns),
+        Setup(name: "layer, reliable mode, loss-free", plan: clean, mode: .reliable, runsPerRound: lossFreeRuns),
         Setup(name: "layer over a reliable hub (pass-through)", plan: .reliable(), mode: .reliable),
         Setup(name: "layer, reliable mode, 5% loss", plan: lossy, mode: .reliable),
         Setup(name: "layer, reliable mode, 5% loss + 5% dup + 10% reorder", plan: rough, mode: .reliable),
@@ -115,6 +130,7 @@ enum DeliveryPath {
         }
         let start = Harness.now()
         let cpuStart = CPUTime.process() - Spin.current.withLock { $0 }.cpuSeconds
+        let allocationsStart = gw_allocation_count()
         let paced = setup.paced
         let sending = Task {
             let clock = ContinuousClock()
@@ -144,6 +160,7 @@ enum DeliveryPath {
         }
         let seconds = Double(Harness.now() - start) / 1e9
         let cpuSeconds = CPUTime.process() - Spin.current.withLock { $0 }.cpuSeconds - cpuStart
+        let allocations = allocationsStart < 0 ? 0 : gw_allocation_count() - allocationsStart
         sending.cancel()
         receiving.cancel()
         let dropped = await hub.statistics.dropped
@@ -160,7 +177,8 @@ enum DeliveryPath {
             spurious: statistics.reduce(0) { $0 + $1.spuriousLosses },
             lost: statistics.reduce(0) { $0 + $1.framesLost }, probes: statistics.reduce(0) { $0 + $1.probeTimeouts },
             congestionEvents: statistics.reduce(0) { $0 + $1.congestionEvents },
-            acks: statistics.reduce(0) { $0 + $1.acksSent }, cpuSeconds: cpuSeconds, latencies: latencies)
+            acks: statistics.reduce(0) { $0 + $1.acksSent }, cpuSeconds: cpuSeconds, allocations: allocations,
+            latencies: latencies)
     }
 
     /// A hub on `plan` with two messengers on it, each over a delivery layer when `layer`.
@@ -190,13 +208,22 @@ enum DeliveryPath {
             rows.map { text in Self.setups.enumerated().filter { $0.offset == 1 || $0.element.name.contains(text) }.map(\.element)
             }
             ?? Self.setups
-        var runs: [[Run]] = Array(repeating: [], count: setups.count)
+        // Each row's runs, by round.
+        var rounded: [[[Run]]] = Array(repeating: [], count: setups.count)
         for _ in 0..<max(1, rounds) {
-            for (index, setup) in setups.enumerated() {
+            for index in setups.indices { rounded[index].append([]) }
+            // The rows that run more than once a round go first, as many times, their runs
+            // interleaved; then the others once each.
+            let repeated = setups.indices.filter { setups[$0].runsPerRound > 1 }
+            let passes =
+                (0..<(setups.map(\.runsPerRound).max() ?? 1)).map { pass in repeated.filter { pass < setups[$0].runsPerRound } }
+                + [setups.indices.filter { setups[$0].runsPerRound <= 1 }]
+            for index in passes.joined() {
+                let setup = setups[index]
                 // Paced runs take a second per thousand messages: a tenth of them.
                 let count = setup.paced ? max(100, messages / 10) : messages
                 let run = try await run(setup, messages: count, value: value)
-                runs[index].append(run)
+                rounded[index][rounded[index].count - 1].append(run)
                 // Progress on standard error, so a slow machine shows it is working.
                 FileHandle.standardError.write(
                     Data(
@@ -204,23 +231,29 @@ enum DeliveryPath {
                             .utf8))
             }
         }
+        let runs = rounded.map { Array($0.joined()) }
         func median(_ values: [Double]) -> Double { values.sorted()[values.count / 2] }
         let rates = runs.map { median($0.map(\.perSecond)) }
         let unreliableIndex = setups.firstIndex { $0.name == Self.setups[1].name } ?? 0
         // Ratios are taken within each round, between runs minutes apart at most, and the
         // median of those is reported: the machine's pace drifts between rounds by more
-        // than the differences measured, and a ratio of medians mixes rounds.
+        // than the differences measured, and a ratio of medians mixes rounds. Rows that run
+        // as often pair run for run (the runs of one pass are seconds apart); a row that runs
+        // once pairs with the other row's last run of that round, the nearest in time.
         func pairedRatio(_ index: Int, to base: Int, _ value: (Run) -> Double) -> (median: Double, low: Double, high: Double) {
-            let ratios = zip(runs[index], runs[base]).map { value($0) / max(value($1), 1e-12) }.sorted()
+            let ratios = zip(rounded[index], rounded[base]).flatMap { own, other in
+                let pairs = own.count == other.count ? Array(zip(own, other)) : own.map { ($0, other[other.count - 1]) }
+                return pairs.map { value($0) / max(value($1), 1e-12) }
+            }.sorted()
             return (ratios[ratios.count / 2], ratios[0], ratios[ratios.count - 1])
         }
         func format(_ ratio: (median: Double, low: Double, high: Double)) -> String {
             String(format: "%.2f (%.2f–%.2f)", ratio.median, ratio.low, ratio.high)
         }
         print(
-            "| \(label), 1 sender → 1 receiver, \(messages) UpsertStrokes (paced: \(max(100, messages / 10))), median of \(rounds) | delivered/s | vs. layer unreliable, per round | CPU µs per delivered | vs. layer unreliable, per round | delivered | dropped by the hub | retransmitted | per drop | spurious losses | acks per delivered | p50 latency | p99 latency (each round's, lowest–highest) |"
+            "| \(label), 1 sender → 1 receiver, \(messages) UpsertStrokes (paced: \(max(100, messages / 10))), median of \(rounds) rounds (loss-free open-loop rows: \(Self.lossFreeRuns) runs a round) | delivered/s | vs. layer unreliable, per round | CPU µs per delivered | vs. layer unreliable, per round | allocations per delivered | delivered | dropped by the hub | retransmitted | per drop | spurious losses | acks per delivered | p50 latency | p99 latency (each round's, lowest–highest) |"
         )
-        print("|---|---|---|---|---|---|---|---|---|---|---|---|---|")
+        print("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|")
         for (index, setup) in setups.enumerated() {
             let run = runs[index].sorted { $0.perSecond < $1.perSecond }[runs[index].count / 2]
             let acks = run.delivered == 0 ? 0 : Double(run.acks) / Double(run.delivered)
@@ -237,8 +270,9 @@ enum DeliveryPath {
                     "\(milliseconds(run.percentile(0.99))) (\(milliseconds(tails.min() ?? .zero))–\(milliseconds(tails.max() ?? .zero)))"
                 ) : ("—", "—")
             let cpu = median(runs[index].map(\.cpuPerMessage))
+            let allocations = median(runs[index].map(\.allocationsPerMessage))
             print(
-                "| \(setup.name) | \(Int(rates[index])) | \(format(pairedRatio(index, to: unreliableIndex, \.perSecond))) | \(String(format: "%.2f", cpu)) | \(format(pairedRatio(index, to: unreliableIndex, \.cpuPerMessage))) | \(run.delivered) | \(run.dropped) | \(run.retransmitted) | \(perDrop) | \(run.spurious) | \(String(format: "%.2f", acks)) | \(latency.0) | \(latency.1) |"
+                "| \(setup.name) | \(Int(rates[index])) | \(format(pairedRatio(index, to: unreliableIndex, \.perSecond))) | \(String(format: "%.2f", cpu)) | \(format(pairedRatio(index, to: unreliableIndex, \.cpuPerMessage))) | \(String(format: "%.1f", allocations)) | \(run.delivered) | \(run.dropped) | \(run.retransmitted) | \(perDrop) | \(run.spurious) | \(String(format: "%.2f", acks)) | \(latency.0) | \(latency.1) |"
             )
         }
         if setups.count == Self.setups.count {
