@@ -203,9 +203,8 @@ public final class NATSClient: Sendable {
     /// Makes `channel` the current connection: subscribes again, writes what waited.
     private func adopt(_ channel: any Channel, server: NATSServerAddress, info: NATSServerInfo, generation: Int, reconnect: Bool)
     {
-        let (subscribe, waiting, current, discovered) = state.withLock {
-            state -> (ByteBuffer, ByteBuffer, Bool, [NATSServerAddress]) in
-            guard state.generation == generation, state.phase != .closed else { return (ByteBuffer(), ByteBuffer(), false, []) }
+        let (subscribe, waiting, current) = state.withLock { state -> (ByteBuffer, ByteBuffer, Bool) in
+            guard state.generation == generation, state.phase != .closed else { return (ByteBuffer(), ByteBuffer(), false) }
             state.phase = .connected
             state.channel = channel
             state.server = server
@@ -216,6 +215,10 @@ public final class NATSClient: Sendable {
             state.pingsOutstanding = 0
             if reconnect { state.statistics.reconnects += 1 }
             let discovered = Self.learn(info, into: &state)
+            // Said under the lock that made the connection current, so that an INFO read
+            // meanwhile (``updated(_:generation:)``) cannot report its servers first.
+            eventSink.yield(.connected(server))
+            if !discovered.isEmpty { eventSink.yield(.discovered(discovered)) }
             var subscribe = ByteBuffer()
             for (id, subscription) in state.subscriptions.sorted(by: { $0.key < $1.key }) {
                 subscribe.writeString("SUB \(subscription.subject)\(subscription.queue.map { " " + $0 } ?? "") \(id)\r\n")
@@ -224,15 +227,13 @@ public final class NATSClient: Sendable {
             let waiting = state.output
             state.output = ByteBuffer()
             state.scheduled = false
-            return (subscribe, waiting, true, discovered)
+            return (subscribe, waiting, true)
         }
         guard current else {
             channel.close(promise: nil)
             return
         }
         logger.info("connected", metadata: ["server": "\(server)", "server_name": "\(info.serverName ?? info.serverID)"])
-        eventSink.yield(.connected(server))
-        if !discovered.isEmpty { eventSink.yield(.discovered(discovered)) }
         if subscribe.readableBytes > 0 { channel.write(subscribe, promise: nil) }
         write(waiting, on: channel)
     }
@@ -510,20 +511,22 @@ public final class NATSClient: Sendable {
 
     /// A new INFO on the current connection.
     func updated(_ info: NATSServerInfo, generation: Int) {
-        let (discovered, server) = state.withLock { state -> ([NATSServerAddress], NATSServerAddress?) in
-            guard state.generation == generation else { return ([], nil) }
+        let server = state.withLock { state -> NATSServerAddress? in
+            guard state.generation == generation else { return nil }
             guard state.phase == .connected else {
                 // Not current yet: the connection takes it when it becomes so, and says so then.
                 state.earlyInfo = (generation, info)
-                return ([], nil)
+                return nil
             }
             state.info = info
-            return (Self.learn(info, into: &state), state.server)
+            // Under the lock, as the connection's own events are, so they keep their order.
+            let discovered = Self.learn(info, into: &state)
+            if !discovered.isEmpty { eventSink.yield(.discovered(discovered)) }
+            if info.lameDuckMode, let server = state.server { eventSink.yield(.lameDuck(server)) }
+            return state.server
         }
-        if !discovered.isEmpty { eventSink.yield(.discovered(discovered)) }
         if info.lameDuckMode, let server {
             logger.notice("the server is in lame duck mode", metadata: ["server": "\(server)"])
-            eventSink.yield(.lameDuck(server))
         }
     }
 
@@ -541,12 +544,12 @@ public final class NATSClient: Sendable {
             state.phase = .reconnecting
             state.channel = nil
             state.scheduled = false
+            eventSink.yield(.disconnected(server, reason: reason))
             defer { state.pongWaiters = [] }
             return state.pongWaiters
         }
         guard let waiters else { return }
         logger.warning("lost the connection", metadata: ["server": "\(server)", "reason": "\(reason)"])
-        eventSink.yield(.disconnected(server, reason: reason))
         for waiter in waiters {
             waiter?.resume(returning: .failure(NATSError(.disconnected, server: server, "the connection was lost: \(reason)")))
         }

@@ -184,7 +184,7 @@ struct NATSClientTests {
             }
             if kinds.filter({ $0 == "connected" }).count == 2 { break }
         }
-        #expect(kinds.first == "connected" && kinds.contains("disconnected"))
+        #expect(kinds.first == "connected" && kinds.contains("disconnected"), "events: \(kinds)")
         await subscriber.close()
         await publisher.close()
     }
