@@ -53,6 +53,17 @@ struct DeliveryEngine {
         var lost = false
         /// Declared lost at least once.
         var declaredLost = false
+
+        /// A copy numbered `transmission` goes out at `now`; returns the bytes and whether
+        /// the frame was counted in flight already.
+        mutating func markSent(transmission: UInt64, at now: Duration) -> (bytes: [UInt8], wasInFlight: Bool) {
+            previousTransmission = self.transmission
+            previousSentAt = sentAt
+            sentAt = now
+            self.transmission = transmission
+            defer { inFlight = true }
+            return (bytes, inFlight)
+        }
     }
 
     /// What this participant sends to one recipient.
@@ -378,49 +389,76 @@ struct DeliveryEngine {
 
     /// Sends `state.pending[index]` (again): a new copy, numbered in send order.
     private func transmit(_ state: inout Outbound, at index: Int, to recipient: ParticipantID, now: Duration) -> Output {
-        state.pending[index].previousTransmission = state.pending[index].transmission
-        state.pending[index].previousSentAt = state.pending[index].sentAt
-        state.pending[index].sentAt = now
-        state.pending[index].transmission = state.nextTransmission
-        state.lossHistory.sent(state.nextTransmission)
+        let transmission = state.nextTransmission
+        state.lossHistory.sent(transmission)
         state.nextTransmission += 1
-        if !state.pending[index].inFlight {
-            state.pending[index].inFlight = true
-            state.congestion.sent(state.pending[index].bytes.count)
-        }
         state.lastSent = now
-        return .send(state.pending[index].bytes, to: recipient)
+        // One access to the kept frame, not one per field: each is a uniqueness check and
+        // an index into the ring.
+        let (bytes, wasInFlight) = state.pending[index].markSent(transmission: transmission, at: now)
+        if !wasInFlight { state.congestion.sent(bytes.count) }
+        return .send(bytes, to: recipient)
     }
 
     // MARK: Receiving
 
     /// Handles one message from the transport underneath.
     mutating func receive(_ message: TransportMessage, now: Duration) -> [Output] {
+        receive(message, read: Self.read(message), now: now)
+    }
+
+    /// What a message is, as far as it can be told from its bytes alone: read before the
+    /// caller takes the lock the engine is behind, so a sender's acknowledgements are
+    /// decoded while its app's sends can still number frames.
+    enum Incoming: Sendable, Hashable {
+        /// Not a frame this layer can vouch for: it goes up and the messenger rejects it.
+        case unreadable
+        /// A frame with a delivery header.
+        case framed(DeliveryHeader)
+        /// An acknowledgement; nil when its frame or its body is malformed.
+        case acknowledgement(DeliveryAck?)
+        /// A frame without a delivery header (a peer without the layer).
+        case plain
+    }
+
+    /// Reads `message`'s delivery header, or the acknowledgement it is.
+    static func read(_ message: TransportMessage) -> Incoming {
+        guard let peek = try? DeliveryFraming.peek(message.bytes) else { return .unreadable }
+        if let header = peek.delivery { return .framed(header) }
+        guard peek.kind == .control, peek.typeID == DeliveryAck.controlID else { return .plain }
+        guard let frame = try? FrameDecoder().decode(message.bytes), let ack = try? DeliveryAck(frame.body) else {
+            return .acknowledgement(nil)
+        }
+        return .acknowledgement(ack)
+    }
+
+    /// Handles one message from the transport underneath, `read` from it by ``read(_:)``.
+    mutating func receive(_ message: TransportMessage, read: Incoming, now: Duration) -> [Output] {
         let source = message.source
         // A participant removed for silence that is heard again is taken back: reported
         // reachable, with new streams to it; then its message is handled as any other.
         if removed.contains(source) {
-            return restore(source, now: now) + receive(message, now: now)
+            return restore(source, now: now) + receive(message, read: read, now: now)
         }
-        let peek: DeliveryFraming.Peek
-        do {
-            peek = try DeliveryFraming.peek(message.bytes)
-        } catch {
-            // Not a frame this layer can vouch for: it goes up and the messenger rejects it.
+        switch read {
+        case .unreadable:
             statistics.rejected += 1
             return [.deliver(message)]
-        }
-        guard let header = peek.delivery else {
-            if peek.kind == .control, peek.typeID == DeliveryAck.controlID {
-                return acknowledgement(message, from: source, now: now)
+        case .acknowledgement(let ack):
+            guard let ack else {
+                statistics.rejected += 1
+                return []
             }
+            return acknowledgement(ack, from: source, now: now)
+        case .plain:
             // A peer without the delivery layer: as it comes.
             statistics.framesDelivered += 1
             return [.deliver(message)]
+        case .framed(let header):
+            return header.isReliable
+                ? receiveReliable(message, header: header, now: now)
+                : receiveUnreliable(message, header: header)
         }
-        return header.isReliable
-            ? receiveReliable(message, header: header, now: now)
-            : receiveUnreliable(message, header: header)
     }
 
     private mutating func receiveReliable(_ message: TransportMessage, header: DeliveryHeader, now: Duration) -> [Output] {
@@ -560,11 +598,7 @@ struct DeliveryEngine {
         return .send(ack.frame(), to: source)
     }
 
-    private mutating func acknowledgement(_ message: TransportMessage, from source: ParticipantID, now: Duration) -> [Output] {
-        guard let frame = try? FrameDecoder().decode(message.bytes), let ack = try? DeliveryAck(frame.body) else {
-            statistics.rejected += 1
-            return []
-        }
+    private mutating func acknowledgement(_ ack: DeliveryAck, from source: ParticipantID, now: Duration) -> [Output] {
         // An acknowledgement of an earlier stream (sent before a reconnect or a restore), or
         // one overtaken by a later one, is out of date, not wrong.
         guard ack.stream == outbound[source]?.reliableStream, let acked = outbound[source]?.acked, ack.through >= acked else {
@@ -626,7 +660,8 @@ struct DeliveryEngine {
         // A round-trip sample from the highest frame acknowledged, if this is the first word
         // of it and it was sent once (Karn's rule).
         if let frame = sampleFrom, frame.retries == 0 {
-            let delay = min(Duration.microseconds(Int64(clamping: ack.delayMicroseconds)), configuration.maxAckDelay)
+            let reported = Duration(attoseconds: Int128(ack.delayMicroseconds) * 1_000_000_000_000)
+            let delay = min(reported, configuration.maxAckDelay)
             state.rtt.add(now - frame.sentAt, ackDelay: delay, now: now)
             if state.rtt.showsQueueing { state.congestion.queueGrowing() }
         }

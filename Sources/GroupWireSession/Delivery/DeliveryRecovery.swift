@@ -27,6 +27,9 @@ struct RoundTripEstimate: Sendable, Hashable {
     private var roundMaximum: Duration = .zero
     private var lastRoundMaxima: [Duration] = []
     static let maximumRounds = 8
+    /// The bounds of the queue threshold (`showsQueueing`), made once rather than per sample.
+    private static let queueThresholdFloor = Duration.milliseconds(4)
+    private static let queueThresholdCeiling = Duration.milliseconds(16)
 
     /// Before the first sample: `initial` smoothed, half of it as variation.
     init(initial: Duration) {
@@ -55,15 +58,15 @@ struct RoundTripEstimate: Sendable, Hashable {
             hasSample = true
             minimum = sample
             smoothed = sample
-            variation = sample / 2
+            variation = sample.scaled(1, 2)
             return
         }
         minimum = min(minimum, sample)
         // The delay the receiver added is taken off, unless that would go below the minimum.
         let adjusted = sample >= minimum + ackDelay ? sample - ackDelay : sample
         let difference = smoothed > adjusted ? smoothed - adjusted : adjusted - smoothed
-        variation = (variation * 3 + difference) / 4
-        smoothed = (smoothed * 7 + adjusted) / 8
+        variation = Duration(attoseconds: (variation.attoseconds * 3 + difference.attoseconds) / 4)
+        smoothed = Duration(attoseconds: (smoothed.attoseconds * 7 + adjusted.attoseconds) / 8)
     }
 
     /// Books how long a frame sent once took from its send to the acknowledgement that
@@ -94,9 +97,10 @@ struct RoundTripEstimate: Sendable, Hashable {
     /// for less than that is more likely held than lost, and sending it again would cost a
     /// copy for each of them.
     func reorderingTolerance(reordering: Duration, lateArrivals: Duration) -> Duration {
-        let recent = recentMaximum * 9 / 8
-        let cap = max(smoothed + variation * 4, recent > smoothed ? recent - smoothed : .zero)
-        return max(min(max(reordering, variation * 4), cap), lateArrivals * 9 / 8)
+        let recent = recentMaximum.scaled(9, 8)
+        let deviation = variation.scaled(4)
+        let cap = max(smoothed + deviation, recent > smoothed ? recent - smoothed : .zero)
+        return max(min(max(reordering, deviation), cap), lateArrivals.scaled(9, 8))
     }
 
     /// How long after a frame was sent it is declared lost once a later frame was
@@ -105,13 +109,13 @@ struct RoundTripEstimate: Sendable, Hashable {
     /// later than the latest seen overtaken is still only late.
     func lossDelay(reordering: Duration, lateArrivals: Duration) -> Duration {
         let tolerance = reorderingTolerance(reordering: reordering, lateArrivals: lateArrivals)
-        return max(max(smoothed, latest, smoothed + tolerance) * 9 / 8, Self.granularity)
+        return max(max(smoothed, latest, smoothed + tolerance).scaled(9, 8), Self.granularity)
     }
 
     /// The probe timeout before backoff: smoothed + max(4 × variation, granularity) + the
     /// receiver's maximum acknowledgement delay.
     func probeTimeout(maxAckDelay: Duration) -> Duration {
-        smoothed + max(variation * 4, Self.granularity) + maxAckDelay
+        smoothed + max(variation.scaled(4), Self.granularity) + maxAckDelay
     }
 
     /// Whether the path shows a queue: the smallest sample of the last complete round trip,
@@ -121,7 +125,7 @@ struct RoundTripEstimate: Sendable, Hashable {
     /// moment) is not a queue, while a round in which every acknowledgement came late is.
     var showsQueueing: Bool {
         guard let lastRoundMinimum else { return false }
-        let threshold = min(max(minimum / 8, .milliseconds(4)), .milliseconds(16))
+        let threshold = min(max(minimum.scaled(1, 8), Self.queueThresholdFloor), Self.queueThresholdCeiling)
         return lastRoundMinimum >= minimum + threshold
     }
 }

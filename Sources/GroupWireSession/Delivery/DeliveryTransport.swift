@@ -284,13 +284,17 @@ extension DeliveryTransport {
         /// Handles an event of the transport underneath; wakes waiting senders when it
         /// made room.
         func handle(_ event: TransportEvent, now: Duration) -> [DeliveryEngine.Output] {
+            // Read before the lock: the app's sends wait only for what changes the engine.
+            var read: DeliveryEngine.Incoming?
+            if case .message(let message) = event { read = DeliveryEngine.read(message) }
             let (outputs, waiters) = state.withLock { state in
                 let before = state.engine.statistics.bufferedBytes
                 let outputs: [DeliveryEngine.Output]
                 switch event {
                 case .joined(let participant): outputs = state.engine.joined(participant, now: now)
                 case .left(let participant): outputs = state.engine.left(participant)
-                case .message(let message): outputs = state.engine.receive(message, now: now)
+                case .message(let message):
+                    outputs = state.engine.receive(message, read: read ?? DeliveryEngine.read(message), now: now)
                 }
                 let freed = state.engine.statistics.bufferedBytes < before
                 var waiters = freed || !state.waiters.isEmpty && event.isLeft ? state.takeWaiters() : []

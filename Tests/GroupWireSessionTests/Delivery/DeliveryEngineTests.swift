@@ -617,6 +617,40 @@ import Testing
         #expect(sentSequences(engine.receive(ack(stream, through: 2), now: .microseconds(400))) == [3, 4])
     }
 
+    @Test func eachMessageIsReadBeforeTheLockAsTheEngineThenHandlesIt() throws {
+        let reliable = arriving(1, stream: 7, sequence: 3)
+        let unreliable = arriving(2, stream: 8, sequence: 4)
+        let acknowledgement = ack(7, through: 2, received: [0b101])
+        // An acknowledgement without stream or through (field 1 and 2 missing).
+        let emptyAck = TransportMessage(
+            source: peer, bytes: try FrameEncoder().encode(Frame(kind: .control, typeID: DeliveryAck.controlID, body: [])),
+            arrival: .zero)
+        let plain = TransportMessage(source: peer, bytes: numberedFrame(5), arrival: .zero)
+        let cut = TransportMessage(source: peer, bytes: Array(reliable.bytes.dropLast()), arrival: .zero)
+        #expect(DeliveryEngine.read(reliable) == .framed(DeliveryHeader(stream: 7, sequence: 3)))
+        #expect(DeliveryEngine.read(unreliable) == .framed(DeliveryHeader(stream: 8, sequence: 4)))
+        #expect(
+            DeliveryEngine.read(acknowledgement) == .acknowledgement(DeliveryAck(stream: 7, through: 2, received: [0b101])))
+        #expect(DeliveryEngine.read(emptyAck) == .acknowledgement(nil))
+        #expect(DeliveryEngine.read(plain) == .plain)
+        #expect(DeliveryEngine.read(cut) == .unreadable)
+        // What was read is what the engine acts on: the malformed acknowledgement is
+        // rejected and changes nothing kept for the peer.
+        var engine = engine()
+        _ = engine.joined(peer, now: .zero)
+        guard case .ready = try engine.prepare([numberedFrame(1)], to: [peer], mode: .reliable, now: .zero, failWhenFull: true)
+        else {
+            Issue.record("a frame into an empty buffer must be ready")
+            return
+        }
+        let kept = engine.outbound[peer]!.pending.count
+        #expect(engine.receive(emptyAck, now: .milliseconds(1)).isEmpty)
+        #expect(engine.statistics.rejected == 1 && engine.statistics.staleAcks == 0)
+        #expect(engine.outbound[peer]!.pending.count == kept && kept == 1)
+        #expect(engine.receive(cut, now: .milliseconds(1)) == [.deliver(cut)])
+        #expect(engine.statistics.rejected == 2)
+    }
+
     @Test func framesWithoutAHeaderPassAndBrokenOnesGoUpForTheMessengerToReject() {
         var engine = engine()
         let plain = TransportMessage(source: peer, bytes: numberedFrame(5), arrival: .zero)
