@@ -284,20 +284,28 @@ extension DeliveryTransport {
         /// Handles an event of the transport underneath; wakes waiting senders when it
         /// made room.
         func handle(_ event: TransportEvent, now: Duration) -> [DeliveryEngine.Output] {
-            // Read before the lock: the app's sends wait only for what changes the engine.
-            var read: DeliveryEngine.Incoming?
-            if case .message(let message) = event { read = DeliveryEngine.read(message) }
+            switch event {
+            case .joined(let participant):
+                return change(now: now, departure: false) { $0.joined(participant, now: now) }
+            case .left(let participant):
+                return change(now: now, departure: true) { $0.left(participant) }
+            case .message(let message):
+                // Read before the lock: the app's sends wait only for what changes the engine.
+                let read = DeliveryEngine.read(message)
+                return change(now: now, departure: false) { $0.receive(message, read: read, now: now) }
+            }
+        }
+
+        /// Changes the engine under the lock as an event asks; queues what it sends and
+        /// wakes waiting senders when it made room (or, on a `departure`, whenever any wait).
+        private func change(
+            now: Duration, departure: Bool, _ body: (inout DeliveryEngine) -> [DeliveryEngine.Output]
+        ) -> [DeliveryEngine.Output] {
             let (outputs, waiters) = state.withLock { state in
                 let before = state.engine.statistics.bufferedBytes
-                let outputs: [DeliveryEngine.Output]
-                switch event {
-                case .joined(let participant): outputs = state.engine.joined(participant, now: now)
-                case .left(let participant): outputs = state.engine.left(participant)
-                case .message(let message):
-                    outputs = state.engine.receive(message, read: read ?? DeliveryEngine.read(message), now: now)
-                }
+                let outputs = body(&state.engine)
                 let freed = state.engine.statistics.bufferedBytes < before
-                var waiters = freed || !state.waiters.isEmpty && event.isLeft ? state.takeWaiters() : []
+                var waiters = freed || !state.waiters.isEmpty && departure ? state.takeWaiters() : []
                 if let sender = state.enqueue(outputs, mode: .reliable, token: false).wake { waiters.append(sender) }
                 if let timer = state.wakeTimer(now: now) { waiters.append(timer) }
                 return (outputs, waiters)
@@ -570,13 +578,5 @@ extension DeliveryTransport {
             }
             for waiter in waiters { waiter.resume() }
         }
-    }
-}
-
-extension TransportEvent {
-    /// Whether this is a departure.
-    fileprivate var isLeft: Bool {
-        if case .left = self { return true }
-        return false
     }
 }
