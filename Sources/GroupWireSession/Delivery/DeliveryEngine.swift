@@ -203,9 +203,14 @@ struct DeliveryEngine {
     /// A receiver acknowledges at once when the frames received since its last
     /// acknowledgement reach this many bytes: the sender's smallest congestion window
     /// (``CongestionControl/minimumWindow``), which the sender fills before it waits, so a
-    /// window of fewer than `ackEvery` frames is acknowledged as it arrives rather than at
+    /// window of fewer frames than the count is acknowledged as it arrives rather than at
     /// the receiver's next tick. 2,400 bytes.
     static let ackBytes = CongestionControl.minimumWindow
+    /// How many times ``DeliveryConfiguration/ackEvery`` frames a receiver waits for while
+    /// its stream is in order (it holds no frame behind a missing one): 4, so 64 by
+    /// default. Small frames in order are then acknowledged every 2,400 bytes (``ackBytes``)
+    /// up to 64 frames, like TCP's and QUIC's every second full-sized packet.
+    static let inOrderAckFactor = 4
 
     let configuration: DeliveryConfiguration
     private(set) var outbound: [ParticipantID: Outbound] = [:]
@@ -484,6 +489,7 @@ struct DeliveryEngine {
         }
         var outputs: [Output] = []
         var newlyAcknowledgeable = message.bytes.count
+        let wasHolding = !stream.waiting.isEmpty
         if header.sequence > stream.expected {
             let ahead = header.sequence - stream.expected
             if ahead > UInt64(configuration.reorderWindow)
@@ -516,15 +522,29 @@ struct DeliveryEngine {
         // frees the sender's buffer. The bytes bound keeps a window of few large frames
         // from waiting for the next tick (``ackBytes``). Gaps themselves wait for the count
         // or the delay: the sender's thresholds need later frames anyway (QUIC's ack
-        // frequency extension leaves this to the peers).
+        // frequency extension leaves this to the peers). A stream in order (nothing held
+        // before this arrival or after it) waits for ``inOrderAckFactor`` times the count:
+        // its sender has no loss to find, and each acknowledgement costs both peers a
+        // wake-up.
         stream.receivedSinceAck += max(outputs.count, 1)
         stream.bytesSinceAck += newlyAcknowledgeable
-        if stream.receivedSinceAck >= configuration.ackEvery || stream.bytesSinceAck >= Self.ackBytes {
+        let count = ackCount(inOrder: !wasHolding && stream.waiting.isEmpty)
+        if stream.receivedSinceAck >= count || stream.bytesSinceAck >= Self.ackBytes {
             outputs.append(ack(&stream, to: source, now: now))
         } else {
             stream.ackOwed = true
         }
         return outputs
+    }
+
+    /// The frames a receiver waits for before it acknowledges at once:
+    /// ``DeliveryConfiguration/ackEvery``, times ``inOrderAckFactor`` for a stream in order
+    /// (saturating, so an `ackEvery` near `Int.max`, acknowledging by bytes and time alone,
+    /// cannot trap).
+    private func ackCount(inOrder: Bool) -> Int {
+        guard inOrder else { return configuration.ackEvery }
+        let (count, overflow) = configuration.ackEvery.multipliedReportingOverflow(by: Self.inOrderAckFactor)
+        return overflow ? Int.max : count
     }
 
     private mutating func receiveUnreliable(_ message: TransportMessage, header: DeliveryHeader) -> [Output] {

@@ -56,20 +56,55 @@ import Testing
         return (delivered, acks)
     }
 
-    @Test func inOrderFramesAreAcknowledgedEverySixteenthOrAtTheNextTick() {
+    @Test func inOrderFramesAreAcknowledgedEverySixtyFourthOrAtTheNextTick() {
         var engine = engine()
         var acks: [DeliveryAck] = []
-        for sequence in 1...17 {
+        // 65 frames of 20 bytes: 1,300 bytes, under the 2,400 that would count first.
+        for sequence in 1...65 {
             let (delivered, sent) = summary(engine.receive(arriving(sequence, stream: 7, sequence: UInt64(sequence)), now: .zero))
             #expect(delivered == [sequence])
             acks += sent
         }
-        #expect(acks == [DeliveryAck(stream: 7, through: 16)], "one acknowledgement for the first 16, none yet for the 17th")
+        #expect(acks == [DeliveryAck(stream: 7, through: 64)], "one acknowledgement for the first 64, none yet for the 65th")
         #expect(
-            summary(engine.tick(now: .milliseconds(10))).acks == [DeliveryAck(stream: 7, through: 17, delayMicroseconds: 10_000)],
-            "the 17th at the next tick, saying it was held back 10 ms")
+            summary(engine.tick(now: .milliseconds(10))).acks == [DeliveryAck(stream: 7, through: 65, delayMicroseconds: 10_000)],
+            "the 65th at the next tick, saying it was held back 10 ms")
         #expect(summary(engine.tick(now: .milliseconds(20))).acks.isEmpty, "nothing owed")
         #expect(engine.statistics.acksSent == 2)
+    }
+
+    /// `ackEvery` at `Int.max` acknowledges by bytes and time alone; the in-order count,
+    /// four times it, saturates instead of trapping.
+    @Test func anAckEveryOfIntMaxAcknowledgesByBytesAndTimeAlone() {
+        var engine = engine { $0.ackEvery = .max }
+        for sequence in 1...100 {
+            #expect(summary(engine.receive(arriving(sequence, stream: 7, sequence: UInt64(sequence)), now: .zero)).acks.isEmpty)
+        }
+        #expect(
+            summary(engine.receive(arriving(101, stream: 7, sequence: 101, size: 2400), now: .zero)).acks == [
+                DeliveryAck(stream: 7, through: 101)
+            ], "2,400 bytes since the last acknowledgement")
+        #expect(summary(engine.receive(arriving(102, stream: 7, sequence: 102), now: .zero)).acks.isEmpty)
+        #expect(
+            summary(engine.tick(now: .milliseconds(10))).acks == [DeliveryAck(stream: 7, through: 102, delayMicroseconds: 10_000)]
+        )
+    }
+
+    /// A receiver that holds frames behind a missing one acknowledges every 16th, not every
+    /// 64th: its sender finds losses from what the acknowledgements say is held.
+    @Test func framesHeldBehindAGapAreAcknowledgedEverySixteenth() {
+        var engine = engine()
+        #expect(summary(engine.receive(arriving(1, stream: 7, sequence: 1), now: .zero)).acks.isEmpty)
+        // 2 is missing; 3 ... 18 wait behind it.
+        var acks: [DeliveryAck] = []
+        for sequence in 3...18 {
+            let (delivered, sent) = summary(engine.receive(arriving(sequence, stream: 7, sequence: UInt64(sequence)), now: .zero))
+            #expect(delivered.isEmpty)
+            acks += sent
+        }
+        // With 1 (never acknowledged), 17 makes the 16th frame to acknowledge: 3 ... 17 held.
+        #expect(acks == [DeliveryAck(stream: 7, through: 1, received: [0xFF, 0x7F])], "\(acks)")
+        #expect(engine.statistics.acksSent == 1)
     }
 
     @Test func framesAreAcknowledgedAtOnceWhenTheirBytesReachTheSendersSmallestWindow() {

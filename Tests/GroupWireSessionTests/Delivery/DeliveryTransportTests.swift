@@ -310,9 +310,10 @@ extension DeliveryTransportTests {
 
 extension DeliveryTransportTests {
     /// Frames of just over 1,200 bytes over a path of 1 ms each way: the initial window
-    /// (12,000 bytes) holds ten, fewer than `ackEvery` (16). Acknowledged only by count,
-    /// those ten would wait for the receiver's timer (half an ack delay after an idle
-    /// spell), and so would every round until the window held 16 frames (31 ms in all).
+    /// (12,000 bytes) holds ten, fewer than the 64 an in-order stream is acknowledged by
+    /// (`ackEvery`, 16, times four). Acknowledged only by count, those ten would wait for
+    /// the receiver's timer (half an ack delay after an idle spell), and so would every
+    /// round until the window held 64 frames.
     /// Acknowledged every 2,400 bytes (the sender's smallest window), each pair of frames
     /// is acknowledged as it arrives, and the window grows one round trip at a time.
     @Test func largeFramesAreAcknowledgedEveryTwoSoASmallWindowNeverWaitsForTheTimer() async throws {
