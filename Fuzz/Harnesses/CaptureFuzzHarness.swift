@@ -91,7 +91,9 @@ let validateFuzzSpec: SpecSet = {
 /// same problems and summary as checking each event.
 public func validateFuzzViolations(_ input: [UInt8]) -> [String] {
     guard let file = captureFuzzFile(input) else { return [] }
-    let stream = FrameFileStream(bytes: file, path: "fuzz")
+    // A `*` line may stand for up to 256 MiB, each byte of it validated: the frame file
+    // target's bound keeps one input's work small.
+    let stream = FrameFileStream(bytes: file, path: "fuzz", maxDumpBytes: frameFileFuzzMaxBytes)
     var validator = CaptureValidator(specs: [validateFuzzSpec])
     var problems: [ValidationProblem] = []
     var highestNumber = 0
@@ -118,7 +120,9 @@ public func validateFuzzViolations(_ input: [UInt8]) -> [String] {
     var inPlace = CaptureValidator(specs: [validateFuzzSpec])
     var found: [ValidationProblem] = []
     do throws(FrameFileError) {
-        try inPlace.check(contentsOf: FrameFileStream(bytes: file, path: "fuzz")) { found.append($0) }
+        try inPlace.check(contentsOf: FrameFileStream(bytes: file, path: "fuzz", maxDumpBytes: frameFileFuzzMaxBytes)) {
+            found.append($0)
+        }
     } catch {
         found += inPlace.check(inputError: error)
     }

@@ -34,7 +34,7 @@ public func frameFileFuzzViolations(_ input: [UInt8]) -> [String] {
     if format != .hex, format != .raw {
         // Captures and tshark fields output have targets of their own (FuzzCaptureReader,
         // FuzzValidate); here they only have to read to their end without trapping.
-        let stream = FrameFileStream(bytes: input, path: "fuzz", format: format)
+        let stream = FrameFileStream(bytes: input, path: "fuzz", format: format, maxDumpBytes: frameFileFuzzMaxBytes)
         do {
             while try stream.next() != nil {}
         } catch {}
@@ -95,7 +95,7 @@ public func frameFileFuzzViolations(_ input: [UInt8]) -> [String] {
 
     // The streaming reader every command uses gives the same events, chunk by chunk.
     let whole = FrameDecoder().decodeAll(bytes)
-    let stream = FrameFileStream(bytes: input, path: "fuzz", format: format)
+    let stream = FrameFileStream(bytes: input, path: "fuzz", format: format, maxDumpBytes: frameFileFuzzMaxBytes)
     var streamed: [FrameStreamEvent] = []
     do {
         while let event = try stream.next() { streamed.append(event.event) }

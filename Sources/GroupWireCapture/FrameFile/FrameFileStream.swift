@@ -135,15 +135,23 @@ public final class FrameFileStream {
     ///   - path: the name used in diagnostics.
     ///   - format: the format to read it as; nil detects it.
     ///   - limits: the limits frames are checked against.
-    public convenience init(bytes: [UInt8], path: String, format: FrameFileFormat? = nil, limits: Limits = .default) {
+    ///   - maxDumpBytes: the most bytes a hex dump may stand for (its `*` lines expanded);
+    ///     more is a ``FrameFileError/Kind/badRepeat`` error.
+    public convenience init(
+        bytes: [UInt8], path: String, format: FrameFileFormat? = nil, limits: Limits = .default,
+        maxDumpBytes: Int = HexDump.defaultMaxBytes
+    ) {
         let end = min(bytes.count, Self.chunkSize)
         self.init(
             source: .memory(bytes, position: end), first: Array(bytes[..<end]), path: path, format: format,
-            limits: limits)
+            limits: limits, maxDumpBytes: maxDumpBytes)
     }
 
     /// Starts reading `source`, whose first chunk `first` has been read.
-    private init(source: Source, first: [UInt8], path: String, format: FrameFileFormat?, limits: Limits) {
+    private init(
+        source: Source, first: [UInt8], path: String, format: FrameFileFormat?, limits: Limits,
+        maxDumpBytes: Int = HexDump.defaultMaxBytes
+    ) {
         self.source = source
         self.path = path
         prefix = Array(first.prefix(16))
@@ -153,7 +161,7 @@ public final class FrameFileStream {
         firstChunk = first
         if self.format == .hex {
             // Bounded: a `*` line may otherwise stand for 2^60 bytes of repetition.
-            hex = HexDumpReader(path: path, maxBytes: HexDump.defaultMaxBytes)
+            hex = HexDumpReader(path: path, maxBytes: maxDumpBytes)
         }
         if self.format.isCapture {
             packets = CapturePacketReader(format: self.format, path: path)
