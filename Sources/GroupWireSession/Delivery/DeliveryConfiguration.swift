@@ -36,8 +36,9 @@ public struct DeliveryConfiguration: Sendable {
     /// last acknowledgement while it holds frames behind a missing one (or the arrival let
     /// held ones out), four times as many while its stream is in order, or frames of 2,400
     /// bytes either way (the sender's smallest congestion window, so a window of a few
-    /// large frames is not left waiting for the timer); an arrival that lets held frames
-    /// out counts them too, so filling a gap behind many is acknowledged at once. 16.
+    /// large frames is not left waiting for the timer). An arrival that lets held frames
+    /// out counts as one frame, and their bytes count too, so filling a gap behind 2,400
+    /// bytes of held frames is acknowledged at once. 16.
     public var ackEvery: Int = 16
     /// The time source for timers; nil (the default) takes the transport's
     /// (``Transport/clock``: the system's, or a test hub's virtual clock).

@@ -322,7 +322,7 @@ import Testing
         #expect(sender.statistics.framesLost == 0 && sender.statistics.retransmitted == 0)
     }
 
-    @Test func gapsAndDuplicatesAreAcknowledgedWithinTheAckDelayAndAFillBehindManyHeldFramesAtOnce() {
+    @Test func gapsAndDuplicatesAreAcknowledgedWithinTheAckDelay() {
         var engine = engine { $0.reorderWindow = 4 }
         var (delivered, acks) = summary(engine.receive(arriving(3, stream: 7, sequence: 3), now: .zero))
         #expect(delivered.isEmpty && acks.isEmpty, "a gap: owed, the sender's thresholds need later frames anyway")
@@ -345,15 +345,37 @@ import Testing
             ],
             "one acknowledgement at the tick: 3, the highest, arrived 10 ms ago; 3 the highest duplicate")
         #expect(engine.inbound[peer]?.reliable?.waiting.isEmpty == true)
+    }
 
-        // Fifteen frames held behind a missing one, then the missing one: 16 frames newly
-        // acknowledged by one arrival, at once, so the sender's buffer empties.
-        var other = self.engine()
-        for sequence in 2...16 {
-            #expect(summary(other.receive(arriving(sequence, stream: 9, sequence: UInt64(sequence)), now: .zero)).acks.isEmpty)
+    /// The arrival that fills a gap counts one frame, however many it lets out of the
+    /// reorder buffer; their bytes count, so a fill behind 2,400 bytes of held frames is
+    /// acknowledged at once and a fill behind a few small ones waits like any arrival.
+    @Test func aFillCountsAsOneArrivalAndItsBytesWithThoseItLetsOut() {
+        // Nine small frames (about 16 bytes) held behind a missing one, then the missing
+        // one: ten arrivals, under 16, and about 300 bytes.
+        var engine = engine()
+        for sequence in 2...10 {
+            #expect(summary(engine.receive(arriving(sequence, stream: 9, sequence: UInt64(sequence)), now: .zero)).acks.isEmpty)
         }
-        (delivered, acks) = summary(other.receive(arriving(1, stream: 9, sequence: 1), now: .milliseconds(3)))
-        #expect(delivered == Array(1...16) && acks == [DeliveryAck(stream: 9, through: 16, delayMicroseconds: 3000)])
+        var (delivered, acks) = summary(engine.receive(arriving(1, stream: 9, sequence: 1), now: .milliseconds(3)))
+        #expect(delivered == Array(1...10) && acks.isEmpty, "a fill behind nine small frames: owed, \(acks)")
+        #expect(
+            summary(engine.tick(now: .milliseconds(10))).acks == [DeliveryAck(stream: 9, through: 10, delayMicroseconds: 10_000)],
+            "at the tick, 10 ms after 10, the highest, arrived")
+
+        // Frames of about 600 bytes: the fourth held one makes 2,400 bytes to acknowledge,
+        // and the fill lets those 2,400 out, so it is acknowledged at once too.
+        var other = self.engine()
+        for sequence in 2...4 {
+            #expect(
+                summary(other.receive(arriving(sequence, stream: 9, sequence: UInt64(sequence), size: 600), now: .zero)).acks
+                    .isEmpty)
+        }
+        (delivered, acks) = summary(other.receive(arriving(5, stream: 9, sequence: 5, size: 600), now: .zero))
+        #expect(delivered.isEmpty && acks == [DeliveryAck(stream: 9, through: 0, received: [0x0F])], "\(acks)")
+        (delivered, acks) = summary(other.receive(arriving(1, stream: 9, sequence: 1, size: 600), now: .milliseconds(3)))
+        #expect(delivered == Array(1...5) && acks == [DeliveryAck(stream: 9, through: 5, delayMicroseconds: 3000)], "\(acks)")
+        #expect(other.statistics.acksSent == 2)
     }
 
     @Test func aNewIncarnationEndsTheOldOneAndItsLateFramesAreDropped() {
