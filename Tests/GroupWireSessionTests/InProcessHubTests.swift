@@ -153,6 +153,39 @@ import Testing
         await hub.close()
     }
 
+    /// A timer task's work at its instant (here 20 ms of real time, as a busy machine's)
+    /// is done at that instant: its `SettleTimers`, made with the hub's gauge set, keep a
+    /// step from moving time on once the task returned from its sleep and before its work
+    /// is done, which the clock's count of woken sleepers alone does not see.
+    @Test func aStepWaitsUntilATimerWatchedWithTheGaugeDidItsInstantsWork() async throws {
+        let clock = VirtualClock()
+        let hub = InProcessHub(clock: clock)
+        let timers = try #require(SettleGauge.$current.withValue(hub.gauge) { SettleTimers.watched(on: hub.timerClock) })
+        #expect(SettleTimers.watched(on: hub.timerClock) == nil, "none outside a gauge's scope")
+        let worked = Mutex<[Duration]>([])
+        let timerClock = hub.timerClock
+        // Registered before the task starts, so a task slow to start is waited for too.
+        let timer = timers.add(at: .milliseconds(10))
+        let task = Task {
+            var next = Duration.milliseconds(10)
+            defer { timers.done(timer) }
+            while next <= .milliseconds(30) {
+                timers.move(timer, to: next)
+                guard (try? await timerClock.sleep(next)) != nil else { return }
+                try? await Task.sleep(for: .milliseconds(20))
+                worked.withLock { $0.append(clock.elapsed) }
+                next += .milliseconds(10)
+            }
+        }
+        defer { task.cancel() }
+        #expect(hub.gauge.unsettled == 0)
+        for _ in 0..<35 { try await hub.step(by: .milliseconds(1)) }
+        #expect(worked.withLock { $0 } == [10, 20, 30].map { Duration.milliseconds($0) })
+        await task.value
+        #expect(hub.gauge.unsettled == 0, "a timer done is settled")
+        await hub.close()
+    }
+
     @Test func theHubsClockReachesTheLayersAboveItsEndpoints() async throws {
         let clock = VirtualClock()
         let hub = InProcessHub(clock: clock)

@@ -36,6 +36,8 @@ public final class PlaybackCoordinator: Sendable {
     private let localClock: @Sendable () -> Duration
     private let state: Mutex<State>
     private let tasks = Mutex<[Task<Void, Never>]>([])
+    /// Its timers, for a driver of simulated time (nil otherwise, see `SettleTimers`).
+    private let timers: SettleTimers?
     private let updates: AsyncStream<PlaybackCoordinatorEvent>.Continuation
     /// The timeline and suspension changes, as they happen here.
     public let events: AsyncStream<PlaybackCoordinatorEvent>
@@ -97,6 +99,7 @@ public final class PlaybackCoordinator: Sendable {
         reliable = session.messenger(deliveryMode: .reliable)
         unreliable = session.messenger(deliveryMode: .unreliable)
         self.clock = clock
+        timers = SettleTimers.watched(on: clock)
         self.localClock = localClock ?? clock.now
         let others = session.activeParticipants.subtracting([session.localParticipant])
         state = Mutex(State(origin: others.isEmpty, participants: others))
@@ -162,9 +165,12 @@ public final class PlaybackCoordinator: Sendable {
                     }
                 }
             },
-            Task { [weak self, clock, interval = configuration.correctionInterval] in
+            Task { [weak self, clock, timers, interval = configuration.correctionInterval] in
                 var next = clock.now() + interval
+                let timer = timers?.add(at: next)
+                defer { if let timer { timers?.done(timer) } }
                 while !Task.isCancelled {
+                    if let timer { timers?.move(timer, to: next) }
                     guard (try? await clock.sleep(next)) != nil, let self else { return }
                     next += interval
                     await self.tick()
@@ -424,9 +430,12 @@ public final class PlaybackCoordinator: Sendable {
         if let delay, delay > .zero {
             // One timer for the newest timeline's instant: a newer timeline replaces it, so
             // a peer's stream of changes (or one set centuries ahead) holds one task, not many.
-            let clock = self.clock
+            let (clock, timers) = (self.clock, self.timers)
+            let deadline = clock.now() + delay
+            let timer = timers?.add(at: deadline)
             let task = Task { [weak self] in
-                guard (try? await clock.sleep(for: delay)) != nil, let self else { return }
+                defer { if let timer { timers?.done(timer) } }
+                guard (try? await clock.sleep(deadline)) != nil, let self else { return }
                 self.correct()
             }
             pendingInstant.withLock { pending in

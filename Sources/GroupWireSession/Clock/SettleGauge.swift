@@ -43,3 +43,51 @@ package final class SettleGauge: Sendable {
         return live.count { !$0.isSettled }
     }
 }
+
+/// The timers of one component whose timer tasks are not otherwise visible to a
+/// ``SettleGauge``: from the instant a timer is due until its task has done that instant's
+/// work, the component is not settled. A driver of simulated time that wakes a timer
+/// task can otherwise see every queue settled while the task runs, and move time on under
+/// it (the task then reads a later instant than the one it woke for).
+package final class SettleTimers: SettleProbe {
+    private let clock: TimerClock
+    private let due = Mutex<(next: UInt64, deadlines: [UInt64: Duration])>((0, [:]))
+
+    private init(clock: TimerClock) {
+        self.clock = clock
+    }
+
+    /// Timers registered with ``SettleGauge/current``, nil outside a gauge's scope (so they
+    /// cost nothing in production). The caller keeps them: the gauge holds them weakly.
+    package static func watched(on clock: TimerClock) -> SettleTimers? {
+        guard let gauge = SettleGauge.current else { return nil }
+        let timers = SettleTimers(clock: clock)
+        gauge.watch(timers)
+        return timers
+    }
+
+    /// A timer due at `deadline`, until ``done(_:)``.
+    package func add(at deadline: Duration) -> UInt64 {
+        due.withLock { due in
+            due.next += 1
+            due.deadlines[due.next] = deadline
+            return due.next
+        }
+    }
+
+    /// Timer `timer`, its work for the last instant done, is due next at `deadline`.
+    package func move(_ timer: UInt64, to deadline: Duration) {
+        due.withLock { $0.deadlines[timer] = deadline }
+    }
+
+    /// Timer `timer` is done (fired and its work done, cancelled, or stopped).
+    package func done(_ timer: UInt64) {
+        due.withLock { _ = $0.deadlines.removeValue(forKey: timer) }
+    }
+
+    /// Whether no timer's instant has come with its work undone.
+    package var isSettled: Bool {
+        let now = clock.now()
+        return due.withLock { $0.deadlines.values.allSatisfy { now < $0 } }
+    }
+}
