@@ -68,8 +68,9 @@ public final class DeliveryTransport: Transport {
             mailbox.finish(reason: "the transport beneath closed")
         }
         // Frames reach the transport in the order the engine numbered the copies: an app's
-        // send sends its own when nobody is sending; everything else goes through this
-        // task, so no task of the layer waits on the transport for another's frames.
+        // send sends its own when nobody is sending, and the layer's few frames queued
+        // while it did (Core.drain); everything else goes through this task, so no task of
+        // the layer waits on the transport for another's frames.
         let sending = Task {
             while let batch = await core.nextBatch() {
                 await core.send(batch, base: base)
@@ -167,7 +168,8 @@ extension DeliveryTransport {
             /// task is sending them now.
             var outbox = Deque<Outgoing>()
             /// Whether a task holds the sending role: an app's send sending its own frames
-            /// (and those queued before them), or the layer's sending task (`senderWake`).
+            /// (those queued before them, and a few of the layer's queued after them), or the
+            /// layer's sending task (`senderWake`).
             var isSending = false
             var senderWake = false
             /// The sending task, waiting to be woken.
@@ -192,8 +194,9 @@ extension DeliveryTransport {
 
             /// Queues the frames among `outputs`, in order. `token` (an app's send): the last
             /// frame carries a new token, and the send sends them itself when nobody is
-            /// sending (`drains`). The layer's own frames wake the sending task instead
-            /// (returned to resume), so no task of the layer ever sends for others.
+            /// sending (`drains`). The layer's own frames wake the sending task when nobody
+            /// is sending (returned to resume), so no task of the layer ever sends for others;
+            /// while an app's send is sending they wait for it, which carries a few (`drain`).
             mutating func enqueue(_ outputs: [DeliveryEngine.Output], mode: DeliveryMode, token: Bool)
                 -> (token: UInt64?, drains: Bool, wake: CheckedContinuation<Void, Never>?)
             {
@@ -404,8 +407,11 @@ extension DeliveryTransport {
         }
 
         /// For an app's send that holds the sending role: sends what is queued (its own
-        /// frames and those before them), then gives the role to the sending task if more
-        /// came meanwhile, so an app's send never sends for others for long.
+        /// frames and those before them), then what the layer queued meanwhile (repairs,
+        /// acknowledgements, frames the window let out: at most ``carriedFrames`` in all),
+        /// and gives the role to the sending task if more came, or another send's frames,
+        /// so an app's send never sends for others for long. Carrying the layer's few
+        /// frames spares a wake-up of the sending task and the app's next send a wait for it.
         /// - Returns: `transportClosed` if the transport closed under its frames.
         func drain(_ token: UInt64, base: any Transport) async -> WireError? {
             let batch = state.withLock { state -> [Outgoing] in
@@ -413,15 +419,37 @@ extension DeliveryTransport {
                 return Array(state.outbox)
             }
             let failure = await send(batch, base: base, own: token)
-            let sender = state.withLock { state -> CheckedContinuation<Void, Never>? in
-                guard !state.senderWake else { return nil }
-                guard state.outbox.isEmpty else { return state.wakeSender() }
-                state.isSending = false
-                return nil
+            var carried = 0
+            while let more = carry(after: carried) {
+                carried += more.count
+                await send(more, base: base)
             }
-            sender?.resume()
             return failure
         }
+
+        /// For an app's send that sent its frames and `carried` of the layer's after them:
+        /// the layer's frames queued since, if they are few enough to carry too; otherwise
+        /// nil, and the sending role goes to the sending task (more frames, or another
+        /// send's) or is given up (none).
+        private func carry(after carried: Int) -> [Outgoing]? {
+            let (batch, sender) = state.withLock { state -> ([Outgoing]?, CheckedContinuation<Void, Never>?) in
+                guard !state.senderWake else { return (nil, nil) }
+                guard !state.outbox.isEmpty else {
+                    state.isSending = false
+                    return (nil, nil)
+                }
+                guard carried + state.outbox.count <= Self.carriedFrames, state.outbox.allSatisfy({ $0.token == nil }) else {
+                    return (nil, state.wakeSender())
+                }
+                defer { state.outbox.removeAll(keepingCapacity: true) }
+                return (Array(state.outbox), nil)
+            }
+            sender?.resume()
+            return batch
+        }
+
+        /// The most frames of the layer's own an app's send carries after its own.
+        static let carriedFrames = 32
 
         /// Hands `batch` to the transport in order and tells each waiting send that its
         /// frames went. A frame that fails is not retried here: a reliable one is kept and

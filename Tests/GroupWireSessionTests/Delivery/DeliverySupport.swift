@@ -125,3 +125,13 @@ func numberedFrame(_ index: Int, size: Int) -> [UInt8] {
 func frameNumber(_ body: [UInt8]) -> Int {
     Int(body[0]) | Int(body[1]) << 8 | Int(body[2]) << 16 | Int(body[3]) << 24
 }
+
+/// A layer over `base` on a virtual clock, and its events after `peer` joined (checked).
+func layerJoined(over base: any Transport, peer: ParticipantID) async -> (
+    DeliveryTransport, AsyncStream<TransportEvent>.AsyncIterator
+) {
+    let layer = DeliveryTransport(over: base, configuration: .simulated(clock: VirtualClock(), seed: 1))
+    var events = layer.events.makeAsyncIterator()
+    #expect(await events.next() == .joined(peer))
+    return (layer, events)
+}

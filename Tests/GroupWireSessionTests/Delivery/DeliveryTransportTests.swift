@@ -349,10 +349,8 @@ extension DeliveryTransportTests {
     @Test func aSendReportsTheTransportClosingUnderItsOwnFrameAndNoOtherFailure() async throws {
         let peer = ParticipantID.numbered(2)
         let base = FailingTransport(peer: peer)
-        let layer = DeliveryTransport(over: base, configuration: .simulated(clock: VirtualClock(), seed: 1))
         defer { base.close() }
-        var events = layer.events.makeAsyncIterator()
-        #expect(await events.next() == .joined(peer))
+        let (layer, _) = await layerJoined(over: base, peer: peer)
 
         for mode in [DeliveryMode.reliable, .unreliable] {
             base.failure.withLock { $0 = .transportClosed }
@@ -395,5 +393,134 @@ final class FailingTransport: Transport {
 
     func close() {
         continuation.finish()
+    }
+}
+
+/// Which task sends the layer's own frames (acknowledgements, repairs, frames the window
+/// let out) that it queues while an app's send is sending.
+@Suite struct DeliveryCarriedFramesTests {
+    /// The task that called the transport beneath, as the test names it.
+    enum Caller {
+        @TaskLocal static var name: String?
+    }
+
+    /// The peer's reliable frame `sequence` of about 1,000 bytes.
+    static func peerFrame(_ sequence: UInt64, from peer: ParticipantID) throws -> TransportMessage {
+        let header = DeliveryHeader(incarnation: 1, isReliable: true, sequence: sequence)
+        let bytes = try DeliveryFraming.inserting(header, into: numberedFrame(Int(sequence), size: 1000))
+        return TransportMessage(source: peer, bytes: bytes, arrival: .zero)
+    }
+
+    /// An acknowledgement owed while an app's send is at the transport goes with that send,
+    /// after its frame, not by waking the layer's sending task (which an app's next send
+    /// would then wait for); more than ``DeliveryTransport/Core/carriedFrames`` go with the
+    /// sending task, so an app's send never sends for others for long.
+    @Test func anAppsSendCarriesTheFewAcknowledgementsQueuedWhileItSent() async throws {
+        let peer = ParticipantID.numbered(2)
+        let base = GatedTransport(peer: peer)
+        defer { base.close() }
+        let (layer, joined) = await layerJoined(over: base, peer: peer)
+        var events = joined
+        var sends = base.sends.makeAsyncIterator()
+        var next: UInt64 = 1
+
+        // Every third frame of the peer's (1,000 bytes each, 2,400 bytes a count) owes an
+        // acknowledgement at once: 1 while the first send waits at the transport, 33 while
+        // the second does.
+        for (index, acks) in [(0, 1), (1, 33)] {
+            base.closeGate()
+            let app = Task {
+                try await Caller.$name.withValue("app") { try await layer.send(numberedFrame(index), to: .all) }
+            }
+            let own = try #require(await sends.next())
+            let ownNumber = frameNumber(try FrameDecoder().decode(own.bytes).body)
+            #expect(own.caller == "app" && ownNumber == index, "frame \(ownNumber) sent by \(own.caller ?? "the layer")")
+            let first = next
+            next += UInt64(acks * 3)
+            for sequence in first..<next { base.arrive(.message(try Self.peerFrame(sequence, from: peer))) }
+            for sequence in first..<next {
+                guard case .message(let message) = await events.next() else {
+                    Issue.record("frame \(sequence) of the peer's was not delivered")
+                    return
+                }
+                let number = frameNumber(try FrameDecoder().decode(message.bytes).body)
+                #expect(number == Int(sequence))
+            }
+            base.openGate()
+            try await app.value
+
+            var through: [UInt64] = []
+            var callers: Set<String?> = []
+            for _ in 0..<acks {
+                let sent = try #require(await sends.next())
+                let frame = try FrameDecoder().decode(sent.bytes)
+                #expect(frame.kind == .control)
+                through.append(try DeliveryAck(frame.body).through)
+                callers.insert(sent.caller)
+            }
+            #expect(through == Array(stride(from: first + 2, to: next, by: 3)))
+            #expect(callers == (acks == 1 ? ["app"] : [nil]), "\(acks) acknowledgements sent by \(callers)")
+        }
+        #expect(layer.statistics.acksSent == 34)
+    }
+}
+
+/// A transport that is neither reliable nor ordered, reports one peer, hands the test what
+/// the test says arrives, and tells it each frame sent and the task that sent it
+/// (``DeliveryCarriedFramesTests/Caller``); while its gate is closed a send waits at it
+/// after being told.
+final class GatedTransport: Transport {
+    struct Sent: Sendable {
+        let bytes: [UInt8]
+        let caller: String?
+    }
+
+    let localParticipant = ParticipantID.numbered(1)
+    let guarantees = TransportGuarantees(isReliable: false, isOrdered: false, maxMessageSize: 65_536)
+    let events: AsyncStream<TransportEvent>
+    let sends: AsyncStream<Sent>
+    private let continuation: AsyncStream<TransportEvent>.Continuation
+    private let sent: AsyncStream<Sent>.Continuation
+    private let gate = Mutex<(closed: Bool, waiting: [CheckedContinuation<Void, Never>])>((false, []))
+
+    init(peer: ParticipantID) {
+        (events, continuation) = AsyncStream<TransportEvent>.makeStream()
+        (sends, sent) = AsyncStream<Sent>.makeStream()
+        continuation.yield(.joined(peer))
+    }
+
+    func send(_ bytes: [UInt8], to recipients: Recipients) async throws(WireError) {
+        sent.yield(Sent(bytes: bytes, caller: DeliveryCarriedFramesTests.Caller.name))
+        await withCheckedContinuation { (waiter: CheckedContinuation<Void, Never>) in
+            let passes = gate.withLock { gate -> Bool in
+                guard gate.closed else { return true }
+                gate.waiting.append(waiter)
+                return false
+            }
+            if passes { waiter.resume() }
+        }
+    }
+
+    func arrive(_ event: TransportEvent) {
+        continuation.yield(event)
+    }
+
+    func closeGate() {
+        gate.withLock { $0.closed = true }
+    }
+
+    func openGate() {
+        let waiting = gate.withLock { gate in
+            gate.closed = false
+            defer { gate.waiting.removeAll() }
+            return gate.waiting
+        }
+        for waiter in waiting { waiter.resume() }
+    }
+
+    func close() {
+        openGate()
+        continuation.finish()
+        sent.finish()
     }
 }
