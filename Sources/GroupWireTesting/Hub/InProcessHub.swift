@@ -219,7 +219,8 @@ public actor InProcessHub {
     /// simulated time woke has started running again, and every queue registered with the
     /// hub's gauge has been handled: those between the tasks of a system built with the
     /// gauge set (the delivery layers' events and sends, the messengers' streams and the
-    /// tasks reading them), as a ``WatchParty`` builds its participants.
+    /// tasks reading them, and the playback coordinators' timers until a timer whose
+    /// instant came did that instant's work), as a ``WatchParty`` builds its participants.
     ///
     /// This is what a loop that drives simulated time does after each step, so that a
     /// machine busy with other work cannot make time run ahead of the tasks it wakes (timers
