@@ -116,6 +116,10 @@ public final class PlaybackCoordinator: Sendable {
             let reliable = self.reliable
             start([Task { _ = try? await reliable.send(PlaybackStateRequest()) }])
         }
+        // The tick's timer is registered before its task starts, so a driver of simulated
+        // time waits for a task slow to start as for one slow to finish.
+        let firstTick = clock.now() + configuration.correctionInterval
+        let tickTimer = timers?.add(at: firstTick)
         start([
             Task { [weak self] in
                 for await set in participants {
@@ -166,11 +170,10 @@ public final class PlaybackCoordinator: Sendable {
                 }
             },
             Task { [weak self, clock, timers, interval = configuration.correctionInterval] in
-                var next = clock.now() + interval
-                let timer = timers?.add(at: next)
-                defer { if let timer { timers?.done(timer) } }
+                var next = firstTick
+                defer { if let tickTimer { timers?.done(tickTimer) } }
                 while !Task.isCancelled {
-                    if let timer { timers?.move(timer, to: next) }
+                    if let tickTimer { timers?.move(tickTimer, to: next) }
                     guard (try? await clock.sleep(next)) != nil, let self else { return }
                     next += interval
                     await self.tick()
