@@ -480,7 +480,9 @@ struct DeliveryEngine {
         }
         state.reliable = nil
         defer { state.reliable = stream }
-        if header.sequence < stream.expected || stream.waiting[header.sequence] != nil {
+        // The reorder buffer is looked in only when it holds frames: a stream in order
+        // spares a hash of every frame.
+        if header.sequence < stream.expected || (!stream.waiting.isEmpty && stream.waiting[header.sequence] != nil) {
             // The acknowledgement of it was lost or is on its way: one is owed, not sent at once.
             statistics.duplicatesDropped += 1
             stream.duplicate = max(stream.duplicate, header.sequence)
@@ -504,7 +506,7 @@ struct DeliveryEngine {
         } else {
             outputs.append(.deliver(message))
             stream.expected += 1
-            while let next = stream.waiting.removeValue(forKey: stream.expected) {
+            while !stream.waiting.isEmpty, let next = stream.waiting.removeValue(forKey: stream.expected) {
                 stream.waitingBytes -= next.bytes.count
                 newlyAcknowledgeable += next.bytes.count
                 outputs.append(.deliver(next))

@@ -292,6 +292,17 @@ struct CongestionControl: Sendable, Hashable {
     private var tokensAt: Duration?
     /// The largest window allowed (the recipient's buffer: more could never be sent).
     let maximumWindow: Int
+    /// The pacer's rate and burst, and the window, round trip and period they were made for.
+    private var pacer = Pacer(window: 0, smoothed: .zero, period: .zero, rate: 0, burst: 0)
+
+    /// The pacer's rate and burst for one window, round trip and period.
+    private struct Pacer: Sendable, Hashable {
+        let window: Int
+        let smoothed: Duration
+        let period: Duration
+        let rate: Double
+        let burst: Double
+    }
 
     init(maximumWindow: Int) {
         self.maximumWindow = max(maximumWindow, Self.minimumWindow)
@@ -316,8 +327,16 @@ struct CongestionControl: Sendable, Hashable {
     /// Tops up the pacer for the time passed since the last top-up, up to a burst of the
     /// larger of the initial window and what the rate allows in one `period`.
     mutating func refill(now: Duration, smoothed: Duration, period: Duration) {
-        let rate = pacingRate(smoothed: smoothed)
-        let burst = max(Double(Self.initialWindow), rate * period.seconds)
+        // A top-up comes with every frame an app sends; the rate and burst change only with
+        // the window and the round trip, a few times per round trip, and each is made of
+        // divisions of 128-bit durations: made again only then.
+        if pacer.window != window || pacer.smoothed != smoothed || pacer.period != period {
+            let rate = pacingRate(smoothed: smoothed)
+            pacer = Pacer(
+                window: window, smoothed: smoothed, period: period, rate: rate,
+                burst: max(Double(Self.initialWindow), rate * period.seconds))
+        }
+        let (rate, burst) = (pacer.rate, pacer.burst)
         if let last = tokensAt, now > last {
             tokens = min(burst, tokens + rate * (now - last).seconds)
         } else if tokensAt == nil {
