@@ -273,7 +273,9 @@ struct DeliveryEngine {
 
     /// Whether frames go to `participant` now (reachable and not removed).
     func isReachable(_ participant: ParticipantID) -> Bool {
-        outbound[participant] != nil && !removed.contains(participant)
+        // By index, not by value: reading `outbound[participant]` copies the recipient's
+        // whole state (a retain and a release of each of its buffers) on every send.
+        outbound.index(forKey: participant) != nil && !removed.contains(participant)
     }
 
     /// The participants frames go to now.
@@ -298,7 +300,8 @@ struct DeliveryEngine {
         for frame in frames {
             try DeliveryFraming.checkInsertable(frame)
         }
-        let targets = recipients.filter(isReachable)
+        // A closure, not the method itself: `filter(isReachable)` copies the whole engine.
+        let targets = recipients.filter { isReachable($0) }
         if reliable {
             let size = frames.reduce(0) { $0 + $1.count + DeliveryHeader.maxEncodedSize }
             guard size <= configuration.maxBufferedBytes else {
@@ -314,19 +317,21 @@ struct DeliveryEngine {
                 )
             }
             for target in targets {
-                guard let state = outbound[target] else { continue }
+                guard let index = outbound.index(forKey: target) else { continue }
+                let pendingBytes = outbound.values[index].pendingBytes
+                let pendingFrames = outbound.values[index].pending.count
                 // Bytes kept, and frames on their way: a receiver holds at most
                 // reorderWindow frames ahead of the next it expects, so more in flight could
                 // only be dropped there and sent again.
-                let bytesFit = state.pendingBytes + size <= configuration.maxBufferedBytes
-                let framesFit = state.pending.count + frames.count <= configuration.reorderWindow
+                let bytesFit = pendingBytes + size <= configuration.maxBufferedBytes
+                let framesFit = pendingFrames + frames.count <= configuration.reorderWindow
                 guard !bytesFit || !framesFit else { continue }
                 guard !failWhenFull else {
                     throw WireError(
                         .bufferFull,
                         bytesFit
-                            ? "\(state.pending.count) frames wait for acknowledgement by \(target); \(frames.count) more do not fit the reorder window of \(configuration.reorderWindow)"
-                            : "\(state.pendingBytes) bytes wait for acknowledgement by \(target); \(size) more do not fit maxBufferedBytes \(configuration.maxBufferedBytes)"
+                            ? "\(pendingFrames) frames wait for acknowledgement by \(target); \(frames.count) more do not fit the reorder window of \(configuration.reorderWindow)"
+                            : "\(pendingBytes) bytes wait for acknowledgement by \(target); \(size) more do not fit maxBufferedBytes \(configuration.maxBufferedBytes)"
                     )
                 }
                 return .needsRoom
@@ -624,17 +629,20 @@ struct DeliveryEngine {
     private mutating func acknowledgement(_ ack: DeliveryAck, from source: ParticipantID, now: Duration) -> [Output] {
         // An acknowledgement of an earlier stream (sent before a reconnect or a restore), or
         // one overtaken by a later one, is out of date, not wrong.
-        guard ack.stream == outbound[source]?.reliableStream, let acked = outbound[source]?.acked, ack.through >= acked else {
+        // Read by index: reading `outbound[source]` copies the recipient's whole state.
+        guard let index = outbound.index(forKey: source), ack.stream == outbound.values[index].reliableStream,
+            ack.through >= outbound.values[index].acked
+        else {
             statistics.staleAcks += 1
             return []
         }
         // One for a frame never sent is.
-        guard let next = outbound[source]?.nextReliable, ack.through < next else {
+        guard ack.through < outbound.values[index].nextReliable else {
             statistics.rejected += 1
             return []
         }
         // Taken out of the dictionary while it changes, so the pending frames are never copied.
-        guard var state = outbound.removeValue(forKey: source) else { return [] }
+        var state = outbound.remove(at: index).value
         defer { outbound[source] = state }
         let largestBefore = state.largestAckedTransmission
         let largest = ack.largest
@@ -642,8 +650,9 @@ struct DeliveryEngine {
             state.unsent > 0 || !state.resend.isEmpty || state.congestion.bytesInFlight * 2 >= state.congestion.window
         var sampleFrom: Pending?
         var acknowledgedAny = false
-        while let first = state.pending.first, first.sequence <= ack.through {
-            state.pending.removeFirst()
+        // Taken out, not read first: reading the first frame would copy it (a retain of its bytes).
+        while let sequence = state.pending.first?.sequence, sequence <= ack.through {
+            let first = state.pending.removeFirst()
             state.pendingBytes -= first.bytes.count
             statistics.bufferedBytes -= first.bytes.count
             if first.transmission == 0 {
@@ -942,10 +951,5 @@ struct DeliveryEngine {
                 framesNotSent: state.unsent)
         }
         return paths
-    }
-
-    /// The bytes waiting for `recipient`'s acknowledgement.
-    func pendingBytes(for recipient: ParticipantID) -> Int {
-        outbound[recipient]?.pendingBytes ?? 0
     }
 }
