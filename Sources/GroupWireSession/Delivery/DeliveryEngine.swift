@@ -64,6 +64,15 @@ struct DeliveryEngine {
             defer { inFlight = true }
             return (bytes, inFlight)
         }
+
+        /// The receiver holds this frame: held, no longer in flight or lost. One access to the
+        /// kept frame rather than one per field (each a uniqueness check and a move out of the
+        /// ring and back).
+        mutating func markHeld() {
+            held = true
+            inFlight = false
+            lost = false
+        }
     }
 
     /// What this participant sends to one recipient.
@@ -677,11 +686,11 @@ struct DeliveryEngine {
                     let (sequence, overflow) = ack.through.addingReportingOverflow(2 + bit)
                     guard !overflow, sequence >= base, sequence - base < UInt64(state.pending.count) else { continue }
                     let position = Int(sequence - base)
+                    // Read first: most bits name frames held already, and reading is the cheaper
+                    // access for a look.
                     let frame = state.pending[position]
                     guard !frame.held, frame.transmission != 0 else { continue }
-                    state.pending[position].held = true
-                    state.pending[position].inFlight = false
-                    state.pending[position].lost = false
+                    state.pending[position].markHeld()
                     acknowledgedAny = true
                     state.lastProgress = now
                     newlyAcknowledged(frame, in: &state, largestBefore: largestBefore, windowLimited: windowLimited, now: now)
