@@ -659,9 +659,8 @@ struct DeliveryEngine {
             state.unsent > 0 || !state.resend.isEmpty || state.congestion.bytesInFlight * 2 >= state.congestion.window
         var sampleFrom: Pending?
         var acknowledgedAny = false
-        // Taken out, not read first: reading the first frame would copy it (a retain of its bytes).
-        while let sequence = state.pending.first?.sequence, sequence <= ack.through {
-            let first = state.pending.removeFirst()
+        while let first = state.pending.first, first.sequence <= ack.through {
+            state.pending.removeFirst()
             state.pendingBytes -= first.bytes.count
             statistics.bufferedBytes -= first.bytes.count
             if first.transmission == 0 {
